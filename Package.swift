@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "csvfreeze",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "csvfreeze", targets: ["csvfreeze"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibCSV",
+            providers: [.apt(["libcsv-dev"])]
+        ),
+        .systemLibrary(
+            name: "CNCurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "CellStore", dependencies: ["CLibCSV"]),
+        .target(name: "FreezeLayout"),
+        .target(name: "Viewer", dependencies: ["CellStore", "FreezeLayout"]),
+        .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
+        .executableTarget(
+            name: "csvfreeze",
+            dependencies: [
+                "CellStore", "Viewer", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
+        .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer"]),
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,106 @@
+#ifndef CSVFREEZE_CNCURSES_SHIM_H
+#define CSVFREEZE_CNCURSES_SHIM_H
+/* SwiftPM drops pkg-config's -D flags; these enable the wide-character API. */
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+/* Macros Swift cannot import, as functions. */
+static inline int cf_lines(void) { return LINES; }
+static inline int cf_cols(void) { return COLS; }
+static inline WINDOW *cf_stdscr(void) { return stdscr; }
+static inline int cf_color_pair(int n) { return (int)COLOR_PAIR(n); }
+static inline int cf_attr_bold(void) { return (int)A_BOLD; }
+static inline int cf_attr_reverse(void) { return (int)A_REVERSE; }
+static inline int cf_attr_underline(void) { return (int)A_UNDERLINE; }
+static inline int cf_attr_dim(void) { return (int)A_DIM; }
+static inline int cf_attr_normal(void) { return (int)A_NORMAL; }
+static inline int cf_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cf_key_resize(void) { return KEY_RESIZE; }
+static inline int cf_key_f0(void) { return KEY_F0; }
+
+/* Writes `n` wide characters at (y, x) with attributes, clipped by ncurses. */
+static inline int cf_put(WINDOW *w, int y, int x, const wchar_t *s, int n, int attrs) {
+    wattrset(w, attrs);
+    return mvwaddnwstr(w, y, x, s, n);
+}
+
+/* Signals: the terminal must be restored on every way out, and a signal handler may
+   only do async-signal-safe things. So SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH
+   just write their number to a pipe that the event loop polls; the loop then restores
+   the terminal (or resizes) in the normal way. A crash signal restores the saved tty
+   modes and leaves the alternate screen with write(2), then dies as it would have. */
+/* State lives in function-local statics: Swift's importer emits functions from a
+   header, not its file-scope variables. */
+typedef struct { int signal_fd; int tty_fd; int has_saved_modes; struct termios saved_modes; } cf_signal_state;
+static inline cf_signal_state *cf_signals(void) {
+    static cf_signal_state state = { -1, -1, 0 };
+    return &state;
+}
+
+static void cf_on_signal(int sig) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)sig;
+    if (cf_signals()->signal_fd >= 0) { ssize_t ignored = write(cf_signals()->signal_fd, &byte, 1); (void)ignored; }
+    errno = saved;
+}
+
+static void cf_on_crash(int sig) {
+    cf_signal_state *state = cf_signals();
+    if (state->tty_fd >= 0) {
+        static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
+        ssize_t ignored = write(state->tty_fd, reset, sizeof reset - 1); (void)ignored;
+        if (state->has_saved_modes) tcsetattr(state->tty_fd, TCSANOW, &state->saved_modes);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Installs the handlers; `pipe_fd` is the write end of the loop's wake pipe. */
+static inline void cf_install_signal_handlers(int pipe_fd, int tty_fd) {
+    cf_signal_state *state = cf_signals();
+    state->signal_fd = pipe_fd;
+    state->tty_fd = tty_fd;
+    if (tcgetattr(tty_fd, &state->saved_modes) == 0) state->has_saved_modes = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cf_on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGQUIT, &action, NULL);
+    sigaction(SIGWINCH, &action, NULL);
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = cf_on_crash;
+    sigemptyset(&crash.sa_mask);
+    sigaction(SIGSEGV, &crash, NULL);
+    sigaction(SIGBUS, &crash, NULL);
+    sigaction(SIGILL, &crash, NULL);
+    sigaction(SIGTRAP, &crash, NULL);
+    sigaction(SIGABRT, &crash, NULL);
+    sigaction(SIGFPE, &crash, NULL);
+}
+
+/* The tty's size in rows and columns (0 when it cannot be read). */
+static inline void cf_tty_size(int fd, int *rows, int *cols) {
+    struct winsize size;
+    memset(&size, 0, sizeof size);
+    if (ioctl(fd, TIOCGWINSZ, &size) == 0) { *rows = size.ws_row; *cols = size.ws_col; }
+    else { *rows = 0; *cols = 0; }
+}
+
+#endif

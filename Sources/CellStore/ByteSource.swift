@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Random access to the bytes of an input, from any thread.
+package protocol ByteSource: Sendable {
+    /// Copies up to `buffer.count` bytes starting at `offset`; returns how many were read
+    /// (0 at the end of what exists so far).
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int
+}
+
+/// A regular file read with `pread`, never mapped: a file truncated while open must not
+/// turn into SIGBUS.
+package final class FileSource: ByteSource {
+    let descriptor: Int32
+
+    /// Opens `path`, with one clear error for each way that can fail.
+    package init(path: String) throws(CellStoreError) {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            throw FileSource.error(for: errno, path: path)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw FileSource.error(for: errno, path: path) }
+        descriptor = fd
+    }
+
+    /// Wraps an already open descriptor (it is closed with the source).
+    package init(descriptor: Int32) { self.descriptor = descriptor }
+
+    deinit { close(descriptor) }
+
+    static func error(for code: Int32, path: String) -> CellStoreError {
+        switch code {
+        case ENOENT, ENOTDIR: return .notFound(path)
+        case EACCES, EPERM: return .permissionDenied(path)
+        case EISDIR: return .isDirectory(path)
+        default: return .unreadable(path, String(cString: strerror(code)))
+        }
+    }
+
+    /// The size of a regular file, or nil for a FIFO, a character device and the like.
+    package var regularFileSize: Int64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = pread(descriptor, base, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            if errno != EINTR { return 0 }
+        }
+    }
+
+    /// Reads sequentially from the current position (for pipes, FIFOs and devices).
+    package func readNext(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = Glibc.read(descriptor, base, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { return -1 }
+        }
+    }
+}
+
+/// Bytes of a stream kept as they arrive so they can be re-read at any offset: in an
+/// unlinked temporary file, or in memory when no temporary file can be made (or when the
+/// disk fills up, from that offset on).
+package final class SpoolSource: ByteSource {
+    /// The temporary file, or -1 when there is none.
+    private let descriptor: Int32
+    /// Bytes from `overflowStart` on are held in `memory`.
+    private let overflowStart: Atomic<Int64>
+    private let memory = Mutex<[UInt8]>([])
+    private let written = Atomic<Int64>(0)
+
+    /// Creates the spool in `$TMPDIR` (or /tmp).
+    package init() {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array((directory + "/csvfreeze-stdin-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd >= 0 {
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        descriptor = fd
+        overflowStart = Atomic(fd >= 0 ? Int64.max : 0)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Bytes spooled so far.
+    package var length: Int64 { written.load(ordering: .acquiring) }
+
+    /// Appends bytes; called by the one thread that reads the stream.
+    package func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let offset = written.load(ordering: .relaxed)
+        var done = 0
+        if offset < overflowStart.load(ordering: .relaxed) {
+            while done < bytes.count {
+                let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset) + off_t(done))
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 {
+                    overflowStart.store(offset + Int64(done), ordering: .releasing)
+                    break
+                }
+                done += count
+            }
+        }
+        if done < bytes.count {
+            memory.withLock { $0.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[done...])) }
+        }
+        written.store(offset + Int64(bytes.count), ordering: .releasing)
+    }
+
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let available = length - offset
+        guard available > 0, let base = buffer.baseAddress else { return 0 }
+        var wanted = Int(min(Int64(buffer.count), available))
+        let overflow = overflowStart.load(ordering: .acquiring)
+        if offset < overflow {
+            wanted = Int(min(Int64(wanted), overflow - offset))
+            return max(0, pread(descriptor, base, wanted, off_t(offset)))
+        }
+        return memory.withLock { bytes in
+            let start = Int(offset - overflow)
+            let end = min(bytes.count, start + wanted)
+            guard start < end else { return 0 }
+            bytes.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<end]))
+            }
+            return end - start
+        }
+    }
+}
+
+/// A fixed input held in memory (tests, and small inputs built by the program).
+package final class MemorySource: ByteSource {
+    let bytes: [UInt8]
+
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let start = Int(offset)
+        guard start < bytes.count else { return 0 }
+        let end = min(bytes.count, start + buffer.count)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        return end - start
+    }
+}

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Rows of a delimited input on demand, for inputs of any size.
+///
+/// A background `Loader` indexes the input once into checkpoints; a row is read by
+/// parsing from the nearest checkpoint before it, and parsed blocks are kept in a small
+/// LRU cache. Nothing here holds the whole input. Use it from one thread (the UI's);
+/// the loader shares only its `Mutex`-guarded `IndexState`.
+public final class CellStore {
+    /// Counters for tests and `--debug-stats`: work done, not time taken.
+    public struct Statistics: Sendable, Equatable {
+        public var blocksParsed = 0
+        public var bytesParsed: Int64 = 0
+        public var cachedBlocks = 0
+        public var checkpoints = 0
+    }
+
+    /// What the input is called on screen: the path as given, or `stdin`.
+    public let name: String
+    let loader: Loader
+    private var cache: BlockCache
+    private var rowsSeen = 0
+    private var counters = Statistics()
+    /// How many rows past the requested one a cut-short block parses, so that scrolling
+    /// on does not parse again at once.
+    let lookahead = 256
+
+    init(name: String, loader: Loader, cacheCapacity: Int) {
+        self.name = name
+        self.loader = loader
+        self.cache = BlockCache(capacity: cacheCapacity)
+    }
+
+    /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
+    /// the background. `onChange` is called (from the loader's thread) when there is news.
+    public static func open(path: String?, delimiter: UInt8? = nil, checkpointSpacing: Int64 = 64 << 10,
+                            cacheCapacity: Int = 32, onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
+        let input: Loader.Input
+        let name: String
+        if let path, path != "-" {
+            let file = try FileSource(path: path)
+            if let size = file.regularFileSize {
+                input = .file(file, size: size)
+            } else {
+                input = .stream(file, spool: SpoolSource())
+            }
+            name = path
+        } else {
+            input = .stream(FileSource(descriptor: dup(0)), spool: SpoolSource())
+            name = "stdin"
+        }
+        let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
+                            forcedDelimiter: delimiter, onChange: onChange)
+        let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
+        if case .file = input {
+            // The first screen must not wait for the loader: judge the dialect here and
+            // let rows be parsed from offset zero straight away.
+            loader.prepareFile()
+        }
+        loader.start()
+        return store
+    }
+
+    /// A store over bytes in memory, indexed on the calling thread before it returns.
+    public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil,
+                            checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32) {
+        let loader = Loader(input: .memory(MemorySource(bytes)), spacing: checkpointSpacing,
+                            fileName: name, forcedDelimiter: delimiter, onChange: {})
+        self.init(name: name, loader: loader, cacheCapacity: cacheCapacity)
+        loader.run()
+    }
+
+    /// The loader's progress now.
+    public var progress: LoadProgress { loader.shared.withLock { $0.progress } }
+
+    /// The dialect in use, once the start of the input has been seen.
+    public var dialect: Dialect? { loader.shared.withLock { $0.dialect } }
+
+    /// Records known to exist: indexed ones, and any parsed ahead of the loader.
+    public var rowCount: Int {
+        max(progress.rowCount, rowsSeen)
+    }
+
+    /// True once every record is known.
+    public var isComplete: Bool { progress.isComplete }
+
+    /// The number of columns: the most cells of any record known so far.
+    public var columnCount: Int {
+        max(progress.widestRow, widestSeen)
+    }
+    private var widestSeen = 0
+
+    /// Work counters.
+    public var statistics: Statistics {
+        var result = counters
+        result.cachedBlocks = cache.count
+        result.checkpoints = loader.shared.withLock { $0.checkpoints.count }
+        return result
+    }
+
+    /// Record `index`, or nil when no such record is known (yet).
+    ///
+    /// - Complexity: O(log c) for c checkpoints when cached, else one block parse
+    ///   (about the checkpoint spacing in bytes).
+    public func row(_ index: Int) -> Row? {
+        guard index >= 0 else { return nil }
+        let (key, start, end, endIsFinal, hasNext) = loader.shared.withLock { state -> (Int?, Checkpoint?, Int64, Bool, Bool) in
+            guard let key = state.checkpointIndex(for: index) else { return (nil, nil, 0, false, false) }
+            if key + 1 < state.checkpoints.count {
+                return (key, state.checkpoints[key], state.checkpoints[key + 1].offset, true, true)
+            }
+            return (key, state.checkpoints[key], state.available, state.progress.isComplete, false)
+        }
+        guard let key, let start else { return nil }
+        if let block = cache.block(at: key) {
+            if let row = block.row(index) { return row }
+            if block.isComplete { return nil }
+        }
+        // A block whose end is not indexed yet is parsed only a little past the row asked
+        // for: the loader may be far behind, and the rest of the file is not needed now.
+        let block = parseBlock(from: start, to: end, endIsFinal: endIsFinal,
+                               stopAfter: hasNext ? nil : index + lookahead)
+        cache.insert(block, at: key)
+        return block.row(index)
+    }
+
+    /// Records `range` that are known, in order (fewer at the end of the known rows).
+    public func rows(_ range: Range<Int>) -> [Row] {
+        var result: [Row] = []
+        for index in range {
+            guard let row = row(index) else { break }
+            result.append(row)
+        }
+        return result
+    }
+
+    /// Drops every cached block (after a reload, or to measure).
+    public func emptyCache() { cache.removeAll() }
+
+    private func parseBlock(from start: Checkpoint, to end: Int64, endIsFinal: Bool, stopAfter: Int?) -> Block {
+        counters.blocksParsed += 1
+        guard let dialect, let parser = try? RecordParser(dialect: dialect) else {
+            return Block(firstRow: start.row, rows: [], isComplete: false)
+        }
+        let source = loader.source
+        let chunkSize = 1 << 18
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = start.offset
+        var reachedEnd = true
+        while offset < end {
+            let wanted = Int(min(Int64(chunkSize), end - offset))
+            let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            counters.bytesParsed += Int64(count)
+            if let stopAfter, start.row + parser.recordCount > stopAfter {
+                reachedEnd = offset >= end
+                break
+            }
+        }
+        if endIsFinal && reachedEnd && offset >= end { parser.finish() }
+        let rows = parser.takeRecords()
+        rowsSeen = max(rowsSeen, start.row + rows.count)
+        widestSeen = max(widestSeen, parser.widestRecord)
+        let isComplete = endIsFinal && reachedEnd && offset >= end
+        return Block(firstRow: start.row, rows: rows, isComplete: isComplete)
+    }
+}

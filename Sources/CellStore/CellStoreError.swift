@@ -1,0 +1,18 @@
+/// What can go wrong when opening or reading an input; each message names the path.
+public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case isDirectory(String)
+    case permissionDenied(String)
+    case unreadable(String, String)
+    case parserSetup
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such file"
+        case .isDirectory(let path): return "\(path): is a directory, not a file"
+        case .permissionDenied(let path): return "\(path): permission denied"
+        case .unreadable(let path, let why): return "\(path): cannot read (\(why))"
+        case .parserSetup: return "could not set up the CSV parser (out of memory)"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// How an input is delimited: the field delimiter, the quote byte, and the line ending
+/// that output writers reproduce.
+public struct Dialect: Sendable, Equatable {
+    public var delimiter: UInt8
+    public var quote: UInt8
+    /// The record terminator seen first in the input (`\n`, `\r\n` or `\r`), used when
+    /// writing CSV back out so a file round-trips byte for byte.
+    public var lineEnding: [UInt8]
+
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
+        self.delimiter = delimiter
+        self.quote = quote
+        self.lineEnding = lineEnding
+    }
+
+    /// A short human name for the delimiter, for the status line.
+    public var delimiterName: String {
+        switch delimiter {
+        case UInt8(ascii: ","): return "comma"
+        case 0x09: return "tab"
+        case UInt8(ascii: ";"): return "semicolon"
+        case UInt8(ascii: "|"): return "pipe"
+        case UInt8(ascii: " "): return "space"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(delimiter)))'"
+        default: return "0x" + String(delimiter, radix: 16, uppercase: true)
+        }
+    }
+
+    /// The delimiters tried when none is given, in order of preference on a tie.
+    static let candidates: [UInt8] = [UInt8(ascii: ","), 0x09, UInt8(ascii: ";"), UInt8(ascii: "|")]
+
+    /// Picks the delimiter from a file name's extension, else from the data.
+    ///
+    /// For each candidate, the first lines of `sample` are split outside quotes; the
+    /// winner is the one whose most common field count (above one) covers the most lines.
+    public static func detect(sample: ArraySlice<UInt8>, fileName: String?) -> Dialect {
+        var dialect = Dialect()
+        dialect.lineEnding = detectLineEnding(sample)
+        if let name = fileName?.lowercased(), name.hasSuffix(".tsv") || name.hasSuffix(".tab") {
+            dialect.delimiter = 0x09
+            return dialect
+        }
+        var best: (delimiter: UInt8, score: Int) = (UInt8(ascii: ","), 0)
+        for candidate in candidates {
+            let score = consistency(of: candidate, in: sample)
+            if score > best.score { best = (candidate, score) }
+        }
+        dialect.delimiter = best.delimiter
+        return dialect
+    }
+
+    /// Lines (up to 100) whose field count equals the most common count, when above one.
+    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>) -> Int {
+        var counts: [Int: Int] = [:]
+        var fields = 1
+        var inQuotes = false
+        var atFieldStart = true
+        var lines = 0
+        var index = sample.startIndex
+        while index < sample.endIndex && lines < 100 {
+            let byte = sample[index]
+            if inQuotes {
+                if byte == UInt8(ascii: "\"") { inQuotes = false }
+            } else if byte == UInt8(ascii: "\"") && atFieldStart {
+                inQuotes = true
+            } else if byte == delimiter {
+                fields += 1
+                atFieldStart = true
+                index += 1
+                continue
+            } else if byte == 0x0A || byte == 0x0D {
+                if !(byte == 0x0A && index > sample.startIndex && sample[index - 1] == 0x0D) {
+                    counts[fields, default: 0] += 1
+                    lines += 1
+                }
+                fields = 1
+                atFieldStart = true
+                index += 1
+                continue
+            }
+            atFieldStart = false
+            index += 1
+        }
+        if !inQuotes && !atFieldStart || fields > 1 { counts[fields, default: 0] += 1 }
+        guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return 0 }
+        return mode.value * 1000 + min(mode.key, 999)
+    }
+
+    /// The first terminator outside quotes in `sample`; LF when there is none.
+    static func detectLineEnding(_ sample: ArraySlice<UInt8>) -> [UInt8] {
+        var inQuotes = false
+        var index = sample.startIndex
+        while index < sample.endIndex {
+            let byte = sample[index]
+            if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if !inQuotes {
+                if byte == 0x0A { return [0x0A] }
+                if byte == 0x0D {
+                    if index + 1 < sample.endIndex && sample[index + 1] == 0x0A { return [0x0D, 0x0A] }
+                    if index + 1 < sample.endIndex { return [0x0D] }
+                }
+            }
+            index += 1
+        }
+        return [0x0A]
+    }
+}
+

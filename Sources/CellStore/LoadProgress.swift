@@ -1,0 +1,53 @@
+/// How far the background loader has come, as the screen shows it.
+public struct LoadProgress: Sendable, Equatable {
+    /// Records indexed so far (exact once `isComplete`).
+    public var rowCount = 0
+    /// Bytes of the input read so far.
+    public var bytesRead: Int64 = 0
+    /// The input's size when known in advance (a regular file), else nil.
+    public var totalBytes: Int64?
+    /// True once the whole input has been read and indexed.
+    public var isComplete = false
+    /// The most cells any record has.
+    public var widestRow = 0
+    /// True when the input's last byte ends a record (so CSV output ends with a newline).
+    public var endsWithTerminator = true
+    /// A read error that stopped the loader, if any.
+    public var failure: String?
+
+    public init() {}
+
+    /// The fraction of the input read, when its size is known.
+    public var fractionRead: Double? {
+        guard let total = totalBytes, total > 0 else { return nil }
+        return min(1, Double(bytesRead) / Double(total))
+    }
+}
+
+/// A byte offset where a record starts, with that record's number: the loader's index.
+package struct Checkpoint: Sendable, Equatable {
+    package var offset: Int64
+    package var row: Int
+}
+
+/// What the loader shares with the reader: progress, the checkpoints, and the dialect.
+package struct IndexState: Sendable {
+    var progress = LoadProgress()
+    var checkpoints: [Checkpoint] = []
+    var dialect: Dialect?
+    /// Bytes from the start of the input that can be read now.
+    var available: Int64 = 0
+
+    /// The index of the last checkpoint at or before `row`.
+    /// - Complexity: O(log n) in the number of checkpoints.
+    func checkpointIndex(for row: Int) -> Int? {
+        guard !checkpoints.isEmpty, checkpoints[0].row <= row else { return nil }
+        var low = 0
+        var high = checkpoints.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if checkpoints[middle].row <= row { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// The one background pass over the input: it reads every byte once, keeps no cells, and
+/// records a checkpoint (a record's start offset and number) about every `spacing` bytes.
+///
+/// For a stream it also spools the bytes as they arrive, so that rows can be re-read.
+package final class Loader: Sendable {
+    /// Where the bytes come from.
+    package enum Input: Sendable {
+        /// A file of known size, read with `pread`.
+        case file(FileSource, size: Int64)
+        /// A pipe or other stream, copied into `spool` as it is read.
+        case stream(FileSource, spool: SpoolSource)
+        /// Bytes in memory.
+        case memory(MemorySource)
+    }
+
+    let input: Input
+    let shared: Mutex<IndexState>
+    let spacing: Int64
+    let fileName: String?
+    let forcedDelimiter: UInt8?
+    let onChange: @Sendable () -> Void
+
+    package init(input: Input, spacing: Int64, fileName: String?,
+                 forcedDelimiter: UInt8?, onChange: @escaping @Sendable () -> Void) {
+        self.input = input
+        self.shared = Mutex(IndexState())
+        self.spacing = spacing
+        self.fileName = fileName
+        self.forcedDelimiter = forcedDelimiter
+        self.onChange = onChange
+    }
+
+    /// The byte source readers use.
+    package var source: ByteSource {
+        switch input {
+        case .file(let file, _): return file
+        case .stream(_, let spool): return spool
+        case .memory(let memory): return memory
+        }
+    }
+
+    /// Runs the pass on a new thread.
+    package func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "csvfreeze loader"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Runs the whole pass on the calling thread (tests, and `start`).
+    package func run() {
+        switch input {
+        case .file(let file, let size):
+            shared.withLock {
+                $0.available = size
+                $0.progress.totalBytes = size
+            }
+            index(source: file, isGrowing: false)
+        case .memory(let memory):
+            let size = Int64(memory.bytes.count)
+            shared.withLock {
+                $0.available = size
+                $0.progress.totalBytes = size
+            }
+            index(source: memory, isGrowing: false)
+        case .stream(let stream, let spool):
+            index(source: spool, isGrowing: true, pull: { [stream, spool] buffer in
+                let count = stream.readNext(into: buffer)
+                if count > 0 { spool.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+                return count
+            })
+        }
+    }
+
+    /// The indexing loop. `pull`, for a stream, reads more input into the spool and
+    /// returns the count read (0 at the end, negative on error).
+    private func index(source: ByteSource, isGrowing: Bool,
+                       pull: ((UnsafeMutableRawBufferPointer) -> Int)? = nil) {
+        let chunkSize = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let pullBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer {
+            buffer.deallocate()
+            pullBuffer.deallocate()
+        }
+        var available: Int64 = shared.withLock { $0.available }
+        var inputEnded = !isGrowing
+        var failure: String?
+        var lastNotice = Loader.now()
+        var noticePending = false
+
+        func notice(force: Bool) {
+            let now = Loader.now()
+            if force || now - lastNotice >= 0.05 {
+                lastNotice = now
+                noticePending = false
+                onChange()
+            } else {
+                noticePending = true
+            }
+        }
+
+        func pullMore() {
+            guard let pull, !inputEnded else { return }
+            if noticePending && !Loader.isReadable(input) { notice(force: true) }
+            let count = pull(pullBuffer)
+            if count <= 0 {
+                inputEnded = true
+                if count < 0 { failure = String(cString: strerror(errno)) }
+            } else {
+                available += Int64(count)
+                shared.withLock { $0.available = available }
+            }
+        }
+
+        let start: (dialect: Dialect, bomLength: Int64)
+        if let prepared = shared.withLock({ state in state.dialect.map { ($0, state.checkpoints[0].offset) } }) {
+            start = prepared
+        } else {
+            // Pull until the start of the input can be judged: the BOM and the dialect
+            // need a first line (or 64 KiB, or the end).
+            while !inputEnded && !Loader.hasFirstLine(source: source, available: available) { pullMore() }
+            start = judgeStart(source: source, available: available)
+            shared.withLock {
+                $0.dialect = start.dialect
+                $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
+            }
+        }
+        let bomLength = start.bomLength
+        guard let parser = try? RecordParser(dialect: start.dialect, collectsCells: false) else {
+            shared.withLock { $0.progress.failure = CellStoreError.parserSetup.description; $0.progress.isComplete = true }
+            onChange()
+            return
+        }
+        notice(force: true)
+
+        var offset = bomLength
+        var nextCheckpoint = bomLength + spacing
+        var lastByte: UInt8 = 0
+        while true {
+            if offset >= available {
+                if inputEnded { break }
+                pullMore()
+                continue
+            }
+            let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(Int64(chunkSize), available - offset))]))
+            if count <= 0 {
+                // The file became shorter than it was: index what was there.
+                break
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            lastByte = chunk[count - 1]
+            var position = 0
+            while position < count {
+                let target = Int(max(0, nextCheckpoint - offset))
+                if target > position {
+                    let end = min(target, count)
+                    parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position..<end]))
+                    position = end
+                    continue
+                }
+                // Past the spacing: parse up to the next terminator and see whether the
+                // parser stands between records there.
+                guard let terminator = Loader.firstTerminator(in: chunk, from: position) else {
+                    parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position...]))
+                    position = count
+                    break
+                }
+                var end = terminator + 1
+                if chunk[terminator] == 0x0D {
+                    if terminator + 1 >= count {
+                        // The byte after this CR is in the next chunk; decide there.
+                        parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position...]))
+                        position = count
+                        break
+                    }
+                    if chunk[terminator + 1] == 0x0A { end += 1 }
+                }
+                parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position..<end]))
+                position = end
+                if parser.isBetweenRecords {
+                    let checkpoint = Checkpoint(offset: offset + Int64(end), row: parser.recordCount)
+                    nextCheckpoint = checkpoint.offset + spacing
+                    shared.withLock { $0.checkpoints.append(checkpoint) }
+                }
+            }
+            offset += Int64(count)
+            let rows = parser.recordCount
+            let widest = parser.widestRecord
+            shared.withLock {
+                $0.progress.bytesRead = offset
+                $0.progress.rowCount = rows
+                $0.progress.widestRow = widest
+            }
+            notice(force: false)
+        }
+        parser.finish()
+        let rows = parser.recordCount
+        let widest = parser.widestRecord
+        let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
+        shared.withLock {
+            $0.progress.bytesRead = offset
+            $0.progress.rowCount = rows
+            $0.progress.widestRow = widest
+            $0.progress.endsWithTerminator = endsWithTerminator
+            $0.progress.failure = failure
+            $0.progress.isComplete = true
+            $0.available = offset
+        }
+        notice(force: true)
+    }
+
+    /// Judges a file's start on the calling thread, so its first screen can be read at once.
+    package func prepareFile() {
+        guard case .file(let file, let size) = input else { return }
+        let start = judgeStart(source: file, available: size)
+        shared.withLock {
+            $0.available = size
+            $0.progress.totalBytes = size
+            $0.dialect = start.dialect
+            $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
+        }
+    }
+
+    /// The BOM length and the dialect, from the first 64 KiB that exist.
+    func judgeStart(source: ByteSource, available: Int64) -> (dialect: Dialect, bomLength: Int64) {
+        let prelude = Loader.prelude(source: source, available: available)
+        let bomLength: Int64 = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var dialect = Dialect.detect(sample: prelude[Int(bomLength)...], fileName: fileName)
+        if let forcedDelimiter { dialect.delimiter = forcedDelimiter }
+        return (dialect, bomLength)
+    }
+
+    static func prelude(source: ByteSource, available: Int64) -> [UInt8] {
+        let wanted = Int(min(available, 1 << 16))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        let got = bytes.withUnsafeMutableBytes { source.read(at: 0, into: $0) }
+        bytes.removeLast(wanted - max(0, got))
+        return bytes
+    }
+
+    static func hasFirstLine(source: ByteSource, available: Int64) -> Bool {
+        let bytes = prelude(source: source, available: available)
+        return bytes.count >= 1 << 16 || bytes.contains(0x0A) || bytes.contains(0x0D)
+    }
+
+    static func firstTerminator(in chunk: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var index = start
+        while index < chunk.count {
+            let byte = chunk[index]
+            if byte == 0x0A || byte == 0x0D { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// True when a stream has data waiting, so a read would not block.
+    static func isReadable(_ input: Input) -> Bool {
+        guard case .stream(let stream, _) = input else { return true }
+        var descriptor = pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 30) > 0
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads an input once from start to end and hands over each record, in constant memory:
+/// the path for output modes (`--output`, or stdout not a terminal).
+public enum RecordStream {
+    /// The result of a pass.
+    public struct Summary: Sendable {
+        public var dialect: Dialect
+        public var records: Int
+        /// True when the input's last byte ended a record.
+        public var endsWithTerminator: Bool
+    }
+
+    /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
+    /// `body` returns false to stop early (the reader of our output went away).
+    @discardableResult
+    public static func forEach(path: String?, delimiter: UInt8?, dialectKnown: ((Dialect) -> Void)? = nil,
+                               _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
+        let file: FileSource
+        let name: String?
+        if let path, path != "-" {
+            file = try FileSource(path: path)
+            name = path
+        } else {
+            file = FileSource(descriptor: dup(0))
+            name = nil
+        }
+        let chunkSize = 1 << 18
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        // Gather the start (up to 64 KiB or the end) to judge the BOM and the dialect.
+        var start: [UInt8] = []
+        var ended = false
+        while start.count < 1 << 16 {
+            let count = buffer.withUnsafeMutableBytes { file.readNext(into: $0) }
+            if count < 0 { throw CellStoreError.unreadable(path ?? "stdin", String(cString: strerror(errno))) }
+            if count == 0 { ended = true; break }
+            start.append(contentsOf: buffer[..<count])
+        }
+        let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var dialect = Dialect.detect(sample: start[bomLength...], fileName: name)
+        if let delimiter { dialect.delimiter = delimiter }
+        dialectKnown?(dialect)
+        let parser = try RecordParser(dialect: dialect)
+        var records = 0
+        var lastByte: UInt8 = start.last ?? 0x0A
+        var stopped = false
+
+        func deliver() {
+            for row in parser.takeRecords() where !stopped {
+                records += 1
+                if !body(row) { stopped = true }
+            }
+        }
+        parser.parse(start[bomLength...])
+        deliver()
+        while !ended && !stopped {
+            let count = buffer.withUnsafeMutableBytes { file.readNext(into: $0) }
+            if count < 0 { throw CellStoreError.unreadable(path ?? "stdin", String(cString: strerror(errno))) }
+            if count == 0 { break }
+            lastByte = buffer[count - 1]
+            parser.parse(buffer[..<count])
+            deliver()
+        }
+        if !stopped {
+            parser.finish()
+            deliver()
+        }
+        let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D
+        return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator)
+    }
+}

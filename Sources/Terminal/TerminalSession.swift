@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CNCurses
+import FreezeLayout
+import Viewer
+
+/// An input event from the terminal.
+public enum InputEvent: Sendable, Equatable {
+    case key(Key)
+    case resize(Size)
+}
+
+/// The ncurses session on the controlling terminal.
+///
+/// It opens /dev/tty for both keys and drawing, so data can come on stdin from a pipe.
+/// It only copies `Frame`s to the screen and decodes keys; it knows nothing of CSV.
+/// Not `Sendable`: ncurses belongs to the thread that made the session.
+public final class TerminalSession {
+    private let screen: OpaquePointer
+    private let inputFile: UnsafeMutablePointer<FILE>
+    private let outputFile: UnsafeMutablePointer<FILE>
+    /// The descriptor to poll for keys.
+    public let inputDescriptor: Int32
+    private var attributes: [Int32] = []
+    private var isEnded = false
+
+    /// Starts ncurses on /dev/tty. Call `end()` on every way out.
+    public init() throws(TerminalError) {
+        guard let type = getenv("TERM").map({ String(cString: $0) }), !type.isEmpty else { throw .noTerminalType }
+        guard type != "dumb" else { throw .dumbTerminal }
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw .noControllingTerminal(String(cString: strerror(errno))) }
+        let outputDescriptor = dup(fd)
+        guard let input = fdopen(fd, "r"), let output = fdopen(outputDescriptor, "w") else {
+            close(fd)
+            throw .noControllingTerminal("cannot open it as a stream")
+        }
+        guard let screen = newterm(type, output, input) else {
+            fclose(input)
+            fclose(output)
+            throw .unknownTerminalType(type)
+        }
+        self.screen = screen
+        self.inputFile = input
+        self.outputFile = output
+        self.inputDescriptor = fd
+        set_term(screen)
+        raw()
+        noecho()
+        nonl()
+        keypad(cf_stdscr(), true)
+        nodelay(cf_stdscr(), true)
+        leaveok(cf_stdscr(), true)
+        curs_set(0)
+        set_escdelay(25)
+        setUpStyles()
+    }
+
+    deinit { end() }
+
+    /// The tty's descriptor, for signal-time restoration.
+    public var ttyDescriptor: Int32 { inputDescriptor }
+
+    /// Restores the terminal: leaves the alternate screen, shows the cursor, resets modes.
+    public func end() {
+        guard !isEnded else { return }
+        isEnded = true
+        endwin()
+        delscreen(screen)
+        fclose(inputFile)
+        fclose(outputFile)
+    }
+
+    /// The screen's size as ncurses has it.
+    public var size: Size { Size(width: Int(cf_cols()), height: Int(cf_lines())) }
+
+    /// Reads the tty's size after a SIGWINCH and tells ncurses about it.
+    public func refreshSize() -> Size {
+        var rows: Int32 = 0, columns: Int32 = 0
+        cf_tty_size(inputDescriptor, &rows, &columns)
+        if rows > 0 && columns > 0 {
+            resize_term(rows, columns)
+        }
+        return size
+    }
+
+    /// Copies a frame to the screen; ncurses sends only what changed.
+    public func draw(_ frame: Frame) {
+        let window = cf_stdscr()
+        if frame.size != size {
+            werase(window)
+        }
+        let height = min(frame.size.height, size.height)
+        let width = min(frame.size.width, size.width)
+        var run: [wchar_t] = []
+        run.reserveCapacity(width + 1)
+        for y in 0..<height {
+            var x = 0
+            while x < width {
+                let style = frame[x, y].style
+                let start = x
+                run.removeAll(keepingCapacity: true)
+                while x < width && frame[x, y].style == style {
+                    let cell = frame[x, y]
+                    for scalar in cell.text.unicodeScalars { run.append(wchar_t(bitPattern: scalar.value)) }
+                    x += 1
+                }
+                run.append(0)
+                run.withUnsafeBufferPointer { buffer in
+                    _ = cf_put(window, Int32(y), Int32(start), buffer.baseAddress, Int32(buffer.count - 1),
+                               attributes[Int(style.rawValue)])
+                }
+            }
+        }
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    /// The next pending input event, or nil when none is waiting.
+    public func nextEvent() -> InputEvent? {
+        var value: wint_t = 0
+        let status = wget_wch(cf_stdscr(), &value)
+        if status == ERR { return nil }
+        if status == cf_key_code_yes() {
+            return TerminalSession.decode(functionKey: Int32(value)).map { $0 }
+                ?? (Int32(value) == cf_key_resize() ? .resize(size) : nil) ?? nextEvent()
+        }
+        return .key(TerminalSession.decode(character: UInt32(value)))
+    }
+
+    static func decode(character: UInt32) -> Key {
+        switch character {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 8, 127: return .backspace
+        case 9: return .tab
+        default:
+            return .character(Unicode.Scalar(character).map(Character.init) ?? "\u{FFFD}")
+        }
+    }
+
+    static func decode(functionKey code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME, KEY_A1: return .key(.home)
+        case KEY_END, KEY_C1, KEY_LL: return .key(.end)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case cf_key_f0() + 1 ... cf_key_f0() + 12: return .key(.function(Int(code - cf_key_f0())))
+        default: return nil
+        }
+    }
+
+    private func setUpStyles() {
+        var hasColors = false
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            init_pair(1, Int16(COLOR_CYAN), -1)
+            init_pair(2, Int16(COLOR_YELLOW), -1)
+            init_pair(3, Int16(COLOR_MAGENTA), -1)
+            init_pair(4, Int16(COLOR_BLUE), -1)
+            hasColors = true
+        }
+        let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim()
+        func pair(_ number: Int32) -> Int32 { hasColors ? cf_color_pair(number) : 0 }
+        attributes = Style.allCases.map { style in
+            switch style {
+            case .plain: return cf_attr_normal()
+            case .header: return bold | pair(1)
+            case .headerOfCursorColumn: return bold | reverse | pair(1)
+            case .rowNumber: return pair(2) | (hasColors ? 0 : dim)
+            case .rowNumberOfCursorRow: return bold | reverse | pair(2)
+            case .cursor: return reverse
+            case .symbol: return pair(3) | (hasColors ? 0 : dim)
+            case .border: return pair(4) | (hasColors ? 0 : dim)
+            case .status: return reverse
+            case .statusMessage: return reverse | bold
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import CellStore
+
+/// A cell's content as it may reach a terminal: grapheme clusters with widths, every
+/// control character replaced by a visible symbol.
+public enum CellText {
+    /// One cluster of display text.
+    public struct Glyph: Sendable, Equatable {
+        public var text: String
+        public var width: Int
+        public var isSymbol: Bool
+    }
+
+    /// The visible symbol for a scalar that must not reach the terminal as it is, if any.
+    public static func symbol(for scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x0A: return "↵"
+        case 0x0D: return "␍"
+        case 0x09: return "→"
+        case 0x00...0x1F: return String(Unicode.Scalar(0x2400 + scalar.value)!)
+        case 0x7F: return "␡"
+        case 0x80...0x9F: return "¿"
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return "¶"
+        case 0xFFFD: return "\u{FFFD}"
+        default: return nil
+        }
+    }
+
+    /// Decodes `bytes` (invalid UTF-8 as U+FFFD) into glyphs.
+    public static func glyphs(_ bytes: ArraySlice<UInt8>) -> [Glyph] {
+        glyphs(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Splits `string` into glyphs, replacing controls with symbols.
+    public static func glyphs(_ string: String) -> [Glyph] {
+        var result: [Glyph] = []
+        result.reserveCapacity(string.utf8.count)
+        for character in string {
+            if character.isASCII, let value = character.asciiValue, value >= 0x20, value < 0x7F {
+                result.append(Glyph(text: String(character), width: 1, isSymbol: false))
+                continue
+            }
+            if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
+                // A cluster holding a control: show each scalar on its own.
+                for scalar in character.unicodeScalars {
+                    if let shown = symbol(for: scalar) {
+                        result.append(Glyph(text: shown, width: 1, isSymbol: true))
+                    } else {
+                        let text = String(Character(scalar))
+                        let width = DisplayWidth.of(Character(scalar))
+                        if width > 0 { result.append(Glyph(text: text, width: width, isSymbol: false)) }
+                    }
+                }
+                continue
+            }
+            let width = DisplayWidth.of(character)
+            if width == 0 { continue }   // nothing to show (a lone format character)
+            result.append(Glyph(text: String(character), width: width, isSymbol: false))
+        }
+        return result
+    }
+
+    /// The display width of a cell's text.
+    public static func width(_ bytes: ArraySlice<UInt8>) -> Int {
+        // Pure printable ASCII is one cell per byte: the common case, done without decoding.
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return bytes.count }
+        return glyphs(bytes).reduce(0) { $0 + $1.width }
+    }
+
+    /// Frame cells for `text` in one style (symbols in `.symbol`).
+    public static func cells(of text: String, style: Style) -> [FrameCell] {
+        var cells: [FrameCell] = []
+        for glyph in glyphs(text) {
+            cells.append(FrameCell(glyph.text, glyph.isSymbol ? .symbol : style))
+            if glyph.width == 2 { cells.append(FrameCell("", glyph.isSymbol ? .symbol : style)) }
+        }
+        return cells
+    }
+
+    /// True when the text reads as a number, so it is right-aligned.
+    public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        guard index < end, end - index <= 40 else { return false }
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        var digits = 0
+        var sawPoint = false
+        while index < end {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                digits += 1
+            } else if byte == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else if byte == UInt8(ascii: ",") && digits > 0 && !sawPoint {
+                // thousands separator
+            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && digits > 0 {
+                index += 1
+                if index < end && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) { index += 1 }
+                guard index < end else { return false }
+                while index < end {
+                    guard bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") else { return false }
+                    index += 1
+                }
+                break
+            } else if byte == UInt8(ascii: "%") && index == end - 1 && digits > 0 {
+                // a trailing percent sign
+            } else {
+                return false
+            }
+            index += 1
+        }
+        return digits > 0
+    }
+
+    /// Lays out a cell in exactly `width` cells: clipped by display width (a `…` marks the
+    /// cut), padded, and right-aligned when `alignRight`. A wide character that would be
+    /// split is replaced by padding.
+    public static func layout(_ bytes: ArraySlice<UInt8>, width: Int, alignRight: Bool, style: Style) -> [FrameCell] {
+        guard width > 0 else { return [] }
+        let glyphs = glyphs(bytes)
+        let total = glyphs.reduce(0) { $0 + $1.width }
+        var cells: [FrameCell] = []
+        cells.reserveCapacity(width)
+        if total <= width {
+            if alignRight { cells.append(contentsOf: repeatElement(FrameCell(" ", style), count: width - total)) }
+            for glyph in glyphs { append(glyph, to: &cells, style: style) }
+        } else {
+            let room = width - 1
+            var used = 0
+            for glyph in glyphs {
+                if used + glyph.width > room { break }
+                append(glyph, to: &cells, style: style)
+                used += glyph.width
+            }
+            cells.append(contentsOf: repeatElement(FrameCell(" ", style), count: room - used))
+            cells.append(FrameCell("…", style == .plain ? .symbol : style))
+        }
+        if cells.count < width { cells.append(contentsOf: repeatElement(FrameCell(" ", style), count: width - cells.count)) }
+        return cells
+    }
+
+    private static func append(_ glyph: Glyph, to cells: inout [FrameCell], style: Style) {
+        let shown: Style = glyph.isSymbol && (style == .plain) ? .symbol : style
+        cells.append(FrameCell(glyph.text, shown))
+        if glyph.width == 2 { cells.append(FrameCell("", shown)) }
+    }
+}
+

@@ -1,0 +1,47 @@
+import CellStore
+
+/// Column widths from a sample of the rows, so widths stay put while scrolling.
+///
+/// A column's natural width is the widest cell in the sample (header included); what is
+/// shown is capped by the screen so one column cannot take it all.
+struct ColumnSizer {
+    /// Data rows sampled at most.
+    static let sampleRows = 1000
+    /// Widest a column may be by default, before the screen's own cap.
+    static let maximumWidth = 50
+    /// Width given to a column no sampled row reaches.
+    static let unsampledWidth = 8
+
+    private(set) var natural: [Int] = []
+    /// Records the sample covered when it was taken.
+    private(set) var sampledRecords = -1
+    private(set) var isFinal = false
+
+    /// Takes the sample again if the input has grown and the sample was not full.
+    mutating func update(from store: CellStore, headerRows: Int) {
+        guard !isFinal else { return }
+        let available = store.rowCount
+        guard available != sampledRecords || store.isComplete else { return }
+        let limit = min(available, headerRows + ColumnSizer.sampleRows)
+        var widths = [Int](repeating: 0, count: store.columnCount)
+        for index in 0..<limit {
+            guard let row = store.row(index) else { break }
+            if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
+            for column in 0..<row.count {
+                let width = CellText.width(row.field(column))
+                if width > widths[column] { widths[column] = width }
+            }
+        }
+        natural = widths.map { max(1, $0) }
+        sampledRecords = available
+        isFinal = store.isComplete || limit >= headerRows + ColumnSizer.sampleRows
+    }
+
+    /// The widths to show for `count` columns on a screen `screenWidth` cells wide.
+    func widths(count: Int, screenWidth: Int) -> [Int] {
+        let cap = max(8, min(ColumnSizer.maximumWidth, screenWidth / 2 - 2))
+        return (0..<count).map { column in
+            min(column < natural.count ? natural[column] : ColumnSizer.unsampledWidth, cap)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import FreezeLayout
+
+/// How a screen cell is drawn; the terminal backend maps each to colors and attributes.
+public enum Style: UInt8, Sendable, CaseIterable {
+    case plain
+    case header
+    case headerOfCursorColumn
+    case rowNumber
+    case rowNumberOfCursorRow
+    case cursor
+    /// A control character, newline or invalid byte shown as a visible symbol.
+    case symbol
+    /// The line between the frozen columns and the rest.
+    case border
+    case status
+    case statusMessage
+}
+
+/// One screen cell: a grapheme cluster (or "" for the right half of a wide character)
+/// and its style.
+public struct FrameCell: Sendable, Equatable {
+    public var text: String
+    public var style: Style
+
+    public init(_ text: String, _ style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public static let blank = FrameCell(" ")
+    /// The second cell of a two-cell-wide character.
+    public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A whole screen as values: what the viewer wants shown, before any terminal sees it.
+///
+/// Tests read `lines` and `style(at:)`; the ncurses backend copies it to the screen.
+public struct Frame: Sendable, Equatable {
+    public let size: Size
+    public private(set) var cells: [FrameCell]
+
+    public init(size: Size) {
+        self.size = size
+        cells = Array(repeating: .blank, count: size.width * size.height)
+    }
+
+    public subscript(x: Int, y: Int) -> FrameCell {
+        get { cells[y * size.width + x] }
+        set {
+            guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
+            cells[y * size.width + x] = newValue
+        }
+    }
+
+    /// Each line's text, continuation cells left out, trailing spaces kept.
+    public var lines: [String] {
+        (0..<size.height).map(line)
+    }
+
+    /// Line `y` as text.
+    public func line(_ y: Int) -> String {
+        var text = ""
+        for x in 0..<size.width { text += self[x, y].text }
+        return text
+    }
+
+    /// The style of the cell at (x, y).
+    public func style(x: Int, y: Int) -> Style { self[x, y].style }
+
+    /// Writes `text` from (x, y) in one style, clipped to the frame and to `limit` cells
+    /// (a wide character that does not fit whole becomes a blank); returns the x after
+    /// the last cell written.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
+        guard y >= 0, y < size.height else { return x }
+        let end = min(size.width, x + (limit ?? size.width))
+        var column = x
+        for glyph in CellText.glyphs(text) {
+            let shown: Style = glyph.isSymbol ? .symbol : style
+            if column + glyph.width > end {
+                if column < end { self[column, y] = FrameCell(" ", style); column += 1 }
+                break
+            }
+            self[column, y] = FrameCell(glyph.text, shown)
+            if glyph.width == 2 { self[column + 1, y] = FrameCell("", shown) }
+            column += glyph.width
+        }
+        return column
+    }
+
+    /// Copies laid-out cells to line `y` from `x`.
+    mutating func put(_ cells: ArraySlice<FrameCell>, x: Int, y: Int) {
+        var column = x
+        for cell in cells {
+            self[column, y] = cell
+            column += 1
+        }
+    }
+
+    /// Fills a rectangle with blanks of one style.
+    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+        let area = rect.intersection(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { self[x, y] = FrameCell(" ", style) }
+        }
+    }
+}

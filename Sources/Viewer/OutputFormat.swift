@@ -1,0 +1,174 @@
+import CellStore
+
+/// The text formats written when nothing is drawn.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Aligned columns for reading, display-width aware.
+    case table
+    /// Comma-separated, the cells exactly as parsed, quoted only where needed.
+    case csv
+    /// Tab-separated, quoted like CSV where a cell holds a tab, quote or line break.
+    case tsv
+    /// An array of records, each an array of strings.
+    case json
+}
+
+/// Writes records in an `OutputFormat`, streaming: memory stays constant whatever the
+/// input's size (an aligned table holds only its first rows, to measure them).
+public final class OutputWriter {
+    let format: OutputFormat
+    let lineEnding: [UInt8]
+    let sink: ([UInt8]) -> Bool
+    private var buffer: [UInt8] = []
+    private var records = 0
+    private var tableSample: [Row] = []
+    private var tableWidths: [Int]?
+    private let headerRows: Int
+    /// False once the sink refused more (the reader went away).
+    public private(set) var isOpen = true
+
+    /// Rows an aligned table measures before it writes anything.
+    static let tableSampleRows = 1000
+    static let tableMaximumWidth = 50
+
+    /// - Parameters:
+    ///   - lineEnding: what ends a record in CSV and TSV (the input's own, to round-trip).
+    ///   - headerRows: header rows, underlined in a table.
+    ///   - sink: takes bytes; returns false when they cannot be written.
+    public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, sink: @escaping ([UInt8]) -> Bool) {
+        self.format = format
+        self.lineEnding = lineEnding
+        self.headerRows = headerRows
+        self.sink = sink
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Adds one record; returns false when output can no longer be written.
+    @discardableResult
+    public func write(_ row: Row) -> Bool {
+        switch format {
+        case .csv: writeDelimited(row, delimiter: UInt8(ascii: ","))
+        case .tsv: writeDelimited(row, delimiter: 0x09)
+        case .json: writeJSON(row)
+        case .table:
+            if tableWidths == nil {
+                tableSample.append(row)
+                if tableSample.count >= OutputWriter.tableSampleRows { flushTableSample() }
+            } else {
+                writeTableRow(row, index: records)
+            }
+        }
+        records += 1
+        if buffer.count >= 1 << 16 { flush() }
+        return isOpen
+    }
+
+    /// Ends the output. `endsWithTerminator` false leaves the last CSV/TSV record without
+    /// a line ending, as the input had it.
+    public func finish(endsWithTerminator: Bool = true) {
+        switch format {
+        case .csv, .tsv:
+            if !endsWithTerminator && records > 0 && buffer.count >= lineEnding.count {
+                buffer.removeLast(lineEnding.count)
+            }
+        case .json:
+            buffer.append(contentsOf: Array((records == 0 ? "[]\n" : "\n]\n").utf8))
+        case .table:
+            if tableWidths == nil { flushTableSample() }
+        }
+        flush()
+    }
+
+    private func flush() {
+        guard isOpen, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
+        isOpen = sink(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: CSV and TSV
+
+    private func writeDelimited(_ row: Row, delimiter: UInt8) {
+        for index in 0..<row.count {
+            if index > 0 { buffer.append(delimiter) }
+            let field = row.field(index)
+            let needsQuotes = field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            if needsQuotes {
+                buffer.append(0x22)
+                for byte in field {
+                    if byte == 0x22 { buffer.append(0x22) }
+                    buffer.append(byte)
+                }
+                buffer.append(0x22)
+            } else {
+                buffer.append(contentsOf: field)
+            }
+        }
+        buffer.append(contentsOf: lineEnding)
+    }
+
+    // MARK: JSON
+
+    private func writeJSON(_ row: Row) {
+        buffer.append(contentsOf: Array((records == 0 ? "[\n  [" : ",\n  [").utf8))
+        for index in 0..<row.count {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            OutputWriter.appendJSONString(row.string(index), to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    static func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        buffer.append(0x22)
+        for byte in string.utf8 {
+            switch byte {
+            case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                buffer.append(contentsOf: Array("\\u00".utf8))
+                buffer.append(hex[Int(byte >> 4)])
+                buffer.append(hex[Int(byte & 0xF)])
+            default: buffer.append(byte)
+            }
+        }
+        buffer.append(0x22)
+    }
+
+    // MARK: Aligned table
+
+    private func flushTableSample() {
+        var widths: [Int] = []
+        for row in tableSample {
+            if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
+            for index in 0..<row.count { widths[index] = max(widths[index], CellText.width(row.field(index))) }
+        }
+        tableWidths = widths.map { min(max(1, $0), OutputWriter.tableMaximumWidth) }
+        for (index, row) in tableSample.enumerated() { writeTableRow(row, index: index) }
+        tableSample = []
+    }
+
+    private func writeTableRow(_ row: Row, index: Int) {
+        guard let widths = tableWidths else { return }
+        var line = ""
+        let count = max(row.count, 1)
+        for column in 0..<count {
+            // Columns no sampled row reached get the width of their own cell.
+            let field = row.field(column)
+            let width = column < widths.count ? widths[column] : min(max(1, CellText.width(field)), OutputWriter.tableMaximumWidth)
+            let isHeader = index < headerRows
+            let cells = CellText.layout(field, width: width, alignRight: !isHeader && CellText.isNumber(field), style: .plain)
+            if column > 0 { line += "  " }
+            for cell in cells { line += cell.text }
+        }
+        while line.last == " " { line.removeLast() }
+        buffer.append(contentsOf: Array(line.utf8))
+        buffer.append(0x0A)
+        if index == headerRows - 1 {
+            let total = widths.reduce(0, +) + max(0, widths.count - 1) * 2
+            buffer.append(contentsOf: Array(String(repeating: "─", count: max(1, total)).utf8))
+            buffer.append(0x0A)
+        }
+    }
+}

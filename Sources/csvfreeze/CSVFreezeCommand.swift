@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CellStore
+import Viewer
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// The command line: options, then either the interactive viewer or a text output.
+@main
+struct CSVFreezeCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "csvfreeze",
+        abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
+        usage: "csvfreeze [OPTIONS] [FILE]",
+        discussion: """
+        FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
+        then come from the terminal. When standard output is not a terminal, or with --output, \
+        nothing is drawn and the table is written as text.
+
+        KEYS:
+        \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
+
+        EXIT STATUS:
+          0 success; 1 the input cannot be read; 2 the screen cannot be drawn; 64 bad options.
+        """,
+        version: "csvfreeze \(version)"
+    )
+
+    @Option(name: [.customShort("d"), .long],
+            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, else detected).",
+                               valueName: "char"))
+    var delimiter: String?
+
+    @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
+    var noHeader = false
+
+    @Option(name: [.customShort("r"), .customLong("freeze-rows")],
+            help: ArgumentHelp("Header rows kept on top (default 1; 0 with --no-header).", valueName: "n"))
+    var freezeRows: Int?
+
+    @Option(name: [.customShort("c"), .customLong("freeze-cols")],
+            help: ArgumentHelp("Columns kept on the left while the rest scrolls.", valueName: "n"))
+    var freezeColumns = 0
+
+    @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
+    var noRowNumbers = false
+
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv or json.",
+                               valueName: "format"))
+    var output: OutputFormat?
+
+    @Argument(help: ArgumentHelp("The file to view ('-' for standard input).", valueName: "file"))
+    var file: String?
+
+    func validate() throws {
+        _ = try delimiterByte()
+        if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
+        if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
+    }
+
+    /// The delimiter as a byte, from `-d`.
+    func delimiterByte() throws -> UInt8? {
+        guard let delimiter else { return nil }
+        switch delimiter {
+        case "tab", "\\t", "\t": return 0x09
+        default:
+            let bytes = Array(delimiter.utf8)
+            guard bytes.count == 1 else {
+                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(delimiter)'")
+            }
+            guard bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != 0x22 else {
+                throw ValidationError("--delimiter cannot be a line break or a double quote")
+            }
+            return bytes[0]
+        }
+    }
+
+    var headerRows: Int { freezeRows ?? (noHeader ? 0 : 1) }
+
+    mutating func run() throws {
+        Locale.setUpUTF8()
+        let path = file
+        if path == nil && isatty(0) != 0 {
+            fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
+        }
+        let delimiter = try delimiterByte()
+        if output != nil || isatty(1) == 0 {
+            let status = Output.write(path: path, delimiter: delimiter, format: output ?? .table, headerRows: headerRows)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns,
+                                    showsRowNumbers: !noRowNumbers)
+        let status = Session.run(path: path, delimiter: delimiter, options: options)
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// Prints `csvfreeze: message` on stderr and exits.
+func fail(_ message: String, status: Int32) -> Never {
+    let line = Array("csvfreeze: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+enum Locale {
+    /// Takes the user's locale, falling back to C.UTF-8 so widths and wide output work.
+    static func setUpUTF8() {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
+        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+            if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
+        }
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Viewer
+
+/// The non-interactive path: stream the input into a text format on stdout.
+enum Output {
+    /// Writes the whole input; returns the exit status.
+    static func write(path: String?, delimiter: UInt8?, format: OutputFormat, headerRows: Int) -> Int32 {
+        // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        var writer: OutputWriter?
+        do {
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, dialectKnown: { dialect in
+                writer = OutputWriter(format: format, lineEnding: dialect.lineEnding, headerRows: headerRows,
+                                      sink: writeToStandardOutput)
+            }) { row in
+                writer?.write(row) ?? false
+            }
+            writer?.finish(endsWithTerminator: summary.endsWithTerminator)
+            return 0
+        } catch {
+            fail(error.description, status: 1)
+        }
+    }
+
+    static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, bytes.count - done) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += count
+        }
+        return true
+    }
+}

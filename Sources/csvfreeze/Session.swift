@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import CNCurses
+import Terminal
+import Viewer
+
+/// The interactive path: the store, the terminal, and the event loop between them.
+enum Session {
+    /// Byte the loader writes to the wake pipe; signals write their own number.
+    static let newsByte: UInt8 = 0
+
+    /// Runs the viewer until the user quits; returns the exit status.
+    static func run(path: String?, delimiter: UInt8?, options: ViewerOptions) -> Int32 {
+        var wake: [Int32] = [-1, -1]
+        guard pipe2(&wake, O_NONBLOCK | O_CLOEXEC) == 0 else { fail("cannot create a pipe", status: 1) }
+        let wakeWrite = wake[1]
+        // Open the input before touching the terminal, so a bad path leaves it alone.
+        let store: CellStore
+        do {
+            store = try CellStore.open(path: path, delimiter: delimiter, onChange: {
+                var byte = Session.newsByte
+                _ = Glibc.write(wakeWrite, &byte, 1)
+            })
+        } catch {
+            fail(error.description, status: 1)
+        }
+        let session: TerminalSession
+        do {
+            session = try TerminalSession()
+        } catch {
+            fail(error.description, status: 2)
+        }
+        cf_install_signal_handlers(wakeWrite, session.ttyDescriptor)
+        let viewer = Viewer(store: store, options: options, screenSize: session.size)
+        var status: Int32 = 0
+        var lastFrame: Frame?
+        loop: while !viewer.isFinished {
+            let frame = viewer.frame()
+            if frame != lastFrame {
+                session.draw(frame)
+                lastFrame = frame
+            }
+            var fds = [pollfd(fd: session.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if fds[1].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 256)
+                var hadNews = false
+                while true {
+                    let count = read(wake[0], &bytes, bytes.count)
+                    if count <= 0 { break }
+                    for byte in bytes[..<count] {
+                        switch Int32(byte) {
+                        case Int32(newsByte): hadNews = true
+                        case SIGWINCH: viewer.handle(.resize(session.refreshSize()))
+                        default:
+                            status = 128 + Int32(byte)
+                            break loop
+                        }
+                    }
+                }
+                if hadNews { viewer.handle(.refresh) }
+            }
+            if fds[0].revents != 0 {
+                var gotEvent = false
+                while let event = session.nextEvent() {
+                    gotEvent = true
+                    switch event {
+                    case .key(let key): viewer.handle(key: key)
+                    case .resize(let size): viewer.handle(.resize(size))
+                    }
+                    if viewer.isFinished { break }
+                }
+                if !gotEvent && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                    // The terminal went away.
+                    break
+                }
+            }
+        }
+        session.end()
+        return status
+    }
+}
