@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -93,6 +94,15 @@ static inline void cf_install_signal_handlers(int pipe_fd, int tty_fd) {
     sigaction(SIGTRAP, &crash, NULL);
     sigaction(SIGABRT, &crash, NULL);
     sigaction(SIGFPE, &crash, NULL);
+    /* A parent may have started us with these blocked; they must arrive. */
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGHUP);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGQUIT);
+    sigaddset(&wanted, SIGWINCH);
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
 }
 
 /* The tty's size in rows and columns (0 when it cannot be read). */

@@ -25,15 +25,20 @@ public final class TerminalSession {
     private var attributes: [Int32] = []
     private var isEnded = false
 
-    /// Starts ncurses on /dev/tty. Call `end()` on every way out.
-    public init() throws(TerminalError) {
+    /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
+    public convenience init() throws(TerminalError) {
         guard let type = getenv("TERM").map({ String(cString: $0) }), !type.isEmpty else { throw .noTerminalType }
         guard type != "dumb" else { throw .dumbTerminal }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .noControllingTerminal(String(cString: strerror(errno))) }
-        let outputDescriptor = dup(fd)
+        try self.init(input: fd, output: dup(fd), type: type)
+    }
+
+    /// Starts ncurses on two descriptors (both are closed by `end()`); tests pass /dev/null.
+    package init(input fd: Int32, output outputDescriptor: Int32, type: String) throws(TerminalError) {
         guard let input = fdopen(fd, "r"), let output = fdopen(outputDescriptor, "w") else {
             close(fd)
+            close(outputDescriptor)
             throw .noControllingTerminal("cannot open it as a stream")
         }
         guard let screen = newterm(type, output, input) else {
@@ -75,6 +80,19 @@ public final class TerminalSession {
     /// The screen's size as ncurses has it.
     public var size: Size { Size(width: Int(cf_cols()), height: Int(cf_lines())) }
 
+    /// The text ncurses holds for line `y` (tests read the screen back with this).
+    package func screenLine(_ y: Int) -> String {
+        var buffer = [wchar_t](repeating: 0, count: max(1, size.width) * 4 + 1)
+        let count = mvwinnwstr(cf_stdscr(), Int32(y), 0, &buffer, Int32(buffer.count - 1))
+        guard count > 0 else { return "" }
+        return String(String.UnicodeScalarView(buffer[..<Int(count)].compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
+    }
+
+    /// Resizes ncurses' idea of the screen (tests; a real terminal resizes through SIGWINCH).
+    package func resize(to size: Size) {
+        resize_term(Int32(size.height), Int32(size.width))
+    }
+
     /// Reads the tty's size after a SIGWINCH and tells ncurses about it.
     public func refreshSize() -> Size {
         var rows: Int32 = 0, columns: Int32 = 0
@@ -82,6 +100,9 @@ public final class TerminalSession {
         if rows > 0 && columns > 0 {
             resize_term(rows, columns)
         }
+        // The terminal may have moved its content on its own when it shrank (tmux keeps
+        // the bottom lines): repaint everything rather than trust ncurses' copy.
+        clearok(cf_stdscr(), true)
         return size
     }
 
@@ -123,8 +144,9 @@ public final class TerminalSession {
         let status = wget_wch(cf_stdscr(), &value)
         if status == ERR { return nil }
         if status == cf_key_code_yes() {
-            return TerminalSession.decode(functionKey: Int32(value)).map { $0 }
-                ?? (Int32(value) == cf_key_resize() ? .resize(size) : nil) ?? nextEvent()
+            if Int32(value) == cf_key_resize() { return .resize(size) }
+            // A key this viewer has no use for: skip it.
+            return TerminalSession.decode(functionKey: Int32(value)) ?? nextEvent()
         }
         return .key(TerminalSession.decode(character: UInt32(value)))
     }

@@ -17,14 +17,39 @@ struct ColumnSizer {
     private(set) var sampledRecords = -1
     private(set) var isFinal = false
 
-    /// Takes the sample again if the input has grown and the sample was not full.
+    /// Whether the last rows have been measured (once the whole input is known).
+    private var hasSampledTail = false
+
+    /// Takes the sample again if the input has grown and the sample was not full; once
+    /// the input is complete, also measures its last rows (ids and totals grow there).
     mutating func update(from store: CellStore, headerRows: Int) {
-        guard !isFinal else { return }
-        let available = store.rowCount
-        guard available != sampledRecords || store.isComplete else { return }
-        let limit = min(available, headerRows + ColumnSizer.sampleRows)
-        var widths = [Int](repeating: 0, count: store.columnCount)
-        for index in 0..<limit {
+        if !isFinal {
+            let available = store.rowCount
+            guard available != sampledRecords || store.isComplete else { return }
+            let limit = min(available, headerRows + ColumnSizer.sampleRows)
+            var widths = [Int](repeating: 0, count: store.columnCount)
+            measure(store, rows: 0..<limit, into: &widths)
+            natural = widths.map { max(1, $0) }
+            sampledRecords = available
+            isFinal = limit >= headerRows + ColumnSizer.sampleRows || store.isComplete
+        }
+        if isFinal && !hasSampledTail && store.isComplete {
+            hasSampledTail = true
+            let count = store.rowCount
+            let start = max(headerRows + ColumnSizer.sampleRows, count - ColumnSizer.tailRows)
+            guard start < count else { return }
+            var widths = natural
+            measure(store, rows: start..<count, into: &widths)
+            natural = widths.map { max(1, $0) }
+            sampledRecords = -2   // a new layout key
+        }
+    }
+
+    /// Rows at the end measured once the input is complete.
+    static let tailRows = 200
+
+    private func measure(_ store: CellStore, rows: Range<Int>, into widths: inout [Int]) {
+        for index in rows {
             guard let row = store.row(index) else { break }
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for column in 0..<row.count {
@@ -32,9 +57,6 @@ struct ColumnSizer {
                 if width > widths[column] { widths[column] = width }
             }
         }
-        natural = widths.map { max(1, $0) }
-        sampledRecords = available
-        isFinal = store.isComplete || limit >= headerRows + ColumnSizer.sampleRows
     }
 
     /// The widths to show for `count` columns on a screen `screenWidth` cells wide.

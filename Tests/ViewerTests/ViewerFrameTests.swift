@@ -208,3 +208,29 @@ struct ViewerFrameTests {
         #expect(KeyMap.helpLines.contains { $0.hasPrefix("q, Ctrl-C") && $0.hasSuffix("quit") })
     }
 }
+
+@Suite("Column widths")
+struct ColumnWidthTests {
+    @Test("widths come from the first rows and, once loaded, the last ones")
+    func tailSample() {
+        let subject = viewer(sampleCSV(rows: 5000), width: 60, height: 6, commands: [.lastRow])
+        let lines = subject.frame().lines
+        // id 5000 and amount 15000.5 are wider than anything in the first 1000 rows.
+        #expect(lines[4].contains("5000 Ann"))
+        #expect(lines[4].contains("15000.5"))
+        #expect(!lines[4].contains("…"))
+    }
+
+    @Test("a short header never makes its column narrower than the header")
+    func headerWidth() {
+        let lines = viewer("a_long_header,b\n1,2\n", width: 40, height: 4).frame().lines
+        #expect(lines[0].contains("a_long_header b"))
+    }
+
+    @Test("one long column is capped so it cannot take the screen")
+    func capped() {
+        let subject = viewer("a,b\n\(String(repeating: "w", count: 300)),1\n", width: 80, height: 4)
+        _ = subject.frame()
+        #expect(subject.columnWidths[0] <= 40)
+    }
+}

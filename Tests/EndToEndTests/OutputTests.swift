@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// The binary with no terminal: output modes and errors.
+@Suite("Without a terminal")
+struct OutputTests {
+    let binary = Paths.binary
+
+    @Test("the binary is built")
+    func built() {
+        #expect(FileManager.default.isExecutableFile(atPath: binary), "run `swift build` (or `make test`) first")
+    }
+
+    @Test("stdout not a terminal: an aligned table, and `| head` ends it quietly")
+    func tablePipedToHead() throws {
+        let file = Paths.sampleData.appendingPathComponent("people.csv").path
+        let result = try run(["/bin/sh", "-c", "\(shellQuote(binary)) \(shellQuote(file)) | head -3"])
+        let lines = result.text.components(separatedBy: "\n")
+        #expect(lines[0].hasPrefix("id "))
+        #expect(lines[0].contains("  first_name  "))
+        #expect(lines[1].hasPrefix("────"))
+        #expect(lines[2].trimmingCharacters(in: .whitespaces).hasPrefix("1  "))
+        #expect(lines.count == 4 && lines[3].isEmpty, "exactly three lines")
+        #expect(result.stderr.isEmpty)
+        // Columns line up: "first_name" starts where the first row's first name starts.
+        let header = lines[0], row = lines[2]
+        let nameColumn = header.distance(from: header.startIndex, to: header.range(of: "first_name")!.lowerBound)
+        #expect(row.prefix(nameColumn).hasSuffix("  "))
+        #expect(row.dropFirst(nameColumn).first != " ")
+    }
+
+    @Test("--output csv reproduces well-formed files byte for byte", arguments: ["people.csv", "wide.csv", "sensors.tsv"])
+    func csvRoundTrip(name: String) throws {
+        let url = Paths.sampleData.appendingPathComponent(name)
+        let format = name.hasSuffix(".tsv") ? "tsv" : "csv"
+        let result = try run([binary, "--output", format, url.path])
+        #expect(result.status == 0)
+        #expect(result.stdout == (try Data(contentsOf: url)))
+    }
+
+    @Test("--output csv round-trips a generated file with quotes, CRLF and no final newline")
+    func generatedRoundTrip() throws {
+        var text = "id,text,n\r\n"
+        for index in 0..<5000 {
+            text += "\(index),\"a, \"\"quoted\"\"\r\nvalue \(index)\",\(index * 3)\r\n"
+        }
+        text += "last,row,end"
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("generated.csv")
+        try Data(text.utf8).write(to: url)
+        let result = try run([binary, "--output", "csv", url.path])
+        #expect(result.stdout == Data(text.utf8))
+        let piped = try run([binary, "--output", "csv"], stdin: Data(text.utf8))
+        #expect(piped.stdout == Data(text.utf8))
+    }
+
+    @Test("the csv-spectrum suite through --output json", arguments: [
+        "comma_in_quotes", "empty", "empty_crlf", "escaped_quotes", "json", "newlines", "newlines_crlf",
+        "quotes_and_newlines", "simple", "simple_crlf", "utf8", "location_coordinates",
+    ])
+    func spectrum(name: String) throws {
+        let directory = Paths.conformance.appendingPathComponent("csv-spectrum")
+        let result = try run([binary, "--output", "json", directory.appendingPathComponent("csvs/\(name).csv").path])
+        #expect(result.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String]])
+        if name == "location_coordinates" { return }   // faulty upstream: must only not crash
+        let expected = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: directory.appendingPathComponent("json/\(name).json"))) as? [[String: String]])
+        let header = rows[0]
+        let records = rows.dropFirst().map { row in
+            Dictionary(uniqueKeysWithValues: header.enumerated().map { ($0.element, $0.offset < row.count ? row[$0.offset] : "") })
+        }
+        #expect(records == expected)
+    }
+
+    @Test("json: ragged rows keep their length, invalid UTF-8 becomes U+FFFD, empty input is []")
+    func json() throws {
+        let ragged = try run([binary, "--output", "json"], stdin: Data("a,b\n1\n2,3,4\n".utf8))
+        #expect(ragged.text == "[\n  [\"a\",\"b\"],\n  [\"1\"],\n  [\"2\",\"3\",\"4\"]\n]\n")
+        let invalid = try run([binary, "--output", "json"], stdin: Data([0x61, 0xFF, 0x0A]))
+        #expect(invalid.text == "[\n  [\"a\u{FFFD}\"]\n]\n")
+        let empty = try run([binary, "--output", "json", "/dev/null"])
+        #expect(empty.status == 0)
+        #expect(empty.text == "[]\n")
+    }
+
+    @Test("-d takes a delimiter or 'tab'; a bad one is a usage error")
+    func delimiterOption() throws {
+        let semicolon = try run([binary, "-d", ";", "--output", "json"], stdin: Data("a;b\n1;2\n".utf8))
+        #expect(semicolon.text.contains("[\"a\",\"b\"]"))
+        let tab = try run([binary, "-d", "tab", "--output", "csv"], stdin: Data("a\tb,c\n".utf8))
+        #expect(tab.text == "a,\"b,c\"\n")
+        let bad = try run([binary, "-d", "ab", "--output", "csv", "/dev/null"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--delimiter"))
+    }
+
+    @Test("bad paths: one line on stderr naming the path, a non-zero exit, nothing on stdout", arguments: [
+        ("/nonexistent/data.csv", "csvfreeze: /nonexistent/data.csv: no such file"),
+        ("/tmp", "csvfreeze: /tmp: is a directory, not a file"),
+    ])
+    func badPaths(path: String, message: String) throws {
+        for extra in [[], ["--output", "json"]] {
+            let result = try run([binary] + extra + [path])
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == message + "\n")
+        }
+    }
+
+    @Test("--help lists every option and key; --version prints the version")
+    func help() throws {
+        let help = try run([binary, "--help"]).text
+        for option in ["--delimiter", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers", "--output", "--version", "--help"] {
+            #expect(help.contains(option), "\(option)")
+        }
+        for key in ["PageDown", "Home", "G", "q, Ctrl-C"] { #expect(help.contains(key)) }
+        #expect(try run([binary, "--version"]).text.hasPrefix("csvfreeze "))
+    }
+}
