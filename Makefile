@@ -1,0 +1,37 @@
+# csvfreeze: build, try, test, install.
+#   make run      build (release) and open a sample file in the viewer
+#   make test     build and run the whole test suite
+#   make install  install the binary and the man page under PREFIX (default /usr/local)
+PREFIX ?= /usr/local
+SWIFT ?= swift
+
+.PHONY: deps build release run test check-man install uninstall clean
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	.build/release/csvfreeze SampleData/people.csv
+
+check-man: deps
+	@out=$$(groff -man -ww -z man/csvfreeze.1 2>&1); if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
+
+test: build check-man
+	CSVFREEZE_BIN="$(CURDIR)/.build/debug/csvfreeze" $(SWIFT) test
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 755 .build/release/csvfreeze "$(DESTDIR)$(PREFIX)/bin/csvfreeze"
+	install -m 644 man/csvfreeze.1 "$(DESTDIR)$(PREFIX)/share/man/man1/csvfreeze.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/csvfreeze" "$(DESTDIR)$(PREFIX)/share/man/man1/csvfreeze.1"
+
+clean:
+	rm -rf .build

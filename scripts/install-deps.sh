@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs the Debian packages csvfreeze builds and tests with, if any is missing:
+# the ncursesw and libcsv headers, tmux for the end-to-end tests, groff to check the man page.
+set -eu
+missing=""
+for package in libncurses-dev libcsv-dev tmux groff-base; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $package"
+    fi
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing </dev/null
