@@ -59,11 +59,26 @@ public enum CellText {
         return result
     }
 
-    /// The display width of a cell's text.
-    public static func width(_ bytes: ArraySlice<UInt8>) -> Int {
+    /// The display width of a cell's text, counted no further than `limit` (a huge cell
+    /// is not decoded whole just to learn that it is wider than any column).
+    public static func width(_ bytes: ArraySlice<UInt8>, limit: Int = 1 << 12) -> Int {
         // Pure printable ASCII is one cell per byte: the common case, done without decoding.
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return bytes.count }
-        return glyphs(bytes).reduce(0) { $0 + $1.width }
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return min(bytes.count, limit) }
+        let (head, isCut) = prefix(bytes, cells: limit)
+        let width = glyphs(head).reduce(0) { $0 + $1.width }
+        return isCut ? limit : min(width, limit)
+    }
+
+    /// The start of `bytes` that can fill `cells` cells, cut on a UTF-8 boundary, and
+    /// whether anything was cut off. Drawing a column never decodes more than this.
+    static func prefix(_ bytes: ArraySlice<UInt8>, cells: Int) -> (ArraySlice<UInt8>, Bool) {
+        // A cell is at most a few bytes, plus room for combining marks.
+        let limit = max(64, cells * 16)
+        guard bytes.count > limit else { return (bytes, false) }
+        var end = bytes.startIndex + limit
+        // Step back over continuation bytes to the start of a character.
+        while end > bytes.startIndex && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return (bytes[bytes.startIndex..<end], true)
     }
 
     /// Frame cells for `text` in one style (symbols in `.symbol`).
@@ -116,8 +131,10 @@ public enum CellText {
     /// split is replaced by padding.
     public static func layout(_ bytes: ArraySlice<UInt8>, width: Int, alignRight: Bool, style: Style) -> [FrameCell] {
         guard width > 0 else { return [] }
-        let glyphs = glyphs(bytes)
-        let total = glyphs.reduce(0) { $0 + $1.width }
+        let (head, isCut) = prefix(bytes, cells: width + 1)
+        let glyphs = glyphs(head)
+        // A cell cut for drawing is wider than the column by construction.
+        let total = isCut ? width + 1 : glyphs.reduce(0) { $0 + $1.width }
         var cells: [FrameCell] = []
         cells.reserveCapacity(width)
         if total <= width {

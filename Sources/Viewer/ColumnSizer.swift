@@ -48,12 +48,18 @@ struct ColumnSizer {
     /// Rows at the end measured once the input is complete.
     static let tailRows = 200
 
+    /// Bytes of cells measured at most per sample, so a very wide file (thousands of
+    /// columns) costs no more to size than a narrow one.
+    static let sampleBytes = 4 << 20
+
     private func measure(_ store: CellStore, rows: Range<Int>, into widths: inout [Int]) {
+        var bytes = 0
         for index in rows {
-            guard let row = store.row(index) else { break }
+            guard bytes < ColumnSizer.sampleBytes, let row = store.row(index) else { break }
+            bytes += row.bytes.count + row.count
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for column in 0..<row.count {
-                let width = CellText.width(row.field(column))
+                let width = CellText.width(row.field(column), limit: ColumnSizer.maximumWidth)
                 if width > widths[column] { widths[column] = width }
             }
         }

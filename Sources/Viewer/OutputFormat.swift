@@ -142,7 +142,9 @@ public final class OutputWriter {
         var widths: [Int] = []
         for row in tableSample {
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
-            for index in 0..<row.count { widths[index] = max(widths[index], CellText.width(row.field(index))) }
+            for index in 0..<row.count {
+                widths[index] = max(widths[index], CellText.width(row.field(index), limit: OutputWriter.tableMaximumWidth))
+            }
         }
         tableWidths = widths.map { min(max(1, $0), OutputWriter.tableMaximumWidth) }
         for (index, row) in tableSample.enumerated() { writeTableRow(row, index: index) }
@@ -156,7 +158,7 @@ public final class OutputWriter {
         for column in 0..<count {
             // Columns no sampled row reached get the width of their own cell.
             let field = row.field(column)
-            let width = column < widths.count ? widths[column] : min(max(1, CellText.width(field)), OutputWriter.tableMaximumWidth)
+            let width = column < widths.count ? widths[column] : max(1, CellText.width(field, limit: OutputWriter.tableMaximumWidth))
             let isHeader = index < headerRows
             let cells = CellText.layout(field, width: width, alignRight: !isHeader && CellText.isNumber(field), style: .plain)
             if column > 0 { line += "  " }

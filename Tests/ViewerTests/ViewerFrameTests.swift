@@ -234,3 +234,34 @@ struct ColumnWidthTests {
         #expect(subject.columnWidths[0] <= 40)
     }
 }
+
+@Suite("Large cells and wide files")
+struct LargeInputTests {
+    @Test("a multi-megabyte cell is drawn from its first bytes only")
+    func hugeCell() {
+        let huge = String(repeating: "é", count: 3_000_000)
+        let subject = viewer("a,b\n\"\(huge)\",2\n", width: 60, height: 4)
+        let line = subject.frame().lines[1]
+        #expect(line.contains("éé…"))
+        #expect(line.contains(" 2"))
+        #expect(CellText.width(ArraySlice(huge.utf8), limit: 50) == 50)
+    }
+
+    @Test("a cell cut on a character boundary shows no stray U+FFFD")
+    func cutBoundary() {
+        let cells = CellText.layout(ArraySlice(String(repeating: "北", count: 10_000).utf8), width: 9, alignRight: false, style: .plain)
+        #expect(cells.count == 9)
+        #expect(!cells.contains { $0.text == "\u{FFFD}" })
+        #expect(cells.last?.text == "…")
+    }
+
+    @Test("thousands of columns are sized from a bounded sample")
+    func manyColumns() {
+        let header = (0..<5000).map { "c\($0)" }.joined(separator: ",")
+        let row = (0..<5000).map { "\($0)" }.joined(separator: ",")
+        let csv = header + "\n" + Array(repeating: row, count: 2000).joined(separator: "\n") + "\n"
+        let subject = viewer(csv, width: 80, height: 10, commands: [.lastColumn])
+        #expect(subject.columnCount == 5000)
+        #expect(subject.frame().lines[1].contains("4999"))
+    }
+}
