@@ -126,15 +126,14 @@ extension Viewer {
         let y = screenSize.height - 1
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         let progress = store.progress
-        var parts: [String] = [store.name]
+        var parts: [String] = []
         let total = Self.grouped(dataRowCount) + (progress.isComplete ? "" : "+")
         parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet") : "row \(Self.grouped(cursorRow + 1))/\(total)")
         let header = options.headerRows > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
         var column = "col \(cursorColumn + 1)/\(columnCount)"
-        if !header.isEmpty { column += " " + header }
+        if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }
         parts.append(column)
         if let dialect = store.dialect { parts.append(dialect.delimiterName) }
-        let left = " " + parts.joined(separator: "  ")
         var right = ""
         if let message {
             right = message
@@ -148,10 +147,36 @@ extension Viewer {
             }
         }
         let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, screenSize.width / 2)
-        frame.write(left, x: 0, y: y, style: .status, limit: screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0))
+        let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)
+        // Where you are matters more than what the file is called: a long name gives way
+        // first (keeping its end), then the delimiter.
+        let rest = parts.joined(separator: "  ")
+        let nameRoom = room - 1 - DisplayWidth.of(rest) - 2
+        var left = " " + rest
+        if nameRoom >= 4 {
+            left = " " + Self.fitting(store.name, width: nameRoom, keepingEnd: true) + "  " + rest
+        }
+        frame.write(left, x: 0, y: y, style: .status, limit: room)
         if !right.isEmpty {
             frame.write(right, x: screenSize.width - rightWidth, y: y, style: message != nil ? .statusMessage : .status,
                         limit: rightWidth)
         }
+    }
+
+    /// `text` shortened to `width` cells with `…`, keeping its end (a path's file name)
+    /// or its start.
+    static func fitting(_ text: String, width: Int, keepingEnd: Bool) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        guard width >= 2 else { return "" }
+        var kept: [Character] = []
+        var used = 1
+        let characters = keepingEnd ? Array(text.reversed()) : Array(text)
+        for character in characters {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width { break }
+            kept.append(character)
+            used += characterWidth
+        }
+        return keepingEnd ? "…" + String(kept.reversed()) : String(kept) + "…"
     }
 }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Testing
+@testable import Viewer
+
+@Suite("While the input is still arriving")
+struct LoadingTests {
+    /// Waits, bounded, until `condition` holds.
+    func wait(for what: String, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
+            usleep(2000)
+        }
+    }
+
+    @Test("G goes to the last row known and says so; the count ends exact")
+    func lastRowWhileLoading() throws {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID())").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Opening read-write does not wait for a reader, and keeps the pipe open.
+        let writer = open(path, O_RDWR)
+        try #require(writer >= 0)
+        let store = try CellStore.open(path: path)
+        let first = "id,v\n" + (1...30).map { "\($0),x\n" }.joined()
+        _ = first.withCString { write(writer, $0, strlen($0)) }
+        wait(for: "the first rows") { store.progress.rowCount == 31 }
+        let subject = Viewer(store: store, screenSize: Size(width: 40, height: 8))
+        subject.handle(.lastRow)
+        #expect(subject.cursorRow == 29)
+        #expect(subject.message?.contains("still loading") == true)
+        var lines = subject.frame().lines
+        #expect(lines[7].contains("row 30/30+"))
+        let rest = (31...40).map { "\($0),y\n" }.joined()
+        _ = rest.withCString { write(writer, $0, strlen($0)) }
+        close(writer)
+        wait(for: "the end of the input") { store.isComplete }
+        subject.handle(.refresh)
+        subject.handle(.lastRow)
+        lines = subject.frame().lines
+        #expect(subject.message == nil)
+        #expect(lines[7].contains("row 40/40 "))
+        #expect(lines[6].hasPrefix(" 40│40 y"))
+    }
+
+    @Test("two header rows stay on top")
+    func twoHeaderRows() {
+        let subject = viewer("name,n\nunit,count\na,1\nb,2\nc,3\n", width: 30, height: 5,
+                             options: ViewerOptions(headerRows: 2), commands: [.pageDown, .lastRow])
+        let lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│name n"))
+        #expect(lines[1].hasPrefix("   │unit count"))
+        #expect(lines[2].hasPrefix("  2│b        2") || lines[3].hasPrefix("  3│c        3"))
+        #expect(lines[4].contains("row 3/3"))
+    }
+}
+
+@Suite("Status line")
+struct StatusLineTests {
+    @Test("a long file name gives way to the position, keeping its end")
+    func longName() {
+        _ = utf8Locale
+        let store = CellStore(bytes: Array("a,b\n1,2\n".utf8), name: "/very/long/path/to/some/directory/data.csv")
+        let subject = Viewer(store: store, screenSize: Size(width: 50, height: 4))
+        let status = subject.frame().lines[3]
+        #expect(status.hasPrefix(" …"))
+        #expect(status.contains("data.csv  row 1/1  col 1/2 a  comma"))
+    }
+
+    @Test("names are shortened by display width", arguments: [("data.csv", 20, "data.csv"), ("abcdefgh", 5, "…efgh"), ("北京上海", 5, "…上海")])
+    func fitting(text: String, width: Int, expected: String) {
+        _ = utf8Locale
+        #expect(Viewer.fitting(text, width: width, keepingEnd: true) == expected)
+    }
+}
