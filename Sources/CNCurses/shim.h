@@ -75,33 +75,21 @@ static inline void cf_install_signal_handlers(int pipe_fd, int tty_fd) {
     state->signal_fd = pipe_fd;
     state->tty_fd = tty_fd;
     if (tcgetattr(tty_fd, &state->saved_modes) == 0) state->has_saved_modes = 1;
+    static const int handled[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH };
+    static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = cf_on_signal;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGQUIT, &action, NULL);
-    sigaction(SIGWINCH, &action, NULL);
-    struct sigaction crash;
-    memset(&crash, 0, sizeof crash);
-    crash.sa_handler = cf_on_crash;
-    sigemptyset(&crash.sa_mask);
-    sigaction(SIGSEGV, &crash, NULL);
-    sigaction(SIGBUS, &crash, NULL);
-    sigaction(SIGILL, &crash, NULL);
-    sigaction(SIGTRAP, &crash, NULL);
-    sigaction(SIGABRT, &crash, NULL);
-    sigaction(SIGFPE, &crash, NULL);
     /* A parent may have started us with these blocked; they must arrive. */
     sigset_t wanted;
     sigemptyset(&wanted);
-    sigaddset(&wanted, SIGTERM);
-    sigaddset(&wanted, SIGHUP);
-    sigaddset(&wanted, SIGINT);
-    sigaddset(&wanted, SIGQUIT);
-    sigaddset(&wanted, SIGWINCH);
+    action.sa_handler = cf_on_signal;
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+        sigaction(handled[i], &action, NULL);
+        sigaddset(&wanted, handled[i]);
+    }
+    action.sa_handler = cf_on_crash;
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) sigaction(fatal[i], &action, NULL);
     pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
 }
 
