@@ -12,7 +12,6 @@ static inline int cf_csv_parser_state(const struct csv_parser *p) { return p->ps
 /* Returning 0 for every byte makes libcsv trim nothing around unquoted fields. */
 static inline int cf_csv_never_space(unsigned char c) { (void)c; return 0; }
 
-static inline int cf_csv_is_terminator(unsigned char c) { return c == '\r' || c == '\n'; }
 
 /* Display width of one Unicode scalar under the current locale (-1: not printable).
    Declared here because the C library's wide-character widths are not otherwise

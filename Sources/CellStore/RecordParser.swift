@@ -8,8 +8,10 @@ import CLibCSV
 /// callback, because libcsv reuses its buffer.
 package final class RecordParser {
     /// What the callbacks fill in. It lives as long as the parser, since one record's
-    /// fields may arrive over several `parse` calls.
-    final class Context {
+    /// fields may arrive over several `parse` calls. It is a struct behind a pointer, not
+    /// a class, because class property access pays a runtime exclusivity check on every
+    /// field, which doubled the cost of parsing.
+    struct Context {
         let collectsCells: Bool
         var bytes: [UInt8] = []
         var ends: [Int] = []
@@ -21,7 +23,7 @@ package final class RecordParser {
 
         init(collectsCells: Bool) { self.collectsCells = collectsCells }
 
-        func field(_ pointer: UnsafeMutableRawPointer?, _ length: Int) {
+        mutating func field(_ pointer: UnsafeMutableRawPointer?, _ length: Int) {
             fieldsInRecord += 1
             guard collectsCells else { return }
             if let pointer, length > 0 {
@@ -30,7 +32,7 @@ package final class RecordParser {
             ends.append(bytes.count)
         }
 
-        func endRecord(_ terminator: Int32) {
+        mutating func endRecord(_ terminator: Int32) {
             if fieldsInRecord == 0 {
                 // libcsv reports a terminator with no fields before it. Right after a CR
                 // that is the LF of a CRLF; anything else is a blank line.
@@ -47,50 +49,54 @@ package final class RecordParser {
             fieldsInRecord = 0
             if collectsCells {
                 records.append(Row(bytes: bytes, ends: ends))
-                bytes = []
-                ends = []
+                bytes.removeAll(keepingCapacity: true)
+                ends.removeAll(keepingCapacity: true)
             }
         }
     }
 
     private let parser: UnsafeMutablePointer<csv_parser>
-    let context: Context
+    private let context: UnsafeMutablePointer<Context>
 
     /// Creates a parser; with `collectsCells` false it only counts records and fields.
     package init(dialect: Dialect, collectsCells: Bool = true) throws(CellStoreError) {
         parser = .allocate(capacity: 1)
-        context = Context(collectsCells: collectsCells)
+        context = .allocate(capacity: 1)
+        context.initialize(to: Context(collectsCells: collectsCells))
         guard csv_init(parser, UInt8(CSV_REPALL_NL)) == 0 else {
             parser.deallocate()
+            context.deinitialize(count: 1)
+            context.deallocate()
             throw .parserSetup
         }
         csv_set_delim(parser, dialect.delimiter)
         csv_set_quote(parser, dialect.quote)
         csv_set_space_func(parser, cf_csv_never_space)
-        csv_set_term_func(parser, cf_csv_is_terminator)
+        // Terminators stay libcsv's own (CR and LF), tested inline rather than by a call.
     }
 
     deinit {
         csv_free(parser)
         parser.deallocate()
+        context.deinitialize(count: 1)
+        context.deallocate()
     }
 
     /// Records completed so far (blank lines included, CRLF counted once).
-    package var recordCount: Int { context.recordCount }
+    package var recordCount: Int { context.pointee.recordCount }
     /// The most cells any completed record had.
-    package var widestRecord: Int { context.widestRecord }
+    package var widestRecord: Int { context.pointee.widestRecord }
     /// True when the parser stands between records, so the next byte starts a new one.
     package var isBetweenRecords: Bool { cf_csv_parser_state(parser) == 0 }
 
     /// Feeds bytes; completed records are collected (see `takeRecords`).
     package func parse(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        let data = Unmanaged.passUnretained(context).toOpaque()
         _ = csv_parse(parser, base, buffer.count, { pointer, length, data in
-            Unmanaged<Context>.fromOpaque(data!).takeUnretainedValue().field(pointer, length)
+            data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
         }, { terminator, data in
-            Unmanaged<Context>.fromOpaque(data!).takeUnretainedValue().endRecord(terminator)
-        }, data)
+            data!.assumingMemoryBound(to: Context.self).pointee.endRecord(terminator)
+        }, UnsafeMutableRawPointer(context))
     }
 
     /// Feeds bytes from an array slice.
@@ -100,18 +106,17 @@ package final class RecordParser {
 
     /// Ends the input: a last record with no terminator is completed.
     package func finish() {
-        let data = Unmanaged.passUnretained(context).toOpaque()
         _ = csv_fini(parser, { pointer, length, data in
-            Unmanaged<Context>.fromOpaque(data!).takeUnretainedValue().field(pointer, length)
+            data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
         }, { terminator, data in
-            Unmanaged<Context>.fromOpaque(data!).takeUnretainedValue().endRecord(terminator)
-        }, data)
+            data!.assumingMemoryBound(to: Context.self).pointee.endRecord(terminator)
+        }, UnsafeMutableRawPointer(context))
     }
 
     /// Hands over the records completed since the last call.
     package func takeRecords() -> [Row] {
-        let records = context.records
-        context.records = []
+        let records = context.pointee.records
+        context.pointee.records = []
         return records
     }
 

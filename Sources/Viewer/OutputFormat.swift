@@ -46,9 +46,9 @@ public final class OutputWriter {
     @discardableResult
     public func write(_ row: Row) -> Bool {
         switch format {
-        case .csv: writeDelimited(row, delimiter: UInt8(ascii: ","))
-        case .tsv: writeDelimited(row, delimiter: 0x09)
-        case .json: writeJSON(row)
+        case .csv: withBuffer { OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: lineEnding, to: &$0) }
+        case .tsv: withBuffer { OutputWriter.appendDelimited(row, delimiter: 0x09, lineEnding: lineEnding, to: &$0) }
+        case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
         case .table:
             if tableWidths == nil {
                 tableSample.append(row)
@@ -78,6 +78,15 @@ public final class OutputWriter {
         flush()
     }
 
+    /// Appends through a local array: appending to the property byte by byte would pay
+    /// a runtime exclusivity check per byte.
+    private func withBuffer(_ body: (inout [UInt8]) -> Void) {
+        var local: [UInt8] = []
+        swap(&local, &buffer)
+        body(&local)
+        swap(&local, &buffer)
+    }
+
     private func flush() {
         guard isOpen, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
         isOpen = sink(buffer)
@@ -86,7 +95,7 @@ public final class OutputWriter {
 
     // MARK: CSV and TSV
 
-    private func writeDelimited(_ row: Row, delimiter: UInt8) {
+    static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], to buffer: inout [UInt8]) {
         for index in 0..<row.count {
             if index > 0 { buffer.append(delimiter) }
             let field = row.field(index)
@@ -107,8 +116,8 @@ public final class OutputWriter {
 
     // MARK: JSON
 
-    private func writeJSON(_ row: Row) {
-        buffer.append(contentsOf: Array((records == 0 ? "[\n  [" : ",\n  [").utf8))
+    static func appendJSON(_ row: Row, isFirst: Bool, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: Array((isFirst ? "[\n  [" : ",\n  [").utf8))
         for index in 0..<row.count {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
             OutputWriter.appendJSONString(row.string(index), to: &buffer)
@@ -153,24 +162,38 @@ public final class OutputWriter {
 
     private func writeTableRow(_ row: Row, index: Int) {
         guard let widths = tableWidths else { return }
-        var line = ""
-        let count = max(row.count, 1)
-        for column in 0..<count {
-            // Columns no sampled row reached get the width of their own cell.
+        let isHeader = index < headerRows
+        withBuffer { buffer in
+            OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, to: &buffer)
+            if index == headerRows - 1 {
+                let total = widths.reduce(0, +) + max(0, widths.count - 1) * 2
+                buffer.append(contentsOf: Array(String(repeating: "─", count: max(1, total)).utf8))
+                buffer.append(0x0A)
+            }
+        }
+    }
+
+    static func appendTableRow(_ row: Row, widths: [Int], isHeader: Bool, to buffer: inout [UInt8]) {
+        let start = buffer.count
+        for column in 0..<max(row.count, 1) {
+            if column > 0 { buffer.append(contentsOf: [0x20, 0x20]) }
             let field = row.field(column)
-            let width = column < widths.count ? widths[column] : max(1, CellText.width(field, limit: OutputWriter.tableMaximumWidth))
-            let isHeader = index < headerRows
-            let cells = CellText.layout(field, width: width, alignRight: !isHeader && CellText.isNumber(field), style: .plain)
-            if column > 0 { line += "  " }
-            for cell in cells { line += cell.text }
+            // Columns no sampled row reached get the width of their own cell.
+            let width = column < widths.count ? widths[column] : max(1, CellText.width(field, limit: tableMaximumWidth))
+            let alignRight = !isHeader && CellText.isNumber(field)
+            if field.count <= width && field.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                // Printable ASCII that fits: copied as it is, the common case.
+                let padding = width - field.count
+                if alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
+                buffer.append(contentsOf: field)
+                if !alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
+            } else {
+                for cell in CellText.layout(field, width: width, alignRight: alignRight, style: .plain) {
+                    buffer.append(contentsOf: cell.text.utf8)
+                }
+            }
         }
-        while line.last == " " { line.removeLast() }
-        buffer.append(contentsOf: Array(line.utf8))
+        while buffer.count > start && buffer[buffer.count - 1] == 0x20 { buffer.removeLast() }
         buffer.append(0x0A)
-        if index == headerRows - 1 {
-            let total = widths.reduce(0, +) + max(0, widths.count - 1) * 2
-            buffer.append(contentsOf: Array(String(repeating: "─", count: max(1, total)).utf8))
-            buffer.append(0x0A)
-        }
     }
 }

@@ -47,7 +47,8 @@ public final class Viewer {
 
     /// Applies one command.
     public func handle(_ command: Command) {
-        message = nil
+        // News from the input is not the user's doing: it leaves the message alone.
+        if command != .refresh { message = nil }
         switch command {
         case .moveDown: moveCursor(rows: 1)
         case .moveUp: moveCursor(rows: -1)

@@ -37,6 +37,9 @@ struct LoadingTests {
         #expect(subject.message?.contains("still loading") == true)
         var lines = subject.frame().lines
         #expect(lines[7].contains("row 30/30+"))
+        // More data arriving does not wipe the message.
+        subject.handle(.refresh)
+        #expect(subject.message?.contains("still loading") == true)
         let rest = (31...40).map { "\($0),y\n" }.joined()
         _ = rest.withCString { write(writer, $0, strlen($0)) }
         close(writer)
