@@ -128,7 +128,11 @@ extension Viewer {
         let progress = store.progress
         var parts: [String] = []
         let total = Self.grouped(dataRowCount) + (progress.isComplete ? "" : "+")
-        parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet") : "row \(Self.grouped(cursorRow + 1))/\(total)")
+        if store.rowCount == 0 && progress.isComplete {
+            parts.append("empty input")
+        } else {
+            parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet") : "row \(Self.grouped(cursorRow + 1))/\(total)")
+        }
         let header = options.headerRows > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
         var column = "col \(cursorColumn + 1)/\(columnCount)"
         if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }

@@ -84,7 +84,8 @@ struct CSVFreezeCommand: ParsableCommand {
     mutating func run() throws {
         Locale.setUpUTF8()
         let path = file
-        if path == nil && isatty(0) != 0 {
+        if (path == nil || path == "-") && isatty(0) != 0 {
+            // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
         let delimiter = try delimiterByte()

@@ -179,7 +179,8 @@ struct ViewerFrameTests {
     @Test("an empty input shows an empty sheet and says so")
     func emptyInput() {
         let lines = viewer("", width: 30, height: 4).frame().lines
-        #expect(lines[3].contains("no rows"))
+        #expect(lines[3].contains("empty input"))
+        #expect(viewer("a,b\n", width: 30, height: 4).frame().lines[3].contains("no rows"))
     }
 
     @Test("frozen columns that would fill the screen are dropped")
