@@ -26,7 +26,7 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "Viewer", "Terminal",
+                "CellStore", "FreezeLayout", "Viewer", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -32,6 +32,17 @@ static inline int cf_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cf_key_resize(void) { return KEY_RESIZE; }
 static inline int cf_key_f0(void) { return KEY_F0; }
 
+/* Mouse masks are macros built from other macros; Swift sees them as functions.
+   ncurses reports five buttons: 4 and 5 are the wheel (no horizontal wheel). */
+static inline mmask_t cf_mouse_wanted(void) {
+    return BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED | BUTTON_SHIFT;
+}
+static inline int cf_mouse_is_press(mmask_t s) { return (s & BUTTON1_PRESSED) != 0; }
+static inline int cf_mouse_is_wheel_up(mmask_t s) { return (s & BUTTON4_PRESSED) != 0; }
+static inline int cf_mouse_is_wheel_down(mmask_t s) { return (s & BUTTON5_PRESSED) != 0; }
+static inline int cf_mouse_is_shifted(mmask_t s) { return (s & BUTTON_SHIFT) != 0; }
+static inline int cf_key_mouse(void) { return KEY_MOUSE; }
+
 /* Writes `n` wide characters at (y, x) with attributes, clipped by ncurses. */
 static inline int cf_put(WINDOW *w, int y, int x, const wchar_t *s, int n, int attrs) {
     wattrset(w, attrs);

@@ -16,6 +16,9 @@ public final class CellStore {
         public var bytesParsed: Int64 = 0
         public var cachedBlocks = 0
         public var checkpoints = 0
+        /// `row(_:)` calls for a record that does not exist (negative, or past the end of
+        /// a complete input). A well-behaved caller makes none.
+        public var outOfRangeRequests = 0
     }
 
     /// What the input is called on screen: the path as given, or `stdin`.
@@ -36,8 +39,9 @@ public final class CellStore {
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
     /// the background. `onChange` is called (from the loader's thread) when there is news.
-    public static func open(path: String?, delimiter: UInt8? = nil, checkpointSpacing: Int64 = 64 << 10,
-                            cacheCapacity: Int = 32, onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
+    public static func open(path: String?, delimiter: UInt8? = nil, preamble: PreambleRule = .none,
+                            checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
+                            onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let input: Loader.Input
         let name: String
         if let path, path != "-" {
@@ -53,7 +57,7 @@ public final class CellStore {
             name = "stdin"
         }
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
-                            forcedDelimiter: delimiter, onChange: onChange)
+                            forcedDelimiter: delimiter, preambleRule: preamble, onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
@@ -66,9 +70,9 @@ public final class CellStore {
 
     /// A store over bytes in memory, indexed on the calling thread before it returns.
     public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil,
-                            checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32) {
+                            preamble: PreambleRule = .none, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32) {
         let loader = Loader(input: .memory(MemorySource(bytes)), spacing: checkpointSpacing,
-                            fileName: name, forcedDelimiter: delimiter, onChange: {})
+                            fileName: name, forcedDelimiter: delimiter, preambleRule: preamble, onChange: {})
         self.init(name: name, loader: loader, cacheCapacity: cacheCapacity)
         loader.run()
     }
@@ -78,6 +82,9 @@ public final class CellStore {
 
     /// The dialect in use, once the start of the input has been seen.
     public var dialect: Dialect? { loader.shared.withLock { $0.dialect } }
+
+    /// The lines before the table, if any (shown above the header, never parsed as CSV).
+    public var preamble: [String] { loader.shared.withLock { $0.preamble } }
 
     /// Records known to exist: indexed ones, and any parsed ahead of the loader.
     public var rowCount: Int {
@@ -106,7 +113,25 @@ public final class CellStore {
     /// - Complexity: O(log c) for c checkpoints when cached, else one block parse
     ///   (about the checkpoint spacing in bytes).
     public func row(_ index: Int) -> Row? {
-        guard index >= 0 else { return nil }
+        guard index >= 0 else {
+            counters.outOfRangeRequests += 1
+            return nil
+        }
+        if isComplete && index >= rowCount {
+            counters.outOfRangeRequests += 1
+            return nil
+        }
+        return fetch(index)
+    }
+
+    /// Parses ahead so that records up to `index` are known, if they exist, even before
+    /// the loader reaches them (the first screen, and the width sample).
+    public func prefetch(upTo index: Int) {
+        guard !isComplete || index < rowCount else { return }
+        _ = fetch(max(0, index))
+    }
+
+    private func fetch(_ index: Int) -> Row? {
         let (key, start, end, endIsFinal, hasNext) = loader.shared.withLock { state -> (Int?, Checkpoint?, Int64, Bool, Bool) in
             guard let key = state.checkpointIndex(for: index) else { return (nil, nil, 0, false, false) }
             if key + 1 < state.checkpoints.count {

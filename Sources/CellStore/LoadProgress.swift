@@ -35,6 +35,8 @@ package struct IndexState: Sendable {
     var progress = LoadProgress()
     var checkpoints: [Checkpoint] = []
     var dialect: Dialect?
+    /// Lines before the table (see `PreambleRule`).
+    var preamble: [String] = []
     /// Bytes from the start of the input that can be read now.
     var available: Int64 = 0
 

@@ -24,10 +24,12 @@ package final class Loader: Sendable {
     let spacing: Int64
     let fileName: String?
     let forcedDelimiter: UInt8?
+    let preambleRule: PreambleRule
     let onChange: @Sendable () -> Void
 
-    package init(input: Input, spacing: Int64, fileName: String?,
-                 forcedDelimiter: UInt8?, onChange: @escaping @Sendable () -> Void) {
+    package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?,
+                 preambleRule: PreambleRule = .none, onChange: @escaping @Sendable () -> Void) {
+        self.preambleRule = preambleRule
         self.input = input
         self.shared = Mutex(IndexState())
         self.spacing = spacing
@@ -119,16 +121,17 @@ package final class Loader: Sendable {
             }
         }
 
-        let start: (dialect: Dialect, bomLength: Int64)
-        if let prepared = shared.withLock({ state in state.dialect.map { ($0, state.checkpoints[0].offset) } }) {
+        let start: (dialect: Dialect, bomLength: Int64, preamble: [String])
+        if let prepared = shared.withLock({ state in state.dialect.map { ($0, state.checkpoints[0].offset, state.preamble) } }) {
             start = prepared
         } else {
             // Pull until the start of the input can be judged: the BOM and the dialect
             // need a first line (or 64 KiB, or the end).
-            while !inputEnded && !Loader.hasFirstLine(source: source, available: available) { pullMore() }
+            while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
             start = judgeStart(source: source, available: available)
             shared.withLock {
                 $0.dialect = start.dialect
+                $0.preamble = start.preamble
                 $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
             }
         }
@@ -224,17 +227,28 @@ package final class Loader: Sendable {
             $0.available = size
             $0.progress.totalBytes = size
             $0.dialect = start.dialect
+            $0.preamble = start.preamble
             $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
         }
     }
 
-    /// The BOM length and the dialect, from the first 64 KiB that exist.
-    func judgeStart(source: ByteSource, available: Int64) -> (dialect: Dialect, bomLength: Int64) {
+    /// Where the table starts (past a BOM and the preamble), the dialect, and the
+    /// preamble's lines, from the first 64 KiB that exist.
+    func judgeStart(source: ByteSource, available: Int64) -> (dialect: Dialect, bomLength: Int64, preamble: [String]) {
         let prelude = Loader.prelude(source: source, available: available)
-        let bomLength: Int64 = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var dialect = Dialect.detect(sample: prelude[Int(bomLength)...], fileName: fileName)
-        if let forcedDelimiter { dialect.delimiter = forcedDelimiter }
-        return (dialect, bomLength)
+        let judged = Loader.judgeStart(prelude, fileName: fileName, delimiter: forcedDelimiter, preamble: preambleRule)
+        return (judged.dialect, Int64(judged.dataStart), judged.preamble)
+    }
+
+    /// The same, for bytes in hand (also used by `RecordStream`).
+    static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?,
+                           preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String]) {
+        let bomLength = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let (preambleLength, preamble) = rule.split(prelude[bomLength...])
+        let dataStart = bomLength + preambleLength
+        var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName)
+        if let delimiter { dialect.delimiter = delimiter }
+        return (dialect, dataStart, preamble)
     }
 
     static func prelude(source: ByteSource, available: Int64) -> [UInt8] {
@@ -245,9 +259,16 @@ package final class Loader: Sendable {
         return bytes
     }
 
-    static func hasFirstLine(source: ByteSource, available: Int64) -> Bool {
-        let bytes = prelude(source: source, available: available)
-        return bytes.count >= 1 << 16 || bytes.contains(0x0A) || bytes.contains(0x0D)
+    /// True when enough of a stream's start is in to judge it: a first line of data
+    /// after the preamble (or 64 KiB).
+    func hasFirstLine(source: ByteSource, available: Int64) -> Bool {
+        let bytes = Loader.prelude(source: source, available: available)
+        if bytes.count >= 1 << 16 { return true }
+        // A preamble counts as seen only when the line after it has started.
+        let (length, _) = preambleRule.split(bytes[...])
+        let rest = bytes[length...]
+        if case .detect = preambleRule, rest.isEmpty { return false }
+        return rest.contains(0x0A) || rest.contains(0x0D)
     }
 
     static func firstTerminator(in chunk: UnsafeRawBufferPointer, from start: Int) -> Int? {

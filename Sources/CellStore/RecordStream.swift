@@ -16,7 +16,8 @@ public enum RecordStream {
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
     /// `body` returns false to stop early (the reader of our output went away).
     @discardableResult
-    public static func forEach(path: String?, delimiter: UInt8?, dialectKnown: ((Dialect) -> Void)? = nil,
+    public static func forEach(path: String?, delimiter: UInt8?, preamble: PreambleRule = .none,
+                               dialectKnown: ((Dialect) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
         let file: FileSource
         let name: String?
@@ -38,9 +39,7 @@ public enum RecordStream {
             if count == 0 { ended = true; break }
             start.append(contentsOf: buffer[..<count])
         }
-        let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var dialect = Dialect.detect(sample: start[bomLength...], fileName: name)
-        if let delimiter { dialect.delimiter = delimiter }
+        let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, preamble: preamble)
         dialectKnown?(dialect)
         let parser = try RecordParser(dialect: dialect)
         var records = 0
@@ -53,7 +52,7 @@ public enum RecordStream {
                 if !body(row) { stopped = true }
             }
         }
-        parser.parse(start[bomLength...])
+        parser.parse(start[dataStart...])
         deliver()
         while !ended && !stopped {
             let count = buffer.withUnsafeMutableBytes { file.readNext(into: $0) }

@@ -8,6 +8,7 @@ import Viewer
 /// An input event from the terminal.
 public enum InputEvent: Sendable, Equatable {
     case key(Key)
+    case mouse(MouseEvent)
     case resize(Size)
 }
 
@@ -145,10 +146,45 @@ public final class TerminalSession {
         if status == ERR { return nil }
         if status == cf_key_code_yes() {
             if Int32(value) == cf_key_resize() { return .resize(size) }
+            if Int32(value) == cf_key_mouse() { return nextMouseEvent() ?? nextEvent() }
             // A key this viewer has no use for: skip it.
             return TerminalSession.decode(functionKey: Int32(value)) ?? nextEvent()
         }
         return .key(TerminalSession.decode(character: UInt32(value)))
+    }
+
+    /// Routes SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to `descriptor` (their number
+    /// as one byte), so the event loop handles them, and makes crash signals restore the
+    /// terminal before the process dies.
+    public func routeSignals(to descriptor: Int32) {
+        cf_install_signal_handlers(descriptor, inputDescriptor)
+    }
+
+    /// Turns mouse reporting on: wheel, Shift+wheel and presses of the first button.
+    public func enableMouse() {
+        mousemask(cf_mouse_wanted(), nil)
+        mouseinterval(0)
+    }
+
+    private func nextMouseEvent() -> InputEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        return TerminalSession.decode(mouse: event.bstate, x: Int(event.x), y: Int(event.y))
+    }
+
+    static func decode(mouse state: mmask_t, x: Int, y: Int) -> InputEvent? {
+        let shifted = cf_mouse_is_shifted(state) != 0
+        let kind: MouseEvent.Kind
+        if cf_mouse_is_wheel_up(state) != 0 {
+            kind = .wheelUp
+        } else if cf_mouse_is_wheel_down(state) != 0 {
+            kind = .wheelDown
+        } else if cf_mouse_is_press(state) != 0 {
+            kind = .press
+        } else {
+            return nil
+        }
+        return .mouse(MouseEvent(kind, x: x, y: y, isShifted: shifted))
     }
 
     static func decode(character: UInt32) -> Key {
@@ -168,6 +204,8 @@ public final class TerminalSession {
         case KEY_DOWN: return .key(.down)
         case KEY_LEFT: return .key(.left)
         case KEY_RIGHT: return .key(.right)
+        case KEY_SLEFT: return .key(.shiftLeft)
+        case KEY_SRIGHT: return .key(.shiftRight)
         case KEY_PPAGE: return .key(.pageUp)
         case KEY_NPAGE: return .key(.pageDown)
         case KEY_HOME, KEY_A1: return .key(.home)
@@ -204,6 +242,9 @@ public final class TerminalSession {
             case .border: return pair(4) | (hasColors ? 0 : dim)
             case .status: return reverse
             case .statusMessage: return reverse | bold
+            case .statusIndicator: return reverse | bold | cf_attr_underline()
+            case .indicator: return pair(4) | bold
+            case .preamble: return pair(1) | (hasColors ? 0 : dim)
             }
         }
     }

@@ -13,17 +13,48 @@ public enum Command: Sendable, Equatable, Hashable {
     case lastColumn
     case firstRow
     case lastRow
+    /// Scroll sideways by a few characters, like a pager, whatever the columns.
+    case scrollLeft
+    case scrollRight
+    /// Freeze the rows above and the columns left of the cursor, or unfreeze if frozen.
+    case toggleFreeze
+    case unfreeze
+    /// A mouse wheel or button.
+    case mouse(MouseEvent)
     /// The terminal has a new size.
     case resize(Size)
     /// The input has news (more rows, progress, the end).
     case refresh
+    /// One animation frame (the spring-back after a bounce).
+    case tick
     case quit
+}
+
+/// A mouse event at a screen position.
+public struct MouseEvent: Sendable, Equatable, Hashable {
+    public enum Kind: Sendable, Equatable, Hashable {
+        case wheelUp, wheelDown, wheelLeft, wheelRight
+        /// The first button went down.
+        case press
+    }
+
+    public var kind: Kind
+    public var position: Point
+    /// Shift was held (Shift+wheel scrolls columns).
+    public var isShifted: Bool
+
+    public init(_ kind: Kind, x: Int, y: Int, isShifted: Bool = false) {
+        self.kind = kind
+        self.position = Point(x: x, y: y)
+        self.isShifted = isShifted
+    }
 }
 
 /// A key as the terminal decoded it.
 public enum Key: Sendable, Equatable, Hashable {
     case character(Character)
     case up, down, left, right
+    case shiftLeft, shiftRight
     case pageUp, pageDown, home, end
     case enter, escape, backspace, tab
     case function(Int)

@@ -14,6 +14,12 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case border
     case status
     case statusMessage
+    /// The part of the status line that shows which columns are in view.
+    case statusIndicator
+    /// The scroll position at main's right edge.
+    case indicator
+    /// Lines before the header (the preamble).
+    case preamble
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

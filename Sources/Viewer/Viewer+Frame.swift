@@ -5,6 +5,7 @@ extension Viewer {
     /// What a region shows on each of its lines.
     enum LineContent {
         case headerRecord(Int)
+        /// A data row, by its number among data rows.
         case dataRow(Int)
         case blank
     }
@@ -17,10 +18,23 @@ extension Viewer {
         case main
     }
 
+    /// One column of one line of one region, as planned before any cell is configured.
+    struct Placement {
+        var key: CellKey
+        var content: LineContent
+        var column: Int
+        var textWidth: Int
+        var isBorder: Bool
+        var slice: ColumnSlice
+        var x: Int
+        var y: Int
+    }
+
     /// Composes the whole screen.
     ///
     /// - Complexity: proportional to the cells on screen (plus a binary search for the
-    ///   first visible column), whatever the size of the input.
+    ///   first visible column), whatever the size of the input. Cells that were on screen
+    ///   in the last frame are not laid out again.
     public func frame() -> Frame {
         sync()
         var frame = Frame(size: screenSize)
@@ -28,97 +42,156 @@ extension Viewer {
             frame.write("terminal too small", x: 0, y: 0, style: .statusMessage)
             return frame
         }
-        let headerLines: [LineContent] = (0..<window.headerHeight).map { $0 < store.rowCount ? .headerRecord($0) : .blank }
-        let visible = window.visibleRows
-        let dataLines: [LineContent] = (0..<window.main.height).map { line in
-            let row = window.offset.y + line
-            return visible.contains(row) ? .dataRow(row) : .blank
+        let topLines: [LineContent] = (0..<window.headerHeight).map { line in
+            let headerRecords = window.headerHeight - frozenDataRows.count
+            if line < headerRecords { return line < store.rowCount ? .headerRecord(line) : .blank }
+            return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
         }
-        // One drawing path for all four regions: main first, then the bands, then the corner.
-        paint(&frame, rect: window.main, lines: dataLines, columns: .main, offsetX: window.offset.x)
-        paint(&frame, rect: window.headerBand, lines: headerLines, columns: .main, offsetX: window.headerBandOffset.x)
-        paint(&frame, rect: window.leftBand, lines: dataLines, columns: .left, offsetX: 0)
-        paint(&frame, rect: window.corner, lines: headerLines, columns: .left, offsetX: 0)
+        let dataLines: [LineContent] = (0..<window.main.height).map { line in
+            let row = window.drawingOffset.y + line
+            return window.visibleRows.contains(row) ? .dataRow(row + mainFirstRow) : .blank
+        }
+        // One planning path for all four regions: main, then the bands, then the corner.
+        var placements: [Placement] = []
+        plan(&placements, &frame, rect: window.main, lines: dataLines, columns: .main, offsetX: window.drawingOffset.x)
+        plan(&placements, &frame, rect: window.headerBand, lines: topLines, columns: .main, offsetX: window.headerBandOffset.x)
+        plan(&placements, &frame, rect: window.leftBand, lines: dataLines, columns: .left, offsetX: 0)
+        plan(&placements, &frame, rect: window.corner, lines: topLines, columns: .left, offsetX: 0)
+        let views = cells.update(placements.map(\.key)) { index, view in
+            let placement = placements[index]
+            view.cells = cellCells(placement)
+        }
+        for (placement, view) in zip(placements, views) {
+            copy(view.cells, placement: placement, into: &frame)
+        }
+        drawPreamble(&frame)
+        if options.showsIndicators { drawVerticalIndicator(&frame) }
         drawStatusLine(&frame)
         return frame
     }
 
-    /// Paints one region: the cells of `lines` × the visible columns of `columns`.
-    private func paint(_ frame: inout Frame, rect: Rect, lines: [LineContent], columns: ColumnSet, offsetX: Int) {
+    /// Plans one region: the visible columns of `columns` on each of `lines`.
+    private func plan(_ placements: inout [Placement], _ frame: inout Frame, rect: Rect, lines: [LineContent],
+                      columns: ColumnSet, offsetX: Int) {
         guard !rect.isEmpty else { return }
         let metrics = columns == .left ? leftMetrics : mainMetrics
         let slices = metrics.visible(offset: offsetX, width: rect.width)
-        let firstDataColumn = columns == .left ? (options.showsRowNumbers ? -1 : 0) : frozenColumns
-        let isLeft = columns == .left
+        let firstColumn = columns == .left ? (options.showsRowNumbers ? -1 : 0) : frozenColumns
         for (line, content) in lines.enumerated() where line < rect.height {
             let y = rect.minY + line
-            var row: Row?
+            if case .blank = content { continue }
+            let record: Int
             switch content {
-            case .headerRecord(let record): row = store.row(record)
-            case .dataRow(let dataRow): row = store.row(record(ofDataRow: dataRow))
-            case .blank: row = nil
+            case .headerRecord(let index): record = index
+            case .dataRow(let row): record = self.record(ofDataRow: row)
+            case .blank: continue
             }
             for slice in slices {
-                let column = firstDataColumn + slice.column
-                let isLastLeftColumn = isLeft && slice.column == metrics.count - 1
-                let cells = cellCells(content: content, row: row, column: column, textWidth: metrics.widths[slice.column],
-                                      separator: isLastLeftColumn ? "│" : " ")
-                var visible = cells[slice.clipLeft..<(slice.clipLeft + slice.width)]
-                // A wide character cut by the window's edge shows as a blank.
-                if let first = visible.first, first.isContinuation {
-                    visible[visible.startIndex] = FrameCell(" ", first.style)
-                }
-                if slice.clipLeft + slice.width < cells.count, cells[slice.clipLeft + slice.width].isContinuation,
-                   let last = visible.last {
-                    visible[visible.endIndex - 1] = FrameCell(" ", last.style)
-                }
-                frame.put(visible, x: rect.minX + slice.screenX, y: y)
+                let column = firstColumn + slice.column
+                let key = CellKey(record: record, column: column, highlight: highlight(content, column: column),
+                                  generation: layoutGeneration)
+                placements.append(Placement(key: key, content: content, column: column,
+                                            textWidth: metrics.widths[slice.column],
+                                            isBorder: columns == .left && slice.column == metrics.count - 1,
+                                            slice: slice, x: rect.minX + slice.screenX, y: y))
             }
             // Past the last column: blank, in the line's style for header lines.
             let used = slices.last.map { $0.screenX + $0.width } ?? 0
-            if used < rect.width {
-                let style: Style = { if case .headerRecord = content { return .header } else { return .plain } }()
-                frame.fill(Rect(x: rect.minX + used, y: y, width: rect.width - used, height: 1), style: style)
+            if used < rect.width, case .headerRecord = content {
+                frame.fill(Rect(x: rect.minX + used, y: y, width: rect.width - used, height: 1), style: .header)
             }
         }
     }
 
-    /// One column's cells on one line: its text laid out in `textWidth` cells and its
-    /// separator. Column -1 is the row-number column.
-    private func cellCells(content: LineContent, row: Row?, column: Int, textWidth: Int, separator: String) -> [FrameCell] {
-        var style: Style
-        var cells: [FrameCell]
-        let isCursorColumn = column == cursorColumn
+    /// How a cell is highlighted: the cursor cell, the cursor's column in a header, the
+    /// cursor's row number.
+    private func highlight(_ content: LineContent, column: Int) -> UInt8 {
         switch content {
+        case .headerRecord: return column == cursorColumn && column >= 0 ? 1 : 0
+        case .dataRow(let row):
+            guard row == cursorRow else { return 0 }
+            return column < 0 ? 2 : (column == cursorColumn ? 3 : 0)
+        case .blank: return 0
+        }
+    }
+
+    /// Copies the visible part of a laid-out column; a wide character cut by an edge
+    /// shows as a blank.
+    private func copy(_ cells: [FrameCell], placement: Placement, into frame: inout Frame) {
+        let slice = placement.slice
+        var visible = cells[slice.clipLeft..<(slice.clipLeft + slice.width)]
+        if let first = visible.first, first.isContinuation {
+            visible[visible.startIndex] = FrameCell(" ", first.style)
+        }
+        if slice.clipLeft + slice.width < cells.count, cells[slice.clipLeft + slice.width].isContinuation,
+           let last = visible.last {
+            visible[visible.endIndex - 1] = FrameCell(" ", last.style)
+        }
+        frame.put(visible, x: placement.x, y: placement.y)
+    }
+
+    /// One column's cells on one line: its text laid out in its width and its separator.
+    /// Column -1 is the row-number column.
+    private func cellCells(_ placement: Placement) -> [FrameCell] {
+        let column = placement.column, textWidth = placement.textWidth
+        var cells: [FrameCell]
+        var separatorStyle = Style.plain
+        switch placement.content {
         case .blank:
             return Array(repeating: FrameCell.blank, count: textWidth + 1)
         case .headerRecord(let record):
-            style = isCursorColumn && column >= 0 ? .headerOfCursorColumn : .header
+            separatorStyle = .header
             if column < 0 {
                 let title = record == 0 ? "#" : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
-                style = .header
             } else {
-                cells = CellText.layout(row?.field(column) ?? [], width: textWidth, alignRight: false, style: style)
+                let style: Style = placement.key.highlight == 1 ? .headerOfCursorColumn : .header
+                cells = CellText.layout(store.row(record)?.field(column) ?? [], width: textWidth, alignRight: false, style: style)
             }
         case .dataRow(let dataRow):
-            let isCursorRow = dataRow == cursorRow
             if column < 0 {
-                style = isCursorRow ? .rowNumberOfCursorRow : .rowNumber
+                let style: Style = placement.key.highlight == 2 ? .rowNumberOfCursorRow : .rowNumber
                 cells = CellText.layout(ArraySlice(String(dataRow + 1).utf8), width: textWidth, alignRight: true, style: style)
             } else {
-                style = isCursorRow && isCursorColumn ? .cursor : .plain
-                let field = row?.field(column) ?? []
+                let style: Style = placement.key.highlight == 3 ? .cursor : .plain
+                let field = store.row(record(ofDataRow: dataRow))?.field(column) ?? []
                 cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
             }
         }
-        if separator == "│" {
-            cells.append(FrameCell("│", .border))
-        } else {
-            let separatorStyle: Style = { if case .headerRecord = content { return .header } else { return .plain } }()
-            cells.append(FrameCell(separator, separatorStyle))
-        }
+        cells.append(placement.isBorder ? FrameCell("│", .border) : FrameCell(" ", separatorStyle))
         return cells
+    }
+
+    /// The lines before the header, as plain text, while they are in view.
+    private func drawPreamble(_ frame: inout Frame) {
+        let area = window.preamble
+        guard !area.isEmpty else { return }
+        let lines = store.preamble
+        for line in 0..<min(area.height, lines.count) {
+            frame.write(lines[line], x: area.minX, y: area.minY + line, style: .preamble, limit: area.width)
+        }
+    }
+
+    /// The part of the rows in view, as a thumb on main's right edge (shortened while the
+    /// sheet is pulled past an end, as on iOS).
+    private func drawVerticalIndicator(_ frame: inout Frame) {
+        let main = window.main
+        let total = window.contentSize.height
+        guard main.height >= 2, main.width >= 2, total > main.height else { return }
+        let (start, end) = Self.thumb(offset: window.offset.y, view: main.height, total: total, track: main.height)
+        for y in start..<end {
+            frame[main.maxX - 1, main.minY + y] = FrameCell("▐", .indicator)
+        }
+    }
+
+    /// A scroll thumb's cells on a track, for a view of `view` units at `offset` in `total`.
+    static func thumb(offset: Int, view: Int, total: Int, track: Int) -> (Int, Int) {
+        let first = max(0, offset), last = min(total, offset + view)
+        var start = first * track / total
+        var end = (last * track + total - 1) / total
+        start = min(max(0, start), track - 1)
+        end = max(start + 1, min(end, track))
+        return (start, end)
     }
 
     /// The last line: where you are, how much there is, and any message.
@@ -133,11 +206,15 @@ extension Viewer {
         } else {
             parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet") : "row \(Self.grouped(cursorRow + 1))/\(total)")
         }
-        let header = options.headerRows > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
+        let header = options.headerRows > 0 && store.rowCount > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
         var column = "col \(cursorColumn + 1)/\(columnCount)"
         if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }
         parts.append(column)
         if let dialect = store.dialect { parts.append(dialect.delimiterName) }
+        if options.showsDebugStats {
+            let stats = cells.statistics
+            parts.append("created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)")
+        }
         var right = ""
         if let message {
             right = message
@@ -153,7 +230,7 @@ extension Viewer {
         let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, screenSize.width / 2)
         let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)
         // Where you are matters more than what the file is called: a long name gives way
-        // first (keeping its end), then the delimiter.
+        // first (keeping its end).
         let rest = parts.joined(separator: "  ")
         let nameRoom = room - 1 - DisplayWidth.of(rest) - 2
         var left = " " + rest
@@ -164,6 +241,14 @@ extension Viewer {
         if !right.isEmpty {
             frame.write(right, x: screenSize.width - rightWidth, y: y, style: message != nil ? .statusMessage : .status,
                         limit: rightWidth)
+        }
+        // Which columns are in view: a stretch of the status line in its own style.
+        let totalWidth = window.contentSize.width, view = window.main.width
+        if options.showsIndicators && totalWidth > view && view > 0 {
+            let (start, end) = Self.thumb(offset: window.offset.x, view: view, total: totalWidth, track: screenSize.width)
+            for x in start..<end where frame[x, y].style == .status {
+                frame[x, y] = FrameCell(frame[x, y].text, .statusIndicator)
+            }
         }
     }
 

@@ -5,21 +5,29 @@ import FreezeLayout
 ///
 /// It reads rows from a `CellStore`, keeps the cursor and the frozen-pane geometry, and
 /// composes a `Frame` for the terminal (see `Viewer+Frame.swift`). It never touches a
-/// terminal, so tests drive it with commands and read the frame as text.
+/// terminal or a clock, so tests drive it with commands (`.tick` is one animation
+/// frame) and read the frame as text.
 public final class Viewer {
     public let store: CellStore
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
     /// The cursor: a data row (0 is the first row after the header rows) and a column.
-    public private(set) var cursorRow = 0
-    public private(set) var cursorColumn = 0
+    public internal(set) var cursorRow = 0
+    public internal(set) var cursorColumn = 0
     /// The frozen-pane geometry and main's offset.
-    public private(set) var window: FreezeWindow
+    public internal(set) var window: FreezeWindow
     /// A one-shot message for the status line, cleared by the next command.
     public private(set) var message: String?
     /// True once the user asked to quit.
     public private(set) var isFinished = false
+
+    /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
+    public private(set) var frozenDataRows: Range<Int> = 0..<0
+    /// The first data row main shows (rows above it are frozen or out of view).
+    public private(set) var mainFirstRow = 0
+    /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
+    private var requestedFrozenColumns: Int
 
     var sizer = ColumnSizer()
     /// Column widths in use (text only, without separators).
@@ -29,12 +37,25 @@ public final class Viewer {
     var leftMetrics = ColumnMetrics(widths: [])
     var mainMetrics = ColumnMetrics(widths: [])
     private var layoutKey: [Int] = []
+    /// Bumped when column geometry changes, so every cached cell is configured again.
+    var layoutGeneration = 0
+    /// Cells on screen and the pool they are recycled through.
+    var cells = CellCache()
+    /// Keys typed so far of a longer sequence (`z` of `zh`).
+    private var pendingKeys: [Key] = []
+    /// Animation frames to wait before the spring-back starts.
+    private var holdFrames = 0
+
+    /// Lines scrolled by one wheel step, and cells by one sideways step.
+    static let wheelRows = 3
+    static let sidewaysCells = 8
 
     public init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {
         self.store = store
         self.options = options
         self.screenSize = screenSize
-        self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero)
+        self.requestedFrozenColumns = options.frozenColumns
+        self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         sync()
     }
 
@@ -44,84 +65,145 @@ public final class Viewer {
     public var columnCount: Int { max(store.columnCount, 1) }
     /// The record number in the store of data row `row`.
     func record(ofDataRow row: Int) -> Int { row + options.headerRows }
+    /// True while something moves on its own (the spring-back): the loop then sends `.tick`.
+    public var isAnimating: Bool { window.isOverscrolled }
+    /// The reuse pool's counters, for `--debug-stats` and tests.
+    public var cellStatistics: CellCache.Statistics { cells.statistics }
 
     /// Applies one command.
     public func handle(_ command: Command) {
         // News from the input is not the user's doing: it leaves the message alone.
-        if command != .refresh { message = nil }
+        if command != .refresh && command != .tick { message = nil }
         switch command {
-        case .moveDown: moveCursor(rows: 1)
-        case .moveUp: moveCursor(rows: -1)
-        case .moveRight: moveCursor(columns: 1)
-        case .moveLeft: moveCursor(columns: -1)
+        case .moveDown: moveCursor(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
+        case .moveUp: moveCursor(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
+        case .moveRight: moveCursor(toColumn: cursorColumn + 1, edge: 1)
+        case .moveLeft: moveCursor(toColumn: cursorColumn - 1, edge: -1)
         case .pageDown: page(by: 1)
         case .pageUp: page(by: -1)
-        case .firstColumn: moveCursor(toColumn: 0)
-        case .lastColumn: moveCursor(toColumn: columnCount - 1)
-        case .firstRow: moveCursor(toRow: 0)
+        case .firstColumn: moveCursor(toColumn: 0, edge: 0)
+        case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
+        case .firstRow:
+            moveCursor(toRow: mainFirstRow, edge: .zero)
+            window.setPreambleHidden(false)
         case .lastRow:
-            moveCursor(toRow: dataRowCount - 1)
+            moveCursor(toRow: dataRowCount - 1, edge: .zero)
             if !store.isComplete {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
+        case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
+        case .scrollRight: scrollSideways(by: Self.sidewaysCells)
+        case .toggleFreeze:
+            if frozenColumns > 0 || !frozenDataRows.isEmpty { unfreeze() } else { freezeAtCursor() }
+        case .unfreeze: unfreeze()
+        case .mouse(let event): handleMouse(event)
         case .resize(let size):
             screenSize = size
+            window.settle()
             sync()
             revealCursor()
         case .refresh:
             sync()
+        case .tick:
+            if holdFrames > 0 {
+                holdFrames -= 1
+            } else {
+                window.springStep()
+            }
         case .quit:
             isFinished = true
         }
     }
 
-    /// Applies the command bound to `key`, if any; returns whether one was.
+    /// Applies the command bound to `key` (or to the sequence it completes); returns
+    /// whether the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
-        guard let command = KeyMap.command(for: key) else { return false }
-        handle(command)
-        return true
+        let sequence = pendingKeys + [key]
+        switch KeyMap.match(sequence) {
+        case .command(let command):
+            pendingKeys = []
+            handle(command)
+            return true
+        case .prefix:
+            pendingKeys = sequence
+            return true
+        case .none:
+            pendingKeys = []
+            if sequence.count > 1 { return handle(key: key) }
+            return false
+        }
     }
 
     // MARK: Cursor
 
-    private func moveCursor(rows delta: Int) {
-        moveCursor(toRow: cursorRow + delta)
-    }
-
-    private func moveCursor(toRow row: Int) {
+    /// Moves the cursor to a data row; at the end of the rows it pulls the sheet instead.
+    private func moveCursor(toRow row: Int, edge: Point) {
         sync()
-        cursorRow = max(0, min(row, dataRowCount - 1))
+        let target = max(mainFirstRow, min(row, dataRowCount - 1))
+        if target == cursorRow && edge != .zero {
+            // Up at the top brings a scrolled-away preamble back before anything bounces.
+            if edge.y < 0 && window.preambleLines > 0 && window.isPreambleHidden && window.offset.y <= 0 {
+                window.setPreambleHidden(false)
+            } else {
+                pull(edge)
+            }
+            return
+        }
+        cursorRow = max(mainFirstRow, target)
         revealCursor()
     }
 
-    private func moveCursor(columns delta: Int) {
-        moveCursor(toColumn: cursorColumn + delta)
+    /// Moves the cursor to a column; past the first or last column it pulls the sheet.
+    private func moveCursor(toColumn column: Int, edge: Int) {
+        sync()
+        let target = max(0, min(column, columnCount - 1))
+        if target == cursorColumn && edge != 0 {
+            pull(Point(x: edge, y: 0))
+            return
+        }
+        cursorColumn = target
+        if cursorColumn == 0 { window.scroll(to: Point(x: 0, y: window.offset.y)) }
+        revealCursor()
     }
 
-    private func moveCursor(toColumn column: Int) {
+    /// Scrolls one screen and moves the cursor with it, like a pager; at an end it pulls.
+    private func page(by direction: Int) {
         sync()
-        cursorColumn = max(0, min(column, columnCount - 1))
-        if cursorColumn <= frozenColumns - 1 && column <= 0 {
-            window.scroll(to: Point(x: 0, y: window.offset.y))
+        window.settle()
+        let step = max(1, window.main.height) * direction
+        let before = window.offset.y
+        let cursorBefore = cursorRow
+        window.scrollMain(by: Point(x: 0, y: step))
+        let moved = window.offset.y - before
+        cursorRow = max(mainFirstRow, min(cursorRow + (moved == 0 ? step : moved), dataRowCount - 1))
+        if moved == 0 && cursorRow == cursorBefore {
+            pull(Point(x: 0, y: direction))
+            return
         }
         revealCursor()
     }
 
-    /// Scrolls one screen and moves the cursor with it, like a pager.
-    private func page(by direction: Int) {
+    /// Scrolls sideways by `cells` characters; the cursor follows into view.
+    private func scrollSideways(by cells: Int) {
         sync()
-        let step = max(1, window.main.height - 0) * direction
-        let before = window.offset.y
-        window.scrollMain(by: Point(x: 0, y: step))
-        let moved = window.offset.y - before
-        cursorRow = max(0, min(cursorRow + (moved == 0 ? step : moved), dataRowCount - 1))
-        revealCursor()
+        let before = window.offset.x
+        if window.isOverscrolled { window.settle() }
+        window.scrollHeaderBand(by: cells)
+        if window.offset.x == before { pull(Point(x: cells.signum(), y: 0)) }
+        keepCursorInView()
+    }
+
+    /// Pushes past an edge (bounce), then holds a frame before springing back.
+    private func pull(_ direction: Point) {
+        window.pull(by: direction)
+        holdFrames = 1
     }
 
     /// Scrolls the least needed to show the cursor's cell whole.
     func revealCursor() {
-        let rows = dataRowCount > 0 ? cursorRow..<(cursorRow + 1) : 0..<0
+        let mainRow = cursorRow - mainFirstRow
+        let rows = dataRowCount > mainFirstRow ? mainRow..<(mainRow + 1) : 0..<0
         var xRange = 0..<0
         if cursorColumn >= frozenColumns, cursorColumn - frozenColumns < mainMetrics.count {
             let span = mainMetrics.span(of: cursorColumn - frozenColumns)
@@ -130,23 +212,67 @@ public final class Viewer {
         window.scrollToVisible(x: xRange, rows: rows)
     }
 
+    /// After the view scrolled on its own (wheel, sideways scroll), brings the cursor
+    /// onto the nearest row and column in view.
+    func keepCursorInView() {
+        let visible = window.visibleRows
+        if !visible.isEmpty {
+            let first = visible.lowerBound + mainFirstRow, last = visible.upperBound - 1 + mainFirstRow
+            cursorRow = min(max(cursorRow, first), last)
+        }
+        guard cursorColumn >= frozenColumns else { return }
+        let slices = mainMetrics.visible(offset: window.drawingOffset.x, width: window.main.width)
+        let whole = slices.filter { $0.clipLeft == 0 && $0.width == $0.fullWidth }
+        let inView = (whole.isEmpty ? slices : whole).map { $0.column + frozenColumns }
+        if let first = inView.first, let last = inView.last, !inView.contains(cursorColumn) {
+            cursorColumn = cursorColumn < first ? first : last
+        }
+    }
+
+    // MARK: Freezing
+
+    /// Freezes the rows above the cursor (those in view) and the columns left of it.
+    private func freezeAtCursor() {
+        sync()
+        let firstInView = window.visibleRows.lowerBound + mainFirstRow
+        frozenDataRows = min(firstInView, cursorRow)..<cursorRow
+        mainFirstRow = cursorRow
+        requestedFrozenColumns = cursorColumn
+        window.scroll(to: Point(x: window.offset.x, y: 0))
+        sync()
+        revealCursor()
+        message = "froze \(frozenDataRows.count + options.headerRows) rows and \(frozenColumns) columns (F again to unfreeze)"
+    }
+
+    /// Removes the freeze: only the header rows stay on top.
+    private func unfreeze() {
+        sync()
+        frozenDataRows = 0..<0
+        mainFirstRow = 0
+        requestedFrozenColumns = 0
+        sync()
+        revealCursor()
+        message = "unfrozen"
+    }
+
     // MARK: Layout
 
     /// Brings geometry up to date with the store and the screen.
     func sync() {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet.
-        _ = store.row(options.headerRows + max(ColumnSizer.sampleRows, window.offset.y + screenSize.height))
+        store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, mainFirstRow + window.offset.y + screenSize.height))
         sizer.update(from: store, headerRows: options.headerRows)
         let count = columnCount
         let grid = gridSize
         let rowNumberWidth = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
-        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, options.frozenColumns, options.headerRows]
+        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, requestedFrozenColumns, options.headerRows]
         if key != layoutKey {
             layoutKey = key
+            layoutGeneration += 1
             columnWidths = sizer.widths(count: count, screenWidth: grid.width)
             // Drop frozen columns that would leave main too narrow.
-            var frozen = min(options.frozenColumns, count - 1)
+            var frozen = min(requestedFrozenColumns, count - 1)
             func leftWidths(_ frozen: Int) -> [Int] {
                 (options.showsRowNumbers ? [rowNumberWidth] : []) + Array(columnWidths[0..<max(0, frozen)])
             }
@@ -157,10 +283,12 @@ public final class Viewer {
             leftMetrics = ColumnMetrics(widths: leftWidths(frozenColumns))
             mainMetrics = ColumnMetrics(widths: Array(columnWidths[frozenColumns...]))
         }
-        let headerHeight = min(options.headerRows, store.rowCount)
-        window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: options.headerRows > 0 ? max(headerHeight, 1) : 0,
-                        contentSize: Size(width: mainMetrics.totalWidth, height: dataRowCount))
-        cursorRow = max(0, min(cursorRow, dataRowCount - 1))
+        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
+                        contentSize: Size(width: mainMetrics.totalWidth, height: max(0, dataRowCount - mainFirstRow)),
+                        preambleLines: store.preamble.count)
+        cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
+        cursorRow = max(0, cursorRow)
         cursorColumn = max(0, min(cursorColumn, count - 1))
     }
 

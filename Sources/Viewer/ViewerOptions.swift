@@ -1,3 +1,5 @@
+import FreezeLayout
+
 /// What the command line chose for the viewer.
 public struct ViewerOptions: Sendable, Equatable {
     /// Records at the top that are headers, kept on screen (the frozen rows).
@@ -6,10 +8,20 @@ public struct ViewerOptions: Sendable, Equatable {
     public var frozenColumns: Int
     /// Whether the left band shows row numbers.
     public var showsRowNumbers: Bool
+    /// What happens when the grid is pushed past an edge.
+    public var bounce: BounceStyle
+    /// Whether the scroll position is shown at main's right edge and in the status line.
+    public var showsIndicators: Bool
+    /// Whether the status line shows the reuse pool's counters.
+    public var showsDebugStats: Bool
 
-    public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true) {
+    public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
+                bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false) {
         self.headerRows = max(0, headerRows)
         self.frozenColumns = max(0, frozenColumns)
         self.showsRowNumbers = showsRowNumbers
+        self.bounce = bounce
+        self.showsIndicators = showsIndicators
+        self.showsDebugStats = showsDebugStats
     }
 }

@@ -3,9 +3,11 @@ import Glibc
 #endif
 import ArgumentParser
 import CellStore
+import FreezeLayout
 import Viewer
 
 extension OutputFormat: ExpressibleByArgument {}
+extension BounceStyle: ExpressibleByArgument {}
 
 /// The command line: options, then either the interactive viewer or a text output.
 @main
@@ -49,6 +51,26 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
     var noRowNumbers = false
 
+    @Option(help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#').",
+                               valueName: "n"))
+    var preamble: Int?
+
+    @Flag(name: .customLong("no-preamble"), help: "Do not treat leading '#' lines as a preamble.")
+    var noPreamble = false
+
+    @Option(help: ArgumentHelp("Bounce at the edges: all (the whole sheet is pulled), main (only the data), none.",
+                               valueName: "style"))
+    var bounce: BounceStyle = .all
+
+    @Flag(name: .customLong("no-mouse"), help: "Do not use the mouse (wheel and clicks).")
+    var noMouse = false
+
+    @Flag(name: .customLong("no-indicators"), help: "Hide the scroll position indicators.")
+    var noIndicators = false
+
+    @Flag(name: .customLong("debug-stats"), help: "Show the reuse pool's cell counts in the status line.")
+    var debugStats = false
+
     @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv or json.",
                                valueName: "format"))
     var output: OutputFormat?
@@ -59,6 +81,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func validate() throws {
         _ = try delimiterByte()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
+        if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
     }
 
@@ -81,6 +104,13 @@ struct CSVFreezeCommand: ParsableCommand {
 
     var headerRows: Int { freezeRows ?? (noHeader ? 0 : 1) }
 
+    /// The viewer detects a '#' preamble unless told otherwise; output modes skip only an
+    /// explicit one, so `--output csv` stays byte for byte.
+    func preambleRule(forOutput: Bool) -> PreambleRule {
+        if let preamble { return .lines(preamble) }
+        return noPreamble || forOutput ? .none : .detect
+    }
+
     mutating func run() throws {
         Locale.setUpUTF8()
         let path = file
@@ -90,13 +120,15 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         if output != nil || isatty(1) == 0 {
-            let status = Output.write(path: path, delimiter: delimiter, format: output ?? .table, headerRows: headerRows)
+            let status = Output.write(path: path, delimiter: delimiter, preamble: preambleRule(forOutput: true),
+                                      format: output ?? .table, headerRows: headerRows)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns,
-                                    showsRowNumbers: !noRowNumbers)
-        let status = Session.run(path: path, delimiter: delimiter, options: options)
+        let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
+                                    bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
+        let status = Session.run(path: path, delimiter: delimiter, preamble: preambleRule(forOutput: false),
+                                 options: options, mouse: !noMouse)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CellStore
-import CNCurses
 import Terminal
 import Viewer
 
@@ -12,14 +11,21 @@ enum Session {
     static let newsByte: UInt8 = 0
 
     /// Runs the viewer until the user quits; returns the exit status.
-    static func run(path: String?, delimiter: UInt8?, options: ViewerOptions) -> Int32 {
+    /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
+    static let frameInterval = 0.03
+
+    static func run(path: String?, delimiter: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool) -> Int32 {
         var wake: [Int32] = [-1, -1]
-        guard pipe2(&wake, O_NONBLOCK | O_CLOEXEC) == 0 else { fail("cannot create a pipe", status: 1) }
+        guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
+        for descriptor in wake {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
         let store: CellStore
         do {
-            store = try CellStore.open(path: path, delimiter: delimiter, onChange: {
+            store = try CellStore.open(path: path, delimiter: delimiter, preamble: preamble, onChange: {
                 var byte = Session.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
@@ -32,21 +38,35 @@ enum Session {
         } catch {
             fail(error.description, status: 2)
         }
-        cf_install_signal_handlers(wakeWrite, session.ttyDescriptor)
+        session.routeSignals(to: wakeWrite)
+        if mouse { session.enableMouse() }
         let viewer = Viewer(store: store, options: options, screenSize: session.size)
         var status: Int32 = 0
         var lastFrame: Frame?
+        // The next animation frame is due at this time; nil while nothing moves, and then
+        // poll blocks with no timeout, so an idle viewer uses no CPU.
+        var nextTick: Double?
         loop: while !viewer.isFinished {
             let frame = viewer.frame()
             if frame != lastFrame {
                 session.draw(frame)
                 lastFrame = frame
             }
+            if viewer.isAnimating {
+                if nextTick == nil { nextTick = now() + frameInterval }
+            } else {
+                nextTick = nil
+            }
+            let timeout = nextTick.map { Int32(max(0, ($0 - now()) * 1000).rounded(.up)) } ?? -1
             var fds = [pollfd(fd: session.inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, -1) < 0 {
+            if poll(&fds, 2, timeout) < 0 {
                 if errno == EINTR { continue }
                 break
+            }
+            if let due = nextTick, now() >= due {
+                viewer.handle(.tick)
+                nextTick = due + frameInterval
             }
             if fds[1].revents != 0 {
                 var bytes = [UInt8](repeating: 0, count: 256)
@@ -72,6 +92,7 @@ enum Session {
                     gotEvent = true
                     switch event {
                     case .key(let key): viewer.handle(key: key)
+                    case .mouse(let event): viewer.handle(.mouse(event))
                     case .resize(let size): viewer.handle(.resize(size))
                     }
                     if viewer.isFinished { break }
@@ -84,5 +105,11 @@ enum Session {
         }
         session.end()
         return status
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -5,6 +5,7 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let options = ["--delimiter", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
+                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
@@ -36,5 +37,26 @@ struct DocumentationTests {
         for label in try keyLabels() { #expect(readme.contains(label), "\(label)") }
         #expect(readme.contains("make run"))
         #expect(readme.contains("make test"))
+    }
+}
+
+@Suite("Help text")
+struct HelpTextTests {
+    @Test("no key's line wraps in --help")
+    func keysDoNotWrap() throws {
+        let help = try run([Paths.binary, "--help"]).text
+        let keys = help.components(separatedBy: "KEYS:\n")[1].components(separatedBy: "\n\n")[0]
+        let lines = keys.split(separator: "\n")
+        #expect(lines.count == KeyMapCount.bindings)
+        for line in lines { #expect(line.hasPrefix("  "), "a wrapped line: \(line)") }
+    }
+}
+
+/// The number of key bindings, read from the man page's KEYS section (one `.TP` each).
+enum KeyMapCount {
+    static var bindings: Int {
+        let man = (try? String(contentsOf: Paths.package.appendingPathComponent("man/csvfreeze.1"), encoding: .utf8)) ?? ""
+        let keys = man.components(separatedBy: ".SH KEYS\n").last?.components(separatedBy: ".SH ").first ?? ""
+        return keys.components(separatedBy: ".TP\n").count - 1
     }
 }

@@ -55,7 +55,7 @@ struct LoadingTests {
     @Test("two header rows stay on top")
     func twoHeaderRows() {
         let subject = viewer("name,n\nunit,count\na,1\nb,2\nc,3\n", width: 30, height: 5,
-                             options: ViewerOptions(headerRows: 2), commands: [.pageDown, .lastRow])
+                             options: .plain(headerRows: 2), commands: [.pageDown, .lastRow])
         let lines = subject.frame().lines
         #expect(lines[0].hasPrefix("  #│name n"))
         #expect(lines[1].hasPrefix("   │unit count"))

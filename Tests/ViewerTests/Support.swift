@@ -11,7 +11,7 @@ let utf8Locale: Void = {
 }()
 
 /// A viewer over `csv` at `width`×`height`, after `commands`.
-func viewer(_ csv: String, width: Int = 40, height: Int = 8, options: ViewerOptions = ViewerOptions(),
+func viewer(_ csv: String, width: Int = 40, height: Int = 8, options: ViewerOptions = .plain,
             commands: [Command] = []) -> Viewer {
     _ = utf8Locale
     let viewer = Viewer(store: CellStore(bytes: Array(csv.utf8), name: "t.csv"), options: options,
@@ -39,3 +39,28 @@ func wideCSV(rows: Int, columns: Int) -> String {
     }
     return text
 }
+
+extension ViewerOptions {
+    /// No bounce and no indicators: frames that tests can compare as plain text.
+    static let plain = ViewerOptions(bounce: .none, showsIndicators: false)
+
+    /// `plain` with other header rows, frozen columns or row numbers.
+    static func plain(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true) -> ViewerOptions {
+        ViewerOptions(headerRows: headerRows, frozenColumns: frozenColumns, showsRowNumbers: showsRowNumbers,
+                      bounce: .none, showsIndicators: false)
+    }
+}
+
+/// A deterministic pseudo-random generator, so randomized tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E3779B97F4A7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+

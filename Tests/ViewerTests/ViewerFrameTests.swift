@@ -92,14 +92,14 @@ struct ViewerFrameTests {
 
     @Test("without row numbers the data starts at the left edge")
     func noRowNumbers() {
-        let lines = viewer("a,b\n1,2\n", width: 20, height: 4, options: ViewerOptions(showsRowNumbers: false)).frame().lines
+        let lines = viewer("a,b\n1,2\n", width: 20, height: 4, options: .plain(showsRowNumbers: false)).frame().lines
         #expect(lines[0].hasPrefix("a b"))
         #expect(lines[1].hasPrefix("1 2"))
     }
 
     @Test("with no header row, the first record is data row 1")
     func noHeader() {
-        let lines = viewer("a,b\n1,2\n", width: 20, height: 4, options: ViewerOptions(headerRows: 0)).frame().lines
+        let lines = viewer("a,b\n1,2\n", width: 20, height: 4, options: .plain(headerRows: 0)).frame().lines
         #expect(lines[0].hasPrefix("  1│a b"))
         #expect(lines[1].hasPrefix("  2│1 2"))
     }
@@ -159,7 +159,7 @@ struct ViewerFrameTests {
     @Test("any screen size draws without a crash", arguments: [(0, 0), (1, 1), (2, 2), (9, 3), (10, 2), (10, 3), (200, 60)])
     func sizes(width: Int, height: Int) {
         let subject = viewer(sampleCSV(rows: 50), width: width, height: height,
-                             options: ViewerOptions(frozenColumns: 3), commands: [.pageDown, .lastColumn, .lastRow])
+                             options: .plain(frozenColumns: 3), commands: [.pageDown, .lastColumn, .lastRow])
         let frame = subject.frame()
         #expect(frame.size == Size(width: width, height: height))
         if width > 0 && height > 0 && (width < 10 || height < 3) {
@@ -186,7 +186,7 @@ struct ViewerFrameTests {
     @Test("frozen columns that would fill the screen are dropped")
     func frozenTooWide() {
         let subject = viewer(wideCSV(rows: 3, columns: 10), width: 30, height: 5,
-                             options: ViewerOptions(frozenColumns: 8))
+                             options: .plain(frozenColumns: 8))
         _ = subject.frame()
         #expect(subject.frozenColumns < 8)
         #expect(subject.window.main.width >= 30 / 4)
@@ -204,8 +204,9 @@ struct ViewerFrameTests {
     @Test("every key in the key table dispatches its command")
     func keyTable() {
         for binding in KeyMap.bindings {
-            for key in binding.keys { #expect(KeyMap.command(for: key) == binding.command) }
+            for sequence in binding.sequences { #expect(KeyMap.match(sequence) == .command(binding.command)) }
         }
+        #expect(KeyMap.match([.character("z")]) == .prefix)
         #expect(KeyMap.helpLines.contains { $0.hasPrefix("q, Ctrl-C") && $0.hasSuffix("quit") })
     }
 }

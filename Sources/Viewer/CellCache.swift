@@ -1,0 +1,70 @@
+import FreezeLayout
+
+/// A laid-out cell on screen: one column's cells on one line (text and separator).
+/// Instances are recycled through a `ReusePool`, like UITableView's cells.
+public final class CellView {
+    var cells: [FrameCell] = []
+}
+
+/// Identifies what a `CellView` shows: a record, a column (-1 for the row number), how
+/// it is highlighted, and the column geometry it was laid out for.
+struct CellKey: Hashable {
+    var record: Int
+    var column: Int
+    var highlight: UInt8
+    var generation: Int
+}
+
+/// The cells on screen, keyed by what they show, and the pool they come back to.
+///
+/// Each frame asks for exactly the cells it draws. Cells that stay on screen are kept as
+/// they are; those that scrolled out go back to the pool first, and cells that scroll in
+/// are taken from it and configured. So scrolling by one row configures one row of cells,
+/// and the number of cells ever created is bounded by what fits on screen.
+public struct CellCache {
+    /// Counters shown by `--debug-stats`.
+    public struct Statistics: Sendable, Equatable {
+        /// Cell views ever made.
+        public var created: Int
+        /// Cell views on screen now.
+        public var live: Int
+        /// Cell views waiting in the pool.
+        public var pooled: Int
+        /// Cell views laid out in the last frame.
+        public var configured: Int
+        /// Times a cell view came from the pool.
+        public var reused: Int
+    }
+
+    private var visible: [CellKey: CellView] = [:]
+    private var pool = ReusePool<CellView>()
+    private var configuredLastFrame = 0
+    /// Cells kept in the pool beyond those on screen.
+    static let slack = 64
+
+    var statistics: Statistics {
+        Statistics(created: pool.created, live: visible.count, pooled: pool.pooled,
+                   configured: configuredLastFrame, reused: pool.reused)
+    }
+
+    /// Makes `keys` the cells on screen: returns their views, configuring only new ones.
+    mutating func update(_ keys: [CellKey], configure: (Int, CellView) -> Void) -> [CellView] {
+        let wanted = Set(keys)
+        for (key, view) in visible where !wanted.contains(key) {
+            visible[key] = nil
+            pool.enqueue(view)
+        }
+        var configured = 0
+        let views = keys.enumerated().map { index, key -> CellView in
+            if let view = visible[key] { return view }
+            let view = pool.dequeue { CellView() }
+            configure(index, view)
+            configured += 1
+            visible[key] = view
+            return view
+        }
+        configuredLastFrame = configured
+        pool.trim(to: CellCache.slack)
+        return views
+    }
+}
