@@ -176,11 +176,14 @@ extension Viewer {
     /// sheet is pulled past an end, as on iOS).
     private func drawVerticalIndicator(_ frame: inout Frame) {
         let main = window.main
+        let x = screenSize.width - 1
+        // The gutter continues the header band's look on header lines.
+        for y in window.headerBand.minY..<window.headerBand.maxY { frame[x, y] = FrameCell(" ", .header) }
         let total = window.contentSize.height
-        guard main.height >= 2, main.width >= 2, total > main.height else { return }
+        guard main.height >= 2, total > main.height else { return }
         let (start, end) = Self.thumb(offset: window.offset.y, view: main.height, total: total, track: main.height)
         for y in start..<end {
-            frame[main.maxX - 1, main.minY + y] = FrameCell("▐", .indicator)
+            frame[x, main.minY + y] = FrameCell("▐", .indicator)
         }
     }
 

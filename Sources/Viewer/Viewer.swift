@@ -292,8 +292,12 @@ public final class Viewer {
         cursorColumn = max(0, min(cursorColumn, count - 1))
     }
 
-    /// The grid's area: the screen less the status line.
-    var gridSize: Size { Size(width: screenSize.width, height: max(0, screenSize.height - 1)) }
+    /// The grid's area: the screen less the status line, and less the rightmost column
+    /// when it is kept for the scroll indicator (so the thumb never hides data).
+    var gridSize: Size {
+        let gutter = options.showsIndicators && screenSize.width >= 10 ? 1 : 0
+        return Size(width: screenSize.width - gutter, height: max(0, screenSize.height - 1))
+    }
 
     /// The final row count as far as it can be guessed now (to size the row-number band
     /// once, not every time the count gains a digit).

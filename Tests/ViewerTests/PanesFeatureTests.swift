@@ -1,0 +1,214 @@
+import CellStore
+import FreezeLayout
+import Testing
+@testable import Viewer
+
+@Suite("Freezing at runtime")
+struct FreezeAtCursorTests {
+    @Test("F keeps the rows above and the columns left of the cursor; F again unfreezes")
+    func freezeAndUnfreeze() {
+        let subject = viewer(wideCSV(rows: 100, columns: 12), width: 60, height: 12, options: .plain,
+                             commands: [.moveDown, .moveDown, .moveRight, .moveRight])
+        subject.handle(.toggleFreeze)
+        #expect(subject.frozenColumns == 2)
+        #expect(subject.frozenDataRows == 0..<2)
+        #expect(subject.message?.hasPrefix("froze 3 rows and 2 columns") == true)
+        for _ in 0..<40 { subject.handle(.moveDown) }
+        for _ in 0..<8 { subject.handle(.moveRight) }
+        let lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  # column0     column1    │"))
+        #expect(lines[1].hasPrefix("  1 r1c0-xxxx   r1c1-xxxx  │"))
+        #expect(lines[2].hasPrefix("  2 r2c0-xxxx   r2c1-xxxx  │"))
+        #expect(!lines[3].hasPrefix("  3 "), "row 3 scrolled under the frozen rows")
+        #expect(lines[3...].contains { $0.contains("r43c10-xxxx") })
+        subject.handle(.toggleFreeze)
+        #expect(subject.frozenColumns == 0)
+        #expect(subject.frozenDataRows.isEmpty)
+        #expect(subject.frame().lines[0].hasPrefix("  #│"))
+    }
+
+    @Test("U unfreezes, including columns frozen with -c")
+    func unfreeze() {
+        let subject = viewer(wideCSV(rows: 10, columns: 6), width: 60, height: 8, options: .plain(frozenColumns: 2))
+        #expect(subject.frozenColumns == 2)
+        subject.handle(.unfreeze)
+        #expect(subject.frozenColumns == 0)
+    }
+
+    @Test("a freeze that would take the screen keeps one row and one column of data")
+    func freezeTooMuch() {
+        let subject = viewer(wideCSV(rows: 100, columns: 12), width: 40, height: 8, options: .plain,
+                             commands: Array(repeating: .moveDown, count: 5) + Array(repeating: .moveRight, count: 9))
+        subject.handle(.toggleFreeze)
+        #expect(subject.window.main.height >= 1)
+        #expect(subject.window.main.width >= 1)
+        #expect(subject.frozenColumns < 9)
+        _ = subject.frame()
+    }
+}
+
+@Suite("Sideways scrolling by characters")
+struct SidewaysTests {
+    @Test("zh/zl and Shift-Left/Right scroll by characters; the cursor follows into view")
+    func characters() {
+        let subject = viewer(wideCSV(rows: 5, columns: 12), width: 40, height: 6, options: .plain)
+        subject.handle(key: .character("z"))
+        #expect(subject.window.offset.x == 0)
+        subject.handle(key: .character("l"))
+        #expect(subject.window.offset.x == 8)
+        #expect(subject.cursorColumn == 1, "column 0 is only partly in view now")
+        subject.handle(key: .shiftRight)
+        #expect(subject.window.offset.x == 16)
+        subject.handle(key: .shiftLeft)
+        subject.handle(key: .character("z"))
+        subject.handle(key: .character("h"))
+        #expect(subject.window.offset.x == 0)
+        // 'z' then something else: the other key still works.
+        subject.handle(key: .character("z"))
+        subject.handle(key: .character("j"))
+        #expect(subject.cursorRow == 1)
+    }
+
+    @Test("scrolling by characters splits columns; header and data stay aligned")
+    func partialColumns() {
+        let subject = viewer(wideCSV(rows: 5, columns: 12), width: 40, height: 6, options: .plain,
+                             commands: [.scrollRight])
+        let lines = subject.frame().lines
+        // Column 0 (9 wide and a separator) is cut 8 cells in: its last two cells show.
+        #expect(lines[0].hasPrefix("  #│  column1   column2"))
+        #expect(lines[1].hasPrefix("  1│x r1c1-xxxx r1c2-xxxx"))
+    }
+}
+
+@Suite("Preamble")
+struct PreambleTests {
+    let csv = "# exported 2024-05-01\n# by: \"ops\", quotes and, commas\nid,v\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n"
+
+    func preambleViewer(height: Int = 8) -> Viewer {
+        _ = utf8Locale
+        let store = CellStore(bytes: Array(csv.utf8), preamble: .detect)
+        return Viewer(store: store, options: .plain, screenSize: Size(width: 40, height: height))
+    }
+
+    @Test("leading # lines show above the header as text, and are not parsed as CSV")
+    func shown() {
+        let subject = preambleViewer()
+        #expect(subject.store.preamble == ["# exported 2024-05-01", "# by: \"ops\", quotes and, commas"])
+        let lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("# exported 2024-05-01"))
+        #expect(lines[1].hasPrefix("# by: \"ops\", quotes and, commas"))
+        #expect(lines[2].hasPrefix("  #│id v"))
+        #expect(lines[3].hasPrefix("  1│ 1 a"))
+        #expect(subject.dataRowCount == 9)
+    }
+
+    @Test("scrolling down hides it whole first, then the header pins; back at the top it returns")
+    func scrollsAway() {
+        let subject = preambleViewer()
+        subject.handle(.mouse(MouseEvent(.wheelDown, x: 10, y: 5)))
+        var lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│id v"), "the preamble went first, whole")
+        #expect(lines[1].hasPrefix("  1│ 1 a"))
+        subject.handle(.mouse(MouseEvent(.wheelDown, x: 10, y: 5)))
+        lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│id v"), "the header is pinned")
+        #expect(!lines[1].hasPrefix("  1│"))
+        subject.handle(.firstRow)
+        lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("# exported"))
+        for _ in 0..<9 { subject.handle(.moveDown) }
+        #expect(subject.frame().lines[0].hasPrefix("  #│id v"), "moving the cursor down past the screen hides it")
+        for _ in 0..<9 { subject.handle(.moveUp) }
+        subject.handle(.moveUp)
+        #expect(subject.frame().lines[0].hasPrefix("# exported"), "Up at the top brings it back")
+    }
+
+    @Test("it never rests half-shown", arguments: [1, 2, 3, 5])
+    func neverHalf(steps: Int) {
+        let subject = preambleViewer(height: 6)
+        for _ in 0..<steps { subject.handle(.moveDown) }
+        let lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("# exported") && lines[1].hasPrefix("# by") || lines[0].hasPrefix("  #│id"))
+    }
+
+    @Test("an explicit count takes lines whatever they hold; none means no preamble")
+    func rules() {
+        let store = CellStore(bytes: Array("Title line\nid,v\n1,a\n".utf8), preamble: .lines(1))
+        #expect(store.preamble == ["Title line"])
+        #expect(allRows(store) == [["id", "v"], ["1", "a"]])
+        let plain = CellStore(bytes: Array(csv.utf8), preamble: .none)
+        #expect(plain.preamble.isEmpty)
+        #expect(plain.row(0)?.strings == ["# exported 2024-05-01"])
+        let crlf = CellStore(bytes: Array("# a\r\n# b\r\nx,y\r\n1,2\r\n".utf8), preamble: .detect)
+        #expect(crlf.preamble == ["# a", "# b"])
+        #expect(allRows(crlf) == [["x", "y"], ["1", "2"]])
+    }
+
+    func allRows(_ store: CellStore) -> [[String]] { (0..<store.rowCount).compactMap { store.row($0)?.strings } }
+}
+
+@Suite("Scroll indicators and debug counts")
+struct IndicatorTests {
+    func indicatorRows(_ frame: Frame, x: Int) -> [Int] {
+        (0..<frame.size.height).filter { frame[x, $0].style == .indicator }
+    }
+
+    @Test("the thumb shows the rows in view: at the top, the middle and the end")
+    func vertical() {
+        let options = ViewerOptions(bounce: .none, showsIndicators: true)
+        let subject = viewer(sampleCSV(rows: 100), width: 40, height: 12, options: options)
+        #expect(indicatorRows(subject.frame(), x: 39) == [1])
+        subject.handle(.lastRow)
+        #expect(indicatorRows(subject.frame(), x: 39) == [10])
+        subject.handle(.firstRow)
+        for _ in 0..<5 { subject.handle(.pageDown) }
+        let middle = indicatorRows(subject.frame(), x: 39)
+        #expect(middle.count == 1 && (4...6).contains(middle[0]))
+    }
+
+    @Test("the thumb follows a bounce: shorter, at the end it was pulled from")
+    func followsBounce() {
+        let options = ViewerOptions(bounce: .main, showsIndicators: true)
+        let subject = viewer(sampleCSV(rows: 12), width: 40, height: 10, options: options)
+        let atRest = indicatorRows(subject.frame(), x: 39)
+        subject.handle(.moveUp)
+        let pulled = indicatorRows(subject.frame(), x: 39)
+        #expect(pulled.first == atRest.first)
+        #expect(pulled.count < atRest.count)
+    }
+
+    @Test("the columns in view are a highlighted stretch of the status line")
+    func horizontal() {
+        let options = ViewerOptions(bounce: .none, showsIndicators: true)
+        let subject = viewer(wideCSV(rows: 5, columns: 20), width: 50, height: 6, options: options)
+        var frame = subject.frame()
+        let left = (0..<50).filter { frame[$0, 5].style == .statusIndicator }
+        #expect(left.first == 0 && left.count < 25)
+        subject.handle(.lastColumn)
+        frame = subject.frame()
+        let right = (0..<50).filter { frame[$0, 5].style == .statusIndicator }
+        #expect(right.last == 49)
+        // The text of the status line is unchanged under it.
+        #expect(frame.lines[5].contains("col 20/20"))
+        let none = viewer(wideCSV(rows: 5, columns: 20), width: 50, height: 6, options: .plain).frame()
+        #expect(!none.cells.contains { $0.style == .statusIndicator || $0.style == .indicator })
+    }
+
+    @Test("--debug-stats counts cells; scrolling one row configures one row of cells")
+    func debugStats() {
+        let options = ViewerOptions(bounce: .none, showsIndicators: false, showsDebugStats: true)
+        let subject = viewer(sampleCSV(rows: 500), width: 100, height: 20, options: options)
+        _ = subject.frame()
+        subject.handle(.pageDown)
+        _ = subject.frame()
+        for _ in 0..<18 { subject.handle(.moveDown) }
+        _ = subject.frame()
+        subject.handle(.moveDown)   // the view scrolls by one row
+        let frame = subject.frame()
+        let stats = subject.cellStatistics
+        // One new row of 5 cells (row number and 4 columns), plus the cursor's old and new cells.
+        #expect(stats.configured <= 5 + 4)
+        #expect(stats.live == 5 * 18 + 5, "18 data lines and the header line, 5 cells each")
+        #expect(frame.lines[19].contains("created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured"))
+    }
+}
