@@ -14,6 +14,9 @@ public struct LoadProgress: Sendable, Equatable {
     public var endsWithTerminator = true
     /// A read error that stopped the loader, if any.
     public var failure: String?
+    /// The first malformed quoting met (read leniently), and how many there were.
+    public var quotingProblem: QuotingProblem?
+    public var quotingProblemCount = 0
 
     public init() {}
 
@@ -21,6 +24,27 @@ public struct LoadProgress: Sendable, Equatable {
     public var fractionRead: Double? {
         guard let total = totalBytes, total > 0 else { return nil }
         return min(1, Double(bytesRead) / Double(total))
+    }
+}
+
+/// Malformed quoting, as a user can find it: the record, the line, and what is wrong.
+public struct QuotingProblem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case quoteInUnquotedField, textAfterClosingQuote, unclosedQuote
+    }
+    public var kind: Kind
+    /// The record (0 is the first, header included).
+    public var record: Int
+    /// The physical line of the input (1 is the first), once known.
+    public var line: Int?
+
+    /// What is wrong, in a few words.
+    public var summary: String {
+        switch kind {
+        case .quoteInUnquotedField: return "a quote inside an unquoted field"
+        case .textAfterClosingQuote: return "text after a closing quote"
+        case .unclosedQuote: return "a quote that is never closed"
+        }
     }
 }
 

@@ -136,16 +136,13 @@ package final class Loader: Sendable {
             }
         }
         let bomLength = start.bomLength
-        guard let parser = try? RecordParser(dialect: start.dialect, collectsCells: false) else {
-            shared.withLock { $0.progress.failure = CellStoreError.parserSetup.description; $0.progress.isComplete = true }
-            onChange()
-            return
-        }
+        var scanner = RecordScanner(dialect: start.dialect)
         notice(force: true)
 
         var offset = bomLength
         var nextCheckpoint = bomLength + spacing
         var lastByte: UInt8 = 0
+        var pending: [Checkpoint] = []
         while true {
             if offset >= available {
                 if inputEnded { break }
@@ -159,64 +156,79 @@ package final class Loader: Sendable {
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             lastByte = chunk[count - 1]
-            var position = 0
-            while position < count {
-                let target = Int(max(0, nextCheckpoint - offset))
-                if target > position {
-                    let end = min(target, count)
-                    parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position..<end]))
-                    position = end
-                    continue
-                }
-                // Past the spacing: parse up to the next terminator and see whether the
-                // parser stands between records there.
-                guard let terminator = Loader.firstTerminator(in: chunk, from: position) else {
-                    parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position...]))
-                    position = count
-                    break
-                }
-                var end = terminator + 1
-                if chunk[terminator] == 0x0D {
-                    if terminator + 1 >= count {
-                        // The byte after this CR is in the next chunk; decide there.
-                        parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position...]))
-                        position = count
-                        break
-                    }
-                    if chunk[terminator + 1] == 0x0A { end += 1 }
-                }
-                parser.parse(UnsafeRawBufferPointer(rebasing: chunk[position..<end]))
-                position = end
-                if parser.isBetweenRecords {
-                    let checkpoint = Checkpoint(offset: offset + Int64(end), row: parser.recordCount)
-                    nextCheckpoint = checkpoint.offset + spacing
-                    shared.withLock { $0.checkpoints.append(checkpoint) }
-                }
+            let chunkStart = offset
+            scanner.scan(chunk, at: chunkStart) { end, afterCR, records in
+                let position = chunkStart + Int64(end)
+                guard position >= nextCheckpoint else { return }
+                // Not between the CR and LF of a CRLF: a fresh parser there would see a
+                // blank line. After a CR whose next byte is not in this chunk, wait.
+                if afterCR && (end >= count || chunk[end] == 0x0A) { return }
+                pending.append(Checkpoint(offset: position, row: records))
+                nextCheckpoint = position + spacing
             }
             offset += Int64(count)
-            let rows = parser.recordCount
-            let widest = parser.widestRecord
+            let rows = scanner.recordCount
+            let widest = scanner.widestRecord
+            let checkpoints = pending
+            pending.removeAll(keepingCapacity: true)
             shared.withLock {
+                $0.checkpoints.append(contentsOf: checkpoints)
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
             }
             notice(force: false)
         }
-        parser.finish()
-        let rows = parser.recordCount
-        let widest = parser.widestRecord
+        scanner.finish()
+        let rows = scanner.recordCount
+        let widest = scanner.widestRecord
         let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
+        var problem: QuotingProblem?
+        if let first = scanner.firstProblem {
+            let kind: QuotingProblem.Kind
+            switch first.kind {
+            case .quoteInUnquotedField: kind = .quoteInUnquotedField
+            case .textAfterClosingQuote: kind = .textAfterClosingQuote
+            case .unclosedQuote: kind = .unclosedQuote
+            }
+            problem = QuotingProblem(kind: kind, record: first.record,
+                                     line: Loader.line(at: first.offset, in: source, preambleLines: start.preamble.count, from: bomLength))
+        }
+        let problemCount = scanner.problemCount
         shared.withLock {
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest
             $0.progress.endsWithTerminator = endsWithTerminator
             $0.progress.failure = failure
+            $0.progress.quotingProblem = problem
+            $0.progress.quotingProblemCount = problemCount
             $0.progress.isComplete = true
             $0.available = offset
         }
         notice(force: true)
+    }
+
+    /// The physical line (1-based) of byte `offset`: line ends (LF, CRLF or CR) counted
+    /// from `start`, plus the preamble's lines. Run once, only when there is a problem.
+    static func line(at offset: Int64, in source: ByteSource, preambleLines: Int, from start: Int64) -> Int {
+        var lines = 1 + preambleLines
+        var position = start
+        var previous: UInt8 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        while position < offset {
+            let wanted = Int(min(Int64(buffer.count), offset - position))
+            let count = source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            for index in 0..<count {
+                let byte = buffer[index]
+                if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { lines += 1 }
+                previous = byte
+            }
+            position += Int64(count)
+        }
+        return lines
     }
 
     /// Judges a file's start on the calling thread, so its first screen can be read at once.
@@ -269,16 +281,6 @@ package final class Loader: Sendable {
         let rest = bytes[length...]
         if case .detect = preambleRule, rest.isEmpty { return false }
         return rest.contains(0x0A) || rest.contains(0x0D)
-    }
-
-    static func firstTerminator(in chunk: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var index = start
-        while index < chunk.count {
-            let byte = chunk[index]
-            if byte == 0x0A || byte == 0x0D { return index }
-            index += 1
-        }
-        return nil
     }
 
     static func now() -> Double {
