@@ -229,6 +229,10 @@ extension Viewer {
             } else {
                 right = "reading…"
             }
+        } else if let problem = progress.quotingProblem {
+            // Shown, read leniently, and said once where it starts.
+            let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
+            right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"
         }
         let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, screenSize.width / 2)
         let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)

@@ -82,3 +82,17 @@ struct StatusLineTests {
         #expect(Viewer.fitting(text, width: width, keepingEnd: true) == expected)
     }
 }
+
+@Suite("Malformed quoting")
+struct MalformedQuotingTests {
+    @Test("the status line names the line of the first problem; the cells show as libcsv reads them")
+    func warning() {
+        let csv = "a,b\n1,2\n3,\"x\"y\n4,5\n6,\"never closed\n7,8\n"
+        let subject = viewer(csv, width: 120, height: 8)
+        let lines = subject.frame().lines
+        // After "x"y the field stays quoted to the end, as libcsv reads it: two rows.
+        #expect(lines[7].contains("row 1/2"))
+        #expect(lines[7].contains("line 3: text after a closing quote (+"))
+        #expect(lines[2].hasPrefix("  2│3 x\"y↵4,5↵6,"))
+    }
+}
