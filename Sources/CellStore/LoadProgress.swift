@@ -12,6 +12,8 @@ public struct LoadProgress: Sendable, Equatable {
     public var widestRow = 0
     /// True when the input's last byte ends a record (so CSV output ends with a newline).
     public var endsWithTerminator = true
+    /// Seconds since the loader started, at the last update.
+    public var elapsed: Double = 0
     /// A read error that stopped the loader, if any.
     public var failure: String?
     /// The first malformed quoting met (read leniently), and how many there were.
@@ -19,6 +21,17 @@ public struct LoadProgress: Sendable, Equatable {
     public var quotingProblemCount = 0
 
     public init() {}
+
+    /// Bytes read per second so far (0 until measurable).
+    public var bytesPerSecond: Double {
+        elapsed > 0.01 ? Double(bytesRead) / elapsed : 0
+    }
+
+    /// Seconds still to go at the rate so far, when the size is known.
+    public var secondsLeft: Double? {
+        guard let total = totalBytes, bytesPerSecond > 0 else { return nil }
+        return Double(max(0, total - bytesRead)) / bytesPerSecond
+    }
 
     /// The fraction of the input read, when its size is known.
     public var fractionRead: Double? {

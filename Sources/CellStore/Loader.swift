@@ -92,6 +92,7 @@ package final class Loader: Sendable {
             pullBuffer.deallocate()
         }
         var available: Int64 = shared.withLock { $0.available }
+        let started = Loader.now()
         var inputEnded = !isGrowing
         var failure: String?
         var lastNotice = Loader.now()
@@ -171,8 +172,10 @@ package final class Loader: Sendable {
             let widest = scanner.widestRecord
             let checkpoints = pending
             pending.removeAll(keepingCapacity: true)
+            let elapsed = Loader.now() - started
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
+                $0.progress.elapsed = elapsed
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
@@ -195,7 +198,9 @@ package final class Loader: Sendable {
                                      line: Loader.line(at: first.offset, in: source, preambleLines: start.preamble.count, from: bomLength))
         }
         let problemCount = scanner.problemCount
+        let elapsed = Loader.now() - started
         shared.withLock {
+            $0.progress.elapsed = elapsed
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest

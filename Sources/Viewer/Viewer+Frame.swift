@@ -224,11 +224,7 @@ extension Viewer {
         } else if let failure = progress.failure {
             right = "read error: \(failure)"
         } else if !progress.isComplete {
-            if let fraction = progress.fractionRead {
-                right = "loading \(Int(fraction * 100))%"
-            } else {
-                right = "reading…"
-            }
+            right = Self.progressText(progress)
         } else if let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
@@ -257,6 +253,44 @@ extension Viewer {
                 frame[x, y] = FrameCell(frame[x, y].text, .statusIndicator)
             }
         }
+    }
+
+    /// Loading progress: a bar, the percentage, the rate and the time left for a file; the
+    /// bytes and the rate for a stream.
+    static func progressText(_ progress: LoadProgress) -> String {
+        let rate = progress.bytesPerSecond > 0 ? "  " + bytes(progress.bytesPerSecond) + "/s" : ""
+        guard let fraction = progress.fractionRead else {
+            return "reading… " + bytes(Double(progress.bytesRead)) + rate
+        }
+        let left = progress.secondsLeft.map { "  " + duration($0) + " left" } ?? ""
+        return bar(fraction, width: 10) + " \(Int(fraction * 100))%" + rate + left
+    }
+
+    /// A bar of `width` cells filled to `fraction`, in eighths of a cell.
+    static func bar(_ fraction: Double, width: Int) -> String {
+        let eighths = Int((max(0, min(1, fraction)) * Double(width * 8)).rounded(.down))
+        let partials = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        let used = eighths / 8 + (eighths % 8 > 0 ? 1 : 0)
+        let text = String(repeating: "█", count: eighths / 8) + partials[eighths % 8]
+            + String(repeating: " ", count: width - used)
+        return "▕" + text + "▏"
+    }
+
+    /// `1536` as `1.5 KB`, `3.2e9` as `3.2 GB`.
+    static func bytes(_ value: Double) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var amount = value, unit = 0
+        while amount >= 1000 && unit < units.count - 1 { amount /= 1000; unit += 1 }
+        let digits = amount >= 100 || unit == 0 ? String(Int(amount.rounded())) : String((amount * 10).rounded() / 10)
+        return digits + " " + units[unit]
+    }
+
+    /// Seconds as `3 s`, `2 min`, `1 h 5 min`.
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole < 60 { return "\(max(1, whole)) s" }
+        if whole < 3600 { return "\((whole + 59) / 60) min" }
+        return "\(whole / 3600) h \((whole % 3600) / 60) min"
     }
 
     /// `text` shortened to `width` cells with `…`, keeping its end (a path's file name)

@@ -96,3 +96,23 @@ struct MalformedQuotingTests {
         #expect(lines[2].hasPrefix("  2│3 x\"y↵4,5↵6,"))
     }
 }
+
+@Suite("Progress text")
+struct ProgressTextTests {
+    @Test("a file: bar, percent, rate and time left; a stream: bytes and rate")
+    func text() {
+        var progress = LoadProgress()
+        progress.totalBytes = 1_000_000_000
+        progress.bytesRead = 410_000_000
+        progress.elapsed = 1
+        #expect(Viewer.progressText(progress) == "▕████      ▏ 41%  410 MB/s  2 s left")
+        progress.bytesRead = 450_000_000
+        #expect(Viewer.progressText(progress).hasPrefix("▕████▌     ▏ 45%"))
+        progress.totalBytes = nil
+        #expect(Viewer.progressText(progress) == "reading… 450 MB  450 MB/s")
+        #expect(Viewer.bar(1, width: 4) == "▕████▏")
+        #expect(Viewer.bar(0, width: 4) == "▕    ▏")
+        #expect(Viewer.duration(125) == "3 min")
+        #expect(Viewer.bytes(1536) == "1.5 KB")
+    }
+}
