@@ -40,7 +40,7 @@ public final class CellStore {
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
     /// the background. `onChange` is called (from the loader's thread) when there is news.
     public static func open(path: String?, delimiter: UInt8? = nil, preamble: PreambleRule = .none,
-                            checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
+                            follows: Bool = false, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let input: Loader.Input
         let name: String
@@ -57,7 +57,7 @@ public final class CellStore {
             name = "stdin"
         }
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
-                            forcedDelimiter: delimiter, preambleRule: preamble, onChange: onChange)
+                            forcedDelimiter: delimiter, preambleRule: preamble, follows: follows, onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
@@ -82,6 +82,12 @@ public final class CellStore {
 
     /// The dialect in use, once the start of the input has been seen.
     public var dialect: Dialect? { loader.shared.withLock { $0.dialect } }
+
+    /// True when the input can be opened again (a file, not a stream).
+    public var isReloadable: Bool {
+        if case .file = loader.input { return true }
+        return false
+    }
 
     /// The lines before the table, if any (shown above the header, never parsed as CSV).
     public var preamble: [String] { loader.shared.withLock { $0.preamble } }

@@ -12,6 +12,8 @@ public struct LoadProgress: Sendable, Equatable {
     public var widestRow = 0
     /// True when the input's last byte ends a record (so CSV output ends with a newline).
     public var endsWithTerminator = true
+    /// True while following a file that has nothing new: everything is read for now.
+    public var isCaughtUp = false
     /// Seconds since the loader started, at the last update.
     public var elapsed: Double = 0
     /// A read error that stopped the loader, if any.

@@ -25,11 +25,14 @@ package final class Loader: Sendable {
     let fileName: String?
     let forcedDelimiter: UInt8?
     let preambleRule: PreambleRule
+    /// Keep reading a regular file as it grows, like `tail -f`.
+    let follows: Bool
     let onChange: @Sendable () -> Void
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?,
-                 preambleRule: PreambleRule = .none, onChange: @escaping @Sendable () -> Void) {
+                 preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
+        self.follows = follows
         self.input = input
         self.shared = Mutex(IndexState())
         self.spacing = spacing
@@ -55,6 +58,32 @@ package final class Loader: Sendable {
         thread.start()
     }
 
+    /// What one pull of more input brought.
+    enum Pulled {
+        /// This many more bytes can be read.
+        case bytes(Int)
+        /// The input ended.
+        case end
+        /// Reading failed, or the file changed under us; the message says how.
+        case failed(String)
+    }
+
+    /// Waits until a followed file is longer than `available` bytes and says by how much.
+    /// A file that became shorter fails: its rows may no longer be what was indexed.
+    static func waitForGrowth(of file: FileSource, beyond available: Int64, caughtUp: () -> Void) -> Pulled {
+        var announced = false
+        while true {
+            guard let size = file.regularFileSize else { return .failed("the file is gone") }
+            if size > available { return .bytes(Int(min(size - available, Int64(Int.max)))) }
+            if size < available { return .failed("the file became shorter; R reloads it") }
+            if !announced {
+                caughtUp()
+                announced = true
+            }
+            usleep(200_000)
+        }
+    }
+
     /// Runs the whole pass on the calling thread (tests, and `start`).
     package func run() {
         switch input {
@@ -63,7 +92,16 @@ package final class Loader: Sendable {
                 $0.available = size
                 $0.progress.totalBytes = size
             }
-            index(source: file, isGrowing: false)
+            if follows {
+                index(source: file, isGrowing: true, pull: { [self, file] _, available in
+                    Loader.waitForGrowth(of: file, beyond: available) {
+                        shared.withLock { $0.progress.isCaughtUp = true }
+                        onChange()
+                    }
+                })
+            } else {
+                index(source: file, isGrowing: false)
+            }
         case .memory(let memory):
             let size = Int64(memory.bytes.count)
             shared.withLock {
@@ -72,18 +110,20 @@ package final class Loader: Sendable {
             }
             index(source: memory, isGrowing: false)
         case .stream(let stream, let spool):
-            index(source: spool, isGrowing: true, pull: { [stream, spool] buffer in
+            index(source: spool, isGrowing: true, pull: { [stream, spool] buffer, _ in
                 let count = stream.readNext(into: buffer)
-                if count > 0 { spool.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-                return count
+                if count < 0 { return .failed("read error: " + String(cString: strerror(errno))) }
+                if count == 0 { return .end }
+                spool.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                return .bytes(count)
             })
         }
     }
 
-    /// The indexing loop. `pull`, for a stream, reads more input into the spool and
-    /// returns the count read (0 at the end, negative on error).
+    /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
+    /// (given how much is available now) and says how much came.
     private func index(source: ByteSource, isGrowing: Bool,
-                       pull: ((UnsafeMutableRawBufferPointer) -> Int)? = nil) {
+                       pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         let pullBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -112,13 +152,20 @@ package final class Loader: Sendable {
         func pullMore() {
             guard let pull, !inputEnded else { return }
             if noticePending && !Loader.isReadable(input) { notice(force: true) }
-            let count = pull(pullBuffer)
-            if count <= 0 {
-                inputEnded = true
-                if count < 0 { failure = String(cString: strerror(errno)) }
-            } else {
+            switch pull(pullBuffer, available) {
+            case .bytes(let count):
                 available += Int64(count)
-                shared.withLock { $0.available = available }
+                let known = available
+                shared.withLock {
+                    $0.available = known
+                    $0.progress.isCaughtUp = false
+                    if $0.progress.totalBytes != nil { $0.progress.totalBytes = known }
+                }
+            case .end:
+                inputEnded = true
+            case .failed(let message):
+                inputEnded = true
+                failure = message
             }
         }
 

@@ -19,6 +19,8 @@ public enum Command: Sendable, Equatable, Hashable {
     /// Freeze the rows above and the columns left of the cursor, or unfreeze if frozen.
     case toggleFreeze
     case unfreeze
+    /// Read the file again from disk (for a file that changed).
+    case reload
     /// A mouse wheel or button.
     case mouse(MouseEvent)
     /// The terminal has a new size.

@@ -36,6 +36,7 @@ public enum KeyMap {
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),
+        KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
         KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit"),
     ]
 

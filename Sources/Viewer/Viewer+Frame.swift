@@ -222,7 +222,9 @@ extension Viewer {
         if let message {
             right = message
         } else if let failure = progress.failure {
-            right = "read error: \(failure)"
+            right = failure
+        } else if progress.isCaughtUp {
+            right = "following"
         } else if !progress.isComplete {
             right = Self.progressText(progress)
         } else if let problem = progress.quotingProblem {

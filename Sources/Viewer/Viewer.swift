@@ -21,6 +21,11 @@ public final class Viewer {
     public private(set) var message: String?
     /// True once the user asked to quit.
     public private(set) var isFinished = false
+    /// True once the user asked to read the file again: the event loop then opens a new
+    /// store and a new viewer in this one's place (see `moveCursor(toRow:column:)`).
+    public private(set) var wantsReload = false
+    /// Data rows known at the last sync (to tell whether the cursor was on the last row).
+    private var knownDataRows = 0
 
     /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
     public private(set) var frozenDataRows: Range<Int> = 0..<0
@@ -88,7 +93,7 @@ public final class Viewer {
             window.setPreambleHidden(false)
         case .lastRow:
             moveCursor(toRow: dataRowCount - 1, edge: .zero)
-            if !store.isComplete {
+            if !store.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
         case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
@@ -103,7 +108,18 @@ public final class Viewer {
             sync()
             revealCursor()
         case .refresh:
+            let wasOnLastRow = options.follows && knownDataRows > 0 && cursorRow == knownDataRows - 1
             sync()
+            if wasOnLastRow && dataRowCount - 1 > cursorRow {
+                cursorRow = dataRowCount - 1
+                revealCursor()
+            }
+        case .reload:
+            if store.isReloadable {
+                wantsReload = true
+            } else {
+                message = "standard input cannot be read again"
+            }
         case .tick:
             if holdFrames > 0 {
                 holdFrames -= 1
@@ -229,6 +245,20 @@ public final class Viewer {
         }
     }
 
+    /// Gives up a reload that could not be done, saying why.
+    public func cancelReload(because reason: String) {
+        wantsReload = false
+        message = "cannot reload: " + reason
+    }
+
+    /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
+    public func moveCursor(toRow row: Int, column: Int) {
+        sync()
+        cursorRow = max(0, min(row, dataRowCount - 1))
+        cursorColumn = max(0, min(column, columnCount - 1))
+        revealCursor()
+    }
+
     // MARK: Freezing
 
     /// Freezes the rows above the cursor (those in view) and the columns left of it.
@@ -289,6 +319,7 @@ public final class Viewer {
                         preambleLines: store.preamble.count)
         cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
         cursorRow = max(0, cursorRow)
+        knownDataRows = dataRowCount
         cursorColumn = max(0, min(cursorColumn, count - 1))
     }
 

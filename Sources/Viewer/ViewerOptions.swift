@@ -14,9 +14,14 @@ public struct ViewerOptions: Sendable, Equatable {
     public var showsIndicators: Bool
     /// Whether the status line shows the reuse pool's counters.
     public var showsDebugStats: Bool
+    /// Whether the input is followed as it grows; the cursor then stays on the last row
+    /// when it was there.
+    public var follows: Bool
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
-                bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false) {
+                bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,
+                follows: Bool = false) {
+        self.follows = follows
         self.headerRows = max(0, headerRows)
         self.frozenColumns = max(0, frozenColumns)
         self.showsRowNumbers = showsRowNumbers

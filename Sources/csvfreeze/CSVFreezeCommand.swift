@@ -71,6 +71,10 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("debug-stats"), help: "Show the reuse pool's cell counts in the status line.")
     var debugStats = false
 
+    @Flag(name: [.customShort("f"), .customLong("follow")],
+          help: "Keep reading the file as it grows, like tail -f; the view stays at the bottom if it was there.")
+    var follow = false
+
     @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv or json.",
                                valueName: "format"))
     var output: OutputFormat?
@@ -126,7 +130,8 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
-                                    bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
+                                    bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
+                                    follows: follow)
         let status = Session.run(path: path, delimiter: delimiter, preamble: preambleRule(forOutput: false),
                                  options: options, mouse: !noMouse)
         if status != 0 { throw ExitCode(status) }

@@ -23,12 +23,15 @@ enum Session {
         }
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
-        let store: CellStore
-        do {
-            store = try CellStore.open(path: path, delimiter: delimiter, preamble: preamble, onChange: {
+        func open() throws(CellStoreError) -> CellStore {
+            try CellStore.open(path: path, delimiter: delimiter, preamble: preamble, follows: options.follows, onChange: {
                 var byte = Session.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
+        }
+        var store: CellStore
+        do {
+            store = try open()
         } catch {
             fail(error.description, status: 1)
         }
@@ -40,7 +43,7 @@ enum Session {
         }
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
-        let viewer = Viewer(store: store, options: options, screenSize: session.size)
+        var viewer = Viewer(store: store, options: options, screenSize: session.size)
         var status: Int32 = 0
         var lastFrame: Frame?
         // The next animation frame is due at this time; nil while nothing moves, and then
@@ -86,6 +89,12 @@ enum Session {
                 }
                 if hadNews { viewer.handle(.refresh) }
             }
+            defer {
+                if viewer.wantsReload {
+                    viewer = reloaded(viewer, open: open)
+                    store = viewer.store
+                }
+            }
             if fds[0].revents != 0 {
                 var gotEvent = false
                 while let event = session.nextEvent() {
@@ -95,7 +104,7 @@ enum Session {
                     case .mouse(let event): viewer.handle(.mouse(event))
                     case .resize(let size): viewer.handle(.resize(size))
                     }
-                    if viewer.isFinished { break }
+                    if viewer.isFinished || viewer.wantsReload { break }
                 }
                 if !gotEvent && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                     // The terminal went away.
@@ -105,6 +114,19 @@ enum Session {
         }
         session.end()
         return status
+    }
+
+    /// A new store and viewer for the same file, the cursor where it was. On failure the
+    /// old ones stay, with the reason in the status line.
+    static func reloaded(_ viewer: Viewer, open: () throws(CellStoreError) -> CellStore) -> Viewer {
+        do {
+            let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
+            fresh.moveCursor(toRow: viewer.cursorRow, column: viewer.cursorColumn)
+            return fresh
+        } catch {
+            viewer.cancelReload(because: error.description)
+            return viewer
+        }
     }
 
     static func now() -> Double {

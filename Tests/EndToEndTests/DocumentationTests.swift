@@ -5,7 +5,7 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let options = ["--delimiter", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
-                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats",
+                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

@@ -116,3 +116,99 @@ struct ProgressTextTests {
         #expect(Viewer.bytes(1536) == "1.5 KB")
     }
 }
+
+@Suite("A file that changes")
+struct ChangingFileTests {
+    func wait(for what: String, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
+            usleep(5000)
+        }
+    }
+
+    func append(_ text: String, to path: String) {
+        let handle = FileHandle(forWritingAtPath: path)!
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try? handle.close()
+    }
+
+    @Test("--follow: new rows show, the cursor stays on the last row, a partial last line waits")
+    func follow() throws {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID()).csv").path
+        try Data("id,v\n1,a\n2,b\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let store = try CellStore.open(path: path, follows: true)
+        let subject = Viewer(store: store, options: ViewerOptions(bounce: .none, showsIndicators: false, follows: true),
+                             screenSize: Size(width: 40, height: 10))
+        wait(for: "caught up") { store.progress.isCaughtUp }
+        subject.handle(.refresh)
+        subject.handle(.lastRow)
+        #expect(subject.cursorRow == 1)
+        #expect(subject.message == nil)
+        #expect(subject.frame().lines[9].contains("following"))
+        append("3,c\n4,d\n5,e", to: path)
+        wait(for: "two more rows") { store.progress.rowCount == 5 }
+        subject.handle(.refresh)
+        #expect(subject.cursorRow == 3, "on the new last row; 5,e has no line end yet")
+        #expect(subject.frame().lines[4].hasPrefix("  4│ 4 d"))
+        append("\n", to: path)
+        wait(for: "the last line") { store.progress.rowCount == 6 }
+        subject.handle(.refresh)
+        #expect(subject.cursorRow == 4)
+        // Away from the end, the view stays where it is.
+        subject.handle(.firstRow)
+        append("6,f\n", to: path)
+        wait(for: "one more row") { store.progress.rowCount == 7 }
+        subject.handle(.refresh)
+        #expect(subject.cursorRow == 0)
+    }
+
+    @Test("a followed file that becomes shorter stops following, says so, and nothing crashes")
+    func truncated() throws {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID()).csv").path
+        try Data(sampleCSV(rows: 2000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let store = try CellStore.open(path: path, follows: true, checkpointSpacing: 4096)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 90, height: 10))
+        wait(for: "caught up") { store.progress.isCaughtUp }
+        truncate(path, 100)
+        wait(for: "the loader to notice") { store.progress.failure != nil }
+        subject.handle(.refresh)
+        for command in [Command.lastRow, .pageUp, .firstRow, .pageDown, .lastRow] {
+            subject.handle(command)
+            _ = subject.frame()
+        }
+        #expect(subject.frame().lines[9].contains("the file became shorter; R reloads it"))
+        subject.handle(.reload)
+        #expect(subject.wantsReload)
+    }
+
+    @Test("a file cut short while open (not followed) never crashes the viewer")
+    func cutShort() throws {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID()).csv").path
+        try Data(sampleCSV(rows: 5000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let store = try CellStore.open(path: path, checkpointSpacing: 4096, cacheCapacity: 2)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 40, height: 10))
+        wait(for: "the index") { store.isComplete }
+        truncate(path, 1000)
+        for command in [Command.lastRow, .pageUp, .firstRow, .pageDown, .lastRow, .moveUp] {
+            subject.handle(command)
+            let frame = subject.frame()
+            #expect(frame.size == Size(width: 40, height: 10))
+        }
+    }
+
+    @Test("input that is not a file (a stream, or memory) cannot be reloaded, and says so")
+    func streamReload() {
+        let subject = viewer("a\n1\n")
+        subject.handle(.reload)
+        #expect(!subject.wantsReload)
+        #expect(subject.message == "standard input cannot be read again")
+    }
+}
