@@ -27,6 +27,8 @@ public final class CellStore {
     private var cache: BlockCache
     private var rowsSeen = 0
     private var counters = Statistics()
+    /// The file's last rows under estimated numbers, after `jumpToEnd` (see CellStore+Tail).
+    var provisionalTail: ProvisionalTail?
     /// How many rows past the requested one a cut-short block parses, so that scrolling
     /// on does not parse again at once.
     let lookahead = 256
@@ -41,6 +43,7 @@ public final class CellStore {
     /// the background. `onChange` is called (from the loader's thread) when there is news.
     public static func open(path: String?, delimiter: UInt8? = nil, preamble: PreambleRule = .none,
                             follows: Bool = false, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
+                            startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let input: Loader.Input
         let name: String
@@ -64,7 +67,8 @@ public final class CellStore {
             // let rows be parsed from offset zero straight away.
             loader.prepareFile()
         }
-        loader.start()
+        // Tests may run the loader themselves, to see the store before and after it.
+        if startsLoader { loader.start() }
         return store
     }
 
@@ -94,7 +98,17 @@ public final class CellStore {
 
     /// Records known to exist: indexed ones, and any parsed ahead of the loader.
     public var rowCount: Int {
-        max(progress.rowCount, rowsSeen)
+        let known = max(progress.rowCount, rowsSeen)
+        if let tail = provisionalTail, !isComplete {
+            return max(known, tail.estimatedFirstRecord + tail.rows.count)
+        }
+        return known
+    }
+
+    /// Records shown under estimated numbers after `jumpToEnd`, while the index is not complete.
+    public var estimatedRows: Range<Int>? {
+        guard let tail = provisionalTail, !isComplete else { return nil }
+        return tail.estimatedFirstRecord..<(tail.estimatedFirstRecord + tail.rows.count)
     }
 
     /// True once every record is known.
@@ -127,6 +141,15 @@ public final class CellStore {
             counters.outOfRangeRequests += 1
             return nil
         }
+        if let tail = provisionalTail, !isComplete {
+            if index >= tail.estimatedFirstRecord {
+                let local = index - tail.estimatedFirstRecord
+                return local < tail.rows.count ? tail.rows[local] : nil
+            }
+            // Between the indexed part and the tail: not known yet, and not worth parsing
+            // gigabytes for; these rows show once the index reaches them.
+            if index >= max(progress.rowCount, rowsSeen) + lookahead { return nil }
+        }
         return fetch(index)
     }
 
@@ -134,6 +157,11 @@ public final class CellStore {
     /// the loader reaches them (the first screen, and the width sample).
     public func prefetch(upTo index: Int) {
         guard !isComplete || index < rowCount else { return }
+        // With an estimated tail shown, nothing past the indexed part is parsed ahead: the
+        // tail's rows are in hand, and those between are not worth a long parse.
+        if provisionalTail != nil, !isComplete, index >= max(progress.rowCount, rowsSeen) + lookahead {
+            return
+        }
         _ = fetch(max(0, index))
     }
 
@@ -167,6 +195,9 @@ public final class CellStore {
         }
         return result
     }
+
+    /// Runs the whole index on the calling thread (for a store opened with `startsLoader: false`).
+    package func indexNow() { loader.run() }
 
     /// Drops every cached block (after a reload, or to measure).
     public func emptyCache() { cache.removeAll() }

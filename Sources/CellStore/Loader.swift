@@ -205,7 +205,7 @@ package final class Loader: Sendable {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             lastByte = chunk[count - 1]
             let chunkStart = offset
-            scanner.scan(chunk, at: chunkStart) { end, afterCR, records in
+            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, _ in
                 let position = chunkStart + Int64(end)
                 guard position >= nextCheckpoint else { return }
                 // Not between the CR and LF of a CRLF: a fresh parser there would see a

@@ -52,7 +52,13 @@ package struct RecordScanner {
     /// 1 for delimiter, quote, CR and LF: the bytes that matter outside quotes.
     private let special: [UInt8]
 
-    package init(dialect: Dialect) {
+    /// A scanner at the start of an input, or (`insideQuotes`) one that assumes it starts
+    /// inside a quoted field, for re-synchronizing in the middle of a file.
+    package init(dialect: Dialect, insideQuotes: Bool = false) {
+        if insideQuotes {
+            state = .quoted
+            fields = 1
+        }
         delimiter = dialect.delimiter
         quote = dialect.quote
         var table = [UInt8](repeating: 0, count: 256)
@@ -63,7 +69,11 @@ package struct RecordScanner {
     /// True between records: the next byte starts a new record (or is the LF of a CRLF).
     package var isBetweenRecords: Bool { state == .rowNotBegun }
 
+    /// Fields of the record that ended last.
+    private var endedFields = 0
+
     private mutating func endRecord(_ terminator: UInt8) {
+        endedFields = fields
         lastTerminator = terminator
         recordCount += 1
         if fields > widestRecord { widestRecord = fields }
@@ -77,12 +87,13 @@ package struct RecordScanner {
     }
 
     /// Scans `buffer`, which starts at byte `position` of the input. After each record end
-    /// and after the LF of a CRLF, calls `boundary(offset, afterCR, records)` with the
-    /// offset in the buffer just past it, whether a CR ended a record there (a LF may still
-    /// follow and belong to it), and the records completed so far.
+    /// and after the LF of a CRLF, calls `boundary(offset, afterCR, records, fields)` with
+    /// the offset in the buffer just past it, whether a CR ended a record there (a LF may
+    /// still follow and belong to it), the records completed so far, and the fields of the
+    /// record that just ended (0 after the LF of a CRLF).
     /// - Complexity: O(n), with quoted stretches skipped by `memchr`.
     package mutating func scan(_ buffer: UnsafeRawBufferPointer, at position: Int64 = 0,
-                               boundary: (Int, Bool, Int) -> Void = { _, _, _ in }) {
+                               boundary: (Int, Bool, Int, Int) -> Void = { _, _, _, _ in }) {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = buffer.count
         var index = 0
@@ -100,7 +111,7 @@ package struct RecordScanner {
                         state = .fieldNotBegun
                     } else if byte == 0x0A || byte == 0x0D {
                         endRecord(byte)
-                        boundary(index, byte == 0x0D, recordCount)
+                        boundary(index, byte == 0x0D, recordCount, endedFields)
                     } else {
                         note(.quoteInUnquotedField, at: position + Int64(index - 1))
                     }
@@ -119,7 +130,7 @@ package struct RecordScanner {
                         state = .fieldNotBegun
                     } else if byte == 0x0A || byte == 0x0D {
                         endRecord(byte)
-                        boundary(index, byte == 0x0D, recordCount)
+                        boundary(index, byte == 0x0D, recordCount, endedFields)
                     } else if byte == quote {
                         state = .quoted   // a doubled quote
                     } else {
@@ -136,11 +147,12 @@ package struct RecordScanner {
                             endRecord(byte)   // after a trailing delimiter
                         } else if byte == 0x0A && lastTerminator == 0x0D {
                             lastTerminator = byte   // the LF of a CRLF ends nothing
+                            endedFields = 0
                         } else {
                             fields = 1   // a blank line: one empty field
                             endRecord(byte)
                         }
-                        boundary(index, byte == 0x0D, recordCount)
+                        boundary(index, byte == 0x0D, recordCount, endedFields)
                         continue
                     }
                     if starting { fields = 1 }

@@ -19,6 +19,8 @@ struct ColumnSizer {
 
     /// Whether the last rows have been measured (once the whole input is known).
     private var hasSampledTail = false
+    /// Whether rows shown under estimated numbers have been measured.
+    private var hasSampledEstimatedRows = false
 
     /// Takes the sample again if the input has grown and the sample was not full; once
     /// the input is complete, also measures its last rows (ids and totals grow there).
@@ -32,6 +34,15 @@ struct ColumnSizer {
             natural = widths.map { max(1, $0) }
             sampledRecords = available
             isFinal = limit >= headerRows + ColumnSizer.sampleRows || store.isComplete
+        }
+        if let estimated = store.estimatedRows, !hasSampledEstimatedRows {
+            // Rows shown after a jump to the end: ids and totals grow there too.
+            hasSampledEstimatedRows = true
+            var widths = natural
+            measure(store, rows: max(estimated.lowerBound, estimated.upperBound - ColumnSizer.tailRows)..<estimated.upperBound,
+                    into: &widths)
+            natural = widths.map { max(1, $0) }
+            sampledRecords = -3
         }
         if isFinal && !hasSampledTail && store.isComplete {
             hasSampledTail = true

@@ -142,7 +142,7 @@ extension Viewer {
         case .headerRecord(let record):
             separatorStyle = .header
             if column < 0 {
-                let title = record == 0 ? "#" : ""
+                let title = record == 0 ? (store.isApproximate ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
                 let style: Style = placement.key.highlight == 1 ? .headerOfCursorColumn : .header
@@ -207,7 +207,9 @@ extension Viewer {
         if store.rowCount == 0 && progress.isComplete {
             parts.append("empty input")
         } else {
-            parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet") : "row \(Self.grouped(cursorRow + 1))/\(total)")
+            let approximate = store.isApproximate ? "≈" : ""
+            parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet")
+                         : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)")
         }
         let header = options.headerRows > 0 && store.rowCount > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
         var column = "col \(cursorColumn + 1)/\(columnCount)"

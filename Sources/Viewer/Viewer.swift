@@ -92,10 +92,12 @@ public final class Viewer {
             moveCursor(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
-            moveCursor(toRow: dataRowCount - 1, edge: .zero)
-            if !store.isComplete && !options.follows {
+            if !store.isComplete && !options.follows && store.jumpToEnd(rows: max(200, screenSize.height * 4)) {
+                message = "≈ row numbers are estimates until the file is read"
+            } else if !store.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
+            moveCursor(toRow: dataRowCount - 1, edge: .zero)
         case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
         case .scrollRight: scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
@@ -109,6 +111,15 @@ public final class Viewer {
             revealCursor()
         case .refresh:
             let wasOnLastRow = options.follows && knownDataRows > 0 && cursorRow == knownDataRows - 1
+            if let shift = store.settleEstimate() {
+                // The index caught up with rows shown under estimated numbers: the same rows
+                // stay on the same lines, only their numbers change.
+                let top = window.offset.y
+                cursorRow += shift
+                sync()
+                window.scroll(to: Point(x: window.offset.x, y: top + shift))
+                if message?.hasPrefix("≈") == true { message = nil }
+            }
             sync()
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 cursorRow = dataRowCount - 1

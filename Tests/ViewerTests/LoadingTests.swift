@@ -212,3 +212,33 @@ struct ChangingFileTests {
         #expect(subject.message == "standard input cannot be read again")
     }
 }
+
+@Suite("G before the index is complete")
+struct EarlyJumpTests {
+    @Test("G shows the last rows at once, marked ≈; when the index completes the numbers turn exact and nothing moves")
+    func estimateThenExact() throws {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID()).csv").path
+        try Data(sampleCSV(rows: 120_000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let store = try CellStore.open(path: path, startsLoader: false)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
+        subject.handle(.lastRow)
+        var lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("     ≈│"))
+        #expect(lines[9].contains("row ≈"))
+        #expect(subject.message?.hasPrefix("≈ row numbers are estimates") == true)
+        // The data is the file's end: the id column says 120000 on the last line.
+        #expect(lines[8].contains("│120000 Ann"))
+        let dataBefore = lines[1...8].map { $0.split(separator: "│").last.map(String.init) ?? "" }
+        store.indexNow()
+        subject.handle(.refresh)
+        lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("     #│"))
+        #expect(lines[9].contains("row 120,000/120,000"))
+        #expect(lines[8].hasPrefix("120000│120000 "))
+        let dataAfter = lines[1...8].map { $0.split(separator: "│").last.map(String.init) ?? "" }
+        #expect(dataAfter == dataBefore, "the same rows on the same lines")
+        #expect(subject.message == nil)
+    }
+}
