@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "csvfreeze", targets: ["csvfreeze"]),
+        .executable(name: "csvfreeze-bench", targets: ["csvfreeze-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),

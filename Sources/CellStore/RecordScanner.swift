@@ -1,14 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibCSV
 
 /// Finds record boundaries without parsing cells, following libcsv's rules exactly as
 /// this project sets libcsv up (nothing trimmed, every terminator reported, CRLF ending one
 /// record, a blank line being a record), several times faster than parsing.
 ///
 /// With nothing trimmed, a quote opens a quoted field exactly when it is the first byte of
-/// a field; inside a quoted field only a quote matters, so the scanner skips to it with
-/// `memchr`; outside, a byte table says which bytes matter. It also counts each record's
+/// a field; inside a quoted field only a quote matters, and outside only the delimiter,
+/// a quote and line ends: the scanner finds them 16 bytes at a time (SSE2 helpers in the
+/// C shim, with a byte loop elsewhere). It also counts each record's
 /// fields (for the widest row) and notes malformed quoting, which libcsv reads leniently.
 /// Differential tests hold it to libcsv over hostile inputs.
 package struct RecordScanner {
@@ -49,8 +51,6 @@ package struct RecordScanner {
     package private(set) var firstProblem: Problem?
     /// How many quoting problems were met.
     package private(set) var problemCount = 0
-    /// 1 for delimiter, quote, CR and LF: the bytes that matter outside quotes.
-    private let special: [UInt8]
 
     /// A scanner at the start of an input, or (`insideQuotes`) one that assumes it starts
     /// inside a quoted field, for re-synchronizing in the middle of a file.
@@ -61,9 +61,6 @@ package struct RecordScanner {
         }
         delimiter = dialect.delimiter
         quote = dialect.quote
-        var table = [UInt8](repeating: 0, count: 256)
-        for byte in [dialect.delimiter, dialect.quote, 0x0A, 0x0D] { table[Int(byte)] = 1 }
-        special = table
     }
 
     /// True between records: the next byte starts a new record (or is the LF of a CRLF).
@@ -96,31 +93,56 @@ package struct RecordScanner {
                                boundary: (Int, Bool, Int, Int) -> Void = { _, _, _, _ in }) {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = buffer.count
+        // The state lives in locals while scanning (registers, not memory) and is written
+        // back once at the end.
+        var state = self.state
+        var fields = self.fields
+        var lastTerminator = self.lastTerminator
+        var recordCount = self.recordCount
+        var widestRecord = self.widestRecord
+        var endedFields = self.endedFields
+        var quoteOpenedAt = self.quoteOpenedAt
+        var problems: [(Problem.Kind, Int64, Int)] = []
+        let delimiter = self.delimiter, quote = self.quote
         var index = 0
-        special.withUnsafeBufferPointer { table in
+
+        do {
+            @inline(__always) func endRecord(_ terminator: UInt8) {
+                endedFields = fields
+                lastTerminator = terminator
+                recordCount += 1
+                if fields > widestRecord { widestRecord = fields }
+                fields = 0
+                state = .rowNotBegun
+                boundary(index, terminator == 0x0D, recordCount, endedFields)
+            }
             while index < count {
                 switch state {
                 case .unquoted:
-                    // Skip ordinary bytes in bulk.
-                    while index < count && table[Int(base[index])] == 0 { index += 1 }
-                    guard index < count else { return }
+                    // Unquoted fields, through their delimiters, in bulk.
+                    var added = 0
+                    var afterDelimiter: Int32 = 0
+                    index += cf_scan_unquoted(base + index, count - index, delimiter, quote, &added, &afterDelimiter)
+                    fields += added
+                    guard index < count else {
+                        if afterDelimiter != 0 { state = .fieldNotBegun }
+                        break
+                    }
                     let byte = base[index]
                     index += 1
-                    if byte == delimiter {
-                        fields += 1
-                        state = .fieldNotBegun
-                    } else if byte == 0x0A || byte == 0x0D {
+                    if byte == 0x0A || byte == 0x0D {
                         endRecord(byte)
-                        boundary(index, byte == 0x0D, recordCount, endedFields)
+                    } else if afterDelimiter != 0 {
+                        // A quote that starts a field opens a quoted field.
+                        quoteOpenedAt = position + Int64(index - 1)
+                        state = .quoted
                     } else {
-                        note(.quoteInUnquotedField, at: position + Int64(index - 1))
+                        problems.append((.quoteInUnquotedField, position + Int64(index - 1), recordCount))
                     }
                 case .quoted:
-                    guard let found = memchr(base + index, Int32(quote), count - index) else {
-                        index = count
-                        return
-                    }
-                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    index += cf_find_byte(base + index, count - index, quote)
+                    guard index < count else { break }
+                    index += 1
                     state = .quoteInQuoted
                 case .quoteInQuoted:
                     let byte = base[index]
@@ -130,12 +152,11 @@ package struct RecordScanner {
                         state = .fieldNotBegun
                     } else if byte == 0x0A || byte == 0x0D {
                         endRecord(byte)
-                        boundary(index, byte == 0x0D, recordCount, endedFields)
                     } else if byte == quote {
                         state = .quoted   // a doubled quote
                     } else {
                         // libcsv keeps the text, and the field stays quoted.
-                        note(.textAfterClosingQuote, at: position + Int64(index - 1))
+                        problems.append((.textAfterClosingQuote, position + Int64(index - 1), recordCount))
                         state = .quoted
                     }
                 case .rowNotBegun, .fieldNotBegun:
@@ -148,11 +169,11 @@ package struct RecordScanner {
                         } else if byte == 0x0A && lastTerminator == 0x0D {
                             lastTerminator = byte   // the LF of a CRLF ends nothing
                             endedFields = 0
+                            boundary(index, false, recordCount, 0)
                         } else {
                             fields = 1   // a blank line: one empty field
                             endRecord(byte)
                         }
-                        boundary(index, byte == 0x0D, recordCount, endedFields)
                         continue
                     }
                     if starting { fields = 1 }
@@ -168,6 +189,18 @@ package struct RecordScanner {
                 }
             }
         }
+        // A problem belongs to the record being read when it was met.
+        for (kind, offset, record) in problems {
+            problemCount += 1
+            if firstProblem == nil { firstProblem = Problem(kind: kind, record: record, offset: offset) }
+        }
+        self.state = state
+        self.fields = fields
+        self.lastTerminator = lastTerminator
+        self.recordCount = recordCount
+        self.widestRecord = widestRecord
+        self.endedFields = endedFields
+        self.quoteOpenedAt = quoteOpenedAt
     }
 
     /// Ends the input: a record still open is complete (libcsv's `csv_fini`).

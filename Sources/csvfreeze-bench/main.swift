@@ -1,0 +1,345 @@
+// csvfreeze-bench: the figures csvfreeze promises, measured on this machine in one run.
+//
+//   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
+//
+// It generates its inputs under DIR (default bench-data/) when they are missing: a file of
+// about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
+// UTF-8, and a narrow file of 12 million rows. Memory is measured in child processes.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Viewer
+
+setlocale(LC_ALL, "C.UTF-8")
+
+// MARK: Arguments
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+let directory = option("--dir") ?? "bench-data"
+let targetSize = Int64(option("--size") ?? "") ?? (1 << 30)
+let fuzzSeconds = Double(option("--fuzz") ?? "") ?? 20
+
+// MARK: Helpers
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let start = now()
+    let result = try body()
+    return (result, now() - start)
+}
+
+/// This process's peak resident memory in MiB.
+func peakMemoryMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return -1 }
+    return kilobytes / 1024
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Writes a file of about `size` bytes, streaming, with `row` making each line.
+func generate(_ path: String, size: Int64, header: String, row: (Int, inout SplitMix) -> String) {
+    if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+       let existing = attributes[.size] as? Int64, existing >= size { return }
+    print("generating \(path) …")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
+    var generator = SplitMix(state: 42)
+    var written: Int64 = 0
+    var batch = header
+    var index = 0
+    while written < size {
+        index += 1
+        batch += row(index, &generator)
+        if batch.utf8.count > 1 << 20 {
+            handle.write(Data(batch.utf8))
+            written += Int64(batch.utf8.count)
+            batch = ""
+        }
+    }
+    handle.write(Data(batch.utf8))
+    try? handle.close()
+}
+
+let words = ["alpha", "beta", "gamma", "delta", "Zürich", "北京", "naïve", "œuvre", "data", "point"]
+func wideRow(_ index: Int, _ generator: inout SplitMix) -> String {
+    var cells = [String(index)]
+    for column in 1..<20 {
+        switch column % 5 {
+        case 0: cells.append(String(format: "%.3f", Double(generator.next() % 2_000_000_000) / 1000 - 1e6))
+        case 1:
+            let count = 1 + Int(generator.next() % 6)
+            cells.append("\"" + (0..<count).map { _ in words[Int(generator.next() % 10)] }.joined(separator: " ") + ", etc.\"")
+        case 2:
+            let word = words[Int(generator.next() % 10)]
+            cells.append(generator.next() % 10 < 3 ? "\"she said \"\"\(word)\"\"\"" : word)
+        case 3: cells.append(generator.next() % 20 == 0 ? "\"line one\nline two \(index)\"" : String(generator.next() % 1_000_000_000))
+        default: cells.append("2024-\(1 + generator.next() % 12)-\(1 + generator.next() % 28)")
+        }
+    }
+    return cells.joined(separator: ",") + "\n"
+}
+
+// MARK: Child processes (peak memory)
+
+if arguments.first == "--child" {
+    // Open the input as the viewer does, index it, look at the top and the bottom, and
+    // report the peak memory.
+    let path = arguments.count > 1 ? arguments[1] : nil
+    let store = try CellStore.open(path: path == "-" ? nil : path)
+    let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
+    _ = viewer.frame()
+    while !store.isComplete { usleep(2000) }
+    viewer.handle(.refresh)
+    viewer.handle(.lastRow)
+    _ = viewer.frame()
+    for _ in 0..<200 { viewer.handle(.pageUp); _ = viewer.frame() }
+    print(String(format: "%.1f %d", peakMemoryMiB(), store.rowCount))
+    exit(0)
+}
+
+func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
+    let pipe = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", shellCommand]
+    process.standardOutput = pipe
+    try? process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let parts = output.split(separator: "\n").last?.split(separator: " ") ?? []
+    return (Double(parts.first ?? "") ?? -1, Int(parts.last ?? "") ?? -1)
+}
+
+// MARK: Inputs
+
+try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+let big = directory + "/bench-1g.csv"
+let narrow = directory + "/bench-12m-rows.csv"
+generate(big, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
+generate(narrow, size: 12_000_000 * 17, header: "id,a,b\n") { index, generator in "\(index),\(generator.next() % 1000),x\n" }
+let bigSize = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int64) ?? 0
+let mib = Double(bigSize) / Double(1 << 20)
+
+var results: [(String, String, String, Bool?)] = []
+@MainActor func report(_ figure: String, _ value: String, target: String = "", ok: Bool? = nil) {
+    results.append((figure, value, target, ok))
+    func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    print(padded(figure, 46) + padded(value, 16) + padded(target, 28) + (ok.map { $0 ? "ok" : "OVER" } ?? ""))
+}
+func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+func s(_ seconds: Double) -> String { String(format: "%.2f s", seconds) }
+
+print(String(format: "input: %@ (%.0f MiB)", big, mib))
+
+// Warm the page cache once, so every figure below reads from memory alike.
+let source = try FileSource(path: big)
+let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+
+if arguments.contains("--index-only") {
+    for _ in 0..<3 {
+        let store = try CellStore.open(path: big, startsLoader: false)
+        let (_, time) = timed { store.indexNow() }
+        print(String(format: "index: %.3f s, %d rows", time, store.rowCount))
+    }
+    exit(0)
+}
+
+// MARK: Raw read (wc -l)
+
+let (lines, rawTime): (Int, Double) = timed {
+    var offset: Int64 = 0, lines = 0
+    while true {
+        let count = source.read(at: offset, into: readBuffer)
+        if count <= 0 { break }
+        var pointer = readBuffer.baseAddress!
+        var left = count
+        while left > 0, let found = memchr(pointer, 0x0A, left) {
+            lines += 1
+            let step = pointer.distance(to: found) + 1
+            pointer = found + 1
+            left -= step
+        }
+        offset += Int64(count)
+    }
+    return lines
+}
+report("raw read, counting line feeds", s(rawTime), target: "\(lines) lines")
+
+// MARK: libcsv full parse
+
+let dialect = Dialect()
+let (libcsvRows, libcsvTime): (Int, Double) = timed {
+    let parser = try! RecordParser(dialect: dialect, collectsCells: false)
+    var offset: Int64 = 0
+    while true {
+        let count = source.read(at: offset, into: readBuffer)
+        if count <= 0 { break }
+        parser.parse(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
+        offset += Int64(count)
+    }
+    parser.finish()
+    return parser.recordCount
+}
+report("libcsv full parse", s(libcsvTime))
+
+// MARK: Index
+
+let indexStore = try CellStore.open(path: big, startsLoader: false)
+let (_, indexTime) = timed { indexStore.indexNow() }
+let checkpoints = indexStore.statistics.checkpoints
+report("full index (scanner), exact row count", s(indexTime),
+       target: String(format: "≤ %.2f s (0.2 × libcsv)", libcsvTime * 0.2), ok: indexTime <= libcsvTime * 0.2)
+report("  rows (scanner = libcsv?)", "\(indexStore.rowCount)", target: "\(libcsvRows)", ok: indexStore.rowCount == libcsvRows)
+report("  checkpoints", "\(checkpoints)")
+report("  speed-up over libcsv", String(format: "%.1f×", libcsvTime / indexTime), target: "≥ 5×", ok: libcsvTime / indexTime >= 5)
+
+// MARK: First screen, file
+
+let (_, firstFile): (Frame, Double) = try timed {
+    let store = try CellStore.open(path: big)
+    return Viewer(store: store, screenSize: Size(width: 200, height: 60)).frame()
+}
+report("first screen, file (200×60)", ms(firstFile), target: "≤ 50 ms", ok: firstFile <= 0.05)
+
+// MARK: First screen, stdin
+
+var fds: [Int32] = [0, 0]
+pipe(&fds)
+let writer = fds[1]
+let feeder = Thread {
+    let input = try! FileSource(path: big)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    var offset: Int64 = 0
+    while true {
+        let count = input.read(at: offset, into: buffer)
+        if count <= 0 { break }
+        var done = 0
+        while done < count {
+            let written = write(writer, buffer.baseAddress! + done, count - done)
+            if written <= 0 { close(writer); return }
+            done += written
+        }
+        offset += Int64(count)
+    }
+    close(writer)
+}
+let stdinStart = now()
+feeder.start()
+let stdinStore = try CellStore.open(path: "/dev/fd/\(fds[0])")
+let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
+while stdinViewer.dataRowCount < 58 {
+    usleep(200)
+    stdinViewer.handle(.refresh)
+}
+_ = stdinViewer.frame()
+let firstStdin = now() - stdinStart
+report("first screen, stdin (200×60)", ms(firstStdin), target: "≤ 50 ms", ok: firstStdin <= 0.05)
+
+// MARK: G before the index is complete
+
+let gStore = try CellStore.open(path: big)
+let gViewer = Viewer(store: gStore, screenSize: Size(width: 200, height: 60))
+_ = gViewer.frame()
+let (gFrame, gTime): (Frame, Double) = timed {
+    gViewer.handle(.lastRow)
+    return gViewer.frame()
+}
+let approximate = gFrame.lines[59].contains("≈")
+report("G shows the last rows (index not complete)", ms(gTime), target: "at once, marked ≈", ok: approximate && gTime < 0.1)
+while !gStore.isComplete { usleep(2000) }
+gViewer.handle(.refresh)
+let exactLast = gViewer.frame().lines[58].contains("│\(gStore.rowCount - 1) ") || gViewer.cursorRow == gStore.rowCount - 2
+report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "still ≈" : "exact", ok: exactLast)
+
+// MARK: Frame cost
+
+let narrowStore = try CellStore.open(path: narrow, startsLoader: false)
+narrowStore.indexNow()
+let frameViewer = Viewer(store: narrowStore, screenSize: Size(width: 200, height: 60))
+@MainActor func frameCost(at row: Int) -> Double {
+    frameViewer.moveCursor(toRow: row, column: 0)
+    for _ in 0..<60 { frameViewer.handle(.moveDown); _ = frameViewer.frame() }   // warm
+    let steps = 2000
+    let (_, time) = timed {
+        for _ in 0..<steps {
+            frameViewer.handle(.moveDown)
+            _ = frameViewer.frame()
+        }
+    }
+    return time / Double(steps)
+}
+let costTop = frameCost(at: 0)
+let costDeep = frameCost(at: 10_000_000)
+report("frame (scroll step) at row 0, 200×60", ms(costTop), target: "≤ 0.5 ms", ok: costTop <= 0.0005)
+report("frame (scroll step) at row 10,000,000", ms(costDeep), target: "≤ 0.5 ms", ok: costDeep <= 0.0005)
+
+// MARK: Peak memory
+
+let me = CommandLine.arguments[0]
+let fileMemory = child("'\(me)' --child '\(big)'")
+report("peak memory, file (index, G, 200 pages up)", String(format: "%.1f MiB", fileMemory.mib), target: "≤ 32 MiB",
+       ok: fileMemory.mib > 0 && fileMemory.mib <= 32)
+let stdinMemory = child("cat '\(big)' | '\(me)' --child -")
+report("peak memory, stdin (same, spooled)", String(format: "%.1f MiB", stdinMemory.mib), target: "≤ 64 MiB",
+       ok: stdinMemory.mib > 0 && stdinMemory.mib <= 64)
+report("  rows seen through stdin", "\(stdinMemory.rows)", target: "\(libcsvRows)", ok: stdinMemory.rows == libcsvRows)
+let ratio = mib / max(1, fileMemory.mib)
+report("  file size / peak memory", String(format: "%.0f×", ratio))
+
+// MARK: Randomized differential run: scanner against libcsv
+
+let pieces: [[UInt8]] = ["a", "bc", ",", ";", "\"", "\"\"", "\n", "\r\n", "\r", " ", "é", "中", "\"x,\ny\"", "\n\n", "\t", "|"].map { Array($0.utf8) } + [[0xFF]]
+var fuzz = SplitMix(state: 7)
+var executions = 0, failures = 0
+let fuzzEnd = now() + fuzzSeconds
+while now() < fuzzEnd {
+    var bytes: [UInt8] = []
+    let length = Int(fuzz.next() % 400)
+    while bytes.count < length { bytes += pieces[Int(fuzz.next() % UInt64(pieces.count))] }
+    let delimiter: UInt8 = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")][Int(fuzz.next() % 4)]
+    let dialect = Dialect(delimiter: delimiter)
+    let expected = try RecordParser.records(in: bytes, dialect: dialect)
+    var scanner = RecordScanner(dialect: dialect)
+    let chunk = 1 + Int(fuzz.next() % 64)
+    var index = 0
+    while index < bytes.count {
+        let end = min(bytes.count, index + chunk)
+        bytes[index..<end].withUnsafeBytes { scanner.scan($0, at: Int64(index)) }
+        index = end
+    }
+    scanner.finish()
+    executions += 1
+    if scanner.recordCount != expected.count || scanner.widestRecord != (expected.map(\.count).max() ?? 0) {
+        failures += 1
+        if failures <= 3 { print("MISMATCH on \(bytes)") }
+    }
+}
+report("scanner vs libcsv, random inputs", "\(executions) runs", target: "\(failures) failures", ok: failures == 0)
+
+print("")
+let over = results.filter { $0.3 == false }
+print(over.isEmpty ? "all figures at or under target" : "\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
+exit(over.isEmpty ? 0 : 1)
