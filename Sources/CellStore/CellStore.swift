@@ -41,7 +41,7 @@ public final class CellStore {
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
     /// the background. `onChange` is called (from the loader's thread) when there is news.
-    public static func open(path: String?, delimiter: UInt8? = nil, preamble: PreambleRule = .none,
+    public static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
                             follows: Bool = false, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
                             startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
@@ -60,7 +60,8 @@ public final class CellStore {
             name = "stdin"
         }
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
-                            forcedDelimiter: delimiter, preambleRule: preamble, follows: follows, onChange: onChange)
+                            forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
+                            onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
@@ -73,10 +74,10 @@ public final class CellStore {
     }
 
     /// A store over bytes in memory, indexed on the calling thread before it returns.
-    public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil,
+    public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil, quote: UInt8? = nil,
                             preamble: PreambleRule = .none, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32) {
         let loader = Loader(input: .memory(MemorySource(bytes)), spacing: checkpointSpacing,
-                            fileName: name, forcedDelimiter: delimiter, preambleRule: preamble, onChange: {})
+                            fileName: name, forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, onChange: {})
         self.init(name: name, loader: loader, cacheCapacity: cacheCapacity)
         loader.run()
     }

@@ -6,11 +6,23 @@ public struct Dialect: Sendable, Equatable {
     /// The record terminator seen first in the input (`\n`, `\r\n` or `\r`), used when
     /// writing CSV back out so a file round-trips byte for byte.
     public var lineEnding: [UInt8]
+    /// True when the start of the input holds NUL bytes, which text does not: probably not
+    /// a delimited text file at all.
+    public var looksBinary = false
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
         self.delimiter = delimiter
         self.quote = quote
         self.lineEnding = lineEnding
+    }
+
+    /// The delimiter's name, and the quote's when it is not the usual double quote.
+    public var summary: String {
+        quote == UInt8(ascii: "\"") ? delimiterName : delimiterName + ", quote " + Dialect.name(of: quote)
+    }
+
+    static func name(of byte: UInt8) -> String {
+        byte >= 0x21 && byte <= 0x7E ? "'" + String(Character(Unicode.Scalar(byte))) + "'" : "0x" + String(byte, radix: 16, uppercase: true)
     }
 
     /// A short human name for the delimiter, for the status line.
@@ -33,16 +45,16 @@ public struct Dialect: Sendable, Equatable {
     ///
     /// For each candidate, the first lines of `sample` are split outside quotes; the
     /// winner is the one whose most common field count (above one) covers the most lines.
-    public static func detect(sample: ArraySlice<UInt8>, fileName: String?) -> Dialect {
-        var dialect = Dialect()
-        dialect.lineEnding = detectLineEnding(sample)
+    public static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
+        var dialect = Dialect(quote: quote)
+        dialect.lineEnding = detectLineEnding(sample, quote: quote)
         if let name = fileName?.lowercased(), name.hasSuffix(".tsv") || name.hasSuffix(".tab") {
             dialect.delimiter = 0x09
             return dialect
         }
         var best: (delimiter: UInt8, score: Int) = (UInt8(ascii: ","), 0)
         for candidate in candidates {
-            let score = consistency(of: candidate, in: sample)
+            let score = consistency(of: candidate, in: sample, quote: quote)
             if score > best.score { best = (candidate, score) }
         }
         dialect.delimiter = best.delimiter
@@ -50,7 +62,7 @@ public struct Dialect: Sendable, Equatable {
     }
 
     /// Lines (up to 100) whose field count equals the most common count, when above one.
-    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>) -> Int {
+    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Int {
         var counts: [Int: Int] = [:]
         var fields = 1
         var inQuotes = false
@@ -60,8 +72,8 @@ public struct Dialect: Sendable, Equatable {
         while index < sample.endIndex && lines < 100 {
             let byte = sample[index]
             if inQuotes {
-                if byte == UInt8(ascii: "\"") { inQuotes = false }
-            } else if byte == UInt8(ascii: "\"") && atFieldStart {
+                if byte == quote { inQuotes = false }
+            } else if byte == quote && atFieldStart {
                 inQuotes = true
             } else if byte == delimiter {
                 fields += 1
@@ -87,12 +99,12 @@ public struct Dialect: Sendable, Equatable {
     }
 
     /// The first terminator outside quotes in `sample`; LF when there is none.
-    static func detectLineEnding(_ sample: ArraySlice<UInt8>) -> [UInt8] {
+    static func detectLineEnding(_ sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> [UInt8] {
         var inQuotes = false
         var index = sample.startIndex
         while index < sample.endIndex {
             let byte = sample[index]
-            if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if byte == quote { inQuotes.toggle() }
             if !inQuotes {
                 if byte == 0x0A { return [0x0A] }
                 if byte == 0x0D {

@@ -24,12 +24,13 @@ package final class Loader: Sendable {
     let spacing: Int64
     let fileName: String?
     let forcedDelimiter: UInt8?
+    let forcedQuote: UInt8?
     let preambleRule: PreambleRule
     /// Keep reading a regular file as it grows, like `tail -f`.
     let follows: Bool
     let onChange: @Sendable () -> Void
 
-    package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?,
+    package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
         self.follows = follows
@@ -38,6 +39,7 @@ package final class Loader: Sendable {
         self.spacing = spacing
         self.fileName = fileName
         self.forcedDelimiter = forcedDelimiter
+        self.forcedQuote = forcedQuote
         self.onChange = onChange
     }
 
@@ -300,18 +302,21 @@ package final class Loader: Sendable {
     /// preamble's lines, from the first 64 KiB that exist.
     func judgeStart(source: ByteSource, available: Int64) -> (dialect: Dialect, bomLength: Int64, preamble: [String]) {
         let prelude = Loader.prelude(source: source, available: available)
-        let judged = Loader.judgeStart(prelude, fileName: fileName, delimiter: forcedDelimiter, preamble: preambleRule)
+        let judged = Loader.judgeStart(prelude, fileName: fileName, delimiter: forcedDelimiter, quote: forcedQuote,
+                                       preamble: preambleRule)
         return (judged.dialect, Int64(judged.dataStart), judged.preamble)
     }
 
     /// The same, for bytes in hand (also used by `RecordStream`).
-    static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?,
+    static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?, quote: UInt8? = nil,
                            preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String]) {
         let bomLength = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let (preambleLength, preamble) = rule.split(prelude[bomLength...])
         let dataStart = bomLength + preambleLength
-        var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName)
+        var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
         if let delimiter { dialect.delimiter = delimiter }
+        // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
+        dialect.looksBinary = prelude[dataStart...].contains(0)
         return (dialect, dataStart, preamble)
     }
 

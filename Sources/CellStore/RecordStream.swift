@@ -16,7 +16,7 @@ public enum RecordStream {
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
     /// `body` returns false to stop early (the reader of our output went away).
     @discardableResult
-    public static func forEach(path: String?, delimiter: UInt8?, preamble: PreambleRule = .none,
+    public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
                                dialectKnown: ((Dialect) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
         let file: FileSource
@@ -39,7 +39,7 @@ public enum RecordStream {
             if count == 0 { ended = true; break }
             start.append(contentsOf: buffer[..<count])
         }
-        let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, preamble: preamble)
+        let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
         dialectKnown?(dialect)
         let parser = try RecordParser(dialect: dialect)
         var records = 0

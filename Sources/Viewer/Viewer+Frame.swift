@@ -215,7 +215,7 @@ extension Viewer {
         var column = "col \(cursorColumn + 1)/\(columnCount)"
         if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }
         parts.append(column)
-        if let dialect = store.dialect { parts.append(dialect.delimiterName) }
+        if let dialect = store.dialect { parts.append(dialect.summary) }
         if options.showsDebugStats {
             let stats = cells.statistics
             parts.append("created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)")
@@ -229,16 +229,19 @@ extension Viewer {
             right = "following"
         } else if !progress.isComplete {
             right = Self.progressText(progress)
+        } else if store.dialect?.looksBinary == true {
+            right = "binary data? (NUL bytes, shown as ␀)"
         } else if let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
             right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"
         }
-        let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, screenSize.width / 2)
-        let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)
-        // Where you are matters more than what the file is called: a long name gives way
-        // first (keeping its end).
+        // Where you are matters most, then the message, then the file's name (which gives
+        // way first, keeping its end).
         let rest = parts.joined(separator: "  ")
+        let messageRoom = max(screenSize.width / 2, screenSize.width - DisplayWidth.of(rest) - 3)
+        let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, messageRoom)
+        let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)
         let nameRoom = room - 1 - DisplayWidth.of(rest) - 2
         var left = " " + rest
         if nameRoom >= 4 {

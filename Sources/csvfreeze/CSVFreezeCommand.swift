@@ -37,6 +37,9 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "char"))
     var delimiter: String?
 
+    @Option(help: ArgumentHelp("The quote character (default: \").", valueName: "char"))
+    var quote: String?
+
     @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
     var noHeader = false
 
@@ -84,6 +87,7 @@ struct CSVFreezeCommand: ParsableCommand {
 
     func validate() throws {
         _ = try delimiterByte()
+        _ = try quoteByte()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
@@ -99,11 +103,27 @@ struct CSVFreezeCommand: ParsableCommand {
             guard bytes.count == 1 else {
                 throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(delimiter)'")
             }
-            guard bytes[0] != 0x0A, bytes[0] != 0x0D, bytes[0] != 0x22 else {
-                throw ValidationError("--delimiter cannot be a line break or a double quote")
+            guard bytes[0] != 0x0A, bytes[0] != 0x0D else {
+                throw ValidationError("--delimiter cannot be a line break")
+            }
+            if bytes[0] == 0x22 && quote == nil {
+                throw ValidationError("--delimiter cannot be the quote character (choose another with --quote)")
             }
             return bytes[0]
         }
+    }
+
+    /// The quote as a byte, from `--quote`.
+    func quoteByte() throws -> UInt8? {
+        guard let quote else { return nil }
+        let bytes = Array(quote.utf8)
+        guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
+            throw ValidationError("--quote takes one single-byte character, not '\(quote)'")
+        }
+        if let delimiter = try delimiterByte(), delimiter == bytes[0] {
+            throw ValidationError("--quote and --delimiter cannot be the same character")
+        }
+        return bytes[0]
     }
 
     var headerRows: Int { freezeRows ?? (noHeader ? 0 : 1) }
@@ -123,8 +143,9 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
         let delimiter = try delimiterByte()
+        let quote = try quoteByte()
         if output != nil || isatty(1) == 0 {
-            let status = Output.write(path: path, delimiter: delimiter, preamble: preambleRule(forOutput: true),
+            let status = Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
                                       format: output ?? .table, headerRows: headerRows)
             if status != 0 { throw ExitCode(status) }
             return
@@ -132,7 +153,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow)
-        let status = Session.run(path: path, delimiter: delimiter, preamble: preambleRule(forOutput: false),
+        let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
                                  options: options, mouse: !noMouse)
         if status != 0 { throw ExitCode(status) }
     }

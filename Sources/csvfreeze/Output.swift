@@ -7,12 +7,12 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, preamble: preamble, dialectKnown: { dialect in
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, dialectKnown: { dialect in
                 writer = OutputWriter(format: format, lineEnding: dialect.lineEnding, headerRows: headerRows,
                                       sink: writeToStandardOutput)
             }) { row in

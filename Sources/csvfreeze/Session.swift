@@ -14,7 +14,7 @@ enum Session {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     static let frameInterval = 0.03
 
-    static func run(path: String?, delimiter: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool) -> Int32 {
+    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool) -> Int32 {
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -24,7 +24,7 @@ enum Session {
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open() throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: path, delimiter: delimiter, preamble: preamble, follows: options.follows, onChange: {
+            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, follows: options.follows, onChange: {
                 var byte = Session.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
