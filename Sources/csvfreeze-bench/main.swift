@@ -339,6 +339,38 @@ while now() < fuzzEnd {
 }
 report("scanner vs libcsv, random inputs", "\(executions) runs", target: "\(failures) failures", ok: failures == 0)
 
+// MARK: Randomized run: the cell renderer
+
+let glyphs: [[UInt8]] = [[0x1B], [0x07], [0x00], [0x7F], [0x0A], [0x0D], [0x09], [0xC2, 0x85], [0xE2, 0x80, 0xAE], [0xFF], [0xC3],
+                         Array("中".utf8), Array("e\u{301}".utf8), Array("👩‍👩‍👧".utf8), Array("🇫🇷".utf8), Array("a".utf8), Array("7".utf8)]
+var renders = 0, renderFailures = 0
+let renderEnd = now() + fuzzSeconds / 2
+while now() < renderEnd {
+    var bytes: [UInt8] = []
+    for _ in 0..<Int(fuzz.next() % 24) { bytes += glyphs[Int(fuzz.next() % UInt64(glyphs.count))] }
+    let width = 1 + Int(fuzz.next() % 30)
+    let cells = CellText.layout(bytes[...], width: width, alignRight: fuzz.next() % 2 == 0, style: .plain)
+    renders += 1
+    var good = cells.count == width
+    var index = 0
+    while good && index < cells.count {
+        let cell = cells[index]
+        if cell.text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { good = false }
+        if cell.isContinuation { good = false }
+        if let character = cell.text.first, DisplayWidth.of(character) == 2 {
+            good = good && index + 1 < cells.count && cells[index + 1].isContinuation
+            index += 2
+        } else {
+            index += 1
+        }
+    }
+    if !good {
+        renderFailures += 1
+        if renderFailures <= 3 { print("RENDER FAILURE on \(bytes) at width \(width)") }
+    }
+}
+report("cell renderer, random bytes", "\(renders) runs", target: "\(renderFailures) failures", ok: renderFailures == 0)
+
 print("")
 let over = results.filter { $0.3 == false }
 print(over.isEmpty ? "all figures at or under target" : "\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
