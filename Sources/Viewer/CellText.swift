@@ -86,7 +86,7 @@ public enum CellText {
         var cells: [FrameCell] = []
         for glyph in glyphs(text) {
             cells.append(FrameCell(glyph.text, glyph.isSymbol ? .symbol : style))
-            if glyph.width == 2 { cells.append(FrameCell("", glyph.isSymbol ? .symbol : style)) }
+            for _ in 1..<max(1, glyph.width) { cells.append(FrameCell("", glyph.isSymbol ? .symbol : style)) }
         }
         return cells
     }
@@ -158,7 +158,7 @@ public enum CellText {
     private static func append(_ glyph: Glyph, to cells: inout [FrameCell], style: Style) {
         let shown: Style = glyph.isSymbol && (style == .plain) ? .symbol : style
         cells.append(FrameCell(glyph.text, shown))
-        if glyph.width == 2 { cells.append(FrameCell("", shown)) }
+        for _ in 1..<max(1, glyph.width) { cells.append(FrameCell("", shown)) }
     }
 }
 

@@ -34,7 +34,7 @@ public struct FrameCell: Sendable, Equatable {
     }
 
     public static let blank = FrameCell(" ")
-    /// The second cell of a two-cell-wide character.
+    /// A cell covered by the character before it (the right part of a wide character).
     public var isContinuation: Bool { text.isEmpty }
 }
 
@@ -88,7 +88,7 @@ public struct Frame: Sendable, Equatable {
                 break
             }
             self[column, y] = FrameCell(glyph.text, shown)
-            if glyph.width == 2 { self[column + 1, y] = FrameCell("", shown) }
+            for extra in 1..<max(1, glyph.width) { self[column + extra, y] = FrameCell("", shown) }
             column += glyph.width
         }
         return column

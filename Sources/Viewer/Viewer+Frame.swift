@@ -119,13 +119,19 @@ extension Viewer {
     /// shows as a blank.
     private func copy(_ cells: [FrameCell], placement: Placement, into frame: inout Frame) {
         let slice = placement.slice
-        var visible = cells[slice.clipLeft..<(slice.clipLeft + slice.width)]
-        if let first = visible.first, first.isContinuation {
-            visible[visible.startIndex] = FrameCell(" ", first.style)
+        let end = slice.clipLeft + slice.width
+        var visible = cells[slice.clipLeft..<end]
+        // The rest of a wide character cut by the left edge: blanks.
+        var index = visible.startIndex
+        while index < visible.endIndex, visible[index].isContinuation {
+            visible[index] = FrameCell(" ", visible[index].style)
+            index += 1
         }
-        if slice.clipLeft + slice.width < cells.count, cells[slice.clipLeft + slice.width].isContinuation,
-           let last = visible.last {
-            visible[visible.endIndex - 1] = FrameCell(" ", last.style)
+        // A wide character cut by the right edge: blanks, from its first cell.
+        if end < cells.count, cells[end].isContinuation {
+            var start = end - 1
+            while start > visible.startIndex, cells[start].isContinuation { start -= 1 }
+            for blank in max(start, visible.startIndex)..<end { visible[blank] = FrameCell(" ", visible[blank].style) }
         }
         frame.put(visible, x: placement.x, y: placement.y)
     }

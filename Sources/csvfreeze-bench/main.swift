@@ -357,9 +357,10 @@ while now() < renderEnd {
         let cell = cells[index]
         if cell.text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) { good = false }
         if cell.isContinuation { good = false }
-        if let character = cell.text.first, DisplayWidth.of(character) == 2 {
-            good = good && index + 1 < cells.count && cells[index + 1].isContinuation
-            index += 2
+        if let character = cell.text.first, DisplayWidth.of(character) >= 2 {
+            let width = DisplayWidth.of(character)
+            good = good && index + width <= cells.count && cells[(index + 1)..<(index + width)].allSatisfy(\.isContinuation)
+            index += width
         } else {
             index += 1
         }

@@ -67,13 +67,47 @@ struct FidelityTests {
             while index < cells.count {
                 let cell = cells[index]
                 #expect(!cell.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-                if !cell.isContinuation, let character = cell.text.first, DisplayWidth.of(character) == 2 {
-                    #expect(index + 1 < cells.count && cells[index + 1].isContinuation, "a wide character whole")
-                    index += 2
+                if !cell.isContinuation, let character = cell.text.first, DisplayWidth.of(character) >= 2 {
+                    let width = DisplayWidth.of(character)
+                    #expect(index + width <= cells.count && cells[(index + 1)..<(index + width)].allSatisfy(\.isContinuation),
+                            "a wide character whole")
+                    index += width
                     continue
                 }
                 #expect(!cell.isContinuation, "no stray half")
                 index += 1
+            }
+        }
+    }
+}
+
+@Suite("Wide characters at the edges")
+struct WideEdgeTests {
+    /// Every cell is either a whole character's first cell or covered by one just before it.
+    func expectWellFormed(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {
+        for y in 0..<frame.size.height {
+            var x = 0
+            while x < frame.size.width {
+                let cell = frame[x, y]
+                #expect(!cell.isContinuation, "an orphan half at \(x),\(y)", sourceLocation: sourceLocation)
+                let width = max(1, cell.text.first.map(DisplayWidth.of) ?? 1)
+                for extra in 1..<width where x + extra < frame.size.width {
+                    #expect(frame[x + extra, y].isContinuation, sourceLocation: sourceLocation)
+                }
+                x += width
+            }
+        }
+    }
+
+    @Test("clusters of 2 and 6 cells cut at either edge at every sideways offset leave well-formed lines")
+    func everyOffset() {
+        let csv = "id,a,b,c\n1,👩‍👩‍👧👩‍👩‍👧 fam,北京上海北京上海,🇫🇷🇫🇷🇫🇷\n2,x中x中x中,ab,👩‍👩‍👧\n"
+        for (width, frozen) in [(24, 0), (13, 1), (17, 0)] {
+            let subject = viewer(csv, width: width, height: 5, options: .plain(frozenColumns: frozen))
+            _ = subject.frame()
+            for offset in 0...subject.window.maxOffset.x {
+                subject.window.scroll(to: Point(x: offset, y: 0))
+                expectWellFormed(subject.frame())
             }
         }
     }
