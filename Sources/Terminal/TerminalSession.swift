@@ -160,6 +160,33 @@ public final class TerminalSession {
         cf_install_signal_handlers(descriptor, inputDescriptor)
     }
 
+    /// Puts bytes on the terminal's clipboard with OSC 52 (it passes through SSH, and
+    /// through tmux with `set-clipboard` on). The sequence goes straight to the tty, next to
+    /// ncurses' output: it moves nothing on screen.
+    public func copyToClipboard(_ bytes: [UInt8]) {
+        let sequence = Array("\u{1B}]52;c;".utf8) + TerminalSession.base64(bytes) + [0x07]
+        sequence.withUnsafeBytes { buffer in
+            _ = fwrite(buffer.baseAddress, 1, buffer.count, outputFile)
+        }
+        fflush(outputFile)
+    }
+
+    static func base64(_ bytes: [UInt8]) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
+            for position in 0..<4 {
+                output.append(position <= chunk.count ? alphabet[(value >> (18 - 6 * position)) & 63] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return output
+    }
+
     /// Turns mouse reporting on: wheel, Shift+wheel and presses of the first button.
     public func enableMouse() {
         mousemask(cf_mouse_wanted(), nil)
@@ -245,6 +272,7 @@ public final class TerminalSession {
             case .statusIndicator: return reverse | bold | cf_attr_underline()
             case .indicator: return pair(4) | bold
             case .preamble: return pair(1) | (hasColors ? 0 : dim)
+            case .match: return bold | cf_attr_underline() | pair(2)
             }
         }
     }

@@ -70,10 +70,15 @@ struct ColumnSizer {
             bytes += row.bytes.count + row.count
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for column in 0..<row.count {
-                let width = CellText.width(row.field(column), limit: ColumnSizer.maximumWidth)
+                let width = CellText.width(row.field(column), limit: 400)
                 if width > widths[column] { widths[column] = width }
             }
         }
+    }
+
+    /// A column's width from the sample, uncapped.
+    func naturalWidth(_ column: Int) -> Int {
+        column < natural.count ? natural[column] : ColumnSizer.unsampledWidth
     }
 
     /// The widths to show for `count` columns on a screen `screenWidth` cells wide.

@@ -21,6 +21,28 @@ public enum Command: Sendable, Equatable, Hashable {
     case unfreeze
     /// Read the file again from disk (for a file that changed).
     case reload
+    /// Search forward with a regular expression typed at a prompt (in every column, or the
+    /// cursor's column only).
+    case search
+    case searchColumn
+    case nextMatch
+    case previousMatch
+    /// Go to a row (a number) or a column (a name, or `#` and a number) typed at a prompt.
+    case goTo
+    /// Make the cursor's column narrower or wider by one cell; fit it to its content;
+    /// switch it between its fitted width and its full width.
+    case narrowColumn
+    case widenColumn
+    case fitColumn
+    case toggleFullWidth
+    /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
+    case inspect
+    /// Show the cursor's record as a list.
+    case recordView
+    case help
+    /// Copy the cursor's cell, or its row as CSV, to the clipboard (OSC 52).
+    case copyCell
+    case copyRow
     /// A mouse wheel or button.
     case mouse(MouseEvent)
     /// The terminal has a new size.

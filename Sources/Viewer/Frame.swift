@@ -20,6 +20,8 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case indicator
     /// Lines before the header (the preamble).
     case preamble
+    /// A cell that matches the search.
+    case match
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

@@ -36,6 +36,20 @@ public enum KeyMap {
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),
+        KeyBinding([.character("/")], "/", .search, "search (a regular expression; smart case)"),
+        KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
+        KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
+        KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
+        KeyBinding([.character(":")], ":", .goTo, "go to a row number, a column name or #number"),
+        KeyBinding([.character("<")], "<", .narrowColumn, "narrow the cursor's column"),
+        KeyBinding([.character(">")], ">", .widenColumn, "widen the cursor's column"),
+        KeyBinding([.character("=")], "=", .fitColumn, "fit the cursor's column to its content"),
+        KeyBinding([.character("_")], "_", .toggleFullWidth, "the column's full width, or back"),
+        KeyBinding([.enter], "Enter", .inspect, "open the cell (with --echo: print it and quit)"),
+        KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
+        KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),
+        KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV to the clipboard"),
+        KeyBinding([.character("?"), .function(1)], "?, F1", .help, "this list of keys"),
         KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
         KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit"),
     ]
@@ -75,11 +89,62 @@ public enum KeyMap {
     /// The command bound to a single `key`, if any.
     public static func command(for key: Key) -> Command? { table[[key]] }
 
-    /// The key list as aligned plain text lines, for `--help`.
+    /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
+    static let countLine = ("250G", "go to row 250 (any count before G)")
+
+    /// Keys in the cell inspector, the record view and the help screen.
+    public static let pagerBindings: [ModeBinding] = [
+        ModeBinding([.down, .character("j")], "Down, j", .lineDown, "scroll down a line"),
+        ModeBinding([.up, .character("k")], "Up, k", .lineUp, "scroll up a line"),
+        ModeBinding([.pageDown, .character(" ")], "PageDown, Space", .pageDown, "scroll down a page"),
+        ModeBinding([.pageUp, .character("b")], "PageUp, b", .pageUp, "scroll up a page"),
+        ModeBinding([.character("g"), .home], "g, Home", .top, "the start"),
+        ModeBinding([.character("G"), .end], "G, End", .bottom, "the end"),
+        ModeBinding([.right, .character("n"), .character("l")], "Right, n", .next, "record view: the next record (wraps)"),
+        ModeBinding([.left, .character("p"), .character("h")], "Left, p", .previous, "record view: the previous record (wraps)"),
+        ModeBinding([.character("q"), .escape, .enter, .character("v"), .character("?"), .function(1)], "q, Esc",
+                    .close, "close, back to the grid"),
+    ]
+
+    /// The key list as aligned plain text lines, for `--help` and the help screen.
     public static var helpLines: [String] {
-        let width = bindings.map(\.label.count).max() ?? 0
-        return bindings.map { binding in
-            binding.label + String(repeating: " ", count: width - binding.label.count + 2) + binding.summary
+        let grid = bindings.map { ($0.label, $0.summary) } + [countLine]
+        let pager = pagerBindings.map { ($0.label, $0.summary) }
+        let width = (grid + pager).map(\.0.count).max() ?? 0
+        func line(_ entry: (String, String)) -> String {
+            entry.0 + String(repeating: " ", count: width - entry.0.count + 2) + entry.1
         }
+        return grid.map(line)
+    }
+
+    /// The inspector's, record view's and help screen's keys, as aligned lines.
+    public static var pagerHelpLines: [String] {
+        let width = (bindings.map(\.label.count) + pagerBindings.map(\.label.count)).max() ?? 0
+        return pagerBindings.map { $0.label + String(repeating: " ", count: width - $0.label.count + 2) + $0.summary }
+    }
+
+    /// What a key does in a pane over the grid.
+    static func pagerCommand(for key: Key) -> PagerCommand? {
+        pagerBindings.first { $0.keys.contains(key) }?.command
+    }
+}
+
+/// What a key does in the inspector, the record view or the help screen.
+public enum PagerCommand: Sendable, Equatable {
+    case lineDown, lineUp, pageDown, pageUp, top, bottom, next, previous, close
+}
+
+/// A key of a pane over the grid, as listed in help.
+public struct ModeBinding: Sendable {
+    public var keys: [Key]
+    public var label: String
+    public var command: PagerCommand
+    public var summary: String
+
+    init(_ keys: [Key], _ label: String, _ command: PagerCommand, _ summary: String) {
+        self.keys = keys
+        self.label = label
+        self.command = command
+        self.summary = summary
     }
 }

@@ -67,6 +67,7 @@ extension Viewer {
         drawPreamble(&frame)
         if options.showsIndicators { drawVerticalIndicator(&frame) }
         drawStatusLine(&frame)
+        drawMode(&frame)
         return frame
     }
 
@@ -88,8 +89,9 @@ extension Viewer {
             }
             for slice in slices {
                 let column = firstColumn + slice.column
-                let key = CellKey(record: record, column: column, highlight: highlight(content, column: column),
-                                  generation: layoutGeneration)
+                var highlight = highlight(content, column: column)
+                if searchMatcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
+                let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],
                                             isBorder: columns == .left && slice.column == metrics.count - 1,
@@ -151,15 +153,15 @@ extension Viewer {
                 let title = record == 0 ? (store.isApproximate ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
-                let style: Style = placement.key.highlight == 1 ? .headerOfCursorColumn : .header
+                let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
                 cells = CellText.layout(store.row(record)?.field(column) ?? [], width: textWidth, alignRight: false, style: style)
             }
         case .dataRow(let dataRow):
             if column < 0 {
-                let style: Style = placement.key.highlight == 2 ? .rowNumberOfCursorRow : .rowNumber
+                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .rowNumber
                 cells = CellText.layout(ArraySlice(String(dataRow + 1).utf8), width: textWidth, alignRight: true, style: style)
             } else {
-                let style: Style = placement.key.highlight == 3 ? .cursor : .plain
+                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .plain)
                 let field = store.row(record(ofDataRow: dataRow))?.field(column) ?? []
                 cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
             }

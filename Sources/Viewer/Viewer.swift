@@ -18,14 +18,32 @@ public final class Viewer {
     /// The frozen-pane geometry and main's offset.
     public internal(set) var window: FreezeWindow
     /// A one-shot message for the status line, cleared by the next command.
-    public private(set) var message: String?
+    public internal(set) var message: String?
     /// True once the user asked to quit.
-    public private(set) var isFinished = false
+    public internal(set) var isFinished = false
     /// True once the user asked to read the file again: the event loop then opens a new
     /// store and a new viewer in this one's place (see `moveCursor(toRow:column:)`).
     public private(set) var wantsReload = false
     /// Data rows known at the last sync (to tell whether the cursor was on the last row).
     private var knownDataRows = 0
+    /// The grid, or a prompt or pane over it.
+    public internal(set) var mode: Mode = .grid
+    /// Widths set by `<`, `>`, `=` and `_`, by column; and the columns shown at full width.
+    var widthOverrides: [Int: Int] = [:]
+    var fullWidthColumns: Set<Int> = []
+    var widthGeneration = 0
+    /// A count being typed before `G`.
+    private var pendingCount: Int?
+    /// Bytes to put on the clipboard (the event loop takes them, see `takeClipboard`).
+    public internal(set) var clipboard: [UInt8]?
+    /// What `--echo` prints once the viewer has finished.
+    public internal(set) var chosen: Choice?
+    /// The last search, its matcher, and matches found on screen so far.
+    var searchPattern: SearchPattern?
+    var searchMatcher: CellMatcher?
+    var matchCache: [Int: Bool] = [:]
+    /// The search running in the background, if any.
+    var searcher_: Searcher?
 
     /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
     public private(set) var frozenDataRows: Range<Int> = 0..<0
@@ -110,6 +128,7 @@ public final class Viewer {
             sync()
             revealCursor()
         case .refresh:
+            collectSearch()
             let wasOnLastRow = options.follows && knownDataRows > 0 && cursorRow == knownDataRows - 1
             if let shift = store.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
@@ -137,15 +156,72 @@ public final class Viewer {
             } else {
                 window.springStep()
             }
+        case .search: openPrompt(.search(columnOnly: false))
+        case .searchColumn: openPrompt(.search(columnOnly: true))
+        case .nextMatch: runSearch(forward: true)
+        case .previousMatch: runSearch(forward: false)
+        case .goTo: openPrompt(.goTo)
+        case .narrowColumn: changeWidth(by: -1)
+        case .widenColumn: changeWidth(by: 1)
+        case .fitColumn: fitColumn()
+        case .toggleFullWidth: toggleFullWidth()
+        case .inspect: inspectOrChoose()
+        case .recordView: openRecordView()
+        case .help: mode = .help(scroll: 0)
+        case .copyCell: copy(row: false)
+        case .copyRow: copy(row: true)
         case .quit:
-            isFinished = true
+            finish()
         }
+    }
+
+    /// Ends the session (the event loop stops).
+    func finish() {
+        cancelSearch()
+        isFinished = true
+    }
+
+    /// A prompt's input, on Enter.
+    func submit(_ kind: PromptKind, _ text: String) {
+        switch kind {
+        case .search(let columnOnly): startSearch(text, columnOnly: columnOnly)
+        case .goTo: goTo(text)
+        }
+    }
+
+    /// The bytes to copy, once: the event loop sends them to the terminal.
+    public func takeClipboard() -> [UInt8]? {
+        defer { clipboard = nil }
+        return clipboard
     }
 
     /// Applies the command bound to `key` (or to the sequence it completes); returns
     /// whether the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
+        if mode != .grid {
+            message = nil
+            return handleModeKey(key)
+        }
+        if key == .escape && isSearching {
+            cancelSearch()
+            return true
+        }
+        // A count before G: 250G.
+        if pendingKeys.isEmpty, case .character(let character) = key, character.isASCII,
+           let digit = character.wholeNumberValue, digit > 0 || pendingCount != nil {
+            pendingCount = min(999_999_999_999, (pendingCount ?? 0) * 10 + digit)
+            message = "\(pendingCount!)  (G goes to that row)"
+            return true
+        }
+        if let count = pendingCount {
+            pendingCount = nil
+            message = nil
+            if key == .character("G") {
+                goToRow(count)
+                return true
+            }
+        }
         let sequence = pendingKeys + [key]
         switch KeyMap.match(sequence) {
         case .command(let command):
@@ -307,11 +383,13 @@ public final class Viewer {
         let count = columnCount
         let grid = gridSize
         let rowNumberWidth = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
-        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, requestedFrozenColumns, options.headerRows]
+        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, requestedFrozenColumns, options.headerRows,
+                   widthGeneration]
         if key != layoutKey {
             layoutKey = key
             layoutGeneration += 1
             columnWidths = sizer.widths(count: count, screenWidth: grid.width)
+            for (column, width) in widthOverrides where column < count { columnWidths[column] = width }
             // Drop frozen columns that would leave main too narrow.
             var frozen = min(requestedFrozenColumns, count - 1)
             func leftWidths(_ frozen: Int) -> [Int] {

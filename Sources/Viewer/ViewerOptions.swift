@@ -17,11 +17,14 @@ public struct ViewerOptions: Sendable, Equatable {
     /// Whether the input is followed as it grows; the cursor then stays on the last row
     /// when it was there.
     public var follows: Bool
+    /// With `--echo`: Enter chooses the cursor's cell, row or column and quits.
+    public var echo: EchoMode?
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
                 bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,
-                follows: Bool = false) {
+                follows: Bool = false, echo: EchoMode? = nil) {
         self.follows = follows
+        self.echo = echo
         self.headerRows = max(0, headerRows)
         self.frozenColumns = max(0, frozenColumns)
         self.showsRowNumbers = showsRowNumbers

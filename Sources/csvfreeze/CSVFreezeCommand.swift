@@ -8,6 +8,7 @@ import Viewer
 
 extension OutputFormat: ExpressibleByArgument {}
 extension BounceStyle: ExpressibleByArgument {}
+extension EchoMode: ExpressibleByArgument {}
 
 /// The command line: options, then either the interactive viewer or a text output.
 @main
@@ -25,6 +26,9 @@ struct CSVFreezeCommand: ParsableCommand {
 
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
+
+        IN THE CELL INSPECTOR, THE RECORD VIEW AND THE HELP SCREEN:
+        \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
         EXIT STATUS:
           0 success; 1 the input cannot be read; 2 the screen cannot be drawn; 64 bad options.
@@ -77,6 +81,10 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: [.customShort("f"), .customLong("follow")],
           help: "Keep reading the file as it grows, like tail -f; the view stays at the bottom if it was there.")
     var follow = false
+
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column (one value a line) on stdout.",
+                               valueName: "cell|row|column"))
+    var echo: EchoMode?
 
     @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv or json.",
                                valueName: "format"))
@@ -144,7 +152,7 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
-        if output != nil || isatty(1) == 0 {
+        if output != nil || (isatty(1) == 0 && echo == nil) {
             let status = Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
                                       format: output ?? .table, headerRows: headerRows)
             if status != 0 { throw ExitCode(status) }
@@ -152,7 +160,7 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
-                                    follows: follow)
+                                    follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
                                  options: options, mouse: !noMouse)
         if status != 0 { throw ExitCode(status) }

@@ -90,6 +90,7 @@ enum Session {
                 if hadNews { viewer.handle(.refresh) }
             }
             defer {
+                if let bytes = viewer.takeClipboard() { session.copyToClipboard(bytes) }
                 if viewer.wantsReload {
                     viewer = reloaded(viewer, open: open)
                     store = viewer.store
@@ -113,7 +114,44 @@ enum Session {
             }
         }
         session.end()
+        if let choice = viewer.chosen {
+            return echo(choice, path: path, delimiter: delimiter, quote: quote, preamble: preamble, headerRows: options.headerRows)
+        }
         return status
+    }
+
+    /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
+    /// row as it is, or every data value of a column, one a line (streamed).
+    static func echo(_ choice: Choice, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
+                     headerRows: Int) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        switch choice {
+        case .bytes(let bytes):
+            _ = Output.writeToStandardOutput(bytes + [0x0A])
+        case .column(let column):
+            guard path != nil && path != "-" else {
+                fail("--echo column needs a FILE (standard input was read already)", status: 1)
+            }
+            var seen = 0
+            var buffer: [UInt8] = []
+            do {
+                try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble) { row in
+                    defer { seen += 1 }
+                    guard seen >= headerRows else { return true }
+                    buffer.append(contentsOf: row.field(column))
+                    buffer.append(0x0A)
+                    if buffer.count >= 1 << 16 {
+                        defer { buffer.removeAll(keepingCapacity: true) }
+                        return Output.writeToStandardOutput(buffer)
+                    }
+                    return true
+                }
+            } catch {
+                fail(error.description, status: 1)
+            }
+            _ = Output.writeToStandardOutput(buffer)
+        }
+        return 0
     }
 
     /// A new store and viewer for the same file, the cursor where it was. On failure the

@@ -5,25 +5,29 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
-                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow",
+                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--echo",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
         try String(contentsOf: Paths.package.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    /// The key labels `--help` prints (the same table dispatches keys).
+    /// The key labels `--help` prints, in the grid and in panes (the same tables dispatch keys).
     func keyLabels() throws -> [String] {
         let help = try run([Paths.binary, "--help"]).text
-        let keys = help.components(separatedBy: "KEYS:\n")[1].components(separatedBy: "\n\n")[0]
-        return keys.split(separator: "\n").map { line in
-            line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+        var labels: [String] = []
+        for heading in ["KEYS:\n", "THE HELP SCREEN:\n"] {
+            let keys = help.components(separatedBy: heading)[1].components(separatedBy: "\n\n")[0]
+            labels += keys.split(separator: "\n").map { line in
+                line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")[0]
+            }
         }
+        return labels
     }
 
     @Test("the man page has every option and every key")
     func manPage() throws {
-        let man = try text("man/csvfreeze.1").replacingOccurrences(of: "\\-", with: "-")
+        let man = try text("man/csvfreeze.1").replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\e", with: "\\")
         for option in Self.options { #expect(man.contains(option), "\(option)") }
         let labels = try keyLabels()
         #expect(labels.count >= 10)

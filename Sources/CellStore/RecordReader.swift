@@ -1,0 +1,61 @@
+/// Reads records in order from any record on, with a parser of its own: what a background
+/// task (a search) uses, since `CellStore` belongs to the UI thread.
+public struct RecordReader: Sendable {
+    let source: ByteSource
+    let checkpoints: [Checkpoint]
+    let dialect: Dialect
+    /// Bytes that may be read, and whether they end the input.
+    let end: Int64
+    let isFinal: Bool
+
+    /// Calls `body` with each record's number and cells from `first` on, in order, until
+    /// `body` returns false or the known records end.
+    /// - Complexity: reads from the checkpoint before `first` to where `body` stops.
+    public func forEachRecord(from first: Int, _ body: (Int, Row) -> Bool) {
+        guard let parser = try? RecordParser(dialect: dialect) else { return }
+        var low = 0, high = checkpoints.count - 1
+        guard high >= 0 else { return }
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if checkpoints[middle].row <= first { low = middle } else { high = middle - 1 }
+        }
+        let start = checkpoints[low]
+        var number = start.row
+        var offset = start.offset
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        func deliver() -> Bool {
+            for row in parser.takeRecords() {
+                defer { number += 1 }
+                if number >= first && !body(number, row) { return false }
+            }
+            return true
+        }
+        while offset < end {
+            let wanted = Int(min(Int64(buffer.count), end - offset))
+            let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            if !deliver() { return }
+        }
+        if isFinal {
+            parser.finish()
+            _ = deliver()
+        }
+    }
+}
+
+extension CellStore {
+    /// A reader of the records known now, for use on another thread.
+    public func recordReader() -> RecordReader? {
+        guard let dialect else { return nil }
+        return loader.shared.withLock { state in
+            RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
+                         end: state.available, isFinal: state.progress.isComplete)
+        }
+    }
+
+    /// Wakes the event loop (as news from the loader does): for background tasks.
+    public var wake: @Sendable () -> Void { loader.onChange }
+}

@@ -1,0 +1,259 @@
+import CellStore
+import FreezeLayout
+
+extension Viewer {
+    // MARK: Keys in modes
+
+    /// Handles a key while a prompt or a pane is shown; returns whether it meant anything.
+    func handleModeKey(_ key: Key) -> Bool {
+        switch mode {
+        case .grid:
+            return false
+        case .prompt(let kind, var text):
+            switch key {
+            case .escape:
+                mode = .grid
+                cancelSearch()
+            case .enter:
+                mode = .grid
+                submit(kind, text)
+            case .backspace:
+                if text.isEmpty { mode = .grid } else { text.removeLast(); mode = .prompt(kind, text) }
+            case .character(let character) where !(character.asciiValue.map { $0 < 0x20 } ?? false):
+                text.append(character)
+                mode = .prompt(kind, text)
+            default:
+                return false
+            }
+            return true
+        case .inspector(var inspector):
+            guard let command = KeyMap.pagerCommand(for: key) else { return false }
+            let page = max(1, inspectorArea.height - 2)
+            if command == .close { mode = .grid; return true }
+            inspector.scroll = scrolled(inspector.scroll, command, page: page, count: inspector.lines.count)
+            mode = .inspector(inspector)
+            return true
+        case .record(var page):
+            guard let command = KeyMap.pagerCommand(for: key) else { return false }
+            let count = max(1, dataRowCount)
+            switch command {
+            case .close:
+                mode = .grid
+                cursorRow = page.row
+                revealCursor()
+                return true
+            case .next:
+                page = RecordPage(row: (page.row + 1) % count, scroll: 0)
+                if page.row == 0 { message = "back to the first record" }
+            case .previous:
+                page = RecordPage(row: (page.row - 1 + count) % count, scroll: 0)
+                if page.row == count - 1 { message = "round to the last record" }
+            default:
+                page.scroll = scrolled(page.scroll, command, page: max(1, screenSize.height - 3),
+                                       count: recordLines(page.row, width: screenSize.width).count)
+            }
+            mode = .record(page)
+            return true
+        case .help(let scroll):
+            guard let command = KeyMap.pagerCommand(for: key) else { return false }
+            if command == .close { mode = .grid; return true }
+            mode = .help(scroll: scrolled(scroll, command, page: max(1, screenSize.height - 2), count: helpText.count))
+            return true
+        }
+    }
+
+    private func scrolled(_ scroll: Int, _ command: PagerCommand, page: Int, count: Int) -> Int {
+        let limit = max(0, count - page)
+        switch command {
+        case .lineDown: return min(limit, scroll + 1)
+        case .lineUp: return max(0, scroll - 1)
+        case .pageDown: return min(limit, scroll + page)
+        case .pageUp: return max(0, scroll - page)
+        case .top: return 0
+        case .bottom: return limit
+        default: return scroll
+        }
+    }
+
+    // MARK: Commands that open modes
+
+    func openPrompt(_ kind: PromptKind) {
+        mode = .prompt(kind, "")
+    }
+
+    /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
+    func inspectOrChoose() {
+        sync()
+        guard dataRowCount > 0, let row = store.row(record(ofDataRow: cursorRow)) else { return }
+        if let echo = options.echo {
+            switch echo {
+            case .cell: chosen = .bytes(Array(row.field(cursorColumn)))
+            case .row:
+                var bytes: [UInt8] = []
+                OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+                chosen = .bytes(bytes)
+            case .column: chosen = .column(cursorColumn)
+            }
+            finish()
+            return
+        }
+        let text = row.string(cursorColumn)
+        let area = inspectorArea
+        let lines = Wrap.lines(text, width: area.width - 4)
+        let name = columnName(cursorColumn)
+        let characters = text.count
+        let title = "row \(Self.grouped(cursorRow + 1)) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
+            + "\(Self.grouped(row.field(cursorColumn).count)) bytes, \(Self.grouped(characters)) characters, "
+            + "\(Self.grouped(text.replacingLineBreaks().count)) lines"
+        mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, lines: lines,
+                                    width: area.width - 4, scroll: 0))
+    }
+
+    /// The inspector's pane: the screen less a margin.
+    var inspectorArea: Rect {
+        let margin = screenSize.width >= 40 ? 2 : 0
+        return Rect(x: margin, y: 1, width: max(4, screenSize.width - 2 * margin), height: max(3, screenSize.height - 2))
+    }
+
+    func openRecordView() {
+        sync()
+        guard dataRowCount > 0 else { return }
+        mode = .record(RecordPage(row: cursorRow, scroll: 0))
+    }
+
+    /// A column's header text (empty without a header row).
+    func columnName(_ column: Int) -> String {
+        options.headerRows > 0 && store.rowCount > 0 ? store.row(0)?.string(column) ?? "" : ""
+    }
+
+    /// The record view's lines for a record: `name │ value`, values wrapped.
+    func recordLines(_ dataRow: Int, width: Int) -> [(name: String, value: String)] {
+        guard let row = store.row(record(ofDataRow: dataRow)) else { return [] }
+        let count = max(columnCount, row.count)
+        let names = (0..<count).map { column -> String in
+            let name = columnName(column)
+            return name.isEmpty ? "column \(column + 1)" : name
+        }
+        let nameWidth = min(max(8, names.map { DisplayWidth.of($0) }.max() ?? 8), max(8, width / 3))
+        var lines: [(String, String)] = []
+        for column in 0..<count {
+            let wrapped = Wrap.lines(row.string(column), width: max(1, width - nameWidth - 4))
+            for (index, piece) in wrapped.enumerated() {
+                lines.append((index == 0 ? names[column] : "", piece))
+            }
+        }
+        return lines
+    }
+
+    // MARK: Go to
+
+    /// `:` input: a row number, `#` and a column number, or a column name.
+    func goTo(_ text: String) {
+        let target = text.trimmingSpaces
+        if let number = Int(target) {
+            goToRow(number)
+        } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
+            guard number >= 1, number <= columnCount else {
+                message = "no column \(number) (there are \(columnCount))"
+                return
+            }
+            moveCursor(toRow: cursorRow, column: number - 1)
+        } else if let column = findColumn(named: target) {
+            moveCursor(toRow: cursorRow, column: column)
+        } else {
+            message = "no column named \(target)"
+        }
+    }
+
+    /// Goes to data row `number` (1-based), saying so when it is past what is known.
+    func goToRow(_ number: Int) {
+        sync()
+        if number > dataRowCount {
+            message = store.isComplete ? "there are \(Self.grouped(dataRowCount)) rows"
+                                       : "row \(Self.grouped(number)) is past the \(Self.grouped(dataRowCount)) rows read so far"
+        }
+        moveCursor(toRow: max(1, number) - 1, column: cursorColumn)
+    }
+
+    /// A column by name: exact, then ignoring case, then the first that starts with it,
+    /// then the first that contains it.
+    func findColumn(named name: String) -> Int? {
+        guard !name.isEmpty else { return nil }
+        let names = (0..<columnCount).map(columnName)
+        let lower = name.lowercased()
+        return names.firstIndex(of: name)
+            ?? names.firstIndex { $0.lowercased() == lower }
+            ?? names.firstIndex { $0.lowercased().hasPrefix(lower) }
+            ?? names.firstIndex { $0.lowercased().contains(lower) }
+    }
+
+    // MARK: Column widths
+
+    func changeWidth(by delta: Int) {
+        sync()
+        let current = columnWidths.indices.contains(cursorColumn) ? columnWidths[cursorColumn] : 8
+        widthOverrides[cursorColumn] = max(1, min(current + delta, maximumColumnWidth))
+        widthGeneration += 1
+        sync()
+        revealCursor()
+    }
+
+    func fitColumn() {
+        sync()
+        widthOverrides[cursorColumn] = min(max(1, sizer.naturalWidth(cursorColumn)), maximumColumnWidth)
+        widthGeneration += 1
+        sync()
+        revealCursor()
+        message = "column fitted to its content (\(columnWidths[cursorColumn]) cells)"
+    }
+
+    func toggleFullWidth() {
+        sync()
+        if fullWidthColumns.remove(cursorColumn) != nil {
+            widthOverrides[cursorColumn] = nil
+        } else {
+            fullWidthColumns.insert(cursorColumn)
+            widthOverrides[cursorColumn] = min(max(1, sizer.naturalWidth(cursorColumn)), maximumColumnWidth)
+        }
+        widthGeneration += 1
+        sync()
+        revealCursor()
+    }
+
+    /// No column wider than main can show.
+    var maximumColumnWidth: Int { max(1, gridSize.width - leftMetrics.totalWidth - 1) }
+
+    // MARK: Copy
+
+    func copy(row: Bool) {
+        guard dataRowCount > 0, let record = store.row(record(ofDataRow: cursorRow)) else { return }
+        var bytes: [UInt8] = []
+        if row {
+            OutputWriter.appendDelimited(record, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+        } else {
+            bytes = Array(record.field(cursorColumn))
+        }
+        clipboard = bytes
+        message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.grouped(bytes.count)) bytes) to the clipboard"
+    }
+
+    // MARK: Help
+
+    /// The help screen's lines, from the key tables that dispatch keys.
+    var helpText: [String] {
+        ["csvfreeze keys     q: Quit this help (q in the grid quits csvfreeze)", ""]
+            + KeyMap.helpLines.map { "  " + $0 }
+            + ["", "In the cell inspector, the record view and this help:", ""]
+            + KeyMap.pagerHelpLines.map { "  " + $0 }
+            + ["", "At a prompt: Enter to go, Esc to cancel, Backspace to erase."]
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        var text = String(self)
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

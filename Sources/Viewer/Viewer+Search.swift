@@ -1,0 +1,82 @@
+import CellStore
+
+extension Viewer {
+    /// Starts a search for `text` (a prompt's input) from the cursor.
+    func startSearch(_ text: String, columnOnly: Bool) {
+        guard !text.isEmpty else { return }
+        let pattern = SearchPattern(text: text, column: columnOnly ? cursorColumn : nil)
+        guard let matcher = pattern.matcher() else {
+            message = "not a valid regular expression: \(text)"
+            return
+        }
+        searchPattern = pattern
+        searchMatcher = matcher
+        matchCache = [:]
+        runSearch(forward: true)
+    }
+
+    /// Looks for the next (or previous) match of the last pattern, in the background.
+    func runSearch(forward: Bool) {
+        guard let pattern = searchPattern else {
+            message = "no search yet: / to search"
+            return
+        }
+        sync()
+        cancelSearch()
+        guard let reader = store.recordReader() else { return }
+        let searcher = Searcher(pattern: pattern, forward: forward)
+        searcher.start(reader: reader, headerRows: options.headerRows, rows: dataRowCount,
+                       row: cursorRow, column: cursorColumn, wake: store.wake)
+        searcher_ = searcher
+        message = "searching for \(pattern.text)…  (Esc cancels)"
+    }
+
+    /// Stops a search that is still running.
+    func cancelSearch() {
+        guard let searcher = searcher_ else { return }
+        searcher.cancel()
+        searcher_ = nil
+        message = "search cancelled"
+    }
+
+    /// Takes a finished search's result (called on news from the background).
+    func collectSearch() {
+        guard let searcher = searcher_ else { return }
+        switch searcher.outcome {
+        case .running(let scanned, let total):
+            let percent = total > 0 ? min(99, scanned * 100 / total) : 0
+            message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
+        case .found(let found):
+            searcher_ = nil
+            moveCursor(toRow: found.row, column: found.column)
+            if found.wrapped {
+                message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
+            } else {
+                message = nil
+            }
+        case .notFound:
+            searcher_ = nil
+            message = "not found: \(searcher.pattern.text)"
+        case .invalidPattern:
+            searcher_ = nil
+            message = "not a valid regular expression: \(searcher.pattern.text)"
+        case .cancelled:
+            searcher_ = nil
+        }
+    }
+
+    /// True while a search runs (the loop keeps collecting it).
+    public var isSearching: Bool { searcher_ != nil }
+
+    /// Whether a cell on screen matches the last search (cached per cell).
+    func cellMatches(record: Int, column: Int) -> Bool {
+        guard let matcher = searchMatcher, let pattern = searchPattern, column >= 0 else { return false }
+        if pattern.column != nil && pattern.column != column { return false }
+        let key = record &* 100_003 &+ column
+        if let cached = matchCache[key] { return cached }
+        let result = store.row(record).map { matcher.matches($0.field(column)) } ?? false
+        if matchCache.count > 4096 { matchCache.removeAll() }
+        matchCache[key] = result
+        return result
+    }
+}
