@@ -28,6 +28,7 @@ extension Viewer {
         searcher.start(reader: reader, headerRows: options.headerRows, rows: dataRowCount,
                        row: cursorRow, column: cursorColumn, wake: store.wake)
         searcher_ = searcher
+        searchedRows = store.isComplete ? nil : dataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 
@@ -56,7 +57,12 @@ extension Viewer {
             }
         case .notFound:
             searcher_ = nil
-            message = "not found: \(searcher.pattern.text)"
+            if let rows = searchedRows {
+                // The input was still loading: only what was read could be searched.
+                message = "not found in the \(Self.grouped(rows)) rows read so far: \(searcher.pattern.text)"
+            } else {
+                message = "not found: \(searcher.pattern.text)"
+            }
         case .invalidPattern:
             searcher_ = nil
             message = "not a valid regular expression: \(searcher.pattern.text)"

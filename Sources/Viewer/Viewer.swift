@@ -44,6 +44,8 @@ public final class Viewer {
     var matchCache: [Int: Bool] = [:]
     /// The search running in the background, if any.
     var searcher_: Searcher?
+    /// Data rows a search could look at when the input was still loading (nil: all).
+    var searchedRows: Int?
 
     /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
     public private(set) var frozenDataRows: Range<Int> = 0..<0

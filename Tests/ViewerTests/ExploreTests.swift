@@ -102,6 +102,23 @@ struct SearchTests {
         #expect(subject.message == "not a valid regular expression: ([")
     }
 
+    @Test("on an input still loading, not found says how far it looked")
+    func whileLoading() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID()).csv").path
+        try Data(sampleCSV(rows: 30_000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        _ = utf8Locale
+        let store = try CellStore.open(path: path, startsLoader: false)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
+        let known = subject.dataRowCount
+        #expect(known < 30_000)
+        subject.handle(key: .character("/"))
+        type(subject, "29999")
+        subject.handle(key: .enter)
+        settle(subject)
+        #expect(subject.message == "not found in the \(Viewer.grouped(known)) rows read so far: 29999")
+    }
+
     @Test("Esc cancels a search; Esc at the prompt cancels it too")
     func cancel() {
         var csv = "a\n"
