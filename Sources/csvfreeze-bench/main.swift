@@ -48,25 +48,15 @@ func peakMemoryMiB() -> Double {
     return kilobytes / 1024
 }
 
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Writes a file of about `size` bytes, streaming, with `row` making each line.
-func generate(_ path: String, size: Int64, header: String, row: (Int, inout SplitMix) -> String) {
+func generate(_ path: String, size: Int64, header: String, row: (Int, inout SeededGenerator) -> String) {
     if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
        let existing = attributes[.size] as? Int64, existing >= size { return }
     print("generating \(path) …")
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
-    var generator = SplitMix(state: 42)
+    var generator = SeededGenerator(seed: 42)
     var written: Int64 = 0
     var batch = header
     var index = 0
@@ -84,7 +74,7 @@ func generate(_ path: String, size: Int64, header: String, row: (Int, inout Spli
 }
 
 let words = ["alpha", "beta", "gamma", "delta", "Zürich", "北京", "naïve", "œuvre", "data", "point"]
-func wideRow(_ index: Int, _ generator: inout SplitMix) -> String {
+func wideRow(_ index: Int, _ generator: inout SeededGenerator) -> String {
     var cells = [String(index)]
     for column in 1..<20 {
         switch column % 5 {
@@ -312,7 +302,7 @@ report("  file size / peak memory", String(format: "%.0f×", ratio))
 // MARK: Randomized differential run: scanner against libcsv
 
 let pieces: [[UInt8]] = ["a", "bc", ",", ";", "\"", "\"\"", "\n", "\r\n", "\r", " ", "é", "中", "\"x,\ny\"", "\n\n", "\t", "|"].map { Array($0.utf8) } + [[0xFF]]
-var fuzz = SplitMix(state: 7)
+var fuzz = SeededGenerator(seed: 7)
 var executions = 0, failures = 0
 let fuzzEnd = now() + fuzzSeconds
 while now() < fuzzEnd {

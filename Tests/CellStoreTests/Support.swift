@@ -22,18 +22,6 @@ func allRows(of store: CellStore) -> [[String]] {
     (0..<store.rowCount).compactMap { store.row($0)?.strings }
 }
 
-/// A deterministic pseudo-random generator, so randomized tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E3779B97F4A7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random CSV-ish bytes full of the hard cases: quotes, doubled quotes, CR, LF, CRLF,
 /// delimiters, blank lines, malformed quotes and non-ASCII text.

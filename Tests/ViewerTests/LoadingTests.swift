@@ -9,14 +9,6 @@ import Testing
 
 @Suite("While the input is still arriving")
 struct LoadingTests {
-    /// Waits, bounded, until `condition` holds.
-    func wait(for what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            usleep(2000)
-        }
-    }
 
     @Test("G goes to the last row known and says so; the count ends exact")
     func lastRowWhileLoading() throws {
@@ -30,7 +22,7 @@ struct LoadingTests {
         let store = try CellStore.open(path: path)
         let first = "id,v\n" + (1...30).map { "\($0),x\n" }.joined()
         _ = first.withCString { write(writer, $0, strlen($0)) }
-        wait(for: "the first rows") { store.progress.rowCount == 31 }
+        waitUntil("the first rows") { store.progress.rowCount == 31 }
         let subject = Viewer(store: store, screenSize: Size(width: 40, height: 8))
         subject.handle(.lastRow)
         #expect(subject.cursorRow == 29)
@@ -43,7 +35,7 @@ struct LoadingTests {
         let rest = (31...40).map { "\($0),y\n" }.joined()
         _ = rest.withCString { write(writer, $0, strlen($0)) }
         close(writer)
-        wait(for: "the end of the input") { store.isComplete }
+        waitUntil("the end of the input") { store.isComplete }
         subject.handle(.refresh)
         subject.handle(.lastRow)
         lines = subject.frame().lines
@@ -119,13 +111,6 @@ struct ProgressTextTests {
 
 @Suite("A file that changes")
 struct ChangingFileTests {
-    func wait(for what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            usleep(5000)
-        }
-    }
 
     func append(_ text: String, to path: String) {
         let handle = FileHandle(forWritingAtPath: path)!
@@ -143,25 +128,25 @@ struct ChangingFileTests {
         let store = try CellStore.open(path: path, follows: true)
         let subject = Viewer(store: store, options: ViewerOptions(bounce: .none, showsIndicators: false, follows: true),
                              screenSize: Size(width: 40, height: 10))
-        wait(for: "caught up") { store.progress.isCaughtUp }
+        waitUntil("caught up") { store.progress.isCaughtUp }
         subject.handle(.refresh)
         subject.handle(.lastRow)
         #expect(subject.cursorRow == 1)
         #expect(subject.message == nil)
         #expect(subject.frame().lines[9].contains("following"))
         append("3,c\n4,d\n5,e", to: path)
-        wait(for: "two more rows") { store.progress.rowCount == 5 }
+        waitUntil("two more rows") { store.progress.rowCount == 5 }
         subject.handle(.refresh)
         #expect(subject.cursorRow == 3, "on the new last row; 5,e has no line end yet")
         #expect(subject.frame().lines[4].hasPrefix("  4│ 4 d"))
         append("\n", to: path)
-        wait(for: "the last line") { store.progress.rowCount == 6 }
+        waitUntil("the last line") { store.progress.rowCount == 6 }
         subject.handle(.refresh)
         #expect(subject.cursorRow == 4)
         // Away from the end, the view stays where it is.
         subject.handle(.firstRow)
         append("6,f\n", to: path)
-        wait(for: "one more row") { store.progress.rowCount == 7 }
+        waitUntil("one more row") { store.progress.rowCount == 7 }
         subject.handle(.refresh)
         #expect(subject.cursorRow == 0)
     }
@@ -174,9 +159,9 @@ struct ChangingFileTests {
         defer { unlink(path) }
         let store = try CellStore.open(path: path, follows: true, checkpointSpacing: 4096)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 90, height: 10))
-        wait(for: "caught up") { store.progress.isCaughtUp }
+        waitUntil("caught up") { store.progress.isCaughtUp }
         truncate(path, 100)
-        wait(for: "the loader to notice") { store.progress.failure != nil }
+        waitUntil("the loader to notice") { store.progress.failure != nil }
         subject.handle(.refresh)
         for command in [Command.lastRow, .pageUp, .firstRow, .pageDown, .lastRow] {
             subject.handle(command)
@@ -195,7 +180,7 @@ struct ChangingFileTests {
         defer { unlink(path) }
         let store = try CellStore.open(path: path, checkpointSpacing: 4096, cacheCapacity: 2)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 40, height: 10))
-        wait(for: "the index") { store.isComplete }
+        waitUntil("the index") { store.isComplete }
         truncate(path, 1000)
         for command in [Command.lastRow, .pageUp, .firstRow, .pageDown, .lastRow, .moveUp] {
             subject.handle(command)

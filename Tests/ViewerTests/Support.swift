@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import CellStore
+import Foundation
+import Testing
 import FreezeLayout
 @testable import Viewer
 
@@ -51,16 +53,14 @@ extension ViewerOptions {
     }
 }
 
-/// A deterministic pseudo-random generator, so randomized tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E3779B97F4A7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
+
+
+/// Waits, bounded, until `condition` holds (for work on other threads); records an issue
+/// when it does not.
+func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
+        usleep(2000)
     }
 }
-
