@@ -20,6 +20,9 @@ extension CellStore {
     @discardableResult
     public func jumpToEnd(rows wanted: Int) -> Bool {
         guard !isComplete, case .file(let file, _) = loader.input, let dialect else { return false }
+        // Once numbers are estimated they stay as they are until the index settles them:
+        // estimating again would move rows under the user.
+        if provisionalTail != nil { return true }
         let (progress, available, dataStart) = loader.shared.withLock { ($0.progress, $0.available, $0.checkpoints.first?.offset ?? 0) }
         var window = CellStore.tailWindow.first
         while true {

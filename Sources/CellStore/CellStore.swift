@@ -106,6 +106,9 @@ public final class CellStore {
         return known
     }
 
+    /// Records read so far, not counting an estimated tail (rows between are not known yet).
+    public var readRowCount: Int { max(progress.rowCount, rowsSeen) }
+
     /// Records shown under estimated numbers after `jumpToEnd`, while the index is not complete.
     public var estimatedRows: Range<Int>? {
         guard let tail = provisionalTail, !isComplete else { return nil }

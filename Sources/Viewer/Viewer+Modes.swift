@@ -168,9 +168,25 @@ extension Viewer {
     /// Goes to data row `number` (1-based), saying so when it is past what is known.
     func goToRow(_ number: Int) {
         sync()
+        if number > max(0, store.readRowCount - options.headerRows) && !store.isComplete && !options.follows {
+            // Past what is read: the end of the file may be in reach already (see `G`).
+            store.jumpToEnd(rows: max(200, screenSize.height * 4))
+            sync()
+            if let estimated = store.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
+               number + options.headerRows - 1 < estimated.upperBound {
+                message = "≈ row numbers are estimates until the file is read"
+                moveCursor(toRow: number - 1, column: cursorColumn)
+                return
+            }
+        }
+        let read = max(0, store.readRowCount - options.headerRows)
+        if !store.isComplete && number > read {
+            message = "row \(Self.grouped(number)) is past the \(Self.grouped(read)) rows read so far"
+            moveCursor(toRow: read - 1, column: cursorColumn)
+            return
+        }
         if number > dataRowCount {
-            message = store.isComplete ? "there are \(Self.grouped(dataRowCount)) rows"
-                                       : "row \(Self.grouped(number)) is past the \(Self.grouped(dataRowCount)) rows read so far"
+            message = "there are \(Self.grouped(dataRowCount)) rows"
         }
         moveCursor(toRow: max(1, number) - 1, column: cursorColumn)
     }

@@ -287,3 +287,26 @@ struct ReadingTests {
         }
     }
 }
+
+@Suite("Go to before the index is complete")
+struct EarlyGoToTests {
+    @Test("a go-to near the end of a file still loading shows those rows at once, marked ≈; farther in, it says why it stops")
+    func nearTheEnd() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("goto-\(UUID()).csv").path
+        try Data(sampleCSV(rows: 100_000).utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        _ = utf8Locale
+        let store = try CellStore.open(path: path, startsLoader: false)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
+        for character in ":50000" { subject.handle(key: .character(character)) }
+        subject.handle(key: .enter)
+        #expect(subject.message?.hasPrefix("row 50,000 is past the") == true)
+        let estimated = try #require(store.estimatedRows)
+        let target = estimated.upperBound - 10   // a record number; data row = record - header + 1
+        for character in ":\(target)" { subject.handle(key: .character(character)) }
+        subject.handle(key: .enter)
+        #expect(subject.cursorRow == target - 1)
+        #expect(subject.message?.hasPrefix("≈") == true)
+        #expect(subject.frame().lines[9].contains("row ≈"))
+    }
+}
