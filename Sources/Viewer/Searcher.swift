@@ -22,7 +22,8 @@ public struct SearchPattern: Sendable, Equatable {
 
     /// A matcher for cells; nil when the pattern is not a valid regular expression.
     func matcher() -> CellMatcher? {
-        if isLiteral {
+        // Bytes fold case only for ASCII; otherwise the C library's regex folds by locale.
+        if isLiteral && (!ignoresCase || text.allSatisfy(\.isASCII)) {
             let needle = Array((ignoresCase ? text.lowercased() : text).utf8)
             return needle.isEmpty ? nil : .literal(needle, ignoresCase: ignoresCase)
         }

@@ -323,6 +323,10 @@ struct SearchPatternTests {
 
     @Test("POSIX extended syntax, smart case, and the prefilter agree with plain matching")
     func matching() throws {
+        _ = utf8Locale
+        let folded = try #require(SearchPattern(text: "élodie").matcher())
+        #expect(folded.matches(ArraySlice("Élodie".utf8)))
+        #expect(try #require(SearchPattern(text: "Élodie").matcher()).matches(ArraySlice("élodie".utf8)) == false)
         let cells = ["Colour", "color", "two 3727123", "two 372", "A|B", "xx"]
         for (pattern, expected) in [("colou?r", [true, true, false, false, false, false]),
                                     ("Colou?r", [true, false, false, false, false, false]),
@@ -331,6 +335,23 @@ struct SearchPatternTests {
                                     ("^x+$", [false, false, false, false, false, true])] {
             let matcher = try #require(SearchPattern(text: pattern).matcher())
             #expect(cells.map { matcher.matches(ArraySlice($0.utf8)) } == expected, "\(pattern)")
+        }
+    }
+}
+
+@Suite("Panes at any size")
+struct PaneSizeTests {
+    @Test("the prompt, the inspector, the record view and help draw at any size", arguments: [(0, 0), (1, 1), (3, 2), (12, 4), (200, 60)])
+    func sizes(width: Int, height: Int) {
+        let lines = (1...30).map { "line \($0) 北京" }.joined(separator: "\n")
+        for keys in [[Key.character("/"), .character("x")], [.enter], [.character("v")], [.character("?")], [.character(":")]] {
+            let subject = viewer("a,b\n\"\(lines)\",2\n", width: 40, height: 10)
+            for key in keys { subject.handle(key: key) }
+            subject.handle(.resize(Size(width: width, height: height)))
+            for key in [Key.down, .pageDown, .character("G"), .up, .right, .left] {
+                subject.handle(key: key)
+                #expect(subject.frame().size == Size(width: width, height: height))
+            }
         }
     }
 }
