@@ -25,7 +25,7 @@ public final class Viewer {
     /// store and a new viewer in this one's place (see `moveCursor(toRow:column:)`).
     public private(set) var wantsReload = false
     /// Data rows known at the last sync (to tell whether the cursor was on the last row).
-    private var knownDataRows = 0
+    var knownDataRows = 0
     /// The grid, or a prompt or pane over it.
     public internal(set) var mode: Mode = .grid
     /// Widths set by `<`, `>`, `=` and `_`, by column; and the columns shown at full width.
@@ -52,16 +52,16 @@ public final class Viewer {
     /// The first data row main shows (rows above it are frozen or out of view).
     public private(set) var mainFirstRow = 0
     /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
-    private var requestedFrozenColumns: Int
+    var requestedFrozenColumns: Int
 
     var sizer = ColumnSizer()
     /// Column widths in use (text only, without separators).
-    public private(set) var columnWidths: [Int] = []
+    public internal(set) var columnWidths: [Int] = []
     /// Frozen columns that fit on this screen (the rest of the freeze is dropped).
-    public private(set) var frozenColumns = 0
+    public internal(set) var frozenColumns = 0
     var leftMetrics = ColumnMetrics(widths: [])
     var mainMetrics = ColumnMetrics(widths: [])
-    private var layoutKey: [Int] = []
+    var layoutKey: [Int] = []
     /// Bumped when column geometry changes, so every cached cell is configured again.
     var layoutGeneration = 0
     /// Cells on screen and the pool they are recycled through.
@@ -372,77 +372,5 @@ public final class Viewer {
         sync()
         revealCursor()
         message = "unfrozen"
-    }
-
-    // MARK: Layout
-
-    /// Brings geometry up to date with the store and the screen.
-    func sync() {
-        // Make sure the first screen's rows (and the width sample) are parsed, even when
-        // the loader has not reached them yet.
-        store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, mainFirstRow + window.offset.y + screenSize.height))
-        sizer.update(from: store, headerRows: options.headerRows)
-        let count = columnCount
-        let grid = gridSize
-        let rowNumberWidth = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
-        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, requestedFrozenColumns, options.headerRows,
-                   widthGeneration]
-        if key != layoutKey {
-            layoutKey = key
-            layoutGeneration += 1
-            columnWidths = sizer.widths(count: count, screenWidth: grid.width)
-            for (column, width) in widthOverrides where column < count { columnWidths[column] = width }
-            // Drop frozen columns that would leave main too narrow.
-            var frozen = min(requestedFrozenColumns, count - 1)
-            func leftWidths(_ frozen: Int) -> [Int] {
-                (options.showsRowNumbers ? [rowNumberWidth] : []) + Array(columnWidths[0..<max(0, frozen)])
-            }
-            while frozen > 0 && ColumnMetrics(widths: leftWidths(frozen)).totalWidth > grid.width * 3 / 4 {
-                frozen -= 1
-            }
-            frozenColumns = max(0, frozen)
-            leftMetrics = ColumnMetrics(widths: leftWidths(frozenColumns))
-            mainMetrics = ColumnMetrics(widths: Array(columnWidths[frozenColumns...]))
-        }
-        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
-        window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
-                        contentSize: Size(width: mainMetrics.totalWidth, height: max(0, dataRowCount - mainFirstRow)),
-                        preambleLines: store.preamble.count)
-        cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
-        cursorRow = max(0, cursorRow)
-        knownDataRows = dataRowCount
-        cursorColumn = max(0, min(cursorColumn, count - 1))
-    }
-
-    /// The grid's area: the screen less the status line, and less the rightmost column
-    /// when it is kept for the scroll indicator (so the thumb never hides data).
-    var gridSize: Size {
-        let gutter = options.showsIndicators && screenSize.width >= 10 ? 1 : 0
-        return Size(width: screenSize.width - gutter, height: max(0, screenSize.height - 1))
-    }
-
-    /// The final row count as far as it can be guessed now (to size the row-number band
-    /// once, not every time the count gains a digit).
-    var estimatedRowCount: Int {
-        let progress = store.progress
-        if !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
-            return Int(Double(dataRowCount) / fraction)
-        }
-        return dataRowCount
-    }
-
-    static func digits(_ value: Int) -> Int {
-        max(3, String(max(0, value)).count)
-    }
-
-    /// `1234567` as `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
     }
 }
