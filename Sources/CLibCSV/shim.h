@@ -8,10 +8,6 @@
 #include <emmintrin.h>
 #endif
 
-/* libcsv keeps its parser state in a public field; this reads it without
-   reaching into the struct from Swift. 0 means "between records". */
-static inline int cf_csv_parser_state(const struct csv_parser *p) { return p->pstate; }
-
 /* Returning 0 for every byte makes libcsv trim nothing around unquoted fields. */
 static inline int cf_csv_never_space(unsigned char c) { (void)c; return 0; }
 

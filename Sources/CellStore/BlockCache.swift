@@ -39,6 +39,4 @@ struct BlockCache {
             entries[oldest.key] = nil
         }
     }
-
-    mutating func removeAll() { entries.removeAll() }
 }

@@ -190,21 +190,8 @@ public final class CellStore {
         return block.row(index)
     }
 
-    /// Records `range` that are known, in order (fewer at the end of the known rows).
-    public func rows(_ range: Range<Int>) -> [Row] {
-        var result: [Row] = []
-        for index in range {
-            guard let row = row(index) else { break }
-            result.append(row)
-        }
-        return result
-    }
-
     /// Runs the whole index on the calling thread (for a store opened with `startsLoader: false`).
     package func indexNow() { loader.run() }
-
-    /// Drops every cached block (after a reload, or to measure).
-    public func emptyCache() { cache.removeAll() }
 
     private func parseBlock(from start: Checkpoint, to end: Int64, endIsFinal: Bool, stopAfter: Int?) -> Block {
         counters.blocksParsed += 1

@@ -86,8 +86,6 @@ package final class RecordParser {
     package var recordCount: Int { context.pointee.recordCount }
     /// The most cells any completed record had.
     package var widestRecord: Int { context.pointee.widestRecord }
-    /// True when the parser stands between records, so the next byte starts a new one.
-    package var isBetweenRecords: Bool { cf_csv_parser_state(parser) == 0 }
 
     /// Feeds bytes; completed records are collected (see `takeRecords`).
     package func parse(_ buffer: UnsafeRawBufferPointer) {

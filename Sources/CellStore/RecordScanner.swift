@@ -63,9 +63,6 @@ package struct RecordScanner {
         quote = dialect.quote
     }
 
-    /// True between records: the next byte starts a new record (or is the LF of a CRLF).
-    package var isBetweenRecords: Bool { state == .rowNotBegun }
-
     /// Fields of the record that ended last.
     private var endedFields = 0
 
@@ -201,6 +198,20 @@ package struct RecordScanner {
         self.widestRecord = widestRecord
         self.endedFields = endedFields
         self.quoteOpenedAt = quoteOpenedAt
+    }
+
+    /// Scans a whole input held in memory, fed in chunks of `chunk` bytes, and finishes it
+    /// (for differential tests against libcsv).
+    package static func scanning(_ bytes: [UInt8], dialect: Dialect, chunk: Int = 1 << 20) -> RecordScanner {
+        var scanner = RecordScanner(dialect: dialect)
+        var index = 0
+        while index < bytes.count {
+            let end = min(bytes.count, index + max(1, chunk))
+            bytes[index..<end].withUnsafeBytes { scanner.scan($0, at: Int64(index)) }
+            index = end
+        }
+        scanner.finish()
+        return scanner
     }
 
     /// Ends the input: a record still open is complete (libcsv's `csv_fini`).

@@ -65,9 +65,6 @@ public final class TerminalSession {
 
     deinit { end() }
 
-    /// The tty's descriptor, for signal-time restoration.
-    public var ttyDescriptor: Int32 { inputDescriptor }
-
     /// Restores the terminal: leaves the alternate screen, shows the cursor, resets modes.
     public func end() {
         guard !isEnded else { return }

@@ -81,16 +81,6 @@ public enum CellText {
         return (bytes[bytes.startIndex..<end], true)
     }
 
-    /// Frame cells for `text` in one style (symbols in `.symbol`).
-    public static func cells(of text: String, style: Style) -> [FrameCell] {
-        var cells: [FrameCell] = []
-        for glyph in glyphs(text) {
-            cells.append(FrameCell(glyph.text, glyph.isSymbol ? .symbol : style))
-            for _ in 1..<max(1, glyph.width) { cells.append(FrameCell("", glyph.isSymbol ? .symbol : style)) }
-        }
-        return cells
-    }
-
     /// True when the text reads as a number, so it is right-aligned.
     public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
         var index = bytes.startIndex

@@ -57,7 +57,7 @@ public enum Command: Sendable, Equatable, Hashable {
 /// A mouse event at a screen position.
 public struct MouseEvent: Sendable, Equatable, Hashable {
     public enum Kind: Sendable, Equatable, Hashable {
-        case wheelUp, wheelDown, wheelLeft, wheelRight
+        case wheelUp, wheelDown
         /// The first button went down.
         case press
     }

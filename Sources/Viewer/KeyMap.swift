@@ -86,9 +86,6 @@ public enum KeyMap {
         return .none
     }
 
-    /// The command bound to a single `key`, if any.
-    public static func command(for key: Key) -> Command? { table[[key]] }
-
     /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
     static let countLine = ("250G", "go to row 250 (any count before G)")
 

@@ -16,9 +16,6 @@ extension Viewer {
             case .leftBand?: scrollRows(by: sign * Self.wheelRows)
             default: break
             }
-        case .wheelLeft, .wheelRight:
-            let sign = event.kind == .wheelLeft ? -1 : 1
-            if region == .main || region == .headerBand { scrollColumns(by: sign * Self.sidewaysCells) }
         case .press:
             guard let region else { return }
             select(at: point, in: region)

@@ -312,15 +312,7 @@ while now() < fuzzEnd {
     let delimiter: UInt8 = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")][Int(fuzz.next() % 4)]
     let dialect = Dialect(delimiter: delimiter)
     let expected = try RecordParser.records(in: bytes, dialect: dialect)
-    var scanner = RecordScanner(dialect: dialect)
-    let chunk = 1 + Int(fuzz.next() % 64)
-    var index = 0
-    while index < bytes.count {
-        let end = min(bytes.count, index + chunk)
-        bytes[index..<end].withUnsafeBytes { scanner.scan($0, at: Int64(index)) }
-        index = end
-    }
-    scanner.finish()
+    let scanner = RecordScanner.scanning(bytes, dialect: dialect, chunk: 1 + Int(fuzz.next() % 64))
     executions += 1
     if scanner.recordCount != expected.count || scanner.widestRecord != (expected.map(\.count).max() ?? 0) {
         failures += 1

@@ -179,14 +179,8 @@ enum Locale {
     static func setUpUTF8() {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
-        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+        if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
             if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
         }
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

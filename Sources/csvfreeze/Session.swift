@@ -29,7 +29,7 @@ enum Session {
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
         }
-        var store: CellStore
+        let store: CellStore
         do {
             store = try open()
         } catch {
@@ -93,7 +93,6 @@ enum Session {
                 if let bytes = viewer.takeClipboard() { session.copyToClipboard(bytes) }
                 if viewer.wantsReload {
                     viewer = reloaded(viewer, open: open)
-                    store = viewer.store
                 }
             }
             if fds[0].revents != 0 {

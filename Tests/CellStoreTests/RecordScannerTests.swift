@@ -7,15 +7,7 @@ import Testing
 struct RecordScannerTests {
     /// Records and widest record by the scanner, fed in chunks of `chunk` bytes.
     func scan(_ bytes: [UInt8], dialect: Dialect = Dialect(), chunk: Int = 1 << 20) -> RecordScanner {
-        var scanner = RecordScanner(dialect: dialect)
-        var index = 0
-        while index < bytes.count {
-            let end = min(bytes.count, index + chunk)
-            bytes[index..<end].withUnsafeBytes { scanner.scan($0, at: Int64(index)) }
-            index = end
-        }
-        scanner.finish()
-        return scanner
+        RecordScanner.scanning(bytes, dialect: dialect, chunk: chunk)
     }
 
     func libcsv(_ bytes: [UInt8], dialect: Dialect = Dialect()) throws -> [Row] {

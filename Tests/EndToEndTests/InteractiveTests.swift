@@ -128,4 +128,20 @@ struct InteractiveTests {
         #expect(try pane.waitForExit()?.hasPrefix("[exit=2 ") == true)
         #expect(try pane.screen().contains { $0.hasPrefix("csvfreeze: TERM=dumb") })
     }
+
+    @Test("R reads a changed file again, keeping the cursor's place")
+    func reload() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("changing.csv")
+        try "id,v\n1,a\n2,b\n3,c\n".write(to: file, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane("\(binary) \(shellQuote(file.path))", width: 60, height: 10)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/3") }
+        try pane.send("Down", "Right")
+        try "id,v\n1,A\n2,B\n3,C\n4,D\n".write(to: file, atomically: true, encoding: .utf8)
+        try pane.send("R")
+        let lines = try pane.waitFor("the new content") { status($0).contains("row 2/4") }
+        #expect(lines[2].hasPrefix("  2│ 2 B"))
+        #expect(status(lines).contains("col 2/2"))
+    }
 }
