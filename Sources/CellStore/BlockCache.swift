@@ -6,6 +6,15 @@ struct Block {
     /// False when the block was cut short (its end not indexed yet); it is then valid only
     /// for the rows it holds.
     var isComplete: Bool
+    /// Bytes its rows hold, counted against the cache's budget.
+    let memoryCost: Int
+
+    init(firstRow: Int, rows: [Row], isComplete: Bool) {
+        self.firstRow = firstRow
+        self.rows = rows
+        self.isComplete = isComplete
+        memoryCost = rows.reduce(0) { $0 + $1.memoryCost }
+    }
 
     func row(_ index: Int) -> Row? {
         let local = index - firstRow
@@ -15,13 +24,22 @@ struct Block {
 }
 
 /// A small least-recently-used cache of parsed blocks, keyed by checkpoint index: the
-/// only place cells live, so memory is bounded by its capacity, not by the file.
+/// only place cells live, so memory is bounded by its capacity and its byte budget (blocks
+/// of huge records are few), not by the file. The newest block always stays.
 struct BlockCache {
     let capacity: Int
+    let budget: Int
     private var entries: [Int: (block: Block, lastUse: Int)] = [:]
     private var clock = 0
+    private var bytes = 0
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, budget: Int = 48 << 20) {
+        self.capacity = max(1, capacity)
+        self.budget = budget
+    }
+
+    /// Bytes held by the cached blocks' rows.
+    var memoryCost: Int { bytes }
 
     var count: Int { entries.count }
 
@@ -34,8 +52,12 @@ struct BlockCache {
 
     mutating func insert(_ block: Block, at key: Int) {
         clock += 1
+        if let old = entries[key] { bytes -= old.block.memoryCost }
         entries[key] = (block, clock)
-        if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        bytes += block.memoryCost
+        while entries.count > 1 && (entries.count > capacity || bytes > budget),
+              let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            bytes -= oldest.value.block.memoryCost
             entries[oldest.key] = nil
         }
     }

@@ -32,6 +32,9 @@ public final class CellStore {
     /// How many rows past the requested one a cut-short block parses, so that scrolling
     /// on does not parse again at once.
     let lookahead = 256
+    /// How far one block parse reads at most: a record that does not end within it is
+    /// shown as far as it was read (see DECISIONS.md).
+    var parseBudget: Int64 = 32 << 20
 
     init(name: String, loader: Loader, cacheCapacity: Int) {
         self.name = name
@@ -184,7 +187,7 @@ public final class CellStore {
         }
         // A block whose end is not indexed yet is parsed only a little past the row asked
         // for: the loader may be far behind, and the rest of the file is not needed now.
-        let block = parseBlock(from: start, to: end, endIsFinal: endIsFinal,
+        let block = parseBlock(from: start, to: end, endIsFinal: endIsFinal, wanted: index,
                                stopAfter: hasNext ? nil : index + lookahead)
         cache.insert(block, at: key)
         return block.row(index)
@@ -193,7 +196,7 @@ public final class CellStore {
     /// Runs the whole index on the calling thread (for a store opened with `startsLoader: false`).
     package func indexNow() { loader.run() }
 
-    private func parseBlock(from start: Checkpoint, to end: Int64, endIsFinal: Bool, stopAfter: Int?) -> Block {
+    private func parseBlock(from start: Checkpoint, to end: Int64, endIsFinal: Bool, wanted: Int, stopAfter: Int?) -> Block {
         counters.blocksParsed += 1
         guard let dialect, let parser = try? RecordParser(dialect: dialect) else {
             return Block(firstRow: start.row, rows: [], isComplete: false)
@@ -204,7 +207,14 @@ public final class CellStore {
         defer { buffer.deallocate() }
         var offset = start.offset
         var reachedEnd = true
+        var overBudget = false
         while offset < end {
+            if offset - start.offset >= parseBudget {
+                // Far enough for one frame; the record asked for may not have ended yet.
+                overBudget = start.row + parser.recordCount <= wanted
+                reachedEnd = false
+                break
+            }
             let wanted = Int(min(Int64(chunkSize), end - offset))
             let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
             if count <= 0 { break }
@@ -217,10 +227,14 @@ public final class CellStore {
             }
         }
         if endIsFinal && reachedEnd && offset >= end { parser.finish() }
-        let rows = parser.takeRecords()
+        var rows = parser.takeRecords()
+        if overBudget, let partial = parser.partialRecord() {
+            // A record too long to read through now: shown as far as it was read.
+            rows.append(partial)
+        }
         rowsSeen = max(rowsSeen, start.row + rows.count)
         widestSeen = max(widestSeen, parser.widestRecord)
-        let isComplete = endIsFinal && reachedEnd && offset >= end
+        let isComplete = endIsFinal && reachedEnd && offset >= end && !overBudget
         return Block(firstRow: start.row, rows: rows, isComplete: isComplete)
     }
 }

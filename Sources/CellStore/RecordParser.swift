@@ -1,33 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLibCSV
 
-/// A libcsv parser set up the way a viewer needs it, turning bytes into records.
+/// A libcsv parser set up the way a viewer needs it, turning bytes into records, in
+/// bounded memory whatever the input.
 ///
 /// libcsv is set to trim nothing and to report every terminator, and this type adds the
-/// two rules libcsv leaves to its caller: the LF of a CRLF ends no extra record, and a
-/// blank line is a record with one empty cell. A record's cells are copied inside the
-/// callback, because libcsv reuses its buffer.
+/// rules libcsv leaves to its caller: the LF of a CRLF ends no extra record, a blank line
+/// is a record with one empty cell, and text after a closing quote is appended to the
+/// field, which then ends at the next delimiter or line end (libcsv would keep the field
+/// quoted to the end of the input). A `RecordScanner` runs one chunk ahead of libcsv to
+/// find that text; libcsv never sees it.
+///
+/// No cell or record is buffered without limit: a cell longer than `limits.cell` bytes is
+/// clipped (its row says which cells were), or, in streaming mode, handed out in pieces
+/// (rows marked `continuesInNext` / `continuesPrevious`); cells past `limits.cells` in one
+/// record are counted, not kept.
 package final class RecordParser {
+    /// How much of a record is kept.
+    package struct Limits: Sendable {
+        /// Bytes kept of one cell.
+        package var cell: Int
+        /// Bytes kept of one record, past which further cells keep `smallCell` bytes.
+        package var record: Int
+        /// Bytes kept of a cell once a record has reached `record` bytes.
+        package var smallCell: Int
+        /// Cells kept of one record.
+        package var cells: Int
+        /// How much libcsv is given at a time, so that a field can be clipped while it grows.
+        package var slice: Int
+
+        package init(cell: Int = 1 << 20, record: Int = 8 << 20, smallCell: Int = 256, cells: Int = 1 << 16, slice: Int = 1 << 16) {
+            self.cell = max(16, cell)
+            self.record = max(self.cell, record)
+            self.smallCell = max(16, smallCell)
+            self.cells = max(1, cells)
+            self.slice = max(1, slice)
+        }
+    }
+
     /// What the callbacks fill in. It lives as long as the parser, since one record's
     /// fields may arrive over several `parse` calls. It is a struct behind a pointer, not
     /// a class, because class property access pays a runtime exclusivity check on every
     /// field, which doubled the cost of parsing.
     struct Context {
         let collectsCells: Bool
+        let streams: Bool
+        let limits: Limits
         var bytes: [UInt8] = []
         var ends: [Int] = []
+        var clipped: [Int] = []
+        var omittedCells = 0
         var fieldsInRecord = 0
         var lastTerminator: Int32 = 0
         var records: [Row] = []
         var recordCount = 0
         var widestRecord = 0
+        /// Text after a closing quote, appended to the field libcsv submits next.
+        var suffix: [UInt8] = []
+        /// The field being read lost bytes to the cell limit.
+        var fieldClipped = false
+        /// Streaming: the record's first cell goes on from the last row handed out.
+        var continuesPrevious = false
 
-        init(collectsCells: Bool) { self.collectsCells = collectsCells }
+        init(collectsCells: Bool, streams: Bool, limits: Limits) {
+            self.collectsCells = collectsCells
+            self.streams = streams
+            self.limits = limits
+        }
+
+        /// Bytes the field being read may keep.
+        var allowance: Int {
+            if streams { return Int.max }
+            let left = limits.record - bytes.count
+            return left >= limits.smallCell ? min(limits.cell, left) : limits.smallCell
+        }
 
         mutating func field(_ pointer: UnsafeMutableRawPointer?, _ length: Int) {
             fieldsInRecord += 1
+            defer {
+                suffix.removeAll(keepingCapacity: true)
+                fieldClipped = false
+            }
             guard collectsCells else { return }
+            guard ends.count < limits.cells else {
+                omittedCells += 1
+                return
+            }
+            let start = bytes.count
+            let allowance = self.allowance
+            var clipped = fieldClipped
             if let pointer, length > 0 {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: length))
+                let kept = min(length, allowance)
+                clipped = clipped || kept < length
+                bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: kept))
+            }
+            if !suffix.isEmpty {
+                let kept = min(suffix.count, max(0, allowance - (bytes.count - start)))
+                clipped = clipped || kept < suffix.count
+                bytes.append(contentsOf: suffix[..<kept])
+            }
+            if clipped {
+                // Never end a clipped cell in the middle of a character.
+                bytes.removeSubrange(RecordParser.characterBoundary(bytes[start...])...)
+                self.clipped.append(ends.count)
             }
             ends.append(bytes.count)
         }
@@ -41,28 +118,50 @@ package final class RecordParser {
                     return
                 }
                 fieldsInRecord = 1
-                if collectsCells { ends.append(0) }
+                if collectsCells { ends.append(bytes.count) }
             }
             lastTerminator = terminator
             recordCount += 1
             if fieldsInRecord > widestRecord { widestRecord = fieldsInRecord }
             fieldsInRecord = 0
             if collectsCells {
-                records.append(Row(bytes: bytes, ends: ends))
-                bytes.removeAll(keepingCapacity: true)
-                ends.removeAll(keepingCapacity: true)
+                records.append(currentRow(continuesInNext: false))
+                clearRecord()
             }
+        }
+
+        func currentRow(continuesInNext: Bool) -> Row {
+            Row(bytes: bytes, ends: ends, clipped: clipped, omittedCells: omittedCells,
+                continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
+        }
+
+        mutating func clearRecord() {
+            bytes.removeAll(keepingCapacity: true)
+            ends.removeAll(keepingCapacity: true)
+            clipped.removeAll()
+            omittedCells = 0
+            continuesPrevious = false
         }
     }
 
     private let parser: UnsafeMutablePointer<csv_parser>
     private let context: UnsafeMutablePointer<Context>
+    /// Runs one chunk ahead of libcsv to find text after closing quotes.
+    private var lookout: RecordScanner
+    private let delimiter: UInt8
+    /// True while reading text after a closing quote that has not ended yet.
+    private var inStrayText = false
+    private var strayPositions: [Int] = []
 
-    /// Creates a parser; with `collectsCells` false it only counts records and fields.
-    package init(dialect: Dialect, collectsCells: Bool = true) throws(CellStoreError) {
+    /// Creates a parser; with `collectsCells` false it only counts records and fields. With
+    /// `streams` true a long cell is handed out in pieces rather than clipped.
+    package init(dialect: Dialect, collectsCells: Bool = true, streams: Bool = false,
+                 limits: Limits = Limits()) throws(CellStoreError) {
         parser = .allocate(capacity: 1)
         context = .allocate(capacity: 1)
-        context.initialize(to: Context(collectsCells: collectsCells))
+        context.initialize(to: Context(collectsCells: collectsCells, streams: streams, limits: limits))
+        lookout = RecordScanner(dialect: dialect)
+        delimiter = dialect.delimiter
         guard csv_init(parser, UInt8(CSV_REPALL_NL)) == 0 else {
             parser.deallocate()
             context.deinitialize(count: 1)
@@ -72,6 +171,9 @@ package final class RecordParser {
         csv_set_delim(parser, dialect.delimiter)
         csv_set_quote(parser, dialect.quote)
         csv_set_space_func(parser, cf_csv_never_space)
+        // libcsv grows its field buffer by this much at a time (128 bytes by default, which
+        // made long cells cost a reallocation every 128 bytes).
+        csv_set_blk_size(parser, 64 << 10)
         // Terminators stay libcsv's own (CR and LF), tested inline rather than by a call.
     }
 
@@ -90,11 +192,16 @@ package final class RecordParser {
     /// Feeds bytes; completed records are collected (see `takeRecords`).
     package func parse(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        _ = csv_parse(parser, base, buffer.count, { pointer, length, data in
-            data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
-        }, { terminator, data in
-            data!.assumingMemoryBound(to: Context.self).pointee.endRecord(terminator)
-        }, UnsafeMutableRawPointer(context))
+        strayPositions.removeAll(keepingCapacity: true)
+        lookout.scan(buffer, strayText: { [unowned self] in strayPositions.append($0) })
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var index = 0
+        if inStrayText { index = takeStrayText(bytes, from: 0, to: buffer.count) }
+        for position in strayPositions where position >= index {
+            feed(bytes, from: index, to: position)
+            index = takeStrayText(bytes, from: position, to: buffer.count)
+        }
+        feed(bytes, from: index, to: buffer.count)
     }
 
     /// Feeds bytes from an array slice.
@@ -104,6 +211,7 @@ package final class RecordParser {
 
     /// Ends the input: a last record with no terminator is completed.
     package func finish() {
+        inStrayText = false
         _ = csv_fini(parser, { pointer, length, data in
             data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
         }, { terminator, data in
@@ -111,18 +219,137 @@ package final class RecordParser {
         }, UnsafeMutableRawPointer(context))
     }
 
-    /// Hands over the records completed since the last call.
+    /// Hands over the records completed since the last call (and, streaming, the pieces).
     package func takeRecords() -> [Row] {
         let records = context.pointee.records
         context.pointee.records = []
         return records
     }
 
+    /// The record being read, as far as it has been read (nil between records): what is
+    /// shown of a record whose end is too far away to wait for.
+    package func partialRecord() -> Row? {
+        let state = parser.pointee.pstate
+        var copy = context.pointee
+        guard state != 0 || copy.fieldsInRecord > 0 else { return nil }
+        var length = parser.pointee.entry_pos
+        if state == 3 { length -= 1 }   // the closing quote libcsv holds tentatively
+        copy.fieldClipped = true        // its end is not known
+        if state == 1 {
+            copy.field(nil, 0)
+        } else {
+            copy.field(parser.pointee.entry_buf.map { UnsafeMutableRawPointer($0) }, length)
+        }
+        return copy.currentRow(continuesInNext: false)
+    }
+
     /// Parses a whole in-memory input (for tests and small inputs).
-    package static func records(in bytes: [UInt8], dialect: Dialect) throws(CellStoreError) -> [Row] {
-        let parser = try RecordParser(dialect: dialect)
+    package static func records(in bytes: [UInt8], dialect: Dialect, limits: Limits = Limits()) throws(CellStoreError) -> [Row] {
+        let parser = try RecordParser(dialect: dialect, limits: limits)
         parser.parse(bytes[...])
         parser.finish()
         return parser.takeRecords()
+    }
+
+    /// The end of the last whole character in `bytes` (UTF-8): where a clipped cell stops.
+    static func characterBoundary<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
+        var index = bytes.endIndex
+        var steps = 0
+        while index > bytes.startIndex && steps < 4 {
+            let byte = bytes[index - 1]
+            if byte & 0xC0 != 0x80 {
+                // A lead byte (or ASCII): keep it only if its whole sequence is there.
+                let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                return length <= steps + 1 ? bytes.endIndex : index - 1
+            }
+            index -= 1
+            steps += 1
+        }
+        return bytes.endIndex
+    }
+
+    // MARK: Feeding libcsv
+
+    /// Gives libcsv `bytes[start..<end]` a slice at a time, keeping its field buffer bounded.
+    private func feed(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) {
+        var index = start
+        let slice = context.pointee.limits.slice
+        while index < end {
+            let count = min(slice, end - index)
+            _ = csv_parse(parser, bytes + index, count, { pointer, length, data in
+                data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
+            }, { terminator, data in
+                data!.assumingMemoryBound(to: Context.self).pointee.endRecord(terminator)
+            }, UnsafeMutableRawPointer(context))
+            index += count
+            boundField()
+        }
+    }
+
+    /// Keeps the field libcsv is building within its allowance: clipped, or handed out as
+    /// a piece when streaming. Only while libcsv is inside a field (state 2): in state 3 its
+    /// buffer ends with a quote it may still take back.
+    private func boundField() {
+        let limit = context.pointee.streams ? context.pointee.limits.cell : context.pointee.allowance
+        guard parser.pointee.pstate == 2, parser.pointee.entry_pos > limit,
+              let buffer = parser.pointee.entry_buf else { return }
+        let length = parser.pointee.entry_pos
+        if context.pointee.streams {
+            let cut = RecordParser.characterBoundary(UnsafeBufferPointer(start: buffer, count: length))
+            handOutPiece(UnsafeRawBufferPointer(start: buffer, count: cut))
+            memmove(buffer, buffer + cut, length - cut)
+            parser.pointee.entry_pos = length - cut
+        } else {
+            parser.pointee.entry_pos = limit
+            context.pointee.fieldClipped = true
+        }
+    }
+
+    /// Streaming: hands out the record so far with `piece` as the start of its last cell.
+    private func handOutPiece(_ piece: UnsafeRawBufferPointer) {
+        guard context.pointee.collectsCells else { return }
+        context.pointee.bytes.append(contentsOf: piece)
+        context.pointee.ends.append(context.pointee.bytes.count)
+        context.pointee.records.append(context.pointee.currentRow(continuesInNext: true))
+        context.pointee.clearRecord()
+        context.pointee.continuesPrevious = true
+    }
+
+    /// Takes text after a closing quote from `start` up to the next delimiter or line end
+    /// (which libcsv then reads, ending the field it holds); returns where it stopped.
+    private func takeStrayText(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
+            index += 1
+        }
+        inStrayText = index == end
+        appendSuffix(UnsafeBufferPointer(start: bytes + start, count: index - start))
+        return index
+    }
+
+    private func appendSuffix(_ text: UnsafeBufferPointer<UInt8>) {
+        guard context.pointee.collectsCells, text.count > 0 else { return }
+        if context.pointee.streams {
+            context.pointee.suffix.append(contentsOf: text)
+            guard context.pointee.suffix.count > context.pointee.limits.cell,
+                  let buffer = parser.pointee.entry_buf else { return }
+            // Hand out the quoted part and the text so far; libcsv keeps only its
+            // tentative closing quote, which it drops when the field ends.
+            var piece = Array(UnsafeBufferPointer(start: buffer, count: max(0, parser.pointee.entry_pos - 1)))
+            let suffix = context.pointee.suffix
+            let cut = RecordParser.characterBoundary(suffix[...])
+            piece.append(contentsOf: suffix[..<cut])
+            context.pointee.suffix = Array(suffix[cut...])
+            buffer[0] = buffer[max(0, parser.pointee.entry_pos - 1)]
+            parser.pointee.entry_pos = 1
+            piece.withUnsafeBytes { handOutPiece($0) }
+        } else {
+            let held = parser.pointee.entry_pos + context.pointee.suffix.count
+            let room = max(0, context.pointee.allowance - held)
+            if text.count > room { context.pointee.fieldClipped = true }
+            context.pointee.suffix.append(contentsOf: text.prefix(room))
+        }
     }
 }

@@ -3,15 +3,16 @@ import Glibc
 #endif
 import CLibCSV
 
-/// Finds record boundaries without parsing cells, following libcsv's rules exactly as
-/// this project sets libcsv up (nothing trimmed, every terminator reported, CRLF ending one
-/// record, a blank line being a record), several times faster than parsing.
+/// Finds record boundaries without parsing cells, following the parser's rules exactly
+/// (libcsv as this project sets it up: nothing trimmed, every terminator reported, CRLF
+/// ending one record, a blank line being a record; and the project's own rule for text
+/// after a closing quote), several times faster than parsing.
 ///
 /// With nothing trimmed, a quote opens a quoted field exactly when it is the first byte of
 /// a field; inside a quoted field only a quote matters, and outside only the delimiter,
 /// a quote and line ends: the scanner finds them 16 bytes at a time (SSE2 helpers in the
 /// C shim, with a byte loop elsewhere). It also counts each record's
-/// fields (for the widest row) and notes malformed quoting, which libcsv reads leniently.
+/// fields (for the widest row) and notes malformed quoting, which the parser reads leniently.
 /// Differential tests hold it to libcsv over hostile inputs.
 package struct RecordScanner {
     /// libcsv's parser states, with FIELD_BEGUN split by whether the field is quoted.
@@ -19,12 +20,13 @@ package struct RecordScanner {
         case rowNotBegun, fieldNotBegun, unquoted, quoted, quoteInQuoted
     }
 
-    /// A quoting problem, read leniently as libcsv does.
+    /// A quoting problem, read leniently as the parser does.
     package struct Problem: Sendable, Equatable {
         package enum Kind: Sendable, Equatable {
             /// A quote inside an unquoted field (kept as a literal quote).
             case quoteInUnquotedField
-            /// Text right after a closing quote (kept; the field stays quoted).
+            /// Text right after a closing quote (appended to the field, which then ends at
+            /// the next delimiter or line end, as Python's csv and rust-csv read it).
             case textAfterClosingQuote
             /// A quoted field still open at the end of the input (it runs to the end).
             case unclosedQuote
@@ -86,8 +88,11 @@ package struct RecordScanner {
     /// still follow and belong to it), the records completed so far, and the fields of the
     /// record that just ended (0 after the LF of a CRLF).
     /// - Complexity: O(n), with quoted stretches skipped by `memchr`.
+    /// `strayText`, when given, is called with the offset in the buffer of each byte of
+    /// text that follows a closing quote (where libcsv reads differently from this rule).
     package mutating func scan(_ buffer: UnsafeRawBufferPointer, at position: Int64 = 0,
-                               boundary: (Int, Bool, Int, Int) -> Void = { _, _, _, _ in }) {
+                               boundary: (Int, Bool, Int, Int) -> Void = { _, _, _, _ in },
+                               strayText: ((Int) -> Void)? = nil) {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = buffer.count
         // The state lives in locals while scanning (registers, not memory) and is written
@@ -152,9 +157,11 @@ package struct RecordScanner {
                     } else if byte == quote {
                         state = .quoted   // a doubled quote
                     } else {
-                        // libcsv keeps the text, and the field stays quoted.
+                        // The text is kept and the field is unquoted from here: the next
+                        // delimiter or line end ends it, and a quote in it is literal.
                         problems.append((.textAfterClosingQuote, position + Int64(index - 1), recordCount))
-                        state = .quoted
+                        state = .unquoted
+                        strayText?(index - 1)
                     }
                 case .rowNotBegun, .fieldNotBegun:
                     let byte = base[index]

@@ -7,11 +7,33 @@ public struct Row: Sendable, Equatable {
     public var bytes: [UInt8]
     /// `ends[i]` is the offset in `bytes` just past cell `i`.
     public var ends: [Int]
+    /// Cells cut short at the parser's cell limit (their start is kept), in order.
+    public var clipped: [Int] = []
+    /// Cells past the parser's limit of cells per record, counted but not kept.
+    public var omittedCells = 0
+    /// Streaming only: the first cell goes on from the last cell of the row before.
+    public var continuesPrevious = false
+    /// Streaming only: the last cell goes on in the next row (this row is a piece of a record).
+    public var continuesInNext = false
 
-    public init(bytes: [UInt8] = [], ends: [Int] = []) {
+    public init(bytes: [UInt8] = [], ends: [Int] = [], clipped: [Int] = [], omittedCells: Int = 0,
+                continuesPrevious: Bool = false, continuesInNext: Bool = false) {
         self.bytes = bytes
         self.ends = ends
+        self.clipped = clipped
+        self.omittedCells = omittedCells
+        self.continuesPrevious = continuesPrevious
+        self.continuesInNext = continuesInNext
     }
+
+    /// True when cell `index` was cut short at the parser's cell limit.
+    public func isClipped(_ index: Int) -> Bool { clipped.contains(index) }
+
+    /// True when some of this record was not kept (a clipped cell, or cells past the limit).
+    public var isCut: Bool { !clipped.isEmpty || omittedCells > 0 }
+
+    /// Bytes this row holds in memory, roughly: what caches count against their budget.
+    public var memoryCost: Int { bytes.count + ends.count * 8 + 64 }
 
     /// Builds a row from cell strings (for tests and synthetic rows).
     public init(cells: [String]) {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import CellStore
 
-/// The scanner must agree with libcsv (as this project sets it up) on every input.
+/// The scanner must agree with the parser (libcsv as this project sets it up, with the
+/// project's rule for text after a closing quote) on every input.
 @Suite("Record scanner against libcsv")
 struct RecordScannerTests {
     /// Records and widest record by the scanner, fed in chunks of `chunk` bytes.

@@ -38,3 +38,64 @@ func hostileCSV(length: Int, seed: UInt64) -> [UInt8] {
     }
     return bytes
 }
+
+/// The parsing rules written out plainly, a byte at a time: the reference that both the
+/// parser (libcsv plus the project's own rules) and the scanner are held to. Nothing is
+/// trimmed; CR, LF and CRLF end a record; a blank line is a record with one empty cell; a
+/// quote opens a quoted field only as a field's first byte; after a closing quote, text up
+/// to the next delimiter or line end is appended (quotes in it literal); an unclosed quote
+/// runs to the end.
+func referenceRecords(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\"")) -> [[[UInt8]]] {
+    enum State { case rowStart, fieldStart, unquoted, quoted, quoteInQuoted }
+    var records: [[[UInt8]]] = []
+    var fields: [[UInt8]] = []
+    var field: [UInt8] = []
+    var state = State.rowStart
+    var lastTerminator: UInt8 = 0
+    func endField() { fields.append(field); field = [] }
+    func endRecord(_ terminator: UInt8) {
+        records.append(fields)
+        fields = []
+        lastTerminator = terminator
+        state = .rowStart
+    }
+    for byte in bytes {
+        let isTerminator = byte == 0x0A || byte == 0x0D
+        switch state {
+        case .rowStart, .fieldStart:
+            if isTerminator {
+                if state == .fieldStart {
+                    endField(); endRecord(byte)
+                } else if byte == 0x0A && lastTerminator == 0x0D {
+                    lastTerminator = byte
+                } else {
+                    endField(); endRecord(byte)
+                }
+            } else if byte == delimiter {
+                endField(); state = .fieldStart
+            } else if byte == quote {
+                state = .quoted
+            } else {
+                field.append(byte); state = .unquoted
+            }
+        case .unquoted:
+            if byte == delimiter { endField(); state = .fieldStart }
+            else if isTerminator { endField(); endRecord(byte) }
+            else { field.append(byte) }
+        case .quoted:
+            if byte == quote { state = .quoteInQuoted } else { field.append(byte) }
+        case .quoteInQuoted:
+            if byte == quote { field.append(byte); state = .quoted }
+            else if byte == delimiter { endField(); state = .fieldStart }
+            else if isTerminator { endField(); endRecord(byte) }
+            else { field.append(byte); state = .unquoted }
+        }
+    }
+    if state != .rowStart { endField(); endRecord(0) }
+    return records
+}
+
+/// The same, as strings (invalid UTF-8 as U+FFFD), to compare with `parseAll`.
+func referenceStrings(_ bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ",")) -> [[String]] {
+    referenceRecords(bytes, delimiter: delimiter).map { $0.map { String(decoding: $0, as: UTF8.self) } }
+}

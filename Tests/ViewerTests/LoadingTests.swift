@@ -77,15 +77,18 @@ struct StatusLineTests {
 
 @Suite("Malformed quoting")
 struct MalformedQuotingTests {
-    @Test("the status line names the line of the first problem; the cells show as libcsv reads them")
+    @Test("the status line names the line of the first problem; text after a closing quote joins its cell")
     func warning() {
         let csv = "a,b\n1,2\n3,\"x\"y\n4,5\n6,\"never closed\n7,8\n"
-        let subject = viewer(csv, width: 120, height: 8)
+        let subject = viewer(csv, width: 120, height: 9)
         let lines = subject.frame().lines
-        // After "x"y the field stays quoted to the end, as libcsv reads it: two rows.
-        #expect(lines[7].contains("row 1/2"))
-        #expect(lines[7].contains("line 3: text after a closing quote (+"))
-        #expect(lines[2].hasPrefix("  2│3 x\"y↵4,5↵6,"))
+        // "x"y is the cell xy and the record ends at its line end; the unclosed quote runs
+        // to the end of the input.
+        #expect(lines[8].contains("row 1/4"))
+        #expect(lines[8].contains("line 3: text after a closing quote (+"))
+        #expect(lines[2].hasPrefix("  2│3 xy "))
+        #expect(lines[3].hasPrefix("  3│4 ") && lines[3].contains(" 5 "))
+        #expect(lines[4].hasPrefix("  4│6 never closed↵7,8↵"))
     }
 }
 

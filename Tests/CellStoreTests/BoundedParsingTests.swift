@@ -1,0 +1,113 @@
+import Testing
+@testable import CellStore
+
+/// No cell or record is held whole without limit, and streaming hands out every byte.
+@Suite("Bounded parsing")
+struct BoundedParsingTests {
+    func cells(_ rows: [Row]) -> [[[UInt8]]] {
+        rows.map { row in (0..<row.count).map { Array(row.field($0)) } }
+    }
+
+    @Test("a long cell keeps its start, says it was cut, and the next record is whole", arguments: [1, 7, 4096])
+    func clipped(slice: Int) throws {
+        for quoted in [false, true] {
+            let long = String(repeating: "x", count: 10_000)
+            let text = (quoted ? "a,\"\(long)\"\n" : "a,\(long)\n") + "b,c\n"
+            let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cell: 100, slice: slice))
+            #expect(rows.count == 2)
+            #expect(rows[0].string(0) == "a")
+            #expect(rows[0].field(1).count <= 100 && rows[0].field(1).count >= 50)
+            #expect(rows[0].clipped == [1])
+            #expect(rows[1].strings == ["b", "c"])
+            #expect(!rows[1].isCut)
+        }
+    }
+
+    @Test("a cut never splits a character")
+    func characterBoundary() throws {
+        let text = "\"" + String(repeating: "é中😀", count: 2000) + "\"\nz\n"
+        for limit in 95...105 {
+            let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cell: limit, slice: 13))
+            let cell = rows[0].field(0)
+            #expect(String(validating: cell, as: UTF8.self) != nil, "limit \(limit)")
+            #expect(cell.count <= limit)
+            #expect(rows[1].strings == ["z"])
+        }
+    }
+
+    @Test("text after a closing quote counts against the cell's limit")
+    func strayTextClipped() throws {
+        let text = "\"ab\"" + String(repeating: "y", count: 5000) + ",c\nd\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cell: 64, slice: 5))
+        #expect(rows.count == 2)
+        #expect(rows[0].field(0).count <= 64)
+        #expect(rows[0].string(0).hasPrefix("abyyy"))
+        #expect(rows[0].string(1) == "c")
+        #expect(rows[0].clipped == [0])
+    }
+
+    @Test("cells past the limit per record are counted, not kept")
+    func manyCells() throws {
+        let text = String(repeating: "a,", count: 5000) + "end\nnext\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cells: 100))
+        #expect(rows[0].count == 100)
+        #expect(rows[0].omittedCells == 4901)
+        #expect(rows[1].strings == ["next"])
+    }
+
+    @Test("a record keeps at most its budget of bytes")
+    func recordBudget() throws {
+        let text = (0..<50).map { _ in String(repeating: "z", count: 1000) }.joined(separator: ",") + "\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(),
+                                            limits: .init(cell: 1000, record: 5000, smallCell: 20))
+        #expect(rows[0].count == 50)
+        #expect(rows[0].bytes.count <= 5000 + 45 * 20)
+        #expect(rows[0].field(0).count == 1000)
+        #expect(rows[0].field(49).count == 20)
+    }
+
+    @Test("streaming hands out every byte: pieces put together give the reference", arguments: [1, 3, 64])
+    func streamingAgrees(slice: Int) throws {
+        for seed in 0..<120 {
+            var bytes = hostileCSV(length: 200 + (seed * 91) % 3000, seed: UInt64(seed) &* 65537 &+ UInt64(slice))
+            if seed % 3 == 0 { bytes += Array(("\"" + String(repeating: "long,\"\"", count: 50) + "\"tail" + String(repeating: "t", count: 100) + "\n").utf8) }
+            let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(cell: 16, slice: slice))
+            var index = 0
+            while index < bytes.count {
+                parser.parse(bytes[index..<min(bytes.count, index + 97)])
+                index += 97
+            }
+            parser.finish()
+            var records: [[[UInt8]]] = []
+            var current: [[UInt8]] = []
+            var sawPiece = false
+            for row in parser.takeRecords() {
+                var fields = (0..<row.count).map { Array(row.field($0)) }
+                if row.continuesPrevious, !fields.isEmpty {
+                    current[current.count - 1] += fields.removeFirst()
+                }
+                current += fields
+                if row.continuesInNext { sawPiece = true } else {
+                    records.append(current)
+                    current = []
+                }
+            }
+            #expect(records == referenceRecords(bytes), "seed \(seed)")
+            if seed % 3 == 0 { #expect(sawPiece) }
+        }
+    }
+
+    @Test("a record that never ends shows its start, within the parse budget")
+    func endlessRecord() {
+        var bytes = Array("h1,h2\n1,2\n".utf8)
+        bytes += [UInt8](repeating: 0, count: 3 << 20)
+        let store = CellStore(bytes: bytes, checkpointSpacing: 1 << 10)
+        store.parseBudget = 1 << 20
+        #expect(store.row(1)?.strings == ["1", "2"])
+        let partial = store.row(2)
+        #expect(partial != nil)
+        #expect(partial?.isCut == true)
+        #expect((partial?.field(0).count ?? 0) >= 1 << 19)
+        #expect(store.statistics.bytesParsed < 3 << 20)
+    }
+}
