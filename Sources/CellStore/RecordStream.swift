@@ -14,7 +14,9 @@ public enum RecordStream {
     }
 
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
-    /// `body` returns false to stop early (the reader of our output went away).
+    /// `body` returns false to stop early (the reader of our output went away). A cell
+    /// longer than the parser's cell limit comes in pieces: rows marked `continuesInNext`
+    /// and `continuesPrevious` (see `Row`), so memory stays bounded whatever the cells.
     @discardableResult
     public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
                                dialectKnown: ((Dialect) -> Void)? = nil,
@@ -41,14 +43,14 @@ public enum RecordStream {
         }
         let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
         dialectKnown?(dialect)
-        let parser = try RecordParser(dialect: dialect)
+        let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A
         var stopped = false
 
         func deliver() {
             for row in parser.takeRecords() where !stopped {
-                records += 1
+                if !row.continuesInNext { records += 1 }
                 if !body(row) { stopped = true }
             }
         }

@@ -21,6 +21,9 @@ public final class OutputWriter {
     private var buffer: [UInt8] = []
     private var records = 0
     private var tableSample: [Row] = []
+    /// A table's record whose long cell is still arriving in pieces (only its first piece
+    /// is kept: a table clips it anyway).
+    private var tablePending: Row?
     private var tableWidths: [Int]?
     private let headerRows: Int
     /// False once the sink refused more (the reader went away).
@@ -42,9 +45,40 @@ public final class OutputWriter {
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Adds one record; returns false when output can no longer be written.
+    /// Adds one record, or a piece of one (see `Row.continuesInNext`); returns false when
+    /// output can no longer be written.
     @discardableResult
     public func write(_ row: Row) -> Bool {
+        if format == .table {
+            guard let whole = OutputWriter.joining(row, to: &tablePending) else { return isOpen }
+            return writeRecord(whole)
+        }
+        return writeRecord(row)
+    }
+
+    /// Joins the pieces of a record for a table, keeping only the start of a long cell.
+    static func joining(_ row: Row, to pending: inout Row?) -> Row? {
+        var whole: Row
+        if row.continuesPrevious, let start = pending {
+            whole = start
+            for index in 1..<max(1, row.count) {
+                whole.bytes.append(contentsOf: row.field(index))
+                whole.ends.append(whole.bytes.count)
+            }
+        } else {
+            whole = row
+        }
+        whole.continuesPrevious = false
+        whole.continuesInNext = false
+        if row.continuesInNext {
+            pending = whole
+            return nil
+        }
+        pending = nil
+        return whole
+    }
+
+    private func writeRecord(_ row: Row) -> Bool {
         switch format {
         case .csv: withBuffer { OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: lineEnding, to: &$0) }
         case .tsv: withBuffer { OutputWriter.appendDelimited(row, delimiter: 0x09, lineEnding: lineEnding, to: &$0) }
@@ -57,7 +91,7 @@ public final class OutputWriter {
                 writeTableRow(row, index: records)
             }
         }
-        records += 1
+        if !row.continuesInNext { records += 1 }
         if buffer.count >= 1 << 16 { flush() }
         return isOpen
     }
@@ -95,39 +129,49 @@ public final class OutputWriter {
 
     // MARK: CSV and TSV
 
+    /// A record, or a piece of one: a cell that arrives in pieces is always quoted (its
+    /// quote opens with its first piece and closes with its last).
     static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], to buffer: inout [UInt8]) {
         for index in 0..<row.count {
+            let continues = index == 0 && row.continuesPrevious
+            let goesOn = index == row.count - 1 && row.continuesInNext
             if index > 0 { buffer.append(delimiter) }
             let field = row.field(index)
-            let needsQuotes = field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            let needsQuotes = continues || goesOn || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             if needsQuotes {
-                buffer.append(0x22)
+                if !continues { buffer.append(0x22) }
                 for byte in field {
                     if byte == 0x22 { buffer.append(0x22) }
                     buffer.append(byte)
                 }
-                buffer.append(0x22)
+                if !goesOn { buffer.append(0x22) }
             } else {
                 buffer.append(contentsOf: field)
             }
         }
-        buffer.append(contentsOf: lineEnding)
+        if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
     }
 
     // MARK: JSON
 
+    /// A record, or a piece of one: a string that arrives in pieces opens with the first
+    /// and closes with the last.
     static func appendJSON(_ row: Row, isFirst: Bool, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: Array((isFirst ? "[\n  [" : ",\n  [").utf8))
-        for index in 0..<row.count {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            OutputWriter.appendJSONString(row.string(index), to: &buffer)
+        if !row.continuesPrevious {
+            buffer.append(contentsOf: Array((isFirst ? "[\n  [" : ",\n  [").utf8))
         }
-        buffer.append(UInt8(ascii: "]"))
+        for index in 0..<row.count {
+            let continues = index == 0 && row.continuesPrevious
+            let goesOn = index == row.count - 1 && row.continuesInNext
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            OutputWriter.appendJSONString(row.string(index), opens: !continues, closes: !goesOn, to: &buffer)
+        }
+        if !row.continuesInNext { buffer.append(UInt8(ascii: "]")) }
     }
 
-    static func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
+    static func appendJSONString(_ string: String, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
-        buffer.append(0x22)
+        if opens { buffer.append(0x22) }
         for byte in string.utf8 {
             switch byte {
             case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
@@ -142,7 +186,7 @@ public final class OutputWriter {
             default: buffer.append(byte)
             }
         }
-        buffer.append(0x22)
+        if closes { buffer.append(0x22) }
     }
 
     // MARK: Aligned table

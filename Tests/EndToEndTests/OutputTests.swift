@@ -29,6 +29,25 @@ struct OutputTests {
         #expect(row.dropFirst(nameColumn).first != " ")
     }
 
+    @Test("--output streams a cell of several MiB whole and reads endless input a piece at a time")
+    func giantCell() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("giant-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let cell = String(repeating: "ab\"\"c,d\n", count: 600_000)
+        try Data(("id,text\n1,\"" + cell + "\"\n2,x\n").utf8).write(to: url)
+        let csv = try run([binary, "--output", "csv", url.path])
+        #expect(csv.status == 0)
+        #expect(csv.stdout == (try Data(contentsOf: url)))
+        let json = try run([binary, "--output", "json", url.path])
+        let parsed = try JSONSerialization.jsonObject(with: json.stdout) as? [[String]]
+        #expect(parsed?.count == 3)
+        #expect(parsed?[1][1] == cell.replacingOccurrences(of: "\"\"", with: "\""))
+        #expect(parsed?[2] == ["2", "x"])
+        // A record that never ends still streams, and `| head` ends it.
+        let endless = try run(["/bin/sh", "-c", "\(shellQuote(binary)) --output csv /dev/zero | head -c 100 | wc -c"])
+        #expect(endless.text.trimmingCharacters(in: .whitespacesAndNewlines) == "100")
+    }
+
     @Test("--output csv reproduces well-formed files byte for byte", arguments: ["people.csv", "wide.csv", "sensors.tsv"])
     func csvRoundTrip(name: String) throws {
         let url = Paths.sampleData.appendingPathComponent(name)

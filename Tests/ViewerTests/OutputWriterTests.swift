@@ -54,4 +54,38 @@ struct OutputWriterTests {
         #expect(!accepted)
         #expect(calls == 1)
     }
+
+    /// The rows a streaming parser hands out for `text` with a tiny cell limit.
+    func pieces(_ text: String) throws -> [Row] {
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(cell: 16, slice: 5))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        return parser.takeRecords()
+    }
+
+    @Test("a cell in pieces is written whole: csv, tsv and json as if it came at once", arguments: [OutputFormat.csv, .tsv, .json, .table])
+    func piecesWriteWhole(format: OutputFormat) throws {
+        _ = utf8Locale
+        let long = String(repeating: "ab\"c,é中\n", count: 40)
+        let text = "h1,h2\n1,\"" + long.replacingOccurrences(of: "\"", with: "\"\"") + "\"\n\"" + String(repeating: "z", count: 50) + "\"tail,3\n"
+        let rows = try pieces(text)
+        #expect(rows.contains { $0.continuesInNext })
+        var streamed: [UInt8] = []
+        let writer = OutputWriter(format: format) { streamed += $0; return true }
+        for row in rows { writer.write(row) }
+        writer.finish()
+        let whole = [["h1", "h2"], ["1", long], [String(repeating: "z", count: 50) + "tail", "3"]]
+        if format == .table {
+            let lines = String(decoding: streamed, as: UTF8.self).split(separator: "\n")
+            #expect(lines.count == 4)
+            #expect(lines[3].hasSuffix("3"))
+        } else if format == .csv || format == .tsv {
+            // Cells in pieces are always quoted; read back, they are the same cells.
+            let delimiter: UInt8 = format == .csv ? UInt8(ascii: ",") : 0x09
+            let back = try RecordParser.records(in: streamed, dialect: Dialect(delimiter: delimiter)).map(\.strings)
+            #expect(back == whole)
+        } else {
+            #expect(String(decoding: streamed, as: UTF8.self) == render(whole, format: format))
+        }
+    }
 }
