@@ -61,41 +61,31 @@ public struct Dialect: Sendable, Equatable {
         return dialect
     }
 
-    /// Lines (up to 100) whose field count equals the most common count, when above one.
+    /// How well `delimiter` splits the first records (up to 100) of `sample`: the records
+    /// whose field count is the most common one (above one), less one for each quoting
+    /// problem, read exactly as the parser reads quotes (doubled quotes included).
     static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Int {
         var counts: [Int: Int] = [:]
-        var fields = 1
-        var inQuotes = false
-        var atFieldStart = true
-        var lines = 0
-        var index = sample.startIndex
-        while index < sample.endIndex && lines < 100 {
-            let byte = sample[index]
-            if inQuotes {
-                if byte == quote { inQuotes = false }
-            } else if byte == quote && atFieldStart {
-                inQuotes = true
-            } else if byte == delimiter {
-                fields += 1
-                atFieldStart = true
-                index += 1
-                continue
-            } else if byte == 0x0A || byte == 0x0D {
-                if !(byte == 0x0A && index > sample.startIndex && sample[index - 1] == 0x0D) {
-                    counts[fields, default: 0] += 1
-                    lines += 1
-                }
-                fields = 1
-                atFieldStart = true
-                index += 1
-                continue
+        var records = 0
+        var scanner = RecordScanner(dialect: Dialect(delimiter: delimiter, quote: quote))
+        var problemsInCounted = 0
+        sample.withUnsafeBytes { bytes in
+            scanner.scan(bytes) { _, _, _, fields in
+                guard fields > 0, records < 100 else { return }   // 0: the LF of a CRLF
+                counts[fields, default: 0] += 1
+                records += 1
             }
-            atFieldStart = false
-            index += 1
         }
-        if !inQuotes && !atFieldStart || fields > 1 { counts[fields, default: 0] += 1 }
+        problemsInCounted = scanner.problemCount
+        if records == 0 {
+            // One line with no end: judge it by itself.
+            scanner.finish()
+            if scanner.widestRecord > 0 { counts[scanner.widestRecord, default: 0] += 1 }
+            problemsInCounted = scanner.problemCount
+        }
         guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return 0 }
-        return mode.value * 1000 + min(mode.key, 999)
+        let score = mode.value - min(problemsInCounted, mode.value)
+        return score > 0 ? score * 1000 + min(mode.key, 999) : 0
     }
 
     /// The first terminator outside quotes in `sample`; LF when there is none.

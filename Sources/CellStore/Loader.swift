@@ -311,10 +311,18 @@ package final class Loader: Sendable {
     static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?, quote: UInt8? = nil,
                            preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String]) {
         let bomLength = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let (preambleLength, preamble) = rule.split(prelude[bomLength...])
-        let dataStart = bomLength + preambleLength
+        var (preambleLength, preamble) = rule.split(prelude[bomLength...])
+        var dataStart = bomLength + preambleLength
         var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
         if let delimiter { dialect.delimiter = delimiter }
+        if case .detect = rule, !preamble.isEmpty,
+           let header = PreambleRule.lastLineStart(prelude[bomLength..<dataStart]),
+           PreambleRule.looksLikeFirstRecord(prelude[header..<dataStart], before: prelude[dataStart...], dialect: dialect) {
+            // `#id,name` over rows of two fields is the header, not a comment.
+            dataStart = header
+            preamble.removeLast()
+            preambleLength = header - bomLength
+        }
         // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
         dialect.looksBinary = prelude[dataStart...].contains(0)
         return (dialect, dataStart, preamble)

@@ -32,6 +32,38 @@ public enum PreambleRule: Sendable, Equatable {
         return (index - start.startIndex, lines)
     }
 
+    /// Where the last line of `lines` (a preamble, each line ended) starts.
+    static func lastLineStart(_ lines: ArraySlice<UInt8>) -> Int? {
+        guard !lines.isEmpty else { return nil }
+        var index = lines.endIndex
+        // Step back over the last line's terminator (LF, CR or CRLF), then to the line before.
+        if index > lines.startIndex && lines[index - 1] == 0x0A { index -= 1 }
+        if index > lines.startIndex && lines[index - 1] == 0x0D { index -= 1 }
+        while index > lines.startIndex && lines[index - 1] != 0x0A && lines[index - 1] != 0x0D { index -= 1 }
+        return index
+    }
+
+    /// True when a `#` line reads as the table's first record: it splits into as many
+    /// fields (more than one) as the record after it, read with the table's dialect.
+    static func looksLikeFirstRecord(_ line: ArraySlice<UInt8>, before rest: ArraySlice<UInt8>, dialect: Dialect) -> Bool {
+        func fieldsOfFirstRecord(_ bytes: ArraySlice<UInt8>) -> Int {
+            var scanner = RecordScanner(dialect: dialect)
+            var first = 0
+            bytes.withUnsafeBytes { buffer in
+                scanner.scan(buffer) { _, _, records, fields in
+                    if records == 1 && first == 0 { first = fields }
+                }
+            }
+            if first == 0 {
+                scanner.finish()
+                first = scanner.widestRecord
+            }
+            return first
+        }
+        let fields = fieldsOfFirstRecord(line)
+        return fields > 1 && fields == fieldsOfFirstRecord(rest)
+    }
+
     /// The index just past the terminator that starts at `end` (LF, CR or CRLF).
     static func lineEnd(_ bytes: ArraySlice<UInt8>, from end: Int) -> Int {
         guard end < bytes.endIndex else { return end }

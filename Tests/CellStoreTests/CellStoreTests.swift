@@ -115,6 +115,11 @@ struct DialectTests {
         ("a;b;c\n1,5;2;3\n4;5,5;6\n", UInt8(ascii: ";")),
         ("a|b\n1|2\n", UInt8(ascii: "|")),
         ("name,note\n\"x; y; z\",1\n\"p; q\",2\n", UInt8(ascii: ",")),
+        // Every field quoted, with the other delimiter and doubled quotes inside.
+        ("\"id\",\"text\"\n\"1\",\"a; b \"\"x, y\"\" c\"\n\"2\",\"d; e \"\"z, w\"\" f\"\n", UInt8(ascii: ",")),
+        ("\"id\";\"text\"\n\"1\";\"a, b \"\"x; y\"\" c\"\n\"2\";\"d, e \"\"z; w\"\" f\"\n", UInt8(ascii: ";")),
+        ("\"a\"\t\"b|c\"\r\n\"1\"\t\"\"\"2|3\"\"\"\r\n", UInt8(0x09)),
+        ("one line,no end", UInt8(ascii: ",")),
     ])
     func sniff(text: String, delimiter: UInt8) {
         #expect(Dialect.detect(sample: ArraySlice(text.utf8), fileName: nil).delimiter == delimiter)

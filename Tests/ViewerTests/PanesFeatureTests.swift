@@ -131,6 +131,22 @@ struct PreambleTests {
         #expect(lines[0].hasPrefix("# exported") && lines[1].hasPrefix("# by") || lines[0].hasPrefix("  #│id"))
     }
 
+    @Test("a # line that reads as the first record is the header, not a preamble")
+    func hashHeader() {
+        _ = utf8Locale
+        let store = CellStore(bytes: Array("#id,name\n1,x\n2,y\n".utf8), preamble: .detect)
+        #expect(store.preamble.isEmpty)
+        #expect(store.row(0)?.strings == ["#id", "name"])
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 30, height: 6))
+        #expect(subject.frame().lines[0].hasPrefix("  #│#id name"))
+        let mixed = CellStore(bytes: Array("# exported today\r\n#id;name\r\n1;x\r\n".utf8), preamble: .detect)
+        #expect(mixed.preamble == ["# exported today"])
+        #expect(mixed.row(0)?.strings == ["#id", "name"])
+        #expect(mixed.row(1)?.strings == ["1", "x"])
+        let comment = CellStore(bytes: Array("# a note, with a comma and, more\nid,v\n1,2\n".utf8), preamble: .detect)
+        #expect(comment.preamble == ["# a note, with a comma and, more"])
+    }
+
     @Test("an explicit count takes lines whatever they hold; none means no preamble")
     func rules() {
         let store = CellStore(bytes: Array("Title line\nid,v\n1,a\n".utf8), preamble: .lines(1))
