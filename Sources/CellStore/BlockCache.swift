@@ -6,6 +6,14 @@ struct Block {
     /// False when the block was cut short (its end not indexed yet); it is then valid only
     /// for the rows it holds.
     var isComplete: Bool
+    /// How far the parse read: an incomplete block is parsed again only when there is more.
+    var readUpTo: Int64 = 0
+    /// The end of the bytes the parse was given.
+    var parsedEnd: Int64 = 0
+    /// The parse stopped before the bytes available ran out (enough rows, or its budget).
+    var stoppedEarly = false
+    /// Its last row is a record still open, shown as far as it was read.
+    var endsInPartialRecord = false
     /// Bytes its rows hold, counted against the cache's budget.
     let memoryCost: Int
 

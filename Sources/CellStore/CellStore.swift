@@ -184,6 +184,11 @@ public final class CellStore {
         if let block = cache.block(at: key) {
             if let row = block.row(index) { return row }
             if block.isComplete { return nil }
+            // Parsing again would find nothing new: no more bytes, or a record still open
+            // that no checkpoint says has ended since (its start, all that is shown of it,
+            // is the same).
+            if !block.stoppedEarly && block.readUpTo >= end { return nil }
+            if block.endsInPartialRecord && (!hasNext || end == block.parsedEnd) { return nil }
         }
         // A block whose end is not indexed yet is parsed only a little past the row asked
         // for: the loader may be far behind, and the rest of the file is not needed now.
@@ -195,6 +200,10 @@ public final class CellStore {
 
     /// Runs the whole index on the calling thread (for a store opened with `startsLoader: false`).
     package func indexNow() { loader.run() }
+
+    private func isCompleteRead(endIsFinal: Bool, reachedEnd: Bool, offset: Int64, end: Int64) -> Bool {
+        endIsFinal && reachedEnd && offset >= end
+    }
 
     private func parseBlock(from start: Checkpoint, to end: Int64, endIsFinal: Bool, wanted: Int, stopAfter: Int?) -> Block {
         counters.blocksParsed += 1
@@ -215,8 +224,8 @@ public final class CellStore {
                 reachedEnd = false
                 break
             }
-            let wanted = Int(min(Int64(chunkSize), end - offset))
-            let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            let length = Int(min(Int64(chunkSize), end - offset))
+            let count = source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<length]))
             if count <= 0 { break }
             parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             offset += Int64(count)
@@ -228,13 +237,21 @@ public final class CellStore {
         }
         if endIsFinal && reachedEnd && offset >= end { parser.finish() }
         var rows = parser.takeRecords()
-        if overBudget, let partial = parser.partialRecord() {
-            // A record too long to read through now: shown as far as it was read.
-            rows.append(partial)
-        }
+        // A record too long to read through now is shown as far as it was read: past the
+        // budget, or past a cell's worth of bytes of an input still arriving.
+        let recordStillOpen = !isCompleteRead(endIsFinal: endIsFinal, reachedEnd: reachedEnd, offset: offset, end: end)
+            && start.row + rows.count <= wanted && offset - start.offset >= Int64(RecordParser.Limits().cell)
+        var partial: Row?
+        if overBudget || recordStillOpen { partial = parser.partialRecord() }
+        if let partial { rows.append(partial) }
         rowsSeen = max(rowsSeen, start.row + rows.count)
         widestSeen = max(widestSeen, parser.widestRecord)
-        let isComplete = endIsFinal && reachedEnd && offset >= end && !overBudget
-        return Block(firstRow: start.row, rows: rows, isComplete: isComplete)
+        var block = Block(firstRow: start.row, rows: rows,
+                          isComplete: isCompleteRead(endIsFinal: endIsFinal, reachedEnd: reachedEnd, offset: offset, end: end) && !overBudget)
+        block.readUpTo = offset
+        block.parsedEnd = end
+        block.stoppedEarly = !reachedEnd || overBudget
+        block.endsInPartialRecord = partial != nil
+        return block
     }
 }

@@ -251,8 +251,8 @@ package final class RecordParser {
         return parser.takeRecords()
     }
 
-    /// The end of the last whole character in `bytes` (UTF-8): where a clipped cell stops.
-    static func characterBoundary<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// The end of the last whole character in `bytes` (UTF-8): where a cut text may stop.
+    package static func characterBoundary<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
         var index = bytes.endIndex
         var steps = 0
         while index > bytes.startIndex && steps < 4 {

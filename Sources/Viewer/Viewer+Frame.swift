@@ -219,7 +219,7 @@ extension Viewer {
             parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet")
                          : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)")
         }
-        let header = options.headerRows > 0 && store.rowCount > 0 ? store.row(0)?.string(cursorColumn) ?? "" : ""
+        let header = columnName(cursorColumn)
         var column = "col \(cursorColumn + 1)/\(columnCount)"
         if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }
         parts.append(column)

@@ -122,8 +122,13 @@ extension Viewer {
     }
 
     /// A column's header text (empty without a header row).
+    /// A column's name: its header cell, cut to 256 bytes (with `…`), so that a header
+    /// cell of megabytes costs no more per frame than a name.
     func columnName(_ column: Int) -> String {
-        options.headerRows > 0 && store.rowCount > 0 ? store.row(0)?.string(column) ?? "" : ""
+        guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
+        guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
+        let start = field.prefix(256)
+        return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
     }
 
     /// The record view's lines for a record: `name │ value`, values wrapped.

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// Input that never ends a record: its start shows, memory stays bounded, and `q` and
+/// SIGTERM end the viewer at once.
+@Suite("Endless records", .serialized)
+struct EndlessInputTests {
+    let binary = Paths.binary
+
+    /// Resident memory of a process, in KiB, from /proc.
+    func residentKiB(_ pid: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ")[1])
+    }
+
+    func pid(of pane: TmuxPane) throws -> String {
+        try String(contentsOf: pane.directory.appendingPathComponent("pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("a line that never ends shows its start; q quits while it streams in")
+    func neverEndingLine() throws {
+        let pane = try TmuxPane("yes abcdefgh | tr -d '\\n' | head -c 90000000 | \(shellQuote(binary)) & echo $! > pid; wait $!",
+                                width: 80, height: 12)
+        let lines = try pane.waitFor("the record's start") { $0.contains { $0.contains("abcdefghabcdefghabcdefgh") } }
+        #expect(lines.contains { $0.contains("│abcdefgh") })
+        if let kib = residentKiB(try pid(of: pane)) { #expect(kib < 64 << 10, "resident \(kib) KiB") }
+        try pane.send("q")
+        #expect(try pane.waitForExit(timeout: 3) == "[exit=0 modes=icanon echo ]")
+    }
+
+    @Test("NUL bytes with no line end: SIGTERM ends it at once, the terminal restored")
+    func zeros() throws {
+        let pane = try TmuxPane("head -c 90000000 /dev/zero | \(shellQuote(binary)) & echo $! > pid; wait $!", width: 80, height: 12)
+        try pane.waitFor("the record's start") { $0.contains { $0.contains("␀␀␀␀␀␀␀␀") } }
+        let pid = try pid(of: pane)
+        if let kib = residentKiB(pid) { #expect(kib < 64 << 10, "resident \(kib) KiB") }
+        try run(["/bin/kill", "-TERM", pid])
+        #expect(try pane.waitForExit(timeout: 3) == "[exit=143 modes=icanon echo ]")
+    }
+}
