@@ -31,7 +31,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "FreezeLayout", "Viewer"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
