@@ -25,6 +25,7 @@ public final class TerminalSession {
     public let inputDescriptor: Int32
     private var attributes: [Int32] = []
     private var isEnded = false
+    private var hasMouse = false
 
     /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
     public convenience init() throws(TerminalError) {
@@ -56,6 +57,7 @@ public final class TerminalSession {
         noecho()
         nonl()
         keypad(cf_stdscr(), true)
+        EscapeSequence.defineCommonKeys()
         nodelay(cf_stdscr(), true)
         leaveok(cf_stdscr(), true)
         curs_set(0)
@@ -70,6 +72,7 @@ public final class TerminalSession {
         guard !isEnded else { return }
         isEnded = true
         endwin()
+        if hasMouse { writeToTerminal("\u{1B}[?1006l") }
         delscreen(screen)
         fclose(inputFile)
         fclose(outputFile)
@@ -147,7 +150,59 @@ public final class TerminalSession {
             // A key this viewer has no use for: skip it.
             return TerminalSession.decode(functionKey: Int32(value)) ?? nextEvent()
         }
+        if value == 27 { return nextEscape() }
         return .key(TerminalSession.decode(character: UInt32(value)))
+    }
+
+    /// After an ESC that ncurses did not match: Escape itself, or a sequence it does not
+    /// know, read whole (an SGR mouse report is decoded, anything else is dropped).
+    private func nextEscape() -> InputEvent? {
+        var value: wint_t = 0
+        let status = wget_wch(cf_stdscr(), &value)
+        guard status == OK else {
+            if status == cf_key_code_yes() { _ = ungetch(Int32(value)) }
+            return .key(.escape)
+        }
+        guard value == 0x5B || value == 0x4F else {
+            // Alt and a key: Escape, then the key.
+            _ = unget_wch(wchar_t(value))
+            return .key(.escape)
+        }
+        var body: [UInt32] = [UInt32(value)]
+        while body.count < 64 {
+            guard wget_wch(cf_stdscr(), &value) == OK else { break }
+            let byte = UInt32(value)
+            body.append(byte)
+            if EscapeSequence.isFinal(byte, after: Array(body.dropLast())) { break }
+        }
+        return EscapeSequence.decode(body) ?? nextEvent()
+    }
+
+    /// Leaves the screen as it was before the viewer, stops the job (as the shell's Ctrl-Z
+    /// would), and on `fg` takes the screen back; the caller then draws everything anew.
+    public func suspend() {
+        endwin()
+        if hasMouse { writeToTerminal("\u{1B}[?1006l") }
+        let previous = signal(SIGTSTP, SIG_DFL)
+        kill(0, SIGTSTP)
+        signal(SIGTSTP, previous)
+        // Back after SIGCONT: ncurses restores its modes on the next refresh.
+        reset_prog_mode()
+        if hasMouse { enableMouse() }
+        _ = refreshSize()
+    }
+
+    /// Makes the next draw repaint every cell (Ctrl-L, after garbage reached the terminal).
+    public func repaintAll() {
+        clearok(cf_stdscr(), true)
+    }
+
+    private func writeToTerminal(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            _ = fwrite(buffer.baseAddress, 1, buffer.count, outputFile)
+        }
+        fflush(outputFile)
     }
 
     /// Routes SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to `descriptor` (their number
@@ -185,9 +240,14 @@ public final class TerminalSession {
     }
 
     /// Turns mouse reporting on: wheel, Shift+wheel and presses of the first button.
+    ///
+    /// SGR reports (mode 1006) are asked for on every terminal: ncurses enables only the old
+    /// encoding for some (`tmux-256color`, `screen-256color`), whose coordinates stop at
+    /// column 223. Reports ncurses does not decode itself are decoded by `EscapeSequence`.
     public func enableMouse() {
-        mousemask(cf_mouse_wanted(), nil)
+        hasMouse = mousemask(cf_mouse_wanted(), nil) != 0
         mouseinterval(0)
+        if hasMouse { writeToTerminal("\u{1B}[?1006h") }
     }
 
     private func nextMouseEvent() -> InputEvent? {
@@ -235,6 +295,7 @@ public final class TerminalSession {
         case KEY_HOME, KEY_A1: return .key(.home)
         case KEY_END, KEY_C1, KEY_LL: return .key(.end)
         case KEY_ENTER: return .key(.enter)
+        case KEY_DC: return nil
         case KEY_BACKSPACE: return .key(.backspace)
         case cf_key_f0() + 1 ... cf_key_f0() + 12: return .key(.function(Int(code - cf_key_f0())))
         default: return nil

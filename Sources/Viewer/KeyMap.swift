@@ -89,6 +89,10 @@ public enum KeyMap {
     /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
     static let countLine = ("250G", "go to row 250 (any count before G)")
 
+    /// Keys the terminal session handles itself, in every mode (listed with the grid's).
+    static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg brings the viewer back, redrawn)"),
+                                ("Ctrl-L", "redraw the whole screen")]
+
     /// Keys in the cell inspector, the record view and the help screen.
     public static let pagerBindings: [ModeBinding] = [
         ModeBinding([.down, .character("j")], "Down, j", .lineDown, "scroll down a line"),
@@ -105,7 +109,7 @@ public enum KeyMap {
 
     /// The key list as aligned plain text lines, for `--help` and the help screen.
     public static var helpLines: [String] {
-        let grid = bindings.map { ($0.label, $0.summary) } + [countLine]
+        let grid = bindings.map { ($0.label, $0.summary) } + [countLine] + terminalLines
         let pager = pagerBindings.map { ($0.label, $0.summary) }
         let width = (grid + pager).map(\.0.count).max() ?? 0
         func line(_ entry: (String, String)) -> String {

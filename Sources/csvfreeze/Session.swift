@@ -100,6 +100,14 @@ enum Session {
                 while let event = session.nextEvent() {
                     gotEvent = true
                     switch event {
+                    case .key(Key.control("z")):
+                        // Suspend, in every mode: the terminal is the session's, not the viewer's.
+                        session.suspend()
+                        viewer.handle(.resize(session.size))
+                        lastFrame = nil
+                    case .key(Key.control("l")):
+                        session.repaintAll()
+                        lastFrame = nil
                     case .key(let key): viewer.handle(key: key)
                     case .mouse(let event): viewer.handle(.mouse(event))
                     case .resize(let size): viewer.handle(.resize(size))

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Keys and screen handling as users meet them in their own terminals, inside tmux.
+@Suite("Terminal manners", .serialized)
+struct TerminalMannersTests {
+    let binary = shellQuote(Paths.binary)
+    let wide = shellQuote(Paths.sampleData.appendingPathComponent("wide.csv").path)
+    let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
+
+    func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }
+
+    @Test("Home and End, PageDown, Shift-Right and F1 work whatever TERM says inside tmux",
+          arguments: ["xterm-256color", "screen-256color", "linux", "vt100", "rxvt-unicode-256color"])
+    func keysUnderTerm(term: String) throws {
+        let pane = try TmuxPane("TERM=\(term) \(binary) \(wide)", width: 100, height: 20)
+        try pane.waitFor("the first screen") { status($0).contains("col 1/") }
+        try pane.send("End")
+        let last = try pane.waitFor("End: the last column") { status($0).range(of: #"col (\d+)/\1\b"#, options: .regularExpression) != nil }
+        try pane.send("Home")
+        try pane.waitFor("Home: the first column") { status($0).contains("col 1/") }
+        try pane.send("PageDown")
+        try pane.waitFor("PageDown: a screen further") { !status($0).contains("row 1/") }
+        let before = try pane.screen()
+        try pane.send("S-Right")
+        try pane.waitFor("Shift-Right: scrolled sideways") { $0[0] != before[0] }
+        try pane.send("F1")
+        try pane.waitFor("F1: the help screen") { $0.joined().contains("freeze panes at the cursor") }
+        try pane.send("q", "q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0") == true, "\(last.count)")
+    }
+
+    @Test("an unknown escape sequence does nothing, not a key for each of its bytes")
+    func unknownSequence() throws {
+        let pane = try TmuxPane("\(binary) \(wide)", width: 100, height: 20)
+        let first = try pane.waitFor("the first screen") { status($0).contains("col 1/") }
+        try pane.send("-l", "\u{1B}[<35;10;5M\u{1B}[99;5~")
+        try pane.send("l")
+        let after = try pane.waitFor("the next key acts") { status($0).contains("col 2/") }
+        #expect(after[0] == first[0], "no column was narrowed by the '<' of a mouse report")
+    }
+
+    @Test("a click at column 260 of a 300-column terminal selects the column drawn there (SGR mouse)")
+    func clickFarRight() throws {
+        let pane = try TmuxPane("\(binary) \(wide)", width: 300, height: 20)
+        let lines = try pane.waitFor("the first screen") { status($0).contains("col 1/") }
+        // The header line: which column name is drawn at x = 259?
+        let header = Array(lines[0])
+        var start = 259
+        while start > 0 && header[start - 1] != " " && header[start - 1] != "│" { start -= 1 }
+        var end = 259
+        while end < header.count && header[end] != " " { end += 1 }
+        let name = String(header[start..<end])
+        #expect(name.hasPrefix("metric_"), "header at x=259: \(name)")
+        try pane.send("-l", "\u{1B}[<0;260;3M")
+        try pane.waitFor("the clicked column is the cursor's") { status($0).contains(name) }
+    }
+
+    @Test("Ctrl-L repaints over garbage")
+    func redraw() throws {
+        let pane = try TmuxPane("\(binary) \(people) & echo $! > pid; wait $!", width: 80, height: 12)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/") }
+        let tty = try run(["/usr/bin/env", "tmux", "-L", pane.socket, "display-message", "-p", "#{pane_tty}"])
+            .text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try run(["/bin/sh", "-c", "printf '\\033[5;5HGARBAGE GARBAGE' > \(shellQuote(tty))"])
+        try pane.waitFor("garbage on screen") { $0.joined().contains("GARBAGE") }
+        try pane.send("C-l")
+        try pane.waitFor("the screen repainted") { !$0.joined().contains("GARBAGE") && status($0).contains("row 1/") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
+    }
+
+    @Test("Ctrl-Z suspends to the shell with the terminal restored; fg comes back repainted")
+    func suspend() throws {
+        let pane = try TmuxPane("PS1='prompt> ' bash --norc --noprofile -i", width: 80, height: 12)
+        try pane.waitFor("the shell") { $0.contains { $0.hasPrefix("prompt>") } }
+        try pane.send("-l", "\(binary) \(people)")
+        try pane.send("Enter")
+        try pane.waitFor("the first screen") { status($0).contains("row 1/") }
+        try pane.send("C-z")
+        try pane.waitFor("the shell again") { lines in
+            lines.contains { $0.contains("Stopped") } && status(lines).hasPrefix("prompt>")
+        }
+        try pane.send("-l", "stty -a | grep -o -w -e icanon -e -icanon | head -1")
+        try pane.send("Enter")
+        try pane.waitFor("the terminal's modes restored") { $0.contains { $0 == "icanon" } }
+        try pane.send("-l", "fg")
+        try pane.send("Enter")
+        let back = try pane.waitFor("the viewer back") { status($0).contains("row 1/") && $0[0].contains("id") }
+        #expect(!back.joined().contains("prompt>"), "everything repainted")
+        try pane.send("j")
+        try pane.waitFor("keys work again") { status($0).contains("row 2/") }
+        try pane.send("q")
+        try pane.waitFor("the shell after quitting") { status($0).hasPrefix("prompt>") }
+        try pane.send("-l", "exit")
+        try pane.send("Enter")
+    }
+}

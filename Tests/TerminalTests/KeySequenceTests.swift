@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FreezeLayout
+import Testing
+@testable import Terminal
+import Viewer
+
+/// Keys arrive as the terminal (or tmux) sends them, whatever `TERM` says: each sequence is
+/// written into a pipe that a real ncurses session reads.
+@Suite("Key sequences in every terminal", .serialized)
+struct KeySequenceTests {
+    static let terminals = ["xterm-256color", "tmux-256color", "screen-256color", "linux", "vt100", "rxvt-unicode-256color"]
+
+    /// The events ncurses and the session decode from `bytes`, under `TERM=type`.
+    func events(_ bytes: String, type: String) throws -> [InputEvent] {
+        setlocale(LC_ALL, "C.UTF-8")
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        let output = open("/dev/null", O_WRONLY)
+        let session = try TerminalSession(input: ends[0], output: output, type: type)
+        defer { session.end() }
+        session.enableMouse()
+        let data = Array(bytes.utf8)
+        _ = data.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        var result: [InputEvent] = []
+        while let event = session.nextEvent() { result.append(event) }
+        return result
+    }
+
+    @Test("Home, End, PageUp, PageDown, Shift-arrows and F1 in their common spellings", arguments: terminals)
+    func commonKeys(type: String) throws {
+        let cases: [(String, Key)] = [
+            ("\u{1B}[1~", .home), ("\u{1B}[H", .home), ("\u{1B}OH", .home), ("\u{1B}[7~", .home),
+            ("\u{1B}[4~", .end), ("\u{1B}[F", .end), ("\u{1B}OF", .end), ("\u{1B}[8~", .end),
+            ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown),
+            ("\u{1B}[1;2C", .shiftRight), ("\u{1B}[1;2D", .shiftLeft), ("\u{1B}[c", .shiftRight), ("\u{1B}[d", .shiftLeft),
+            ("\u{1B}OP", .function(1)), ("\u{1B}[11~", .function(1)), ("\u{1B}[[A", .function(1)),
+            ("\u{1B}[A", .up), ("\u{1B}OB", .down),
+        ]
+        for (sequence, key) in cases {
+            #expect(try events(sequence + "x", type: type) == [.key(key), .key(.character("x"))],
+                    "\(type): \(sequence.unicodeScalars.map { $0.value < 32 ? "ESC" : String($0) }.joined())")
+        }
+    }
+
+    @Test("an unknown sequence is swallowed whole; Escape alone is Escape", arguments: terminals)
+    func unknownSequences(type: String) throws {
+        #expect(try events("\u{1B}[99;5~<", type: type) == [.key(.character("<"))])
+        #expect(try events("\u{1B}[200~a", type: type) == [.key(.character("a"))])
+        #expect(try events("\u{1B}[<35;10;5Mz", type: type) == [.key(.character("z"))], "mouse motion")
+        #expect(try events("\u{1B}", type: type) == [.key(.escape)])
+    }
+
+    @Test("SGR mouse reports are decoded at any column", arguments: terminals.filter { $0 != "vt100" })
+    func sgrMouse(type: String) throws {
+        let press = MouseEvent(.press, x: 259, y: 4)
+        #expect(try events("\u{1B}[<0;260;5M", type: type) == [.mouse(press)])
+        #expect(try events("\u{1B}[<0;260;5m", type: type) == [], "a release says nothing")
+        #expect(try events("\u{1B}[<65;300;2M", type: type) == [.mouse(MouseEvent(.wheelDown, x: 299, y: 1))])
+        #expect(try events("\u{1B}[<68;3;3M", type: type) == [.mouse(MouseEvent(.wheelUp, x: 2, y: 2, isShifted: true))])
+    }
+
+    @Test("SGR reports decode without ncurses too")
+    func decoder() {
+        func body(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
+        #expect(EscapeSequence.decode(body("[<0;1;1M")) == .mouse(MouseEvent(.press, x: 0, y: 0)))
+        #expect(EscapeSequence.decode(body("[<2;1;1M")) == nil, "the right button")
+        #expect(EscapeSequence.decode(body("[<0;;1M")) == nil)
+        #expect(EscapeSequence.decode(body("[99~")) == nil)
+    }
+}
