@@ -287,20 +287,24 @@ package final class RecordParser {
     }
 
     /// Keeps the field libcsv is building within its allowance: clipped, or handed out as
-    /// a piece when streaming. Only while libcsv is inside a field (state 2): in state 3 its
-    /// buffer ends with a quote it may still take back.
+    /// a piece when streaming. Inside a field (state 2), or after a quote in a quoted field
+    /// (state 3), when libcsv's buffer ends with that quote, which it may still take back
+    /// (a closing quote) or keep (the first of a doubled one): it stays last.
     private func boundField() {
         let limit = context.pointee.streams ? context.pointee.limits.cell : context.pointee.allowance
-        guard parser.pointee.pstate == 2, parser.pointee.entry_pos > limit,
-              let buffer = parser.pointee.entry_buf else { return }
+        let state = parser.pointee.pstate
+        guard state == 2 || state == 3, let buffer = parser.pointee.entry_buf else { return }
+        let held = state == 3 ? 1 : 0
         let length = parser.pointee.entry_pos
+        guard length - held > limit else { return }
         if context.pointee.streams {
-            let cut = RecordParser.characterBoundary(UnsafeBufferPointer(start: buffer, count: length))
+            let cut = RecordParser.characterBoundary(UnsafeBufferPointer(start: buffer, count: length - held))
             handOutPiece(UnsafeRawBufferPointer(start: buffer, count: cut))
             memmove(buffer, buffer + cut, length - cut)
             parser.pointee.entry_pos = length - cut
         } else {
-            parser.pointee.entry_pos = limit
+            if held == 1 { buffer[limit] = buffer[length - 1] }
+            parser.pointee.entry_pos = limit + held
             context.pointee.fieldClipped = true
         }
     }

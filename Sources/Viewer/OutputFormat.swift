@@ -10,6 +10,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case tsv
     /// An array of records, each an array of strings.
     case json
+    /// One JSON object a line, keyed by the header's names (the usual shape for `jq`).
+    case jsonl
 }
 
 /// Writes records in an `OutputFormat`, streaming: memory stays constant whatever the
@@ -21,6 +23,8 @@ public final class OutputWriter {
     private var buffer: [UInt8] = []
     private var records = 0
     private var tableSample: [Row] = []
+    /// JSON lines: the header's names, and where in the record the pieces have got to.
+    var lines = JSONLines()
     /// A table's record whose long cell is still arriving in pieces (only its first piece
     /// is kept: a table clips it anyway).
     private var tablePending: Row?
@@ -83,6 +87,14 @@ public final class OutputWriter {
         case .csv: withBuffer { OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: lineEnding, to: &$0) }
         case .tsv: withBuffer { OutputWriter.appendDelimited(row, delimiter: 0x09, lineEnding: lineEnding, to: &$0) }
         case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
+        case .jsonl:
+            if records < headerRows {
+                if records == 0 { lines.name(from: row) }
+            } else {
+                var state = lines
+                withBuffer { state.append(row, to: &$0) }
+                lines = state
+            }
         case .table:
             if tableWidths == nil {
                 tableSample.append(row)
@@ -106,6 +118,8 @@ public final class OutputWriter {
             }
         case .json:
             buffer.append(contentsOf: Array((records == 0 ? "[]\n" : "\n]\n").utf8))
+        case .jsonl:
+            break
         case .table:
             if tableWidths == nil { flushTableSample() }
         }

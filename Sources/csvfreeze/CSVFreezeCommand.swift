@@ -86,7 +86,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "cell|row|column"))
     var echo: EchoMode?
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv or json.",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv, json (arrays) or jsonl (an object a line, keyed by the header).",
                                valueName: "format"))
     var output: OutputFormat?
 

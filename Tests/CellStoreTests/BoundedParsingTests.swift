@@ -23,6 +23,22 @@ struct BoundedParsingTests {
         }
     }
 
+    @Test("a cell of doubled quotes stays bounded whatever the slices' phase", arguments: [2, 3, 4, 5])
+    func doubledQuotes(slice: Int) throws {
+        let text = "\"" + String(repeating: "\"\"", count: 5000) + "\",z\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cell: 64, slice: slice))
+        #expect(rows[0].field(0).count == 64)
+        #expect(rows[0].field(0).allSatisfy { $0 == 0x22 })
+        #expect(rows[0].string(1) == "z")
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(cell: 64, slice: slice))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        let pieces = parser.takeRecords()
+        #expect(pieces.count > 10)
+        #expect(pieces.allSatisfy { $0.bytes.count <= 64 + slice + 1 })
+        #expect(pieces.reduce(0) { $0 + $1.field(0).count } == 5000)
+    }
+
     @Test("a cut never splits a character")
     func characterBoundary() throws {
         let text = "\"" + String(repeating: "é中😀", count: 2000) + "\"\nz\n"

@@ -1,3 +1,4 @@
+import Foundation
 import CellStore
 import Testing
 @testable import Viewer
@@ -87,5 +88,33 @@ struct OutputWriterTests {
         } else {
             #expect(String(decoding: streamed, as: UTF8.self) == render(whole, format: format))
         }
+    }
+
+    @Test("jsonl: an object a line keyed by the header; repeated, empty and missing names")
+    func jsonLines() throws {
+        let text = render([["id", "name", "id", ""], ["1", "Ann \"A\"", "x", "y", "extra"], ["2"]], format: .jsonl)
+        #expect(text == """
+            {"id":"1","name":"Ann \\"A\\"","id_2":"x","column 4":"y","column 5":"extra"}
+            {"id":"2"}
+
+            """)
+        var output: [UInt8] = []
+        let writer = OutputWriter(format: .jsonl, headerRows: 0) { output += $0; return true }
+        writer.write(Row(cells: ["a", "b"]))
+        writer.finish()
+        #expect(String(decoding: output, as: UTF8.self) == "{\"column 1\":\"a\",\"column 2\":\"b\"}\n")
+    }
+
+    @Test("jsonl: a cell in pieces is one string under one key")
+    func jsonLinesPieces() throws {
+        let long = String(repeating: "é\"x", count: 30)
+        let rows = try pieces("h1,h2,h3\n1,\"" + long.replacingOccurrences(of: "\"", with: "\"\"") + "\",3\n")
+        #expect(rows.contains { $0.continuesInNext })
+        var output: [UInt8] = []
+        let writer = OutputWriter(format: .jsonl) { output += $0; return true }
+        for row in rows { writer.write(row) }
+        writer.finish()
+        let object = try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+        #expect(object == ["h1": "1", "h2": long, "h3": "3"])
     }
 }
