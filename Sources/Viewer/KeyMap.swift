@@ -90,7 +90,7 @@ public enum KeyMap {
     static let countLine = ("250G", "go to row 250 (any count before G)")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
-    static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg brings the viewer back, redrawn)"),
+    static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),
                                 ("Ctrl-L", "redraw the whole screen")]
 
     /// Keys in the cell inspector, the record view and the help screen.
