@@ -15,6 +15,34 @@ extension EchoMode: ExpressibleByArgument {}
 struct CSVFreezeCommand: ParsableCommand {
     static let version = "0.1.0"
 
+    /// Reads the defaults (config file, `CSVFREEZE`) before the command line, which wins.
+    static func main() {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let equals = pair.firstIndex(of: "=") {
+                environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            entry += 1
+        }
+        let arguments: [String]
+        do {
+            arguments = try Defaults.arguments(commandLine: Array(CommandLine.arguments.dropFirst()), environment: environment) { words in
+                do {
+                    _ = try CSVFreezeCommand.parse(words)
+                } catch {
+                    throw Defaults.Problem(place: "", reason: CSVFreezeCommand.message(for: error))
+                }
+            }
+        } catch let problem as Defaults.Problem {
+            fail(problem.description, status: 64)
+        } catch {
+            fail("\(error)", status: 64)
+        }
+        main(arguments)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",

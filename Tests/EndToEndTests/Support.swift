@@ -45,7 +45,11 @@ func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String
     var env = ProcessInfo.processInfo.environment
     env["LANG"] = "C.UTF-8"
     env["LC_ALL"] = "C.UTF-8"
+    // The user's own defaults (a config file, CSVFREEZE) must not change what tests see.
+    env["CSVFREEZE"] = nil
+    env["CSVFREEZE_CONFIG"] = ""
     for (key, value) in environment { env[key] = value }
+    if environment["XDG_CONFIG_HOME"] != nil && environment["CSVFREEZE_CONFIG"] == nil { env["CSVFREEZE_CONFIG"] = nil }
     let directory = try Paths.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let outPath = directory.appendingPathComponent("out").path

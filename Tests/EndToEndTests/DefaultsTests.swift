@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Options kept in a config file and in CSVFREEZE, with the command line winning.
+@Suite("Defaults")
+struct DefaultsTests {
+    let binary = Paths.binary
+    let people = Paths.sampleData.appendingPathComponent("people.csv").path
+
+    func config(_ text: String) throws -> URL {
+        let directory = try Paths.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("csvfreeze"), withIntermediateDirectories: true)
+        try text.write(to: directory.appendingPathComponent("csvfreeze/config"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test("CSVFREEZE=--no-row-numbers hides row numbers on screen")
+    func environmentVariable() throws {
+        let pane = try TmuxPane("CSVFREEZE='--no-row-numbers --freeze-cols 1' \(shellQuote(binary)) \(shellQuote(people))", width: 80, height: 10)
+        let lines = try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        #expect(lines[0].hasPrefix("id"), "no row-number column: \(lines[0])")
+    }
+
+    @Test("the config file's options apply, one a line, and the command line wins")
+    func configFile() throws {
+        let home = try config("# my defaults\n--output json\n\n  --delimiter ','  \n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_CONFIG_HOME": home.path]
+        let json = try run([binary, people], environment: environment)
+        #expect(json.status == 0)
+        #expect(json.text.hasPrefix("[\n  [\"id\""))
+        let csv = try run([binary, "--output", "csv", people], environment: environment.merging(["CSVFREEZE": "--output tsv"]) { $1 })
+        #expect(csv.text.hasPrefix("id,first_name,"), "the command line beats CSVFREEZE, which beats the file")
+        let tsv = try run([binary, people], environment: environment.merging(["CSVFREEZE": "--output tsv"]) { $1 })
+        #expect(tsv.text.hasPrefix("id\tfirst_name\t"))
+    }
+
+    @Test("a bad line gets one message naming the file and line; --help still works")
+    func badLine() throws {
+        let home = try config("--output json\n--freeze-rows two\n")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_CONFIG_HOME": home.path]
+        let result = try run([binary, people], environment: environment)
+        #expect(result.status == 64)
+        #expect(result.stderr == "csvfreeze: \(home.path)/csvfreeze/config:2: The value 'two' is invalid for '--freeze-rows <n>'\n")
+        #expect(try run([binary, "--help"], environment: environment).status == 0)
+        let variable = try run([binary, people], environment: ["CSVFREEZE": "--output 'json"])
+        #expect(variable.status == 64)
+        #expect(variable.stderr == "csvfreeze: CSVFREEZE: a quote is not closed\n")
+        let noConfig = try run([binary, "--output", "csv", people], environment: environment.merging(["CSVFREEZE_CONFIG": ""]) { $1 })
+        #expect(noConfig.status == 0, "CSVFREEZE_CONFIG= turns the file off")
+    }
+}
