@@ -28,16 +28,18 @@ public final class TerminalSession {
     private var hasMouse = false
 
     /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
-    public convenience init() throws(TerminalError) {
+    /// With `.auto`, the theme follows the terminal's background (see `Theme`).
+    public convenience init(theme: Theme = .auto) throws(TerminalError) {
         guard let type = getenv("TERM").map({ String(cString: $0) }), !type.isEmpty else { throw .noTerminalType }
         guard type != "dumb" else { throw .dumbTerminal }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .noControllingTerminal(String(cString: strerror(errno))) }
-        try self.init(input: fd, output: dup(fd), type: type)
+        let resolved = theme == .auto ? Theme.forBackground(of: fd) : theme
+        try self.init(input: fd, output: dup(fd), type: type, theme: resolved)
     }
 
     /// Starts ncurses on two descriptors (both are closed by `end()`); tests pass /dev/null.
-    package init(input fd: Int32, output outputDescriptor: Int32, type: String) throws(TerminalError) {
+    package init(input fd: Int32, output outputDescriptor: Int32, type: String, theme: Theme = .dark) throws(TerminalError) {
         guard let input = fdopen(fd, "r"), let output = fdopen(outputDescriptor, "w") else {
             close(fd)
             close(outputDescriptor)
@@ -62,7 +64,7 @@ public final class TerminalSession {
         leaveok(cf_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
-        setUpStyles()
+        setUpStyles(theme)
     }
 
     deinit { end() }
@@ -162,6 +164,16 @@ public final class TerminalSession {
         guard status == OK else {
             if status == cf_key_code_yes() { _ = ungetch(Int32(value)) }
             return .key(.escape)
+        }
+        if value == 0x5D {
+            // An operating-system command (a late answer to a colour query): to BEL or ST.
+            var previous: wint_t = 0
+            for _ in 0..<512 {
+                guard wget_wch(cf_stdscr(), &value) == OK else { break }
+                if value == 7 || (previous == 27 && value == 0x5C) { break }
+                previous = value
+            }
+            return nextEvent()
         }
         guard value == 0x5B || value == 0x4F else {
             // Alt and a key: Escape, then the key.
@@ -302,14 +314,17 @@ public final class TerminalSession {
         }
     }
 
-    private func setUpStyles() {
+    private func setUpStyles(_ theme: Theme) {
         var hasColors = false
-        if has_colors() {
+        if has_colors() && theme != .mono {
             start_color()
             use_default_colors()
-            init_pair(1, Int16(COLOR_CYAN), -1)
-            init_pair(2, Int16(COLOR_YELLOW), -1)
-            init_pair(3, Int16(COLOR_MAGENTA), -1)
+            // Pairs: 1 headers, 2 row numbers and matches, 3 symbols, 4 borders. On a light
+            // background nothing is yellow or cyan, which white makes unreadable.
+            let light = theme == .light
+            init_pair(1, Int16(light ? COLOR_BLUE : COLOR_CYAN), -1)
+            init_pair(2, Int16(light ? COLOR_MAGENTA : COLOR_YELLOW), -1)
+            init_pair(3, Int16(light ? COLOR_RED : COLOR_MAGENTA), -1)
             init_pair(4, Int16(COLOR_BLUE), -1)
             hasColors = true
         }

@@ -4,11 +4,13 @@ import Glibc
 import ArgumentParser
 import CellStore
 import FreezeLayout
+import Terminal
 import Viewer
 
 extension OutputFormat: ExpressibleByArgument {}
 extension BounceStyle: ExpressibleByArgument {}
 extension EchoMode: ExpressibleByArgument {}
+extension Theme: ExpressibleByArgument {}
 
 /// The command line: options, then either the interactive viewer or a text output.
 @main
@@ -100,6 +102,10 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-mouse"), help: "Do not use the mouse (wheel and clicks).")
     var noMouse = false
 
+    @Option(help: ArgumentHelp("Colours: auto (from the terminal's background), dark, light, or mono (none; also when NO_COLOR is set).",
+                               valueName: "theme"))
+    var theme: Theme?
+
     @Flag(name: .customLong("no-indicators"), help: "Hide the scroll position indicators.")
     var noIndicators = false
 
@@ -164,6 +170,13 @@ struct CSVFreezeCommand: ParsableCommand {
 
     var headerRows: Int { freezeRows ?? (noHeader ? 0 : 1) }
 
+    /// `--theme`, else `mono` when NO_COLOR is set and not empty (no-color.org), else `auto`.
+    var chosenTheme: Theme {
+        if let theme { return theme }
+        if let value = getenv("NO_COLOR"), value.pointee != 0 { return .mono }
+        return .auto
+    }
+
     /// The viewer detects a '#' preamble unless told otherwise; output modes skip only an
     /// explicit one, so `--output csv` stays byte for byte.
     func preambleRule(forOutput: Bool) -> PreambleRule {
@@ -190,7 +203,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
-                                 options: options, mouse: !noMouse)
+                                 options: options, mouse: !noMouse, theme: chosenTheme)
         if status != 0 { throw ExitCode(status) }
     }
 }

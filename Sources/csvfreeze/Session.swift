@@ -14,7 +14,7 @@ enum Session {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     static let frameInterval = 0.03
 
-    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool) -> Int32 {
+    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool, theme: Theme = .auto) -> Int32 {
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -37,7 +37,7 @@ enum Session {
         }
         let session: TerminalSession
         do {
-            session = try TerminalSession()
+            session = try TerminalSession(theme: theme)
         } catch {
             fail(error.description, status: 2)
         }

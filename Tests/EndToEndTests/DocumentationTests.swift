@@ -5,7 +5,7 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
-                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--echo",
+                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--echo", "--theme",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

@@ -48,6 +48,9 @@ func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String
     // The user's own defaults (a config file, CSVFREEZE) must not change what tests see.
     env["CSVFREEZE"] = nil
     env["CSVFREEZE_CONFIG"] = ""
+    // Nor the colours chosen for the test runner's own output (it may set NO_COLOR).
+    env["NO_COLOR"] = nil
+    env["COLORFGBG"] = nil
     for (key, value) in environment { env[key] = value }
     if environment["XDG_CONFIG_HOME"] != nil && environment["CSVFREEZE_CONFIG"] == nil { env["CSVFREEZE_CONFIG"] = nil }
     let directory = try Paths.temporaryDirectory()
@@ -123,6 +126,11 @@ final class TmuxPane {
     func screen() throws -> [String] {
         let result = try run(["/usr/bin/env", "tmux", "-L", socket, "capture-pane", "-p", "-t", "0"])
         return result.text.components(separatedBy: "\n")
+    }
+
+    /// The pane's text with its colours and attributes as escape sequences (`capture-pane -e`).
+    func styledScreen() throws -> String {
+        try run(["/usr/bin/env", "tmux", "-L", socket, "capture-pane", "-e", "-p", "-t", "0"]).text
     }
 
     /// Types keys (tmux key names such as `PageDown`, `Right`, `C-c`, or literal text).

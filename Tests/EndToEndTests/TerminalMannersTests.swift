@@ -96,3 +96,47 @@ struct TerminalMannersTests {
         try pane.send("Enter")
     }
 }
+
+/// Colours: NO_COLOR, themes, and the background a terminal says it has.
+@Suite("Colours", .serialized)
+struct ColourTests {
+    let binary = shellQuote(Paths.binary)
+    let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
+
+    /// The foreground colours (SGR 30–37) a styled screen uses.
+    func colours(_ styled: String) -> Set<Int> {
+        var found = Set<Int>()
+        let pattern = try! Regex(#"\x1B\[([0-9;]*)m"#)
+        for match in styled.matches(of: pattern) {
+            let codes = String(styled[match.range]).dropFirst(2).dropLast().split(separator: ";").compactMap { Int($0) }
+            for code in codes where (30...37).contains(code) { found.insert(code) }
+        }
+        return found
+    }
+
+    func styledFirstScreen(_ command: String) throws -> String {
+        let pane = try TmuxPane(command, width: 80, height: 8)
+        try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        return try pane.styledScreen()
+    }
+
+    @Test("NO_COLOR draws no colour; the cursor stays visible in reverse")
+    func noColor() throws {
+        let styled = try styledFirstScreen("NO_COLOR=1 \(binary) \(people)")
+        #expect(colours(styled).isEmpty, "\(colours(styled))")
+        #expect(styled.contains("\u{1B}[7m") || styled.contains(";7m"), "reverse video for the cursor")
+    }
+
+    @Test("themes: dark is cyan and yellow, light has neither, mono has no colour")
+    func themes() throws {
+        #expect(colours(try styledFirstScreen("\(binary) --theme dark \(people)")).isSuperset(of: [33, 36]))
+        let light = colours(try styledFirstScreen("\(binary) --theme light \(people)"))
+        #expect(light.contains(34) && !light.contains(33) && !light.contains(36), "\(light)")
+        #expect(colours(try styledFirstScreen("\(binary) --theme mono \(people)")).isEmpty)
+        func isLight(_ found: Set<Int>) -> Bool { found.contains(34) && !found.contains(33) && !found.contains(36) }
+        let background = colours(try styledFirstScreen("COLORFGBG='0;15' \(binary) \(people)"))
+        #expect(isLight(background), "a light background picks light: \(background)")
+        let chosen = colours(try styledFirstScreen("NO_COLOR=1 \(binary) --theme light \(people)"))
+        #expect(isLight(chosen), "--theme beats NO_COLOR: \(chosen)")
+    }
+}

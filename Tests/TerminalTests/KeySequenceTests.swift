@@ -71,3 +71,25 @@ struct KeySequenceTests {
         #expect(EscapeSequence.decode(body("[99~")) == nil)
     }
 }
+
+@Suite("Background colour")
+struct BackgroundTests {
+    @Test("COLORFGBG and an OSC 11 reply tell light from dark")
+    func background() {
+        #expect(Theme.isLight(colorFGBG: "0;15") == true)
+        #expect(Theme.isLight(colorFGBG: "15;0") == false)
+        #expect(Theme.isLight(colorFGBG: "default;default;7") == true)
+        #expect(Theme.isLight(colorFGBG: "what") == nil)
+        #expect(BackgroundQuery.isLight(reply: Array("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62;c".utf8)) == true)
+        #expect(BackgroundQuery.isLight(reply: Array("\u{1B}]11;rgb:1e1e/1e1e/2e2e\u{07}".utf8)) == false)
+        #expect(BackgroundQuery.isLight(reply: Array("\u{1B}]11;rgb:f/f/e\u{07}".utf8)) == true)
+        #expect(BackgroundQuery.isLight(reply: Array("\u{1B}[?62;c".utf8)) == nil)
+        #expect(BackgroundQuery.hasDeviceAttributes(Array("x\u{1B}[?1;2c".utf8)))
+    }
+
+    @Test("a late answer to the colour query is swallowed, not typed")
+    func lateAnswer() throws {
+        let events = try KeySequenceTests().events("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\j", type: "xterm-256color")
+        #expect(events == [.key(.character("j"))])
+    }
+}
