@@ -1,7 +1,7 @@
 # csvfreeze: build, try, test, install.
 #   make run      build (release) and open a sample file in the viewer
 #   make test     build and run the whole test suite
-#   make install  install the binary and the man page under PREFIX (default /usr/local)
+#   make install  install the binary, the man page and shell completions under PREFIX (default /usr/local)
 PREFIX ?= /usr/local
 SWIFT ?= swift
 
@@ -25,13 +25,22 @@ check-man: deps
 test: build check-man
 	CSVFREEZE_BIN="$(CURDIR)/.build/debug/csvfreeze" $(SWIFT) test
 
+COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/csvfreeze \
+              $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_csvfreeze \
+              $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/csvfreeze.fish
+
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
 	install -m 755 .build/release/csvfreeze "$(DESTDIR)$(PREFIX)/bin/csvfreeze"
 	install -m 644 man/csvfreeze.1 "$(DESTDIR)$(PREFIX)/share/man/man1/csvfreeze.1"
+	.build/release/csvfreeze --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/csvfreeze"
+	.build/release/csvfreeze --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_csvfreeze"
+	.build/release/csvfreeze --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/csvfreeze.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/csvfreeze" "$(DESTDIR)$(PREFIX)/share/man/man1/csvfreeze.1"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/csvfreeze" "$(DESTDIR)$(PREFIX)/share/man/man1/csvfreeze.1" $(COMPLETIONS)
 
 clean:
 	rm -rf .build

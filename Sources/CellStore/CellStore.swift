@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibCSV
 import Synchronization
 
 /// Rows of a delimited input on demand, for inputs of any size.
@@ -20,6 +21,9 @@ public final class CellStore {
         /// a complete input). A well-behaved caller makes none.
         public var outOfRangeRequests = 0
     }
+
+    /// The C libraries this module runs on, with their versions, for `--version`.
+    public static var libraryVersions: [String] { ["libcsv \(CSV_MAJOR).\(CSV_MINOR).\(CSV_RELEASE)"] }
 
     /// What the input is called on screen: the path as given, or `stdin`.
     public let name: String

@@ -69,6 +69,9 @@ public final class TerminalSession {
 
     deinit { end() }
 
+    /// The C library this module runs on, with its version, for `--version`.
+    public static var libraryVersions: [String] { [String(cString: curses_version()).replacingOccurrences(of: "ncurses ", with: "ncursesw ")] }
+
     /// Restores the terminal: leaves the alternate screen, shows the cursor, resets modes.
     public func end() {
         guard !isEnded else { return }

@@ -63,7 +63,7 @@ struct CSVFreezeCommand: ParsableCommand {
         EXIT STATUS:
           0 success; 1 the input cannot be read; 2 the screen cannot be drawn; 64 bad options.
         """,
-        version: "csvfreeze \(version)"
+        version: (["csvfreeze \(version)"] + CellStore.libraryVersions + TerminalSession.libraryVersions).joined(separator: "\n")
     )
 
     @Option(name: [.customShort("d"), .long],

@@ -51,3 +51,31 @@ struct DefaultsTests {
         #expect(noConfig.status == 0, "CSVFREEZE_CONFIG= turns the file off")
     }
 }
+
+/// What `make install` puts beside the binary, and what --version says.
+@Suite("Completions and version")
+struct CompletionTests {
+    let binary = Paths.binary
+
+    @Test("completion scripts for bash, zsh and fish know the options; bash loads its script")
+    func completions() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try run([binary, "--generate-completion-script", shell])
+            #expect(script.status == 0)
+            for option in ["theme", "output", "freeze-cols"] { #expect(script.text.contains(option), "\(shell): \(option)") }
+        }
+        let loaded = try run(["/bin/bash", "-c", "source <(\(shellQuote(binary)) --generate-completion-script bash) && complete -p csvfreeze"])
+        #expect(loaded.status == 0)
+        #expect(loaded.text.contains("csvfreeze"))
+        let makefile = try String(contentsOf: Paths.package.appendingPathComponent("Makefile"), encoding: .utf8)
+        for shell in ["bash", "zsh", "fish"] { #expect(makefile.contains("--generate-completion-script \(shell)")) }
+    }
+
+    @Test("--version names the libraries it runs on")
+    func version() throws {
+        let lines = try run([binary, "--version"]).text.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("csvfreeze ") == true)
+        #expect(lines.contains { $0.hasPrefix("libcsv 3.") })
+        #expect(lines.contains { $0.hasPrefix("ncursesw 6.") })
+    }
+}
