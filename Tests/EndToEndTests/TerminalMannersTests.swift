@@ -140,3 +140,40 @@ struct ColourTests {
         #expect(isLight(chosen), "--theme beats NO_COLOR: \(chosen)")
     }
 }
+
+/// Emoji sequences take the cells tmux draws them in, and no character is lost.
+@Suite("Emoji widths in tmux")
+struct EmojiWidthTests {
+    /// The cells a terminal that measures per code point (tmux, xterm, VTE) gives `text`,
+    /// as the C library's wcwidth says (GNU `wc -L` sums it per character).
+    func cells(_ text: Substring) throws -> Int {
+        let result = try run(["/bin/sh", "-c", "printf '%s' \"$1\" | wc -L", "sh", String(text)])
+        return Int(result.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test("variation selectors, skin tones, ZWJ sequences and flags keep the next column in place")
+    func alignment() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let values = ["plain", "👍🏽", "❤️", "👩‍👩‍👧", "🇫🇷", "e\u{301}t\u{e9}", "☺︎x", "✌🏿y"]
+        let file = directory.appendingPathComponent("emoji.csv")
+        try ("a,b\n" + values.enumerated().map { "\($0.element),X\($0.offset)" }.joined(separator: "\n") + "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane("\(shellQuote(Paths.binary)) --no-row-numbers \(shellQuote(file.path))", width: 60, height: 14)
+        let lines = try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        var columns = Set<Int>()
+        for (index, value) in values.enumerated() {
+            let line = lines[index + 1]
+            guard let marker = line.range(of: "X\(index)") else {
+                Issue.record("row \(index) lost its second cell: \(line)")
+                continue
+            }
+            columns.insert(try cells(line[..<marker.lowerBound]))
+            // tmux keeps a zero-width joiner out of what it captures; every other code point
+            // must be on screen.
+            let shown = line.unicodeScalars.filter { $0.value != 0x200D }
+            #expect(shown.starts(with: value.unicodeScalars.filter { $0.value != 0x200D }), "every character of \(value) is drawn: \(line)")
+        }
+        #expect(columns.count == 1, "the second column starts at one screen column: \(columns)")
+    }
+}
