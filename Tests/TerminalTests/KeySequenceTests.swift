@@ -7,9 +7,9 @@ import Testing
 import Viewer
 
 /// Keys arrive as the terminal (or tmux) sends them, whatever `TERM` says: each sequence is
-/// written into a pipe that a real ncurses session reads.
-@Suite("Key sequences in every terminal", .serialized)
-struct KeySequenceTests {
+/// written into a pipe that a real ncurses session reads. These are part of the ncurses
+/// suite, whose tests run one at a time: ncurses is one global state per process.
+extension TerminalSessionTests {
     static let terminals = ["xterm-256color", "tmux-256color", "screen-256color", "linux", "vt100", "rxvt-unicode-256color"]
 
     /// The events ncurses and the session decode from `bytes`, under `TERM=type`.
@@ -62,6 +62,12 @@ struct KeySequenceTests {
         #expect(try events("\u{1B}[<68;3;3M", type: type) == [.mouse(MouseEvent(.wheelUp, x: 2, y: 2, isShifted: true))])
     }
 
+    @Test("a late answer to the colour query is swallowed, not typed")
+    func lateAnswer() throws {
+        let events = try events("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\j", type: "xterm-256color")
+        #expect(events == [.key(.character("j"))])
+    }
+
     @Test("SGR reports decode without ncurses too")
     func decoder() {
         func body(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
@@ -87,9 +93,4 @@ struct BackgroundTests {
         #expect(BackgroundQuery.hasDeviceAttributes(Array("x\u{1B}[?1;2c".utf8)))
     }
 
-    @Test("a late answer to the colour query is swallowed, not typed")
-    func lateAnswer() throws {
-        let events = try KeySequenceTests().events("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\j", type: "xterm-256color")
-        #expect(events == [.key(.character("j"))])
-    }
 }
