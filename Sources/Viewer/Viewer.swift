@@ -49,8 +49,9 @@ public final class Viewer {
 
     /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
     public private(set) var frozenDataRows: Range<Int> = 0..<0
-    /// The first data row main shows (rows above it are frozen or out of view).
-    public private(set) var mainFirstRow = 0
+    /// The first data row main shows (rows above it are frozen or out of view): derived
+    /// from the freeze, so the two cannot disagree.
+    public var mainFirstRow: Int { frozenDataRows.upperBound }
     /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
     var requestedFrozenColumns: Int
 
@@ -121,7 +122,7 @@ public final class Viewer {
         case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
         case .scrollRight: scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
-            if frozenColumns > 0 || !frozenDataRows.isEmpty { unfreeze() } else { freezeAtCursor() }
+            if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
         case .mouse(let event): handleMouse(event)
         case .resize(let size):
@@ -340,10 +341,28 @@ public final class Viewer {
         message = "cannot reload: " + reason
     }
 
+    /// True while `F` (or `-c`) has frozen something: columns, or rows that main starts
+    /// below (the freeze may hold no row and still hide the rows above the cursor).
+    var isFrozen: Bool { frozenColumns > 0 || requestedFrozenColumns > 0 || mainFirstRow > 0 }
+
+    /// Takes over what the user did in `previous` (a viewer of the same file before `R`):
+    /// the freeze, column widths, and the cursor's place, clamped to the rows there are now.
+    public func adopt(_ previous: Viewer) {
+        sync()
+        let rows = max(0, dataRowCount)
+        let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
+        frozenDataRows = min(previous.frozenDataRows.lowerBound, upper)..<upper
+        requestedFrozenColumns = previous.requestedFrozenColumns
+        widthOverrides = previous.widthOverrides
+        fullWidthColumns = previous.fullWidthColumns
+        widthGeneration += 1
+        moveCursor(toRow: previous.cursorRow, column: previous.cursorColumn)
+    }
+
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
     public func moveCursor(toRow row: Int, column: Int) {
         sync()
-        cursorRow = max(0, min(row, dataRowCount - 1))
+        cursorRow = max(mainFirstRow, min(row, dataRowCount - 1))
         cursorColumn = max(0, min(column, columnCount - 1))
         revealCursor()
     }
@@ -355,7 +374,6 @@ public final class Viewer {
         sync()
         let firstInView = window.visibleRows.lowerBound + mainFirstRow
         frozenDataRows = min(firstInView, cursorRow)..<cursorRow
-        mainFirstRow = cursorRow
         requestedFrozenColumns = cursorColumn
         window.scroll(to: Point(x: window.offset.x, y: 0))
         sync()
@@ -367,7 +385,6 @@ public final class Viewer {
     private func unfreeze() {
         sync()
         frozenDataRows = 0..<0
-        mainFirstRow = 0
         requestedFrozenColumns = 0
         sync()
         revealCursor()

@@ -166,7 +166,7 @@ enum Session {
     static func reloaded(_ viewer: Viewer, open: () throws(CellStoreError) -> CellStore) -> Viewer {
         do {
             let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
-            fresh.moveCursor(toRow: viewer.cursorRow, column: viewer.cursorColumn)
+            fresh.adopt(viewer)
             return fresh
         } catch {
             viewer.cancelReload(because: error.description)

@@ -27,6 +27,38 @@ struct FreezeAtCursorTests {
         #expect(subject.frame().lines[0].hasPrefix("  #│"))
     }
 
+    @Test("F on the top row in view and the first column, then F again, unfreezes; the rows above come back")
+    func freezeAtTopOfView() {
+        let subject = viewer(wideCSV(rows: 100, columns: 6), width: 60, height: 10, options: .plain,
+                             commands: [.pageDown, .pageDown])
+        let top = subject.window.visibleRows.lowerBound + subject.mainFirstRow
+        while subject.cursorRow > top { subject.handle(.moveUp) }
+        subject.handle(.toggleFreeze)
+        #expect(subject.frozenDataRows.isEmpty && subject.mainFirstRow == top)
+        subject.handle(.toggleFreeze)
+        #expect(subject.mainFirstRow == 0, "F again unfroze")
+        subject.handle(.firstRow)
+        #expect(subject.cursorRow == 0, "the rows above are in reach again")
+    }
+
+    @Test("a reload keeps the freeze, the widths and the cursor; fewer rows clamp it")
+    func reloadKeepsWhatTheUserDid() {
+        let before = viewer(wideCSV(rows: 100, columns: 8), width: 70, height: 12, options: .plain,
+                            commands: [.moveDown, .moveDown, .moveDown, .moveRight, .moveRight, .toggleFreeze, .widenColumn, .widenColumn]
+                                + Array(repeating: .moveDown, count: 30))
+        let after = viewer(wideCSV(rows: 100, columns: 8), width: 70, height: 12, options: .plain)
+        after.adopt(before)
+        #expect(after.frozenDataRows == before.frozenDataRows)
+        #expect(after.frozenColumns == 2)
+        #expect(after.columnWidths == before.columnWidths)
+        #expect(after.cursorRow == before.cursorRow && after.cursorColumn == before.cursorColumn)
+        #expect(after.frame().lines == before.frame().lines)
+        let shorter = viewer(wideCSV(rows: 10, columns: 8), width: 70, height: 12, options: .plain)
+        shorter.adopt(before)
+        #expect(shorter.cursorRow == 9, "clamped to the last row there is")
+        _ = shorter.frame()
+    }
+
     @Test("U unfreezes, including columns frozen with -c")
     func unfreeze() {
         let subject = viewer(wideCSV(rows: 10, columns: 6), width: 60, height: 8, options: .plain(frozenColumns: 2))
