@@ -62,6 +62,7 @@ struct FreezePaneBehaviorTests {
             subject.handle(commands[Int(generator.next() % UInt64(commands.count))])
             #expect(subject.window.headerBandOffset.x == subject.window.drawingOffset.x)
             #expect(subject.window.leftBandOffset.y == subject.window.drawingOffset.y)
+            #expect(subject.invariantViolations == [])
             expectAligned(subject)
         }
     }
@@ -206,6 +207,7 @@ struct FreezePaneBehaviorTests {
                                 .mouse(MouseEvent(.press, x: 20, y: 9)), .mouse(MouseEvent(.wheelDown, x: 20, y: 5))]
         for _ in 0..<200 {
             subject.handle(jumps[Int(generator.next() % UInt64(jumps.count))])
+            #expect(subject.invariantViolations == [])
             let lines = subject.frame().lines
             for line in lines[1..<14] {
                 // The row number and the id (equal in this file) agree on every line.
@@ -229,6 +231,7 @@ struct FreezePaneBehaviorTests {
         for _ in 0..<3000 {
             subject.handle(commands[Int(generator.next() % UInt64(commands.count))])
             _ = subject.frame()
+            #expect(subject.invariantViolations == [])
             mostLive = max(mostLive, subject.cellStatistics.live)
         }
         #expect(store.statistics.outOfRangeRequests == 0)
@@ -282,5 +285,25 @@ struct FreezePaneBehaviorTests {
         #expect(window.isOverscrolled)
         window.setBounce(.main)
         #expect(!window.isOverscrolled)
+    }
+
+    @Test("a random walk through every command keeps the invariants after each step", arguments: [1, 2, 3])
+    func invariantsHold(seed: UInt64) {
+        let subject = viewer(Self.letters(rows: 80, columns: 12), width: 50, height: 12, options: options(.all))
+        var generator = SeededGenerator(seed: seed)
+        let commands: [Command] = [.moveDown, .moveUp, .moveRight, .moveLeft, .pageDown, .pageUp, .scrollRight, .scrollLeft,
+                                   .firstRow, .lastRow, .firstColumn, .lastColumn, .toggleFreeze, .unfreeze, .toggleFreeze,
+                                   .narrowColumn, .widenColumn, .fitColumn, .toggleFullWidth, .tick, .tick,
+                                   .resize(Size(width: 30, height: 8)), .resize(Size(width: 70, height: 20)), .resize(Size(width: 3, height: 3)),
+                                   .mouse(MouseEvent(.press, x: 20, y: 6)), .mouse(MouseEvent(.wheelDown, x: 30, y: 5)),
+                                   .mouse(MouseEvent(.wheelUp, x: 2, y: 5)), .mouse(MouseEvent(.wheelDown, x: 30, y: 5, isShifted: true))]
+        for step in 0..<500 {
+            let command = commands[Int(generator.next() % UInt64(commands.count))]
+            subject.handle(command)
+            let broken = subject.invariantViolations
+            #expect(broken == [], "step \(step), after \(command)")
+            if !broken.isEmpty { return }
+            _ = subject.frame()
+        }
     }
 }

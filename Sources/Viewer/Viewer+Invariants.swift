@@ -1,0 +1,25 @@
+/// What must hold between any two commands: checked after every step of the tests' random
+/// walks, so a command that leaves the viewer inconsistent is caught where it happens.
+extension Viewer {
+    /// The invariants that do not hold now, in words (empty when all hold).
+    package var invariantViolations: [String] {
+        var broken: [String] = []
+        func check(_ holds: Bool, _ what: @autoclosure () -> String) { if !holds { broken.append(what()) } }
+        if dataRowCount > 0 {
+            check(cursorRow >= mainFirstRow && cursorRow < dataRowCount,
+                  "cursor row \(cursorRow) outside \(mainFirstRow)..<\(dataRowCount)")
+        } else {
+            check(cursorRow == 0, "cursor row \(cursorRow) with no rows")
+        }
+        check(cursorColumn >= 0 && cursorColumn < columnCount, "cursor column \(cursorColumn) of \(columnCount)")
+        check(frozenDataRows.upperBound == mainFirstRow, "main starts at \(mainFirstRow), the freeze ends at \(frozenDataRows.upperBound)")
+        check(frozenDataRows.lowerBound >= 0 && mainFirstRow <= max(0, dataRowCount), "frozen rows \(frozenDataRows) of \(dataRowCount)")
+        check(frozenColumns >= 0 && frozenColumns <= requestedFrozenColumns, "frozen columns \(frozenColumns) > asked \(requestedFrozenColumns)")
+        check(frozenColumns < max(columnCount, 1) || columnCount == 1 && frozenColumns == 0,
+              "frozen columns \(frozenColumns) leave none of \(columnCount) to scroll")
+        check(window.headerBandOffset.x == window.drawingOffset.x, "the header band's x differs from main's")
+        check(window.leftBandOffset.y == window.drawingOffset.y, "the left band's y differs from main's")
+        check(widthOverrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
+        return broken
+    }
+}
