@@ -9,6 +9,9 @@ public enum Command: Sendable, Equatable, Hashable {
     case moveRight
     case pageUp
     case pageDown
+    /// Half a screen, as Ctrl-D and Ctrl-U in less and vim.
+    case halfPageUp
+    case halfPageDown
     case firstColumn
     case lastColumn
     case firstRow

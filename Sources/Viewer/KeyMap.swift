@@ -29,6 +29,8 @@ public enum KeyMap {
                    sequences: [[.character("z"), .character("h")]]),
         KeyBinding([.pageDown, .character(" "), .control("f")], "PageDown, Space, Ctrl-F", .pageDown, "one screen down"),
         KeyBinding([.pageUp, .character("b"), .control("b")], "PageUp, b, Ctrl-B", .pageUp, "one screen up"),
+        KeyBinding([.control("d"), .character("d")], "Ctrl-D, d", .halfPageDown, "half a screen down"),
+        KeyBinding([.control("u"), .character("u")], "Ctrl-U, u", .halfPageUp, "half a screen up"),
         KeyBinding([.home, .character("0"), .character("^")], "Home, 0", .firstColumn, "first column"),
         KeyBinding([.end, .character("$")], "End, $", .lastColumn, "last column"),
         KeyBinding([.character("g")], "g", .firstRow, "first row"),
@@ -87,7 +89,7 @@ public enum KeyMap {
     }
 
     /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G", "go to row 250 (any count before G)")
+    static let countLine = ("250G, 5j", "go to row 250; a count before a motion repeats it")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -107,6 +107,8 @@ public final class Viewer {
         case .moveLeft: moveCursor(toColumn: cursorColumn - 1, edge: -1)
         case .pageDown: page(by: 1)
         case .pageUp: page(by: -1)
+        case .halfPageDown: page(by: 1, fraction: 2)
+        case .halfPageUp: page(by: -1, fraction: 2)
         case .firstColumn: moveCursor(toColumn: 0, edge: 0)
         case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
@@ -210,26 +212,28 @@ public final class Viewer {
             cancelSearch()
             return true
         }
-        // A count before G: 250G.
+        // A count before G (250G) or before a motion (5j, 3 PageDown, 10l).
         if pendingKeys.isEmpty, case .character(let character) = key, character.isASCII,
            let digit = character.wholeNumberValue, digit > 0 || pendingCount != nil {
             pendingCount = min(999_999_999_999, (pendingCount ?? 0) * 10 + digit)
-            message = "\(pendingCount!)  (G goes to that row)"
+            message = "\(pendingCount!)  (G goes to that row; a motion moves that many times)"
             return true
         }
-        if let count = pendingCount {
+        var count = 1
+        if let typed = pendingCount {
             pendingCount = nil
             message = nil
             if key == .character("G") {
-                goToRow(count)
+                goToRow(typed)
                 return true
             }
+            count = typed
         }
         let sequence = pendingKeys + [key]
         switch KeyMap.match(sequence) {
         case .command(let command):
             pendingKeys = []
-            handle(command)
+            handle(command, times: count)
             return true
         case .prefix:
             pendingKeys = sequence
@@ -238,6 +242,23 @@ public final class Viewer {
             pendingKeys = []
             if sequence.count > 1 { return handle(key: key) }
             return false
+        }
+    }
+
+    /// A command with a count: a motion repeats (rows and columns move in one step, so a
+    /// count of millions costs no more than one move); anything else runs once.
+    private func handle(_ command: Command, times count: Int) {
+        switch command {
+        case .moveDown where count > 1: moveCursor(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
+        case .moveUp where count > 1: moveCursor(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
+        case .moveRight where count > 1: moveCursor(toColumn: cursorColumn + min(count, columnCount), edge: 1)
+        case .moveLeft where count > 1: moveCursor(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .pageDown, .pageUp, .halfPageDown, .halfPageUp, .scrollLeft, .scrollRight:
+            // Each step stops at an end, so no more steps than there are screens are useful.
+            let steps = min(count, 1 + dataRowCount / max(1, window.main.height / 2) + columnCount)
+            for _ in 0..<max(1, steps) { handle(command) }
+        default:
+            handle(command)
         }
     }
 
@@ -274,10 +295,10 @@ public final class Viewer {
     }
 
     /// Scrolls one screen and moves the cursor with it, like a pager; at an end it pulls.
-    private func page(by direction: Int) {
+    private func page(by direction: Int, fraction: Int = 1) {
         sync()
         window.settle()
-        let step = max(1, window.main.height) * direction
+        let step = max(1, window.main.height / fraction) * direction
         let before = window.offset.y
         let cursorBefore = cursorRow
         window.scrollMain(by: Point(x: 0, y: step))

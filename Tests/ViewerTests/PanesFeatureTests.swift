@@ -260,3 +260,45 @@ struct IndicatorTests {
         #expect(frame.lines[19].contains("created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured"))
     }
 }
+
+@Suite("Counts and half pages")
+struct CountTests {
+    func keys(_ subject: Viewer, _ text: String) {
+        for character in text { subject.handle(key: .character(character)) }
+    }
+
+    @Test("a count before a motion repeats it: 5j, 10l, 3 PageDown; 250G still goes to a row")
+    func counts() {
+        let subject = viewer(wideCSV(rows: 500, columns: 30), width: 60, height: 12, options: .plain)
+        keys(subject, "5j")
+        #expect(subject.cursorRow == 5)
+        keys(subject, "10l")
+        #expect(subject.cursorColumn == 10)
+        keys(subject, "2k")
+        #expect(subject.cursorRow == 3)
+        subject.handle(key: .character("3"))
+        subject.handle(key: .pageDown)
+        let page = subject.window.main.height
+        #expect(subject.cursorRow == 3 + 3 * page)
+        keys(subject, "250G")
+        #expect(subject.cursorRow == 249)
+        keys(subject, "99999999999j")
+        #expect(subject.cursorRow == 499, "a huge count stops at the last row, at once")
+        keys(subject, "0")
+        #expect(subject.cursorColumn == 0, "a leading 0 is still the first column")
+    }
+
+    @Test("Ctrl-D and Ctrl-U, d and u, move half a screen")
+    func halfPages() {
+        let subject = viewer(wideCSV(rows: 500, columns: 5), width: 60, height: 14, options: .plain)
+        let half = subject.window.main.height / 2
+        subject.handle(key: .control("d"))
+        #expect(subject.cursorRow == half)
+        keys(subject, "d")
+        #expect(subject.cursorRow == 2 * half)
+        subject.handle(key: .control("u"))
+        #expect(subject.cursorRow == half)
+        keys(subject, "2u")
+        #expect(subject.cursorRow == 0)
+    }
+}
