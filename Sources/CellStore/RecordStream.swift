@@ -13,13 +13,21 @@ public enum RecordStream {
         public var endsWithTerminator: Bool
     }
 
+    /// What the start of the input says, known before the first record.
+    public struct Start: Sendable {
+        public var dialect: Dialect
+        /// True when the input starts with a UTF-8 byte-order mark (skipped when parsing,
+        /// written back by CSV and TSV output so a file round-trips byte for byte).
+        public var hasByteOrderMark: Bool
+    }
+
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
     /// `body` returns false to stop early (the reader of our output went away). A cell
     /// longer than the parser's cell limit comes in pieces: rows marked `continuesInNext`
     /// and `continuesPrevious` (see `Row`), so memory stays bounded whatever the cells.
     @discardableResult
     public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                               dialectKnown: ((Dialect) -> Void)? = nil,
+                               started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
         let file: FileSource
         let name: String?
@@ -42,7 +50,7 @@ public enum RecordStream {
             start.append(contentsOf: buffer[..<count])
         }
         let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
-        dialectKnown?(dialect)
+        started?(Start(dialect: dialect, hasByteOrderMark: start.starts(with: [0xEF, 0xBB, 0xBF])))
         let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A

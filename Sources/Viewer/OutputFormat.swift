@@ -40,13 +40,17 @@ public final class OutputWriter {
     /// - Parameters:
     ///   - lineEnding: what ends a record in CSV and TSV (the input's own, to round-trip).
     ///   - headerRows: header rows, underlined in a table.
+    ///   - byteOrderMark: the input started with a UTF-8 byte-order mark; CSV and TSV
+    ///     start with one too (JSON must not, and a table is for reading).
     ///   - sink: takes bytes; returns false when they cannot be written.
-    public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, sink: @escaping ([UInt8]) -> Bool) {
+    public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
+                sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
         self.lineEnding = lineEnding
         self.headerRows = headerRows
         self.sink = sink
         buffer.reserveCapacity(1 << 16)
+        if byteOrderMark && (format == .csv || format == .tsv) { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
     }
 
     /// Adds one record, or a piece of one (see `Row.continuesInNext`); returns false when

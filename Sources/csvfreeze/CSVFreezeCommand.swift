@@ -120,7 +120,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "cell|row|column"))
     var echo: EchoMode?
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv, json (arrays) or jsonl (an object a line, keyed by the header).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
                                valueName: "format"))
     var output: OutputFormat?
 

@@ -12,9 +12,9 @@ enum Output {
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, dialectKnown: { dialect in
-                writer = OutputWriter(format: format, lineEnding: dialect.lineEnding, headerRows: headerRows,
-                                      sink: writeToStandardOutput)
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
+                writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
+                                      byteOrderMark: start.hasByteOrderMark, sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
             }

@@ -74,6 +74,24 @@ struct OutputTests {
         #expect(piped.stdout == Data(text.utf8))
     }
 
+    @Test("--output csv and tsv keep a leading byte-order mark, from a file and from a pipe")
+    func byteOrderMarkRoundTrip() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, text) in [("bom.csv", "\u{FEFF}id,name\r\n1,\"Zoë, \"\"Z\"\"\"\r\n"), ("bom.tsv", "\u{FEFF}a\tb\n1\t2"),
+                             ("only.csv", "\u{FEFF}")] {
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            let format = name.hasSuffix(".tsv") ? "tsv" : "csv"
+            #expect(try run([binary, "--output", format, url.path]).stdout == Data(text.utf8), "\(name)")
+            #expect(try run([binary, "--output", format, "-d", format == "tsv" ? "tab" : ","], stdin: Data(text.utf8)).stdout
+                    == Data(text.utf8), "\(name) piped")
+        }
+        // JSON never starts with one: the mark is not part of the first cell either.
+        let json = try run([binary, "--output", "json"], stdin: Data("\u{FEFF}a\n1\n".utf8))
+        #expect(json.text == "[\n  [\"a\"],\n  [\"1\"]\n]\n")
+    }
+
     @Test("the csv-spectrum suite through --output json", arguments: [
         "comma_in_quotes", "empty", "empty_crlf", "escaped_quotes", "json", "newlines", "newlines_crlf",
         "quotes_and_newlines", "simple", "simple_crlf", "utf8", "location_coordinates",

@@ -5,10 +5,11 @@ import Testing
 
 @Suite("Output formats")
 struct OutputWriterTests {
-    func render(_ rows: [[String]], format: OutputFormat, lineEnding: [UInt8] = [0x0A], endsWithTerminator: Bool = true) -> String {
+    func render(_ rows: [[String]], format: OutputFormat, lineEnding: [UInt8] = [0x0A], endsWithTerminator: Bool = true,
+                byteOrderMark: Bool = false) -> String {
         _ = utf8Locale
         var output: [UInt8] = []
-        let writer = OutputWriter(format: format, lineEnding: lineEnding) { output += $0; return true }
+        let writer = OutputWriter(format: format, lineEnding: lineEnding, byteOrderMark: byteOrderMark) { output += $0; return true }
         for row in rows { writer.write(Row(cells: row)) }
         writer.finish(endsWithTerminator: endsWithTerminator)
         return String(decoding: output, as: UTF8.self)
@@ -24,6 +25,15 @@ struct OutputWriterTests {
     func lineEndings() {
         #expect(render([["a"], ["b"]], format: .csv, lineEnding: [0x0D, 0x0A]) == "a\r\nb\r\n")
         #expect(render([["a"], ["b"]], format: .csv, endsWithTerminator: false) == "a\nb")
+    }
+
+    @Test("csv and tsv start with the input's byte-order mark; json and a table never do")
+    func byteOrderMark() {
+        #expect(render([["a"], ["b"]], format: .csv, byteOrderMark: true) == "\u{FEFF}a\nb\n")
+        #expect(render([["a"]], format: .tsv, byteOrderMark: true) == "\u{FEFF}a\n")
+        #expect(render([], format: .csv, byteOrderMark: true) == "\u{FEFF}")
+        #expect(render([["a"]], format: .json, byteOrderMark: true) == "[\n  [\"a\"]\n]\n")
+        #expect(render([["a"]], format: .table, byteOrderMark: true) == "a\n─\n")
     }
 
     @Test("tsv uses tabs and quotes a cell holding a tab")
