@@ -17,14 +17,17 @@ package protocol ByteSource: Sendable {
 package final class FileSource: ByteSource {
     let descriptor: Int32
 
-    /// Opens `path`, with one clear error for each way that can fail.
-    package init(path: String) throws(CellStoreError) {
+    /// Opens `path`, with one clear error for each way that can fail. A FIFO is opened
+    /// without waiting for a writer when `waitsForWriter` is false (then read it only
+    /// when `poll` says so: until a writer comes, a read finds nothing).
+    package init(path: String, waitsForWriter: Bool = true) throws(CellStoreError) {
         var info = stat()
         if stat(path, &info) != 0 {
             throw FileSource.error(for: errno, path: path)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let isFIFO = (info.st_mode & S_IFMT) == S_IFIFO
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (isFIFO && !waitsForWriter ? O_NONBLOCK : 0))
         if fd < 0 { throw FileSource.error(for: errno, path: path) }
         descriptor = fd
     }
@@ -41,6 +44,12 @@ package final class FileSource: ByteSource {
         case EISDIR: return .isDirectory(path)
         default: return .unreadable(path, String(cString: strerror(code)))
         }
+    }
+
+    /// True for a named pipe or a pipe.
+    package var isFIFO: Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
 
     /// The size of a regular file, or nil for a FIFO, a character device and the like.
@@ -80,10 +89,16 @@ package final class SpoolSource: ByteSource {
     private let overflowStart: Atomic<Int64>
     private let memory = Mutex<[UInt8]>([])
     private let written = Atomic<Int64>(0)
+    /// Where the temporary file is (for messages).
+    let directory: String
+    /// When reading pauses.
+    let limit: SpoolLimit
 
     /// Creates the spool in `$TMPDIR` (or /tmp).
-    package init() {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    package init(limit: SpoolLimit = .keepFree) {
+        self.limit = limit
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        self.directory = directory
         var template = Array((directory + "/csvfreeze-stdin-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd >= 0 {
@@ -91,6 +106,39 @@ package final class SpoolSource: ByteSource {
         }
         descriptor = fd
         overflowStart = Atomic(fd >= 0 ? Int64.max : 0)
+    }
+
+    /// How many more bytes may be spooled now (0 or less: reading pauses). Under the
+    /// default limit this follows the temporary file system's free space as it changes.
+    package func room() -> Int64 {
+        switch limit {
+        case .bytes(let cap, _):
+            return cap - length
+        case .keepFree:
+            let overflow = overflowStart.load(ordering: .acquiring)
+            if overflow == Int64.max {
+                var info = statvfs()
+                guard fstatvfs(descriptor, &info) == 0 else { return 1 << 20 }
+                let unit = Int64(info.f_frsize)
+                let free = Int64(info.f_bavail) * unit
+                return free - SpoolLimit.reserve(ofFileSystemSize: Int64(info.f_blocks) * unit)
+            }
+            return SpoolLimit.memoryAllowance - (length - overflow)
+        }
+    }
+
+    /// Why reading paused, for the status line: how much was read, and which limit.
+    package var pauseReason: String {
+        let read = SpoolLimit.describe(length)
+        switch limit {
+        case .bytes(_, let label):
+            return "paused at \(read): --spool-limit \(label)"
+        case .keepFree:
+            if overflowStart.load(ordering: .acquiring) == Int64.max {
+                return "paused at \(read): keeping free space in \(directory) (--spool-limit)"
+            }
+            return "paused at \(read): memory for the input is used up (--spool-limit)"
+        }
     }
 
     deinit {

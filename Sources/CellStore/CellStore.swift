@@ -48,24 +48,12 @@ public final class CellStore {
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
     /// the background. `onChange` is called (from the loader's thread) when there is news.
+    /// `spoolLimit` bounds what a stream may spool (see `SpoolLimit`).
     public static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                            follows: Bool = false, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
-                            startsLoader: Bool = true,
+                            follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, checkpointSpacing: Int64 = 64 << 10,
+                            cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
-        let input: Loader.Input
-        let name: String
-        if let path, path != "-" {
-            let file = try FileSource(path: path)
-            if let size = file.regularFileSize {
-                input = .file(file, size: size)
-            } else {
-                input = .stream(file, spool: SpoolSource())
-            }
-            name = path
-        } else {
-            input = .stream(FileSource(descriptor: dup(0)), spool: SpoolSource())
-            name = "stdin"
-        }
+        let (input, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
                             onChange: onChange)

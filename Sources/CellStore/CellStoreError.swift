@@ -5,6 +5,8 @@ public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible 
     case permissionDenied(String)
     case unreadable(String, String)
     case parserSetup
+    /// Standard input was to be read, but the shell closed it (`csvfreeze <&-`).
+    case closedInput
 
     public var description: String {
         switch self {
@@ -13,6 +15,7 @@ public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible 
         case .permissionDenied(let path): return "\(path): permission denied"
         case .unreadable(let path, let why): return "\(path): cannot read (\(why))"
         case .parserSetup: return "could not set up the CSV parser (out of memory)"
+        case .closedInput: return "standard input is closed: give a FILE, or pipe data in"
         }
     }
 }

@@ -18,6 +18,11 @@ public struct LoadProgress: Sendable, Equatable {
     public var elapsed: Double = 0
     /// A read error that stopped the loader, if any.
     public var failure: String?
+    /// A note about the input for the status line: it waits for a writer, reading paused
+    /// at the spool limit, the file changed on disk.
+    public var notice: String?
+    /// True when a followed file became shorter, so it must be read again from its start.
+    public var wasTruncated = false
     /// The first malformed quoting met (read leniently), and how many there were.
     public var quotingProblem: QuotingProblem?
     public var quotingProblemCount = 0

@@ -29,6 +29,10 @@ package final class Loader: Sendable {
     /// Keep reading a regular file as it grows, like `tail -f`.
     let follows: Bool
     let onChange: @Sendable () -> Void
+    /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
+    let stopped = Atomic<Bool>(false)
+    /// What a file was when it was opened, to tell later that it changed on disk.
+    let openedAs: FileIdentity?
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
@@ -41,6 +45,18 @@ package final class Loader: Sendable {
         self.forcedDelimiter = forcedDelimiter
         self.forcedQuote = forcedQuote
         self.onChange = onChange
+        if case .file(let file, _) = input { openedAs = FileIdentity(file) } else { openedAs = nil }
+    }
+
+    /// Ends the pass at its next wait for input (a stream, a followed file, a pause).
+    package func stop() { stopped.store(true, ordering: .relaxed) }
+
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Puts a note about the input on the status line (nil clears it).
+    func report(_ notice: String?) {
+        shared.withLock { $0.progress.notice = notice }
+        onChange()
     }
 
     /// The byte source readers use.
@@ -66,24 +82,30 @@ package final class Loader: Sendable {
         case bytes(Int)
         /// The input ended.
         case end
+        /// A followed file became shorter (rotated by truncation): it is read again from
+        /// its start by a new store.
+        case truncated
         /// Reading failed, or the file changed under us; the message says how.
         case failed(String)
     }
 
     /// Waits until a followed file is longer than `available` bytes and says by how much.
-    /// A file that became shorter fails: its rows may no longer be what was indexed.
-    static func waitForGrowth(of file: FileSource, beyond available: Int64, caughtUp: () -> Void) -> Pulled {
+    /// A file that became shorter was truncated (copytruncate rotation): its indexed rows
+    /// are no longer what is on disk.
+    static func waitForGrowth(of file: FileSource, beyond available: Int64, isStopped: () -> Bool,
+                              caughtUp: () -> Void) -> Pulled {
         var announced = false
-        while true {
+        while !isStopped() {
             guard let size = file.regularFileSize else { return .failed("the file is gone") }
             if size > available { return .bytes(Int(min(size - available, Int64(Int.max)))) }
-            if size < available { return .failed("the file became shorter; R reloads it") }
+            if size < available { return .truncated }
             if !announced {
                 caughtUp()
                 announced = true
             }
             usleep(200_000)
         }
+        return .end
     }
 
     /// Runs the whole pass on the calling thread (tests, and `start`).
@@ -96,7 +118,7 @@ package final class Loader: Sendable {
             }
             if follows {
                 index(source: file, isGrowing: true, pull: { [self, file] _, available in
-                    Loader.waitForGrowth(of: file, beyond: available) {
+                    Loader.waitForGrowth(of: file, beyond: available, isStopped: { isStopped }) {
                         shared.withLock { $0.progress.isCaughtUp = true }
                         onChange()
                     }
@@ -112,13 +134,9 @@ package final class Loader: Sendable {
             }
             index(source: memory, isGrowing: false)
         case .stream(let stream, let spool):
-            index(source: spool, isGrowing: true, pull: { [stream, spool] buffer, _ in
-                let count = stream.readNext(into: buffer)
-                if count < 0 { return .failed("read error: " + String(cString: strerror(errno))) }
-                if count == 0 { return .end }
-                spool.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                return .bytes(count)
-            })
+            var reader = StreamPull(stream: stream, spool: spool, name: fileName == "stdin" ? nil : fileName,
+                                    isStopped: { [self] in isStopped }, report: { [self] in report($0) })
+            index(source: spool, isGrowing: true, pull: { buffer, _ in reader.pull(into: buffer) })
         }
     }
 
@@ -137,6 +155,7 @@ package final class Loader: Sendable {
         let started = Loader.now()
         var inputEnded = !isGrowing
         var failure: String?
+        var wasTruncated = false
         var lastNotice = Loader.now()
         var noticePending = false
 
@@ -165,6 +184,9 @@ package final class Loader: Sendable {
                 }
             case .end:
                 inputEnded = true
+            case .truncated:
+                inputEnded = true
+                wasTruncated = true
             case .failed(let message):
                 inputEnded = true
                 failure = message
@@ -255,6 +277,12 @@ package final class Loader: Sendable {
             $0.progress.widestRow = widest
             $0.progress.endsWithTerminator = endsWithTerminator
             $0.progress.failure = failure
+            $0.progress.wasTruncated = wasTruncated
+            if wasTruncated {
+                // The event loop opens it again at once; a store used alone says why it stopped.
+                $0.progress.isCaughtUp = false
+                $0.progress.notice = "file truncated: R reads it again"
+            }
             $0.progress.quotingProblem = problem
             $0.progress.quotingProblemCount = problemCount
             $0.progress.isComplete = true

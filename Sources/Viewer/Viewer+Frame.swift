@@ -233,6 +233,8 @@ extension Viewer {
             right = message
         } else if let failure = progress.failure {
             right = failure
+        } else if let notice = progress.notice {
+            right = notice
         } else if progress.isCaughtUp {
             right = "following"
         } else if !progress.isComplete {

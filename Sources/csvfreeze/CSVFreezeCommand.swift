@@ -61,7 +61,8 @@ struct CSVFreezeCommand: ParsableCommand {
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
         EXIT STATUS:
-          0 success; 1 the input cannot be read; 2 the screen cannot be drawn; 64 bad options.
+          0 success; 1 the input cannot be read (or stdin is a terminal, or closed); 2 the screen cannot be drawn;
+          64 bad options.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + TerminalSession.libraryVersions).joined(separator: "\n")
     )
@@ -113,8 +114,13 @@ struct CSVFreezeCommand: ParsableCommand {
     var debugStats = false
 
     @Flag(name: [.customShort("f"), .customLong("follow")],
-          help: "Keep reading the file as it grows, like tail -f; the view stays at the bottom if it was there.")
+          help: "Keep reading the file as it grows, like tail -F (after a truncation, from its new start); the view stays at the bottom if it was there.")
     var follow = false
+
+    @Option(name: .customLong("spool-limit"),
+            help: ArgumentHelp("Standard input or a pipe is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
+                               valueName: "size"))
+    var spoolLimit: String?
 
     @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column (one value a line) on stdout.",
                                valueName: "cell|row|column"))
@@ -133,6 +139,16 @@ struct CSVFreezeCommand: ParsableCommand {
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
+        _ = try spoolLimitValue()
+    }
+
+    /// The spool limit, from `--spool-limit`.
+    func spoolLimitValue() throws -> SpoolLimit {
+        guard let spoolLimit else { return .keepFree }
+        guard let limit = SpoolLimit(parsing: spoolLimit) else {
+            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(spoolLimit)'")
+        }
+        return limit
     }
 
     /// The delimiter as a byte, from `-d`.
@@ -185,8 +201,12 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        Locale.setUpUTF8()
         let path = file
+        if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
+            // Checked before anything opens a descriptor, which would take number 0.
+            fail(CellStoreError.closedInput.description, status: 1)
+        }
+        Locale.setUpUTF8()
         if (path == nil || path == "-") && isatty(0) != 0 {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
@@ -203,7 +223,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
-                                 options: options, mouse: !noMouse, theme: chosenTheme)
+                                 spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -14,7 +14,8 @@ enum Session {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     static let frameInterval = 0.03
 
-    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, options: ViewerOptions, mouse: Bool, theme: Theme = .auto) -> Int32 {
+    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
+                    options: ViewerOptions, mouse: Bool, theme: Theme = .auto) -> Int32 {
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -24,7 +25,8 @@ enum Session {
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open() throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, follows: options.follows, onChange: {
+            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, follows: options.follows,
+                               spoolLimit: spoolLimit, onChange: {
                 var byte = Session.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
@@ -88,6 +90,9 @@ enum Session {
                     }
                 }
                 if hadNews { viewer.handle(.refresh) }
+                if hadNews && options.follows && viewer.store.progress.wasTruncated {
+                    viewer = restarted(viewer, open: open)
+                }
             }
             defer {
                 if let bytes = viewer.takeClipboard() { session.copyToClipboard(bytes) }
@@ -96,6 +101,8 @@ enum Session {
                 }
             }
             if fds[0].revents != 0 {
+                // Before any key acts on rows read earlier: did the file change since?
+                viewer.store.noticeChangeOnDisk()
                 var gotEvent = false
                 while let event = session.nextEvent() {
                     gotEvent = true
@@ -121,6 +128,7 @@ enum Session {
             }
         }
         session.end()
+        viewer.store.stopLoading()
         if let choice = viewer.chosen {
             return echo(choice, path: path, delimiter: delimiter, quote: quote, preamble: preamble, headerRows: options.headerRows)
         }
@@ -166,7 +174,23 @@ enum Session {
     static func reloaded(_ viewer: Viewer, open: () throws(CellStoreError) -> CellStore) -> Viewer {
         do {
             let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
+            viewer.store.stopLoading()
             fresh.adopt(viewer)
+            return fresh
+        } catch {
+            viewer.cancelReload(because: error.description)
+            return viewer
+        }
+    }
+
+    /// A followed file was truncated (copytruncate rotation): like `tail -F`, it is read
+    /// again from its start, and followed on; the status line says so.
+    static func restarted(_ viewer: Viewer, open: () throws(CellStoreError) -> CellStore) -> Viewer {
+        do {
+            let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
+            viewer.store.stopLoading()
+            fresh.moveCursor(toRow: 0, column: viewer.cursorColumn)
+            fresh.say("file truncated: following from its new start")
             return fresh
         } catch {
             viewer.cancelReload(because: error.description)

@@ -5,7 +5,8 @@ import Testing
 @Suite("Documentation")
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
-                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--echo", "--theme",
+                          "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
+                          "--echo", "--theme",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

@@ -1,0 +1,31 @@
+/// The input behind a store, seen from the UI thread: stopping its loader, and noticing
+/// that the file changed on disk after it was read.
+extension CellStore {
+    /// Stops the loader at its next wait for input (it waits in short steps), so that
+    /// a store that is replaced or closed leaves no thread reading behind it.
+    public func stopLoading() { loader.stop() }
+
+    /// Looks whether the file changed on disk since it was opened (shorter, longer,
+    /// rewritten or replaced) and, if so, says so on the status line, offering `R`.
+    /// Followed files are expected to grow and are left to the loader. Cheap: two `stat`
+    /// calls; meant to be called before the user's keys are handled.
+    /// - Returns: true when the file changed.
+    @discardableResult
+    public func noticeChangeOnDisk() -> Bool {
+        guard !loader.follows, case .file(let file, _) = loader.input, let opened = loader.openedAs else { return false }
+        let now = FileIdentity(file)
+        let atPath = FileIdentity(path: name)
+        let replaced = atPath.map { $0.device != opened.device || $0.inode != opened.inode } ?? true
+        guard replaced || now != opened else { return false }
+        let text: String
+        if replaced {
+            text = atPath == nil ? "file deleted: rows shown are from before" : "file replaced on disk: R reloads"
+        } else if let size = now?.size, size < opened.size {
+            text = "file shorter on disk now: R reloads"
+        } else {
+            text = "file changed on disk: R reloads"
+        }
+        loader.shared.withLock { $0.progress.notice = text }
+        return true
+    }
+}

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens what the user named as the loader's input, deciding how it is read: a regular
+/// file with `pread`, anything else as a stream spooled as it arrives.
+enum InputOpener {
+    /// The input for `path` (nil or `-` for standard input) and its name on screen.
+    ///
+    /// A FIFO is opened without waiting for a writer, so the screen comes up and says it
+    /// waits. A regular file that reports size 0 (files under `/proc` and `/sys` do,
+    /// though they have content) is read as a stream, unless it is followed: then it is a
+    /// file that has not been written yet.
+    static func open(path: String?, follows: Bool, spoolLimit: SpoolLimit) throws(CellStoreError) -> (input: Loader.Input, name: String) {
+        guard let path, path != "-" else {
+            let descriptor = dup(0)
+            if descriptor < 0 { throw .closedInput }
+            return (.stream(FileSource(descriptor: descriptor), spool: SpoolSource(limit: spoolLimit)), "stdin")
+        }
+        let file = try FileSource(path: path, waitsForWriter: false)
+        if let size = file.regularFileSize, size > 0 || follows {
+            return (.file(file, size: size), path)
+        }
+        return (.stream(file, spool: SpoolSource(limit: spoolLimit)), path)
+    }
+}
