@@ -108,7 +108,10 @@ public final class OutputWriter {
             }
         }
         if !row.continuesInNext { records += 1 }
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 {
+            // The last line ending stays: `finish` takes it back if the input had none.
+            flush(keeping: format == .csv || format == .tsv ? lineEnding.count : 0)
+        }
         return isOpen
     }
 
@@ -139,10 +142,15 @@ public final class OutputWriter {
         swap(&local, &buffer)
     }
 
-    private func flush() {
-        guard isOpen, !buffer.isEmpty else { buffer.removeAll(keepingCapacity: true); return }
-        isOpen = sink(buffer)
-        buffer.removeAll(keepingCapacity: true)
+    /// Hands the buffer to the sink, all but its last `tail` bytes.
+    private func flush(keeping tail: Int = 0) {
+        let sent = buffer.count - min(tail, buffer.count)
+        guard isOpen, sent > 0 else {
+            if !isOpen { buffer.removeAll(keepingCapacity: true) }
+            return
+        }
+        isOpen = sink(sent == buffer.count ? buffer : Array(buffer[..<sent]))
+        buffer.removeFirst(sent)
     }
 
     // MARK: CSV and TSV

@@ -36,6 +36,15 @@ struct OutputWriterTests {
         #expect(render([["a"]], format: .table, byteOrderMark: true) == "a\n─\n")
     }
 
+    @Test("a long last record without a line ending gets none, even when the buffer was written out before the end")
+    func longLastRecord() {
+        let long = String(repeating: "x", count: 70_000)
+        #expect(render([["a", "b"], [long, "y"]], format: .csv, endsWithTerminator: false) == "a,b\n\(long),y")
+        #expect(render([["a", "b"], [long, "y"]], format: .tsv, lineEnding: [0x0D, 0x0A], endsWithTerminator: false)
+                == "a\tb\r\n\(long)\ty")
+        #expect(render([[long]], format: .csv) == long + "\n")
+    }
+
     @Test("tsv uses tabs and quotes a cell holding a tab")
     func tsv() {
         #expect(render([["a", "b\tc"], ["1", "2"]], format: .tsv) == "a\t\"b\tc\"\n1\t2\n")
