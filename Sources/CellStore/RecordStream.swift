@@ -80,3 +80,21 @@ public enum RecordStream {
         return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator)
     }
 }
+
+/// Where each piece of a streamed record sits in its record, for readers that want a
+/// cell by its column: a piece's first cell is a later cell of the same record.
+public struct RecordPieces: Sendable {
+    /// The record's cell number of the next piece's first cell.
+    private var nextFirstCell = 0
+
+    public init() {}
+
+    /// Takes the rows of a stream in order and returns the record's cell number of `row`'s
+    /// cell 0 (0 for a whole record, and for the first piece of one).
+    public mutating func place(_ row: Row) -> Int {
+        let first = row.continuesPrevious ? nextFirstCell : 0
+        // The next piece goes on with this one's last cell.
+        nextFirstCell = row.continuesInNext ? first + max(row.count, 1) - 1 : 0
+        return first
+    }
+}

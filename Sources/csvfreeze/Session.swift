@@ -149,11 +149,15 @@ enum Session {
             }
             var seen = 0
             var buffer: [UInt8] = []
+            var pieces = RecordPieces()
             do {
                 try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble) { row in
-                    defer { seen += 1 }
+                    // A record with a cell over the parser's limit comes in pieces.
+                    let first = pieces.place(row)
+                    defer { if !row.continuesInNext { seen += 1 } }
                     guard seen >= headerRows else { return true }
-                    buffer.append(contentsOf: row.field(column))
+                    if column >= first { buffer.append(contentsOf: row.field(column - first)) }
+                    guard !row.continuesInNext else { return true }
                     buffer.append(0x0A)
                     if buffer.count >= 1 << 16 {
                         defer { buffer.removeAll(keepingCapacity: true) }

@@ -41,3 +41,35 @@ struct LongCellCostTests {
         #expect(held < 2 * bytes.count, "rows held \(held) bytes for an input of \(bytes.count)")
     }
 }
+
+@Suite("Records in pieces")
+struct RecordPiecesTests {
+    @Test("each piece's cells are placed where they are in the record", arguments: [0, 1, 2])
+    func placing(longColumn: Int) throws {
+        var cells = ["a", "b", "c"]
+        cells[longColumn] = String(repeating: "é", count: 1_600_000)   // 3.2 MB: pieces of 1 MiB
+        let text = "h1,h2,h3\n" + cells.joined(separator: ",") + "\nx,y,z\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pieces-\(UUID()).csv")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var pieces = RecordPieces()
+        var records: [[String]] = [[]]
+        var pieceCount = 0
+        try RecordStream.forEach(path: url.path, delimiter: nil) { row in
+            let first = pieces.place(row)
+            pieceCount += 1
+            for index in 0..<row.count {
+                let column = first + index
+                if column < records[records.count - 1].count {
+                    records[records.count - 1][column] += row.string(index)
+                } else {
+                    records[records.count - 1].append(row.string(index))
+                }
+            }
+            if !row.continuesInNext { records.append([]) }
+            return true
+        }
+        #expect(pieceCount > 4)
+        #expect(records.dropLast() == [["h1", "h2", "h3"], cells, ["x", "y", "z"]])
+    }
+}

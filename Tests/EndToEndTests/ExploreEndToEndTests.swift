@@ -41,6 +41,21 @@ struct ExploreEndToEndTests {
         #expect(values.first == "1" && values.last == "3000")
     }
 
+    @Test("--echo column after a cell of megabytes: one value a record, none lost or shifted")
+    func echoColumnAfterHugeCell() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("huge.csv")
+        let huge = String(repeating: "x", count: 3_000_000)
+        try Data("id,text,n\n1,\(huge),10\n2,b,20\n".utf8).write(to: file)
+        let pane = try TmuxPane("\(binary) --echo column \(shellQuote(file.path)) > out.txt", width: 100, height: 10)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/2") }
+        try pane.send("Right", "Right", "Enter")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let output = try String(contentsOf: pane.directory.appendingPathComponent("out.txt"), encoding: .utf8)
+        #expect(output == "10\n20\n")
+    }
+
     @Test("y puts the cell on the clipboard with OSC 52 (tmux takes it into its buffer)")
     func copy() throws {
         let pane = try TmuxPane("\(binary) \(people)", width: 100, height: 20)
