@@ -134,7 +134,8 @@ public final class Viewer {
             revealCursor()
         case .refresh:
             collectSearch()
-            let wasOnLastRow = options.follows && knownDataRows > 0 && cursorRow == knownDataRows - 1
+            // A followed file with no rows yet (new, or just truncated) follows its end too.
+            let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             if let shift = store.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
                 // stay on the same lines, only their numbers change.
@@ -153,7 +154,8 @@ public final class Viewer {
             if store.isReloadable {
                 wantsReload = true
             } else {
-                message = "standard input cannot be read again"
+                message = store.name == "stdin" ? "standard input cannot be read again"
+                    : "\(store.name) is a stream: it cannot be read again"
             }
         case .tick:
             if holdFrames > 0 {

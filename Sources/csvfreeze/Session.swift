@@ -193,7 +193,8 @@ enum Session {
         do {
             let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
             viewer.store.stopLoading()
-            fresh.moveCursor(toRow: 0, column: viewer.cursorColumn)
+            // As `tail -F` shows the new lines: the new content's last row, followed on.
+            fresh.moveCursor(toRow: max(0, fresh.dataRowCount - 1), column: viewer.cursorColumn)
             fresh.say("file truncated: following from its new start")
             return fresh
         } catch {

@@ -197,7 +197,7 @@ struct ChangingFileTests {
         let subject = viewer("a\n1\n")
         subject.handle(.reload)
         #expect(!subject.wantsReload)
-        #expect(subject.message == "standard input cannot be read again")
+        #expect(subject.message == "t.csv is a stream: it cannot be read again")
     }
 }
 
