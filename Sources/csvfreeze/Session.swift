@@ -193,7 +193,9 @@ enum Session {
         do {
             let fresh = Viewer(store: try open(), options: viewer.options, screenSize: viewer.screenSize)
             viewer.store.stopLoading()
-            // As `tail -F` shows the new lines: the new content's last row, followed on.
+            // Widths and freezes as they were; the cursor on the new content's last row,
+            // followed on, as `tail -F` shows the new lines.
+            fresh.adopt(viewer)
             fresh.moveCursor(toRow: max(0, fresh.dataRowCount - 1), column: viewer.cursorColumn)
             fresh.say("file truncated: following from its new start")
             return fresh
