@@ -157,8 +157,8 @@ enum Session {
                     defer { if !row.continuesInNext { seen += 1 } }
                     guard seen >= headerRows else { return true }
                     if column >= first { buffer.append(contentsOf: row.field(column - first)) }
-                    guard !row.continuesInNext else { return true }
-                    buffer.append(0x0A)
+                    if !row.continuesInNext { buffer.append(0x0A) }
+                    // Written out piece by piece too, so a value of any size streams.
                     if buffer.count >= 1 << 16 {
                         defer { buffer.removeAll(keepingCapacity: true) }
                         return Output.writeToStandardOutput(buffer)
