@@ -8,9 +8,9 @@ enum InputOpener {
     /// The input for `path` (nil or `-` for standard input) and its name on screen.
     ///
     /// A FIFO is opened without waiting for a writer, so the screen comes up and says it
-    /// waits. A regular file that reports size 0 (files under `/proc` and `/sys` do,
-    /// though they have content) is read as a stream, unless it is followed: then it is a
-    /// file that has not been written yet.
+    /// waits. A regular file that reports size 0 yet has bytes to read (files under
+    /// `/proc` and `/sys` do) is read as a stream; a truly empty one, or a followed one,
+    /// stays a file, to be read again (`R`) or followed once it is written.
     static func open(path: String?, follows: Bool, spoolLimit: SpoolLimit) throws(CellStoreError) -> (input: Loader.Input, name: String) {
         guard let path, path != "-" else {
             let descriptor = dup(0)
@@ -18,9 +18,15 @@ enum InputOpener {
             return (.stream(FileSource(descriptor: descriptor), spool: SpoolSource(limit: spoolLimit)), "stdin")
         }
         let file = try FileSource(path: path, waitsForWriter: false)
-        if let size = file.regularFileSize, size > 0 || follows {
+        if let size = file.regularFileSize, size > 0 || follows || !hasContentBeyondItsSize(file) {
             return (.file(file, size: size), path)
         }
         return (.stream(file, spool: SpoolSource(limit: spoolLimit)), path)
+    }
+
+    /// True when a file of size 0 still gives bytes (a pseudo-file made when read).
+    static func hasContentBeyondItsSize(_ file: FileSource) -> Bool {
+        var byte: UInt8 = 0
+        return withUnsafeMutableBytes(of: &byte) { file.read(at: 0, into: $0) } > 0
     }
 }

@@ -84,12 +84,13 @@ struct InputTests {
         store.indexNow()
         #expect(store.rowCount > 5)
         #expect(store.row(0)?.string(0) == "Name:")
-        // A followed empty file stays a file: it may be written to later.
+        // An empty file stays a file, followed or not: it may be written to, then read again.
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.log")
         try Data().write(to: empty)
         #expect(try CellStore.open(path: empty.path, follows: true, startsLoader: false).isReloadable)
+        #expect(try CellStore.open(path: empty.path, startsLoader: false).isReloadable)
     }
 
     @Test("a change on disk after opening is noticed: shorter, rewritten, replaced; none when unchanged")
