@@ -130,7 +130,10 @@ enum Session {
         session.end()
         viewer.store.stopLoading()
         if let choice = viewer.chosen {
-            return echo(choice, path: path, delimiter: delimiter, quote: quote, preamble: preamble, headerRows: options.headerRows)
+            // A column is read again from the input: only a file can be (a FIFO would wait
+            // for a writer that is gone).
+            return echo(choice, path: viewer.store.isReloadable ? path : nil, delimiter: delimiter, quote: quote,
+                        preamble: preamble, headerRows: options.headerRows)
         }
         return status
     }
@@ -145,7 +148,7 @@ enum Session {
             _ = Output.writeToStandardOutput(bytes + [0x0A])
         case .column(let column):
             guard path != nil && path != "-" else {
-                fail("--echo column needs a FILE (standard input was read already)", status: 1)
+                fail("--echo column needs a FILE it can read again (a pipe or FIFO was read already)", status: 1)
             }
             var seen = 0
             var buffer: [UInt8] = []
