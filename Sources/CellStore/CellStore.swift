@@ -40,6 +40,9 @@ public final class CellStore {
     /// shown as far as it was read (see DECISIONS.md).
     var parseBudget: Int64 = 32 << 20
 
+    /// The store owns its loader's thread: it stops, and is waited for, when the store goes.
+    deinit { loader.stopAndJoin() }
+
     init(name: String, loader: Loader, cacheCapacity: Int) {
         self.name = name
         self.loader = loader

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -31,6 +32,9 @@ package final class Loader: Sendable {
     let onChange: @Sendable () -> Void
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
+    /// Whether `start()` made a thread, and a signal the thread gives as it ends.
+    private let started = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
     /// What a file was when it was opened, to tell later that it changed on disk.
     let openedAs: FileIdentity?
 
@@ -68,9 +72,20 @@ package final class Loader: Sendable {
         }
     }
 
-    /// Runs the pass on a new thread.
+    /// Stops the pass and waits for its thread to end (at most one wait step, 200 ms), so a
+    /// store that goes leaves no thread behind. Safe to call more than once.
+    package func stopAndJoin() {
+        stop()
+        if started.exchange(false, ordering: .acquiringAndReleasing) { finished.wait() }
+    }
+
+    /// Runs the pass on a new thread; `stopAndJoin()` ends it.
     package func start() {
-        let thread = Thread { [self] in run() }
+        started.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
         thread.name = "csvfreeze loader"
         thread.stackSize = 1 << 20
         thread.start()
@@ -215,7 +230,7 @@ package final class Loader: Sendable {
         var nextCheckpoint = bomLength + spacing
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
-        while true {
+        while !isStopped {
             if offset >= available {
                 if inputEnded { break }
                 pullMore()

@@ -40,3 +40,44 @@ struct EndlessInputTests {
         #expect(try pane.waitForExit(timeout: 3) == "[exit=143 modes=icanon echo ]")
     }
 }
+
+/// Every background thread has an owner that stops it.
+@Suite("Threads with owners", .serialized)
+struct ThreadOwnerTests {
+    func threads(_ pid: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
+    }
+
+    @Test("with --follow, pressing R ten times leaves the thread count where it was")
+    func reloadsLeaveNoThreads() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("log.csv")
+        try "t,v\n1,a\n2,b\n".write(to: file, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane("\(shellQuote(Paths.binary)) --follow \(shellQuote(file.path)) & echo $! > pid; wait $!", width: 60, height: 8)
+        try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/2") == true }
+        let pid = try String(contentsOf: pane.directory.appendingPathComponent("pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = threads(pid)
+        #expect(before > 1)
+        for round in 1...10 {
+            try "\(round + 2),x\n".appendLine(to: file)
+            try pane.send("R")
+            try pane.waitFor("reload \(round)") { $0.joined().contains("\(round + 2)") && $0.last(where: { !$0.isEmpty })?.contains("/\(round + 2)") == true }
+        }
+        let after = threads(pid)
+        #expect(after == before, "threads before \(before), after ten reloads \(after)")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
+    }
+}
+
+extension String {
+    /// Appends this text to a file.
+    func appendLine(to url: URL) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(utf8))
+    }
+}
