@@ -43,11 +43,15 @@ public enum PreambleRule: Sendable, Equatable {
         return index
     }
 
-    /// True when a `#` line reads as the table's first record: it splits into as many
-    /// fields (more than one) as the record after it, read with the table's dialect.
+    /// True when a `#` line reads as the table's first record: it splits cleanly into as
+    /// many fields (more than one) as the record after it, read with the table's dialect,
+    /// and its `#` is not followed by a blank (`# by ops, 2024` is a note; `#id,name` a header).
     static func looksLikeFirstRecord(_ line: ArraySlice<UInt8>, before rest: ArraySlice<UInt8>, dialect: Dialect) -> Bool {
+        if line.count > 1, [0x20, 0x09, UInt8(ascii: "#"), UInt8(ascii: "!")].contains(line[line.startIndex + 1]) { return false }
+        var problems = 0
         func fieldsOfFirstRecord(_ bytes: ArraySlice<UInt8>) -> Int {
             var scanner = RecordScanner(dialect: dialect)
+            defer { problems += scanner.problemCount }
             var first = 0
             bytes.withUnsafeBytes { buffer in
                 scanner.scan(buffer) { _, _, records, fields in
@@ -61,7 +65,8 @@ public enum PreambleRule: Sendable, Equatable {
             return first
         }
         let fields = fieldsOfFirstRecord(line)
-        return fields > 1 && fields == fieldsOfFirstRecord(rest)
+        guard fields > 1, problems == 0 else { return false }
+        return fields == fieldsOfFirstRecord(rest)
     }
 
     /// The index just past the terminator that starts at `end` (LF, CR or CRLF).

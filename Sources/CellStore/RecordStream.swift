@@ -19,6 +19,8 @@ public enum RecordStream {
         /// True when the input starts with a UTF-8 byte-order mark (skipped when parsing,
         /// written back by CSV and TSV output so a file round-trips byte for byte).
         public var hasByteOrderMark: Bool
+        /// The lines before the table (with their line ends) as the input has them.
+        public var preamble: [UInt8]
     }
 
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
@@ -50,7 +52,8 @@ public enum RecordStream {
             start.append(contentsOf: buffer[..<count])
         }
         let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
-        started?(Start(dialect: dialect, hasByteOrderMark: start.starts(with: [0xEF, 0xBB, 0xBF])))
+        let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[bomLength..<dataStart])))
         let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A

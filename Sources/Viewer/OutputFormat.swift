@@ -42,15 +42,31 @@ public final class OutputWriter {
     ///   - headerRows: header rows, underlined in a table.
     ///   - byteOrderMark: the input started with a UTF-8 byte-order mark; CSV and TSV
     ///     start with one too (JSON must not, and a table is for reading).
+    ///   - preamble: the lines before the table (a title, `#` notes), as they were in the
+    ///     input: CSV and TSV write them back as they were, a table above itself; JSON,
+    ///     which holds records only, leaves them out, as the screen keeps them out of the table.
     ///   - sink: takes bytes; returns false when they cannot be written.
     public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
-                sink: @escaping ([UInt8]) -> Bool) {
+                preamble: [UInt8] = [], sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
         self.lineEnding = lineEnding
         self.headerRows = headerRows
         self.sink = sink
         buffer.reserveCapacity(1 << 16)
         if byteOrderMark && (format == .csv || format == .tsv) { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+        switch format {
+        case .csv, .tsv: buffer.append(contentsOf: preamble)
+        case .table:
+            // As plain lines, controls shown as symbols like any text that reaches a terminal.
+            var lines = String(decoding: preamble, as: UTF8.self).split(omittingEmptySubsequences: false,
+                                                                      whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            for line in lines {
+                buffer.append(contentsOf: CellText.glyphs(String(line)).map(\.text).joined().utf8)
+                buffer.append(0x0A)
+            }
+        case .json, .jsonl: break
+        }
     }
 
     /// Adds one record, or a piece of one (see `Row.continuesInNext`); returns false when

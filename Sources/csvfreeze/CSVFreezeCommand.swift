@@ -193,11 +193,11 @@ struct CSVFreezeCommand: ParsableCommand {
         return .auto
     }
 
-    /// The viewer detects a '#' preamble unless told otherwise; output modes skip only an
-    /// explicit one, so `--output csv` stays byte for byte.
+    /// A '#' preamble is detected unless told otherwise, on screen and in output alike, so
+    /// both take the same line for the header (CSV output writes the preamble back as it was).
     func preambleRule(forOutput: Bool) -> PreambleRule {
         if let preamble { return .lines(preamble) }
-        return noPreamble || forOutput ? .none : .detect
+        return noPreamble ? .none : .detect
     }
 
     mutating func run() throws {

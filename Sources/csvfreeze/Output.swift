@@ -14,7 +14,7 @@ enum Output {
         do {
             let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
-                                      byteOrderMark: start.hasByteOrderMark, sink: writeToStandardOutput)
+                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
             }

@@ -48,6 +48,26 @@ struct OutputTests {
         #expect(endless.text.trimmingCharacters(in: .whitespacesAndNewlines) == "100")
     }
 
+    @Test("the screen and --output take the same line for the header; CSV writes the preamble back as it was")
+    func preambleAgrees() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notes = directory.appendingPathComponent("notes.csv")
+        let text = "# exported today\r\n# by \"ops\", 2024\r\nid,name\r\n1,x\r\n"
+        try Data(text.utf8).write(to: notes)
+        #expect(try run([binary, "--output", "csv", notes.path]).stdout == Data(text.utf8))
+        #expect(try run([binary, "--output", "jsonl", notes.path]).text == "{\"id\":\"1\",\"name\":\"x\"}\n")
+        #expect(try run([binary, "--output", "json", "--no-preamble", notes.path]).text.contains("[\"# exported today\"]"))
+        let table = try run([binary, "--output", "table", notes.path]).text.components(separatedBy: "\n")
+        #expect(table[0] == "# exported today" && table[2].hasPrefix("id") && table[3].hasPrefix("──"))
+        let hashHeader = directory.appendingPathComponent("hash.csv")
+        try Data("#id,name\n1,x\n".utf8).write(to: hashHeader)
+        #expect(try run([binary, "--output", "jsonl", hashHeader.path]).text == "{\"#id\":\"1\",\"name\":\"x\"}\n")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(hashHeader.path))", width: 40, height: 6)
+        let lines = try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/1") == true }
+        #expect(lines[0].contains("#id"), "the screen's header is #id too: \(lines[0])")
+    }
+
     @Test("--output csv reproduces well-formed files byte for byte", arguments: ["people.csv", "wide.csv", "sensors.tsv"])
     func csvRoundTrip(name: String) throws {
         let url = Paths.sampleData.appendingPathComponent(name)
