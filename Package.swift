@@ -17,12 +17,17 @@ let package = Package(
             providers: [.apt(["libcsv-dev"])]
         ),
         .systemLibrary(
+            name: "CPCRE2",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .systemLibrary(
             name: "CNCurses",
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "CellStore", dependencies: ["CLibCSV"]),
+        .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "FreezeLayout"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",
@@ -31,8 +36,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "FreezeLayout", "Viewer"]),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),

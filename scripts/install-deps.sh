@@ -1,9 +1,9 @@
 #!/bin/sh
 # Installs the Debian packages csvfreeze builds and tests with, if any is missing:
-# the ncursesw and libcsv headers, tmux for the end-to-end tests, groff to check the man page.
+# the ncursesw, libcsv and PCRE2 headers, tmux for the end-to-end tests, groff to check the man page.
 set -eu
 missing=""
-for package in libncurses-dev libcsv-dev tmux groff-base; do
+for package in libncurses-dev libcsv-dev libpcre2-dev tmux groff-base; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $package"
     fi

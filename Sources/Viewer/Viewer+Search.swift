@@ -1,16 +1,20 @@
 import CellStore
+import Scan
 
 extension Viewer {
     /// Starts a search for `text` (a prompt's input) from the cursor.
     func startSearch(_ text: String, columnOnly: Bool) {
         guard !text.isEmpty else { return }
         let pattern = SearchPattern(text: text, column: columnOnly ? cursorColumn : nil)
-        guard let matcher = pattern.matcher() else {
-            message = "not a valid regular expression: \(text)"
+        let compiled: CompiledPattern
+        do {
+            compiled = try pattern.compile()
+        } catch {
+            message = error.description
             return
         }
         searchPattern = pattern
-        searchMatcher = matcher
+        searchMatcher = PatternMatcher(compiled)
         matchCache = [:]
         runSearch(forward: true)
     }
@@ -24,7 +28,8 @@ extension Viewer {
         sync()
         cancelSearch()
         guard let reader = store.recordReader() else { return }
-        let searcher = Searcher(pattern: pattern, forward: forward)
+        guard let compiled = searchMatcher?.pattern else { return }
+        let searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward)
         searcher.start(reader: reader, headerRows: options.headerRows, rows: dataRowCount,
                        row: cursorRow, column: cursorColumn, wake: store.wake)
         searcher_ = searcher
@@ -63,9 +68,6 @@ extension Viewer {
             } else {
                 message = "not found: \(searcher.pattern.text)"
             }
-        case .invalidPattern:
-            searcher_ = nil
-            message = "not a valid regular expression: \(searcher.pattern.text)"
         case .cancelled:
             searcher_ = nil
         }

@@ -1,5 +1,6 @@
 import CellStore
 import FreezeLayout
+import Scan
 
 /// The viewer's state and its one entry point for change, `handle(_:)`.
 ///
@@ -40,7 +41,7 @@ public final class Viewer {
     public internal(set) var chosen: Choice?
     /// The last search, its matcher, and matches found on screen so far.
     var searchPattern: SearchPattern?
-    var searchMatcher: CellMatcher?
+    var searchMatcher: PatternMatcher?
     var matchCache: [Int: Bool] = [:]
     /// The search running in the background, if any.
     var searcher_: Searcher?
