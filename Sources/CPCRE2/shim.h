@@ -52,12 +52,13 @@ static inline void cf_re_match_context_free(cf_re_match_context *context) { pcre
 
 /* Matches in subject[0..<length] from `start`: > 0 on a match (its start and end in
    *match_start, *match_end), PCRE2_ERROR_NOMATCH (-1) when there is none, another negative
-   code on an error (a limit reached). */
+   code on an error (a limit reached). With `interpret`, without the JIT. */
 static inline int cf_re_match(const cf_re_code *code, const unsigned char *subject, size_t length, size_t start,
-                              cf_re_match_data *data, cf_re_match_context *context,
+                              int interpret, cf_re_match_data *data, cf_re_match_context *context,
                               size_t *match_start, size_t *match_end) {
     static const unsigned char empty = 0;
-    int result = pcre2_match_8(code, subject ? subject : &empty, length, start, 0, data, context);
+    int result = pcre2_match_8(code, subject ? subject : &empty, length, start, interpret ? PCRE2_NO_JIT : 0,
+                               data, context);
     if (result > 0) {
         PCRE2_SIZE *vector = pcre2_get_ovector_pointer_8(data);
         *match_start = (size_t)vector[0];

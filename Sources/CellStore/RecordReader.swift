@@ -1,12 +1,12 @@
 /// Reads records in order from any record on, with a parser of its own: what a background
 /// task (a search) uses, since `CellStore` belongs to the UI thread.
 public struct RecordReader: Sendable {
-    let source: ByteSource
-    let checkpoints: [Checkpoint]
-    let dialect: Dialect
+    package let source: ByteSource
+    package let checkpoints: [Checkpoint]
+    package let dialect: Dialect
     /// Bytes that may be read, and whether they end the input.
-    let end: Int64
-    let isFinal: Bool
+    package let end: Int64
+    package let isFinal: Bool
 
     /// Calls `body` with each record's number and cells from `first` on, in order, until
     /// `body` returns false or the known records end.

@@ -80,8 +80,11 @@ public final class PatternMatcher {
     public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Result {
         guard let data else { return .gaveUp }
         var low = 0, high = 0
+        // PCRE2 10.42's JIT reads past the end of a subject that ends in invalid UTF-8
+        // (`\b` then depends on whatever bytes follow): such subjects are interpreted.
+        let interpret: Int32 = buffer.last.map { $0 >= 0x80 } ?? false ? 1 : 0
         let result = cf_re_match(pattern.code, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                 buffer.count, start, data, context, &low, &high)
+                                 buffer.count, start, interpret, data, context, &low, &high)
         if result > 0 { return .match(min(low, high)..<max(low, high)) }
         return result == PCRE2_ERROR_NOMATCH ? .none : .gaveUp
     }

@@ -27,12 +27,10 @@ extension Viewer {
         }
         sync()
         cancelSearch()
-        guard let reader = store.recordReader() else { return }
-        guard let compiled = searchMatcher?.pattern else { return }
-        let searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward)
-        searcher.start(reader: reader, headerRows: options.headerRows, rows: dataRowCount,
-                       row: cursorRow, column: cursorColumn, wake: store.wake)
-        searcher_ = searcher
+        guard let input = ScanInput(store: store), let compiled = searchMatcher?.pattern else { return }
+        searcher_ = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
+                             headerRows: options.headerRows, rows: dataRowCount,
+                             row: cursorRow, column: cursorColumn, wake: store.wake)
         searchedRows = store.isComplete ? nil : dataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
@@ -50,7 +48,7 @@ extension Viewer {
         guard let searcher = searcher_ else { return }
         switch searcher.outcome {
         case .running(let scanned, let total):
-            let percent = total > 0 ? min(99, scanned * 100 / total) : 0
+            let percent = total > 0 ? min(99, Int(scanned * 100 / total)) : 0
             message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
         case .found(let found):
             searcher_ = nil

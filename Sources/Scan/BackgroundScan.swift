@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// A pass over an input on a thread of its own, owned by whoever started it: the search
+/// now, and the filters, sort keys and counts to come.
+///
+/// The pass reads, reports progress and checks for cancellation through a `ScanControl`,
+/// and hands back a result. Its owner reads `status` when woken; `cancel()` stops it at
+/// the next check (every piece of a few hundred KiB); dropping the scan cancels it and
+/// waits for its thread, so no pass outlives its owner.
+public final class BackgroundScan<Result: Sendable> {
+    /// Where the pass is.
+    public enum Status: Sendable {
+        case running(done: Int64, total: Int64)
+        case finished(Result)
+        case cancelled
+    }
+
+    private final class Core: Sendable {
+        let control: ScanControl
+        let outcome = Mutex<Status?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+
+        init(control: ScanControl) { self.control = control }
+
+        func waitForEnd() {
+            if outcome.withLock({ $0 }) != nil { return }
+            ended.wait()
+            ended.signal()   // for anyone else waiting
+        }
+    }
+
+    private let core: Core
+
+    /// Starts `body` on a new thread; `wake` is called (from that thread) on progress and
+    /// at the end. `body` returns nil when it stopped because it was cancelled.
+    public init(name: String, total: Int64, wake: @escaping @Sendable () -> Void,
+                _ body: @escaping @Sendable (ScanControl) -> Result?) {
+        let core = Core(control: ScanControl(total: total, wake: wake))
+        self.core = core
+        let thread = Thread {
+            let result = body(core.control)
+            let status: Status = core.control.isCancelled ? .cancelled : result.map(Status.finished) ?? .cancelled
+            core.outcome.withLock { $0 = status }
+            core.ended.signal()
+            wake()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit {
+        core.control.cancel()
+        core.waitForEnd()
+    }
+
+    /// Progress, the result, or that it was cancelled.
+    public var status: Status {
+        core.outcome.withLock { $0 } ?? .running(done: core.control.bytesDone, total: core.control.total)
+    }
+
+    /// Asks the pass to stop; its status becomes `.cancelled` when it has.
+    public func cancel() { core.control.cancel() }
+
+    /// Blocks until the pass has ended (for tests and the benchmark).
+    public func wait() { core.waitForEnd() }
+}
+
+/// What a pass shares with its owner: whether to stop, and how far it has come.
+public final class ScanControl: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    private let done = Atomic<Int64>(0)
+    /// Bytes the pass expects to read (for a percentage).
+    public let total: Int64
+    private let wake: @Sendable () -> Void
+    private let step: Int64
+
+    public init(total: Int64 = 0, wake: @escaping @Sendable () -> Void = {}) {
+        self.total = total
+        self.wake = wake
+        step = max(total / 50, 1 << 22)
+    }
+
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    public var bytesDone: Int64 { done.load(ordering: .relaxed) }
+
+    /// Counts `bytes` more as done; wakes the owner every 2% (or 4 MiB).
+    public func advance(by bytes: Int64) {
+        let before = done.add(bytes, ordering: .relaxed).oldValue
+        if before / step != (before + bytes) / step { wake() }
+    }
+}

@@ -1,0 +1,382 @@
+/// Rewrites a search pattern into one that runs on a well-quoted input's raw bytes and
+/// matches wherever a cell's value would.
+///
+/// A cell's value is its raw bytes less the quotes around it, with each doubled quote
+/// made one. So a match in a value is found in the raw bytes by the same pattern, except
+/// where the value's edges or a quote take part. The rewrite:
+/// - drops what looks at the surroundings (`^`, `$`, `\b`, `\B`, `\A`, `\z`, `\Z`, `\G`
+///   and whole lookarounds): a pattern without a condition matches at least where it did;
+/// - lets every atom that can match the quote character also match a doubled quote
+///   (`.` becomes `(?:""|.)`), since a value's quote is two quotes in the raw bytes.
+/// The result matches a superset of the records; each candidate is then confirmed on its
+/// parsed cells. Anything it does not analyse exactly (backreferences, atomic groups,
+/// possessive quantifiers, option settings, `\Q…\E`, verbs…) returns nil: the caller then
+/// parses every record instead, which is always right, only slower.
+enum CandidatePattern {
+    /// The rewritten pattern, or nil when `text` uses something not analysed here or the
+    /// quote byte is not ASCII punctuation.
+    static func rewrite(_ text: String, quote: UInt8) -> String? {
+        guard quote < 0x80, let q = Unicode.Scalar(UInt32(quote)),
+              !isWord(q), !isSpace(q), q.value > 0x20, q.value != 0x7F else { return nil }
+        var rewriter = Rewriter(pattern: Array(text.unicodeScalars), quote: q)
+        return rewriter.run()
+    }
+
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+    static func isWord(_ c: Unicode.Scalar) -> Bool {
+        isDigit(c) || ("a"..."z").contains(c) || ("A"..."Z").contains(c) || c == "_"
+    }
+    static func isSpace(_ c: Unicode.Scalar) -> Bool { [" ", "\t", "\n", "\u{0B}", "\u{0C}", "\r"].contains(c) }
+
+    /// Whether the class escape `\letter` matches the ASCII scalar `c`; nil: not a class escape.
+    static func classEscape(_ letter: Unicode.Scalar, contains c: Unicode.Scalar) -> Bool? {
+        switch letter {
+        case "d": return isDigit(c)
+        case "w": return isWord(c)
+        case "s": return isSpace(c)
+        case "h": return c == " " || c == "\t"
+        case "v": return ["\n", "\u{0B}", "\u{0C}", "\r"].contains(c)
+        case "D", "W", "S", "H", "V":
+            return !(classEscape(Unicode.Scalar(letter.value + 0x20)!, contains: c) ?? true)
+        default: return nil
+        }
+    }
+
+    /// Whether the POSIX class `name` contains the ASCII punctuation `c`; nil: unknown name.
+    static func posixClass(_ name: String, contains c: Unicode.Scalar) -> Bool? {
+        switch name {
+        case "alpha", "digit", "alnum", "upper", "lower", "space", "blank", "cntrl", "xdigit": return false
+        case "word": return c == "_"
+        case "punct", "graph", "print", "ascii": return true
+        default: return nil
+        }
+    }
+
+    /// The escapes that stand for one control character.
+    static let controlEscapes: [Unicode.Scalar: Unicode.Scalar] = ["t": "\t", "n": "\n", "r": "\r", "f": "\u{0C}", "e": "\u{1B}", "a": "\u{07}"]
+}
+
+/// One pass over a pattern's scalars; see `CandidatePattern`.
+private struct Rewriter {
+    let pattern: [Unicode.Scalar]
+    let quote: Unicode.Scalar
+    var index = 0
+    var output: [Unicode.Scalar] = []
+    /// Output length where each open group started, and whether it is dropped.
+    var groups: [(start: Int, dropped: Bool)] = []
+    /// What a quantifier here would apply to.
+    enum Previous { case nothing, atom, dropped }
+    var previous = Previous.nothing
+
+    init(pattern: [Unicode.Scalar], quote: Unicode.Scalar) {
+        self.pattern = pattern
+        self.quote = quote
+    }
+
+    var current: Unicode.Scalar? { index < pattern.count ? pattern[index] : nil }
+    func peek(_ offset: Int) -> Unicode.Scalar? { index + offset < pattern.count ? pattern[index + offset] : nil }
+
+    mutating func run() -> String? {
+        while let c = current {
+            switch c {
+            case "\\":
+                guard escape() else { return nil }
+            case "[":
+                guard let source = characterClass() else { return nil }
+                emit(atom: source.text, mayBeQuote: source.mayBeQuote)
+            case "(":
+                guard openGroup() else { return nil }
+            case ")":
+                guard let group = groups.popLast() else { return nil }
+                index += 1
+                if group.dropped {
+                    output.removeSubrange(group.start...)
+                    previous = .dropped
+                } else {
+                    output.append(")")
+                    previous = .atom
+                }
+            case "|":
+                output.append("|")
+                index += 1
+                previous = .nothing
+            case "^", "$":
+                index += 1
+                previous = .dropped
+                guard !isQuantifierNext else { return nil }
+            case ".":
+                index += 1
+                emit(atom: ["."], mayBeQuote: true)
+            case "?", "*", "+", "{":
+                guard quantifier() else { return nil }
+            case "]", "}":
+                return nil
+            default:
+                index += 1
+                emit(atom: escapedLiteral(c), mayBeQuote: c == quote)
+            }
+        }
+        guard groups.isEmpty else { return nil }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: output)
+        return String(text)
+    }
+
+    var isQuantifierNext: Bool { current.map { "?*+{".unicodeScalars.contains($0) } ?? false }
+
+    /// A literal character in pattern syntax.
+    func escapedLiteral(_ c: Unicode.Scalar) -> [Unicode.Scalar] {
+        c.isASCII && !CandidatePattern.isWord(c) && c.value > 0x20 ? ["\\", c] : [c]
+    }
+
+    mutating func emit(atom: [Unicode.Scalar], mayBeQuote: Bool) {
+        if mayBeQuote {
+            output += Array("(?:".unicodeScalars) + escapedLiteral(quote) + escapedLiteral(quote) + ["|"] + atom + [")"]
+        } else {
+            output += atom
+        }
+        previous = .atom
+    }
+
+    /// `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}`, maybe lazy; possessive ones are not analysed.
+    mutating func quantifier() -> Bool {
+        let start = index
+        if current == "{" {
+            index += 1
+            var digits = 0
+            while let c = current, CandidatePattern.isDigit(c) { index += 1; digits += 1 }
+            guard digits > 0 else { return false }
+            if current == "," {
+                index += 1
+                while let c = current, CandidatePattern.isDigit(c) { index += 1 }
+            }
+            guard current == "}" else { return false }
+        }
+        index += 1
+        if current == "+" { return false }
+        if current == "?" { index += 1 }
+        switch previous {
+        case .nothing: return false
+        case .dropped: break
+        case .atom: output += pattern[start..<index]
+        }
+        // A quantifier cannot follow a quantifier (PCRE2 has refused that already).
+        previous = .nothing
+        return true
+    }
+
+    mutating func openGroup() -> Bool {
+        index += 1
+        var dropped = groups.last?.dropped ?? false
+        let start = output.count
+        if current == "*" { return false }
+        if current == "?" {
+            switch (peek(1), peek(2)) {
+            case (":", _):
+                index += 2
+            case ("=", _), ("!", _):
+                index += 2
+                dropped = true
+            case ("<", "="), ("<", "!"):
+                index += 3
+                dropped = true
+            case ("<", _), ("P", "<"), ("'", _):
+                // A named group: copy its name.
+                let nameStart = index
+                index += peek(1) == "P" ? 3 : 2
+                let closing: Unicode.Scalar = pattern[index - 1] == "'" ? "'" : ">"
+                while let c = current, CandidatePattern.isWord(c) { index += 1 }
+                guard current == closing else { return false }
+                index += 1
+                output.append("(")
+                output += pattern[nameStart..<index]
+                groups.append((start, dropped))
+                previous = .nothing
+                return true
+            default:
+                return false
+            }
+            output += Array("(?:".unicodeScalars)
+        } else {
+            output.append("(")
+        }
+        groups.append((start, dropped))
+        previous = .nothing
+        return true
+    }
+
+    /// An escape outside a class; false when not analysed.
+    mutating func escape() -> Bool {
+        guard let letter = peek(1) else { return false }
+        let start = index
+        index += 2
+        if letter.isASCII && !CandidatePattern.isWord(letter) {
+            emit(atom: escapedLiteral(letter), mayBeQuote: letter == quote)
+            return true
+        }
+        if let contains = CandidatePattern.classEscape(letter, contains: quote) {
+            emit(atom: ["\\", letter], mayBeQuote: contains)
+            return true
+        }
+        if CandidatePattern.controlEscapes[letter] != nil {
+            emit(atom: ["\\", letter], mayBeQuote: false)
+            return true
+        }
+        switch letter {
+        case "b", "B", "A", "z", "Z", "G":
+            previous = .dropped
+            return !isQuantifierNext
+        case "N":
+            guard current != "{" else { return false }
+            emit(atom: ["\\", "N"], mayBeQuote: true)
+            return true
+        case "p", "P":
+            guard skipProperty() else { return false }
+            emit(atom: Array(pattern[start..<index]), mayBeQuote: true)
+            return true
+        case "x":
+            guard let value = hexValue() else { return false }
+            emit(atom: Array(pattern[start..<index]), mayBeQuote: value == quote.value)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// After `\p` or `\P`: `{…}` or one letter.
+    mutating func skipProperty() -> Bool {
+        if current == "{" {
+            while let c = current, c != "}" { index += 1 }
+            guard current == "}" else { return false }
+            index += 1
+            return true
+        }
+        guard let c = current, c.properties.isAlphabetic else { return false }
+        index += 1
+        return true
+    }
+
+    /// After `\x`: `{hex}` or up to two hex digits; the code point.
+    mutating func hexValue() -> UInt32? {
+        func digit(_ c: Unicode.Scalar?) -> UInt32? { c.flatMap { UInt32(String($0), radix: 16) } }
+        var value: UInt32 = 0
+        if current == "{" {
+            index += 1
+            var count = 0
+            while let d = digit(current) {
+                value = value &* 16 &+ d
+                index += 1
+                count += 1
+                guard count <= 8 else { return nil }
+            }
+            guard current == "}", count > 0 else { return nil }
+            index += 1
+            return value
+        }
+        for _ in 0..<2 {
+            guard let d = digit(current) else { break }
+            value = value * 16 + d
+            index += 1
+        }
+        return value
+    }
+}
+
+extension Rewriter {
+    /// A class `[…]` starting here: its text and whether it may match the quote; nil when
+    /// not analysed.
+    mutating func characterClass() -> (text: [Unicode.Scalar], mayBeQuote: Bool)? {
+        let start = index
+        index += 1
+        let negated = current == "^"
+        if negated { index += 1 }
+        var containsQuote = false
+        var isFirst = true
+        while true {
+            guard let c = current else { return nil }
+            if c == "]" && !isFirst { break }
+            isFirst = false
+            var low: UInt32?
+            if c == "[" {
+                guard peek(1) == ":" else {
+                    if peek(1) == "." || peek(1) == "=" { return nil }
+                    index += 1
+                    guard rangeFollows(from: c.value, into: &containsQuote) != nil else { return nil }
+                    continue
+                }
+                index += 2
+                let invert = current == "^"
+                if invert { index += 1 }
+                var name = ""
+                while let n = current, ("a"..."z").contains(n) { name.unicodeScalars.append(n); index += 1 }
+                guard current == ":", peek(1) == "]", let member = CandidatePattern.posixClass(name, contains: quote) else { return nil }
+                index += 2
+                if member != invert { containsQuote = true }
+                continue
+            }
+            if c == "\\" {
+                guard let letter = peek(1) else { return nil }
+                index += 2
+                if let member = CandidatePattern.classEscape(letter, contains: quote) {
+                    if member { containsQuote = true }
+                    continue
+                }
+                if letter == "p" || letter == "P" {
+                    guard skipProperty() else { return nil }
+                    containsQuote = true   // not analysed: assume it may
+                    continue
+                }
+                if letter == "x" {
+                    guard let value = hexValue() else { return nil }
+                    low = value
+                } else if letter == "b" {
+                    low = 0x08
+                } else if let control = CandidatePattern.controlEscapes[letter] {
+                    low = control.value
+                } else if letter.isASCII && !CandidatePattern.isWord(letter) {
+                    low = letter.value
+                } else {
+                    return nil
+                }
+            } else {
+                index += 1
+                low = c.value
+            }
+            guard let low, rangeFollows(from: low, into: &containsQuote) != nil else { return nil }
+        }
+        index += 1
+        return (Array(pattern[start..<index]), negated ? !containsQuote : containsQuote)
+    }
+
+    /// After a class member `low`: a range `-high` if one follows; notes whether the
+    /// member or range holds the quote. Nil when the range's end is not analysed.
+    mutating func rangeFollows(from low: UInt32, into containsQuote: inout Bool) -> Void? {
+        guard current == "-", let next = peek(1), next != "]" else {
+            if low == quote.value { containsQuote = true }
+            return ()
+        }
+        index += 1
+        var high: UInt32
+        if next == "\\" {
+            guard let letter = peek(1) else { return nil }
+            index += 2
+            if letter == "x" {
+                guard let value = hexValue() else { return nil }
+                high = value
+            } else if let control = CandidatePattern.controlEscapes[letter] {
+                high = control.value
+            } else if letter.isASCII && !CandidatePattern.isWord(letter) {
+                high = letter.value
+            } else {
+                return nil
+            }
+        } else if next == "[" {
+            return nil
+        } else {
+            index += 1
+            high = next.value
+        }
+        if low <= quote.value && quote.value <= high { containsQuote = true }
+        return ()
+    }
+}

@@ -1,0 +1,110 @@
+import CellStore
+import Foundation
+import Synchronization
+
+/// A search for cells matching a pattern in an input, exact to the cell and as fast as
+/// the raw bytes allow: the engine under `/`, `n` and `N`, and under filters to come.
+///
+/// Where the index vouches that records are well quoted, pieces of raw bytes are searched
+/// with a candidate pattern (see `CandidatePattern`) and only records around a candidate
+/// are parsed; elsewhere, and for patterns the candidate rewrite does not analyse, every
+/// record is parsed. Both give exactly what matching each parsed cell gives. Over an
+/// indexed input of some size, the pieces are shared out between the cores.
+public struct CellSearch: Sendable {
+    public let pattern: CompiledPattern
+    /// The pattern run on raw bytes, or nil when every record is parsed.
+    let candidate: CompiledPattern?
+    /// Only this column, or every column.
+    public let column: Int?
+    let input: ScanInput
+    /// Bytes read in one piece (a longer record is parsed).
+    package var pieceLimit: Int64 = 1 << 21
+    /// Threads a search may use.
+    package var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// Inputs smaller than this are searched on one thread (starting one costs more).
+    package var minimumSharedBytes: Int64 = 8 << 20
+
+    public init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
+        self.input = input
+        self.pattern = pattern
+        self.column = column
+        candidate = CandidatePattern.rewrite(pattern.text, quote: input.reader.dialect.quote)
+            .flatMap { try? CompiledPattern($0, ignoresCase: pattern.ignoresCase) }
+            // A candidate that may be empty would stop at every record: parsing is cheaper.
+            .flatMap { $0.minimumLength > 0 ? $0 : nil }
+    }
+
+    /// True when raw bytes are searched where the input is well quoted.
+    public var searchesRawBytes: Bool { candidate != nil }
+
+    /// A match: the record and the column chosen.
+    public struct Hit: Sendable, Equatable {
+        public var record: Int
+        public var column: Int
+    }
+
+    /// The first record (forward) or the last (backward) in `range` for which `choose`
+    /// picks a column among its matching ones; nil when none, or when cancelled.
+    /// - Complexity: reads the pieces from the start of `range` (or its end, backward) to
+    ///   the hit; parses only records around a candidate where the input is well quoted.
+    public func find(in range: Range<Int>, forward: Bool, control: ScanControl,
+                     choose: @escaping @Sendable (_ record: Int, _ columns: [Int]) -> Int?) -> Hit? {
+        let pieces = input.pieces(for: range, limit: pieceLimit, raw: candidate != nil)
+        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
+        let shares = workers > 1 && total >= minimumSharedBytes ? split(pieces, into: workers) : [pieces]
+        let hits = Mutex<[Hit?]>(Array(repeating: nil, count: shares.count))
+        DispatchQueue.concurrentPerform(iterations: shares.count) { share in
+            let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, column: column,
+                                      bufferSize: Int(pieceLimit))
+            // A share stops once one before it (forward) or after it (backward) has a hit.
+            let isSettled = {
+                control.isCancelled || hits.withLock { found in
+                    forward ? found[..<share].contains { $0 != nil } : found[(share + 1)...].contains { $0 != nil }
+                }
+            }
+            for piece in forward ? shares[share] : shares[share].reversed() {
+                if isSettled() { return }
+                var last: Hit?
+                _ = search.search(piece, range: range, isCancelled: isSettled) { record, columns in
+                    guard let column = choose(record, columns) else { return true }
+                    last = Hit(record: record, column: column)
+                    return !forward   // backward: the last one in the piece
+                }
+                control.advance(by: piece.byteCount)
+                if let last {
+                    hits.withLock { $0[share] = last }
+                    return
+                }
+            }
+        }
+        if control.isCancelled { return nil }
+        let found = hits.withLock { $0 }
+        return forward ? found.compactMap { $0 }.first : found.compactMap { $0 }.last
+    }
+
+    /// Calls `visit` with every record in `range` that has a matching cell, in order,
+    /// with its matching columns, until it returns false (one thread; for filters).
+    public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) {
+        let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, column: column,
+                                  bufferSize: Int(pieceLimit))
+        for piece in input.pieces(for: range, limit: pieceLimit, raw: candidate != nil) {
+            guard search.search(piece, range: range, isCancelled: { control.isCancelled }, visit: visit) else { return }
+            control.advance(by: piece.byteCount)
+        }
+    }
+
+    /// `pieces` in `count` runs of about equal bytes, in order.
+    private func split(_ pieces: [ScanInput.Piece], into count: Int) -> [[ScanInput.Piece]] {
+        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
+        var shares: [[ScanInput.Piece]] = [[]]
+        var done: Int64 = 0
+        for piece in pieces {
+            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
+                shares.append([])
+            }
+            shares[shares.count - 1].append(piece)
+            done += piece.byteCount
+        }
+        return shares
+    }
+}

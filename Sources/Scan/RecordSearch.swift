@@ -1,0 +1,182 @@
+import CellStore
+
+/// Finds the records with a matching cell in pieces of an input, on one thread.
+///
+/// A raw piece is read whole and searched with the candidate pattern (see
+/// `CandidatePattern`); a piece with no candidate is never parsed. Around a candidate,
+/// the record-boundary scanner finds its record (from the piece's start, a checkpoint, or
+/// the last record confirmed) and the parser splits that one record into cells, each
+/// matched with the pattern itself. Other pieces are parsed record by record.
+final class RecordSearch {
+    let input: ScanInput
+    let cells: PatternMatcher
+    let candidates: PatternMatcher?
+    let column: Int?
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Counters for tests: records parsed to confirm a candidate, and pieces parsed whole.
+    private(set) var confirmations = 0
+    private(set) var parsedPieces = 0
+
+    init(input: ScanInput, pattern: CompiledPattern, candidate: CompiledPattern?, column: Int?, bufferSize: Int) {
+        self.input = input
+        cells = PatternMatcher(pattern)
+        candidates = candidate.map(PatternMatcher.init)
+        self.column = column
+        buffer = .allocate(byteCount: max(1, bufferSize), alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The columns of `row` whose cell matches, in order.
+    func matchingColumns(_ row: Row) -> [Int] {
+        if let column {
+            return cells.matches(row.field(column)) ? [column] : []
+        }
+        return (0..<row.count).filter { cells.matches(row.field($0)) }
+    }
+
+    /// Calls `visit` with each record in `range` of `piece` that has a matching cell, in
+    /// order, until it returns false; then returns false. `advance` hears of bytes done.
+    func search(_ piece: ScanInput.Piece, range: Range<Int>, isCancelled: () -> Bool,
+                visit: (Int, [Int]) -> Bool) -> Bool {
+        if piece.isRaw, let candidates, Int64(buffer.count) >= piece.byteCount {
+            return searchRaw(piece, candidates: candidates, range: range, isCancelled: isCancelled, visit: visit)
+        }
+        return parse(piece, range: range, isCancelled: isCancelled, visit: visit)
+    }
+
+    /// Parses a piece in chunks and matches every record of `range` in it.
+    private func parse(_ piece: ScanInput.Piece, range: Range<Int>, isCancelled: () -> Bool,
+                       visit: (Int, [Int]) -> Bool) -> Bool {
+        parsedPieces += 1
+        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return true }
+        var record = piece.firstRecord
+        var offset = piece.start
+        func deliver() -> Bool {
+            for row in parser.takeRecords() {
+                defer { record += 1 }
+                if record >= range.upperBound { return false }
+                if record >= range.lowerBound {
+                    let columns = matchingColumns(row)
+                    if !columns.isEmpty && !visit(record, columns) { return false }
+                }
+            }
+            return true
+        }
+        let chunk = min(buffer.count, 1 << 20)
+        while offset < piece.end {
+            if isCancelled() { return false }
+            let wanted = Int(min(Int64(chunk), piece.end - offset))
+            let count = input.reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            if !deliver() { return false }
+            if record >= range.upperBound { return true }
+        }
+        if piece.endsInput {
+            parser.finish()
+            return deliver()
+        }
+        return true
+    }
+
+    /// Parses the records in `bytes` (which start at a record boundary) and matches those
+    /// of `range`; returns whether `visit` wants more, and how many records there were.
+    private func parseInMemory(_ bytes: UnsafeRawBufferPointer, firstRecord: Int, range: Range<Int>,
+                               visit: (Int, [Int]) -> Bool) -> (goesOn: Bool, records: Int) {
+        confirmations += 1
+        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return (true, 0) }
+        parser.parse(bytes)
+        parser.finish()
+        let rows = parser.takeRecords()
+        for (offset, row) in rows.enumerated() where range.contains(firstRecord + offset) {
+            let columns = matchingColumns(row)
+            if !columns.isEmpty && !visit(firstRecord + offset, columns) { return (false, rows.count) }
+        }
+        return (true, rows.count)
+    }
+
+    private func searchRaw(_ piece: ScanInput.Piece, candidates: PatternMatcher, range: Range<Int>,
+                           isCancelled: () -> Bool, visit: (Int, [Int]) -> Bool) -> Bool {
+        // Read the piece whole: a candidate can then never be cut at a buffer's edge.
+        let size = Int(piece.byteCount)
+        var filled = 0
+        while filled < size {
+            let count = input.reader.source.read(at: piece.start + Int64(filled),
+                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
+            if count <= 0 { break }
+            filled += count
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+        let dialect = input.reader.dialect
+        // The record where the next candidate is looked for, and a scanner that started there.
+        var recordStart = 0
+        var record = piece.firstRecord
+        var scanner = RecordScanner(dialect: dialect)
+        var scannerBase = record
+        var scannedTo = 0
+        var startFollowsCR = false
+        while recordStart < filled {
+            if isCancelled() { return false }
+            if record >= range.upperBound { return true }
+            let found = candidates.firstMatch(in: bytes, from: recordStart)
+            guard case .match(let match) = found else {
+                if found == .none { return true }
+                // Too costly for the candidate pattern here: parse the rest of the piece.
+                let start = startFollowsCR && bytes[recordStart] == 0x0A ? recordStart + 1 : recordStart
+                return parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[start...]), firstRecord: record,
+                                     range: range, visit: visit).goesOn
+            }
+            // Follow record ends up to the candidate's first byte (the record it is in
+            // may end right after it).
+            let candidate = match.lowerBound
+            var recordEnd: Int?
+            var endFollowsCR = false
+            if candidate >= scannedTo {
+                let from = scannedTo
+                scanner.scan(UnsafeRawBufferPointer(rebasing: bytes[from...candidate]), at: 0) { end, afterCR, records, _ in
+                    if from + end <= candidate {
+                        recordStart = from + end
+                        record = scannerBase + records
+                        startFollowsCR = afterCR
+                    } else if scannerBase + records > record {
+                        recordEnd = from + end
+                        endFollowsCR = afterCR
+                    }
+                }
+                scannedTo = candidate + 1
+            }
+            // The LF of a CRLF belongs to the record before.
+            let start = startFollowsCR && bytes[recordStart] == 0x0A ? recordStart + 1 : recordStart
+            // Then on to the end of that record.
+            while recordEnd == nil && scannedTo < filled {
+                let from = scannedTo
+                let stop = min(filled, from + 4096)
+                scanner.scan(UnsafeRawBufferPointer(rebasing: bytes[from..<stop]), at: 0) { end, afterCR, records, _ in
+                    guard recordEnd == nil, scannerBase + records > record else { return }
+                    recordEnd = from + end
+                    endFollowsCR = afterCR
+                }
+                scannedTo = stop
+            }
+            let end = recordEnd ?? filled
+            if record >= range.upperBound { return true }
+            var records = 1
+            if record >= range.lowerBound {
+                let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                let parsed = parseInMemory(recordBytes, firstRecord: record, range: range, visit: visit)
+                if !parsed.goesOn { return false }
+                records = max(1, parsed.records)   // 1: the scanner follows the parser's rules
+            }
+            // Look again from the next record, with a scanner that starts there.
+            recordStart = endFollowsCR && end < filled && bytes[end] == 0x0A ? end + 1 : end
+            record += records
+            scanner = RecordScanner(dialect: dialect)
+            scannerBase = record
+            scannedTo = recordStart
+            startFollowsCR = false
+        }
+        return true
+    }
+}

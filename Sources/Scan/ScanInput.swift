@@ -1,0 +1,76 @@
+import CellStore
+
+/// An input's bytes and index as a scan on another thread sees them: a snapshot taken on
+/// the UI thread, which owns the store.
+public struct ScanInput: Sendable {
+    let reader: RecordReader
+    /// Records before this one were indexed by a finished pass that met no quoting problem
+    /// before it: their raw bytes hold each cell's value, quoted or not, with only its
+    /// quotes doubled. A raw-byte scan is exact only there; later records are parsed.
+    let wellQuotedRecords: Int
+
+    /// The store's input as read now (nil until its dialect is known).
+    public init?(store: CellStore) {
+        guard let reader = store.recordReader() else { return nil }
+        self.init(reader: reader, progress: store.progress)
+    }
+
+    init(reader: RecordReader, progress: LoadProgress) {
+        self.reader = reader
+        if reader.isFinal && progress.isComplete {
+            wellQuotedRecords = progress.quotingProblem.map(\.record) ?? Int.max
+        } else {
+            // The index publishes quoting problems only once it is complete.
+            wellQuotedRecords = 0
+        }
+    }
+
+    /// Bytes a scan reads at most.
+    public var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
+
+    /// A stretch of the input a scan reads in one go: whole records, between checkpoints.
+    struct Piece: Sendable {
+        var start: Int64
+        var end: Int64
+        var firstRecord: Int
+        /// True when its raw bytes may be searched for candidates (else it is parsed).
+        var isRaw: Bool
+        /// True when it ends the input (a last record without a line end is complete).
+        var endsInput: Bool
+        var byteCount: Int64 { end - start }
+    }
+
+    /// The pieces that hold records `range`, in order, each at most `limit` bytes unless
+    /// one record is longer; raw only where `raw` and the records are well quoted.
+    /// - Complexity: O(log c + pieces) for c checkpoints.
+    func pieces(for range: Range<Int>, limit: Int64, raw: Bool) -> [Piece] {
+        let checkpoints = reader.checkpoints
+        guard !checkpoints.isEmpty, !range.isEmpty else { return [] }
+        var low = 0, high = checkpoints.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if checkpoints[middle].row <= range.lowerBound { low = middle } else { high = middle - 1 }
+        }
+        var pieces: [Piece] = []
+        var index = low
+        while index < checkpoints.count && checkpoints[index].row < range.upperBound {
+            let start = checkpoints[index]
+            let next = index + 1 < checkpoints.count ? checkpoints[index + 1] : nil
+            let end = next?.offset ?? reader.end
+            let isRaw = raw && (next?.row ?? Int.max) <= wellQuotedRecords
+            let endsInput = next == nil && reader.isFinal
+            index += 1
+            if var last = pieces.last, last.isRaw == isRaw, last.end == start.offset, end - last.start <= limit {
+                last.end = end
+                last.endsInput = endsInput
+                pieces[pieces.count - 1] = last
+            } else {
+                // A record longer than a piece is parsed: candidates are searched in memory.
+                let fits = end - start.offset <= limit
+                pieces.append(Piece(start: start.offset, end: end, firstRecord: start.row, isRaw: isRaw && fits,
+                                    endsInput: endsInput))
+            }
+        }
+        return pieces
+    }
+}
