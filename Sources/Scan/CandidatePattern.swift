@@ -4,8 +4,10 @@
 /// A cell's value is its raw bytes less the quotes around it, with each doubled quote
 /// made one. So a match in a value is found in the raw bytes by the same pattern, except
 /// where the value's edges or a quote take part. The rewrite:
-/// - drops what looks at the surroundings (`^`, `$`, `\b`, `\B`, `\A`, `\z`, `\Z`, `\G`
-///   and whole lookarounds): a pattern without a condition matches at least where it did;
+/// - turns a cell's edges (`^`, `\A`; `$`, `\z`, `\Z`) into what surrounds a value in
+///   raw bytes (after a delimiter, a line end, a quote or the start; before one of those
+///   or the end), and drops the other conditions on surroundings (`\b`, `\B`, `\G`, whole
+///   lookarounds): a weaker condition, or none, matches at least where the original did;
 /// - lets every atom that can match the quote character also match a doubled quote
 ///   (`.` becomes `(?:""|.)`), since a value's quote is two quotes in the raw bytes.
 /// The result matches a superset of the records; each candidate is then confirmed on its
@@ -15,10 +17,17 @@
 enum CandidatePattern {
     /// The rewritten pattern, or nil when `text` uses something not analysed here or the
     /// quote byte is not ASCII punctuation.
-    static func rewrite(_ text: String, quote: UInt8) -> String? {
+    /// With `delimiter` nil, edge conditions are dropped too: a looser pattern whose
+    /// literal PCRE2 searches fastest (what surrounds a value is checked on its record).
+    static func rewrite(_ text: String, quote: UInt8, delimiter: UInt8? = nil) -> String? {
         guard quote < 0x80, let q = Unicode.Scalar(UInt32(quote)),
               !isWord(q), !isSpace(q), q.value > 0x20, q.value != 0x7F else { return nil }
-        var rewriter = Rewriter(pattern: Array(text.unicodeScalars), quote: q)
+        // The bytes around a value in raw bytes. A delimiter byte that is not ASCII is no
+        // character a lookbehind can see in UTF-8: then edge conditions are dropped.
+        let edges = delimiter.flatMap { delimiter in
+            delimiter < 0x80 ? "[" + [delimiter, 0x0A, 0x0D, quote].map { "\\x{" + String($0, radix: 16) + "}" }.joined() + "]" : nil
+        }
+        var rewriter = Rewriter(pattern: Array(text.unicodeScalars), quote: q, edges: edges)
         return rewriter.run()
     }
 
@@ -60,6 +69,8 @@ enum CandidatePattern {
 private struct Rewriter {
     let pattern: [Unicode.Scalar]
     let quote: Unicode.Scalar
+    /// A class of the bytes that surround a value, or nil to drop edge conditions.
+    let edges: String?
     var index = 0
     var output: [Unicode.Scalar] = []
     /// Output length where each open group started, and whether it is dropped.
@@ -68,9 +79,19 @@ private struct Rewriter {
     enum Previous { case nothing, atom, dropped }
     var previous = Previous.nothing
 
-    init(pattern: [Unicode.Scalar], quote: Unicode.Scalar) {
+    init(pattern: [Unicode.Scalar], quote: Unicode.Scalar, edges: String?) {
         self.pattern = pattern
         self.quote = quote
+        self.edges = edges
+    }
+
+    /// A cell's start (`before`) or end, as raw bytes show it.
+    mutating func edge(before: Bool) {
+        if let edges {
+            let text = before ? "(?:\\A|(?<=\(edges)))" : "(?=\(edges)|\\z)"
+            output += Array(text.unicodeScalars)
+        }
+        previous = .dropped
     }
 
     var current: Unicode.Scalar? { index < pattern.count ? pattern[index] : nil }
@@ -102,7 +123,7 @@ private struct Rewriter {
                 previous = .nothing
             case "^", "$":
                 index += 1
-                previous = .dropped
+                edge(before: c == "^")
                 guard !isQuantifierNext else { return nil }
             case ".":
                 index += 1
@@ -223,7 +244,10 @@ private struct Rewriter {
             return true
         }
         switch letter {
-        case "b", "B", "A", "z", "Z", "G":
+        case "A", "z", "Z":
+            edge(before: letter == "A")
+            return !isQuantifierNext
+        case "b", "B", "G":
             previous = .dropped
             return !isQuantifierNext
         case "N":

@@ -28,11 +28,20 @@ public struct CellSearch: Sendable {
         self.input = input
         self.pattern = pattern
         self.column = column
-        candidate = CandidatePattern.rewrite(pattern.text, quote: input.reader.dialect.quote)
+        let dialect = input.reader.dialect
+        let loose = CandidatePattern.rewrite(pattern.text, quote: dialect.quote)
+        candidate = loose
             .flatMap { try? CompiledPattern($0, ignoresCase: pattern.ignoresCase) }
             // A candidate that may be empty would stop at every record: parsing is cheaper.
             .flatMap { $0.minimumLength > 0 ? $0 : nil }
+        let edged = CandidatePattern.rewrite(pattern.text, quote: dialect.quote, delimiter: dialect.delimiter)
+        recordCandidate = candidate == nil || edged == loose ? nil
+            : edged.flatMap { try? CompiledPattern($0, ignoresCase: pattern.ignoresCase) }
     }
+
+    /// The candidate pattern with a cell's edges as raw bytes show them, tried on a
+    /// candidate's record before it is parsed (nil when the pattern has no edges).
+    let recordCandidate: CompiledPattern?
 
     /// True when raw bytes are searched where the input is well quoted.
     public var searchesRawBytes: Bool { candidate != nil }
@@ -53,8 +62,8 @@ public struct CellSearch: Sendable {
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
         let shares = workers > 1 && total >= minimumSharedBytes ? split(pieces, into: workers) : [pieces]
         let hits = Mutex<[Hit?]>(Array(repeating: nil, count: shares.count))
-        DispatchQueue.concurrentPerform(iterations: shares.count) { share in
-            let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, column: column,
+        BackgroundScan<Int>.runConcurrently(shares.count) { share in
+            let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
                                       bufferSize: Int(pieceLimit))
             // A share stops once one before it (forward) or after it (backward) has a hit.
             let isSettled = {
@@ -85,7 +94,7 @@ public struct CellSearch: Sendable {
     /// Calls `visit` with every record in `range` that has a matching cell, in order,
     /// with its matching columns, until it returns false (one thread; for filters).
     public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) {
-        let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, column: column,
+        let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
                                   bufferSize: Int(pieceLimit))
         for piece in input.pieces(for: range, limit: pieceLimit, raw: candidate != nil) {
             guard search.search(piece, range: range, isCancelled: { control.isCancelled }, visit: visit) else { return }

@@ -11,21 +11,27 @@ final class RecordSearch {
     let input: ScanInput
     let cells: PatternMatcher
     let candidates: PatternMatcher?
+    let recordCandidates: PatternMatcher?
     let column: Int?
     private let buffer: UnsafeMutableRawBufferPointer
     /// Counters for tests: records parsed to confirm a candidate, and pieces parsed whole.
     private(set) var confirmations = 0
     private(set) var parsedPieces = 0
 
-    init(input: ScanInput, pattern: CompiledPattern, candidate: CompiledPattern?, column: Int?, bufferSize: Int) {
+    init(input: ScanInput, pattern: CompiledPattern, candidate: CompiledPattern?, recordCandidate: CompiledPattern? = nil,
+         column: Int?, bufferSize: Int) {
         self.input = input
         cells = PatternMatcher(pattern)
         candidates = candidate.map(PatternMatcher.init)
+        recordCandidates = recordCandidate.map(PatternMatcher.init)
         self.column = column
         buffer = .allocate(byteCount: max(1, bufferSize), alignment: 16)
     }
 
     deinit { buffer.deallocate() }
+
+    /// Candidates confirmed one by one in a piece before the rest of it is parsed whole.
+    static let candidatesBeforeParsing = 16
 
     /// The columns of `row` whose cell matches, in order.
     func matchingColumns(_ row: Row) -> [Int] {
@@ -117,13 +123,15 @@ final class RecordSearch {
         var scannerBase = record
         var scannedTo = 0
         var startFollowsCR = false
+        var confirmed = 0
         while recordStart < filled {
             if isCancelled() { return false }
             if record >= range.upperBound { return true }
-            let found = candidates.firstMatch(in: bytes, from: recordStart)
+            // When candidates are many, one parse of the rest beats a parse per record.
+            let found = confirmed < Self.candidatesBeforeParsing ? candidates.firstMatch(in: bytes, from: recordStart) : .gaveUp
             guard case .match(let match) = found else {
                 if found == .none { return true }
-                // Too costly for the candidate pattern here: parse the rest of the piece.
+                // Too many candidates, or too costly for the candidate pattern: parse the rest.
                 let start = startFollowsCR && bytes[recordStart] == 0x0A ? recordStart + 1 : recordStart
                 return parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[start...]), firstRecord: record,
                                      range: range, visit: visit).goesOn
@@ -163,8 +171,11 @@ final class RecordSearch {
             let end = recordEnd ?? filled
             if record >= range.upperBound { return true }
             var records = 1
-            if record >= range.lowerBound {
-                let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            // A record whose bytes do not show the cell's edges where the pattern wants
+            // them is passed over unparsed.
+            if record >= range.lowerBound && recordCandidates?.firstMatch(in: recordBytes) != PatternMatcher.Result.none {
+                confirmed += 1
                 let parsed = parseInMemory(recordBytes, firstRecord: record, range: range, visit: visit)
                 if !parsed.goesOn { return false }
                 records = max(1, parsed.records)   // 1: the scanner follows the parser's rules

@@ -111,6 +111,8 @@ if arguments.first == "--child" {
     exit(0)
 }
 
+if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
+
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     let pipe = Pipe()
     let process = Process()
@@ -155,6 +157,11 @@ if arguments.contains("--index-only") {
         let (_, time) = timed { store.indexNow() }
         print(String(format: "index: %.3f s, %d rows", time, store.rowCount))
     }
+    exit(0)
+}
+
+if arguments.contains("--search-only") {
+    try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
     exit(0)
 }
 
@@ -380,6 +387,8 @@ while now() < renderEnd {
     }
 }
 report("cell renderer, random bytes", "\(renders) runs", target: "\(renderFailures) failures", ok: renderFailures == 0)
+
+try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 
 print("")
 let over = results.filter { $0.3 == false }

@@ -63,6 +63,14 @@ struct CellSearchTests {
         #expect(CandidatePattern.rewrite(pattern, quote: UInt8(ascii: "\"")) == candidate)
     }
 
+    @Test("a cell's edges become what surrounds a value in raw bytes, for a candidate's record")
+    func edges() {
+        let edges = "[\\x{3b}\\x{a}\\x{d}\\x{22}]"
+        #expect(CandidatePattern.rewrite("^Oslo$", quote: UInt8(ascii: "\""), delimiter: UInt8(ascii: ";"))
+                == "(?:\\A|(?<=\(edges)))Oslo(?=\(edges)|\\z)")
+        #expect(CandidatePattern.rewrite("\\Aa|b\\Z", quote: UInt8(ascii: "\""), delimiter: 0xA7) == "a|b")
+    }
+
     @Test("records after a quoting problem are parsed; those before are searched raw")
     func malformed() throws {
         // Text after a closing quote: the value may join bytes a quote separates.
