@@ -38,7 +38,7 @@ public enum KeyMap {
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),
-        KeyBinding([.character("/")], "/", .search, "search (a regular expression; smart case)"),
+        KeyBinding([.character("/")], "/", .search, "search (PCRE2 regex, as grep -P; smart case)"),
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
         KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),

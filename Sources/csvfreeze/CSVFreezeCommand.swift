@@ -57,6 +57,14 @@ struct CSVFreezeCommand: ParsableCommand {
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
 
+        SEARCH PATTERNS:
+          PCRE2 regular expressions, as grep -P reads them, matched in each cell's
+          value: ^ and $ are the cell's start and end, and no match spans two cells.
+          Case does not matter unless the pattern has a capital letter (Unicode case
+          folding: zürich finds ZÜRICH). A bad pattern is reported with the place
+          where it is wrong. Over a file already read, a search that finds nothing
+          takes about as long as grep on the same file.
+
         IN THE CELL INSPECTOR, THE RECORD VIEW AND THE HELP SCREEN:
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
