@@ -32,6 +32,8 @@ final class RecordSearch {
 
     /// Candidates confirmed one by one in a piece before the rest of it is parsed whole.
     static let candidatesBeforeParsing = 16
+    /// The longest cell the parser keeps whole.
+    static let longestWholeCell = RecordParser.Limits().cell
 
     /// The columns of `row` whose cell matches, in order.
     func matchingColumns(_ row: Row) -> [Int] {
@@ -173,8 +175,11 @@ final class RecordSearch {
             var records = 1
             let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             // A record whose bytes do not show the cell's edges where the pattern wants
-            // them is passed over unparsed.
-            if record >= range.lowerBound && recordCandidates?.firstMatch(in: recordBytes) != PatternMatcher.Result.none {
+            // them is passed over unparsed; unless it is long enough for a cell to be
+            // clipped, since a clipped cell ends where its raw bytes do not.
+            let edgesShow = recordBytes.count > Self.longestWholeCell
+                || recordCandidates?.firstMatch(in: recordBytes) != PatternMatcher.Result.none
+            if record >= range.lowerBound && edgesShow {
                 confirmed += 1
                 let parsed = parseInMemory(recordBytes, firstRecord: record, range: range, visit: visit)
                 if !parsed.goesOn { return false }

@@ -85,6 +85,25 @@ struct CellSearchTests {
         #expect(found == expected)
     }
 
+    @Test("a cell clipped by the parser ends where the parser says, for $ too")
+    func clipped() throws {
+        let limit = RecordParser.Limits().cell
+        let long = String(repeating: "x", count: limit - 3) + "foo" + String(repeating: "y", count: 10)
+        let csv = "a,b\n1,\(long)\n2,foo\n"
+        let store = CellStore(bytes: Array(csv.utf8), checkpointSpacing: 8)
+        let input = try #require(ScanInput(store: store))
+        var search = CellSearch(input: input, pattern: try SearchPattern(text: "foo$").compile(), column: nil)
+        search.pieceLimit = 4 << 20
+        #expect(search.searchesRawBytes)
+        let matcher = PatternMatcher(search.pattern)
+        let expected = try RecordParser.records(in: Array(csv.utf8), dialect: Dialect()).enumerated().compactMap { number, row in
+            (0..<row.count).contains { matcher.matches(row.field($0)) } ? number : nil
+        }
+        var found: [Int] = []
+        search.forEachMatch(in: 0..<store.rowCount, control: ScanControl()) { record, _ in found.append(record); return true }
+        #expect(found == expected)
+    }
+
     @Test("forward and backward find the first and the last hit, on one thread or two", arguments: [1, 2])
     func directions(workers: Int) throws {
         var csv = "id,text\n"
