@@ -91,15 +91,25 @@ public struct CellSearch: Sendable {
         return forward ? found.compactMap { $0 }.first : found.compactMap { $0 }.last
     }
 
+    /// Work done by a search, for tests: what was parsed.
+    public struct Statistics: Sendable, Equatable {
+        /// Candidates' records parsed one at a time (a whole-piece parse counts once).
+        public var recordParses = 0
+        /// Pieces parsed record by record from their start.
+        public var piecesParsed = 0
+    }
+
     /// Calls `visit` with every record in `range` that has a matching cell, in order,
     /// with its matching columns, until it returns false (one thread; for filters).
-    public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) {
+    @discardableResult
+    public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
         let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
                                   bufferSize: Int(pieceLimit))
         for piece in input.pieces(for: range, limit: pieceLimit, raw: candidate != nil) {
-            guard search.search(piece, range: range, isCancelled: { control.isCancelled }, visit: visit) else { return }
+            guard search.search(piece, range: range, isCancelled: { control.isCancelled }, visit: visit) else { break }
             control.advance(by: piece.byteCount)
         }
+        return Statistics(recordParses: search.confirmations, piecesParsed: search.parsedPieces)
     }
 
     /// `pieces` in `count` runs of about equal bytes, in order.

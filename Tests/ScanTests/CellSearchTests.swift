@@ -104,6 +104,20 @@ struct CellSearchTests {
         #expect(found == expected)
     }
 
+    @Test("pieces without a candidate are never parsed; a well-quoted file parses only the hit's record")
+    func parsesOnlyCandidates() throws {
+        var csv = "id,text,note\n"
+        for index in 0..<3000 { csv += "\(index),\"hay, \"\"\(index)\"\"\",\(index == 2222 ? "^needle$" : "x")\n" }
+        for (pattern, parses) in [("needle", 1), ("^\\^needle\\$$", 1), ("zzz", 0), ("\"2222\"", 1), ("^2222$", 1)] {
+            var (search, rows) = try search(csv, pattern, spacing: 512)
+            search.pieceLimit = 8192
+            var found: [Int] = []
+            let statistics = search.forEachMatch(in: 0..<rows, control: ScanControl()) { record, _ in found.append(record); return true }
+            #expect(statistics == CellSearch.Statistics(recordParses: parses, piecesParsed: 0), "\(pattern)")
+            #expect(found == (parses == 0 ? [] : [2223]), "\(pattern)")
+        }
+    }
+
     @Test("forward and backward find the first and the last hit, on one thread or two", arguments: [1, 2])
     func directions(workers: Int) throws {
         var csv = "id,text\n"
