@@ -39,6 +39,7 @@ public final class BackgroundScan<Result: Sendable> {
         let core = Core(control: ScanControl(total: total, wake: wake))
         self.core = core
         let thread = Thread {
+            BackgroundScan.yieldToInteractiveThreads()
             let result = body(core.control)
             let status: Status = core.control.isCancelled ? .cancelled : result.map(Status.finished) ?? .cancelled
             core.outcome.withLock { $0 = status }
@@ -65,12 +66,22 @@ public final class BackgroundScan<Result: Sendable> {
     /// Blocks until the pass has ended (for tests and the benchmark).
     public func wait() { core.waitForEnd() }
 
+    /// Lowers the calling thread's priority a little, so that the thread that reads keys
+    /// and draws gets a core first even when scans and other programs want every core.
+    static func yieldToInteractiveThreads() {
+        #if os(Linux)
+        // On Linux the nice value belongs to a thread, and 0 means the calling one.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        #endif
+    }
+
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
     /// returns when all have.
     static func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 1..<max(1, count) {
             let thread = Thread {
+                yieldToInteractiveThreads()
                 body(index)
                 done.signal()
             }

@@ -92,7 +92,9 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
     // PCRE2 skips depends on the pattern's first byte, not on where the hit is.
     viewer.handle(.firstRow)
     let (oursNone, noneMessage) = searchThroughViewer(viewer, "^9999999999$")
-    report("search, number found nowhere (^9999999999$)", s(oursNone), ok: noneMessage.hasPrefix("not found"))
+    let (grepNumber, _) = grepTime(["-c"], "9999999999", big)
+    report("search, number found nowhere (^9999999999$)", s(oursNone),
+           target: String(format: "grep -c 9999999999: %.2f s", grepNumber), ok: noneMessage.hasPrefix("not found"))
     viewer.handle(.firstRow)
     let lastPattern = "^\(lastRecord)$"
     let (oursLast, _) = searchThroughViewer(viewer, lastPattern)
@@ -135,11 +137,18 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
     viewer.handle(key: .character("/"))
     for character in "zz[q]+x{2}|qqqj" { viewer.handle(key: .character(character)) }
     viewer.handle(key: .enter)
-    let (_, keyTime) = timed {
-        viewer.handle(.moveDown)
-        _ = viewer.frame()
+    var keyTime = 0.0, keys = 0
+    while viewer.isSearching && keys < 20 {
+        let (_, time) = timed {
+            viewer.handle(.moveDown)
+            _ = viewer.frame()
+        }
+        keyTime = max(keyTime, time)
+        keys += 1
+        usleep(20_000)
+        viewer.handle(.refresh)
     }
-    report("a key during a search", ms(keyTime), target: "≤ one frame (30 ms)", ok: keyTime <= 0.03 && viewer.isSearching)
+    report("a key during a search (worst of \(keys))", ms(keyTime), target: "≤ one frame (30 ms)", ok: keyTime <= 0.03 && keys > 0)
     viewer.handle(key: .escape)
 
     let memory = child("'\(CommandLine.arguments[0])' --child-search '\(big)'")
