@@ -88,7 +88,9 @@ struct Rewriter {
     /// A cell's start (`before`) or end, as raw bytes show it.
     mutating func edge(before: Bool) {
         if let edges {
-            let text = before ? "(?:\\A|(?<=\(edges)))" : "(?=\(edges)|\\z)"
+            // PCRE2 may take the place next to invalid UTF-8 for a cell's edge too: an
+            // invalid sequence is a barrier, seen as no character at all.
+            let text = before ? "(?:(?<=\(edges))|(?<![\\s\\S]))" : "(?=\(edges)|(?![\\s\\S]))"
             output += Array(text.unicodeScalars)
         }
         previous = .dropped
@@ -212,6 +214,20 @@ struct Rewriter {
                 output.append("(")
                 output += pattern[nameStart..<index]
                 groups.append((start, dropped))
+                previous = .nothing
+                return true
+            case ("i", _), ("-", _):
+                // Case options only (they change no character's quote-ness), as a setting
+                // or a group: copied as they are.
+                let optionStart = index
+                index += 1
+                while let c = current, c == "i" || c == "-" { index += 1 }
+                guard current == ")" || current == ":" else { return false }
+                let isGroup = current == ":"
+                index += 1
+                output.append("(")
+                output += pattern[optionStart..<index]
+                if isGroup { groups.append((start, dropped)) } else { output.removeLast(); output.append(")") }
                 previous = .nothing
                 return true
             default:
