@@ -83,6 +83,9 @@ package struct IndexState: Sendable {
     var preamble: [String] = []
     /// Bytes from the start of the input that can be read now.
     var available: Int64 = 0
+    /// Records indexed so far before any quoting problem: those before the first problem's
+    /// record, or every completed one (a search reads their raw bytes; see `Scan`).
+    var wellQuotedRecords = 0
 
     /// The index of the last checkpoint at or before `row`.
     /// - Complexity: O(log n) in the number of checkpoints.

@@ -259,8 +259,10 @@ package final class Loader: Sendable {
             let checkpoints = pending
             pending.removeAll(keepingCapacity: true)
             let elapsed = Loader.now() - started
+            let wellQuoted = scanner.firstProblem?.record ?? rows
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
+                $0.wellQuotedRecords = wellQuoted
                 $0.progress.elapsed = elapsed
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows

@@ -7,6 +7,28 @@ public struct RecordReader: Sendable {
     /// Bytes that may be read, and whether they end the input.
     package let end: Int64
     package let isFinal: Bool
+    /// Records indexed before any quoting problem (while the input is still being read).
+    package let wellQuotedRecords: Int
+
+    /// The same input as `reader`, as if the index had reached only checkpoint `last` and
+    /// `end` bytes could be read (for tests of readers of an input still loading).
+    package init(_ reader: RecordReader, asIfIndexedTo last: Int, end: Int64) {
+        source = reader.source
+        checkpoints = Array(reader.checkpoints[...min(last, reader.checkpoints.count - 1)])
+        dialect = reader.dialect
+        self.end = end
+        isFinal = false
+        wellQuotedRecords = min(reader.wellQuotedRecords, checkpoints.last?.row ?? 0)
+    }
+
+    init(source: ByteSource, checkpoints: [Checkpoint], dialect: Dialect, end: Int64, isFinal: Bool, wellQuotedRecords: Int) {
+        self.source = source
+        self.checkpoints = checkpoints
+        self.dialect = dialect
+        self.end = end
+        self.isFinal = isFinal
+        self.wellQuotedRecords = wellQuotedRecords
+    }
 
     /// Calls `body` with each record's number and cells from `first` on, in order, until
     /// `body` returns false or the known records end.
@@ -52,7 +74,8 @@ extension CellStore {
         guard let dialect else { return nil }
         return loader.shared.withLock { state in
             RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                         end: state.available, isFinal: state.progress.isComplete)
+                         end: state.available, isFinal: state.progress.isComplete,
+                         wellQuotedRecords: state.wellQuotedRecords)
         }
     }
 

@@ -4,9 +4,9 @@ import CellStore
 /// the UI thread, which owns the store.
 public struct ScanInput: Sendable {
     let reader: RecordReader
-    /// Records before this one were indexed by a finished pass that met no quoting problem
-    /// before it: their raw bytes hold each cell's value, quoted or not, with only its
-    /// quotes doubled. A raw-byte scan is exact only there; later records are parsed.
+    /// Records before this one were indexed with no quoting problem met before them:
+    /// their raw bytes hold each cell's value, quoted or not, with only its quotes doubled.
+    /// A raw-byte scan is exact only there; later records are parsed.
     let wellQuotedRecords: Int
 
     /// The store's input as read now (nil until its dialect is known).
@@ -20,8 +20,8 @@ public struct ScanInput: Sendable {
         if reader.isFinal && progress.isComplete {
             wellQuotedRecords = progress.quotingProblem.map(\.record) ?? Int.max
         } else {
-            // The index publishes quoting problems only once it is complete.
-            wellQuotedRecords = 0
+            // Still loading: the records the index has passed without a problem so far.
+            wellQuotedRecords = reader.wellQuotedRecords
         }
     }
 

@@ -85,6 +85,21 @@ struct CellSearchTests {
         #expect(found == expected)
     }
 
+    @Test("on an input still loading, records after a quoting problem are parsed too")
+    func malformedWhileLoading() throws {
+        let csv = "a,b\nx,\"ab\"cd\nabcd,1\nzz,yy\nqq,rr\n"
+        let store = CellStore(bytes: Array(csv.utf8), checkpointSpacing: 4)
+        let reader = try #require(store.recordReader())
+        let last = reader.checkpoints.count - 1
+        let loading = ScanInput(reader: RecordReader(reader, asIfIndexedTo: last, end: reader.checkpoints[last].offset),
+                                progress: LoadProgress())
+        var search = CellSearch(input: loading, pattern: try SearchPattern(text: "bc").compile(), column: nil)
+        search.pieceLimit = 64
+        var found: [Int] = []
+        search.forEachMatch(in: 0..<reader.checkpoints[last].row, control: ScanControl()) { record, _ in found.append(record); return true }
+        #expect(found == [1, 2])
+    }
+
     @Test("a cell clipped by the parser ends where the parser says, for $ too")
     func clipped() throws {
         let limit = RecordParser.Limits().cell
