@@ -53,7 +53,7 @@ public enum KeyMap {
         KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV to the clipboard"),
         KeyBinding([.character("?"), .function(1)], "?, F1", .help, "this list of keys"),
         KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
-        KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit"),
+        KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
     ]
 
     private static let table: [[Key]: Command] = {

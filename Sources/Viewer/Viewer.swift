@@ -207,6 +207,13 @@ public final class Viewer {
     /// whether the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
+        // Ctrl-C quits from everywhere: panes and prompts too (with --echo, as a cancel).
+        if key == Key.control("c") {
+            pendingKeys = []
+            pendingCount = nil
+            handle(.quit)
+            return true
+        }
         if mode != .grid {
             message = nil
             return handleModeKey(key)

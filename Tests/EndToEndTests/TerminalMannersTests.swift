@@ -177,3 +177,19 @@ struct EmojiWidthTests {
         #expect(columns.count == 1, "the second column starts at one screen column: \(columns)")
     }
 }
+
+@Suite("Ctrl-C in panes")
+struct ControlCEndToEndTests {
+    @Test("Ctrl-C quits from the help screen and from a prompt, the terminal restored")
+    func quitsFromPanes() throws {
+        let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
+        for opening in [["?"], ["/", "-l", "abc"]] {
+            let pane = try TmuxPane("\(shellQuote(Paths.binary)) \(people)", width: 80, height: 12)
+            try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+            try pane.send(opening[0])
+            if opening.count > 1 { try pane.send(opening[1], opening[2]) }
+            try pane.send("C-c")
+            #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]", "after \(opening)")
+        }
+    }
+}

@@ -302,3 +302,15 @@ struct CountTests {
         #expect(subject.cursorRow == 0)
     }
 }
+
+@Suite("Ctrl-C from everywhere")
+struct ControlCTests {
+    @Test("Ctrl-C quits from the grid, help, the inspector, the record view and a prompt",
+          arguments: [[], [Command.help], [.inspect], [.recordView], [.search], [.goTo]])
+    func quits(opening: [Command]) {
+        let subject = viewer(sampleCSV(rows: 20), width: 60, height: 10, options: .plain, commands: opening)
+        subject.handle(key: .character("x"))
+        subject.handle(key: .control("c"))
+        #expect(subject.isFinished)
+    }
+}
