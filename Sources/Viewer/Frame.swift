@@ -80,10 +80,16 @@ public struct Frame: Sendable, Equatable {
     /// the last cell written.
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
+        write(CellText.glyphs(text), x: x, y: y, style: style, limit: limit)
+    }
+
+    /// Writes glyphs already laid out (symbols in their own style), as `write(_:x:y:style:limit:)`.
+    @discardableResult
+    public mutating func write(_ glyphs: [CellText.Glyph], x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < size.height else { return x }
         let end = min(size.width, x + (limit ?? size.width))
         var column = x
-        for glyph in CellText.glyphs(text) {
+        for glyph in glyphs {
             let shown: Style = glyph.isSymbol ? .symbol : style
             if column + glyph.width > end {
                 if column < end { self[column, y] = FrameCell(" ", style); column += 1 }

@@ -27,16 +27,23 @@ public struct Inspector: Sendable, Equatable {
     public var row: Int
     public var column: Int
     public var title: String
-    /// The cell's lines, wrapped to `width`, controls shown as symbols.
-    public var lines: [String]
-    public var width: Int
-    public var scroll: Int
+    /// The cell, wrapped lazily to the pane's width (its bytes are the row's, shared).
+    var text: WrappedText
+    /// The first line in view.
+    var top: PagedText.Position
 }
 
 /// The record view's page: one record as `name │ value` lines.
 public struct RecordPage: Sendable, Equatable {
     public var row: Int
-    public var scroll: Int
+    /// The record's cells (shared with the store's cache, not copied).
+    var record: Row
+    /// The widest column name, measured once when the page opens.
+    var widestName: Int
+    /// The first line in view: a cell, and a line start in it.
+    var top: PagedText.Position
+    /// The width of values `top` was found for (a resize finds it again).
+    var valueWidth: Int
 }
 
 /// What `--echo` prints on quitting.
@@ -50,53 +57,4 @@ public enum Choice: Sendable, Equatable {
     case bytes([UInt8])
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
-}
-
-enum Wrap {
-    /// `text` split at its line breaks and wrapped to `width` cells by display width,
-    /// controls shown as symbols.
-    static func lines(_ text: String, width: Int) -> [String] {
-        let width = max(1, width)
-        var result: [String] = []
-        let logical = text.replacingLineBreaks()
-        for line in logical {
-            var current = ""
-            var used = 0
-            for glyph in CellText.glyphs(line) {
-                if used + glyph.width > width {
-                    result.append(current)
-                    current = ""
-                    used = 0
-                }
-                current += glyph.text
-                used += glyph.width
-            }
-            result.append(current)
-        }
-        return result
-    }
-}
-
-extension String {
-    /// The text between line breaks (LF, CRLF or CR).
-    func replacingLineBreaks() -> [String] {
-        var lines: [String] = []
-        var current = ""
-        var previousWasCR = false
-        for scalar in unicodeScalars {
-            if scalar == "\n" {
-                if !previousWasCR { lines.append(current); current = "" }
-                previousWasCR = false
-            } else if scalar == "\r" {
-                lines.append(current)
-                current = ""
-                previousWasCR = true
-            } else {
-                current.unicodeScalars.append(scalar)
-                previousWasCR = false
-            }
-        }
-        lines.append(current)
-        return lines
-    }
 }

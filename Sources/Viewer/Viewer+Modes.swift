@@ -26,33 +26,14 @@ extension Viewer {
                 return false
             }
             return true
-        case .inspector(var inspector):
+        case .inspector(let inspector):
             guard let command = KeyMap.pagerCommand(for: key) else { return false }
-            let page = max(1, inspectorArea.height - 2)
             if command == .close { mode = .grid; return true }
-            inspector.scroll = scrolled(inspector.scroll, command, page: page, count: inspector.lines.count)
-            mode = .inspector(inspector)
+            scrollInspector(inspector, command)
             return true
-        case .record(var page):
+        case .record(let page):
             guard let command = KeyMap.pagerCommand(for: key) else { return false }
-            let count = max(1, dataRowCount)
-            switch command {
-            case .close:
-                mode = .grid
-                cursorRow = page.row
-                revealCursor()
-                return true
-            case .next:
-                page = RecordPage(row: (page.row + 1) % count, scroll: 0)
-                if page.row == 0 { message = "back to the first record" }
-            case .previous:
-                page = RecordPage(row: (page.row - 1 + count) % count, scroll: 0)
-                if page.row == count - 1 { message = "round to the last record" }
-            default:
-                page.scroll = scrolled(page.scroll, command, page: max(1, screenSize.height - 3),
-                                       count: recordLines(page.row, width: screenSize.width).count)
-            }
-            mode = .record(page)
+            scrollRecord(page, command)
             return true
         case .help(let scroll):
             guard let command = KeyMap.pagerCommand(for: key) else { return false }
@@ -97,57 +78,7 @@ extension Viewer {
             finish()
             return
         }
-        let text = row.string(cursorColumn)
-        let area = inspectorArea
-        let lines = Wrap.lines(text, width: area.width - 4)
-        let name = columnName(cursorColumn)
-        let characters = text.count
-        let title = "row \(Self.grouped(cursorRow + 1)) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
-            + "\(Self.grouped(row.field(cursorColumn).count)) bytes, \(Self.grouped(characters)) characters, "
-            + "\(Self.grouped(text.replacingLineBreaks().count)) lines"
-        mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, lines: lines,
-                                    width: area.width - 4, scroll: 0))
-    }
-
-    /// The inspector's pane: the screen less a margin.
-    var inspectorArea: Rect {
-        let margin = screenSize.width >= 40 ? 2 : 0
-        return Rect(x: margin, y: 1, width: max(4, screenSize.width - 2 * margin), height: max(3, screenSize.height - 2))
-    }
-
-    func openRecordView() {
-        sync()
-        guard dataRowCount > 0 else { return }
-        mode = .record(RecordPage(row: cursorRow, scroll: 0))
-    }
-
-    /// A column's header text (empty without a header row).
-    /// A column's name: its header cell, cut to 256 bytes (with `…`), so that a header
-    /// cell of megabytes costs no more per frame than a name.
-    func columnName(_ column: Int) -> String {
-        guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
-        guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
-        let start = field.prefix(256)
-        return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
-    }
-
-    /// The record view's lines for a record: `name │ value`, values wrapped.
-    func recordLines(_ dataRow: Int, width: Int) -> [(name: String, value: String)] {
-        guard let row = store.row(record(ofDataRow: dataRow)) else { return [] }
-        let count = max(columnCount, row.count)
-        let names = (0..<count).map { column -> String in
-            let name = columnName(column)
-            return name.isEmpty ? "column \(column + 1)" : name
-        }
-        let nameWidth = min(max(8, names.map { DisplayWidth.of($0) }.max() ?? 8), max(8, width / 3))
-        var lines: [(String, String)] = []
-        for column in 0..<count {
-            let wrapped = Wrap.lines(row.string(column), width: max(1, width - nameWidth - 4))
-            for (index, piece) in wrapped.enumerated() {
-                lines.append((index == 0 ? names[column] : "", piece))
-            }
-        }
-        return lines
+        openInspector(row)
     }
 
     // MARK: Go to

@@ -26,46 +26,68 @@ extension Viewer {
         }
     }
 
-    /// A bordered pane: the title on the top border, the lines inside, the position below.
+    /// A bordered pane: the title on the top border, the lines in view inside, the
+    /// position below. Only the lines on screen are laid out.
     private func drawInspector(_ inspector: Inspector, into frame: inout Frame) {
         let area = inspectorArea.intersection(Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height - 1))
         guard area.width >= 4, area.height >= 3 else { return }
+        let inspector = fitted(inspector)
         frame.fill(area)
         let inner = area.width - 2
         frame.write("┌" + String(repeating: "─", count: inner) + "┐", x: area.minX, y: area.minY, style: .border)
         frame.write(" " + inspector.title + " ", x: area.minX + 2, y: area.minY, style: .header, limit: max(0, inner - 2))
         let body = area.height - 2
+        let pager = PagedText(sections: [inspector.text])
+        var position: PagedText.Position? = inspector.top
+        var shown = 0
         for line in 0..<body {
             let y = area.minY + 1 + line
             frame[area.minX, y] = FrameCell("│", .border)
             frame[area.maxX - 1, y] = FrameCell("│", .border)
-            let index = inspector.scroll + line
-            if index < inspector.lines.count {
-                frame.write(inspector.lines[index], x: area.minX + 2, y: y, style: .plain, limit: inner - 2)
-            }
+            guard let here = position else { continue }
+            let (glyphs, next) = pager.line(at: here)
+            frame.write(glyphs, x: area.minX + 2, y: y, style: .plain, limit: inner - 2)
+            shown += 1
+            position = next
         }
-        let last = min(inspector.lines.count, inspector.scroll + body)
-        let position = " lines \(Self.grouped(inspector.scroll + 1))–\(Self.grouped(last)) of \(Self.grouped(inspector.lines.count))  q closes "
+        let text = inspector.text
+        var place: String
+        if text.isSmall {
+            let (index, total) = text.lineNumber(of: inspector.top.offset)
+            place = "lines \(Self.grouped(index + 1))–\(Self.grouped(index + shown)) of \(Self.grouped(total))"
+        } else {
+            // Counting a huge cell's lines would mean wrapping all of it: say where in its bytes.
+            let first = inspector.top.offset - text.start
+            let last = (position?.offset ?? text.end) - text.start
+            let percent = text.bytes.isEmpty ? 100 : last * 100 / text.bytes.count
+            place = "bytes \(Self.grouped(first + 1))–\(Self.grouped(last)) of \(Self.grouped(text.bytes.count)) (\(percent)%)"
+        }
         frame.write("└" + String(repeating: "─", count: inner) + "┘", x: area.minX, y: area.maxY - 1, style: .border)
-        frame.write(position, x: area.minX + 2, y: area.maxY - 1, style: .border, limit: max(0, inner - 2))
+        frame.write(" \(place)  q closes ", x: area.minX + 2, y: area.maxY - 1, style: .border, limit: max(0, inner - 2))
     }
 
-    /// One record as `name │ value` lines, with its row number in the title.
+    /// One record as `name │ value` lines, with its row number in the title; only the
+    /// lines on screen are laid out.
     private func drawRecord(_ page: RecordPage, into frame: inout Frame) {
         let height = screenSize.height - 1
+        guard height >= 1 else { return }
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: height))
         let title = " record \(Self.grouped(page.row + 1)) of \(Self.grouped(dataRowCount))\(store.isComplete ? "" : "+")"
             + "   ←/→ previous/next   v back "
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)
-        let lines = recordLines(page.row, width: screenSize.width)
-        let nameWidth = lines.map { DisplayWidth.of($0.name) }.max() ?? 8
-        for (index, line) in lines.dropFirst(page.scroll).prefix(height - 1).enumerated() {
-            let y = index + 1
-            let end = frame.write(line.name, x: 1, y: y, style: .header, limit: nameWidth)
-            _ = end
-            frame.write("│", x: nameWidth + 2, y: y, style: .border)
-            frame.write(line.value, x: nameWidth + 4, y: y, style: .plain)
+        let (layout, pager) = recordPager(page)
+        var position: PagedText.Position? = layout.valueWidth == page.valueWidth ? page.top : pager.snapped(page.top)
+        for y in 1..<max(1, height) {
+            guard let here = position else { break }
+            let (glyphs, next) = pager.line(at: here)
+            if here.offset == pager.sections[here.section].start {
+                let name = Self.fitting(displayName(here.section), width: layout.nameWidth, keepingEnd: false)
+                frame.write(name, x: 1, y: y, style: .header, limit: layout.nameWidth)
+            }
+            frame.write("│", x: layout.nameWidth + 2, y: y, style: .border)
+            frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
+            position = next
         }
     }
 }

@@ -207,7 +207,6 @@ struct ReadingTests {
         let subject = viewer("k,text\n1,\"\(lines)\"\n", width: 60, height: 12, commands: [.moveRight])
         subject.handle(key: .enter)
         guard case .inspector(let inspector) = subject.mode else { Issue.record("no inspector"); return }
-        #expect(inspector.lines.count == 40)
         #expect(inspector.title.hasPrefix("row 1 · text · "))
         #expect(inspector.title.contains("40 lines"))
         var frame = subject.frame().lines
@@ -225,10 +224,9 @@ struct ReadingTests {
         let big = String(repeating: "0123456789", count: 40_000)
         let subject = viewer("a\n\(big)\n", width: 80, height: 20)
         subject.handle(key: .enter)
-        guard case .inspector(let inspector) = subject.mode else { Issue.record("no inspector"); return }
-        #expect(inspector.lines.count == (400_000 + inspector.width - 1) / inspector.width)
+        #expect(subject.frame().lines.contains { $0.contains("bytes 1–") })
         subject.handle(key: .character("G"))
-        #expect(subject.frame().lines.contains { $0.contains("q closes") })
+        #expect(subject.frame().lines.contains { $0.contains("of 400,000 (100%)  q closes") })
     }
 
     @Test("v shows the record as a list; Left on the first record goes to the last; v returns there")

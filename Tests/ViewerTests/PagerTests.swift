@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Testing
+@testable import Viewer
+
+@Suite("Wrapping lazily")
+struct WrappedTextTests {
+    /// Random text with the kinds of bytes that make wrapping hard.
+    static func randomText(_ generator: inout SeededGenerator, length: Int) -> [UInt8] {
+        let pieces: [[UInt8]] = ["a", "b", " ", "\n", "\r", "\r\n", "\t", "北", "é", "e\u{301}", "👨‍👩‍👧", "🇫🇷", "\u{1B}"]
+            .map { Array($0.utf8) } + [[0xFF], [0xC3]]
+        var bytes: [UInt8] = []
+        while bytes.count < length {
+            // Long runs of plain letters, now and then something else.
+            bytes += Int.random(in: 0..<4, using: &generator) == 0 ? pieces.randomElement(using: &generator)!
+                : Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 1..<30, using: &generator))
+        }
+        return bytes
+    }
+
+    @Test("going back finds exactly the line starts that going forward gives, whatever the width and segment",
+          arguments: [1, 2, 5, 13, 40])
+    func backAgreesWithForward(width: Int) {
+        _ = utf8Locale
+        var generator = SeededGenerator(seed: UInt64(width))
+        for round in 0..<30 {
+            let bytes = Self.randomText(&generator, length: 50 + round * 23)
+            for segment in [16, 37, 1 << 16] {
+                let text = WrappedText(ArraySlice(bytes), width: width, segment: segment)
+                let chain = text.starts(from: text.start, count: .max)
+                #expect(text.lastLineStart == chain.last, "width \(width) segment \(segment)")
+                for (index, start) in chain.enumerated() {
+                    #expect(text.starts(before: start, count: 3) == Array(chain[max(0, index - 3)..<index]))
+                }
+                for offset in stride(from: 0, through: bytes.count, by: 7) {
+                    #expect(text.lineStart(atOrBefore: offset) == chain.last { $0 <= offset })
+                }
+                // No line is wider than the width unless it is one cluster.
+                var position: Int? = text.start
+                while let here = position {
+                    let (glyphs, next) = text.line(at: here)
+                    let used = glyphs.reduce(0) { $0 + $1.width }
+                    #expect(used <= width || glyphs.count <= 2)
+                    position = next
+                }
+            }
+        }
+    }
+
+    @Test("lines are the text between line breaks, wrapped greedily by display width")
+    func greedy() {
+        _ = utf8Locale
+        let text = WrappedText(ArraySlice(Array("abcdef\r\n北京北京x\n\n→é".utf8)), width: 4)
+        var lines: [String] = []
+        var position: Int? = text.start
+        while let here = position {
+            let (glyphs, next) = text.line(at: here)
+            lines.append(glyphs.map(\.text).joined())
+            position = next
+        }
+        #expect(lines == ["abcd", "ef", "北京", "北京", "x", "", "→é"])
+        #expect(Viewer.logicalLines(ArraySlice(Array("a\r\nb\rc\nd".utf8))) == 4)
+    }
+}
+
+@Suite("Huge cells in the panes")
+struct HugeCellTests {
+    /// A file whose second column holds one cell of `megabytes` MB, in lines of 100 bytes
+    /// or in one line.
+    static func hugeCSV(megabytes: Int, lineBreaks: Bool) -> String {
+        let piece = lineBreaks ? String(repeating: "0123456789", count: 10) + "\n" : String(repeating: "0123456789", count: 10)
+        return "id,text,after\n1,\"" + String(repeating: piece, count: megabytes * 10_000) + "end\",x\n2,short,y\n"
+    }
+
+    static func seconds(_ work: () -> Void) -> Double {
+        let start = Date()
+        work()
+        return Date().timeIntervalSince(start)
+    }
+
+    @Test("Enter and v on a multi-megabyte cell open at once, and every key costs what the screen shows",
+          arguments: [false, true])
+    func opensAtOnce(lineBreaks: Bool) {
+        let subject = viewer(Self.hugeCSV(megabytes: 8, lineBreaks: lineBreaks), width: 80, height: 24, commands: [.moveRight])
+        _ = subject.frame()
+        for open in [Key.enter, .character("v")] {
+            var frame = Frame(size: .zero)
+            let opening = Self.seconds {
+                subject.handle(key: open)
+                frame = subject.frame()
+            }
+            #expect(frame.lines[2].contains("0123456789"))
+            // Before: wrapping the whole cell took ~10 s here (debug build).
+            #expect(opening < 0.5, "opening took \(opening) s")
+            var lines: [String] = []
+            let keys = Self.seconds {
+                for key in [Key.character("G"), .up, .pageUp, .pageUp, .down, .pageDown, .character("g"), .pageDown] {
+                    subject.handle(key: key)
+                    lines = subject.frame().lines
+                    if key == .character("G") {
+                        #expect(lines.contains { $0.contains(open == .enter ? "end" : "after") }, "\(lines)")
+                    }
+                }
+            }
+            #expect(keys < 1, "8 keys took \(keys) s")
+            #expect(!lines.joined().contains("end"))
+            subject.handle(key: .escape)
+        }
+    }
+
+    @Test("the inspector says where it is in a huge cell by bytes, in a small one by lines")
+    func position() {
+        let subject = viewer(Self.hugeCSV(megabytes: 1, lineBreaks: false), width: 60, height: 10, commands: [.moveRight])
+        subject.handle(key: .enter)
+        guard case .inspector(let inspector) = subject.mode else { Issue.record("no inspector"); return }
+        #expect(inspector.title == "row 1 · text · 1,000,003 bytes, 1 line")
+        var lines = subject.frame().lines
+        #expect(lines[8].contains("bytes 1–312 of 1,000,003 (0%)"), "\(lines[8])")
+        subject.handle(key: .character("G"))
+        lines = subject.frame().lines
+        #expect(lines[8].contains("of 1,000,003 (100%)"), "\(lines[8])")
+        #expect(lines[7].contains("end"))
+    }
+}
+
+@Suite("Record view layout")
+struct RecordLayoutTests {
+    @Test("a long column name is cut, and values wrap for the name column drawn: no character is lost",
+          arguments: [40, 100, 160])
+    func longName(width: Int) {
+        let name = String(repeating: "long_name_", count: 7) + "1234567"   // 77 characters
+        let value = (0..<40).map { String(format: "%03d:", $0) }.joined()   // 160, every part distinct
+        let subject = viewer("id,\(name)\n1,\(value)\n", width: width, height: 20, commands: [.moveRight])
+        subject.handle(key: .character("v"))
+        let lines = subject.frame().lines.dropFirst().prefix(18)
+        let layout = RecordLayout(widestName: 77, screenWidth: width)
+        let shown = lines.filter { $0.contains("│") }.map { line -> String in
+            let characters = Array(line)
+            #expect(characters[layout.nameWidth + 2] == "│", "\(line)")
+            return String(characters[layout.valueX...]).trimmingCharacters(in: .whitespaces)
+        }.joined()
+        #expect(shown.hasSuffix(value), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(" long_name_") && $0.contains("…") } || width >= 240)
+    }
+}
