@@ -31,6 +31,8 @@ public struct Inspector: Sendable, Equatable {
     var text: WrappedText
     /// The first line in view.
     var top: PagedText.Position
+    /// The parser kept only the cell's start (see `Row.clipped`).
+    var isClipped: Bool
 }
 
 /// The record view's page: one record as `name │ value` lines.

@@ -44,10 +44,12 @@ extension Viewer {
         let text = WrappedText(cell, width: inspectorTextWidth)
         let name = columnName(cursorColumn)
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
+        let isClipped = row.isClipped(cursorColumn)
         let title = "row \(Self.grouped(cursorRow + 1)) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
-            + Self.counted(cell.count, "byte") + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
+            + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte") + (isClipped ? " kept" : "")
+            + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
         mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, text: text,
-                                    top: PagedText.Position(section: 0, offset: text.start)))
+                                    top: PagedText.Position(section: 0, offset: text.start), isClipped: isClipped))
     }
 
     /// The inspector with its text wrapped to the current width (the top line found

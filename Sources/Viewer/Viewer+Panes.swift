@@ -46,7 +46,8 @@ extension Viewer {
             frame[area.maxX - 1, y] = FrameCell("│", .border)
             guard let here = position else { continue }
             let (glyphs, next) = pager.line(at: here)
-            frame.write(glyphs, x: area.minX + 2, y: y, style: .plain, limit: inner - 2)
+            let end = frame.write(glyphs, x: area.minX + 2, y: y, style: .plain, limit: inner - 2)
+            if next == nil && inspector.isClipped { Self.markCut(&frame, after: end, y: y, limit: area.maxX - 2) }
             shown += 1
             position = next
         }
@@ -72,8 +73,9 @@ extension Viewer {
         let height = screenSize.height - 1
         guard height >= 1 else { return }
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: height))
+        let omitted = page.record.omittedCells > 0 ? "  (" + Self.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
         let title = " record \(Self.grouped(page.row + 1)) of \(Self.grouped(dataRowCount))\(store.isComplete ? "" : "+")"
-            + "   ←/→ previous/next   v back "
+            + omitted + "   ←/→ previous/next   v back "
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)
         let (layout, pager) = recordPager(page)
@@ -86,8 +88,17 @@ extension Viewer {
                 frame.write(name, x: 1, y: y, style: .header, limit: layout.nameWidth)
             }
             frame.write("│", x: layout.nameWidth + 2, y: y, style: .border)
-            frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
+            let end = frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
+            if next?.section != here.section && page.record.isClipped(here.section) {
+                Self.markCut(&frame, after: end, y: y, limit: screenSize.width)
+            }
             position = next
         }
+    }
+
+    /// A `…` after the last line of a cell the parser cut short (on the last cell of the
+    /// line when the line is full).
+    static func markCut(_ frame: inout Frame, after end: Int, y: Int, limit: Int) {
+        frame[min(end, limit - 1), y] = FrameCell("…", .symbol)
     }
 }

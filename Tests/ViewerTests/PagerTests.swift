@@ -102,14 +102,44 @@ struct HugeCellTests {
                     subject.handle(key: key)
                     lines = subject.frame().lines
                     if key == .character("G") {
-                        #expect(lines.contains { $0.contains(open == .enter ? "end" : "after") }, "\(lines)")
+                        // The parser keeps a cell's first MiB: its end is marked, not shown.
+                        #expect(lines.contains { $0.contains(open == .enter ? "…" : "after") }, "\(lines)")
                     }
                 }
             }
             #expect(keys < 1, "8 keys took \(keys) s")
+            if open == .enter, case .inspector(let inspector) = subject.mode {
+                #expect(inspector.title.contains("only the first 1,048,576 bytes kept"), "\(inspector.title)")
+            }
             #expect(!lines.joined().contains("end"))
             subject.handle(key: .escape)
         }
+    }
+
+    @Test("a pane over a 50 MB cell in a row lays out only what it shows, with or without line breaks",
+          arguments: [false, true])
+    func anySize(lineBreaks: Bool) {
+        _ = utf8Locale
+        var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 50_000_000)
+        if lineBreaks { for index in stride(from: 99, to: bytes.count, by: 100) { bytes[index] = 0x0A } }
+        bytes += Array("北京end".utf8)
+        let row = Row(bytes: bytes, ends: [bytes.count])
+        var top = PagedText.Position(section: 0, offset: 0)
+        var last = ""
+        let time = Self.seconds {
+            let pager = PagedText(sections: [WrappedText(row.field(0), width: 76)])
+            for command in [PagerCommand.pageDown, .bottom, .lineUp, .pageUp, .pageUp, .lineDown, .pageDown, .bottom] {
+                top = pager.scrolled(top, command, page: 40)
+            }
+            var position: PagedText.Position? = top
+            while let here = position {
+                let (glyphs, next) = pager.line(at: here)
+                last = glyphs.map(\.text).joined()
+                position = next
+            }
+        }
+        #expect(last.hasSuffix("北京end"))
+        #expect(time < 2, "took \(time) s")   // wrapping all of it: minutes in a debug build
     }
 
     @Test("the inspector says where it is in a huge cell by bytes, in a small one by lines")
