@@ -210,57 +210,46 @@ extension Viewer {
         let y = screenSize.height - 1
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         let progress = store.progress
-        var parts: [String] = []
+        var status = StatusLine()
         let total = Self.grouped(dataRowCount) + (progress.isComplete ? "" : "+")
         if store.rowCount == 0 && progress.isComplete {
-            parts.append("empty input")
+            status.position = "empty input"
         } else {
             let approximate = store.isApproximate ? "≈" : ""
-            parts.append(dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet")
-                         : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)")
+            status.position = dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet")
+                : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)"
         }
         let header = columnName(cursorColumn)
-        var column = "col \(cursorColumn + 1)/\(columnCount)"
-        if !header.isEmpty { column += " " + Self.fitting(header, width: 24, keepingEnd: false) }
-        parts.append(column)
-        if let dialect = store.dialect { parts.append(dialect.summary) }
+        status.column = "col \(Self.grouped(cursorColumn + 1))/\(Self.grouped(columnCount))"
+        if !header.isEmpty { status.columnName = Self.fitting(header, width: 24, keepingEnd: false) }
+        status.dialect = store.dialect?.summary
         if options.showsDebugStats {
             let stats = cells.statistics
-            parts.append("created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)")
+            status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
-        var right = ""
+        status.name = store.name
         if let message {
-            right = message
+            status.right = message
         } else if let failure = progress.failure {
-            right = failure
+            status.right = failure
         } else if let notice = progress.notice {
-            right = notice
+            status.right = notice
         } else if progress.isCaughtUp {
-            right = "following"
+            status.right = "following"
         } else if !progress.isComplete {
-            right = Self.progressText(progress)
+            status.right = Self.progressText(progress)
         } else if store.dialect?.looksBinary == true {
-            right = "binary data? (NUL bytes, shown as ␀)"
+            status.right = "binary data? (NUL bytes, shown as ␀)"
         } else if let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
-            right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"
+            status.right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"
         }
-        // Where you are matters most, then the message, then the file's name (which gives
-        // way first, keeping its end).
-        let rest = parts.joined(separator: "  ")
-        let messageRoom = max(screenSize.width / 2, screenSize.width - DisplayWidth.of(rest) - 3)
-        let rightWidth = right.isEmpty ? 0 : min(DisplayWidth.of(right) + 1, messageRoom)
-        let room = screenSize.width - rightWidth - (rightWidth > 0 ? 1 : 0)
-        let nameRoom = room - 1 - DisplayWidth.of(rest) - 2
-        var left = " " + rest
-        if nameRoom >= 4 {
-            left = " " + Self.fitting(store.name, width: nameRoom, keepingEnd: true) + "  " + rest
-        }
-        frame.write(left, x: 0, y: y, style: .status, limit: room)
-        if !right.isEmpty {
-            frame.write(right, x: screenSize.width - rightWidth, y: y, style: message != nil ? .statusMessage : .status,
-                        limit: rightWidth)
+        status = status.fitted(to: screenSize.width)
+        frame.write(status.left, x: 0, y: y, style: .status)
+        if let right = status.right {
+            frame.write(right, x: screenSize.width - DisplayWidth.of(right) - 1, y: y,
+                        style: message != nil ? .statusMessage : .status)
         }
         // Which columns are in view: a stretch of the status line in its own style.
         let totalWidth = window.contentSize.width, view = window.main.width
