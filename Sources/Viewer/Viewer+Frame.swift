@@ -49,7 +49,10 @@ extension Viewer {
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
             let row = window.drawingOffset.y + line
-            return window.visibleRows.contains(row) ? .dataRow(row + mainFirstRow) : .blank
+            guard window.visibleRows.contains(row) else { return .blank }
+            // Header rows that did not fit on top come first, then the data.
+            return row < scrollingHeaderRows ? .headerRecord(window.headerHeight - frozenDataRows.count + row)
+                : .dataRow(row - scrollingHeaderRows + mainFirstRow)
         }
         // One planning path for all four regions: main, then the bands, then the corner.
         var placements: [Placement] = []

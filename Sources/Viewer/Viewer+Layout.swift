@@ -32,14 +32,34 @@ extension Viewer {
             leftMetrics = ColumnMetrics(widths: leftWidths(frozenColumns))
             mainMetrics = ColumnMetrics(widths: Array(columnWidths[frozenColumns...]))
         }
-        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        // The band of header rows takes at most half the grid, so data always shows; the
+        // header rows past it scroll at the top of main (not under a freeze made with F).
+        let band = max(1, grid.height / 2)
+        scrollingHeaderRows = 0
+        if headerRecords > band && frozenDataRows.isEmpty {
+            scrollingHeaderRows = headerRecords - band
+            headerRecords = band
+        } else if headerRecords > band {
+            headerRecords = band
+        }
         window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
-                        contentSize: Size(width: mainMetrics.totalWidth, height: max(0, dataRowCount - mainFirstRow)),
+                        contentSize: Size(width: mainMetrics.totalWidth,
+                                          height: max(0, dataRowCount - mainFirstRow) + scrollingHeaderRows),
                         preambleLines: store.preamble.count)
         cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
         cursorRow = max(0, cursorRow)
         knownDataRows = dataRowCount
         cursorColumn = max(0, min(cursorColumn, count - 1))
+    }
+
+    /// Says when some header rows scroll with the data because the screen is too short
+    /// to keep them all on top.
+    func noteScrollingHeaderRows() {
+        guard scrollingHeaderRows > 0 else { return }
+        let kept = window.headerHeight - frozenDataRows.count
+        message = "\(Self.counted(kept + scrollingHeaderRows, "header row")) do not fit on top: "
+            + "\(Self.grouped(scrollingHeaderRows)) scroll\(scrollingHeaderRows == 1 ? "s" : "") above row 1"
     }
 
     /// The grid's area: the screen less the status line, and less the rightmost column

@@ -67,6 +67,12 @@ extension Viewer {
         sync()
         guard dataRowCount > 0, let row = store.row(record(ofDataRow: cursorRow)) else { return }
         if let echo = options.echo {
+            if echo != .column && (echo == .cell ? row.isClipped(cursorColumn) : row.isCut) {
+                // Printing the kept start as if it were the value would lose data silently.
+                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory: "
+                    + "--echo column or --output prints it whole"
+                return
+            }
             switch echo {
             case .cell: chosen = .bytes(Array(row.field(cursorColumn)))
             case .row:
@@ -90,7 +96,7 @@ extension Viewer {
             goToRow(number)
         } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
             guard number >= 1, number <= columnCount else {
-                message = "no column \(number) (there are \(columnCount))"
+                message = "no column \(number) (there \(Self.isAre(columnCount)) \(Self.counted(columnCount, "column")))"
                 return
             }
             moveCursor(toRow: cursorRow, column: number - 1)
@@ -117,12 +123,12 @@ extension Viewer {
         }
         let read = max(0, store.readRowCount - options.headerRows)
         if !store.isComplete && number > read {
-            message = "row \(Self.grouped(number)) is past the \(Self.grouped(read)) rows read so far"
+            message = "row \(Self.grouped(number)) is past the \(Self.counted(read, "row")) read so far"
             moveCursor(toRow: read - 1, column: cursorColumn)
             return
         }
         if number > dataRowCount {
-            message = "there are \(Self.grouped(dataRowCount)) rows"
+            message = "there \(Self.isAre(dataRowCount)) \(Self.counted(dataRowCount, "row"))"
         }
         moveCursor(toRow: max(1, number) - 1, column: cursorColumn)
     }
@@ -156,7 +162,7 @@ extension Viewer {
         widthGeneration += 1
         sync()
         revealCursor()
-        message = "column fitted to its content (\(columnWidths[cursorColumn]) cells)"
+        message = "column fitted to its content (\(Self.counted(columnWidths[cursorColumn], "cell")))"
     }
 
     func toggleFullWidth() {
@@ -186,7 +192,7 @@ extension Viewer {
             bytes = Array(record.field(cursorColumn))
         }
         clipboard = bytes
-        message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.grouped(bytes.count)) bytes) to the clipboard"
+        message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.counted(bytes.count, "byte"))) to the clipboard"
     }
 
     // MARK: Help

@@ -60,8 +60,8 @@ extension Viewer {
         let local = Point(x: point.x - area.minX, y: point.y - area.minY)
         func dataRow() -> Int? {
             let row = window.drawingOffset.y + local.y
-            guard row >= 0, row < window.contentSize.height else { return nil }
-            return row + mainFirstRow
+            guard row >= scrollingHeaderRows, row < window.contentSize.height else { return nil }
+            return row - scrollingHeaderRows + mainFirstRow
         }
         func mainColumn() -> Int? {
             mainMetrics.column(at: window.drawingOffset.x + local.x).map { $0 + frozenColumns }

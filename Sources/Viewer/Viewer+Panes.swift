@@ -55,7 +55,8 @@ extension Viewer {
         var place: String
         if text.isSmall {
             let (index, total) = text.lineNumber(of: inspector.top.offset)
-            place = "lines \(Self.grouped(index + 1))–\(Self.grouped(index + shown)) of \(Self.grouped(total))"
+            place = shown == 1 ? "line \(Self.grouped(index + 1)) of \(Self.grouped(total))"
+                : "lines \(Self.grouped(index + 1))–\(Self.grouped(index + shown)) of \(Self.grouped(total))"
         } else {
             // Counting a huge cell's lines would mean wrapping all of it: say where in its bytes.
             let first = inspector.top.offset - text.start

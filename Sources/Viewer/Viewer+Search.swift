@@ -62,7 +62,7 @@ extension Viewer {
             searcher_ = nil
             if let rows = searchedRows {
                 // The input was still loading: only what was read could be searched.
-                message = "not found in the \(Self.grouped(rows)) rows read so far: \(searcher.pattern.text)"
+                message = "not found in the \(Self.counted(rows, "row")) read so far: \(searcher.pattern.text)"
             } else {
                 message = "not found: \(searcher.pattern.text)"
             }

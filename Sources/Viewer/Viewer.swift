@@ -53,6 +53,9 @@ public final class Viewer {
     /// The first data row main shows (rows above it are frozen or out of view): derived
     /// from the freeze, so the two cannot disagree.
     public var mainFirstRow: Int { frozenDataRows.upperBound }
+    /// Header rows that do not fit in the band on top: they scroll at the top of main,
+    /// above the first data row (see `sync`).
+    public internal(set) var scrollingHeaderRows = 0
     /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
     var requestedFrozenColumns: Int
 
@@ -84,6 +87,8 @@ public final class Viewer {
         self.requestedFrozenColumns = options.frozenColumns
         self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         sync()
+        if scrollingHeaderRows > 0 { revealCursor() }
+        noteScrollingHeaderRows()
     }
 
     /// Rows of data (records after the header rows) known so far.
@@ -133,6 +138,7 @@ public final class Viewer {
             window.settle()
             sync()
             revealCursor()
+            noteScrollingHeaderRows()
         case .refresh:
             collectSearch()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
@@ -282,6 +288,9 @@ public final class Viewer {
             // Up at the top brings a scrolled-away preamble back before anything bounces.
             if edge.y < 0 && window.preambleLines > 0 && window.isPreambleHidden && window.offset.y <= 0 {
                 window.setPreambleHidden(false)
+            } else if edge.y < 0 && window.offset.y > 0 && target == mainFirstRow {
+                // Header rows that scroll above the first data row come into view.
+                window.scrollMain(by: Point(x: 0, y: -1))
             } else {
                 pull(edge)
             }
@@ -318,6 +327,8 @@ public final class Viewer {
             pull(Point(x: 0, y: direction))
             return
         }
+        // Up from the first data row: the header rows above it come into view.
+        if direction < 0 && cursorRow == mainFirstRow && scrollingHeaderRows > 0 { return }
         revealCursor()
     }
 
@@ -339,7 +350,7 @@ public final class Viewer {
 
     /// Scrolls the least needed to show the cursor's cell whole.
     func revealCursor() {
-        let mainRow = cursorRow - mainFirstRow
+        let mainRow = cursorRow - mainFirstRow + scrollingHeaderRows
         let rows = dataRowCount > mainFirstRow ? mainRow..<(mainRow + 1) : 0..<0
         var xRange = 0..<0
         if cursorColumn >= frozenColumns, cursorColumn - frozenColumns < mainMetrics.count {
@@ -354,8 +365,9 @@ public final class Viewer {
     func keepCursorInView() {
         let visible = window.visibleRows
         if !visible.isEmpty {
-            let first = visible.lowerBound + mainFirstRow, last = visible.upperBound - 1 + mainFirstRow
-            cursorRow = min(max(cursorRow, first), last)
+            let first = max(0, visible.lowerBound - scrollingHeaderRows) + mainFirstRow
+            let last = visible.upperBound - 1 - scrollingHeaderRows + mainFirstRow
+            if last >= first { cursorRow = min(max(cursorRow, first), last) }
         }
         guard cursorColumn >= frozenColumns else { return }
         let slices = mainMetrics.visible(offset: window.drawingOffset.x, width: window.main.width)
@@ -409,7 +421,8 @@ public final class Viewer {
         window.scroll(to: Point(x: window.offset.x, y: 0))
         sync()
         revealCursor()
-        message = "froze \(frozenDataRows.count + options.headerRows) rows and \(frozenColumns) columns (F again to unfreeze)"
+        message = "froze \(Self.counted(frozenDataRows.count + options.headerRows, "row")) and "
+            + "\(Self.counted(frozenColumns, "column")) (F again to unfreeze)"
     }
 
     /// Removes the freeze: only the header rows stay on top.

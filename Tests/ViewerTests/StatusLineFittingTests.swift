@@ -39,7 +39,7 @@ struct StatusLineFittingTests {
         let all = Set(Self.numbers(full))
         #expect(full.contains("row 1,234/3,000"))
         #expect(full.contains("col 25/60"))
-        #expect(full.contains(withMessage ? "no column 999 (there are 60)" : "line 1,713"), "\(full)")
+        #expect(full.contains(withMessage ? "no column 999 (there are 60 columns)" : "line 1,713"), "\(full)")
         var positionShown = 0
         for width in 10...120 {
             subject.handle(.resize(Size(width: width, height: 10)))
@@ -65,5 +65,57 @@ struct StatusLineFittingTests {
         #expect(line.fitted(to: 70).left == " row 1/3  col 25/60")
         #expect(line.fitted(to: 80).left == " row 1/3  col 25/60 amount  comma")
         #expect(line.fitted(to: 200) == line)
+    }
+}
+
+@Suite("Options that do not fit the screen")
+struct OversizedOptionTests {
+    @Test("-r 50 on an 8-line screen: half the grid keeps header rows, the others scroll above row 1 and are reachable")
+    func manyHeaderRows() {
+        var csv = ""
+        for row in 1...60 { csv += "h\(row),x\n" }
+        let subject = viewer(csv, width: 40, height: 8, options: .plain(headerRows: 50))
+        var lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│h1 ") && lines[2].hasPrefix("   │h3 "), "\(lines)")
+        // The data shows at once, under the last header rows; the others are above it.
+        #expect(lines[5].hasPrefix("   │h50 ") && lines[6].hasPrefix("  1│h51 "), "\(lines)")
+        #expect(subject.message == "50 header rows do not fit on top: 47 scroll above row 1", "\(subject.message ?? "")")
+        var seen = Set<String>()
+        func look() {
+            for line in subject.frame().lines.prefix(7) {
+                if let cell = line.split(separator: "│").last?.split(separator: " ").first { seen.insert(String(cell)) }
+            }
+        }
+        for _ in 0..<50 { subject.handle(.moveUp); look() }
+        #expect(subject.cursorRow == 0)
+        #expect(subject.frame().lines[3].hasPrefix("   │h4 "))
+        subject.handle(.pageDown)
+        subject.handle(.pageUp)
+        subject.handle(.pageUp)
+        look()
+        for _ in 0..<12 { subject.handle(.moveDown); look() }
+        for row in 1...60 { #expect(seen.contains("h\(row)"), "h\(row)") }
+        #expect(subject.frame().lines[6].hasPrefix(" 10│h60 "))
+    }
+}
+
+@Suite("Counts in words")
+struct PluralTests {
+    @Test("one row, one column, one byte: singular nouns")
+    func singular() {
+        let subject = viewer("a,b\nx,y\n", width: 80, height: 8, options: .plain)
+        subject.handle(.moveRight)
+        subject.handle(.toggleFreeze)
+        #expect(subject.message == "froze 1 row and 1 column (F again to unfreeze)")
+        subject.goTo("5")
+        #expect(subject.message == "there is 1 row")
+        subject.goTo("#3")
+        #expect(subject.message == "no column 3 (there are 2 columns)")
+        subject.handle(key: .character("y"))
+        #expect(subject.message == "copied the cell (1 byte) to the clipboard")
+        subject.handle(key: .enter)
+        guard case .inspector(let inspector) = subject.mode else { Issue.record("no inspector"); return }
+        #expect(inspector.title.hasSuffix("1 byte, 1 character, 1 line"))
+        #expect(subject.frame().lines.contains { $0.contains("line 1 of 1") })
     }
 }
