@@ -70,7 +70,7 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (or stdin is a terminal, or closed); 2 the screen cannot be drawn;
-          64 bad options.
+          64 bad options; 128+N after signal N; 130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + TerminalSession.libraryVersions).joined(separator: "\n")
     )
@@ -86,18 +86,20 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
     var noHeader = false
 
-    @Option(name: [.customShort("r"), .customLong("freeze-rows")],
+    // `.unconditional`: `-c -1` reaches validate() (which says why) instead of reading
+    // `-1` as an option and failing with "Missing value".
+    @Option(name: [.customShort("r"), .customLong("freeze-rows")], parsing: .unconditional,
             help: ArgumentHelp("Header rows kept on top (default 1; 0 with --no-header).", valueName: "n"))
     var freezeRows: Int?
 
-    @Option(name: [.customShort("c"), .customLong("freeze-cols")],
+    @Option(name: [.customShort("c"), .customLong("freeze-cols")], parsing: .unconditional,
             help: ArgumentHelp("Columns kept on the left while the rest scrolls.", valueName: "n"))
     var freezeColumns = 0
 
     @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#').",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#').",
                                valueName: "n"))
     var preamble: Int?
 
@@ -130,9 +132,13 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "size"))
     var spoolLimit: String?
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column (one value a line) on stdout.",
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
                                valueName: "cell|row|column"))
     var echo: EchoMode?
+
+    @Flag(name: [.customShort("0"), .customLong("print0")],
+          help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
+    var print0 = false
 
     @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
                                valueName: "format"))
@@ -148,6 +154,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
+        if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -231,7 +238,8 @@ struct CSVFreezeCommand: ParsableCommand {
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
-                                 spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme)
+                                 spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
+                                 terminator: print0 ? 0x00 : 0x0A)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -14,8 +14,11 @@ enum Session {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     static let frameInterval = 0.03
 
+    /// Exit status with `--echo` when the user quit without choosing (fzf's, for the same case).
+    static let cancelledStatus: Int32 = 130
+
     static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
-                    options: ViewerOptions, mouse: Bool, theme: Theme = .auto) -> Int32 {
+                    options: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A) -> Int32 {
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -133,19 +136,22 @@ enum Session {
             // A column is read again from the input: only a file can be (a FIFO would wait
             // for a writer that is gone).
             return echo(choice, path: viewer.store.isReloadable ? path : nil, delimiter: delimiter, quote: quote,
-                        preamble: preamble, headerRows: options.headerRows)
+                        preamble: preamble, headerRows: options.headerRows, terminator: terminator)
         }
+        // A script must tell "quit without choosing" from "chose an empty cell".
+        if options.echo != nil && status == 0 { return cancelledStatus }
         return status
     }
 
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
-    /// row as it is, or every data value of a column, one a line (streamed).
+    /// row as it is, or every data value of a column (streamed), each followed by
+    /// `terminator` (a line feed, or NUL with `-0`).
     static func echo(_ choice: Choice, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
-                     headerRows: Int) -> Int32 {
+                     headerRows: Int, terminator: UInt8) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         switch choice {
         case .bytes(let bytes):
-            _ = Output.writeToStandardOutput(bytes + [0x0A])
+            _ = Output.writeToStandardOutput(bytes + [terminator])
         case .column(let column):
             guard path != nil && path != "-" else {
                 fail("--echo column needs a FILE it can read again (a pipe or FIFO was read already)", status: 1)
@@ -160,7 +166,7 @@ enum Session {
                     defer { if !row.continuesInNext { seen += 1 } }
                     guard seen >= headerRows else { return true }
                     if column >= first { buffer.append(contentsOf: row.field(column - first)) }
-                    if !row.continuesInNext { buffer.append(0x0A) }
+                    if !row.continuesInNext { buffer.append(terminator) }
                     // Written out piece by piece too, so a value of any size streams.
                     if buffer.count >= 1 << 16 {
                         defer { buffer.removeAll(keepingCapacity: true) }

@@ -6,7 +6,7 @@ import Testing
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
-                          "--echo", "--theme",
+                          "--echo", "--theme", "--print0",
                           "--output", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
