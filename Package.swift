@@ -24,7 +24,11 @@ let package = Package(
             name: "CNCurses",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "CellStore", dependencies: ["CLibCSV"]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "FreezeLayout"]),

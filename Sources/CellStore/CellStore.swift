@@ -41,7 +41,11 @@ public final class CellStore {
     var parseBudget: Int64 = 32 << 20
 
     /// The store owns its loader's thread: it stops, and is waited for, when the store goes.
-    deinit { loader.stopAndJoin() }
+    deinit {
+        // Decompression stops first: the loader may be waiting for its next chunk.
+        loader.stopUnpacking()
+        loader.stopAndJoin()
+    }
 
     init(name: String, loader: Loader, cacheCapacity: Int) {
         self.name = name
@@ -56,8 +60,10 @@ public final class CellStore {
                             follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
-        let (input, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
-        let loader = Loader(input: input, spacing: checkpointSpacing, fileName: name,
+        let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
+        // A file is recognized here by its first bytes; a stream by the loader, as it reads.
+        let input = OpenedInput.recognizing(opened)
+        let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
                             onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
@@ -88,9 +94,26 @@ public final class CellStore {
 
     /// True when the input can be opened again (a file, not a stream).
     public var isReloadable: Bool {
-        if case .file = loader.input { return true }
-        return false
+        switch loader.input {
+        case .file: return true
+        case .packed(let packed): return packed.compressedSize != nil
+        case .stream, .memory: return false
+        }
     }
+
+    /// The compression the input was read through (`gzip`, `zstd`, `xz`, `bzip2`), if any.
+    /// A file's is known at once; a stream's once its first bytes are read.
+    public var compressionName: String? {
+        if case .packed(let packed) = loader.input { return packed.compression.name }
+        return progress.compression
+    }
+
+    /// Bytes kept in the temporary file of gzip access points, for gzip files.
+    package var packedIndexBytes: Int64? {
+        if case .packed(let packed) = loader.input { return packed.gzipIndex?.storedBytes }
+        return nil
+    }
+
 
     /// The lines before the table, if any (shown above the header, never parsed as CSV).
     public var preamble: [String] { loader.shared.withLock { $0.preamble } }

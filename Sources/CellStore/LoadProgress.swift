@@ -6,6 +6,12 @@ public struct LoadProgress: Sendable, Equatable {
     public var bytesRead: Int64 = 0
     /// The input's size when known in advance (a regular file), else nil.
     public var totalBytes: Int64?
+    /// For compressed input: compressed bytes read so far, and the compressed file's size
+    /// (nil through a pipe). Progress and the time left count these.
+    public var packedBytesRead: Int64 = 0
+    public var packedSize: Int64?
+    /// The compression of the input (`gzip`, …), once known; nil for plain text.
+    public var compression: String?
     /// True once the whole input has been read and indexed.
     public var isComplete = false
     /// The most cells any record has.
@@ -36,12 +42,19 @@ public struct LoadProgress: Sendable, Equatable {
 
     /// Seconds still to go at the rate so far, when the size is known.
     public var secondsLeft: Double? {
+        if let packed = packedSize {
+            guard elapsed > 0.01, packedBytesRead > 0 else { return nil }
+            return Double(max(0, packed - packedBytesRead)) / (Double(packedBytesRead) / elapsed)
+        }
         guard let total = totalBytes, bytesPerSecond > 0 else { return nil }
         return Double(max(0, total - bytesRead)) / bytesPerSecond
     }
 
     /// The fraction of the input read, when its size is known.
     public var fractionRead: Double? {
+        if let packed = packedSize {
+            return packed > 0 ? min(1, Double(packedBytesRead) / Double(packed)) : nil
+        }
         guard let total = totalBytes, total > 0 else { return nil }
         return min(1, Double(bytesRead) / Double(total))
     }

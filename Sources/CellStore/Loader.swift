@@ -18,6 +18,8 @@ package final class Loader: Sendable {
         case stream(FileSource, spool: SpoolSource)
         /// Bytes in memory.
         case memory(MemorySource)
+        /// Compressed data, decompressed in the background (see `PackedInput`).
+        case packed(PackedInput)
     }
 
     let input: Input
@@ -37,6 +39,9 @@ package final class Loader: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// What a file was when it was opened, to tell later that it changed on disk.
     let openedAs: FileIdentity?
+    /// A compressed stream being decompressed (known only once its first bytes are read),
+    /// and whether the store has gone: see `Loader+Packed.swift`.
+    let streamUnpacking = Mutex<(input: PackedInput?, isStopped: Bool)>((nil, false))
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
@@ -69,6 +74,7 @@ package final class Loader: Sendable {
         case .file(let file, _): return file
         case .stream(_, let spool): return spool
         case .memory(let memory): return memory
+        case .packed(let packed): return packed.source
         }
     }
 
@@ -148,7 +154,10 @@ package final class Loader: Sendable {
                 $0.progress.totalBytes = size
             }
             index(source: memory, isGrowing: false)
+        case .packed(let packed):
+            index(packed)
         case .stream(let stream, let spool):
+            if indexCompressedStream(stream, spool: spool) { return }
             var reader = StreamPull(stream: stream, spool: spool, name: fileName == "stdin" ? nil : fileName,
                                     isStopped: { [self] in isStopped }, report: { [self] in report($0) })
             index(source: spool, isGrowing: true, pull: { buffer, _ in reader.pull(into: buffer) })
@@ -157,7 +166,7 @@ package final class Loader: Sendable {
 
     /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
     /// (given how much is available now) and says how much came.
-    private func index(source: ByteSource, isGrowing: Bool,
+    func index(source: ByteSource, isGrowing: Bool,
                        pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)

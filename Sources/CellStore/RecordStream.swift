@@ -11,6 +11,8 @@ public enum RecordStream {
         public var records: Int
         /// True when the input's last byte ended a record.
         public var endsWithTerminator: Bool
+        /// Where compressed input broke off, if it did: every record before was delivered.
+        public var damage: String?
     }
 
     /// What the start of the input says, known before the first record.
@@ -31,14 +33,21 @@ public enum RecordStream {
     public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
                                started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
-        let file: FileSource
-        let name: String?
-        if let path, path != "-" {
-            file = try FileSource(path: path)
-            name = path
-        } else {
-            file = FileSource(descriptor: dup(0))
-            name = nil
+        let opened = try OpenedInput.open(path: path)
+        let read = try opened.sequentialReader()
+        let name: String? = path == nil || path == "-" ? nil : opened.tableName
+        var damage: PackedDamage?
+        /// The next bytes: a count, 0 at the end or where compressed data breaks off.
+        func next(_ buffer: inout [UInt8]) -> Int {
+            guard damage == nil else { return 0 }
+            do {
+                return try buffer.withUnsafeMutableBytes { try read($0) }
+            } catch let error as PackedDamage {
+                damage = error
+            } catch {
+                damage = PackedDamage(.unreadable("\(error)"), at: 0)
+            }
+            return 0
         }
         let chunkSize = 1 << 18
         var buffer = [UInt8](repeating: 0, count: chunkSize)
@@ -46,8 +55,7 @@ public enum RecordStream {
         var start: [UInt8] = []
         var ended = false
         while start.count < 1 << 16 {
-            let count = buffer.withUnsafeMutableBytes { file.readNext(into: $0) }
-            if count < 0 { throw CellStoreError.unreadable(path ?? "stdin", String(cString: strerror(errno))) }
+            let count = next(&buffer)
             if count == 0 { ended = true; break }
             start.append(contentsOf: buffer[..<count])
         }
@@ -68,8 +76,7 @@ public enum RecordStream {
         parser.parse(start[dataStart...])
         deliver()
         while !ended && !stopped {
-            let count = buffer.withUnsafeMutableBytes { file.readNext(into: $0) }
-            if count < 0 { throw CellStoreError.unreadable(path ?? "stdin", String(cString: strerror(errno))) }
+            let count = next(&buffer)
             if count == 0 { break }
             lastByte = buffer[count - 1]
             parser.parse(buffer[..<count])
@@ -80,7 +87,11 @@ public enum RecordStream {
             deliver()
         }
         let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D
-        return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator)
+        if let damage, case .unreadable(let why) = damage.kind, opened.compression == nil {
+            throw CellStoreError.unreadable(opened.name, why)
+        }
+        return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator,
+                       damage: damage?.description)
     }
 }
 

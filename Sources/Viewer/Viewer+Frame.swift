@@ -225,7 +225,8 @@ extension Viewer {
         let header = columnName(cursorColumn)
         status.column = "col \(Self.grouped(cursorColumn + 1))/\(Self.grouped(columnCount))"
         if !header.isEmpty { status.columnName = Self.fitting(header, width: 24, keepingEnd: false) }
-        status.dialect = store.dialect?.summary
+        let input = [store.dialect?.summary, store.compressionName].compactMap { $0 }
+        status.dialect = input.isEmpty ? nil : input.joined(separator: "  ")
         if options.showsDebugStats {
             let stats = cells.statistics
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"

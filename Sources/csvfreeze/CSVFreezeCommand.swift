@@ -54,6 +54,11 @@ struct CSVFreezeCommand: ParsableCommand {
         then come from the terminal. When standard output is not a terminal, or with --output, \
         nothing is drawn and the table is written as text.
 
+        Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
+        a pipe, and shows the table it holds; the first screen does not wait for the rest. \
+        A damaged file shows what comes before the damage, and the status line says where \
+        it is. A compressed file is read once: --follow does not follow it, R reads it again.
+
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
 
@@ -69,8 +74,9 @@ struct CSVFreezeCommand: ParsableCommand {
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
         EXIT STATUS:
-          0 success; 1 the input cannot be read (or stdin is a terminal, or closed); 2 the screen cannot be drawn;
-          64 bad options; 128+N after signal N; 130 with --echo, quit without choosing.
+          0 success; 1 the input cannot be read (or stdin is a terminal, or closed, or compressed
+          input is damaged); 2 the screen cannot be drawn; 64 bad options; 128+N after signal N;
+          130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + TerminalSession.libraryVersions).joined(separator: "\n")
     )
@@ -124,7 +130,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var debugStats = false
 
     @Flag(name: [.customShort("f"), .customLong("follow")],
-          help: "Keep reading the file as it grows, like tail -F (after a truncation, from its new start); the view stays at the bottom if it was there.")
+          help: "Keep reading the file as it grows, like tail -F (after a truncation, from its new start); the view stays at the bottom if it was there (not for compressed files).")
     var follow = false
 
     @Option(name: .customLong("spool-limit"),

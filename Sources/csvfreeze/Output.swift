@@ -19,6 +19,10 @@ enum Output {
                 writer?.write(row) ?? false
             }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
+            if let damage = summary.damage {
+                // Everything before the damage is written; say where it stopped.
+                fail("\(path ?? "stdin"): \(damage)", status: 1)
+            }
             return 0
         } catch {
             fail(error.description, status: 1)

@@ -18,7 +18,8 @@ enum Session {
     static let cancelledStatus: Int32 = 130
 
     static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
-                    options: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A) -> Int32 {
+                    options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A) -> Int32 {
+        var options = given
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -40,6 +41,12 @@ enum Session {
         } catch {
             fail(error.description, status: 1)
         }
+        // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
+        var notice: String?
+        if options.follows, let compression = store.compressionName {
+            options.follows = false
+            notice = "a \(compression) file is read once, not followed (R reads it again)"
+        }
         let session: TerminalSession
         do {
             session = try TerminalSession(theme: theme)
@@ -49,6 +56,7 @@ enum Session {
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
         var viewer = Viewer(store: store, options: options, screenSize: session.size)
+        if let notice { viewer.say(notice) }
         var status: Int32 = 0
         var lastFrame: Frame?
         // The next animation frame is due at this time; nil while nothing moves, and then

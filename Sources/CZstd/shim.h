@@ -1,0 +1,6 @@
+#ifndef CSVFREEZE_CZSTD_SHIM_H
+#define CSVFREEZE_CZSTD_SHIM_H
+
+#include <zstd.h>
+
+#endif

@@ -1,0 +1,95 @@
+import CZlib
+
+/// gzip through zlib, member after member (multi-member files and BGZF read as one).
+///
+/// With an `indexBuilder`, it stops at every deflate block boundary (`Z_BLOCK`) so the
+/// builder can record access points for random access later (see `GzipIndex`).
+package final class GzipDecoder: PackedDecoder {
+    /// Heap-allocated: zlib checks that the stream it was set up with has not moved.
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var isBetweenMembers = false
+    private var consumedTotal: Int64 = 0
+    /// Damage met after some output: that output is delivered first, the damage next call.
+    private var pendingDamage: PackedDamage?
+    private var producedTotal: Int64 = 0
+    let indexBuilder: GzipIndexBuilder?
+
+    package init(indexBuilder: GzipIndexBuilder? = nil) throws(PackedDamage) {
+        self.indexBuilder = indexBuilder
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = csvfreeze_inflate_init2(stream, 31)
+        guard status == Z_OK else {
+            stream.deallocate()
+            throw PackedDamage(.setup("zlib could not start: \(status)"), at: 0)
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Throws `damage` now when nothing was produced, else after the output is delivered.
+    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        guard produced > 0 else { throw damage }
+        pendingDamage = damage
+        return (consumed, produced)
+    }
+
+    package var isAtBoundary: Bool { isBetweenMembers }
+    package var consumedBytes: Int64 { consumedTotal }
+
+    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        if let pendingDamage { throw pendingDamage }
+        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        var consumed = 0, produced = 0
+        defer { indexBuilder?.keep(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
+        while consumed < input.count && produced < output.count {
+            if isBetweenMembers {
+                // Zero padding after the last member is common (tape blocks): skip it.
+                if input[consumed] == 0 {
+                    while consumed < input.count && input[consumed] == 0 { consumed += 1; consumedTotal += 1 }
+                    continue
+                }
+                guard input[consumed] == 0x1F else {
+                    return try deliver(PackedDamage(.corrupt("data after the end of the gzip stream"), at: consumedTotal), consumed, produced)
+                }
+                inflateReset(stream)
+                isBetweenMembers = false
+                indexBuilder?.memberStarts(atOutput: producedTotal)
+            }
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: UInt8.self) + consumed)
+            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
+            stream.pointee.next_out = outBase.assumingMemoryBound(to: UInt8.self) + produced
+            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
+            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
+            let status = inflate(stream, indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK)
+            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            consumed += usedIn
+            produced += madeOut
+            consumedTotal += Int64(usedIn)
+            producedTotal += Int64(madeOut)
+            switch status {
+            case Z_STREAM_END:
+                isBetweenMembers = true
+            case Z_OK, Z_BUF_ERROR:
+                break
+            case Z_MEM_ERROR:
+                return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
+            default:
+                let why = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                return try deliver(PackedDamage(.corrupt(why), at: consumedTotal), consumed, produced)
+            }
+            if let indexBuilder, status != Z_STREAM_END, stream.pointee.data_type & 0xC0 == 0x80 {
+                // After a block's end (or the header), not in the last block: inflating can
+                // start here from the bit position and the 32 KiB before it.
+                indexBuilder.boundary(input: consumedTotal, bits: Int(stream.pointee.data_type & 7), output: producedTotal,
+                                      recent: UnsafeRawBufferPointer(rebasing: output[..<produced]))
+            }
+            if usedIn == 0 && madeOut == 0 && status != Z_STREAM_END { break }
+        }
+        return (consumed, produced)
+    }
+}

@@ -1,0 +1,201 @@
+import CZlib
+import Synchronization
+
+/// The decompressed bytes of a gzip file, read at any offset without a decompressed copy:
+/// a read inflates from the nearest access point before it (see `GzipIndex`).
+///
+/// While the file is being indexed, the chunks just inflated by the indexing pass are
+/// served as they are (the loader scans them right away); a few recently inflated spans
+/// are cached, and a read that continues where the last one ended goes on inflating
+/// from there, so reading in order costs one pass.
+package final class GzipSource: ByteSource {
+    let file: FileSource
+    let index: GzipIndex
+    private let produced = Atomic<Int64>(0)
+    private let recent = Mutex<[Span]>([])
+    private let reader: Mutex<SpanReader>
+    /// Chunks of the indexing pass kept, and spans of random reads cached.
+    static let recentChunks = 4
+    static let cachedSpans = 8
+    static let spanSize = 1 << 18
+
+    struct Span {
+        var start: Int64
+        var bytes: [UInt8]
+        var end: Int64 { start + Int64(bytes.count) }
+    }
+
+    package init(file: FileSource, index: GzipIndex) {
+        self.file = file
+        self.index = index
+        reader = Mutex(SpanReader(file: file, index: index))
+    }
+
+    /// Decompressed bytes known so far.
+    package var length: Int64 { produced.load(ordering: .acquiring) }
+
+    /// Takes the next chunk of the indexing pass; called by the one thread that indexes.
+    func append(_ chunk: [UInt8]) {
+        let start = produced.load(ordering: .relaxed)
+        recent.withLock { spans in
+            spans.append(Span(start: start, bytes: chunk))
+            if spans.count > GzipSource.recentChunks { spans.removeFirst() }
+        }
+        produced.store(start + Int64(chunk.count), ordering: .releasing)
+    }
+
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let wanted = Int(min(Int64(buffer.count), length - offset))
+        guard wanted > 0, offset >= 0 else { return 0 }
+        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])
+        if let count = recent.withLock({ GzipSource.copy(from: $0, at: offset, into: target) }) { return count }
+        guard let span = reader.withLock({ $0.span(at: offset) }) else { return 0 }
+        return GzipSource.copy(from: [span], at: offset, into: target) ?? 0
+    }
+
+    /// Copies from the span holding `offset`, if any.
+    static func copy(from spans: [Span], at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let span = spans.last(where: { $0.start <= offset && offset < $0.end }) else { return nil }
+        let from = Int(offset - span.start)
+        let count = min(buffer.count, span.bytes.count - from)
+        span.bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[from..<(from + count)])) }
+        return count
+    }
+}
+
+/// Random reads for `GzipSource`: an LRU of inflated spans and one cursor that goes on
+/// inflating from where the last read ended. Used under the source's lock.
+final class SpanReader {
+    let file: FileSource
+    let index: GzipIndex
+    private var cache: [GzipSource.Span] = []
+    private var cursor: GzipCursor?
+
+    init(file: FileSource, index: GzipIndex) {
+        self.file = file
+        self.index = index
+    }
+
+    /// A span of inflated bytes that holds `offset`, or nil when they cannot be read.
+    func span(at offset: Int64) -> GzipSource.Span? {
+        if let index = cache.lastIndex(where: { $0.start <= offset && offset < $0.end }) {
+            let span = cache.remove(at: index)
+            cache.append(span)
+            return span
+        }
+        guard let point = index.point(atOrBefore: offset) else { return nil }
+        // Go on from the cursor when it is before the offset and no farther than the point.
+        if cursor == nil || cursor!.position > offset || cursor!.position < point.output {
+            guard let window = index.window(for: point) else { return nil }
+            cursor = GzipCursor(file: file, point: point, window: window)
+        }
+        guard let cursor else { return nil }
+        var bytes = [UInt8](repeating: 0, count: GzipSource.spanSize)
+        while cursor.position < offset {
+            let skip = Int(min(Int64(bytes.count), offset - cursor.position))
+            let got = bytes.withUnsafeMutableBytes { cursor.inflate(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<skip])) }
+            if got <= 0 {
+                self.cursor = nil
+                return nil
+            }
+        }
+        let got = bytes.withUnsafeMutableBytes { cursor.inflate(into: $0) }
+        guard got > 0 else {
+            self.cursor = nil
+            return nil
+        }
+        bytes.removeLast(bytes.count - got)
+        let span = GzipSource.Span(start: offset, bytes: bytes)
+        cache.append(span)
+        if cache.count > GzipSource.cachedSpans { cache.removeFirst() }
+        return span
+    }
+}
+
+/// Inflates a gzip file from an access point on, member after member.
+final class GzipCursor {
+    private let file: FileSource
+    private let stream: UnsafeMutablePointer<z_stream>
+    private let input: UnsafeMutableRawBufferPointer
+    /// The next compressed byte to read into `input`.
+    private var inputOffset: Int64
+    /// Raw deflate from an access point; gzip (header and trailer read by zlib) after the
+    /// first member end.
+    private var isRaw = true
+    private var isBroken = false
+    /// Offset in the decompressed data of the next byte this cursor produces.
+    private(set) var position: Int64
+
+    init(file: FileSource, point: GzipIndex.Point, window: [UInt8]) {
+        self.file = file
+        position = point.output
+        inputOffset = point.input
+        input = .allocate(byteCount: 1 << 16, alignment: 16)
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard csvfreeze_inflate_init2(stream, -15) == Z_OK else {
+            isBroken = true
+            return
+        }
+        if point.bits > 0 {
+            var byte: UInt8 = 0
+            let got = withUnsafeMutableBytes(of: &byte) { file.read(at: point.input - 1, into: $0) }
+            if got != 1 { isBroken = true }
+            inflatePrime(stream, Int32(point.bits), Int32(byte >> (8 - point.bits)))
+        }
+        if !window.isEmpty {
+            window.withUnsafeBufferPointer { _ = inflateSetDictionary(stream, $0.baseAddress, uInt($0.count)) }
+        }
+    }
+
+    deinit {
+        inflateEnd(stream)
+        stream.deallocate()
+        input.deallocate()
+    }
+
+    /// Inflates up to `buffer.count` bytes; returns how many (0 when the data ends or breaks).
+    func inflate(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard !isBroken, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        stream.pointee.next_out = base.assumingMemoryBound(to: UInt8.self)
+        stream.pointee.avail_out = UInt32(buffer.count)
+        while stream.pointee.avail_out > 0 {
+            if stream.pointee.avail_in == 0 && !refill() { break }
+            let status = CZlib.inflate(stream, Z_NO_FLUSH)
+            if status == Z_STREAM_END {
+                if isRaw && !skip(8) { break }   // the member's trailer, which raw inflate leaves
+                isRaw = false
+                inflateReset2(stream, 31)
+                continue
+            }
+            if status != Z_OK && status != Z_BUF_ERROR {
+                isBroken = true
+                break
+            }
+        }
+        let count = buffer.count - Int(stream.pointee.avail_out)
+        position += Int64(count)
+        return count
+    }
+
+    private func refill() -> Bool {
+        let count = file.read(at: inputOffset, into: input)
+        guard count > 0, let base = input.baseAddress else { return false }
+        inputOffset += Int64(count)
+        stream.pointee.next_in = base.assumingMemoryBound(to: UInt8.self)
+        stream.pointee.avail_in = UInt32(count)
+        return true
+    }
+
+    private func skip(_ count: Int) -> Bool {
+        var left = count
+        while left > 0 {
+            if stream.pointee.avail_in == 0 && !refill() { return false }
+            let step = min(left, Int(stream.pointee.avail_in))
+            stream.pointee.next_in += step
+            stream.pointee.avail_in -= UInt32(step)
+            left -= step
+        }
+        return true
+    }
+}

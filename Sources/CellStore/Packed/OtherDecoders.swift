@@ -1,0 +1,183 @@
+import CBzip2
+import CLzma
+import CZstd
+
+/// Zstandard: frames follow one another; the library reads skippable ones itself.
+package final class ZstdDecoder: PackedDecoder {
+    private let context: OpaquePointer
+    private var frameDone = false
+    private var consumedTotal: Int64 = 0
+    /// Damage met after some output: that output is delivered first, the damage next call.
+    private var pendingDamage: PackedDamage?
+
+    package init() throws(PackedDamage) {
+        guard let context = ZSTD_createDStream() else { throw PackedDamage(.setup("out of memory"), at: 0) }
+        self.context = context
+        ZSTD_initDStream(context)
+    }
+
+    deinit { ZSTD_freeDStream(context) }
+
+    /// Throws `damage` now when nothing was produced, else after the output is delivered.
+    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        guard produced > 0 else { throw damage }
+        pendingDamage = damage
+        return (consumed, produced)
+    }
+
+    package var isAtBoundary: Bool { frameDone }
+    package var consumedBytes: Int64 { consumedTotal }
+
+    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        if let pendingDamage { throw pendingDamage }
+        var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
+        var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
+        while source.pos < source.size && target.pos < target.size {
+            let before = (source.pos, target.pos)
+            let hint = ZSTD_decompressStream(context, &target, &source)
+            consumedTotal += Int64(source.pos - before.0)
+            if ZSTD_isError(hint) != 0 {
+                return try deliver(PackedDamage(.corrupt(String(cString: ZSTD_getErrorName(hint))), at: consumedTotal), source.pos, target.pos)
+            }
+            // 0: a frame is complete and flushed.
+            frameDone = hint == 0
+            if source.pos == before.0 && target.pos == before.1 { break }
+        }
+        return (source.pos, target.pos)
+    }
+}
+
+/// xz through liblzma, concatenated streams and stream padding included.
+package final class XzDecoder: PackedDecoder {
+    private let stream: UnsafeMutablePointer<lzma_stream>
+    private var ended = false
+    private var consumedTotal: Int64 = 0
+    /// Damage met after some output: that output is delivered first, the damage next call.
+    private var pendingDamage: PackedDamage?
+
+    package init() throws(PackedDamage) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: lzma_stream())
+        let status = lzma_stream_decoder(stream, UInt64.max, csvfreeze_lzma_concatenated)
+        guard status == LZMA_OK else {
+            stream.deallocate()
+            throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0)
+        }
+    }
+
+    deinit {
+        lzma_end(stream)
+        stream.deallocate()
+    }
+
+    /// With concatenated streams, liblzma knows the input is whole only when told it ended.
+    /// Throws `damage` now when nothing was produced, else after the output is delivered.
+    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        guard produced > 0 else { throw damage }
+        pendingDamage = damage
+        return (consumed, produced)
+    }
+
+    package var isAtBoundary: Bool { ended }
+    package var consumedBytes: Int64 { consumedTotal }
+
+    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        if let pendingDamage { throw pendingDamage }
+        guard !ended, let outBase = output.baseAddress else { return (0, 0) }
+        stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        stream.pointee.avail_in = input.count
+        stream.pointee.next_out = outBase.assumingMemoryBound(to: UInt8.self)
+        stream.pointee.avail_out = output.count
+        let status = lzma_code(stream, isLastInput ? LZMA_FINISH : LZMA_RUN)
+        let consumed = input.count - stream.pointee.avail_in
+        let produced = output.count - stream.pointee.avail_out
+        consumedTotal += Int64(consumed)
+        switch status {
+        case LZMA_OK, LZMA_BUF_ERROR: break
+        case LZMA_STREAM_END: ended = true
+        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
+        case LZMA_DATA_ERROR: return try deliver(PackedDamage(.corrupt("corrupt data"), at: consumedTotal), consumed, produced)
+        case LZMA_FORMAT_ERROR: return try deliver(PackedDamage(.corrupt("not xz data"), at: consumedTotal), consumed, produced)
+        default: return try deliver(PackedDamage(.corrupt("liblzma error \(status.rawValue)"), at: consumedTotal), consumed, produced)
+        }
+        if status == LZMA_BUF_ERROR && isLastInput && consumed == 0 && produced == 0 {
+            throw PackedDamage(.truncated, at: consumedTotal)
+        }
+        return (consumed, produced)
+    }
+}
+
+/// bzip2 through libbz2; a stream that ends is followed by the next, as `bzip2 -d` reads them.
+package final class Bzip2Decoder: PackedDecoder {
+    private let stream: UnsafeMutablePointer<bz_stream>
+    private var isBetweenStreams = false
+    private var isOpen = false
+    private var consumedTotal: Int64 = 0
+    /// Damage met after some output: that output is delivered first, the damage next call.
+    private var pendingDamage: PackedDamage?
+
+    package init() throws(PackedDamage) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: bz_stream())
+        try open()
+    }
+
+    private func open() throws(PackedDamage) {
+        let status = BZ2_bzDecompressInit(stream, 0, 0)
+        guard status == BZ_OK else { throw PackedDamage(.setup("libbz2 could not start: \(status)"), at: consumedTotal) }
+        isOpen = true
+    }
+
+    deinit {
+        if isOpen { BZ2_bzDecompressEnd(stream) }
+        stream.deallocate()
+    }
+
+    /// Throws `damage` now when nothing was produced, else after the output is delivered.
+    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        guard produced > 0 else { throw damage }
+        pendingDamage = damage
+        return (consumed, produced)
+    }
+
+    package var isAtBoundary: Bool { isBetweenStreams }
+    package var consumedBytes: Int64 { consumedTotal }
+
+    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        if let pendingDamage { throw pendingDamage }
+        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        var consumed = 0, produced = 0
+        while consumed < input.count && produced < output.count {
+            if isBetweenStreams {
+                BZ2_bzDecompressEnd(stream)
+                isOpen = false
+                stream.initialize(to: bz_stream())
+                try open()
+                isBetweenStreams = false
+            }
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: CChar.self) + consumed)
+            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
+            stream.pointee.next_out = outBase.assumingMemoryBound(to: CChar.self) + produced
+            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
+            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
+            let status = BZ2_bzDecompress(stream)
+            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            consumed += usedIn
+            produced += madeOut
+            consumedTotal += Int64(usedIn)
+            switch status {
+            case BZ_OK: break
+            case BZ_STREAM_END: isBetweenStreams = true
+            case BZ_MEM_ERROR: return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
+            case BZ_DATA_ERROR: return try deliver(PackedDamage(.corrupt("bad block checksum or corrupt data"), at: consumedTotal), consumed, produced)
+            case BZ_DATA_ERROR_MAGIC: return try deliver(PackedDamage(.corrupt("data after the end of the bzip2 stream"), at: consumedTotal), consumed, produced)
+            default: return try deliver(PackedDamage(.corrupt("libbz2 error \(status)"), at: consumedTotal), consumed, produced)
+            }
+            if usedIn == 0 && madeOut == 0 && status != BZ_STREAM_END { break }
+        }
+        return (consumed, produced)
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Decompresses an input on a thread of its own and hands the loader chunks of output, so
+/// that decompression (one core) and the record scanner (the other) run side by side.
+///
+/// At most `depth` chunks wait, so a fast decoder (or a bomb) cannot run ahead into
+/// memory. The owner stops it with `stop()`, which cancels and waits for the thread.
+package final class Unpacker: Sendable {
+    /// What the loader takes next.
+    enum Item: Sendable {
+        case bytes([UInt8])
+        case end
+        case damage(PackedDamage)
+    }
+
+    static let chunkSize = 1 << 20
+    static let depth = 4
+
+    private let items = Mutex<[Item]>([])
+    private let filled = DispatchSemaphore(value: 0)
+    private let free = DispatchSemaphore(value: Unpacker.depth)
+    private let finished = DispatchSemaphore(value: 0)
+    private let isCancelled = Atomic<Bool>(false)
+    private let isRunning = Atomic<Bool>(false)
+    private let compressedRead = Atomic<Int64>(0)
+    private let compression: Compression
+    private let raw: RawInput
+    private let indexBuilder: GzipIndexBuilderBox?
+
+    /// Compressed input: a file read from its start, or a stream after the bytes that were
+    /// read to recognize it.
+    package struct RawInput: Sendable {
+        let file: FileSource
+        let prefix: [UInt8]
+        let isStream: Bool
+
+        package init(file: FileSource, prefix: [UInt8], isStream: Bool) {
+            self.file = file
+            self.prefix = prefix
+            self.isStream = isStream
+        }
+
+        /// A reader of the compressed bytes in order. A stream is polled, so that a
+        /// cancelled reader does not stay blocked on a silent pipe.
+        func makeReader(isCancelled: @escaping @Sendable () -> Bool = { false }) -> PackedReader.RawRead {
+            var prefixLeft = prefix[...]
+            var offset: Int64 = 0
+            return { buffer in
+                if !prefixLeft.isEmpty {
+                    let count = min(buffer.count, prefixLeft.count)
+                    prefixLeft.prefix(count).withUnsafeBytes { buffer.copyMemory(from: $0) }
+                    prefixLeft = prefixLeft.dropFirst(count)
+                    offset += Int64(count)
+                    return count
+                }
+                guard isStream else {
+                    let count = file.read(at: offset, into: buffer)
+                    offset += Int64(max(0, count))
+                    return count
+                }
+                while true {
+                    if isCancelled() { return 0 }
+                    var descriptor = pollfd(fd: file.descriptor, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&descriptor, 1, 100)
+                    if ready < 0 && errno != EINTR { return -1 }
+                    if ready > 0 { return file.readNext(into: buffer) }
+                }
+            }
+        }
+    }
+
+    /// Wraps the builder so the unpacking thread alone touches it.
+    final class GzipIndexBuilderBox: @unchecked Sendable {
+        // Safe: created by the opener, then used only by the unpacking thread (`run`).
+        let builder: GzipIndexBuilder
+        init(_ builder: GzipIndexBuilder) { self.builder = builder }
+    }
+
+    package init(compression: Compression, raw: RawInput, index: GzipIndex? = nil) {
+        self.compression = compression
+        self.raw = raw
+        indexBuilder = index.map { GzipIndexBuilderBox(GzipIndexBuilder(index: $0)) }
+    }
+
+    /// Compressed bytes read so far.
+    package var compressedBytesRead: Int64 { compressedRead.load(ordering: .relaxed) }
+
+    /// Starts the thread (once).
+    package func start() {
+        guard !isRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "csvfreeze unpacker"
+        thread.start()
+    }
+
+    /// Cancels the thread and waits for it to end.
+    package func stop() {
+        isCancelled.store(true, ordering: .releasing)
+        free.signal()
+        if isRunning.load(ordering: .acquiring) {
+            finished.wait()
+            finished.signal()
+        }
+        // A taker still waiting (the loader) learns that nothing more comes.
+        items.withLock { $0.append(.end) }
+        filled.signal()
+    }
+
+    /// The next chunk, the end, or the damage; waits for the thread.
+    func take() -> Item {
+        filled.wait()
+        let item = items.withLock { $0.removeFirst() }
+        free.signal()
+        return item
+    }
+
+    private func put(_ item: Item) -> Bool {
+        // Waits for room, but not past a cancellation (nobody may take again).
+        while free.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if isCancelled.load(ordering: .acquiring) { return false }
+        }
+        if isCancelled.load(ordering: .acquiring) {
+            free.signal()
+            return false
+        }
+        items.withLock { $0.append(item) }
+        filled.signal()
+        return true
+    }
+
+    private func run() {
+        let decoder: PackedDecoder
+        do {
+            if compression == .gzip, let indexBuilder {
+                decoder = try GzipDecoder(indexBuilder: indexBuilder.builder)
+            } else {
+                decoder = try compression.makeDecoder()
+            }
+        } catch {
+            _ = put(.damage(error))
+            return
+        }
+        let reader = PackedReader(decoder: decoder, readRaw: raw.makeReader(isCancelled: { [self] in
+            isCancelled.load(ordering: .relaxed)
+        }))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Unpacker.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while !isCancelled.load(ordering: .acquiring) {
+            do {
+                let count = try reader.read(into: buffer)
+                compressedRead.store(reader.compressedRead, ordering: .relaxed)
+                guard count > 0 else {
+                    _ = put(.end)
+                    return
+                }
+                if !put(.bytes(Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])))) { return }
+            } catch {
+                compressedRead.store(reader.compressedRead, ordering: .relaxed)
+                _ = put(.damage(error))
+                return
+            }
+        }
+    }
+}

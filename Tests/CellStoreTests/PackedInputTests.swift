@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import CellStore
+
+@Suite("Compressed input")
+struct PackedInputTests {
+    @Test("formats are known by their magic bytes, not their names")
+    func magic() throws {
+        let text = Packed.table(rows: 10)
+        for compression in Compression.allCases {
+            #expect(Compression.detect(try Packed.compress(text, compression)) == compression)
+        }
+        #expect(Compression.detect(text) == nil)
+        #expect(Compression.detect([0x1F]) == nil)
+        #expect(Compression.detect([]) == nil)
+        #expect(Compression.detect(Array("BZh,x\n".utf8)) == nil)
+    }
+
+    @Test("the viewer's store shows exactly the uncompressed table", arguments: Compression.allCases)
+    func storeMatches(compression: Compression) throws {
+        let text = Packed.table(rows: 30_000)
+        let path = try Packed.file(try Packed.compress(text, compression), name: "table")
+        let store = try CellStore.open(path: path, checkpointSpacing: 4096)
+        waitUntilComplete(store)
+        #expect(store.compressionName == compression.name)
+        #expect(store.progress.failure == nil)
+        #expect(store.progress.fractionRead == 1)
+        #expect(allRows(of: store) == (try parseAll(text)))
+    }
+
+    @Test("many gzip members (pigz, bgzip) read as one file, in order and at random")
+    func multiMember() throws {
+        let text = Packed.table(rows: 20_000)
+        let path = try Packed.file(try Packed.multiMemberGzip(text, memberSize: 50_000), name: "members.csv.gz")
+        let store = try CellStore.open(path: path, checkpointSpacing: 4096, cacheCapacity: 2)
+        waitUntilComplete(store)
+        let expected = try parseAll(text)
+        #expect(allRows(of: store) == expected)
+        #expect((0..<store.rowCount).reversed().compactMap { store.row($0)?.strings } == expected.reversed())
+    }
+
+    @Test("output modes read the same bytes through the same opener", arguments: Compression.allCases)
+    func streamMatches(compression: Compression) throws {
+        let text = Packed.table(rows: 5_000)
+        let path = try Packed.file(try Packed.compress(text, compression), name: "t.tsv.x")
+        var rows: [[String]] = []
+        let summary = try RecordStream.forEach(path: path, delimiter: nil) { rows.append($0.strings); return true }
+        #expect(summary.damage == nil)
+        #expect(rows == (try parseAll(text)))
+    }
+
+    @Test("a truncated file shows every row before the cut and says where it breaks",
+          arguments: Compression.allCases)
+    func truncated(compression: Compression) throws {
+        let text = Packed.table(rows: 40_000)
+        let packed = try Packed.compress(text, compression)
+        let path = try Packed.file(Array(packed[..<(packed.count * 2 / 3)]), name: "cut")
+        let store = try CellStore.open(path: path)
+        waitUntilComplete(store)
+        let failure = try #require(store.progress.failure)
+        #expect(failure.contains("ends early"))
+        let expected = try parseAll(text)
+        let rows = allRows(of: store)
+        try #require(rows.count > 1000 && rows.count < expected.count)
+        // All but the last row (which the cut may split) are the file's own.
+        #expect(Array(rows.dropLast()) == Array(expected[..<(rows.count - 1)]))
+
+        var streamed = 0
+        let summary = try RecordStream.forEach(path: path, delimiter: nil) { _ in streamed += 1; return true }
+        #expect(summary.damage?.contains("ends early") == true)
+        #expect(streamed == rows.count)
+    }
+
+    @Test("a wrong gzip checksum is reported after the data it covers")
+    func badChecksum() throws {
+        let text = Packed.table(rows: 2_000)
+        var packed = try Packed.compress(text, .gzip)
+        packed[packed.count - 8] ^= 0xFF
+        let path = try Packed.file(packed, name: "crc.gz")
+        var rows: [[String]] = []
+        let summary = try RecordStream.forEach(path: path, delimiter: nil) { rows.append($0.strings); return true }
+        #expect(summary.damage?.contains("incorrect data check") == true)
+        #expect(rows == (try parseAll(text)))
+    }
+
+    @Test("garbage is damage, never a crash or a hang", arguments: Compression.allCases)
+    func garbage(compression: Compression) throws {
+        var packed = try Packed.compress(Packed.table(rows: 3_000), compression)
+        var generator = SeededGenerator(seed: 99)
+        for index in stride(from: 40, to: packed.count, by: 97) { packed[index] = UInt8(truncatingIfNeeded: generator.next()) }
+        let path = try Packed.file(packed, name: "garbage")
+        let store = try CellStore.open(path: path)
+        waitUntilComplete(store)
+        #expect(store.isComplete)
+        #expect(store.progress.failure != nil)
+        _ = allRows(of: store)
+    }
+}

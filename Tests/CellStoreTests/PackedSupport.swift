@@ -1,0 +1,85 @@
+import Foundation
+@testable import CellStore
+
+/// Compressed fixtures, made in the test with the formats' own command-line tools.
+enum Packed {
+    /// The tool and its arguments that compress stdin to stdout, by format (bzip2 in 100 kB
+    /// blocks, so a cut file still holds whole blocks).
+    static let compressors: [Compression: String] = [
+        .gzip: "gzip -c", .zstd: "zstd -q -c", .xz: "xz -c", .bzip2: "bzip2 -1 -c",
+    ]
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-packed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `command` through the shell, `input` on its stdin, and returns its stdout.
+    /// With `posix_spawn` and `waitpid` on its own pid: Foundation's `Process` waits in
+    /// ways that other tests' children (tmux servers) can upset.
+    static func shell(_ command: String, input: [UInt8]) throws -> [UInt8] {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("in"), target = directory.appendingPathComponent("out")
+        try Data(input).write(to: source)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, source.path, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, target.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0 else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return Array(try Data(contentsOf: target))
+    }
+
+    static func compress(_ bytes: [UInt8], _ compression: Compression) throws -> [UInt8] {
+        try shell(compressors[compression]!, input: bytes)
+    }
+
+    /// gzip members of `memberSize` bytes each, one after another (as pigz and bgzip write).
+    static func multiMemberGzip(_ bytes: [UInt8], memberSize: Int) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var start = 0
+        while start < bytes.count {
+            result += try compress(Array(bytes[start..<min(bytes.count, start + memberSize)]), .gzip)
+            start += memberSize
+        }
+        return result
+    }
+
+    /// Writes `bytes` to a new file and returns its path.
+    static func file(_ bytes: [UInt8], name: String) throws -> String {
+        let url = try directory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// A table of `rows` records with quoted cells, line breaks and non-ASCII text.
+    static func table(rows: Int, seed: UInt64 = 7) -> [UInt8] {
+        var generator = SeededGenerator(seed: seed)
+        var text = "id,name,note,amount\n"
+        for index in 0..<rows {
+            let value = generator.next() % 100_000
+            switch value % 4 {
+            case 0: text += "\(index),Zoë \(value),\"a, \"\"quoted\"\"\nnote\",\(value).5\n"
+            case 1: text += "\(index),李\(value),plain,\(value)\r\n"
+            default: text += "\(index),name \(value),\"x\",-\(value)\n"
+            }
+        }
+        return Array(text.utf8)
+    }
+}
+
+/// Waits (bounded) until the store has read its whole input.
+func waitUntilComplete(_ store: CellStore, seconds: Double = 60) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !store.isComplete && Date() < deadline { usleep(2_000) }
+}

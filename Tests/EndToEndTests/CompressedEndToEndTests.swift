@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Compressed files and pipes, in a real terminal and through --output.
+@Suite("Compressed input end to end", .serialized)
+struct CompressedEndToEndTests {
+    let binary = shellQuote(Paths.binary)
+    static let people = Paths.sampleData.appendingPathComponent("people.csv")
+
+    /// people.csv compressed with each format's own tool, and a gzip file with no `.gz`.
+    static let fixtures: URL = {
+        let directory = try! Paths.temporaryDirectory()
+        let source = shellQuote(people.path)
+        for (name, command) in [("people.csv.gz", "gzip -c"), ("people.csv.zst", "zstd -q -c"), ("people.csv.xz", "xz -c"),
+                                ("people.csv.bz2", "bzip2 -c"), ("people-export", "gzip -c")] {
+            let target = shellQuote(directory.appendingPathComponent(name).path)
+            _ = try! run(["/bin/sh", "-c", "\(command) < \(source) > \(target)"])
+        }
+        return directory
+    }()
+
+    static let names = ["people.csv.gz", "people.csv.zst", "people.csv.xz", "people.csv.bz2", "people-export"]
+
+    func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }
+
+    /// The grid (every line but the status line) at the top and after G, once all is read.
+    func grids(_ command: String) throws -> (top: [String], bottom: [String]) {
+        let pane = try TmuxPane(command, width: 100, height: 20)
+        let top = try pane.waitFor("the whole table") { status($0).contains("row 1/3,000 ") }
+        try pane.send("G")
+        let bottom = try pane.waitFor("the last row") { status($0).contains("row 3,000/3,000 ") }
+        try pane.send("q")
+        return (Array(top[..<19]), Array(bottom[..<19]))
+    }
+
+    @Test("a compressed file, or a pipe, shows exactly the table of the plain file; G reaches the last row",
+          arguments: names, [false, true])
+    func sameTable(name: String, throughPipe: Bool) throws {
+        let plain = try grids("\(binary) \(shellQuote(Self.people.path))")
+        let path = shellQuote(Self.fixtures.appendingPathComponent(name).path)
+        let packed = try grids(throughPipe ? "cat \(path) | \(binary)" : "\(binary) \(path)")
+        #expect(packed.top == plain.top)
+        #expect(packed.bottom == plain.bottom)
+    }
+
+    @Test("--output csv reproduces the plain file byte for byte, from a file and from a pipe", arguments: names)
+    func outputBytes(name: String) throws {
+        let expected = try Data(contentsOf: Self.people)
+        let path = Self.fixtures.appendingPathComponent(name)
+        let fromFile = try run([Paths.binary, "--output", "csv", path.path])
+        #expect(fromFile.status == 0 && fromFile.stderr.isEmpty)
+        #expect(fromFile.stdout == expected)
+        let fromPipe = try run([Paths.binary, "--output", "csv"], stdin: try Data(contentsOf: path))
+        #expect(fromPipe.status == 0)
+        #expect(fromPipe.stdout == expected)
+    }
+
+    @Test("a truncated .gz shows what it holds and says where it breaks; --output writes it, then fails")
+    func truncated() throws {
+        let whole = try Data(contentsOf: Self.fixtures.appendingPathComponent("people.csv.gz"))
+        let cut = Self.fixtures.appendingPathComponent("cut.csv.gz")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let pane = try TmuxPane("\(binary) \(shellQuote(cut.path))", width: 120, height: 20)
+        let lines = try pane.waitFor("the damage in the status line") { status($0).contains("ends early") }
+        #expect(status(lines).contains("row 1/"))
+        #expect(!status(lines).contains("+"))
+        try pane.send("q")
+
+        let result = try run([Paths.binary, "--output", "csv", cut.path])
+        #expect(result.status == 1)
+        let plain = try Data(contentsOf: Self.people)
+        #expect(result.stdout.count > plain.count / 4)
+        #expect(plain.starts(with: result.stdout.prefix(result.stdout.count - 2000)))
+        let message = result.stderr.split(separator: "\n")
+        #expect(message.count == 1)
+        #expect(message.first?.hasPrefix("csvfreeze: \(cut.path): compressed data ends early, after byte ") == true)
+    }
+
+    @Test("--follow says a compressed file is read once, not followed")
+    func follow() throws {
+        let path = shellQuote(Self.fixtures.appendingPathComponent("people.csv.gz").path)
+        let pane = try TmuxPane("\(binary) -f \(path)", width: 120, height: 20)
+        try pane.waitFor("the notice") { status($0).contains("read once, not followed") }
+        try pane.send("q")
+    }
+}
