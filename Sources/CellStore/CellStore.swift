@@ -23,7 +23,9 @@ public final class CellStore {
     }
 
     /// The C libraries this module runs on, with their versions, for `--version`.
-    public static var libraryVersions: [String] { ["libcsv \(CSV_MAJOR).\(CSV_MINOR).\(CSV_RELEASE)"] }
+    public static var libraryVersions: [String] {
+        ["libcsv \(CSV_MAJOR).\(CSV_MINOR).\(CSV_RELEASE)"] + Compression.libraryVersions
+    }
 
     /// What the input is called on screen: the path as given, or `stdin`.
     public let name: String

@@ -1,3 +1,8 @@
+import CBzip2
+import CLzma
+import CZlib
+import CZstd
+
 /// A compression format csvfreeze reads, recognized by its magic bytes (never by name).
 package enum Compression: Sendable, Equatable, CaseIterable {
     /// gzip, also with several members (pigz, `cat a.gz b.gz`) and BGZF (bgzip).
@@ -100,4 +105,12 @@ package protocol PackedDecoder: AnyObject {
     var isAtBoundary: Bool { get }
     /// Compressed bytes consumed so far, for the place of damage.
     var consumedBytes: Int64 { get }
+}
+
+extension Compression {
+    /// The decompression libraries in use and their versions, for `--version`.
+    package static var libraryVersions: [String] {
+        ["zlib " + String(cString: zlibVersion()), "zstd " + String(cString: ZSTD_versionString()),
+         "liblzma " + String(cString: lzma_version_string()), "libbz2 " + (String(cString: BZ2_bzlibVersion()).split(separator: ",").first.map(String.init) ?? "")]
+    }
 }
