@@ -95,4 +95,16 @@ struct PackedInputTests {
         #expect(store.progress.failure != nil)
         _ = allRows(of: store)
     }
+
+    @Test("a store dropped while decompressing stops and joins its thread", arguments: [Compression.gzip, .zstd])
+    func stopsWithTheStore(compression: Compression) throws {
+        let path = try Packed.file(try Packed.compress(Packed.table(rows: 200_000), compression), name: "drop")
+        for _ in 0..<3 {
+            var store: CellStore? = try CellStore.open(path: path)
+            store?.prefetch(upTo: 10)
+            let started = Date()
+            store = nil   // deinit cancels the unpacker and waits for it
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+    }
 }

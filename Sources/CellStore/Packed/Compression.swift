@@ -110,7 +110,9 @@ package protocol PackedDecoder: AnyObject {
 extension Compression {
     /// The decompression libraries in use and their versions, for `--version`.
     package static var libraryVersions: [String] {
-        ["zlib " + String(cString: zlibVersion()), "zstd " + String(cString: ZSTD_versionString()),
-         "liblzma " + String(cString: lzma_version_string()), "libbz2 " + (String(cString: BZ2_bzlibVersion()).split(separator: ",").first.map(String.init) ?? "")]
+        // libbz2 says "1.0.8, 13-Jul-2019": the version is before the comma.
+        let bzip2 = String(cString: BZ2_bzlibVersion()).split(separator: ",").first.map(String.init) ?? ""
+        return ["zlib " + String(cString: zlibVersion()), "zstd " + String(cString: ZSTD_versionString()),
+                "liblzma " + String(cString: lzma_version_string()), "libbz2 " + bzip2]
     }
 }

@@ -30,8 +30,10 @@ package final class GzipDecoder: PackedDecoder {
         stream.deallocate()
     }
 
-    /// Throws `damage` now when nothing was produced, else after the output is delivered.
-    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+    /// Throws the damage now when nothing was produced, else after the output is delivered.
+    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
+                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        let damage = PackedDamage(kind, at: consumedTotal)
         guard produced > 0 else { throw damage }
         pendingDamage = damage
         return (consumed, produced)
@@ -54,7 +56,7 @@ package final class GzipDecoder: PackedDecoder {
                     continue
                 }
                 guard input[consumed] == 0x1F else {
-                    return try deliver(PackedDamage(.corrupt("data after the end of the gzip stream"), at: consumedTotal), consumed, produced)
+                    return try deliver(.corrupt("data after the end of the gzip stream"), consumed, produced)
                 }
                 inflateReset(stream)
                 isBetweenMembers = false
@@ -77,10 +79,10 @@ package final class GzipDecoder: PackedDecoder {
             case Z_OK, Z_BUF_ERROR:
                 break
             case Z_MEM_ERROR:
-                return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
+                return try deliver(.setup("out of memory"), consumed, produced)
             default:
                 let why = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                return try deliver(PackedDamage(.corrupt(why), at: consumedTotal), consumed, produced)
+                return try deliver(.corrupt(why), consumed, produced)
             }
             if let indexBuilder, status != Z_STREAM_END, stream.pointee.data_type & 0xC0 == 0x80 {
                 // After a block's end (or the header), not in the last block: inflating can

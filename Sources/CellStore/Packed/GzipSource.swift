@@ -93,7 +93,9 @@ final class SpanReader {
         var bytes = [UInt8](repeating: 0, count: GzipSource.spanSize)
         while cursor.position < offset {
             let skip = Int(min(Int64(bytes.count), offset - cursor.position))
-            let got = bytes.withUnsafeMutableBytes { cursor.inflate(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<skip])) }
+            let got = bytes.withUnsafeMutableBytes {
+                cursor.inflate(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<skip]))
+            }
             if got <= 0 {
                 self.cursor = nil
                 return nil

@@ -72,9 +72,8 @@ package struct OpenedInput {
                 isWaiting = isWaiting || prefix.isEmpty
                 continue
             }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                file.readNext(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(Compression.magicLength - prefix.count)]))
-            }
+            let wanted = Compression.magicLength - prefix.count
+            let count = bytes.withUnsafeMutableBytes { file.readNext(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             if count <= 0 { break }
             prefix.append(contentsOf: bytes[..<count])
             // Once no format's magic can match, do not wait for more of a slow pipe.

@@ -18,8 +18,10 @@ package final class ZstdDecoder: PackedDecoder {
 
     deinit { ZSTD_freeDStream(context) }
 
-    /// Throws `damage` now when nothing was produced, else after the output is delivered.
-    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+    /// Throws the damage now when nothing was produced, else after the output is delivered.
+    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
+                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        let damage = PackedDamage(kind, at: consumedTotal)
         guard produced > 0 else { throw damage }
         pendingDamage = damage
         return (consumed, produced)
@@ -38,7 +40,7 @@ package final class ZstdDecoder: PackedDecoder {
             let hint = ZSTD_decompressStream(context, &target, &source)
             consumedTotal += Int64(source.pos - before.0)
             if ZSTD_isError(hint) != 0 {
-                return try deliver(PackedDamage(.corrupt(String(cString: ZSTD_getErrorName(hint))), at: consumedTotal), source.pos, target.pos)
+                return try deliver(.corrupt(String(cString: ZSTD_getErrorName(hint))), source.pos, target.pos)
             }
             // 0: a frame is complete and flushed.
             frameDone = hint == 0
@@ -59,7 +61,14 @@ package final class XzDecoder: PackedDecoder {
     package init() throws(PackedDamage) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: lzma_stream())
-        let status = lzma_stream_decoder(stream, UInt64.max, csvfreeze_lzma_concatenated)
+        // Files written in several blocks (xz -T) decode on two threads, as `xz -d` does;
+        // past 64 MiB of buffers it falls back to one, so memory stays bounded.
+        var options = lzma_mt()
+        options.flags = csvfreeze_lzma_concatenated
+        options.threads = 2
+        options.memlimit_threading = 64 << 20
+        options.memlimit_stop = UInt64.max
+        let status = lzma_stream_decoder_mt(stream, &options)
         guard status == LZMA_OK else {
             stream.deallocate()
             throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0)
@@ -72,8 +81,10 @@ package final class XzDecoder: PackedDecoder {
     }
 
     /// With concatenated streams, liblzma knows the input is whole only when told it ended.
-    /// Throws `damage` now when nothing was produced, else after the output is delivered.
-    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+    /// Throws the damage now when nothing was produced, else after the output is delivered.
+    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
+                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        let damage = PackedDamage(kind, at: consumedTotal)
         guard produced > 0 else { throw damage }
         pendingDamage = damage
         return (consumed, produced)
@@ -97,10 +108,10 @@ package final class XzDecoder: PackedDecoder {
         switch status {
         case LZMA_OK, LZMA_BUF_ERROR: break
         case LZMA_STREAM_END: ended = true
-        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
-        case LZMA_DATA_ERROR: return try deliver(PackedDamage(.corrupt("corrupt data"), at: consumedTotal), consumed, produced)
-        case LZMA_FORMAT_ERROR: return try deliver(PackedDamage(.corrupt("not xz data"), at: consumedTotal), consumed, produced)
-        default: return try deliver(PackedDamage(.corrupt("liblzma error \(status.rawValue)"), at: consumedTotal), consumed, produced)
+        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try deliver(.setup("out of memory"), consumed, produced)
+        case LZMA_DATA_ERROR: return try deliver(.corrupt("corrupt data"), consumed, produced)
+        case LZMA_FORMAT_ERROR: return try deliver(.corrupt("not xz data"), consumed, produced)
+        default: return try deliver(.corrupt("liblzma error \(status.rawValue)"), consumed, produced)
         }
         if status == LZMA_BUF_ERROR && isLastInput && consumed == 0 && produced == 0 {
             throw PackedDamage(.truncated, at: consumedTotal)
@@ -135,8 +146,10 @@ package final class Bzip2Decoder: PackedDecoder {
         stream.deallocate()
     }
 
-    /// Throws `damage` now when nothing was produced, else after the output is delivered.
-    private func deliver(_ damage: PackedDamage, _ consumed: Int, _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+    /// Throws the damage now when nothing was produced, else after the output is delivered.
+    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
+                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        let damage = PackedDamage(kind, at: consumedTotal)
         guard produced > 0 else { throw damage }
         pendingDamage = damage
         return (consumed, produced)
@@ -171,10 +184,12 @@ package final class Bzip2Decoder: PackedDecoder {
             switch status {
             case BZ_OK: break
             case BZ_STREAM_END: isBetweenStreams = true
-            case BZ_MEM_ERROR: return try deliver(PackedDamage(.setup("out of memory"), at: consumedTotal), consumed, produced)
-            case BZ_DATA_ERROR: return try deliver(PackedDamage(.corrupt("bad block checksum or corrupt data"), at: consumedTotal), consumed, produced)
-            case BZ_DATA_ERROR_MAGIC: return try deliver(PackedDamage(.corrupt("data after the end of the bzip2 stream"), at: consumedTotal), consumed, produced)
-            default: return try deliver(PackedDamage(.corrupt("libbz2 error \(status)"), at: consumedTotal), consumed, produced)
+            case BZ_MEM_ERROR: return try deliver(.setup("out of memory"), consumed, produced)
+            case BZ_DATA_ERROR:
+                return try deliver(.corrupt("bad block checksum or corrupt data"), consumed, produced)
+            case BZ_DATA_ERROR_MAGIC:
+                return try deliver(.corrupt("data after the end of the bzip2 stream"), consumed, produced)
+            default: return try deliver(.corrupt("libbz2 error \(status)"), consumed, produced)
             }
             if usedIn == 0 && madeOut == 0 && status != BZ_STREAM_END { break }
         }

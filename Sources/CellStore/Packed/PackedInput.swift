@@ -17,7 +17,7 @@ package final class PackedInput: Sendable {
     }
 
     /// Output between gzip access points (see DECISIONS.md).
-    package static let accessPointSpacing: Int64 = 4 << 20
+    package static let accessPointSpacing: Int64 = 2 << 20
 
     /// Decompresses `raw`; a stream's output goes to `spool` (a new one when nil).
     package init(compression: Compression, raw: Unpacker.RawInput, compressedSize: Int64?, spool: SpoolSource? = nil,
@@ -41,8 +41,8 @@ package final class PackedInput: Sendable {
                           waiting: (Bool) -> Void) -> PackedInput? {
         let prefix = OpenedInput.readMagic(from: stream, isStopped: isStopped, waiting: waiting)
         if let compression = Compression.detect(prefix) {
-            return PackedInput(compression: compression, raw: Unpacker.RawInput(file: stream, prefix: prefix, isStream: true),
-                               compressedSize: nil, spool: spool)
+            let raw = Unpacker.RawInput(file: stream, prefix: prefix, isStream: true)
+            return PackedInput(compression: compression, raw: raw, compressedSize: nil, spool: spool)
         }
         prefix.withUnsafeBytes { spool.append($0) }
         return nil

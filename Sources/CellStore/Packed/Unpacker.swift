@@ -18,7 +18,10 @@ package final class Unpacker: Sendable {
         case damage(PackedDamage)
     }
 
+    /// Chunks grow from `firstChunkSize` to `chunkSize`: the first screen needs only the
+    /// first few kilobytes, and later chunks cost fewer hand-overs.
     static let chunkSize = 1 << 20
+    static let firstChunkSize = 1 << 16
     static let depth = 4
 
     private let items = Mutex<[Item]>([])
@@ -153,9 +156,11 @@ package final class Unpacker: Sendable {
         }))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Unpacker.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
+        var size = Unpacker.firstChunkSize
         while !isCancelled.load(ordering: .acquiring) {
             do {
-                let count = try reader.read(into: buffer)
+                let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]))
+                size = min(Unpacker.chunkSize, size * 2)
                 compressedRead.store(reader.compressedRead, ordering: .relaxed)
                 guard count > 0 else {
                     _ = put(.end)
