@@ -1,10 +1,13 @@
 // csvfreeze-bench: the figures csvfreeze promises, measured on this machine in one run.
 //
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
+//                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
-// UTF-8, and a narrow file of 12 million rows. Memory is measured in child processes.
+// UTF-8, and a narrow file of 12 million rows; compressed copies (gzip and zstd of the big
+// file, xz and bzip2 of a 200 MB one) for the figures of compressed input, beside each
+// format's own decompressor. Memory is measured in child processes.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -150,6 +153,22 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 // Warm the page cache once, so every figure below reads from memory alike.
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+
+if arguments.contains("--packed-only") || !arguments.contains("--no-packed") {
+    // xz and bzip2 compress slowly on two cores: they get a smaller file of the same rows.
+    let small = directory + "/bench-200m.csv"
+    generate(small, size: 200_000_000, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
+    let plainRows = { (path: String) -> Int in
+        let store = try! CellStore.open(path: path, startsLoader: false)
+        store.indexNow()
+        return store.rowCount
+    }
+    try packedFigures(big: big, small: small, rows: plainRows(big), smallRows: plainRows(small), me: CommandLine.arguments[0])
+    if arguments.contains("--packed-only") {
+        let over = results.filter { $0.3 == false }
+        exit(over.isEmpty ? 0 : 1)
+    }
+}
 
 if arguments.contains("--index-only") {
     for _ in 0..<3 {

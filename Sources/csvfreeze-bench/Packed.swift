@@ -1,0 +1,98 @@
+// Figures for compressed input: beside each format's own decompressor, in the same run.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Viewer
+
+/// Runs `command` through the shell and returns its wall time.
+func shellTime(_ command: String) -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.standardOutput = FileHandle.nullDevice
+    let start = now()
+    try? process.run()
+    process.waitUntilExit()
+    return now() - start
+}
+
+/// Makes `target` from `source` with `compress` (a shell filter) unless it exists.
+func compressOnce(_ source: String, _ target: String, _ compress: String) {
+    if FileManager.default.fileExists(atPath: target) { return }
+    print("compressing \(target) …")
+    _ = shellTime("\(compress) < '\(source)' > '\(target).part' && mv '\(target).part' '\(target)'")
+}
+
+/// The compressed figures: first screen, full index beside `TOOL -dc | wc -c`, and for
+/// gzip jumps after indexing, the index's size and peak memory.
+@MainActor func packedFigures(big: String, small: String, rows: Int, smallRows: Int, me: String) throws {
+    let formats: [(name: String, source: String, suffix: String, compress: String, decompress: String, rows: Int)] = [
+        ("gzip", big, "gz", "gzip -c", "gzip -dc", rows),
+        ("zstd", big, "zst", "zstd -q -c -T2", "zstd -q -dc", rows),
+        ("xz", small, "xz", "xz -c -3 -T2", "xz -dc", smallRows),
+        ("bzip2", small, "bz2", "bzip2 -c", "bzip2 -dc", smallRows),
+    ]
+    let chosen = option("--formats")?.split(separator: ",").map(String.init)
+    for format in formats where chosen?.contains(format.name) ?? true {
+        let path = format.source + "." + format.suffix
+        compressOnce(format.source, path, format.compress)
+        let packedSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        let plainSize = (try? FileManager.default.attributesOfItem(atPath: format.source)[.size] as? Int64) ?? 0
+        print(String(format: "%@: %.0f MiB → %.0f MiB", format.name, Double(plainSize) / 1048576, Double(packedSize) / 1048576))
+        _ = shellTime("cat '\(path)' > /dev/null")   // warm the page cache
+
+        // The machine may be shared: each figure is the best of three, the decompressor's
+        // and csvfreeze's runs taken in turn so that both see the same load.
+        var first = Double.infinity, tool = Double.infinity, index = Double.infinity
+        var store: CellStore?
+        for _ in 0..<3 {
+            let (_, screen): (Frame, Double) = try timed {
+                let store = try CellStore.open(path: path)
+                let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
+                while viewer.dataRowCount < 58 && !store.isComplete {
+                    usleep(200)
+                    viewer.handle(.refresh)
+                }
+                return viewer.frame()
+            }
+            first = min(first, screen)
+            tool = min(tool, shellTime("\(format.decompress) '\(path)' | wc -c"))
+            let indexed = try CellStore.open(path: path, startsLoader: false)
+            index = min(index, timed { indexed.indexNow() }.1)
+            store = indexed
+        }
+        guard let store else { continue }
+        report("\(format.name): first screen (200×60)", ms(first), target: "≤ 50 ms", ok: first <= 0.05)
+        report("\(format.name): full index, exact row count", s(index),
+               target: String(format: "≤ %.2f s (1.3 × %@ | wc -c: %.2f s)", tool * 1.3, format.decompress, tool),
+               ok: index <= tool * 1.3)
+        report("  rows", "\(store.rowCount)", target: "\(format.rows)", ok: store.rowCount == format.rows && store.progress.failure == nil)
+
+        guard format.name == "gzip" else { continue }
+        let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
+        _ = viewer.frame()
+        var generator = SeededGenerator(seed: 11)
+        var times: [Double] = []
+        for _ in 0..<30 {
+            let row = Int(generator.next() % UInt64(max(1, store.rowCount - 100)))
+            let (_, time) = timed {
+                viewer.moveCursor(toRow: row, column: 0)
+                _ = viewer.frame()
+            }
+            times.append(time)
+        }
+        times.sort()
+        report("gzip: jump to a random row, median / slowest of 30", ms(times[15]) + " / " + ms(times[29]),
+               target: "≤ 50 ms", ok: times[29] <= 0.05)
+        let indexBytes = store.packedIndexBytes ?? -1
+        report("  access-point index (temporary file)", String(format: "%.1f MiB", Double(indexBytes) / 1048576),
+               target: "the only temporary file", ok: indexBytes >= 0)
+        let memory = child("'\(me)' --child '\(path)'")
+        report("gzip: peak memory (index, G, 200 pages up)", String(format: "%.1f MiB", memory.mib), target: "≤ 64 MiB",
+               ok: memory.mib > 0 && memory.mib <= 64)
+        report("  rows seen", "\(memory.rows)", target: "\(format.rows)", ok: memory.rows == format.rows)
+    }
+}
