@@ -12,7 +12,7 @@ package final class PackedInput: Sendable {
     private let sink: Sink
 
     enum Sink: Sendable {
-        case spool(SpoolSource)
+        case spool(SpooledOutput)
         case gzip(GzipSource)
     }
 
@@ -30,7 +30,7 @@ package final class PackedInput: Sendable {
             sink = .gzip(GzipSource(file: raw.file, index: index))
         } else {
             unpacker = Unpacker(compression: compression, raw: raw)
-            sink = .spool(spool ?? SpoolSource())
+            sink = .spool(SpooledOutput(spool: spool ?? SpoolSource()))
         }
     }
 
@@ -76,7 +76,7 @@ package final class PackedInput: Sendable {
         switch unpacker.take() {
         case .bytes(let chunk):
             switch sink {
-            case .spool(let spool): chunk.withUnsafeBytes { spool.append($0) }
+            case .spool(let spool): spool.append(chunk)
             case .gzip(let gzip): gzip.append(chunk)
             }
             return .bytes(chunk.count)
