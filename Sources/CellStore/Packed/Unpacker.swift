@@ -26,7 +26,9 @@ package final class Unpacker: Sendable {
 
     private let items = Mutex<[Item]>([])
     private let filled = DispatchSemaphore(value: 0)
-    private let free = DispatchSemaphore(value: Unpacker.depth)
+    /// Made at 0 and signalled `depth` times: libdispatch traps when a semaphore goes away
+    /// below the value it was made with, as this one may (chunks left untaken).
+    private let free = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let isCancelled = Atomic<Bool>(false)
     private let isRunning = Atomic<Bool>(false)
@@ -87,6 +89,7 @@ package final class Unpacker: Sendable {
     package init(compression: Compression, raw: RawInput, index: GzipIndex? = nil) {
         self.compression = compression
         self.raw = raw
+        for _ in 0..<Unpacker.depth { free.signal() }
         indexBuilder = index.map { GzipIndexBuilderBox(GzipIndexBuilder(index: $0)) }
     }
 
