@@ -7,6 +7,24 @@ import Foundation
 import FreezeLayout
 import Viewer
 
+/// The compressed figures, with their inputs: a 200 MB file for xz and bzip2, which
+/// compress slowly on two cores, and its row count and the big file's, as references.
+@MainActor func packedSection(big: String, directory: String, exitsAfter: Bool) throws {
+    let small = directory + "/bench-200m.csv"
+    generate(small, size: 200_000_000, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n",
+             row: wideRow)
+    let plainRows = { (path: String) -> Int in
+        let store = try! CellStore.open(path: path, startsLoader: false)
+        store.indexNow()
+        return store.rowCount
+    }
+    try packedFigures(big: big, small: small, rows: plainRows(big), smallRows: plainRows(small), me: CommandLine.arguments[0])
+    if exitsAfter {
+        let over = results.filter { $0.3 == false }
+        exit(over.isEmpty ? 0 : 1)
+    }
+}
+
 /// Runs `command` through the shell and returns its wall time.
 func shellTime(_ command: String) -> Double {
     let process = Process()

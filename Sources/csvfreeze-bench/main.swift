@@ -154,20 +154,9 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-if arguments.contains("--packed-only") || !arguments.contains("--no-packed") {
-    // xz and bzip2 compress slowly on two cores: they get a smaller file of the same rows.
-    let small = directory + "/bench-200m.csv"
-    generate(small, size: 200_000_000, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
-    let plainRows = { (path: String) -> Int in
-        let store = try! CellStore.open(path: path, startsLoader: false)
-        store.indexNow()
-        return store.rowCount
-    }
-    try packedFigures(big: big, small: small, rows: plainRows(big), smallRows: plainRows(small), me: CommandLine.arguments[0])
-    if arguments.contains("--packed-only") {
-        let over = results.filter { $0.3 == false }
-        exit(over.isEmpty ? 0 : 1)
-    }
+let otherOnly = ["--index-only", "--search-only", "--no-packed"].contains(where: arguments.contains)
+if arguments.contains("--packed-only") || !otherOnly {
+    try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
 
 if arguments.contains("--index-only") {
