@@ -107,4 +107,21 @@ struct PackedInputTests {
             #expect(Date().timeIntervalSince(started) < 5)
         }
     }
+
+    @Test("a search's reader on another thread reads a compressed file's records through the store's source",
+          arguments: [Compression.gzip, .xz])
+    func recordReader(compression: Compression) throws {
+        let text = Packed.table(rows: 20_000, seed: 9)
+        let path = try Packed.file(try Packed.compress(text, compression), name: "search")
+        let store = try CellStore.open(path: path, checkpointSpacing: 8192)
+        waitUntilComplete(store)
+        let reader = try #require(store.recordReader())
+        let expected = try parseAll(text)
+        var rows: [[String]] = []
+        reader.forEachRecord(from: 12_345) { _, row in
+            rows.append(row.strings)
+            return true
+        }
+        #expect(rows == Array(expected[12_345...]))
+    }
 }
