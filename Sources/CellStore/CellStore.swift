@@ -238,7 +238,9 @@ public final class CellStore {
         var reachedEnd = true
         var overBudget = false
         while offset < end {
-            if offset - start.offset >= parseBudget {
+            // A block whose end is indexed may read further (its records do end): a cell of
+            // 50 MB is read through, so the cells after it show; one of gigabytes is not.
+            if offset - start.offset >= (stopAfter == nil ? 8 * parseBudget : parseBudget) {
                 // Far enough for one frame; the record asked for may not have ended yet.
                 overBudget = start.row + parser.recordCount <= wanted
                 reachedEnd = false

@@ -12,12 +12,13 @@ struct BoundedParsingTests {
     func clipped(slice: Int) throws {
         for quoted in [false, true] {
             let long = String(repeating: "x", count: 10_000)
-            let text = (quoted ? "a,\"\(long)\"\n" : "a,\(long)\n") + "b,c\n"
+            let text = (quoted ? "a,\"\(long)\",after\n" : "a,\(long),after\n") + "b,c\n"
             let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(), limits: .init(cell: 100, slice: slice))
             #expect(rows.count == 2)
             #expect(rows[0].string(0) == "a")
             #expect(rows[0].field(1).count <= 100 && rows[0].field(1).count >= 50)
             #expect(rows[0].clipped == [1])
+            #expect(rows[0].count == 3 && rows[0].string(2) == "after", "the cell after a clipped one is whole")
             #expect(rows[1].strings == ["b", "c"])
             #expect(!rows[1].isCut)
         }
@@ -111,6 +112,17 @@ struct BoundedParsingTests {
             #expect(records == referenceRecords(bytes), "seed \(seed)")
             if seed % 3 == 0 { #expect(sawPiece) }
         }
+    }
+
+    @Test("a record with a huge cell that does end shows the cells after it")
+    func hugeCellThenMore() {
+        let text = "id,text,after\n1,\"" + String(repeating: "y", count: 3 << 20) + "end\",x\n" + (2...400).map { "\($0),b,c\n" }.joined()
+        let store = CellStore(bytes: Array(text.utf8), checkpointSpacing: 1 << 10)
+        store.parseBudget = 1 << 20
+        let row = store.row(1)
+        #expect(row?.string(2) == "x")
+        #expect(row?.clipped == [1])
+        #expect(store.row(2)?.strings == ["2", "b", "c"])
     }
 
     @Test("a record that never ends shows its start, within the parse budget")
