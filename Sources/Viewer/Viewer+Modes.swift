@@ -38,7 +38,7 @@ extension Viewer {
         case .help(let scroll):
             guard let command = KeyMap.pagerCommand(for: key) else { return false }
             if command == .close { mode = .grid; return true }
-            mode = .help(scroll: scrolled(scroll, command, page: max(1, screenSize.height - 2), count: helpText.count))
+            mode = .help(scroll: scrolled(scroll, command, page: helpHeight, count: HelpPage.lines(helpText, width: screenSize.width).count))
             return true
         }
     }
@@ -196,6 +196,9 @@ extension Viewer {
     }
 
     // MARK: Help
+
+    /// Lines of help on screen at once (the last line says where you are).
+    var helpHeight: Int { max(1, screenSize.height - 1) }
 
     /// The help screen's lines, from the key tables that dispatch keys.
     var helpText: [String] {

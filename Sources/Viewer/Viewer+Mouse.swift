@@ -4,6 +4,15 @@ extension Viewer {
     /// The wheel scrolls the region under the pointer, each band in its own axis (as in
     /// DQK); a press selects the cell, column or row under it, and nothing on blank space.
     func handleMouse(_ event: MouseEvent) {
+        if mode != .grid {
+            // A pane on top gets the mouse: the wheel scrolls it, and nothing reaches the
+            // grid hidden behind it.
+            if case .prompt = mode { return }
+            if event.kind != .press {
+                for _ in 0..<Self.wheelRows { _ = handleModeKey(event.kind == .wheelUp ? .up : .down) }
+            }
+            return
+        }
         sync()
         let point = event.position
         let region: Region? = [Region.main, .headerBand, .leftBand, .corner].first { rect(of: $0).contains(point) }

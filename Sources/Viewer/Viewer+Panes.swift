@@ -20,8 +20,19 @@ extension Viewer {
             drawRecord(page, into: &frame)
         case .help(let scroll):
             frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height - 1))
-            for (line, text) in helpText.dropFirst(scroll).prefix(screenSize.height - 1).enumerated() {
+            let lines = HelpPage.lines(helpText, width: screenSize.width)
+            let scroll = min(scroll, max(0, lines.count - helpHeight))
+            for (line, text) in lines.dropFirst(scroll).prefix(helpHeight).enumerated() {
                 frame.write(text, x: 0, y: line, style: line == 0 && scroll == 0 ? .header : .plain)
+            }
+            // Where you are in the help, and whether there is more below.
+            let y = screenSize.height - 1
+            if y > 0 {
+                let last = min(lines.count, scroll + helpHeight)
+                let more = last < lines.count ? ", more below (Space)" : ", the end (q closes)"
+                frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
+                frame.write(" help \(scroll + 1)–\(last) of \(lines.count)" + more, x: 0, y: y, style: .status,
+                            limit: screenSize.width)
             }
         }
     }

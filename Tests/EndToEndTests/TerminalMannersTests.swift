@@ -193,3 +193,19 @@ struct ControlCEndToEndTests {
         }
     }
 }
+
+@Suite("The pane on top gets the mouse")
+struct PaneMouseEndToEndTests {
+    @Test("a wheel in help scrolls help; closing it shows the grid where it was")
+    func wheelInHelp() throws {
+        let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
+        let pane = try TmuxPane("\(shellQuote(Paths.binary)) \(people)", width: 80, height: 12)
+        try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        try pane.send("?")
+        let help = try pane.waitFor("help") { $0[0].hasPrefix("csvfreeze keys") }
+        try pane.send("-l", "\u{1B}[<65;10;5M")
+        try pane.waitFor("help scrolled") { $0[0] != help[0] && $0.last(where: { !$0.isEmpty })?.contains("help ") == true }
+        try pane.send("q")
+        try pane.waitFor("the grid, its cursor unmoved") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+    }
+}

@@ -314,3 +314,32 @@ struct ControlCTests {
         #expect(subject.isFinished)
     }
 }
+
+@Suite("Panes over the grid")
+struct PaneOnTopTests {
+    @Test("the wheel in help scrolls help, not the grid behind it; a press there changes nothing")
+    func wheelInHelp() {
+        let subject = viewer(sampleCSV(rows: 200), width: 60, height: 12, options: .plain, commands: [.help])
+        let first = subject.frame().lines[0]
+        subject.handle(.mouse(MouseEvent(.wheelDown, x: 10, y: 5)))
+        #expect(subject.frame().lines[0] != first, "help scrolled")
+        subject.handle(.mouse(MouseEvent(.press, x: 10, y: 8)))
+        #expect(subject.cursorRow == 0 && subject.cursorColumn == 0, "the grid's cursor did not move")
+        subject.handle(.mouse(MouseEvent(.wheelUp, x: 10, y: 5)))
+        #expect(subject.frame().lines[0] == first)
+        #expect(subject.cursorRow == 0)
+    }
+
+    @Test("help at 30 columns wraps its lines instead of cutting them, and says there is more below")
+    func narrowHelp() {
+        let subject = viewer(sampleCSV(rows: 20), width: 30, height: 10, options: .plain, commands: [.help])
+        let lines = subject.frame().lines
+        #expect(lines[9].contains("more below"), "\(lines[9])")
+        let all = HelpPage.lines(subject.helpText, width: 30)
+        #expect(all.allSatisfy { DisplayWidth.of($0) <= 30 })
+        let words = subject.helpText.joined(separator: " ").split(separator: " ")
+        #expect(all.joined(separator: " ").split(separator: " ") == words, "every word is there, in order")
+        for _ in 0..<40 { subject.handle(key: .pageDown) }
+        #expect(subject.frame().lines[9].contains("the end"))
+    }
+}

@@ -1,0 +1,37 @@
+import CellStore
+
+/// The help screen's lines fitted to the screen: a line too wide is wrapped at spaces, its
+/// continuation indented to where the key's description starts, so no line is cut off.
+enum HelpPage {
+    /// `text` wrapped to `width` cells.
+    static func lines(_ text: [String], width: Int) -> [String] {
+        guard width >= 8 else { return text }
+        var result: [String] = []
+        for line in text {
+            guard DisplayWidth.of(line) > width else { result.append(line); continue }
+            let indent = String(repeating: " ", count: min(descriptionColumn(of: line), width / 2))
+            var current = ""
+            for word in line.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+                let candidate = current.isEmpty ? word : current + " " + word
+                if DisplayWidth.of(candidate) <= width || current.allSatisfy { $0 == " " } {
+                    current = candidate
+                } else {
+                    result.append(current)
+                    current = indent + word
+                }
+            }
+            if !current.isEmpty { result.append(current) }
+        }
+        return result.map { line in DisplayWidth.of(line) > width ? Viewer.fitting(line, width: width, keepingEnd: false) : line }
+    }
+
+    /// Where a key line's description starts (after the label and its gap of spaces), or 4.
+    static func descriptionColumn(of line: String) -> Int {
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count && characters[index] == " " { index += 1 }
+        while index + 1 < characters.count && !(characters[index] == " " && characters[index + 1] == " ") { index += 1 }
+        while index < characters.count && characters[index] == " " { index += 1 }
+        return index < characters.count ? index : 4
+    }
+}
