@@ -310,7 +310,7 @@ public final class TerminalSession {
         case KEY_HOME, KEY_A1: return .key(.home)
         case KEY_END, KEY_C1, KEY_LL: return .key(.end)
         case KEY_ENTER: return .key(.enter)
-        case KEY_DC: return nil
+        case KEY_DC: return .key(.delete)
         case KEY_BACKSPACE: return .key(.backspace)
         case cf_key_f0() + 1 ... cf_key_f0() + 12: return .key(.function(Int(code - cf_key_f0())))
         default: return nil

@@ -83,7 +83,7 @@ public enum Key: Sendable, Equatable, Hashable {
     case up, down, left, right
     case shiftLeft, shiftRight
     case pageUp, pageDown, home, end
-    case enter, escape, backspace, tab
+    case enter, escape, backspace, delete, tab
     case function(Int)
 
     /// A control key: `control("c")` is Ctrl-C.

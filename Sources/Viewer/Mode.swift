@@ -4,7 +4,9 @@ import CellStore
 public enum Mode: Sendable, Equatable {
     case grid
     /// A line of input on the status line.
-    case prompt(PromptKind, String)
+    /// A prompt: what it is for, the line being typed, and which earlier entry (counted
+    /// back from the newest, 1 is the newest) Up and Down have reached, if any.
+    case prompt(PromptKind, PromptLine, back: Int)
     case inspector(Inspector)
     case record(RecordPage)
     case help(scroll: Int)

@@ -9,21 +9,27 @@ extension Viewer {
         switch mode {
         case .grid:
             return false
-        case .prompt(let kind, var text):
+        case .prompt(let kind, var line, let back):
+            let entries = history.entries(for: kind)
             switch key {
             case .escape:
                 mode = .grid
                 cancelSearch()
             case .enter:
                 mode = .grid
+                // An empty search repeats the last one, as in less.
+                let text = line.isEmpty && kind != .goTo ? (entries.last ?? "") : line.text
+                history.add(text, for: kind)
                 submit(kind, text)
-            case .backspace:
-                if text.isEmpty { mode = .grid } else { text.removeLast(); mode = .prompt(kind, text) }
-            case .character(let character) where !(character.asciiValue.map { $0 < 0x20 } ?? false):
-                text.append(character)
-                mode = .prompt(kind, text)
+            case .backspace where line.isEmpty:
+                mode = .grid
+            case .up, .down:
+                let next = key == .up ? min(entries.count, back + 1) : max(0, back - 1)
+                let recalled = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])
+                mode = .prompt(kind, recalled, back: next)
             default:
-                return false
+                guard line.edit(key) else { return false }
+                mode = .prompt(kind, line, back: back)
             }
             return true
         case .inspector(let inspector):
@@ -59,7 +65,7 @@ extension Viewer {
     // MARK: Commands that open modes
 
     func openPrompt(_ kind: PromptKind) {
-        mode = .prompt(kind, "")
+        mode = .prompt(kind, PromptLine(), back: 0)
     }
 
     /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
@@ -206,7 +212,9 @@ extension Viewer {
             + KeyMap.helpLines.map { "  " + $0 }
             + ["", "In the cell inspector, the record view and this help:", ""]
             + KeyMap.pagerHelpLines.map { "  " + $0 }
-            + ["", "At a prompt: Enter to go, Esc to cancel, Backspace to erase."]
+            + ["", "At a prompt: Enter to go, Esc to cancel; Left/Right, Home/End, Ctrl-A/E move;"
+               + " Backspace, Delete, Ctrl-U, Ctrl-W, Ctrl-K erase; Up/Down walk earlier entries;"
+               + " an empty / Enter repeats the last search."]
     }
 }
 

@@ -7,13 +7,19 @@ extension Viewer {
         switch mode {
         case .grid:
             return
-        case .prompt(let kind, let text):
+        case .prompt(let kind, let line, _):
             let y = screenSize.height - 1
             frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
-            // The end of a long input stays in view.
-            let shown = Self.fitting(text, width: max(1, screenSize.width - 3), keepingEnd: true)
-            let end = frame.write(kind.sigil + shown, x: 0, y: y, style: .status)
-            if end < screenSize.width { frame[end, y] = FrameCell(" ", .cursor) }
+            // The text up to the cursor stays in view (its start gives way on a long line).
+            let room = max(1, screenSize.width - 2)
+            let before = Self.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
+            let after = String(line.characters[line.cursor...])
+            let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
+            if x < screenSize.width {
+                // The cursor is a cell of its own between the text before it and after it.
+                frame[x, y] = FrameCell(" ", .cursor)
+                if !after.isEmpty { frame.write(after, x: x + 1, y: y, style: .status, limit: screenSize.width - x - 1) }
+            }
         case .inspector(let inspector):
             drawInspector(inspector, into: &frame)
         case .record(let page):

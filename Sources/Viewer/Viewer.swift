@@ -39,6 +39,8 @@ public final class Viewer {
     public internal(set) var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
     public internal(set) var chosen: Choice?
+    /// Earlier entries at the prompts (Up and Down walk them).
+    public var history = PromptHistory()
     /// The last search, its matcher, and matches found on screen so far.
     var searchPattern: SearchPattern?
     var searchMatcher: PatternMatcher?
@@ -398,6 +400,7 @@ public final class Viewer {
         requestedFrozenColumns = previous.requestedFrozenColumns
         widthOverrides = previous.widthOverrides
         fullWidthColumns = previous.fullWidthColumns
+        history = previous.history
         widthGeneration += 1
         moveCursor(toRow: previous.cursorRow, column: previous.cursorColumn)
     }

@@ -56,6 +56,12 @@ enum Session {
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
         var viewer = Viewer(store: store, options: options, screenSize: session.size)
+        var environment: [String: String] = [:]
+        for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        let historyPath = HistoryFile.path(environment: environment)
+        viewer.history = HistoryFile.load(from: historyPath)
         if let notice { viewer.say(notice) }
         var status: Int32 = 0
         var lastFrame: Frame?
@@ -139,6 +145,7 @@ enum Session {
             }
         }
         session.end()
+        HistoryFile.save(viewer.history, to: historyPath)
         viewer.store.stopLoading()
         if let choice = viewer.chosen {
             // A column is read again from the input: only a file can be (a FIFO would wait

@@ -48,6 +48,7 @@ func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String
     // The user's own defaults (a config file, CSVFREEZE) must not change what tests see.
     env["CSVFREEZE"] = nil
     env["CSVFREEZE_CONFIG"] = ""
+    env["CSVFREEZE_HISTORY"] = ""
     // Nor the colours chosen for the test runner's own output (it may set NO_COLOR).
     env["NO_COLOR"] = nil
     env["COLORFGBG"] = nil

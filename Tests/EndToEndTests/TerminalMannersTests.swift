@@ -209,3 +209,35 @@ struct PaneMouseEndToEndTests {
         try pane.waitFor("the grid, its cursor unmoved") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
     }
 }
+
+@Suite("Prompts in a terminal")
+struct PromptEndToEndTests {
+    @Test("Home and End in a prompt under TERM=xterm-256color keep the text; history lasts across sessions")
+    func prompt() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let history = directory.appendingPathComponent("state/history").path
+        let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
+        let command = "CSVFREEZE_HISTORY=\(shellQuote(history)) TERM=xterm-256color \(shellQuote(Paths.binary)) \(people)"
+        var pane = try TmuxPane(command, width: 80, height: 12)
+        try pane.waitFor("the first screen") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        try pane.send("/")
+        try pane.send("-l", "Lyo")
+        try pane.send("Home")
+        try pane.send("End")
+        try pane.send("-l", "n")
+        try pane.waitFor("the whole text kept") { $0.last(where: { !$0.isEmpty })?.hasPrefix("/Lyon") == true }
+        try pane.send("Enter")
+        try pane.waitFor("a match") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == false }
+        try pane.send("q")
+        _ = try pane.waitForExit()
+        #expect((try? String(contentsOfFile: history, encoding: .utf8)) == "/Lyon\n")
+        pane = try TmuxPane(command, width: 80, height: 12)
+        try pane.waitFor("the first screen again") { $0.last(where: { !$0.isEmpty })?.contains("row 1/") == true }
+        try pane.send("/")
+        try pane.send("Up")
+        try pane.waitFor("the last session's search") { $0.last(where: { !$0.isEmpty })?.hasPrefix("/Lyon") == true }
+        try pane.send("Escape")
+        try pane.send("q")
+    }
+}

@@ -343,3 +343,85 @@ struct PaneOnTopTests {
         #expect(subject.frame().lines[9].contains("the end"))
     }
 }
+
+@Suite("Prompts edit like a shell line")
+struct PromptEditingTests {
+    func type(_ subject: Viewer, _ text: String) {
+        for character in text { subject.handle(key: .character(character)) }
+    }
+
+
+    static func line(of subject: Viewer) -> PromptLine? {
+        if case .prompt(_, let line, _) = subject.mode { return line }
+        return nil
+    }
+
+    @Test("cursor moves, Home/End, Ctrl-A/E, Delete, Ctrl-U, Ctrl-W and Ctrl-K edit in place")
+    func editing() {
+        var line = PromptLine()
+        for character in "city oslo" { _ = line.edit(.character(character)) }
+        _ = line.edit(.home)
+        _ = line.edit(.delete)
+        _ = line.edit(.character("C"))
+        #expect(line.text == "City oslo" && line.cursor == 1)
+        _ = line.edit(.end)
+        _ = line.edit(.control("w"))
+        #expect(line.text == "City ")
+        _ = line.edit(.control("a"))
+        _ = line.edit(.right)
+        _ = line.edit(.control("k"))
+        #expect(line.text == "C")
+        _ = line.edit(.control("e"))
+        _ = line.edit(.character("x"))
+        _ = line.edit(.left)
+        _ = line.edit(.control("u"))
+        #expect(line.text == "x" && line.cursor == 0)
+        _ = line.edit(.backspace)
+        #expect(line.text == "x")
+    }
+
+    @Test("Home and End in a prompt keep the typed text; the screen shows the cursor where it is")
+    func homeEndKeepText() {
+        let subject = viewer(sampleCSV(rows: 30), width: 40, height: 8, options: .plain, commands: [.search])
+        type(subject, "abc")
+        subject.handle(key: .home)
+        subject.handle(key: .end)
+        subject.handle(key: .left)
+        #expect(Self.line(of: subject)?.text == "abc")
+        let status = subject.frame().lines[7]
+        #expect(status.hasPrefix("/ab c"), "\(status)")
+    }
+
+    @Test("Up and Down walk earlier entries; an empty / Enter repeats the last search")
+    func history() {
+        let subject = viewer(sampleCSV(rows: 60), width: 60, height: 10, options: .plain)
+        for text in ["7", "12"] {
+            subject.handle(.goTo)
+            type(subject, text)
+            subject.handle(key: .enter)
+        }
+        #expect(subject.cursorRow == 11)
+        subject.handle(.goTo)
+        subject.handle(key: .up)
+        #expect(Self.line(of: subject)?.text == "12")
+        subject.handle(key: .up)
+        #expect(Self.line(of: subject)?.text == "7")
+        subject.handle(key: .up)
+        #expect(Self.line(of: subject)?.text == "7", "stops at the oldest")
+        subject.handle(key: .down)
+        subject.handle(key: .down)
+        #expect(Self.line(of: subject)?.text == "", "back to a new line")
+        subject.handle(key: .escape)
+        subject.handle(.search)
+        type(subject, "r2")
+        subject.handle(key: .enter)
+        waitUntil("the search") {
+            subject.handle(.refresh)
+            return !subject.isSearching
+        }
+        subject.handle(.search)
+        subject.handle(key: .enter)
+        #expect(subject.history.searches == ["r2"], "the repeat is not a new entry")
+        #expect(subject.searchPattern?.text == "r2")
+    }
+}
