@@ -26,6 +26,8 @@ public final class TerminalSession {
     private var attributes: [Int32] = []
     private var isEnded = false
     private var hasMouse = false
+    /// Mode 2027 was set when the viewer started, and is turned back on when it leaves.
+    private var suspendsGraphemeClustering = false
 
     /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
     /// With `.auto`, the theme follows the terminal's background (see `Theme`).
@@ -34,8 +36,15 @@ public final class TerminalSession {
         guard type != "dumb" else { throw .dumbTerminal }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .noControllingTerminal(String(cString: strerror(errno))) }
-        let resolved = theme == .auto ? Theme.forBackground(of: fd) : theme
+        let answers = BackgroundQuery.ask(fd)
+        let resolved = theme == .auto ? Theme.forBackground(reported: answers.isLight) : theme
         try self.init(input: fd, output: dup(fd), type: type, theme: resolved)
+        // A terminal that draws a grapheme cluster as one glyph (mode 2027 set) is asked to
+        // measure per code point while the viewer runs, as ncurses does (see DECISIONS.md).
+        if answers.graphemeClustering == 1 {
+            suspendsGraphemeClustering = true
+            writeToTerminal("\u{1B}[?2027l")
+        }
     }
 
     /// Starts ncurses on two descriptors (both are closed by `end()`); tests pass /dev/null.
@@ -78,6 +87,7 @@ public final class TerminalSession {
         isEnded = true
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
+        if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027h") }
         delscreen(screen)
         fclose(inputFile)
         fclose(outputFile)
@@ -198,12 +208,14 @@ public final class TerminalSession {
     public func suspend() {
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
+        if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027h") }
         let previous = signal(SIGTSTP, SIG_DFL)
         kill(0, SIGTSTP)
         signal(SIGTSTP, previous)
         // Back after SIGCONT: ncurses restores its modes on the next refresh.
         reset_prog_mode()
         if hasMouse { enableMouse() }
+        if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027l") }
         _ = refreshSize()
     }
 

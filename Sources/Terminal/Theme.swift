@@ -11,12 +11,12 @@ import Glibc
 public enum Theme: String, Sendable, CaseIterable {
     case auto, dark, light, mono
 
-    /// `light` or `dark` for the terminal on `descriptor`.
-    static func forBackground(of descriptor: Int32) -> Theme {
-        if let value = getenv("COLORFGBG").map({ String(cString: $0) }), let isLight = isLight(colorFGBG: value) {
+    /// `light` or `dark`: from `COLORFGBG`, else from what the terminal said of its background.
+    static func forBackground(reported isLight: Bool?) -> Theme {
+        if let value = getenv("COLORFGBG").map({ String(cString: $0) }), let isLight = Theme.isLight(colorFGBG: value) {
             return isLight ? .light : .dark
         }
-        if let isLight = BackgroundQuery.isLight(descriptor) { return isLight ? .light : .dark }
+        if let isLight { return isLight ? .light : .dark }
         return .dark
     }
 
@@ -31,22 +31,44 @@ public enum Theme: String, Sendable, CaseIterable {
     }
 }
 
-/// Asks the terminal for its background colour (OSC 11), followed by a request every
-/// terminal answers (DA1), so the wait ends as soon as the terminal has said all it will;
-/// at most 200 ms for one that answers nothing.
+/// Asks the terminal, in one round trip, for its background colour (OSC 11) and whether it
+/// measures grapheme clusters as one glyph (DECRQM for mode 2027), followed by a request
+/// every terminal answers (DA1), so the wait ends as soon as the terminal has said all it
+/// will; at most 200 ms for one that answers nothing.
 enum BackgroundQuery {
-    static func isLight(_ descriptor: Int32) -> Bool? {
-        guard isatty(descriptor) != 0 else { return nil }
+    struct Answers {
+        /// Light background (nil: not said).
+        var isLight: Bool?
+        /// Mode 2027's state: 1 set, 2 reset, 3 always set, 4 always reset, 0 or nil unknown.
+        var graphemeClustering: Int?
+    }
+
+    static func ask(_ descriptor: Int32) -> Answers {
+        let reply = replies(descriptor)
+        return Answers(isLight: isLight(reply: reply), graphemeClustering: graphemeMode(reply: reply))
+    }
+
+    /// The state of mode 2027 in a DECRPM reply, `ESC [ ? 2027 ; Ps $ y`.
+    static func graphemeMode(reply: [UInt8]) -> Int? {
+        let text = String(decoding: reply, as: UTF8.self)
+        guard let range = text.range(of: "\u{1B}[?2027;") else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber }
+        guard text[range.upperBound...].dropFirst(digits.count).hasPrefix("$y") else { return nil }
+        return Int(digits)
+    }
+
+    static func replies(_ descriptor: Int32) -> [UInt8] {
+        guard isatty(descriptor) != 0 else { return [] }
         var saved = termios()
-        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        guard tcgetattr(descriptor, &saved) == 0 else { return [] }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         raw.c_cc.6 = 0   // VMIN
         raw.c_cc.5 = 0   // VTIME
         tcsetattr(descriptor, TCSANOW, &raw)
         defer { tcsetattr(descriptor, TCSANOW, &saved) }
-        let query = Array("\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
-        guard query.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == query.count else { return nil }
+        let query = Array("\u{1B}]11;?\u{1B}\\\u{1B}[?2027$p\u{1B}[c".utf8)
+        guard query.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == query.count else { return [] }
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
         let deadline = now() + 0.2
@@ -58,7 +80,7 @@ enum BackgroundQuery {
             if count <= 0 { break }
             reply += buffer[..<count]
         }
-        return isLight(reply: reply)
+        return reply
     }
 
     static func now() -> Double {

@@ -66,6 +66,7 @@ extension TerminalSessionTests {
     func lateAnswer() throws {
         let events = try events("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\j", type: "xterm-256color")
         #expect(events == [.key(.character("j"))])
+        #expect(try self.events("\u{1B}[?2027;1$yk", type: "tmux-256color") == [.key(.character("k"))], "a late mode report too")
     }
 
     @Test("SGR reports decode without ncurses too")
@@ -91,6 +92,9 @@ struct BackgroundTests {
         #expect(BackgroundQuery.isLight(reply: Array("\u{1B}]11;rgb:f/f/e\u{07}".utf8)) == true)
         #expect(BackgroundQuery.isLight(reply: Array("\u{1B}[?62;c".utf8)) == nil)
         #expect(BackgroundQuery.hasDeviceAttributes(Array("x\u{1B}[?1;2c".utf8)))
+        #expect(BackgroundQuery.graphemeMode(reply: Array("\u{1B}]11;rgb:0/0/0\u{07}\u{1B}[?2027;1$y\u{1B}[?62c".utf8)) == 1)
+        #expect(BackgroundQuery.graphemeMode(reply: Array("\u{1B}[?2027;0$y".utf8)) == 0)
+        #expect(BackgroundQuery.graphemeMode(reply: Array("\u{1B}[?62c".utf8)) == nil)
     }
 
 }
