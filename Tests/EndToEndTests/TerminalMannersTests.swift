@@ -241,3 +241,30 @@ struct PromptEndToEndTests {
         try pane.send("q")
     }
 }
+
+@Suite("Habits from less and vim")
+struct HabitEndToEndTests {
+    @Test("5j and 10l move that many; Ctrl-D and Ctrl-U move half a screen")
+    func countsAndHalfPages() throws {
+        let wide = shellQuote(Paths.sampleData.appendingPathComponent("wide.csv").path)
+        let pane = try TmuxPane("\(shellQuote(Paths.binary)) \(wide)", width: 100, height: 22)
+        func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }
+        try pane.waitFor("the first screen") { status($0).contains("row 1/") }
+        try pane.send("-l", "5j10l")
+        try pane.waitFor("row 6, column 11") { status($0).contains("row 6/") && status($0).contains("col 11/") }
+        try pane.send("C-d")
+        let down = try pane.waitFor("half a screen down") { !status($0).contains("row 6/") }
+        try pane.send("C-u")
+        try pane.waitFor("back up") { status($0).contains("row 6/") }
+        #expect(status(down).range(of: #"row (1[4-6])/"#, options: .regularExpression) != nil, "\(status(down))")
+    }
+
+    @Test("--output jsonl gives one object a line keyed by the header, for jq")
+    func jsonLines() throws {
+        let people = Paths.sampleData.appendingPathComponent("people.csv").path
+        let lines = try run([Paths.binary, "--output", "jsonl", people]).text.split(separator: "\n")
+        #expect(lines.count == 3000)
+        let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: String]
+        #expect(first?["id"] == "1" && first?["first_name"] != nil)
+    }
+}
