@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Viewer", "Terminal",
+                "CellStore", "FreezeLayout", "Scan", "Viewer", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -27,6 +27,9 @@ static inline int cf_re_jit(cf_re_code *code) { return pcre2_jit_compile_8(code,
 
 static inline void cf_re_free(cf_re_code *code) { pcre2_code_free_8(code); }
 
+/* The library's version, e.g. "10.42 2022-12-11" (the buffer needs 32 bytes). */
+static inline int cf_re_version(unsigned char *buffer) { return pcre2_config_8(PCRE2_CONFIG_VERSION, buffer); }
+
 /* The shortest subject length a match needs (0: it may match an empty string). */
 static inline uint32_t cf_re_min_length(const cf_re_code *code) {
     uint32_t length = 0;

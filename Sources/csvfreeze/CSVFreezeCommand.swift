@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CellStore
 import FreezeLayout
+import Scan
 import Terminal
 import Viewer
 
@@ -78,7 +79,8 @@ struct CSVFreezeCommand: ParsableCommand {
           input is damaged); 2 the screen cannot be drawn; 64 bad options; 128+N after signal N;
           130 with --echo, quit without choosing.
         """,
-        version: (["csvfreeze \(version)"] + CellStore.libraryVersions + TerminalSession.libraryVersions).joined(separator: "\n")
+        version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
+                  + TerminalSession.libraryVersions).joined(separator: "\n")
     )
 
     @Option(name: [.customShort("d"), .long],

@@ -77,5 +77,6 @@ struct CompletionTests {
         #expect(lines.first?.hasPrefix("csvfreeze ") == true)
         #expect(lines.contains { $0.hasPrefix("libcsv 3.") })
         #expect(lines.contains { $0.hasPrefix("ncursesw 6.") })
+        #expect(lines.contains { $0.hasPrefix("PCRE2 10.") })
     }
 }
