@@ -116,3 +116,23 @@ extension Compression {
                 "liblzma " + String(cString: lzma_version_string()), "libbz2 " + bzip2]
     }
 }
+
+/// Damage a decoder met, kept until the output made before it has been delivered: the
+/// bytes before the damage are shown and kept, and the damage is reported on the next call.
+struct DamageLatch {
+    private var latched: PackedDamage?
+
+    /// Throws damage met on an earlier call.
+    func throwIfLatched() throws(PackedDamage) {
+        if let latched { throw latched }
+    }
+
+    /// Throws at once when nothing was produced; else latches the damage and hands over what was.
+    mutating func deliver(at offset: Int64, _ kind: PackedDamage.Kind, _ consumed: Int,
+                          _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
+        let damage = PackedDamage(kind, at: offset)
+        guard produced > 0 else { throw damage }
+        latched = damage
+        return (consumed, produced)
+    }
+}

@@ -10,7 +10,7 @@ package final class GzipDecoder: PackedDecoder {
     private var isBetweenMembers = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
-    private var pendingDamage: PackedDamage?
+    private var damage = DamageLatch()
     private var producedTotal: Int64 = 0
     let indexBuilder: GzipIndexBuilder?
 
@@ -30,21 +30,13 @@ package final class GzipDecoder: PackedDecoder {
         stream.deallocate()
     }
 
-    /// Throws the damage now when nothing was produced, else after the output is delivered.
-    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
-                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        let damage = PackedDamage(kind, at: consumedTotal)
-        guard produced > 0 else { throw damage }
-        pendingDamage = damage
-        return (consumed, produced)
-    }
 
     package var isAtBoundary: Bool { isBetweenMembers }
     package var consumedBytes: Int64 { consumedTotal }
 
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        if let pendingDamage { throw pendingDamage }
+        try damage.throwIfLatched()
         guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
         var consumed = 0, produced = 0
         defer { indexBuilder?.keep(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
@@ -56,7 +48,7 @@ package final class GzipDecoder: PackedDecoder {
                     continue
                 }
                 guard input[consumed] == 0x1F else {
-                    return try deliver(.corrupt("data after the end of the gzip stream"), consumed, produced)
+                    return try damage.deliver(at: consumedTotal, .corrupt("data after the end of the gzip stream"), consumed, produced)
                 }
                 inflateReset(stream)
                 isBetweenMembers = false
@@ -79,10 +71,10 @@ package final class GzipDecoder: PackedDecoder {
             case Z_OK, Z_BUF_ERROR:
                 break
             case Z_MEM_ERROR:
-                return try deliver(.setup("out of memory"), consumed, produced)
+                return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
             default:
                 let why = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                return try deliver(.corrupt(why), consumed, produced)
+                return try damage.deliver(at: consumedTotal, .corrupt(why), consumed, produced)
             }
             if let indexBuilder, status != Z_STREAM_END, stream.pointee.data_type & 0xC0 == 0x80 {
                 // After a block's end (or the header), not in the last block: inflating can

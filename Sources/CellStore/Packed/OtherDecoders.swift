@@ -8,7 +8,7 @@ package final class ZstdDecoder: PackedDecoder {
     private var frameDone = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
-    private var pendingDamage: PackedDamage?
+    private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
         guard let context = ZSTD_createDStream() else { throw PackedDamage(.setup("out of memory"), at: 0) }
@@ -18,21 +18,13 @@ package final class ZstdDecoder: PackedDecoder {
 
     deinit { ZSTD_freeDStream(context) }
 
-    /// Throws the damage now when nothing was produced, else after the output is delivered.
-    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
-                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        let damage = PackedDamage(kind, at: consumedTotal)
-        guard produced > 0 else { throw damage }
-        pendingDamage = damage
-        return (consumed, produced)
-    }
 
     package var isAtBoundary: Bool { frameDone }
     package var consumedBytes: Int64 { consumedTotal }
 
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        if let pendingDamage { throw pendingDamage }
+        try damage.throwIfLatched()
         var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         while source.pos < source.size && target.pos < target.size {
@@ -40,7 +32,7 @@ package final class ZstdDecoder: PackedDecoder {
             let hint = ZSTD_decompressStream(context, &target, &source)
             consumedTotal += Int64(source.pos - before.0)
             if ZSTD_isError(hint) != 0 {
-                return try deliver(.corrupt(String(cString: ZSTD_getErrorName(hint))), source.pos, target.pos)
+                return try damage.deliver(at: consumedTotal, .corrupt(String(cString: ZSTD_getErrorName(hint))), source.pos, target.pos)
             }
             // 0: a frame is complete and flushed.
             frameDone = hint == 0
@@ -56,7 +48,7 @@ package final class XzDecoder: PackedDecoder {
     private var ended = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
-    private var pendingDamage: PackedDamage?
+    private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
         stream = .allocate(capacity: 1)
@@ -80,22 +72,13 @@ package final class XzDecoder: PackedDecoder {
         stream.deallocate()
     }
 
-    /// With concatenated streams, liblzma knows the input is whole only when told it ended.
-    /// Throws the damage now when nothing was produced, else after the output is delivered.
-    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
-                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        let damage = PackedDamage(kind, at: consumedTotal)
-        guard produced > 0 else { throw damage }
-        pendingDamage = damage
-        return (consumed, produced)
-    }
-
     package var isAtBoundary: Bool { ended }
     package var consumedBytes: Int64 { consumedTotal }
 
+    /// With concatenated streams, liblzma knows the input is whole only when told it ended.
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        if let pendingDamage { throw pendingDamage }
+        try damage.throwIfLatched()
         guard !ended, let outBase = output.baseAddress else { return (0, 0) }
         stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         stream.pointee.avail_in = input.count
@@ -108,10 +91,10 @@ package final class XzDecoder: PackedDecoder {
         switch status {
         case LZMA_OK, LZMA_BUF_ERROR: break
         case LZMA_STREAM_END: ended = true
-        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try deliver(.setup("out of memory"), consumed, produced)
-        case LZMA_DATA_ERROR: return try deliver(.corrupt("corrupt data"), consumed, produced)
-        case LZMA_FORMAT_ERROR: return try deliver(.corrupt("not xz data"), consumed, produced)
-        default: return try deliver(.corrupt("liblzma error \(status.rawValue)"), consumed, produced)
+        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
+        case LZMA_DATA_ERROR: return try damage.deliver(at: consumedTotal, .corrupt("corrupt data"), consumed, produced)
+        case LZMA_FORMAT_ERROR: return try damage.deliver(at: consumedTotal, .corrupt("not xz data"), consumed, produced)
+        default: return try damage.deliver(at: consumedTotal, .corrupt("liblzma error \(status.rawValue)"), consumed, produced)
         }
         if status == LZMA_BUF_ERROR && isLastInput && consumed == 0 && produced == 0 {
             throw PackedDamage(.truncated, at: consumedTotal)
@@ -127,7 +110,7 @@ package final class Bzip2Decoder: PackedDecoder {
     private var isOpen = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
-    private var pendingDamage: PackedDamage?
+    private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
         stream = .allocate(capacity: 1)
@@ -146,21 +129,13 @@ package final class Bzip2Decoder: PackedDecoder {
         stream.deallocate()
     }
 
-    /// Throws the damage now when nothing was produced, else after the output is delivered.
-    private func deliver(_ kind: PackedDamage.Kind, _ consumed: Int,
-                         _ produced: Int) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        let damage = PackedDamage(kind, at: consumedTotal)
-        guard produced > 0 else { throw damage }
-        pendingDamage = damage
-        return (consumed, produced)
-    }
 
     package var isAtBoundary: Bool { isBetweenStreams }
     package var consumedBytes: Int64 { consumedTotal }
 
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        if let pendingDamage { throw pendingDamage }
+        try damage.throwIfLatched()
         guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
         var consumed = 0, produced = 0
         while consumed < input.count && produced < output.count {
@@ -184,12 +159,12 @@ package final class Bzip2Decoder: PackedDecoder {
             switch status {
             case BZ_OK: break
             case BZ_STREAM_END: isBetweenStreams = true
-            case BZ_MEM_ERROR: return try deliver(.setup("out of memory"), consumed, produced)
+            case BZ_MEM_ERROR: return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
             case BZ_DATA_ERROR:
-                return try deliver(.corrupt("bad block checksum or corrupt data"), consumed, produced)
+                return try damage.deliver(at: consumedTotal, .corrupt("bad block checksum or corrupt data"), consumed, produced)
             case BZ_DATA_ERROR_MAGIC:
-                return try deliver(.corrupt("data after the end of the bzip2 stream"), consumed, produced)
-            default: return try deliver(.corrupt("libbz2 error \(status)"), consumed, produced)
+                return try damage.deliver(at: consumedTotal, .corrupt("data after the end of the bzip2 stream"), consumed, produced)
+            default: return try damage.deliver(at: consumedTotal, .corrupt("libbz2 error \(status)"), consumed, produced)
             }
             if usedIn == 0 && madeOut == 0 && status != BZ_STREAM_END { break }
         }
