@@ -10,8 +10,6 @@ struct Block {
     var readUpTo: Int64 = 0
     /// The end of the bytes the parse was given.
     var parsedEnd: Int64 = 0
-    /// The parse stopped before the bytes available ran out (enough rows, or its budget).
-    var stoppedEarly = false
     /// Its last row is a record still open, shown as far as it was read.
     var endsInPartialRecord = false
     /// Bytes its rows hold, counted against the cache's budget.
@@ -46,8 +44,6 @@ struct BlockCache {
         self.budget = budget
     }
 
-    /// Bytes held by the cached blocks' rows.
-    var memoryCost: Int { bytes }
 
     var count: Int { entries.count }
 

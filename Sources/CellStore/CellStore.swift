@@ -207,7 +207,7 @@ public final class CellStore {
             // Parsing again would find nothing new: no more bytes, or a record still open
             // that no checkpoint says has ended since (its start, all that is shown of it,
             // is the same).
-            if !block.stoppedEarly && block.readUpTo >= end { return nil }
+            if block.readUpTo >= end { return nil }
             if block.endsInPartialRecord && (!hasNext || end == block.parsedEnd) { return nil }
         }
         // A block whose end is not indexed yet is parsed only a little past the row asked
@@ -272,7 +272,6 @@ public final class CellStore {
                           isComplete: isCompleteRead(endIsFinal: endIsFinal, reachedEnd: reachedEnd, offset: offset, end: end) && !overBudget)
         block.readUpTo = offset
         block.parsedEnd = end
-        block.stoppedEarly = !reachedEnd || overBudget
         block.endsInPartialRecord = partial != nil
         return block
     }

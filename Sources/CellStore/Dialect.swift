@@ -68,7 +68,6 @@ public struct Dialect: Sendable, Equatable {
         var counts: [Int: Int] = [:]
         var records = 0
         var scanner = RecordScanner(dialect: Dialect(delimiter: delimiter, quote: quote))
-        var problemsInCounted = 0
         sample.withUnsafeBytes { bytes in
             scanner.scan(bytes) { _, _, _, fields in
                 guard fields > 0, records < 100 else { return }   // 0: the LF of a CRLF
@@ -76,15 +75,13 @@ public struct Dialect: Sendable, Equatable {
                 records += 1
             }
         }
-        problemsInCounted = scanner.problemCount
         if records == 0 {
             // One line with no end: judge it by itself.
             scanner.finish()
             if scanner.widestRecord > 0 { counts[scanner.widestRecord, default: 0] += 1 }
-            problemsInCounted = scanner.problemCount
         }
         guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return 0 }
-        let score = mode.value - min(problemsInCounted, mode.value)
+        let score = mode.value - min(scanner.problemCount, mode.value)
         return score > 0 ? score * 1000 + min(mode.key, 999) : 0
     }
 

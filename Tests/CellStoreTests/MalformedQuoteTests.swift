@@ -30,14 +30,7 @@ struct MalformedQuoteTests {
     func parserAgrees(chunk: Int) throws {
         for seed in 0..<150 {
             let bytes = hostileCSV(length: 40 + (seed * 53) % 2500, seed: UInt64(seed) &+ UInt64(chunk) &* 7777)
-            let parser = try RecordParser(dialect: Dialect())
-            var index = 0
-            while index < bytes.count {
-                parser.parse(bytes[index..<min(bytes.count, index + chunk)])
-                index += chunk
-            }
-            parser.finish()
-            let rows = parser.takeRecords()
+            let rows = parsed(bytes, by: try RecordParser(dialect: Dialect()), chunk: chunk)
             let expected = referenceRecords(bytes)
             #expect(rows.map { row in (0..<row.count).map { Array(row.field($0)) } } == expected, "seed \(seed)")
         }

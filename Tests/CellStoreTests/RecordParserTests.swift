@@ -49,13 +49,7 @@ struct RecordParserTests {
     @Test("records split over many parse calls come out the same", arguments: [1, 2, 3, 7, 64])
     func chunked(chunk: Int) throws {
         let bytes = hostileCSV(length: 4000, seed: UInt64(chunk))
-        let parser = try RecordParser(dialect: Dialect())
-        var index = 0
-        while index < bytes.count {
-            parser.parse(bytes[index..<min(bytes.count, index + chunk)])
-            index += chunk
-        }
-        parser.finish()
-        #expect(parser.takeRecords().map(\.strings) == (try parseAll(bytes)))
+        let rows = parsed(bytes, by: try RecordParser(dialect: Dialect()), chunk: chunk)
+        #expect(rows.map(\.strings) == (try parseAll(bytes)))
     }
 }

@@ -30,7 +30,6 @@ package final class GzipDecoder: PackedDecoder {
         stream.deallocate()
     }
 
-
     package var isAtBoundary: Bool { isBetweenMembers }
     package var consumedBytes: Int64 { consumedTotal }
 
