@@ -74,6 +74,18 @@ struct CSVFreezeCommand: ParsableCommand {
         IN THE CELL INSPECTOR, THE RECORD VIEW AND THE HELP SCREEN:
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
+        AT A PROMPT (/, \\, :):
+          Left/Right, Home/End, Ctrl-A/E move; Backspace, Delete, Ctrl-U/W/K
+          erase; Up/Down walk earlier entries, kept across sessions in
+          $XDG_STATE_HOME/csvfreeze/history (CSVFREEZE_HISTORY names another
+          file; set empty, none is kept); an empty / repeats the last search.
+
+        DEFAULTS:
+          Options in ~/.config/csvfreeze/config (or $XDG_CONFIG_HOME/csvfreeze/
+          config, or the file CSVFREEZE_CONFIG names; empty: none), one or more a
+          line, then those in CSVFREEZE, come before the command line's own; an
+          option given again takes the later value, so the command line wins.
+
         EXIT STATUS:
           0 success; 1 the input cannot be read (or stdin is a terminal, or closed, or compressed
           input is damaged); 2 the screen cannot be drawn; 64 bad options; 128+N after signal N;

@@ -47,6 +47,14 @@ struct DocumentationTests {
 
 @Suite("Help text")
 struct HelpTextTests {
+    @Test("--help says how prompts edit and where defaults and history live")
+    func promptsAndDefaults() throws {
+        let help = try run([Paths.binary, "--help"]).text
+        for phrase in ["AT A PROMPT", "Ctrl-U/W/K", "CSVFREEZE_HISTORY", "DEFAULTS:", "CSVFREEZE_CONFIG", "NO_COLOR"] {
+            #expect(help.contains(phrase), "\(phrase)")
+        }
+    }
+
     @Test("no key's line wraps in --help")
     func keysDoNotWrap() throws {
         let help = try run([Paths.binary, "--help"]).text
