@@ -30,8 +30,9 @@ let package = Package(
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         .target(name: "CellStore", dependencies: ["CLibCSV", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
+        .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",
@@ -43,6 +44,7 @@ let package = Package(
         .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore"]),
+        .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),

@@ -31,6 +31,8 @@ public final class CellStore {
     public let name: String
     let loader: Loader
     private var cache: BlockCache
+    /// Records read alone from a known offset (see CellStore+RecordAt).
+    var singleRecords = RecordCache()
     private var rowsSeen = 0
     private var counters = Statistics()
     /// The file's last rows under estimated numbers, after `jumpToEnd` (see CellStore+Tail).

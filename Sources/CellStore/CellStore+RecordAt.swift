@@ -1,0 +1,60 @@
+/// Single records read from where they start: the rows of a sorted or filtered view, which
+/// lie anywhere in the input, cost one record's parse each instead of a block's.
+struct RecordCache {
+    /// Rows kept, and bytes they may hold (cells are bounded, so this bounds memory).
+    let capacity = 4096
+    let budget = 16 << 20
+    private var rows: [Int: (row: Row, lastUse: Int)] = [:]
+    private var clock = 0
+    private var bytes = 0
+
+    mutating func row(_ record: Int) -> Row? {
+        guard let entry = rows[record] else { return nil }
+        clock += 1
+        rows[record] = (entry.row, clock)
+        return entry.row
+    }
+
+    mutating func insert(_ row: Row, for record: Int) {
+        clock += 1
+        if let old = rows.updateValue((row, clock), forKey: record) { bytes -= old.row.memoryCost }
+        bytes += row.memoryCost
+        // Evicts the oldest half at once, so eviction costs O(1) per insert on average.
+        if rows.count > capacity || bytes > budget {
+            let keep = rows.sorted { $0.value.lastUse > $1.value.lastUse }.prefix(rows.count / 2)
+            rows = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
+            bytes = rows.values.reduce(0) { $0 + $1.row.memoryCost }
+        }
+    }
+}
+
+extension CellStore {
+    /// Record `index`, read from `offset` (where it starts) when that is known: no block
+    /// around it is parsed. Without an offset, as `row(_:)`.
+    ///
+    /// - Complexity: one record's bytes when not cached.
+    public func row(_ index: Int, at offset: Int64?) -> Row? {
+        guard let offset else { return row(index) }
+        if let row = singleRecords.row(index) { return row }
+        guard let dialect, let parser = try? RecordParser(dialect: dialect) else { return nil }
+        let (end, isFinal) = loader.shared.withLock { ($0.available, $0.progress.isComplete) }
+        var chunk = 4096
+        let limit = Int64(RecordParser.Limits().record) * 2
+        var position = offset
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while position < end && position - offset < limit {
+            let wanted = Int(min(Int64(chunk), end - position))
+            let count = buffer.withUnsafeMutableBytes { loader.source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
+            if count <= 0 { break }
+            buffer.withUnsafeBytes { parser.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            position += Int64(count)
+            if parser.recordCount > 0 { break }
+            chunk = min(chunk * 4, 1 << 20)
+            if buffer.count < chunk { buffer = [UInt8](repeating: 0, count: chunk) }
+        }
+        if parser.recordCount == 0 && isFinal && position >= end { parser.finish() }
+        let row = parser.takeRecords().first ?? parser.partialRecord()
+        if let row { singleRecords.insert(row, for: index) }
+        return row
+    }
+}

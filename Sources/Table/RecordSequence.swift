@@ -1,0 +1,55 @@
+/// Where a record starts, when it is known: a sort or a filter notes it as it passes, so
+/// the rows of a view in any order are read one record each, never a block each.
+public struct RecordRef: Sendable, Hashable, Comparable {
+    /// The record's number in the input, header records included.
+    public var record: Int
+    /// The offset of its first byte in the input, or nil when unknown.
+    public var offset: Int64?
+
+    public init(record: Int, offset: Int64? = nil) {
+        self.record = record
+        self.offset = offset
+    }
+
+    public static func < (lhs: RecordRef, rhs: RecordRef) -> Bool { lhs.record < rhs.record }
+}
+
+/// The data records a view shows, in its order: what a filter or a sort makes.
+///
+/// It is read on the UI thread. One that a background scan fills grows while the scan
+/// runs (`count` rises, `isComplete` turns true) and guards its own state.
+public protocol RecordSequence: AnyObject, Sendable {
+    /// View rows known so far.
+    var count: Int { get }
+    /// True once no more rows will come.
+    var isComplete: Bool { get }
+    /// The records of view rows `range` (clamped to `count`), in view order.
+    func records(in range: Range<Int>) -> [RecordRef]
+    /// The view row that shows `record`, or nil when it is not in the view (yet).
+    func index(of record: Int) -> Int?
+}
+
+extension RecordSequence {
+    /// The record of view row `index` (which must be below `count`).
+    public func record(at index: Int) -> Int { records(in: index..<(index + 1)).first?.record ?? -1 }
+}
+
+/// The records of a view, as a list in memory: for small views and for tests.
+public final class RecordList: RecordSequence, @unchecked Sendable {
+    private let refs: [RecordRef]
+    private lazy var positions: [Int: Int] = {
+        var positions: [Int: Int] = [:]
+        for (index, ref) in refs.enumerated() { positions[ref.record] = index }
+        return positions
+    }()
+
+    public init(_ records: [Int]) { refs = records.map { RecordRef(record: $0) } }
+    public init(refs: [RecordRef]) { self.refs = refs }
+
+    public var count: Int { refs.count }
+    public var isComplete: Bool { true }
+    public func records(in range: Range<Int>) -> [RecordRef] {
+        Array(refs[range.clamped(to: 0..<refs.count)])
+    }
+    public func index(of record: Int) -> Int? { positions[record] }
+}

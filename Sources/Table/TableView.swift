@@ -1,0 +1,98 @@
+import CellStore
+
+/// A view over the input: which data records show in which order, and which columns.
+///
+/// Every read of cells by the viewer goes through it. Rows are numbered in the view
+/// (0 is the first data row shown); records are numbered in the input (header records
+/// included), and a view row keeps its record's number, so a user always knows where a
+/// row lives. The plain view (every record, every column, in the file's order) holds no
+/// list and reads straight from the store.
+public final class TableView {
+    public let store: CellStore
+    /// Records at the top of the input that are header rows (they never move).
+    public let headerRows: Int
+    /// The data records shown, in order; nil shows every data record in the file's order.
+    public private(set) var rows: (any RecordSequence)?
+    /// The columns shown, in order.
+    public var columns: ColumnMap = .all
+    /// The rows of the last batch fetched from a mapped view, by record number.
+    private var batch: [Int: Row] = [:]
+    private var batchRange: Range<Int> = 0..<0
+
+    public init(store: CellStore, headerRows: Int) {
+        self.store = store
+        self.headerRows = headerRows
+    }
+
+    /// Shows `rows` (nil: every data record in the file's order).
+    public func show(rows: (any RecordSequence)?) {
+        self.rows = rows
+        batch = [:]
+        batchRange = 0..<0
+    }
+
+    // MARK: Rows
+
+    /// Data rows in the input known so far.
+    public var fileDataRowCount: Int { max(0, store.rowCount - headerRows) }
+    /// Rows in the view known so far.
+    public var dataRowCount: Int { rows?.count ?? fileDataRowCount }
+    /// True when some records are left out or reordered.
+    public var isMapped: Bool { rows != nil }
+
+    /// The input record shown at view row `row`.
+    public func record(ofRow row: Int) -> Int {
+        guard let rows else { return row + headerRows }
+        return row < rows.count ? rows.record(at: row) : -1
+    }
+
+    /// The view row showing input record `record`, if it is in the view.
+    public func row(ofRecord record: Int) -> Int? {
+        guard let rows else { return record >= headerRows ? record - headerRows : nil }
+        return rows.index(of: record)
+    }
+
+    /// The number a user sees for view row `row`: its data record's place in the file,
+    /// counting from 1.
+    public func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }
+
+    /// Reads the rows of view rows `range` in one batch (a mapped view; the plain view
+    /// reads through the store's own cache).
+    public func fetch(rows range: Range<Int>) {
+        guard let rows else { return }
+        let wanted = range.clamped(to: 0..<rows.count)
+        guard wanted != batchRange || batch.count < wanted.count else { return }
+        batch = store.rows(rows.records(in: wanted))
+        batchRange = wanted
+    }
+
+    /// View row `row`'s record, or nil when it is not known (yet).
+    public func row(_ row: Int) -> Row? {
+        let record = record(ofRow: row)
+        guard record >= 0 else { return nil }
+        if rows != nil, let row = batch[record] { return row }
+        return store.row(record)
+    }
+
+    /// Header record `index` (0 is the first record of the input).
+    public func headerRecord(_ index: Int) -> Row? { store.row(index) }
+
+    // MARK: Columns
+
+    /// Columns in the input known so far (at least 1).
+    public var fileColumnCount: Int { max(store.columnCount, 1) }
+    /// Columns in the view.
+    public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
+    /// The input column shown at view column `column`.
+    public func fileColumn(_ column: Int) -> Int { columns.fileColumn(column) }
+
+    /// The cell of view row `row` at view column `column`.
+    public func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
+        self.row(row)?.field(fileColumn(column)) ?? []
+    }
+
+    /// The cell of header record `index` at view column `column`.
+    public func headerCell(_ index: Int, column: Int) -> ArraySlice<UInt8> {
+        headerRecord(index)?.field(fileColumn(column)) ?? []
+    }
+}
