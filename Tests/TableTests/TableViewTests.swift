@@ -75,3 +75,22 @@ struct TableViewTests {
         #expect(single.shown == [5], "the last column stays")
     }
 }
+
+@Suite("Column references")
+struct ColumnReferenceTests {
+    @Test("a name, a name in another case, or a number names a column; anything else says what exists")
+    func resolve() throws {
+        let names = ["id", "Price", "price", "2020", "note"]
+        #expect(try ColumnReference("Price").resolve(in: names) == 1)
+        #expect(try ColumnReference("NOTE").resolve(in: names) == 4)
+        #expect(try ColumnReference("2020").resolve(in: names) == 3, "a header that is a number is a name first")
+        #expect(try ColumnReference("2").resolve(in: names) == 1)
+        #expect(throws: ColumnReference.Failure.ambiguous("PRICE", matches: [1, 2])) { try ColumnReference("PRICE").resolve(in: names) }
+        #expect(throws: ColumnReference.Failure.outOfRange(9, columns: 5)) { try ColumnReference("9").resolve(in: names) }
+        #expect(throws: ColumnReference.Failure.outOfRange(0, columns: 5)) { try ColumnReference("0").resolve(in: names) }
+        let unknown = ColumnReference.Failure.unknown("cost", known: names)
+        #expect(throws: unknown) { try ColumnReference("cost").resolve(in: names) }
+        #expect(unknown.description == "no column 'cost' (columns: 'id', 'Price', 'price', '2020', 'note')")
+        #expect(try ColumnReference("3").resolve(in: [], columns: 4) == 2)
+    }
+}
