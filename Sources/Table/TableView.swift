@@ -17,7 +17,7 @@ public final class TableView {
     public var columns: ColumnMap = .all
     /// The rows of the last batch fetched from a mapped view, by record number.
     private var batch: [Int: Row] = [:]
-    private var batchRange: Range<Int> = 0..<0
+    private var batchRanges: [Range<Int>] = []
 
     public init(store: CellStore, headerRows: Int) {
         self.store = store
@@ -28,7 +28,7 @@ public final class TableView {
     public func show(rows: (any RecordSequence)?) {
         self.rows = rows
         batch = [:]
-        batchRange = 0..<0
+        batchRanges = []
     }
 
     // MARK: Rows
@@ -56,14 +56,16 @@ public final class TableView {
     /// counting from 1.
     public func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }
 
-    /// Reads the rows of view rows `range` in one batch (a mapped view; the plain view
-    /// reads through the store's own cache).
-    public func fetch(rows range: Range<Int>) {
+    /// Reads the rows of view rows `ranges` (those on screen) in one batch, in the order
+    /// they lie in the input (a mapped view; the plain view reads through the store's
+    /// own cache).
+    public func fetch(rows ranges: [Range<Int>]) {
         guard let rows else { return }
-        let wanted = range.clamped(to: 0..<rows.count)
-        guard wanted != batchRange || batch.count < wanted.count else { return }
-        batch = store.rows(rows.records(in: wanted))
-        batchRange = wanted
+        let wanted = ranges.map { $0.clamped(to: 0..<rows.count) }
+        let count = wanted.reduce(0) { $0 + $1.count }
+        guard wanted != batchRanges || batch.count < count else { return }
+        batch = store.rows(wanted.flatMap { rows.records(in: $0) })
+        batchRanges = wanted
     }
 
     /// View row `row`'s record, or nil when it is not known (yet).

@@ -13,7 +13,7 @@ enum HelpPage {
             var current = ""
             for word in line.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
                 let candidate = current.isEmpty ? word : current + " " + word
-                if DisplayWidth.of(candidate) <= width || current.allSatisfy { $0 == " " } {
+                if DisplayWidth.of(candidate) <= width || current.allSatisfy({ $0 == " " }) {
                     current = candidate
                 } else {
                     result.append(current)

@@ -1,5 +1,6 @@
 import CellStore
 import FreezeLayout
+import Table
 
 extension Viewer {
     /// What a region shows on each of its lines.
@@ -54,6 +55,9 @@ extension Viewer {
             return row < scrollingHeaderRows ? .headerRecord(window.headerHeight - frozenDataRows.count + row)
                 : .dataRow(row - scrollingHeaderRows + mainFirstRow)
         }
+        // The rows on screen are read in one batch, in the order they lie in the input.
+        table.fetch(rows: [frozenDataRows, (mainFirstRow + max(0, window.drawingOffset.y - scrollingHeaderRows))
+                           ..< (mainFirstRow + max(0, window.drawingOffset.y + window.main.height - scrollingHeaderRows))])
         // One planning path for all four regions: main, then the bands, then the corner.
         var placements: [Placement] = []
         plan(&placements, &frame, rect: window.main, lines: dataLines, columns: .main, offsetX: window.drawingOffset.x)
@@ -157,15 +161,16 @@ extension Viewer {
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
                 let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
-                cells = CellText.layout(store.row(record)?.field(column) ?? [], width: textWidth, alignRight: false, style: style)
+                cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
             }
         case .dataRow(let dataRow):
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .rowNumber
-                cells = CellText.layout(ArraySlice(String(dataRow + 1).utf8), width: textWidth, alignRight: true, style: style)
+                cells = CellText.layout(ArraySlice(String(table.displayNumber(ofRow: dataRow)).utf8), width: textWidth,
+                                        alignRight: true, style: style)
             } else {
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .plain)
-                let field = store.row(record(ofDataRow: dataRow))?.field(column) ?? []
+                let field = table.cell(row: dataRow, column: column)
                 cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
             }
         }

@@ -19,7 +19,9 @@ extension Viewer {
               "frozen columns \(frozenColumns) leave none of \(columnCount) to scroll")
         check(window.headerBandOffset.x == window.drawingOffset.x, "the header band's x differs from main's")
         check(window.leftBandOffset.y == window.drawingOffset.y, "the left band's y differs from main's")
-        check(widthOverrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
+        check(layout.overrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
+        check(columnWidths.count == columnCount, "\(columnWidths.count) widths for \(columnCount) columns")
+        check((0..<columnCount).allSatisfy { table.fileColumn($0) >= 0 }, "a view column shows no input column")
         return broken
     }
 }

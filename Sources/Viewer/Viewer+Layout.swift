@@ -9,29 +9,10 @@ extension Viewer {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet.
         store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, mainFirstRow + window.offset.y + screenSize.height))
-        sizer.update(from: store, headerRows: options.headerRows)
         let count = columnCount
         let grid = gridSize
-        let rowNumberWidth = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
-        let key = [count, grid.width, grid.height, rowNumberWidth, sizer.sampledRecords, requestedFrozenColumns, options.headerRows,
-                   widthGeneration]
-        if key != layoutKey {
-            layoutKey = key
-            layoutGeneration += 1
-            columnWidths = sizer.widths(count: count, screenWidth: grid.width)
-            for (column, width) in widthOverrides where column < count { columnWidths[column] = width }
-            // Drop frozen columns that would leave main too narrow.
-            var frozen = min(requestedFrozenColumns, count - 1)
-            func leftWidths(_ frozen: Int) -> [Int] {
-                (options.showsRowNumbers ? [rowNumberWidth] : []) + Array(columnWidths[0..<max(0, frozen)])
-            }
-            while frozen > 0 && ColumnMetrics(widths: leftWidths(frozen)).totalWidth > grid.width * 3 / 4 {
-                frozen -= 1
-            }
-            frozenColumns = max(0, frozen)
-            leftMetrics = ColumnMetrics(widths: leftWidths(frozenColumns))
-            mainMetrics = ColumnMetrics(widths: Array(columnWidths[frozenColumns...]))
-        }
+        layout.update(table: table, grid: grid, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
+                      requestedFrozenColumns: requestedFrozenColumns)
         var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
         // The band of header rows takes at most half the grid, so data always shows; the
         // header rows past it scroll at the top of main (not under a freeze made with F).
@@ -74,9 +55,9 @@ extension Viewer {
     var estimatedRowCount: Int {
         let progress = store.progress
         if !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
-            return Int(Double(dataRowCount) / fraction)
+            return Int(Double(table.fileDataRowCount) / fraction)
         }
-        return dataRowCount
+        return table.fileDataRowCount
     }
 
     static func digits(_ value: Int) -> Int {

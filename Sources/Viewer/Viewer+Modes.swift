@@ -71,21 +71,21 @@ extension Viewer {
     /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
     func inspectOrChoose() {
         sync()
-        guard dataRowCount > 0, let row = store.row(record(ofDataRow: cursorRow)) else { return }
+        guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
         if let echo = options.echo {
-            if echo != .column && (echo == .cell ? row.isClipped(cursorColumn) : row.isCut) {
+            if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : row.isCut) {
                 // Printing the kept start as if it were the value would lose data silently.
                 message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory: "
                     + "--echo column or --output prints it whole"
                 return
             }
             switch echo {
-            case .cell: chosen = .bytes(Array(row.field(cursorColumn)))
+            case .cell: chosen = .bytes(Array(row.field(cursorFileColumn)))
             case .row:
                 var bytes: [UInt8] = []
                 OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
                 chosen = .bytes(bytes)
-            case .column: chosen = .column(cursorColumn)
+            case .column: chosen = .column(cursorFileColumn)
             }
             finish()
             return
@@ -156,16 +156,14 @@ extension Viewer {
     func changeWidth(by delta: Int) {
         sync()
         let current = columnWidths.indices.contains(cursorColumn) ? columnWidths[cursorColumn] : 8
-        widthOverrides[cursorColumn] = max(1, min(current + delta, maximumColumnWidth))
-        widthGeneration += 1
+        layout.setWidth(max(1, min(current + delta, maximumColumnWidth)), of: cursorFileColumn)
         sync()
         revealCursor()
     }
 
     func fitColumn() {
         sync()
-        widthOverrides[cursorColumn] = min(max(1, sizer.naturalWidth(cursorColumn)), maximumColumnWidth)
-        widthGeneration += 1
+        layout.setWidth(layout.naturalWidth(cursorFileColumn, maximum: maximumColumnWidth), of: cursorFileColumn)
         sync()
         revealCursor()
         message = "column fitted to its content (\(Self.counted(columnWidths[cursorColumn], "cell")))"
@@ -173,13 +171,7 @@ extension Viewer {
 
     func toggleFullWidth() {
         sync()
-        if fullWidthColumns.remove(cursorColumn) != nil {
-            widthOverrides[cursorColumn] = nil
-        } else {
-            fullWidthColumns.insert(cursorColumn)
-            widthOverrides[cursorColumn] = min(max(1, sizer.naturalWidth(cursorColumn)), maximumColumnWidth)
-        }
-        widthGeneration += 1
+        layout.toggleFullWidth(cursorFileColumn, maximum: maximumColumnWidth)
         sync()
         revealCursor()
     }
@@ -190,12 +182,12 @@ extension Viewer {
     // MARK: Copy
 
     func copy(row: Bool) {
-        guard dataRowCount > 0, let record = store.row(record(ofDataRow: cursorRow)) else { return }
+        guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
         var bytes: [UInt8] = []
         if row {
             OutputWriter.appendDelimited(record, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
         } else {
-            bytes = Array(record.field(cursorColumn))
+            bytes = Array(record.field(cursorFileColumn))
         }
         clipboard = bytes
         message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.counted(bytes.count, "byte"))) to the clipboard"

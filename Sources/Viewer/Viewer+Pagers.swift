@@ -40,12 +40,12 @@ extension Viewer {
     /// - Complexity: O(1) in the cell's size, but for counting its line breaks (memchr)
     ///   and, up to 64 KiB, its characters.
     func openInspector(_ row: Row) {
-        let cell = row.field(cursorColumn)
+        let cell = row.field(cursorFileColumn)
         let text = WrappedText(cell, width: inspectorTextWidth)
         let name = columnName(cursorColumn)
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
-        let isClipped = row.isClipped(cursorColumn)
-        let title = "row \(Self.grouped(cursorRow + 1)) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
+        let isClipped = row.isClipped(cursorFileColumn)
+        let title = "row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
             + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte") + (isClipped ? " kept" : "")
             + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
         mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, text: text,
@@ -92,24 +92,22 @@ extension Viewer {
 
     func openRecordView() {
         sync()
-        guard dataRowCount > 0, let record = store.row(record(ofDataRow: cursorRow)) else { return }
+        guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
         mode = .record(recordPage(cursorRow, record))
     }
 
     private func recordPage(_ row: Int, _ record: Row) -> RecordPage {
-        let count = max(columnCount, record.count)
-        let widest = (0..<count).map { DisplayWidth.of(displayName($0)) }.max() ?? 8
+        let widest = recordColumns(record).map { DisplayWidth.of(displayName(ofFileColumn: $0)) }.max() ?? 8
         let layout = RecordLayout(widestName: widest, screenWidth: screenSize.width)
         return RecordPage(row: row, record: record, widestName: widest,
-                          top: PagedText.Position(section: 0, offset: record.field(0).startIndex),
+                          top: PagedText.Position(section: 0, offset: record.field(recordColumns(record).first ?? 0).startIndex),
                           valueWidth: layout.valueWidth)
     }
 
     /// The record view's layout and its values as one paged text, for the current width.
     func recordPager(_ page: RecordPage) -> (RecordLayout, PagedText) {
         let layout = RecordLayout(widestName: page.widestName, screenWidth: screenSize.width)
-        let count = max(columnCount, page.record.count)
-        let sections = (0..<count).map { WrappedText(page.record.field($0), width: layout.valueWidth) }
+        let sections = recordColumns(page.record).map { WrappedText(page.record.field($0), width: layout.valueWidth) }
         return (layout, PagedText(sections: sections))
     }
 
@@ -129,7 +127,7 @@ extension Viewer {
             let row = command == .next ? (page.row + 1) % count : (page.row - 1 + count) % count
             if command == .next && row == 0 { message = "back to the first record" }
             if command == .previous && row == count - 1 { message = "round to the last record" }
-            guard let record = store.row(record(ofDataRow: row)) else { return }
+            guard let record = table.row(row) else { return }
             page = recordPage(row, record)
         default:
             let (layout, pager) = recordPager(page)
@@ -141,18 +139,27 @@ extension Viewer {
         mode = .record(page)
     }
 
-    /// A column's name: its header cell, cut to 256 bytes (with `…`), so that a header
-    /// cell of megabytes costs no more per frame than a name (empty without a header row).
-    func columnName(_ column: Int) -> String {
+    /// The input columns the record view lists, in the view's order: every cell of the
+    /// record when no column is hidden or moved.
+    func recordColumns(_ record: Row) -> [Int] {
+        table.columns.isIdentity ? Array(0..<max(columnCount, record.count)) : (0..<columnCount).map(table.fileColumn)
+    }
+
+    /// View column `column`'s name (see `name(ofFileColumn:)`).
+    func columnName(_ column: Int) -> String { name(ofFileColumn: table.fileColumn(column)) }
+
+    /// An input column's name: its header cell, cut to 256 bytes (with `…`), so that a
+    /// header cell of megabytes costs no more per frame than a name (empty without a header row).
+    func name(ofFileColumn column: Int) -> String {
         guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
         guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
         let start = field.prefix(256)
         return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
     }
 
-    /// A column's name as the record view shows it: its header, else its number.
-    func displayName(_ column: Int) -> String {
-        let name = columnName(column)
+    /// An input column's name as the record view shows it: its header, else its number.
+    func displayName(ofFileColumn column: Int) -> String {
+        let name = name(ofFileColumn: column)
         return name.isEmpty ? "column \(column + 1)" : name
     }
 

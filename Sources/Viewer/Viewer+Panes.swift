@@ -92,22 +92,23 @@ extension Viewer {
         guard height >= 1 else { return }
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: height))
         let omitted = page.record.omittedCells > 0 ? "  (" + Self.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
-        let title = " record \(Self.grouped(page.row + 1)) of \(Self.grouped(dataRowCount))\(store.isComplete ? "" : "+")"
+        let title = " record \(Self.grouped(table.displayNumber(ofRow: page.row))) of \(Self.grouped(dataRowCount))\(store.isComplete ? "" : "+")"
             + omitted + "   ←/→ previous/next   v back "
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)
         let (layout, pager) = recordPager(page)
+        let columns = recordColumns(page.record)
         var position: PagedText.Position? = layout.valueWidth == page.valueWidth ? page.top : pager.snapped(page.top)
         for y in 1..<max(1, height) {
             guard let here = position else { break }
             let (glyphs, next) = pager.line(at: here)
             if here.offset == pager.sections[here.section].start {
-                let name = Self.fitting(displayName(here.section), width: layout.nameWidth, keepingEnd: false)
+                let name = Self.fitting(displayName(ofFileColumn: columns[here.section]), width: layout.nameWidth, keepingEnd: false)
                 frame.write(name, x: 1, y: y, style: .header, limit: layout.nameWidth)
             }
             frame.write("│", x: layout.nameWidth + 2, y: y, style: .border)
             let end = frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
-            if next?.section != here.section && page.record.isClipped(here.section) {
+            if next?.section != here.section && page.record.isClipped(columns[here.section]) {
                 Self.markCut(&frame, after: end, y: y, limit: screenSize.width)
             }
             position = next

@@ -1,11 +1,12 @@
 import CellStore
 import Scan
+import Table
 
 extension Viewer {
     /// Starts a search for `text` (a prompt's input) from the cursor.
     func startSearch(_ text: String, columnOnly: Bool) {
         guard !text.isEmpty else { return }
-        let pattern = SearchPattern(text: text, column: columnOnly ? cursorColumn : nil)
+        let pattern = SearchPattern(text: text, column: columnOnly ? cursorFileColumn : nil)
         let compiled: CompiledPattern
         do {
             compiled = try pattern.compile()
@@ -30,7 +31,7 @@ extension Viewer {
         guard let input = ScanInput(store: store), let compiled = searchMatcher?.pattern else { return }
         searcher_ = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: dataRowCount,
-                             row: cursorRow, column: cursorColumn, wake: store.wake)
+                             row: cursorRow, column: cursorFileColumn, wake: store.wake)
         searchedRows = store.isComplete ? nil : dataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
@@ -52,7 +53,7 @@ extension Viewer {
             message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
         case .found(let found):
             searcher_ = nil
-            moveCursor(toRow: found.row, column: found.column)
+            moveCursor(toRow: found.row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
             if found.wrapped {
                 message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
             } else {
@@ -74,9 +75,10 @@ extension Viewer {
     /// True while a search runs (the loop keeps collecting it).
     public var isSearching: Bool { searcher_ != nil }
 
-    /// Whether a cell on screen matches the last search (cached per cell).
-    func cellMatches(record: Int, column: Int) -> Bool {
-        guard let matcher = searchMatcher, let pattern = searchPattern, column >= 0 else { return false }
+    /// Whether a cell on screen (a view column) matches the last search (cached per cell).
+    func cellMatches(record: Int, column viewColumn: Int) -> Bool {
+        guard let matcher = searchMatcher, let pattern = searchPattern, viewColumn >= 0 else { return false }
+        let column = table.fileColumn(viewColumn)
         if pattern.column != nil && pattern.column != column { return false }
         let key = record &* 100_003 &+ column
         if let cached = matchCache[key] { return cached }

@@ -1,6 +1,7 @@
 import CellStore
 import FreezeLayout
 import Scan
+import Table
 
 /// The viewer's state and its one entry point for change, `handle(_:)`.
 ///
@@ -9,7 +10,10 @@ import Scan
 /// terminal or a clock, so tests drive it with commands (`.tick` is one animation
 /// frame) and read the frame as text.
 public final class Viewer {
-    public let store: CellStore
+    /// The view over the input: which records and columns show, in which order. Every
+    /// read of cells goes through it.
+    public let table: TableView
+    public var store: CellStore { table.store }
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
@@ -29,10 +33,6 @@ public final class Viewer {
     var knownDataRows = 0
     /// The grid, or a prompt or pane over it.
     public internal(set) var mode: Mode = .grid
-    /// Widths set by `<`, `>`, `=` and `_`, by column; and the columns shown at full width.
-    var widthOverrides: [Int: Int] = [:]
-    var fullWidthColumns: Set<Int> = []
-    var widthGeneration = 0
     /// A count being typed before `G`.
     private var pendingCount: Int?
     /// Bytes to put on the clipboard (the event loop takes them, see `takeClipboard`).
@@ -51,7 +51,7 @@ public final class Viewer {
     var searchedRows: Int?
 
     /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
-    public private(set) var frozenDataRows: Range<Int> = 0..<0
+    public internal(set) var frozenDataRows: Range<Int> = 0..<0
     /// The first data row main shows (rows above it are frozen or out of view): derived
     /// from the freeze, so the two cannot disagree.
     public var mainFirstRow: Int { frozenDataRows.upperBound }
@@ -61,16 +61,15 @@ public final class Viewer {
     /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
     var requestedFrozenColumns: Int
 
-    var sizer = ColumnSizer()
-    /// Column widths in use (text only, without separators).
-    public internal(set) var columnWidths: [Int] = []
+    /// The columns' widths and metrics.
+    var layout = ColumnLayout()
+    /// Column widths in use, by view column (text only, without separators).
+    public var columnWidths: [Int] { layout.widths }
     /// Frozen columns that fit on this screen (the rest of the freeze is dropped).
-    public internal(set) var frozenColumns = 0
-    var leftMetrics = ColumnMetrics(widths: [])
-    var mainMetrics = ColumnMetrics(widths: [])
-    var layoutKey: [Int] = []
-    /// Bumped when column geometry changes, so every cached cell is configured again.
-    var layoutGeneration = 0
+    public var frozenColumns: Int { layout.frozenColumns }
+    var leftMetrics: ColumnMetrics { layout.left }
+    var mainMetrics: ColumnMetrics { layout.main }
+    var layoutGeneration: Int { layout.generation }
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
     /// Keys typed so far of a longer sequence (`z` of `zh`).
@@ -83,7 +82,7 @@ public final class Viewer {
     static let sidewaysCells = 8
 
     public init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {
-        self.store = store
+        self.table = TableView(store: store, headerRows: options.headerRows)
         self.options = options
         self.screenSize = screenSize
         self.requestedFrozenColumns = options.frozenColumns
@@ -94,11 +93,13 @@ public final class Viewer {
     }
 
     /// Rows of data (records after the header rows) known so far.
-    public var dataRowCount: Int { max(0, store.rowCount - options.headerRows) }
+    public var dataRowCount: Int { table.dataRowCount }
     /// Columns known so far.
-    public var columnCount: Int { max(store.columnCount, 1) }
+    public var columnCount: Int { table.columnCount }
     /// The record number in the store of data row `row`.
-    func record(ofDataRow row: Int) -> Int { row + options.headerRows }
+    func record(ofDataRow row: Int) -> Int { table.record(ofRow: row) }
+    /// The input column under the cursor.
+    var cursorFileColumn: Int { table.fileColumn(cursorColumn) }
     /// True while something moves on its own (the spring-back): the loop then sends `.tick`.
     public var isAnimating: Bool { window.isOverscrolled }
     /// The reuse pool's counters, for `--debug-stats` and tests.
@@ -398,10 +399,8 @@ public final class Viewer {
         let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
         frozenDataRows = min(previous.frozenDataRows.lowerBound, upper)..<upper
         requestedFrozenColumns = previous.requestedFrozenColumns
-        widthOverrides = previous.widthOverrides
-        fullWidthColumns = previous.fullWidthColumns
+        layout.adopt(previous.layout)
         history = previous.history
-        widthGeneration += 1
         moveCursor(toRow: previous.cursorRow, column: previous.cursorColumn)
     }
 

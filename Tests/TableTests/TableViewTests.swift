@@ -47,7 +47,7 @@ struct TableViewTests {
         let view = TableView(store: store, headerRows: 1)
         // Data rows 40, 3, 17 (records 41, 4, 18).
         view.show(rows: RecordList([41, 4, 18]))
-        view.fetch(rows: 0..<3)
+        view.fetch(rows: [0..<3])
         #expect(view.dataRowCount == 3)
         #expect((0..<3).map { String(decoding: view.cell(row: $0, column: 0), as: UTF8.self) } == ["40", "3", "17"])
         #expect((0..<3).map(view.displayNumber(ofRow:)) == [41, 4, 18])

@@ -75,7 +75,7 @@ struct OversizedOptionTests {
         var csv = ""
         for row in 1...60 { csv += "h\(row),x\n" }
         let subject = viewer(csv, width: 40, height: 8, options: .plain(headerRows: 50))
-        var lines = subject.frame().lines
+        let lines = subject.frame().lines
         #expect(lines[0].hasPrefix("  #│h1 ") && lines[2].hasPrefix("   │h3 "), "\(lines)")
         // The data shows at once, under the last header rows; the others are above it.
         #expect(lines[5].hasPrefix("   │h50 ") && lines[6].hasPrefix("  1│h51 "), "\(lines)")

@@ -1,0 +1,86 @@
+import CellStore
+import FreezeLayout
+import Table
+
+/// The columns' geometry: widths sampled from the input, the user's overrides, and what
+/// of the freeze fits, as metrics for the left and main regions.
+///
+/// Widths the user sets are kept by input column, so hiding or moving columns keeps them.
+/// Everything else is derived from `Key` and recomputed only when it changes.
+struct ColumnLayout {
+    /// What the geometry is computed from: when it is the same, nothing is recomputed.
+    struct Key: Equatable {
+        var columns: ColumnMap
+        var viewColumns: Int
+        var grid: Size
+        var rowNumberWidth: Int
+        var sampledRecords: Int
+        var requestedFrozenColumns: Int
+        var overrides: [Int: Int]
+    }
+
+    private var sizer = ColumnSizer()
+    /// Widths set by `<`, `>`, `=` and `_`, by input column.
+    private(set) var overrides: [Int: Int] = [:]
+    /// Input columns shown at their full width (`_`).
+    private(set) var fullWidth: Set<Int> = []
+    private var key: Key?
+    /// Column widths in use, by view column (text only, without separators).
+    private(set) var widths: [Int] = []
+    /// Frozen columns that fit on this screen (the rest of the freeze is dropped).
+    private(set) var frozenColumns = 0
+    private(set) var left = ColumnMetrics(widths: [])
+    private(set) var main = ColumnMetrics(widths: [])
+    /// Bumped when the geometry changes, so every cached cell is configured again.
+    private(set) var generation = 0
+
+    /// Brings the geometry up to date with the view, the screen and the sample.
+    mutating func update(table: TableView, grid: Size, rowNumberWidth: Int, requestedFrozenColumns: Int) {
+        sizer.update(from: table.store, headerRows: table.headerRows)
+        let count = table.columnCount
+        let newKey = Key(columns: table.columns, viewColumns: count, grid: grid, rowNumberWidth: rowNumberWidth,
+                         sampledRecords: sizer.sampledRecords, requestedFrozenColumns: requestedFrozenColumns,
+                         overrides: overrides)
+        guard newKey != key else { return }
+        key = newKey
+        generation += 1
+        let sampled = sizer.widths(count: table.fileColumnCount, screenWidth: grid.width)
+        widths = (0..<count).map { view in
+            let column = table.fileColumn(view)
+            return overrides[column] ?? (column >= 0 && column < sampled.count ? sampled[column] : ColumnSizer.unsampledWidth)
+        }
+        func leftWidths(_ frozen: Int) -> [Int] {
+            (rowNumberWidth > 0 ? [rowNumberWidth] : []) + Array(widths[0..<max(0, frozen)])
+        }
+        // Drop frozen columns that would leave main too narrow.
+        var frozen = min(requestedFrozenColumns, count - 1)
+        while frozen > 0 && ColumnMetrics(widths: leftWidths(frozen)).totalWidth > grid.width * 3 / 4 {
+            frozen -= 1
+        }
+        frozenColumns = max(0, frozen)
+        left = ColumnMetrics(widths: leftWidths(frozenColumns))
+        main = ColumnMetrics(widths: Array(widths[frozenColumns...]))
+    }
+
+    /// The width input column `column` would have at its content's width, capped.
+    func naturalWidth(_ column: Int, maximum: Int) -> Int { min(max(1, sizer.naturalWidth(column)), maximum) }
+
+    mutating func setWidth(_ width: Int, of column: Int) { overrides[column] = width }
+
+    /// Switches input column `column` between its full width and its sampled width.
+    mutating func toggleFullWidth(_ column: Int, maximum: Int) {
+        if fullWidth.remove(column) != nil {
+            overrides[column] = nil
+        } else {
+            fullWidth.insert(column)
+            overrides[column] = naturalWidth(column, maximum: maximum)
+        }
+    }
+
+    /// Takes over the user's widths from another layout (a reload of the same file).
+    mutating func adopt(_ other: ColumnLayout) {
+        overrides = other.overrides
+        fullWidth = other.fullWidth
+        key = nil
+    }
+}

@@ -1,0 +1,28 @@
+import CellStore
+import FreezeLayout
+import Table
+
+extension Viewer {
+    /// Shows other rows or columns (a filter, a sort, hidden or moved columns), keeping
+    /// the cursor on its record and its column wherever they still show. Rows frozen with
+    /// `F` are view rows, so a new row order unfreezes them; frozen columns stay.
+    public func show(rows: (any RecordSequence)?, columns: ColumnMap? = nil) {
+        sync()
+        let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
+        let column = cursorFileColumn
+        let rowsChange = rows !== table.rows
+        if rowsChange {
+            table.show(rows: rows)
+            frozenDataRows = 0..<0
+        }
+        if let columns { table.columns = columns }
+        sync()
+        if rowsChange {
+            cursorRow = record.flatMap(table.row(ofRecord:)) ?? 0
+            window.scroll(to: Point(x: window.offset.x, y: 0))
+        }
+        cursorColumn = table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1)
+        sync()
+        revealCursor()
+    }
+}

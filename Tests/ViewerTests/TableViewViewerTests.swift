@@ -1,0 +1,81 @@
+import Testing
+import CellStore
+import FreezeLayout
+import Table
+@testable import Viewer
+
+@Suite("The viewer over a table view")
+struct TableViewViewerTests {
+    private func viewer() -> Viewer {
+        var text = "id,city,amount\n"
+        for index in 1...30 { text += "\(index),c\(index % 4),\(index * 10)\n" }
+        return Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 40, height: 8))
+    }
+
+    @Test("mapped rows show in the view's order under their records' numbers, and the cursor keeps its record")
+    func mappedRows() {
+        let subject = viewer()
+        for _ in 0..<5 { subject.handle(.moveDown) }
+        #expect(subject.cursorRow == 5)
+        // Records 21, 6 and 4 (the file's rows 21, 6 and 4, whose ids are the same), in that
+        // order: the cursor's record (row 6) is the second.
+        subject.show(rows: RecordList([21, 6, 4]))
+        #expect(subject.cursorRow == 1, "the cursor stays on record 6, now the second row")
+        let lines = subject.frame().lines
+        #expect(lines[1].hasPrefix(" 21│21 c1"), "\(lines)")
+        #expect(lines[2].hasPrefix("  6│ 6 c2"), "\(lines)")
+        #expect(lines[3].hasPrefix("  4│ 4 c0"), "\(lines)")
+        #expect(lines[4].trimmingCharacters(in: .whitespaces).isEmpty)
+        #expect(subject.frame().lines.last?.contains("row 2/3") == true, "\(lines.last ?? "")")
+        subject.show(rows: nil)
+        #expect(subject.cursorRow == 5, "back in the file's order, on the same record")
+        #expect(subject.invariantViolations.isEmpty)
+    }
+
+    @Test("hidden and moved columns: the cursor keeps its column, widths follow their column")
+    func mappedColumns() {
+        let subject = viewer()
+        subject.handle(.moveRight)
+        subject.handle(.moveRight)
+        subject.handle(.widenColumn)
+        let widened = subject.columnWidths[2]
+        subject.show(rows: nil, columns: ColumnMap(shown: [2, 0]))
+        #expect(subject.cursorColumn == 0, "the amount column is now first")
+        #expect(subject.columnWidths[0] == widened)
+        let header = subject.frame().lines[0]
+        #expect(header.contains("amount") && header.contains("id") && !header.contains("city"), "\(header)")
+        #expect(header.range(of: "amount")!.lowerBound < header.range(of: "id")!.lowerBound, "\(header)")
+        #expect(subject.invariantViolations.isEmpty)
+    }
+}
+
+extension TableViewViewerTests {
+    @Test("a random walk that also changes the view's rows and columns keeps the invariants", arguments: [7, 8])
+    func randomRemaps(seed: UInt64) {
+        var text = "a,b,c,d,e,f\n"
+        for index in 1...200 { text += (0..<6).map { "r\(index)c\($0)" }.joined(separator: ",") + "\n" }
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 44, height: 10))
+        var generator = SeededGenerator(seed: seed)
+        let commands: [Command] = [.moveDown, .moveUp, .moveRight, .moveLeft, .pageDown, .pageUp, .lastRow, .firstRow,
+                                   .lastColumn, .toggleFreeze, .widenColumn, .toggleFullWidth, .tick,
+                                   .resize(Size(width: 30, height: 8)), .resize(Size(width: 60, height: 14))]
+        for step in 0..<400 {
+            let choice = Int(generator.next() % 20)
+            if choice == 0 {
+                let records = (1...200).filter { _ in generator.next() % 3 == 0 }.shuffled(using: &generator)
+                subject.show(rows: RecordList(records))
+            } else if choice == 1 {
+                subject.show(rows: generator.next() % 2 == 0 ? nil : RecordList([]))
+            } else if choice == 2 {
+                let columns = Array((0..<6).shuffled(using: &generator).prefix(1 + Int(generator.next() % 6)))
+                subject.show(rows: subject.table.rows, columns: ColumnMap(shown: columns))
+            } else {
+                subject.handle(commands[Int(generator.next() % UInt64(commands.count))])
+            }
+            let broken = subject.invariantViolations
+            #expect(broken == [], "step \(step)")
+            if !broken.isEmpty { return }
+            _ = subject.frame()
+        }
+    }
+}
