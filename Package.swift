@@ -33,11 +33,12 @@ let package = Package(
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),
+        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Scan", "Viewer", "Terminal",
+                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),
     ],

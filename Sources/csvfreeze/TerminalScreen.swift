@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import FreezeLayout
+import Terminal
+import Viewer
+
+/// The real screen: ncurses for drawing and keys, and a pipe that the loader (news) and
+/// signal handlers (their numbers) write to, polled together with the terminal.
+final class TerminalScreen: Screen {
+    /// Byte the loader writes to the wake pipe; signals write their own number.
+    static let newsByte: UInt8 = 0
+
+    let session: TerminalSession
+    private let wakeRead: Int32
+
+    init(session: TerminalSession, wakeRead: Int32) {
+        self.session = session
+        self.wakeRead = wakeRead
+    }
+
+    var size: Size { session.size }
+
+    func draw(_ frame: Frame) { session.draw(frame) }
+
+    func wait(timeout: Double?) -> [Happening] {
+        let milliseconds = timeout.map { Int32(($0 * 1000).rounded(.up)) } ?? -1
+        var fds = [pollfd(fd: session.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if poll(&fds, 2, milliseconds) < 0 { return errno == EINTR ? [] : [.hangUp] }
+        var happenings: [Happening] = []
+        if fds[1].revents != 0 {
+            var bytes = [UInt8](repeating: 0, count: 256)
+            while true {
+                let count = read(wakeRead, &bytes, bytes.count)
+                if count <= 0 { break }
+                for byte in bytes[..<count] {
+                    switch Int32(byte) {
+                    case Int32(Self.newsByte): if !happenings.contains(.news) { happenings.append(.news) }
+                    case SIGWINCH: happenings.append(.resize(session.refreshSize()))
+                    default: happenings.append(.signal(Int32(byte)))
+                    }
+                }
+            }
+        }
+        if fds[0].revents != 0 {
+            var gotEvent = false
+            while let event = session.nextEvent() {
+                gotEvent = true
+                switch event {
+                case .key(let key): happenings.append(.key(key))
+                case .mouse(let event): happenings.append(.mouse(event))
+                case .resize(let size): happenings.append(.resize(size))
+                }
+            }
+            if !gotEvent && fds[0].revents & Int16(POLLHUP | POLLERR) != 0 { happenings.append(.hangUp) }
+        }
+        return happenings
+    }
+
+    func suspend() -> Size {
+        session.suspend()
+        return session.size
+    }
+
+    func forgetContents() { session.repaintAll() }
+
+    func copyToClipboard(_ bytes: [UInt8]) { session.copyToClipboard(bytes) }
+}
+
+/// The monotonic clock.
+final class MonotonicClock: Clock {
+    var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
