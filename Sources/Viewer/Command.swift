@@ -1,8 +1,8 @@
 import FreezeLayout
 
 /// Everything that can change the viewer's state. Keys become commands through the
-/// `KeyMap`; `Viewer.handle(_:)` is the only place state changes.
-public enum Command: Sendable, Equatable, Hashable {
+/// `InputInterpreter` and the `KeyMap`; `Viewer.handle(_:)` is the only place state changes.
+public indirect enum Command: Sendable, Equatable, Hashable {
     case moveUp
     case moveDown
     case moveLeft
@@ -24,14 +24,27 @@ public enum Command: Sendable, Equatable, Hashable {
     case unfreeze
     /// Read the file again from disk (for a file that changed).
     case reload
-    /// Search forward with a regular expression typed at a prompt (in every column, or the
+    /// Open the prompt for a search with a regular expression (in every column, or the
     /// cursor's column only).
     case search
     case searchColumn
+    /// Search forward from the cursor for a regular expression (a prompt's finished line).
+    case find(String, columnOnly: Bool)
+    /// Stop a search that is running.
+    case cancelSearch
     case nextMatch
     case previousMatch
-    /// Go to a row (a number) or a column (a name, or `#` and a number) typed at a prompt.
+    /// Open the prompt to go to a row (a number) or a column (a name, or `#` and a number).
     case goTo
+    /// Go to what was typed at that prompt.
+    case goToTarget(String)
+    /// Go to data row `n` (from 1), as `250G`.
+    case goToRow(Int)
+    /// A motion repeated, as `5j` (rows and columns move in one step, so a count of
+    /// millions costs no more than one move).
+    case repeated(Command, times: Int)
+    /// A key in the inspector, the record view or the help screen.
+    case pager(PagerCommand)
     /// Make the cursor's column narrower or wider by one cell; fit it to its content;
     /// switch it between its fitted width and its full width.
     case narrowColumn

@@ -133,7 +133,7 @@ public enum KeyMap {
 }
 
 /// What a key does in the inspector, the record view or the help screen.
-public enum PagerCommand: Sendable, Equatable {
+public enum PagerCommand: Sendable, Equatable, Hashable {
     case lineDown, lineUp, pageDown, pageUp, top, bottom, next, previous, close
 }
 

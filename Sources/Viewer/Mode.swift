@@ -1,12 +1,9 @@
 import CellStore
 
-/// What the viewer is showing: the grid, or a prompt or a pane over it.
+/// What the viewer is showing: the grid, or a pane over it (a prompt is input in
+/// progress: see `InputInterpreter`).
 public enum Mode: Sendable, Equatable {
     case grid
-    /// A line of input on the status line.
-    /// A prompt: what it is for, the line being typed, and which earlier entry (counted
-    /// back from the newest, 1 is the newest) Up and Down have reached, if any.
-    case prompt(PromptKind, PromptLine, back: Int)
     case inspector(Inspector)
     case record(RecordPage)
     case help(scroll: Int)

@@ -2,50 +2,20 @@ import CellStore
 import FreezeLayout
 
 extension Viewer {
-    // MARK: Keys in modes
+    // MARK: Panes
 
-    /// Handles a key while a prompt or a pane is shown; returns whether it meant anything.
-    func handleModeKey(_ key: Key) -> Bool {
+    /// Applies a key of the inspector, the record view or the help screen.
+    func applyPager(_ command: PagerCommand) {
         switch mode {
         case .grid:
-            return false
-        case .prompt(let kind, var line, let back):
-            let entries = history.entries(for: kind)
-            switch key {
-            case .escape:
-                mode = .grid
-                cancelSearch()
-            case .enter:
-                mode = .grid
-                // An empty search repeats the last one, as in less.
-                let text = line.isEmpty && kind != .goTo ? (entries.last ?? "") : line.text
-                history.add(text, for: kind)
-                submit(kind, text)
-            case .backspace where line.isEmpty:
-                mode = .grid
-            case .up, .down:
-                let next = key == .up ? min(entries.count, back + 1) : max(0, back - 1)
-                let recalled = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])
-                mode = .prompt(kind, recalled, back: next)
-            default:
-                guard line.edit(key) else { return false }
-                mode = .prompt(kind, line, back: back)
-            }
-            return true
+            return
         case .inspector(let inspector):
-            guard let command = KeyMap.pagerCommand(for: key) else { return false }
-            if command == .close { mode = .grid; return true }
-            scrollInspector(inspector, command)
-            return true
+            if command == .close { mode = .grid } else { scrollInspector(inspector, command) }
         case .record(let page):
-            guard let command = KeyMap.pagerCommand(for: key) else { return false }
             scrollRecord(page, command)
-            return true
         case .help(let scroll):
-            guard let command = KeyMap.pagerCommand(for: key) else { return false }
-            if command == .close { mode = .grid; return true }
+            if command == .close { mode = .grid; return }
             mode = .help(scroll: scrolled(scroll, command, page: helpHeight, count: HelpPage.lines(helpText, width: screenSize.width).count))
-            return true
         }
     }
 
@@ -63,10 +33,6 @@ extension Viewer {
     }
 
     // MARK: Commands that open modes
-
-    func openPrompt(_ kind: PromptKind) {
-        mode = .prompt(kind, PromptLine(), back: 0)
-    }
 
     /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
     func inspectOrChoose() {

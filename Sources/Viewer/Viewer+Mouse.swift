@@ -4,12 +4,13 @@ extension Viewer {
     /// The wheel scrolls the region under the pointer, each band in its own axis (as in
     /// DQK); a press selects the cell, column or row under it, and nothing on blank space.
     func handleMouse(_ event: MouseEvent) {
+        // A prompt keeps the mouse from the grid while a line is typed.
+        if input.prompt != nil { return }
         if mode != .grid {
             // A pane on top gets the mouse: the wheel scrolls it, and nothing reaches the
             // grid hidden behind it.
-            if case .prompt = mode { return }
             if event.kind != .press {
-                for _ in 0..<Self.wheelRows { _ = handleModeKey(event.kind == .wheelUp ? .up : .down) }
+                for _ in 0..<Self.wheelRows { applyPager(event.kind == .wheelUp ? .lineUp : .lineDown) }
             }
             return
         }

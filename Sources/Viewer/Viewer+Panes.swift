@@ -4,10 +4,8 @@ import FreezeLayout
 extension Viewer {
     /// A prompt on the status line, or a pane over the grid.
     func drawMode(_ frame: inout Frame) {
-        switch mode {
-        case .grid:
-            return
-        case .prompt(let kind, let line, _):
+        if let prompt = input.prompt {
+            let kind = prompt.kind, line = prompt.line
             let y = screenSize.height - 1
             frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
             // The text up to the cursor stays in view (its start gives way on a long line).
@@ -20,6 +18,10 @@ extension Viewer {
                 frame[x, y] = FrameCell(" ", .cursor)
                 if !after.isEmpty { frame.write(after, x: x + 1, y: y, style: .status, limit: screenSize.width - x - 1) }
             }
+        }
+        switch mode {
+        case .grid:
+            return
         case .inspector(let inspector):
             drawInspector(inspector, into: &frame)
         case .record(let page):

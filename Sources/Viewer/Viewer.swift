@@ -33,8 +33,8 @@ public final class Viewer {
     var knownDataRows = 0
     /// The grid, or a prompt or pane over it.
     public internal(set) var mode: Mode = .grid
-    /// A count being typed before `G`.
-    private var pendingCount: Int?
+    /// Input in progress: a count, a key sequence, a prompt's line.
+    var input = InputInterpreter()
     /// Bytes to put on the clipboard (the event loop takes them, see `takeClipboard`).
     public internal(set) var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
@@ -72,8 +72,6 @@ public final class Viewer {
     var layoutGeneration: Int { layout.generation }
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
-    /// Keys typed so far of a longer sequence (`z` of `zh`).
-    private var pendingKeys: [Key] = []
     /// Animation frames to wait before the spring-back starts.
     private var holdFrames = 0
 
@@ -173,11 +171,21 @@ public final class Viewer {
             } else {
                 window.springStep()
             }
-        case .search: openPrompt(.search(columnOnly: false))
-        case .searchColumn: openPrompt(.search(columnOnly: true))
+        case .search: input.open(.search(columnOnly: false))
+        case .searchColumn: input.open(.search(columnOnly: true))
+        case .find(let text, let columnOnly):
+            history.add(text, for: .search(columnOnly: columnOnly))
+            startSearch(text, columnOnly: columnOnly)
+        case .cancelSearch: cancelSearch()
         case .nextMatch: runSearch(forward: true)
         case .previousMatch: runSearch(forward: false)
-        case .goTo: openPrompt(.goTo)
+        case .goTo: input.open(.goTo)
+        case .goToTarget(let text):
+            history.add(text, for: .goTo)
+            goTo(text)
+        case .goToRow(let number): goToRow(number)
+        case .repeated(let command, let times): handle(command, times: times)
+        case .pager(let command): applyPager(command)
         case .narrowColumn: changeWidth(by: -1)
         case .widenColumn: changeWidth(by: 1)
         case .fitColumn: fitColumn()
@@ -198,71 +206,35 @@ public final class Viewer {
         isFinished = true
     }
 
-    /// A prompt's input, on Enter.
-    func submit(_ kind: PromptKind, _ text: String) {
-        switch kind {
-        case .search(let columnOnly): startSearch(text, columnOnly: columnOnly)
-        case .goTo: goTo(text)
-        }
-    }
-
     /// The bytes to copy, once: the event loop sends them to the terminal.
     public func takeClipboard() -> [UInt8]? {
         defer { clipboard = nil }
         return clipboard
     }
 
-    /// Applies the command bound to `key` (or to the sequence it completes); returns
-    /// whether the key meant anything.
+    /// Applies the command that `key` finishes (see `InputInterpreter`); returns whether
+    /// the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
-        // Ctrl-C quits from everywhere: panes and prompts too (with --echo, as a cancel).
-        if key == Key.control("c") {
-            pendingKeys = []
-            pendingCount = nil
-            handle(.quit)
+        let hadCount = input.count != nil
+        if mode != .grid || input.prompt != nil { message = nil }
+        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching) : .pane, history: history)
+        // A count that was used up (or given up) says nothing more.
+        if hadCount && input.count == nil { message = nil }
+        switch outcome {
+        case .commands(let commands):
+            for command in commands { handle(command) }
             return true
-        }
-        if mode != .grid {
-            message = nil
-            return handleModeKey(key)
-        }
-        if key == .escape && isSearching {
-            cancelSearch()
+        case .pending(let text):
+            if let text { message = text }
             return true
-        }
-        // A count before G (250G) or before a motion (5j, 3 PageDown, 10l).
-        if pendingKeys.isEmpty, case .character(let character) = key, character.isASCII,
-           let digit = character.wholeNumberValue, digit > 0 || pendingCount != nil {
-            pendingCount = min(999_999_999_999, (pendingCount ?? 0) * 10 + digit)
-            message = "\(pendingCount!)  (G goes to that row; a motion moves that many times)"
-            return true
-        }
-        var count = 1
-        if let typed = pendingCount {
-            pendingCount = nil
-            message = nil
-            if key == .character("G") {
-                goToRow(typed)
-                return true
-            }
-            count = typed
-        }
-        let sequence = pendingKeys + [key]
-        switch KeyMap.match(sequence) {
-        case .command(let command):
-            pendingKeys = []
-            handle(command, times: count)
-            return true
-        case .prefix:
-            pendingKeys = sequence
-            return true
-        case .none:
-            pendingKeys = []
-            if sequence.count > 1 { return handle(key: key) }
+        case .unbound:
             return false
         }
     }
+
+    /// The line being typed at a prompt, if one is open.
+    var promptLine: PromptLine? { input.prompt?.line }
 
     /// A command with a count: a motion repeats (rows and columns move in one step, so a
     /// count of millions costs no more than one move); anything else runs once.

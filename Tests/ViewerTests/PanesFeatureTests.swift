@@ -352,8 +352,7 @@ struct PromptEditingTests {
 
 
     static func line(of subject: Viewer) -> PromptLine? {
-        if case .prompt(_, let line, _) = subject.mode { return line }
-        return nil
+        subject.promptLine
     }
 
     @Test("cursor moves, Home/End, Ctrl-A/E, Delete, Ctrl-U, Ctrl-W and Ctrl-K edit in place")

@@ -1,0 +1,128 @@
+/// Turns keys into finished commands that carry their data: a count and a motion (`5j`),
+/// a count and `G` (`250G`), key sequences (`zh`), and the line typed at a prompt (`/`
+/// and Enter is `.find`). It holds only input in progress; the viewer's state changes in
+/// `Viewer.handle(_:)`, for keys, mouse and panes alike.
+struct InputInterpreter {
+    /// A line being typed on the status line.
+    struct Prompt: Equatable {
+        var kind: PromptKind
+        var line = PromptLine()
+        /// Which earlier entry (counted back from the newest, 1 is the newest) Up and Down
+        /// have reached, if any.
+        var back = 0
+    }
+
+    /// What the viewer is showing, as far as keys are concerned.
+    enum Context {
+        case grid(isSearching: Bool)
+        case pane
+    }
+
+    enum Outcome: Equatable {
+        /// Commands to apply, in order.
+        case commands([Command])
+        /// The key was taken; more must come (a count's digits, `z` of `zh`, prompt
+        /// editing). With text: what to say meanwhile.
+        case pending(String?)
+        /// The key means nothing here.
+        case unbound
+    }
+
+    /// A count being typed before a motion or `G`.
+    private(set) var count: Int?
+    /// Keys typed so far of a longer sequence (`z` of `zh`).
+    private var sequence: [Key] = []
+    /// The prompt being typed, if any.
+    private(set) var prompt: Prompt?
+
+    /// The largest count kept (a longer run of digits stops growing).
+    static let largestCount = 999_999_999_999
+
+    /// Opens a prompt (what `/`, `\\` and `:` do).
+    mutating func open(_ kind: PromptKind) {
+        self = InputInterpreter()
+        prompt = Prompt(kind: kind)
+    }
+
+    /// Reads one key; `history` is the prompts' earlier entries.
+    mutating func interpret(_ key: Key, context: Context, history: PromptHistory) -> Outcome {
+        // Ctrl-C quits from everywhere: panes and prompts too (with --echo, as a cancel).
+        if key == Key.control("c") {
+            self = InputInterpreter()
+            return .commands([.quit])
+        }
+        if prompt != nil { return edit(key, history: history) }
+        switch context {
+        case .pane:
+            return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
+        case .grid(let isSearching):
+            if key == .escape && isSearching && count == nil && sequence.isEmpty { return .commands([.cancelSearch]) }
+            return grid(key)
+        }
+    }
+
+    /// A key in the grid: digits of a count, a sequence, a command (an opened prompt).
+    private mutating func grid(_ key: Key) -> Outcome {
+        if sequence.isEmpty, case .character(let character) = key, character.isASCII,
+           let digit = character.wholeNumberValue, digit > 0 || count != nil {
+            let typed = min(Self.largestCount, (count ?? 0) * 10 + digit)
+            count = typed
+            return .pending("\(typed)  (G goes to that row; a motion moves that many times)")
+        }
+        let times = count ?? 1
+        let hadCount = count != nil
+        count = nil
+        if hadCount && key == .character("G") { return .commands([.goToRow(times)]) }
+        let keys = sequence + [key]
+        switch KeyMap.match(keys) {
+        case .command(let command):
+            sequence = []
+            switch command {
+            case .search, .searchColumn, .goTo:
+                prompt = Prompt(kind: command == .goTo ? .goTo : .search(columnOnly: command == .searchColumn))
+                return .pending(nil)
+            default:
+                return .commands([times > 1 ? .repeated(command, times: times) : command])
+            }
+        case .prefix:
+            sequence = keys
+            count = hadCount ? times : nil
+            return .pending(nil)
+        case .none:
+            sequence = []
+            // A sequence that went nowhere: its last key may mean something alone.
+            if keys.count > 1 { return grid(key) }
+            return hadCount ? .pending(nil) : .unbound
+        }
+    }
+
+    /// A key at the prompt: editing, walking history, or the finished line.
+    private mutating func edit(_ key: Key, history: PromptHistory) -> Outcome {
+        guard var prompt else { return .unbound }
+        let entries = history.entries(for: prompt.kind)
+        switch key {
+        case .escape:
+            self.prompt = nil
+            return .commands([.cancelSearch])
+        case .enter:
+            self.prompt = nil
+            // An empty search repeats the last one, as in less.
+            let text = prompt.line.isEmpty && prompt.kind != .goTo ? (entries.last ?? "") : prompt.line.text
+            switch prompt.kind {
+            case .search(let columnOnly): return .commands([.find(text, columnOnly: columnOnly)])
+            case .goTo: return .commands([.goToTarget(text)])
+            }
+        case .backspace where prompt.line.isEmpty:
+            self.prompt = nil
+            return .pending(nil)
+        case .up, .down:
+            let next = key == .up ? min(entries.count, prompt.back + 1) : max(0, prompt.back - 1)
+            prompt.line = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])
+            prompt.back = next
+        default:
+            guard prompt.line.edit(key) else { return .unbound }
+        }
+        self.prompt = prompt
+        return .pending(nil)
+    }
+}
