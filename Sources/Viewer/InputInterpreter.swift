@@ -34,24 +34,29 @@ struct InputInterpreter {
     private var sequence: [Key] = []
     /// The prompt being typed, if any.
     private(set) var prompt: Prompt?
+    /// Earlier entries at the prompts (Up and Down walk them).
+    var history = PromptHistory()
 
     /// The largest count kept (a longer run of digits stops growing).
     static let largestCount = 999_999_999_999
 
     /// Opens a prompt (what `/`, `\\` and `:` do).
     mutating func open(_ kind: PromptKind) {
-        self = InputInterpreter()
+        count = nil
+        sequence = []
         prompt = Prompt(kind: kind)
     }
 
-    /// Reads one key; `history` is the prompts' earlier entries.
-    mutating func interpret(_ key: Key, context: Context, history: PromptHistory) -> Outcome {
+    /// Reads one key.
+    mutating func interpret(_ key: Key, context: Context) -> Outcome {
         // Ctrl-C quits from everywhere: panes and prompts too (with --echo, as a cancel).
         if key == Key.control("c") {
-            self = InputInterpreter()
+            count = nil
+            sequence = []
+            prompt = nil
             return .commands([.quit])
         }
-        if prompt != nil { return edit(key, history: history) }
+        if prompt != nil { return edit(key) }
         switch context {
         case .pane:
             return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
@@ -97,7 +102,7 @@ struct InputInterpreter {
     }
 
     /// A key at the prompt: editing, walking history, or the finished line.
-    private mutating func edit(_ key: Key, history: PromptHistory) -> Outcome {
+    private mutating func edit(_ key: Key) -> Outcome {
         guard var prompt else { return .unbound }
         let entries = history.entries(for: prompt.kind)
         switch key {

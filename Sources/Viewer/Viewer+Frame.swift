@@ -31,13 +31,13 @@ extension Viewer {
         var y: Int
     }
 
-    /// Composes the whole screen.
+    /// Composes the whole screen from the state the last command left; it changes
+    /// nothing but its caches (the cells on screen, the rows fetched).
     ///
     /// - Complexity: proportional to the cells on screen (plus a binary search for the
     ///   first visible column), whatever the size of the input. Cells that were on screen
     ///   in the last frame are not laid out again.
     public func frame() -> Frame {
-        sync()
         var frame = Frame(size: screenSize)
         guard screenSize.width >= 10, screenSize.height >= 3 else {
             frame.write("terminal too small", x: 0, y: 0, style: .statusMessage)
@@ -97,7 +97,7 @@ extension Viewer {
             for slice in slices {
                 let column = firstColumn + slice.column
                 var highlight = highlight(content, column: column)
-                if searchMatcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
+                if search.matcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
                 let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],

@@ -14,45 +14,45 @@ extension Viewer {
             message = error.description
             return
         }
-        searchPattern = pattern
-        searchMatcher = PatternMatcher(compiled)
-        matchCache = [:]
+        search.pattern = pattern
+        search.matcher = PatternMatcher(compiled)
+        search.matchCache = [:]
         runSearch(forward: true)
     }
 
     /// Looks for the next (or previous) match of the last pattern, in the background.
     func runSearch(forward: Bool) {
-        guard let pattern = searchPattern else {
+        guard let pattern = search.pattern else {
             message = "no search yet: / to search"
             return
         }
         sync()
         cancelSearch()
-        guard let input = ScanInput(store: store), let compiled = searchMatcher?.pattern else { return }
-        searcher_ = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
+        guard let input = ScanInput(store: store), let compiled = search.matcher?.pattern else { return }
+        search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: dataRowCount,
                              row: cursorRow, column: cursorFileColumn, wake: store.wake)
-        searchedRows = store.isComplete ? nil : dataRowCount
+        search.searchedRows = store.isComplete ? nil : dataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 
     /// Stops a search that is still running.
     func cancelSearch() {
-        guard let searcher = searcher_ else { return }
+        guard let searcher = search.searcher else { return }
         searcher.cancel()
-        searcher_ = nil
+        search.searcher = nil
         message = "search cancelled"
     }
 
     /// Takes a finished search's result (called on news from the background).
     func collectSearch() {
-        guard let searcher = searcher_ else { return }
+        guard let searcher = search.searcher else { return }
         switch searcher.outcome {
         case .running(let scanned, let total):
             let percent = total > 0 ? min(99, Int(scanned * 100 / total)) : 0
             message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
         case .found(let found):
-            searcher_ = nil
+            search.searcher = nil
             moveCursor(toRow: found.row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
             if found.wrapped {
                 message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
@@ -60,31 +60,31 @@ extension Viewer {
                 message = nil
             }
         case .notFound:
-            searcher_ = nil
-            if let rows = searchedRows {
+            search.searcher = nil
+            if let rows = search.searchedRows {
                 // The input was still loading: only what was read could be searched.
                 message = "not found in the \(Self.counted(rows, "row")) read so far: \(searcher.pattern.text)"
             } else {
                 message = "not found: \(searcher.pattern.text)"
             }
         case .cancelled:
-            searcher_ = nil
+            search.searcher = nil
         }
     }
 
     /// True while a search runs (the loop keeps collecting it).
-    public var isSearching: Bool { searcher_ != nil }
+    public var isSearching: Bool { search.searcher != nil }
 
     /// Whether a cell on screen (a view column) matches the last search (cached per cell).
     func cellMatches(record: Int, column viewColumn: Int) -> Bool {
-        guard let matcher = searchMatcher, let pattern = searchPattern, viewColumn >= 0 else { return false }
+        guard let matcher = search.matcher, let pattern = search.pattern, viewColumn >= 0 else { return false }
         let column = table.fileColumn(viewColumn)
         if pattern.column != nil && pattern.column != column { return false }
         let key = record &* 100_003 &+ column
-        if let cached = matchCache[key] { return cached }
+        if let cached = search.matchCache[key] { return cached }
         let result = store.row(record).map { matcher.matches($0.field(column)) } ?? false
-        if matchCache.count > 4096 { matchCache.removeAll() }
-        matchCache[key] = result
+        if search.matchCache.count > 4096 { search.matchCache.removeAll() }
+        search.matchCache[key] = result
         return result
     }
 }

@@ -17,63 +17,24 @@ public final class Viewer {
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
-    /// The cursor: a data row (0 is the first row after the header rows) and a column.
-    public internal(set) var cursorRow = 0
-    public internal(set) var cursorColumn = 0
+    /// The cursor, the freeze, and the spring-back's pause.
+    var navigation: Navigation
     /// The frozen-pane geometry and main's offset.
     public internal(set) var window: FreezeWindow
-    /// A one-shot message for the status line, cleared by the next command.
-    public internal(set) var message: String?
-    /// True once the user asked to quit.
-    public internal(set) var isFinished = false
-    /// True once the user asked to read the file again: the event loop then opens a new
-    /// store and a new viewer in this one's place (see `moveCursor(toRow:column:)`).
-    public private(set) var wantsReload = false
-    /// Data rows known at the last sync (to tell whether the cursor was on the last row).
-    var knownDataRows = 0
-    /// The grid, or a prompt or pane over it.
-    public internal(set) var mode: Mode = .grid
-    /// Input in progress: a count, a key sequence, a prompt's line.
-    var input = InputInterpreter()
-    /// Bytes to put on the clipboard (the event loop takes them, see `takeClipboard`).
-    public internal(set) var clipboard: [UInt8]?
-    /// What `--echo` prints once the viewer has finished.
-    public internal(set) var chosen: Choice?
-    /// Earlier entries at the prompts (Up and Down walk them).
-    public var history = PromptHistory()
-    /// The last search, its matcher, and matches found on screen so far.
-    var searchPattern: SearchPattern?
-    var searchMatcher: PatternMatcher?
-    var matchCache: [Int: Bool] = [:]
-    /// The search running in the background, if any.
-    var searcher_: Searcher?
-    /// Data rows a search could look at when the input was still loading (nil: all).
-    var searchedRows: Int?
-
-    /// Data rows frozen under the header rows by `F` (empty unless frozen that way).
-    public internal(set) var frozenDataRows: Range<Int> = 0..<0
-    /// The first data row main shows (rows above it are frozen or out of view): derived
-    /// from the freeze, so the two cannot disagree.
-    public var mainFirstRow: Int { frozenDataRows.upperBound }
-    /// Header rows that do not fit in the band on top: they scroll at the top of main,
-    /// above the first data row (see `sync`).
-    public internal(set) var scrollingHeaderRows = 0
-    /// Frozen columns asked for (`-c`, or `F`); `frozenColumns` is what fits.
-    var requestedFrozenColumns: Int
-
     /// The columns' widths and metrics.
     var layout = ColumnLayout()
-    /// Column widths in use, by view column (text only, without separators).
-    public var columnWidths: [Int] { layout.widths }
-    /// Frozen columns that fit on this screen (the rest of the freeze is dropped).
-    public var frozenColumns: Int { layout.frozenColumns }
-    var leftMetrics: ColumnMetrics { layout.left }
-    var mainMetrics: ColumnMetrics { layout.main }
-    var layoutGeneration: Int { layout.generation }
+    /// The last search, the one running, and matches found on screen.
+    var search = SearchSession()
+    /// Input in progress (a count, a key sequence, a prompt's line) and earlier entries.
+    var input = InputInterpreter()
+    /// The grid, or a pane over it.
+    public internal(set) var mode: Mode = .grid
+    /// A one-shot message for the status line, cleared by the next command.
+    public internal(set) var message: String?
+    /// What the viewer asks of the event loop: to end, to reload, to copy, what was chosen.
+    var requests = Requests()
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
-    /// Animation frames to wait before the spring-back starts.
-    private var holdFrames = 0
 
     /// Lines scrolled by one wheel step, and cells by one sideways step.
     static let wheelRows = 3
@@ -83,7 +44,7 @@ public final class Viewer {
         self.table = TableView(store: store, headerRows: options.headerRows)
         self.options = options
         self.screenSize = screenSize
-        self.requestedFrozenColumns = options.frozenColumns
+        self.navigation = Navigation(requestedFrozenColumns: options.frozenColumns)
         self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         sync()
         if scrollingHeaderRows > 0 { revealCursor() }
@@ -107,6 +68,9 @@ public final class Viewer {
     public func handle(_ command: Command) {
         // News from the input is not the user's doing: it leaves the message alone.
         if command != .refresh && command != .tick { message = nil }
+        // Whatever the command did, the geometry is brought up to date here, so that
+        // drawing only reads.
+        defer { sync() }
         switch command {
         case .moveDown: moveCursor(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
         case .moveUp: moveCursor(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
@@ -218,7 +182,7 @@ public final class Viewer {
     public func handle(key: Key) -> Bool {
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
-        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching) : .pane, history: history)
+        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching) : .pane)
         // A count that was used up (or given up) says nothing more.
         if hadCount && input.count == nil { message = nil }
         switch outcome {
@@ -372,8 +336,15 @@ public final class Viewer {
         frozenDataRows = min(previous.frozenDataRows.lowerBound, upper)..<upper
         requestedFrozenColumns = previous.requestedFrozenColumns
         layout.adopt(previous.layout)
+        table.columns = previous.table.columns
         history = previous.history
-        moveCursor(toRow: previous.cursorRow, column: previous.cursorColumn)
+        // The last search stays (n and N go on with it), and its highlights.
+        search.pattern = previous.search.pattern
+        search.matcher = previous.search.matcher
+        // The cursor on the same record, where it is still there.
+        let record = previous.dataRowCount > 0 ? previous.table.record(ofRow: previous.cursorRow) : 0
+        sync()
+        moveCursor(toRow: table.row(ofRecord: record) ?? previous.cursorRow, column: previous.cursorColumn)
     }
 
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.

@@ -6,7 +6,8 @@ struct InputInterpreterTests {
     private func run(_ keys: [Key], context: InputInterpreter.Context = .grid(isSearching: false),
                      history: PromptHistory = PromptHistory()) -> [InputInterpreter.Outcome] {
         var interpreter = InputInterpreter()
-        return keys.map { interpreter.interpret($0, context: context, history: history) }
+        interpreter.history = history
+        return keys.map { interpreter.interpret($0, context: context) }
     }
 
     private func characters(_ text: String) -> [Key] { text.map { .character($0) } }
