@@ -51,6 +51,15 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case widenColumn
     case fitColumn
     case toggleFullWidth
+    /// Hide the cursor's column; show every column again; open the prompt for a pattern
+    /// of column names to show; show the columns whose names match it; move the cursor's
+    /// column one place left or right.
+    case hideColumn
+    case showAllColumns
+    case chooseColumns
+    case showColumns(matching: String)
+    case moveColumnLeft
+    case moveColumnRight
     /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
     case inspect
     /// Show the cursor's record as a list.

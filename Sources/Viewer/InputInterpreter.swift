@@ -83,8 +83,10 @@ struct InputInterpreter {
         case .command(let command):
             sequence = []
             switch command {
-            case .search, .searchColumn, .goTo:
-                prompt = Prompt(kind: command == .goTo ? .goTo : .search(columnOnly: command == .searchColumn))
+            case .search, .searchColumn, .goTo, .chooseColumns:
+                let kinds: [Command: PromptKind] = [.search: .search(columnOnly: false), .searchColumn: .search(columnOnly: true),
+                                                    .goTo: .goTo, .chooseColumns: .columns]
+                prompt = Prompt(kind: kinds[command]!)
                 return .pending(nil)
             default:
                 return .commands([times > 1 ? .repeated(command, times: times) : command])
@@ -112,10 +114,11 @@ struct InputInterpreter {
         case .enter:
             self.prompt = nil
             // An empty search repeats the last one, as in less.
-            let text = prompt.line.isEmpty && prompt.kind != .goTo ? (entries.last ?? "") : prompt.line.text
+            let text = prompt.line.isEmpty && prompt.kind.isSearch ? (entries.last ?? "") : prompt.line.text
             switch prompt.kind {
             case .search(let columnOnly): return .commands([.find(text, columnOnly: columnOnly)])
             case .goTo: return .commands([.goToTarget(text)])
+            case .columns: return .commands([.showColumns(matching: text)])
             }
         case .backspace where prompt.line.isEmpty:
             self.prompt = nil

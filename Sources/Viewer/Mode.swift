@@ -12,11 +12,20 @@ public enum Mode: Sendable, Equatable {
 public enum PromptKind: Sendable, Equatable {
     case search(columnOnly: Bool)
     case goTo
+    /// A pattern of column names (`*`).
+    case columns
+
+    /// A search repeats the last one on an empty Enter.
+    var isSearch: Bool {
+        if case .search = self { return true }
+        return false
+    }
 
     var sigil: String {
         switch self {
         case .search(let columnOnly): return columnOnly ? "\\" : "/"
         case .goTo: return ":"
+        case .columns: return "*"
         }
     }
 }

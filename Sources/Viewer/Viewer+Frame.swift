@@ -229,6 +229,7 @@ extension Viewer {
         }
         let header = columnName(cursorColumn)
         status.column = "col \(Self.grouped(cursorColumn + 1))/\(Self.grouped(columnCount))"
+            + (hiddenColumnsNote.map { " (\($0))" } ?? "")
         if !header.isEmpty { status.columnName = Self.fitting(header, width: 24, keepingEnd: false) }
         let input = [store.dialect?.summary, store.compressionName].compactMap { $0 }
         status.dialect = input.isEmpty ? nil : input.joined(separator: "  ")
