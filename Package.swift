@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "CellStore", dependencies: ["CLibCSV", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
+        .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
@@ -38,14 +39,15 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal",
+                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer"]),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Table"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout"]),

@@ -1,0 +1,98 @@
+import CellStore
+import Foundation
+import Scan
+import Synchronization
+import Table
+
+/// The data records that meet every one of some filters, in the file's order or in the
+/// order of another view (a sort): the rows the viewer shows when a user filters.
+///
+/// Start one with `FilteredRecords.start(store:headerRows:filters:over:wake:)` on the UI
+/// thread. A pass on a thread of its own finds each filter's matching records with the
+/// search's raw-byte scan (`CellSearch`: raw bytes searched for candidates, only records
+/// around a candidate parsed), a stretch of the input at a time, and keeps the records
+/// that meet every filter as one bit per record (a bitmap with counts per 512 bits), so
+/// memory does not grow with the matches. Over another view, the record bits are then
+/// laid over that view's rows in its order (the base's order is kept).
+///
+/// It is readable while it runs: `count` is the rows found so far, the first matches at
+/// once, `isComplete` turns true at the end. An input still loading is followed: the pass
+/// covers the records indexed so far and goes on as the index grows (`isFollowingInput`
+/// says so). `index(of:)` is a rank in the bitmap. Dropping the object cancels the pass
+/// and waits for its thread.
+public final class FilteredRecords: RecordSequence, @unchecked Sendable {
+    // @unchecked: every stored property is Sendable except `scan`, which is only
+    // cancelled (an atomic store) and dropped.
+
+    final class Core: Sendable {
+        /// Over the file: members are record numbers. Over a base: rows of the base.
+        let rows = Mutex(RankedBitmap())
+        /// Over a base: the record bits, while they are being found.
+        let done = Atomic<Int64>(0)
+        let total = Atomic<Int64>(0)
+        let state = Mutex<(complete: Bool, following: Bool, failure: String?)>((false, true, nil))
+    }
+
+    public let filters: [RecordFilter]
+    public let headerRows: Int
+    /// The view filtered, or nil for the file's order.
+    public let base: (any RecordSequence)?
+    let core = Core()
+    private var scan: BackgroundScan<Bool>?
+
+    /// Starts filtering the data records of `store` (or of `base`, keeping its order).
+    /// Throws when a pattern does not compile.
+    public static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+                             wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
+        let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
+        return FilteredRecords(readers: store.recordReaders, headerRows: headerRows, filters: filters, patterns: patterns,
+                               base: base, wake: wake)
+    }
+
+    init(readers: RecordReaders, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
+         base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
+        self.filters = filters
+        self.headerRows = headerRows
+        self.base = base
+        let job = FilterJob(readers: readers, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
+                            core: core, wake: wake)
+        scan = BackgroundScan(name: "csvfreeze filter", total: 0, wake: wake) { control in job.run(control: control) }
+    }
+
+    deinit { scan = nil }
+
+    /// Stops the pass; the rows found so far stay readable.
+    public func cancel() { scan?.cancel() }
+
+    /// Waits until the pass has ended (for the command line, tests and the benchmark).
+    public func wait() { scan?.wait() }
+
+    /// Bytes of the input read so far by the filters, and what they will read as known now.
+    public var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
+    /// True while the input is still loading and the pass follows it.
+    public var isFollowingInput: Bool { core.state.withLock { $0.following && !$0.complete } }
+    /// Why the pass stopped early, if it did.
+    public var failure: String? { core.state.withLock { $0.failure } }
+
+    // MARK: RecordSequence
+
+    public var count: Int { core.rows.withLock { $0.count } }
+    public var isComplete: Bool { core.state.withLock { $0.complete } }
+
+    public func records(in range: Range<Int>) -> [RecordRef] {
+        let positions = core.rows.withLock { $0.members(range) }
+        guard let base else { return positions.map { RecordRef(record: $0) } }
+        guard let first = positions.first, let last = positions.last else { return [] }
+        // One read of the base's rows spanned, when they are close; else one at a time.
+        if last - first < positions.count * 4 + 64 {
+            let refs = base.records(in: first..<(last + 1))
+            return positions.compactMap { $0 - first < refs.count ? refs[$0 - first] : nil }
+        }
+        return positions.compactMap { base.records(in: $0..<($0 + 1)).first }
+    }
+
+    public func index(of record: Int) -> Int? {
+        guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
+        return core.rows.withLock { $0.contains(position) ? $0.rank(position) : nil }
+    }
+}

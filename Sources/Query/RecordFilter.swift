@@ -1,0 +1,26 @@
+import Scan
+
+/// One condition a view's rows must meet: a PCRE2 pattern with smart case, as the
+/// viewer's `/` search reads it, matched in every cell or in one column, kept or inverted.
+public struct RecordFilter: Sendable, Equatable {
+    public var pattern: String
+    /// Only this column (from 0), or every column when nil.
+    public var column: Int?
+    /// Keep the records where the pattern matches no cell (of the column).
+    public var inverted: Bool
+
+    public init(pattern: String, column: Int? = nil, inverted: Bool = false) {
+        self.pattern = pattern
+        self.column = column
+        self.inverted = inverted
+    }
+
+    /// The pattern compiled, or a one-line reason.
+    func compile() throws(QueryError) -> CompiledPattern {
+        do {
+            return try SearchPattern(text: pattern, column: column).compile()
+        } catch {
+            throw .pattern("--filter '\(pattern)': \(error.description)")
+        }
+    }
+}

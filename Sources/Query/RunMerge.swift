@@ -1,0 +1,124 @@
+/// One sorted run read in order during the merge: in memory, or from its spill file
+/// through a buffer of its own.
+final class RunCursor {
+    private let memory: SortRun?
+    private let file: SpillFile?
+    private var index = 0
+    private var fileOffset: Int64 = 0
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    /// The current entry (valid while `isValid`).
+    private(set) var key: [UInt8] = []
+    private(set) var prefix: UInt64 = 0
+    private(set) var record = 0
+    private(set) var offset: Int64 = 0
+    private(set) var isValid = false
+
+    init(memory: SortRun) {
+        self.memory = memory
+        file = nil
+        advance()
+    }
+
+    init(file: SpillFile, bufferSize: Int = 1 << 20) {
+        memory = nil
+        self.file = file
+        buffer.reserveCapacity(bufferSize)
+        advance()
+    }
+
+    /// Moves to the next entry.
+    func advance() {
+        if let memory {
+            isValid = index < memory.entries.count
+            guard isValid else { return }
+            let entry = memory.entries[index]
+            key.removeAll(keepingCapacity: true)
+            key.append(contentsOf: memory.key(index))
+            prefix = entry.prefix
+            record = entry.record
+            offset = entry.offset
+            index += 1
+            return
+        }
+        guard ensure(20), let length = readInteger(UInt32.self, at: 0).map(Int.init), ensure(20 + length) else {
+            isValid = false
+            return
+        }
+        record = Int(readInteger(Int64.self, at: 4) ?? 0)
+        offset = readInteger(Int64.self, at: 12) ?? 0
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: buffer[(bufferStart + 20)..<(bufferStart + 20 + length)])
+        prefix = key.withUnsafeBytes { SortRun.prefix(of: $0) }
+        bufferStart += 20 + length
+        isValid = true
+    }
+
+    private func readInteger<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T? {
+        var value: T = 0
+        withUnsafeMutableBytes(of: &value) { target in
+            buffer.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[(bufferStart + position)...].prefix(MemoryLayout<T>.size)))
+            }
+        }
+        return T(littleEndian: value)
+    }
+
+    /// Makes sure `count` bytes from `bufferStart` are in the buffer; false at the end.
+    private func ensure(_ count: Int) -> Bool {
+        guard let file else { return false }
+        if buffer.count - bufferStart >= count { return true }
+        buffer.removeSubrange(..<bufferStart)
+        bufferStart = 0
+        let wanted = max(count, buffer.capacity, 1 << 16) - buffer.count
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: wanted))
+        let read = buffer.withUnsafeMutableBytes { file.read(at: fileOffset, into: UnsafeMutableRawBufferPointer(rebasing: $0[old...])) }
+        buffer.removeLast(wanted - read)
+        fileOffset += Int64(read)
+        return buffer.count >= count
+    }
+
+    /// True when this cursor's entry comes before `other`'s.
+    func precedes(_ other: RunCursor) -> Bool {
+        if prefix != other.prefix { return prefix < other.prefix }
+        let order = key.withUnsafeBytes { a in other.key.withUnsafeBytes { b in SortRun.compare(a, b) } }
+        return order != 0 ? order < 0 : record < other.record
+    }
+}
+
+/// Merges sorted runs in one pass with a binary heap of their cursors.
+struct RunMerge {
+    private var heap: [RunCursor]
+
+    init(_ cursors: [RunCursor]) {
+        heap = cursors.filter(\.isValid)
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
+
+    /// The next entry's record and offset, or nil at the end.
+    mutating func next() -> (record: Int, offset: Int64)? {
+        guard let top = heap.first else { return nil }
+        let result = (top.record, top.offset)
+        top.advance()
+        if !top.isValid {
+            heap[0] = heap[heap.count - 1]
+            heap.removeLast()
+        }
+        if !heap.isEmpty { siftDown(0) }
+        return result
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count && heap[left].precedes(heap[smallest]) { smallest = left }
+            if right < heap.count && heap[right].precedes(heap[smallest]) { smallest = right }
+            if smallest == parent { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}

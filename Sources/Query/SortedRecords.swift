@@ -1,0 +1,121 @@
+import CellStore
+import Foundation
+import Scan
+import Synchronization
+import Table
+
+/// The data records of an input in the order of one or more sort keys, made in bounded
+/// memory whatever the input's size; the rows the viewer shows when a user sorts.
+///
+/// Start one with `SortedRecords.start(store:headerRows:keys:wake:)` on the UI thread. A
+/// pass on a thread of its own (two cores: the input is cut at checkpoints) reads every
+/// record once without parsing its other cells and notes its key, number and start offset;
+/// up to `memoryBudget` they are sorted in memory, beyond it sorted runs spill to
+/// temporary files, and the runs are merged once into the order, which is read back by
+/// window (a temporary file past a small budget). The view's rows appear as the merge
+/// makes them: `count` grows from the first rows on and `isComplete` turns true at the
+/// end. `records(in:)` hands out refs with offsets, so each row is read with
+/// `CellStore.row(_:at:)`. `index(of:)` finds a record's row by its key (a binary search
+/// that reads about 25 records). Header records never move and are not in the sequence.
+///
+/// An input still loading is followed: the pass reads the records as the index reaches
+/// them, and the merge starts when the input is complete. Temporary files are unlinked as
+/// they are made, so none is left on any way out. Dropping the object cancels the pass
+/// and waits for its thread; `cancel()` stops it sooner.
+public final class SortedRecords: RecordSequence, @unchecked Sendable {
+    // @unchecked: every stored property is Sendable except `scan`, which is only
+    // cancelled (an atomic store) and dropped; the pass's results go through `core`.
+
+    /// Where the pass is.
+    public enum Phase: Sendable, Equatable {
+        case reading, merging, done, cancelled
+        case failed(String)
+    }
+
+    /// What the pass shares with the object.
+    final class Core: Sendable {
+        let permutation = Permutation()
+        let phase = Mutex(Phase.reading)
+        let done = Atomic<Int64>(0)
+        let total = Atomic<Int64>(0)
+        let runs = Atomic<Int>(0)
+    }
+
+    public let keys: [SortKey]
+    public let kinds: [ColumnKind]
+    public let headerRows: Int
+    let core = Core()
+    let readers: RecordReaders
+    private var scan: BackgroundScan<Bool>?
+
+    /// Memory the sort may use for keys, all workers together.
+    public static let defaultBudget = 64 << 20
+
+    /// Starts sorting the data records of `store` by `keys` (kinds judged from the first
+    /// thousand data records). `wake` is called from the pass's thread on progress.
+    public static func start(store: CellStore, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
+                             memoryBudget: Int = defaultBudget, workers: Int = 2,
+                             wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
+        let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: store, headerRows: headerRows) }
+        return SortedRecords(readers: store.recordReaders, headerRows: headerRows, keys: keys, kinds: kinds,
+                             memoryBudget: memoryBudget, workers: workers, wake: wake)
+    }
+
+    init(readers: RecordReaders, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
+         workers: Int, wake: @escaping @Sendable () -> Void) {
+        self.keys = keys
+        self.kinds = kinds
+        self.headerRows = headerRows
+        self.readers = readers
+        let core = self.core
+        let job = SortJob(readers: readers, headerRows: headerRows, builder: KeyBuilder(keys: keys, kinds: kinds),
+                          budget: max(1 << 16, memoryBudget / max(1, workers)), workers: max(1, workers), core: core, wake: wake)
+        scan = BackgroundScan(name: "csvfreeze sort", total: 0, wake: wake) { control in
+            job.run(control: control)
+        }
+    }
+
+    deinit { scan = nil }
+
+    /// Stops the pass; the rows merged so far stay readable.
+    public func cancel() { scan?.cancel() }
+
+    /// Waits until the pass has ended (for the command line, tests and the benchmark).
+    public func wait() { scan?.wait() }
+
+    public var phase: Phase { core.phase.withLock { $0 } }
+    /// Bytes of the input read so far, and the input's size as known now.
+    public var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
+    /// Sorted runs written to temporary files.
+    public var spilledRuns: Int { core.runs.load(ordering: .relaxed) }
+
+    // MARK: RecordSequence
+
+    public var count: Int { core.permutation.count }
+    public var isComplete: Bool {
+        switch phase {
+        case .done, .cancelled, .failed: return true
+        case .reading, .merging: return false
+        }
+    }
+
+    public func records(in range: Range<Int>) -> [RecordRef] { core.permutation.records(in: range) }
+
+    public func index(of record: Int) -> Int? {
+        guard record >= headerRows, let reader = readers.current(), let row = reader.record(record) else { return nil }
+        var builder = KeyBuilder(keys: keys, kinds: kinds)
+        let wanted = builder.key(of: { row.field($0) })
+        // The first row whose (key, record) is not before the wanted one.
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            guard let ref = records(in: middle..<(middle + 1)).first,
+                  let probe = ref.offset.flatMap({ reader.record(at: $0) }) else { return nil }
+            let key = builder.key(of: { probe.field($0) })
+            let order = key.withUnsafeBytes { a in wanted.withUnsafeBytes { b in SortRun.compare(a, b) } }
+            if order < 0 || (order == 0 && ref.record < record) { low = middle + 1 } else { high = middle }
+        }
+        guard low < count, records(in: low..<(low + 1)).first?.record == record else { return nil }
+        return low
+    }
+}

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A temporary file for what does not fit the memory budget: sorted runs, a permutation.
+///
+/// It is unlinked the moment it is made, so nothing is left behind on any way out (the
+/// end of the sort, an error, Ctrl-C, SIGTERM, a crash): the system frees its space when
+/// the descriptor closes, which `deinit` does, or the process's end.
+final class SpillFile: @unchecked Sendable {
+    // @unchecked: `descriptor` is set once; pread/pwrite at explicit offsets are safe from
+    // several threads, and `length` is written only by the one thread that appends.
+    private let descriptor: Int32
+    private(set) var length: Int64 = 0
+
+    init() throws(QueryError) {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/csvfreeze-sort-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .spill("cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))") }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends the bytes of `values` at the end.
+    func append<Element>(_ values: [Element]) throws(QueryError) {
+        let failure = values.withUnsafeBytes { bytes -> Int32 in
+            var done = 0
+            while done < bytes.count {
+                let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(length) + off_t(done))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return written < 0 ? errno : ENOSPC }
+                done += written
+            }
+            return 0
+        }
+        guard failure == 0 else { throw .spill("cannot write a temporary file: \(String(cString: strerror(failure)))") }
+        length += Int64(values.count * MemoryLayout<Element>.stride)
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many.
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            done += count
+        }
+        return done
+    }
+}
