@@ -164,6 +164,8 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "format"))
     var output: OutputFormat?
 
+    @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
+
     @Argument(help: ArgumentHelp("The file to view ('-' for standard input).", valueName: "file"))
     var file: String?
 
@@ -249,10 +251,17 @@ struct CSVFreezeCommand: ParsableCommand {
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
         if output != nil || (isatty(1) == 0 && echo == nil) {
-            let status = Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                                      format: output ?? .table, headerRows: headerRows)
+            let status = query.isActive
+                ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue())
+                : Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                               format: output ?? .table, headerRows: headerRows)
             if status != 0 { throw ExitCode(status) }
             return
+        }
+        if query.isActive {
+            // The screen takes these from its own keys (&, [, -); from the command line only with output.
+            fail("--filter, --sort and --columns write text for now: add --output FORMAT (or pipe the output)", status: 2)
         }
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,

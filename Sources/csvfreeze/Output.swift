@@ -2,6 +2,9 @@
 import Glibc
 #endif
 import CellStore
+import Dispatch
+import Query
+import Table
 import Viewer
 
 /// The non-interactive path: stream the input into a text format on stdout.
@@ -42,3 +45,108 @@ enum Output {
         return true
     }
 }
+
+// MARK: Filter, sort, columns
+
+extension Output {
+    /// Writes the rows that `query` keeps, in its order, with its columns; returns the
+    /// exit status. The sort and the filters are the viewer's engine (`Query`), run over a
+    /// store of the input, so memory stays bounded whatever the input's size; rows are
+    /// written as soon as they are known (a sort's first row when its merge starts).
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
+                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let news = DispatchSemaphore(value: 0)
+        let wake: @Sendable () -> Void = { news.signal() }
+        let store: CellStore
+        do {
+            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
+                                       onChange: wake)
+        } catch {
+            fail(error.description, status: 1)
+        }
+        let name = path ?? "stdin"
+        // The header, and enough rows to judge the sort's column kinds.
+        let wanted = headerRows + (query.sorts.isEmpty ? 0 : 1000)
+        while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
+        if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
+        let names = headerRows > 0 ? store.row(0)?.strings ?? [] : []
+        let resolved: QueryOptions.Resolved
+        do {
+            resolved = try query.resolve(names: names, columnCount: store.columnCount)
+        } catch {
+            fail(error.description, status: 2)
+        }
+        let sorted = resolved.keys.isEmpty ? nil
+            : SortedRecords.start(store: store, headerRows: headerRows, keys: resolved.keys, wake: wake)
+        let filtered: FilteredRecords?
+        do {
+            filtered = resolved.filters.isEmpty ? nil
+                : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted, wake: wake)
+        } catch {
+            fail(error.description, status: 2)
+        }
+        let view = TableView(store: store, headerRows: headerRows)
+        view.show(rows: filtered ?? sorted)
+        if let columns = resolved.columns { view.columns.show(only: columns) }
+
+        let start = inputStart(of: store)
+        let writer = OutputWriter(format: format, lineEnding: store.dialect?.lineEnding ?? [0x0A], headerRows: headerRows,
+                                  byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, sink: writeToStandardOutput)
+        func project(_ row: Row) -> Row {
+            guard let columns = resolved.columns else { return row }
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            for column in columns {
+                bytes.append(contentsOf: row.field(column))
+                ends.append(bytes.count)
+            }
+            return Row(bytes: bytes, ends: ends)
+        }
+        func emit(_ row: Row?, record: Int) -> Bool {
+            guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; write it without --filter, --sort or --columns", status: 1) }
+            return writer.write(project(row))
+        }
+        for record in 0..<min(headerRows, store.rowCount) where writer.isOpen {
+            _ = emit(store.row(record), record: record)
+        }
+        var written = 0
+        var lastRecord = -1
+        while writer.isOpen {
+            let complete = view.rows?.isComplete ?? store.isComplete
+            let available = view.dataRowCount
+            while written < available && writer.isOpen {
+                let batch = written..<min(available, written + 512)
+                view.fetch(rows: [batch])
+                for row in batch {
+                    lastRecord = view.record(ofRow: row)
+                    if !emit(view.row(row), record: lastRecord) { break }
+                }
+                written = batch.upperBound
+            }
+            if complete && written >= view.dataRowCount { break }
+            _ = news.wait(timeout: .now() + .milliseconds(50))
+        }
+        if !writer.isOpen { return 0 }
+        if case .failed(let why) = sorted?.phase { fail(why, status: 1) }
+        if let why = filtered?.failure { fail(why, status: 1) }
+        let progress = store.progress
+        writer.finish(endsWithTerminator: lastRecord == store.rowCount - 1 ? progress.endsWithTerminator : true)
+        if let failure = progress.failure { fail("\(name): \(failure)", status: 1) }
+        return 0
+    }
+
+    /// The byte-order mark and the preamble's bytes, as the input has them.
+    private static func inputStart(of store: CellStore) -> (hasByteOrderMark: Bool, preamble: [UInt8]) {
+        guard let reader = store.recordReaders.current(), let dataStart = reader.checkpoints.first?.offset, dataStart > 0 else {
+            return (false, [])
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(min(dataStart, 1 << 20)))
+        let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
+        bytes.removeSubrange(max(0, count)...)
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        return (bom, Array(bytes.dropFirst(bom ? 3 : 0)))
+    }
+}
+

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// `--filter`, `--sort` and `--columns` through the real binary, held to a plain
+/// reference written here over the cells the test generated itself.
+@Suite("Filter, sort and columns on the command line")
+struct QueryEndToEndTests {
+    let binary = Paths.binary
+
+    struct Table {
+        var header = ["id", "city", "amount", "note"]
+        var rows: [[String]] = []
+
+        var csv: String {
+            func quoted(_ cell: String) -> String {
+                cell.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+            }
+            return ([header] + rows).map { $0.map(quoted).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// Rows with cities, amounts in several dresses, and notes full of quotes, commas and
+    /// line breaks.
+    static func table(rows: Int) -> Table {
+        var table = Table()
+        var state: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let cities = ["Oslo", "oslo", "Bergen", "Lyon", "Oslofjord", "São Paulo", ""]
+        let notes = ["plain", "with, comma", "say \"hi\"", "two\nlines", "", "Oslo again", "ünïcode"]
+        for index in 1...rows {
+            let amount: String
+            switch next(4) {
+            case 0: amount = "\(next(2000) - 1000)"
+            case 1: amount = "\(next(100)).\(next(10))"
+            case 2: amount = "\(next(5)),\(100 + next(900))"
+            default: amount = next(8) == 0 ? "" : "-\(next(50))"
+            }
+            table.rows.append(["\(index)", cities[next(cities.count)], amount, notes[next(notes.count)]])
+        }
+        return table
+    }
+
+    /// The amount as a number (the reference's own reading: commas dropped).
+    static func amount(_ text: String) -> Double? { Double(text.replacingOccurrences(of: ",", with: "")) }
+
+    func write(_ table: Table) throws -> (URL, URL) {
+        let directory = try Paths.temporaryDirectory()
+        let file = directory.appendingPathComponent("big.csv")
+        try Data(table.csv.utf8).write(to: file)
+        return (directory, file)
+    }
+
+    func json(_ arguments: [String]) throws -> (Int32, [[String]]) {
+        let result = try run([binary] + arguments + ["--output", "json"])
+        let parsed = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [[String]]
+        return (result.status, parsed ?? [])
+    }
+
+    @Test("--filter, --sort :desc and --columns give what the reference gives")
+    func filterSortColumns() throws {
+        let table = Self.table(rows: 3000)
+        let (directory, file) = try write(table)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, got) = try json(["--filter", "Oslo", "--sort", "amount:desc", "--columns", "id,amount", file.path])
+        #expect(status == 0)
+        // Smart case: no capital... "Oslo" has one, so case matters; any cell may match.
+        let kept = table.rows.enumerated().filter { $0.element.contains { $0.contains("Oslo") } }
+        let sorted = kept.sorted { a, b in
+            let x = Self.amount(a.element[2]), y = Self.amount(b.element[2])
+            switch (x, y) {
+            case (nil, nil): return a.offset < b.offset
+            case (nil, _): return false
+            case (_, nil): return true
+            case let (x?, y?): return x != y ? x > y : a.offset < b.offset
+            }
+        }
+        #expect(got.first == ["id", "amount"])
+        #expect(Array(got.dropFirst()) == sorted.map { [$0.element[0], $0.element[2]] })
+    }
+
+    @Test("scoped and inverted filters, two sort keys, numbers for columns")
+    func scopedInvertedTwoKeys() throws {
+        let table = Self.table(rows: 2000)
+        let (directory, file) = try write(table)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, got) = try json(["--filter-column", "city=^oslo$", "--filter-out", "again", "--filter-out-column", "4=lines",
+                                      "--sort", "2", "--sort", "amount", "--columns", "4,1", file.path])
+        #expect(status == 0)
+        let kept = table.rows.enumerated().filter { row in
+            row.element[1].lowercased() == "oslo" && !row.element.contains { $0.contains("again") } && !row.element[3].contains("lines")
+        }
+        let sorted = kept.sorted { a, b in
+            if a.element[1].lowercased() != b.element[1].lowercased() { return a.element[1].lowercased() < b.element[1].lowercased() }
+            let x = Self.amount(a.element[2]), y = Self.amount(b.element[2])
+            if (x == nil) != (y == nil) { return x != nil }
+            if let x, let y, x != y { return x < y }
+            return a.offset < b.offset
+        }
+        #expect(got.first == ["note", "id"])
+        #expect(Array(got.dropFirst()) == sorted.map { [$0.element[3], $0.element[0]] })
+    }
+
+    @Test("CSV output quotes as the writer does and keeps the preamble and the header")
+    func csvExact() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("p.csv")
+        try Data("# note\r\nname,price\r\n\"b, quoted\",\"1,000\"\r\n\"a \"\"x\"\"\",-2.5\r\nc,5%\r\nd,\r\ne,12e1\r\n".utf8).write(to: file)
+        let result = try run([binary, "--sort", "price:desc", "--output", "csv", file.path])
+        #expect(result.status == 0)
+        #expect(result.text == "# note\r\nname,price\r\n\"b, quoted\",\"1,000\"\r\ne,12e1\r\nc,5%\r\n\"a \"\"x\"\"\",-2.5\r\nd,\r\n")
+        for format in ["tsv", "jsonl", "table", "json"] {
+            let other = try run([binary, "--filter", "b", "--columns", "price", "--output", format, file.path])
+            #expect(other.status == 0, "\(format)")
+            #expect(other.text.contains("1,000"), "\(format)")
+            #expect(!other.text.contains("5%"), "\(format)")
+        }
+    }
+
+    @Test("an unknown column: one line naming the columns, status 2; a bad pattern: one line, status 2")
+    func unknownColumn() throws {
+        let file = Paths.sampleData.appendingPathComponent("people.csv").path
+        let result = try run([binary, "--sort", "nosuch", "--output", "csv", file])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("no column 'nosuch'") && result.stderr.contains("'first_name'"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let pattern = try run([binary, "--filter", "(", "--output", "csv", file])
+        #expect(pattern.status == 2)
+        #expect(pattern.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("`--sort … | head` prints the first rows and ends cleanly")
+    func sortIntoHead() throws {
+        let table = Self.table(rows: 20000)
+        let (directory, file) = try write(table)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(["/bin/sh", "-c", "\(shellQuote(binary)) --sort amount --output csv \(shellQuote(file.path)) | head -2"])
+        let lines = result.text.split(separator: "\n")
+        #expect(lines.first == "id,city,amount,note")
+        let least = table.rows.compactMap { Self.amount($0[2]) }.min()
+        let firstAmount = lines.dropFirst().first.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }
+        #expect(firstAmount.flatMap(Self.amount) == least)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("the same options from standard input")
+    func fromStandardInput() throws {
+        let table = Self.table(rows: 500)
+        let result = try run([binary, "--filter-column", "city=Bergen", "--columns", "id", "--output", "csv", "-"], stdin: Data(table.csv.utf8))
+        #expect(result.status == 0)
+        let expected = ["id"] + table.rows.filter { $0[1].contains("Bergen") }.map { $0[0] }
+        #expect(result.text == expected.joined(separator: "\n") + "\n")
+    }
+}
