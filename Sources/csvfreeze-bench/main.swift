@@ -2,6 +2,7 @@
 //
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
+//                                        [--query-only] [--query-10g]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -115,6 +116,7 @@ if arguments.first == "--child" {
 }
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
+if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     let pipe = Pipe()
@@ -154,7 +156,7 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-let otherOnly = ["--index-only", "--search-only", "--no-packed"].contains(where: arguments.contains)
+let otherOnly = ["--index-only", "--search-only", "--query-only", "--no-packed"].contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
@@ -170,6 +172,11 @@ if arguments.contains("--index-only") {
 
 if arguments.contains("--search-only") {
     try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
+    exit(0)
+}
+
+if arguments.contains("--query-only") {
+    try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
     exit(0)
 }
 
@@ -397,6 +404,7 @@ while now() < renderEnd {
 report("cell renderer, random bytes", "\(renders) runs", target: "\(renderFailures) failures", ok: renderFailures == 0)
 
 try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
+try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
 
 print("")
 let over = results.filter { $0.3 == false }
