@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
+        .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
@@ -39,13 +40,14 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query",
+                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query", "Insight",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Table"]),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Insight", "Table"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore"]),
+        .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),

@@ -77,7 +77,7 @@ public final class BackgroundScan<Result: Sendable> {
 
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
     /// returns when all have.
-    static func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    package static func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 1..<max(1, count) {
             let thread = Thread {

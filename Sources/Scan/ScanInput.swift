@@ -3,11 +3,11 @@ import CellStore
 /// An input's bytes and index as a scan on another thread sees them: a snapshot taken on
 /// the UI thread, which owns the store.
 public struct ScanInput: Sendable {
-    let reader: RecordReader
+    package let reader: RecordReader
     /// Records before this one were indexed with no quoting problem met before them:
     /// their raw bytes hold each cell's value, quoted or not, with only its quotes doubled.
     /// A raw-byte scan is exact only there; later records are parsed.
-    let wellQuotedRecords: Int
+    package let wellQuotedRecords: Int
 
     /// The store's input as read now (nil until its dialect is known).
     public init?(store: CellStore) {
@@ -29,21 +29,21 @@ public struct ScanInput: Sendable {
     public var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
 
     /// A stretch of the input a scan reads in one go: whole records, between checkpoints.
-    struct Piece: Sendable {
-        var start: Int64
-        var end: Int64
-        var firstRecord: Int
+    package struct Piece: Sendable {
+        package var start: Int64
+        package var end: Int64
+        package var firstRecord: Int
         /// True when its raw bytes may be searched for candidates (else it is parsed).
-        var isRaw: Bool
+        package var isRaw: Bool
         /// True when it ends the input (a last record without a line end is complete).
-        var endsInput: Bool
-        var byteCount: Int64 { end - start }
+        package var endsInput: Bool
+        package var byteCount: Int64 { end - start }
     }
 
     /// The pieces that hold records `range`, in order, each at most `limit` bytes unless
     /// one record is longer; raw only where `raw` and the records are well quoted.
     /// - Complexity: O(log c + pieces) for c checkpoints.
-    func pieces(for range: Range<Int>, limit: Int64, raw: Bool) -> [Piece] {
+    package func pieces(for range: Range<Int>, limit: Int64, raw: Bool) -> [Piece] {
         let checkpoints = reader.checkpoints
         guard !checkpoints.isEmpty, !range.isEmpty else { return [] }
         var low = 0, high = checkpoints.count - 1

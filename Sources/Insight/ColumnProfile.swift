@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Mean and spread of numbers. The mean comes from a compensated sum (Neumaier's: the
+/// low-order bits each addition loses are summed apart), so it is the correctly rounded
+/// mean in all but contrived cases; the spread from Welford's method (Chan's to join two
+/// parts), which stays accurate where a sum of squares would cancel.
+struct Moments: Sendable, Equatable {
+    var count = 0
+    var sum = 0.0
+    var compensation = 0.0
+    var running = 0.0
+    var squares = 0.0
+
+    @inline(__always)
+    private mutating func addToSum(_ value: Double) {
+        let total = sum + value
+        compensation += abs(sum) >= abs(value) ? (sum - total) + value : (value - total) + sum
+        sum = total
+    }
+
+    @inline(__always)
+    mutating func add(_ value: Double) {
+        count += 1
+        addToSum(value)
+        let delta = value - running
+        running += delta / Double(count)
+        squares += delta * (value - running)
+    }
+
+    mutating func merge(_ other: Moments) {
+        guard other.count > 0 else { return }
+        guard count > 0 else { self = other; return }
+        let total = count + other.count
+        let delta = other.running - running
+        running += delta * Double(other.count) / Double(total)
+        squares += other.squares + delta * delta * Double(count) * Double(other.count) / Double(total)
+        addToSum(other.sum)
+        compensation += other.compensation
+        count = total
+    }
+
+    var mean: Double { (sum + compensation) / Double(count) }
+
+    /// The sample standard deviation (n − 1), nil below two values.
+    var standardDeviation: Double? { count > 1 ? (squares / Double(count - 1)).squareRoot() : nil }
+}
+
+/// Everything a summary says about one column, gathered cell by cell.
+struct ColumnProfile: Sendable {
+    var filled = 0
+    var empty = 0
+    /// The kinds of filled cells seen (bits of `ValueKind`).
+    var kinds: UInt8 = 0
+    var counter: ValueCounter
+    var moments = Moments()
+    var low: (number: ExactNumber, written: [UInt8])?
+    var high: (number: ExactNumber, written: [UInt8])?
+    /// The least and greatest filled cells by their bytes (for dates, booleans and text).
+    var lowBytes: [UInt8]?
+    var highBytes: [UInt8]?
+    var shortest = Int.max
+    var longest = 0
+
+    init(counter: ValueCounter) { self.counter = counter }
+
+    @inline(__always)
+    mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
+        counter.add(bytes, record: record)
+        guard bytes.count > 0 else {
+            empty += 1
+            return
+        }
+        filled += 1
+        let length = CellReader.characterCount(bytes)
+        if length < shortest { shortest = length }
+        if length > longest { longest = length }
+        if lowBytes == nil || compareBytes(bytes, lowBytes!) < 0 { lowBytes = Array(bytes) }
+        if highBytes == nil || compareBytes(bytes, highBytes!) > 0 { highBytes = Array(bytes) }
+        // Once a column is text, it stays text: its cells need no more reading.
+        guard kinds & ValueKind.text.bit == 0 else { return }
+        let (kind, number) = CellReader.classify(bytes)
+        kinds |= kind.bit
+        guard let number else { return }
+        moments.add(CellReader.double(bytes, number))
+        if low == nil || number.compare(low!.number) < 0 { low = (number, Array(bytes)) }
+        if high == nil || number.compare(high!.number) > 0 { high = (number, Array(bytes)) }
+    }
+
+    /// Folds in the profile of a later part of the input.
+    mutating func merge(_ other: ColumnProfile) {
+        filled += other.filled
+        empty += other.empty
+        kinds |= other.kinds
+        counter.merge(other.counter)
+        moments.merge(other.moments)
+        if let theirs = other.low, low == nil || theirs.number.compare(low!.number) < 0 { low = theirs }
+        if let theirs = other.high, high == nil || theirs.number.compare(high!.number) > 0 { high = theirs }
+        if let theirs = other.lowBytes, lowBytes == nil || compare(theirs, lowBytes!) < 0 { lowBytes = theirs }
+        if let theirs = other.highBytes, highBytes == nil || compare(theirs, highBytes!) > 0 { highBytes = theirs }
+        shortest = min(shortest, other.shortest)
+        longest = max(longest, other.longest)
+    }
+
+    /// The profile as a summary row.
+    func summary(column: Int, name: String, commonValues: Int, isComplete: Bool) -> ColumnSummary {
+        let kind = ValueKind.of(kinds)
+        let numeric = kind == .integer || kind == .decimal
+        let text: ([UInt8]?) -> String? = { $0.map { String(decoding: $0, as: UTF8.self) } }
+        let total = filled + empty
+        let common = counter.top(commonValues).map {
+            FrequencyRow(value: $0.value, count: $0.count, percent: FrequencyTable.percent($0.count, of: total))
+        }
+        return ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
+                             distinct: counter.distinct, distinctIsEstimate: !counter.isExact,
+                             minimum: numeric ? text(low?.written) : text(lowBytes),
+                             maximum: numeric ? text(high?.written) : text(highBytes),
+                             mean: numeric && moments.count > 0 ? moments.mean : nil,
+                             standardDeviation: numeric ? moments.standardDeviation : nil,
+                             shortest: filled > 0 ? shortest : nil, longest: filled > 0 ? longest : nil,
+                             common: common, commonIsEstimate: !counter.isExact, isComplete: isComplete)
+    }
+}
+
+@inline(__always)
+private func compareBytes(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Int {
+    other.withUnsafeBytes { theirs in
+        let shared = min(bytes.count, theirs.count)
+        let order = shared == 0 ? 0 : memcmp(bytes.baseAddress!, theirs.baseAddress!, shared)
+        if order != 0 { return order < 0 ? -1 : 1 }
+        return bytes.count < theirs.count ? -1 : bytes.count > theirs.count ? 1 : 0
+    }
+}
+
+private func compare(_ bytes: [UInt8], _ other: [UInt8]) -> Int {
+    bytes.withUnsafeBytes { compareBytes($0, other) }
+}

@@ -1,0 +1,183 @@
+import CellStore
+import Foundation
+import Scan
+import Synchronization
+import Table
+
+/// One value of a frequency table: how often it occurs and its share of the records.
+public struct FrequencyRow: Sendable, Equatable {
+    /// The cell's bytes, as the parser reads them (empty: the empty value).
+    public var value: [UInt8]
+    public var count: Int
+    /// `count` as a percentage of the records counted.
+    public var percent: Double
+
+    /// The value as text (invalid UTF-8 becomes U+FFFD).
+    public var text: String { String(decoding: value, as: UTF8.self) }
+}
+
+/// The values of one column, most frequent first (ties: the value seen first comes first).
+public struct FrequencyTable: Sendable, Equatable {
+    public var rows: [FrequencyRow]
+    /// Records counted (every record has one value, the empty value included).
+    public var total: Int
+    /// Distinct values: exact when `distinctIsEstimate` is false.
+    public var distinct: Int
+    public var distinctIsEstimate: Bool
+    /// Records whose value is not among `rows` (0 when every value is listed).
+    public var unlistedCount: Int
+    /// Each value not listed occurs at most this many times (0 when every value is listed).
+    public var unlistedAtMost: Int
+    /// False for a partial table published while the scan runs: counts so far, and values
+    /// past the budget still unsettled.
+    public var isComplete: Bool
+
+    /// True when every value is listed with its exact count.
+    public var isExact: Bool { isComplete && unlistedCount == 0 && !distinctIsEstimate }
+
+    static func percent(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) * 100 / Double(total) }
+}
+
+/// Limits that keep a count's memory bounded whatever the input.
+public struct InsightBudget: Sendable, Equatable {
+    /// Bytes the exact counts of one frequency table (or of all a summary's columns) may hold.
+    public var bytes: Int
+    /// Values a frequency table keeps once past `bytes` (the most frequent ones).
+    public var keptValues: Int
+
+    public init(bytes: Int = 64 << 20, keptValues: Int = 1 << 18) {
+        self.bytes = bytes
+        self.keptValues = keptValues
+    }
+
+    /// Exact up to about a million distinct values of a few bytes, or 64 MiB.
+    public static let standard = InsightBudget()
+}
+
+/// Counts each distinct value of one column, in the background: the frequency sheet's
+/// engine, and `--frequency`'s.
+///
+/// One pass over the input counts every value exactly while the distinct values fit the
+/// budget. Past it, the pass keeps the most frequent values and estimates the distinct
+/// count (see `ValueCounter`), and a second pass counts the values kept exactly: the
+/// table then lists every value that occurs more often than any value it leaves out.
+/// While it runs, `partial` holds the counts so far.
+public final class FrequencyCount {
+    public typealias Status = BackgroundScan<FrequencyTable>.Status
+
+    private let scan: BackgroundScan<FrequencyTable>
+    private let board: Board<FrequencyTable>
+
+    /// Starts counting column `column` (from 0) of the records of `input` from
+    /// `headerRows` on; only those of `records` when given (a filter's result).
+    public init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        let board = Board<FrequencyTable>()
+        self.board = board
+        let pass = Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows))
+        scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
+            var chosen = pass
+            if let records {
+                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
+                chosen = Pass(input: input, columns: pass.columns, filter: filter)
+            }
+            return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
+        }
+    }
+
+    /// Where the count is; the table once finished.
+    public var status: Status { scan.status }
+
+    /// The table so far (nil before the first piece is counted); the final table once finished.
+    public var partial: FrequencyTable? {
+        if case .finished(let table) = scan.status { return table }
+        let parts = board.values
+        guard !parts.isEmpty else { return nil }
+        return FrequencyCount.combine(parts)
+    }
+
+    public func cancel() { scan.cancel() }
+    public func wait() { scan.wait() }
+
+    /// Rows a partial table lists.
+    static let partialRows = 500
+
+    /// Counts on the calling thread (and the other core); nil when cancelled.
+    static func count(_ pass: Pass, budget: InsightBudget, control: ScanControl, board: Board<FrequencyTable>? = nil) -> FrequencyTable? {
+        let column = pass.columns.lowerBound
+        let shareBudget = budget.bytes / max(1, pass.workers)
+        guard let counters = pass.run(control: control, make: { _ in
+            FrequencySink(column: column, counter: ValueCounter(budget: shareBudget, kept: budget.keptValues))
+        }, afterPiece: { share, sink in
+            if let board, board.isDue(share: share) { board.publish(sink.counter.table(limit: partialRows), share: share) }
+        }) else { return nil }
+        var merged = counters[0].counter
+        for other in counters.dropFirst() { merged.merge(other.counter) }
+        if merged.isExact { return merged.table(limit: Int.max, isComplete: true) }
+        // Past the budget: count the kept values again, exactly.
+        let candidates = merged.candidates()
+        guard let exact = pass.run(control: control, make: { _ in CandidateSink(column: column, table: candidates) }) else { return nil }
+        var table = exact[0].table
+        for other in exact.dropFirst() { table.addCounts(ofSameValues: other.table) }
+        let listed = table.top(table.count).filter { table.entries[$0].count > merged.undercount }
+        let rows = listed.map { FrequencyRow(value: table.value($0), count: table.entries[$0].count,
+                                             percent: FrequencyTable.percent(table.entries[$0].count, of: merged.total)) }
+        let listedCount = rows.reduce(0) { $0 + $1.count }
+        return FrequencyTable(rows: rows, total: merged.total, distinct: max(merged.distinct, rows.count), distinctIsEstimate: true,
+                              unlistedCount: merged.total - listedCount, unlistedAtMost: merged.undercount, isComplete: true)
+    }
+
+    /// The shares' partial tables as one.
+    static func combine(_ parts: [FrequencyTable]) -> FrequencyTable {
+        var counts: [[UInt8]: (count: Int, order: Int)] = [:]
+        var total = 0, distinct = 0, unlisted = 0, atMost = 0
+        for part in parts {
+            total += part.total
+            distinct = max(distinct, part.distinct)
+            unlisted += part.unlistedCount
+            atMost += part.unlistedAtMost
+            for row in part.rows {
+                let order = counts.count
+                counts[row.value, default: (0, order)].count += row.count
+            }
+        }
+        let rows = counts.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.value.order < $1.value.order }
+            .prefix(partialRows)
+            .map { FrequencyRow(value: $0.key, count: $0.value.count, percent: FrequencyTable.percent($0.value.count, of: total)) }
+        return FrequencyTable(rows: Array(rows), total: total, distinct: max(distinct, rows.count), distinctIsEstimate: true,
+                              unlistedCount: unlisted, unlistedAtMost: atMost, isComplete: false)
+    }
+}
+
+extension ValueCounter {
+    /// The counts as a table of at most `limit` rows.
+    func table(limit: Int, isComplete: Bool = false) -> FrequencyTable {
+        let rows = top(limit).map { FrequencyRow(value: $0.value, count: $0.count, percent: FrequencyTable.percent($0.count, of: total)) }
+        let listed = rows.reduce(0) { $0 + $1.count }
+        return FrequencyTable(rows: rows, total: total, distinct: distinct, distinctIsEstimate: !isExact,
+                              unlistedCount: total - listed, unlistedAtMost: isExact ? (rows.last?.count ?? 0) : undercount,
+                              isComplete: isComplete)
+    }
+}
+
+/// Counts the values of one column.
+struct FrequencySink: CellSink, Sendable {
+    let column: Int
+    var counter: ValueCounter
+
+    @inline(__always)
+    mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
+        counter.add(bytes, record: record)
+    }
+}
+
+/// Counts only the values already in its table (the second pass).
+struct CandidateSink: CellSink, Sendable {
+    let column: Int
+    var table: ValueTable
+
+    @inline(__always)
+    mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
+        table.add(bytes, hash: valueHash(bytes), record: record, inserts: false)
+    }
+}

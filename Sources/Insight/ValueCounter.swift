@@ -1,0 +1,101 @@
+/// Counts the values of one column within a memory budget.
+///
+/// Exact while the distinct values fit in `budget` bytes. Past it, the counter keeps the
+/// most frequent values (Misra–Gries: when the table doubles past `kept` entries, the
+/// count of the entry ranked `kept + 1` is taken from every count and entries at zero are
+/// dropped) and estimates the number of distinct values with a HyperLogLog. A value kept
+/// is short of its true count by at most `undercount`; a value dropped occurs at most
+/// `undercount` times, so every value that occurs more often than that is kept.
+struct ValueCounter {
+    private(set) var table = ValueTable()
+    /// Non-nil once past the budget.
+    private(set) var sketch: HyperLogLog?
+    /// How far below its true count a kept count may be (0 while exact).
+    private(set) var undercount = 0
+    /// Values counted.
+    private(set) var total = 0
+    let budget: Int
+    let kept: Int
+    let precision: Int
+
+    init(budget: Int, kept: Int, precision: Int = 16) {
+        self.budget = max(4096, budget)
+        self.kept = max(4, kept)
+        self.precision = precision
+    }
+
+    var isExact: Bool { sketch == nil }
+
+    /// The number of distinct values: exact while `isExact`, else an estimate.
+    var distinct: Int { sketch?.estimate ?? table.count }
+
+    /// Bytes held, roughly.
+    var memoryCost: Int { table.memoryCost + (sketch?.memoryCost ?? 0) }
+
+    @inline(__always)
+    mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
+        let hash = valueHash(bytes)
+        total += 1
+        let before = table.count
+        table.add(bytes, hash: hash, record: record)
+        if sketch != nil {
+            sketch!.add(hash: hash)
+            if table.count >= kept * 2 { prune() }
+        }
+        if table.count != before && table.memoryCost > budget { overflow() }
+    }
+
+    /// Past the budget: from here on, a sketch.
+    private mutating func overflow() {
+        if sketch == nil {
+            var hll = HyperLogLog(precision: precision)
+            for entry in table.entries { hll.add(hash: entry.hash) }
+            sketch = hll
+        }
+        prune()
+    }
+
+    /// Drops the less frequent half (or down to `kept`), taking the count of the first
+    /// entry dropped from every count.
+    private mutating func prune() {
+        let target = min(kept, max(1, table.count / 2))
+        guard table.count > target else { return }
+        let counts = table.entries.map(\.count).sorted(by: >)
+        let cut = counts[target]
+        undercount += cut
+        table = table.filtered { $0.count > cut ? $0.count - cut : nil }
+    }
+
+    /// Folds in the counts of a later part of the input.
+    mutating func merge(_ other: ValueCounter) {
+        total += other.total
+        if sketch != nil || other.sketch != nil {
+            var hll = sketch ?? HyperLogLog(precision: precision)
+            if sketch == nil { for entry in table.entries { hll.add(hash: entry.hash) } }
+            if let theirs = other.sketch { hll.merge(theirs) } else { for entry in other.table.entries { hll.add(hash: entry.hash) } }
+            sketch = hll
+            undercount += other.undercount
+        }
+        other.table.forEach { entry, bytes in
+            table.add(bytes, hash: entry.hash, record: entry.first, by: entry.count)
+        }
+        if sketch != nil {
+            if table.count > kept * 2 { prune() }
+        } else if table.memoryCost > budget {
+            overflow()
+        }
+    }
+
+    /// The `limit` most frequent values, most frequent first, ties in order of first
+    /// appearance.
+    func top(_ limit: Int) -> [(value: [UInt8], count: Int)] {
+        table.top(limit).map { (table.value($0), table.entries[$0].count) }
+    }
+
+    /// An empty table holding the kept values (for a second pass that counts them exactly).
+    func candidates() -> ValueTable {
+        var result = ValueTable(capacity: table.count)
+        table.forEach { entry, bytes in result.add(bytes, hash: entry.hash, record: Int.max, by: 0) }
+        return result
+    }
+}

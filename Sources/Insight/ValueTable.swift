@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Counts per distinct value, keyed by the value's bytes: an open-addressing hash table
+/// whose keys live back to back in one byte arena, so counting a cell allocates nothing.
+///
+/// Entries stay in the order their values were first added, and each remembers the first
+/// record it was seen in (for ties: first appearance wins).
+struct ValueTable {
+    struct Entry {
+        var hash: UInt64
+        var start: Int
+        var length: Int
+        var count: Int
+        /// The first record the value was seen in (Int.max: not seen yet).
+        var first: Int
+    }
+
+    private(set) var arena: [UInt8] = []
+    private(set) var entries: [Entry] = []
+    private var slots: [Int32] = []
+    private var mask = 0
+
+    init(capacity: Int = 16) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = Array(repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    var count: Int { entries.count }
+
+    /// Bytes held, roughly: what the budget is checked against.
+    var memoryCost: Int { arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.count * 4 + 64 }
+
+    /// The bytes of entry `index`'s value.
+    func value(_ index: Int) -> [UInt8] {
+        let entry = entries[index]
+        return Array(arena[entry.start..<(entry.start + entry.length)])
+    }
+
+    /// Adds `by` to the value's count, inserting it unless `inserts` is false; returns
+    /// false when the value was not there and was not inserted.
+    @inline(__always)
+    @discardableResult
+    mutating func add(_ bytes: UnsafeRawBufferPointer, hash: UInt64, record: Int, by amount: Int = 1, inserts: Bool = true) -> Bool {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let length = bytes.count
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { break }
+            if entries[index].hash == hash && entries[index].length == length {
+                let start = entries[index].start
+                let same = length == 0 || arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
+                if same {
+                    entries[index].count += amount
+                    if record < entries[index].first { entries[index].first = record }
+                    return true
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        guard inserts else { return false }
+        let start = arena.count
+        if length > 0 { arena.append(contentsOf: bytes) }
+        slots[slot] = Int32(entries.count)
+        entries.append(Entry(hash: hash, start: start, length: length, count: amount, first: record))
+        if entries.count * 2 > slots.count { grow() }
+        return true
+    }
+
+    private mutating func grow() {
+        let size = slots.count * 2
+        slots = Array(repeating: -1, count: size)
+        mask = size - 1
+        for (index, entry) in entries.enumerated() {
+            var slot = Int(truncatingIfNeeded: entry.hash) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index)
+        }
+    }
+
+    /// Adds the counts of `other`, a table with the same values in the same order.
+    mutating func addCounts(ofSameValues other: ValueTable) {
+        precondition(other.entries.count == entries.count)
+        for index in entries.indices {
+            entries[index].count += other.entries[index].count
+            entries[index].first = min(entries[index].first, other.entries[index].first)
+        }
+    }
+
+    /// Calls `body` with each entry and its value's bytes, in order of insertion.
+    func forEach(_ body: (Entry, UnsafeRawBufferPointer) -> Void) {
+        arena.withUnsafeBytes { bytes in
+            for entry in entries {
+                body(entry, UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
+            }
+        }
+    }
+
+    /// A table of the entries `keep` accepts, in the same order, with counts as `keep`
+    /// returns them (nil: dropped).
+    func filtered(_ keep: (Entry) -> Int?) -> ValueTable {
+        var result = ValueTable(capacity: max(8, entries.count / 2))
+        forEach { entry, bytes in
+            guard let count = keep(entry) else { return }
+            result.add(bytes, hash: entry.hash, record: entry.first, by: count)
+        }
+        return result
+    }
+
+    /// The indexes of the `limit` entries with the highest counts, highest first, ties in
+    /// order of first appearance.
+    func top(_ limit: Int) -> [Int] {
+        let before: (Int, Int) -> Bool = { a, b in
+            let x = entries[a], y = entries[b]
+            return x.count != y.count ? x.count > y.count : x.first != y.first ? x.first < y.first : a < b
+        }
+        if limit >= entries.count { return entries.indices.sorted(by: before) }
+        // A bounded selection: keep the best `limit` seen, re-sorting only when a batch fills.
+        var kept: [Int] = []
+        kept.reserveCapacity(limit * 2)
+        for index in entries.indices {
+            if kept.count == limit, let last = kept.last, !before(index, last) { continue }
+            kept.append(index)
+            if kept.count >= limit * 2 {
+                kept.sort(by: before)
+                kept.removeLast(kept.count - limit)
+            }
+        }
+        kept.sort(by: before)
+        return Array(kept.prefix(limit))
+    }
+}

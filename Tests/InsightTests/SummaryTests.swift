@@ -1,0 +1,82 @@
+import CellStore
+@testable import Insight
+import Scan
+import Testing
+
+struct SummaryTests {
+    func summary(_ text: String, names: [String], budget: InsightBudget = InsightBudget(bytes: 48 << 20)) throws -> [ColumnSummary] {
+        let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 16)
+        let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: names, headerRows: 1, budget: budget)
+        scan.wait()
+        guard case .finished(let rows) = scan.status else { throw CancellationError() }
+        return rows
+    }
+
+    @Test func eachKindWithItsFigures() throws {
+        let csv = """
+        id,price,when,ok,name,zip,blank
+        1,10.5,2024-01-02,true,Zoë,007,
+        2,-3,2024-01-02T10:00:00Z,no,al,010,
+        10,1e2,2023-12-31 23:59,TRUE,,100,
+        ,0.25,2024-02-29T00:00+01:00,yes,bob,,
+
+        """
+        let rows = try summary(csv, names: ["id", "price", "when", "ok", "name", "zip", "blank"])
+        #expect(rows.map(\.kind) == [.integer, .decimal, .dateTime, .boolean, .text, .text, .empty])
+        let id = rows[0]
+        #expect(id.filled == 3 && id.empty == 1)
+        #expect(id.minimum == "1" && id.maximum == "10")
+        #expect(id.mean == 13.0 / 3)
+        #expect(id.distinct == 4)
+        let price = rows[1]
+        #expect(price.minimum == "-3" && price.maximum == "1e2")
+        #expect(abs(price.mean! - 26.9375) < 1e-12)
+        let values = [10.5, -3, 100, 0.25]
+        let mean = values.reduce(0, +) / 4
+        let deviation = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 3).squareRoot()
+        #expect(abs(price.standardDeviation! - deviation) < 1e-9)
+        #expect(rows[2].minimum == "2023-12-31 23:59")
+        #expect(rows[4].shortest == 2 && rows[4].longest == 3)
+        #expect(rows[4].minimum == "Zoë" && rows[4].maximum == "bob")
+        #expect(rows[5].mean == nil)
+        #expect(rows[6].filled == 0 && rows[6].empty == 4 && rows[6].minimum == nil)
+        #expect(rows[3].common.first?.count == 1)
+    }
+
+    @Test func numbersCompareExactly() {
+        func number(_ text: String) -> ExactNumber {
+            Array(text.utf8).withUnsafeBytes { CellReader.number($0)!.1 }
+        }
+        let ordered = ["-1e3", "-999.5", "-0.25", "-0.2", "0", "0.0", "1e-400", "0.1", "9.99", "10", "10.000000000000000000001",
+                       "12345678901234567890", "1.2345678901234567891e19", "1e400"]
+        for (a, b) in zip(ordered, ordered.dropFirst()) {
+            #expect(number(a).compare(number(b)) <= 0, "\(a) <= \(b)")
+            #expect(number(b).compare(number(a)) >= 0, "\(b) >= \(a)")
+        }
+        #expect(number("0").compare(number("0.0")) == 0)
+        #expect(number("0").compare(number("-0")) == 0)
+        #expect(number("1.50").compare(number("1.5")) == 0)
+        for text in ["007", "1,000", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " 1"] {
+            #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0) } == nil, "\(text)")
+        }
+    }
+
+    @Test func kindsOfCells() {
+        func kind(_ text: String) -> ValueKind { Array(text.utf8).withUnsafeBytes { CellReader.classify($0).0 } }
+        #expect(kind("42") == .integer && kind("-0") == .integer && kind("+7") == .integer)
+        #expect(kind("4.2") == .decimal && kind(".5") == .decimal && kind("5.") == .decimal && kind("1E-3") == .decimal)
+        #expect(kind("2024-13-01") == .text && kind("2024-01-01T25:00") == .text && kind("2024-01-01T10:00:00.123+0530") == .dateTime)
+        #expect(kind("False") == .boolean && kind("NO") == .boolean && kind("nope") == .text && kind("0") == .integer)
+    }
+
+    @Test func distinctPastTheBudgetIsAnEstimateWithinTwoPercent() throws {
+        var text = "v,w\n"
+        for index in 0..<30_000 { text += "value \(index),\(index % 3)\n" }
+        let rows = try summary(text, names: ["v", "w"], budget: InsightBudget(bytes: 64 << 10))
+        #expect(rows[0].distinctIsEstimate)
+        #expect(abs(Double(rows[0].distinct) - 30_000) / 30_000 < 0.02)
+        #expect(rows[0].filled == 30_000)
+        #expect(!rows[1].distinctIsEstimate && rows[1].distinct == 3)
+        #expect(rows[1].mean == 1 && rows[1].kind == .integer)
+    }
+}
