@@ -88,8 +88,8 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (or stdin is a terminal, or closed, or compressed
-          input is damaged); 2 the screen cannot be drawn; 64 bad options; 128+N after signal N;
-          130 with --echo, quit without choosing.
+          input is damaged); 2 the screen cannot be drawn, or no such --frequency column;
+          64 bad options; 128+N after signal N; 130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -165,6 +165,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var output: OutputFormat?
 
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
+    @OptionGroup var insight: InsightOptions
 
     @Argument(help: ArgumentHelp("The file to view ('-' for standard input).", valueName: "file"))
     var file: String?
@@ -250,6 +251,12 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
+        if insight.isRequested {
+            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             let status = query.isActive
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The options that answer "what is in this column?" without opening the viewer.
+struct InsightOptions: ParsableArguments {
+    @Option(name: .customLong("frequency"),
+            help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table).",
+                               valueName: "column"))
+    var frequency: String?
+
+    @Flag(name: .customLong("summary"),
+          help: "Write one row per column instead of viewing: its kind (integer, decimal, date/time, boolean, text), filled and empty counts, distinct values, min, max, mean, standard deviation, shortest and longest length, most common values (--output chooses the format, default table).")
+    var summary = false
+
+    /// True when one of these modes is asked for.
+    var isRequested: Bool { frequency != nil || summary }
+
+    func validate() throws {
+        if frequency != nil && summary { throw ValidationError("--frequency and --summary cannot be used together") }
+        if let frequency, frequency.isEmpty { throw ValidationError("--frequency takes a column name or number") }
+    }
+}

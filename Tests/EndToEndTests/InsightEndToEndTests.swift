@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `--frequency` and `--summary` with the real binary: exact output, errors, stdin and
+/// compressed input.
+@Suite("Frequency and summary")
+struct InsightEndToEndTests {
+    let binary = Paths.binary
+
+    func file(_ text: String, _ name: String = "insight") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())-\(UUID().uuidString).csv")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    let sample = "country,n,when\nFR,1,2024-01-01\nDE,2,2024-01-02\n,3,\nDE,4.5,2023-12-31\n\"F\"\"R\",-5,2024-01-01\nFR,10,2024-01-01\n"
+
+    @Test("--frequency writes value,count,percent, most frequent first, the empty value as a value")
+    func frequencyCSV() throws {
+        let url = try file(sample)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let csv = try run([binary, "--frequency", "country", "--output", "csv", url.path])
+        #expect(csv.status == 0)
+        #expect(csv.text == "value,count,percent\nFR,2,33.33\nDE,2,33.33\n,1,16.67\n\"F\"\"R\",1,16.67\n")
+        #expect(csv.stderr.isEmpty)
+        let byNumber = try run([binary, "--frequency", "1", "--output", "csv", url.path])
+        #expect(byNumber.text == csv.text)
+        let table = try run([binary, "--frequency", "country", url.path])
+        #expect(table.text.contains("(empty)"))
+        #expect(table.text.components(separatedBy: "\n")[2].hasPrefix("FR "))
+    }
+
+    @Test("--summary writes a row per column with kinds, counts, min, max and mean")
+    func summaryCSV() throws {
+        let url = try file(sample)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try run([binary, "--summary", "--output", "csv", url.path])
+        #expect(result.status == 0)
+        let lines = result.text.components(separatedBy: "\n")
+        #expect(lines[0] == "column,type,filled,empty,distinct,min,max,mean,stddev,shortest,longest,common")
+        #expect(lines[1].hasPrefix("country,text,5,1,4,DE,FR,,,2,3,"))
+        #expect(lines[2].hasPrefix("n,decimal,6,0,6,-5,10,2.58333"))
+        #expect(lines[3].hasPrefix("when,date/time,5,1,4,2023-12-31,2024-01-02,,,10,10,"))
+    }
+
+    @Test("an unknown column: one line naming the columns, exit 2")
+    func unknownColumn() throws {
+        let url = try file(sample)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try run([binary, "--frequency", "nope", url.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "csvfreeze: no column 'nope' (columns: 'country', 'n', 'when')\n")
+        let both = try run([binary, "--frequency", "n", "--summary", url.path])
+        #expect(both.status == 64)
+    }
+
+    @Test("standard input and compressed input")
+    func stdinAndCompressed() throws {
+        let plain = try run([binary, "--frequency", "country", "--output", "tsv", "-"], stdin: Data(sample.utf8))
+        #expect(plain.text == "value\tcount\tpercent\nFR\t2\t33.33\nDE\t2\t33.33\n\t1\t16.67\n\"F\"\"R\"\t1\t16.67\n")
+        let url = try file(sample)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let gzip = try run(["/bin/sh", "-c", "gzip -c \(shellQuote(url.path)) | \(shellQuote(binary)) --summary --output jsonl"])
+        #expect(gzip.status == 0)
+        #expect(gzip.text.hasPrefix("{\"column\":\"country\",\"type\":\"text\",\"filled\":\"5\""))
+    }
+
+    @Test("a column of unique values past the budget: counts stay honest")
+    func manyDistinct() throws {
+        var text = "id,k\n"
+        for index in 0..<50_000 { text += "\(index),\(index % 7 == 0 ? "seven" : "other")\n" }
+        let url = try file(text)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try run([binary, "--frequency", "k", "--output", "csv", url.path])
+        #expect(result.text == "value,count,percent\nother,42857,85.71\nseven,7143,14.29\n")
+        let summary = try run([binary, "--summary", "--output", "csv", url.path])
+        #expect(summary.text.components(separatedBy: "\n")[1].hasPrefix("id,integer,50000,0,50000,0,49999,24999.5,"))
+    }
+}
