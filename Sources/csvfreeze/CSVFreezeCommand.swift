@@ -253,7 +253,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let quote = try quoteByte()
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table)
+                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query)
             if status != 0 { throw ExitCode(status) }
             return
         }

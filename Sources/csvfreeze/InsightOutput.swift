@@ -4,6 +4,7 @@ import Glibc
 import CellStore
 import Foundation
 import Insight
+import Query
 import Scan
 import Table
 import Viewer
@@ -12,7 +13,7 @@ import Viewer
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
     static func run(_ options: InsightOptions, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
-                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat) -> Int32 {
+                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
@@ -33,6 +34,18 @@ enum InsightOutput {
         let columns = store.columnCount
         let header = headerRows > 0 ? store.row(0)?.strings ?? [] : []
         let names = (0..<columns).map { $0 < header.count && !header[$0].isEmpty ? header[$0] : String($0 + 1) }
+        // --filter and its kin: count only the records they keep (the viewer's filter engine).
+        var records: (any RecordSequence)?
+        if query.isActive {
+            do {
+                let filters = try query.resolve(names: header, columnCount: columns).filters
+                if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
+            } catch let failure as ColumnReference.Failure {
+                fail(failure.description, status: 2)
+            } catch {
+                fail("\(error)", status: 2)
+            }
+        }
         let writer = OutputWriter(format: format, headerRows: 1, sink: Output.writeToStandardOutput)
         if let reference = options.frequency {
             let column: Int
@@ -41,12 +54,12 @@ enum InsightOutput {
             } catch {
                 fail(error.description, status: 2)
             }
-            let count = FrequencyCount(input: input, column: column, headerRows: headerRows)
+            let count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records)
             count.wait()
             guard case .finished(let table) = count.status else { return 1 }
             writeFrequency(table, format: format, to: writer)
         } else {
-            let scan = SummaryScan(input: input, names: names, headerRows: headerRows)
+            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
             writeSummary(rows, to: writer)

@@ -66,6 +66,18 @@ struct InsightEndToEndTests {
         #expect(gzip.text.hasPrefix("{\"column\":\"country\",\"type\":\"text\",\"filled\":\"5\""))
     }
 
+    @Test("--filter and its kin: only the records they keep are counted")
+    func filtered() throws {
+        let url = try file(sample)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let frequency = try run([binary, "--frequency", "country", "--filter-column", "n=^[0-9]$", "--output", "csv", url.path])
+        #expect(frequency.text == "value,count,percent\nFR,1,33.33\nDE,1,33.33\n,1,33.33\n")
+        let summary = try run([binary, "--summary", "--filter-out", "DE", "--output", "csv", url.path])
+        #expect(summary.text.components(separatedBy: "\n")[1].hasPrefix("country,text,3,1,3,"))
+        let bad = try run([binary, "--frequency", "country", "--filter", "(", url.path])
+        #expect(bad.status == 2 && bad.stderr.contains("--filter '('"))
+    }
+
     @Test("a column of unique values past the budget: counts stay honest")
     func manyDistinct() throws {
         var text = "id,k\n"
