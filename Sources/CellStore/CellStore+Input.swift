@@ -29,3 +29,14 @@ extension CellStore {
         return true
     }
 }
+
+extension CellStore {
+    /// True when `path` names the file this store reads (the same device and inode), so
+    /// that writing there would overwrite the input being viewed.
+    public func isInput(_ path: String) -> Bool {
+        guard case .file(let file, _) = loader.input, let now = FileIdentity(file), let there = FileIdentity(path: path) else {
+            return false
+        }
+        return now.device == there.device && now.inode == there.inode
+    }
+}

@@ -36,24 +36,13 @@ extension CellStore {
     public func row(_ index: Int, at offset: Int64?) -> Row? {
         guard let offset else { return row(index) }
         if let row = singleRecords.row(index) { return row }
-        guard let dialect, let parser = try? RecordParser(dialect: dialect) else { return nil }
+        guard let dialect else { return nil }
+        // A reader with no checkpoints: reading from an offset needs none, and copying
+        // the index for every record would cost more than the record.
         let (end, isFinal) = loader.shared.withLock { ($0.available, $0.progress.isComplete) }
-        var chunk = 4096
-        let limit = Int64(RecordParser.Limits().record) * 2
-        var position = offset
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while position < end && position - offset < limit {
-            let wanted = Int(min(Int64(chunk), end - position))
-            let count = buffer.withUnsafeMutableBytes { loader.source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
-            if count <= 0 { break }
-            buffer.withUnsafeBytes { parser.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            position += Int64(count)
-            if parser.recordCount > 0 { break }
-            chunk = min(chunk * 4, 1 << 20)
-            if buffer.count < chunk { buffer = [UInt8](repeating: 0, count: chunk) }
-        }
-        if parser.recordCount == 0 && isFinal && position >= end { parser.finish() }
-        let row = parser.takeRecords().first ?? parser.partialRecord()
+        let reader = RecordReader(source: loader.source, checkpoints: [], dialect: dialect, end: end, isFinal: isFinal,
+                                  wellQuotedRecords: 0)
+        let row = reader.record(index, at: offset)
         if let row { singleRecords.insert(row, for: index) }
         return row
     }

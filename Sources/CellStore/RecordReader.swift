@@ -82,3 +82,35 @@ extension CellStore {
     /// Wakes the event loop (as news from the loader does): for background tasks.
     public var wake: @Sendable () -> Void { loader.onChange }
 }
+
+extension RecordReader {
+    /// Record `number`, read alone from `offset` where it starts when that is known, else
+    /// parsed from the checkpoint before it. Safe on any thread (reads with `pread`).
+    public func record(_ number: Int, at offset: Int64?) -> Row? {
+        guard let offset else {
+            var found: Row?
+            forEachRecord(from: number) { index, row in
+                if index == number { found = row }
+                return false
+            }
+            return found
+        }
+        guard let parser = try? RecordParser(dialect: dialect) else { return nil }
+        var position = offset
+        var chunk = 4096
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        let limit = Int64(RecordParser.Limits().record) * 2
+        while position < end && position - offset < limit {
+            let wanted = Int(min(Int64(chunk), end - position))
+            let count = buffer.withUnsafeMutableBytes { source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
+            if count <= 0 { break }
+            buffer.withUnsafeBytes { parser.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            position += Int64(count)
+            if parser.recordCount > 0 { break }
+            chunk = min(chunk * 4, 1 << 20)
+            if buffer.count < chunk { buffer = [UInt8](repeating: 0, count: chunk) }
+        }
+        if parser.recordCount == 0 && isFinal && position >= end { parser.finish() }
+        return parser.takeRecords().first ?? parser.partialRecord()
+    }
+}

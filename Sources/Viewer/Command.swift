@@ -60,6 +60,11 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case showColumns(matching: String)
     case moveColumnLeft
     case moveColumnRight
+    /// Open the prompt for a path to write the view to (Ctrl-S); write it there.
+    case saveView
+    case saveTo(String, overwrite: Bool)
+    /// Stop writing the view (nothing is left at its path).
+    case cancelSave
     /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
     case inspect
     /// Show the cursor's record as a list.

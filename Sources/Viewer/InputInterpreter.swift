@@ -14,7 +14,7 @@ struct InputInterpreter {
 
     /// What the viewer is showing, as far as keys are concerned.
     enum Context {
-        case grid(isSearching: Bool)
+        case grid(isSearching: Bool, isSaving: Bool = false)
         case pane
     }
 
@@ -60,8 +60,11 @@ struct InputInterpreter {
         switch context {
         case .pane:
             return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
-        case .grid(let isSearching):
-            if key == .escape && isSearching && count == nil && sequence.isEmpty { return .commands([.cancelSearch]) }
+        case .grid(let isSearching, let isSaving):
+            if key == .escape && count == nil && sequence.isEmpty {
+                if isSaving { return .commands([.cancelSave]) }
+                if isSearching { return .commands([.cancelSearch]) }
+            }
             return grid(key)
         }
     }
@@ -83,9 +86,9 @@ struct InputInterpreter {
         case .command(let command):
             sequence = []
             switch command {
-            case .search, .searchColumn, .goTo, .chooseColumns:
+            case .search, .searchColumn, .goTo, .chooseColumns, .saveView:
                 let kinds: [Command: PromptKind] = [.search: .search(columnOnly: false), .searchColumn: .search(columnOnly: true),
-                                                    .goTo: .goTo, .chooseColumns: .columns]
+                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save]
                 prompt = Prompt(kind: kinds[command]!)
                 return .pending(nil)
             default:
@@ -119,6 +122,10 @@ struct InputInterpreter {
             case .search(let columnOnly): return .commands([.find(text, columnOnly: columnOnly)])
             case .goTo: return .commands([.goToTarget(text)])
             case .columns: return .commands([.showColumns(matching: text)])
+            case .save: return .commands([.saveTo(text, overwrite: false)])
+            case .overwrite(let path):
+                let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
+                return .commands(yes ? [.saveTo(path, overwrite: true)] : [.cancelSave])
             }
         case .backspace where prompt.line.isEmpty:
             self.prompt = nil

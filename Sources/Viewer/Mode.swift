@@ -14,6 +14,9 @@ public enum PromptKind: Sendable, Equatable {
     case goTo
     /// A pattern of column names (`*`).
     case columns
+    /// A path to write the view to (Ctrl-S), and the answer when it exists already.
+    case save
+    case overwrite(String)
 
     /// A search repeats the last one on an empty Enter.
     var isSearch: Bool {
@@ -26,6 +29,8 @@ public enum PromptKind: Sendable, Equatable {
         case .search(let columnOnly): return columnOnly ? "\\" : "/"
         case .goTo: return ":"
         case .columns: return "*"
+        case .save: return "write the view to: "
+        case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y/n) "
         }
     }
 }

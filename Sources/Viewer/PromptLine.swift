@@ -62,15 +62,27 @@ public struct PromptHistory: Sendable, Equatable {
         self.goTos = Array(goTos.suffix(Self.limit))
     }
 
+    /// Paths the view was written to (this session only).
+    public private(set) var paths: [String] = []
+
     func entries(for kind: PromptKind) -> [String] {
-        if case .goTo = kind { return goTos }
-        return searches
+        switch kind {
+        case .goTo: return goTos
+        case .save: return paths
+        case .overwrite: return []
+        case .search, .columns: return searches
+        }
     }
 
     /// Adds an entry (moving an equal earlier one to the end).
     mutating func add(_ text: String, for kind: PromptKind) {
         guard !text.isEmpty else { return }
         func added(_ list: [String]) -> [String] { Array((list.filter { $0 != text } + [text]).suffix(Self.limit)) }
-        if case .goTo = kind { goTos = added(goTos) } else { searches = added(searches) }
+        switch kind {
+        case .goTo: goTos = added(goTos)
+        case .save: paths = added(paths)
+        case .overwrite: break
+        case .search, .columns: searches = added(searches)
+        }
     }
 }

@@ -42,6 +42,9 @@ struct Requests {
     var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
     var chosen: Choice?
+    /// The view being written to a file (Ctrl-S), and whether the input was still loading.
+    var saving: ViewSaver?
+    var savedWhileLoading = false
 }
 
 /// The parts' fields, under the names the viewer's code uses.
@@ -111,5 +114,13 @@ extension Viewer {
     public internal(set) var chosen: Choice? {
         get { requests.chosen }
         set { requests.chosen = newValue }
+    }
+    var saving: ViewSaver? {
+        get { requests.saving }
+        set { requests.saving = newValue }
+    }
+    var savedWhileLoading: Bool {
+        get { requests.savedWhileLoading }
+        set { requests.savedWhileLoading = newValue }
     }
 }

@@ -106,6 +106,7 @@ public final class Viewer {
             noteScrollingHeaderRows()
         case .refresh:
             collectSearch()
+            collectSave()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
             let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             if let shift = store.settleEstimate() {
@@ -156,6 +157,12 @@ public final class Viewer {
         case .showColumns(let text):
             history.add(text, for: .columns)
             showColumns(matching: text)
+        case .saveView: input.open(.save)
+        case .saveTo(let path, let overwrite):
+            if !overwrite { history.add(path, for: .save) }
+            save(to: path, overwrite: overwrite)
+        case .cancelSave:
+            if isSaving { cancelSave() } else { message = "not written" }
         case .moveColumnLeft: moveColumn(by: -1)
         case .moveColumnRight: moveColumn(by: 1)
         case .narrowColumn: changeWidth(by: -1)
@@ -190,7 +197,7 @@ public final class Viewer {
     public func handle(key: Key) -> Bool {
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
-        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching) : .pane)
+        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching, isSaving: isSaving) : .pane)
         // A count that was used up (or given up) says nothing more.
         if hadCount && input.count == nil { message = nil }
         switch outcome {
