@@ -52,7 +52,7 @@ public enum KeyMap {
         KeyBinding([.character("*")], "*", .chooseColumns, "show only the columns whose names match a pattern"),
         KeyBinding([.character("H")], "H", .moveColumnLeft, "move the cursor's column left"),
         KeyBinding([.character("L")], "L", .moveColumnRight, "move the cursor's column right"),
-        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view (its rows, order and columns) to a CSV or TSV file"),
+        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a CSV or TSV file"),
         KeyBinding([.enter], "Enter", .inspect, "open the cell (with --echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
         KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),
