@@ -83,9 +83,9 @@ struct ColumnProfile: Sendable {
         let (kind, number) = CellReader.classify(bytes)
         kinds |= kind.bit
         guard let number else { return }
-        moments.add(CellReader.double(bytes, number))
-        if low == nil || number.compare(low!.number) < 0 { low = (number, Array(bytes)) }
-        if high == nil || number.compare(high!.number) > 0 { high = (number, Array(bytes)) }
+        moments.add(number.value)
+        if low == nil || ExactNumber.order(bytes, number, low!.written, low!.number) < 0 { low = (number, Array(bytes)) }
+        if high == nil || ExactNumber.order(bytes, number, high!.written, high!.number) > 0 { high = (number, Array(bytes)) }
     }
 
     /// Folds in the profile of a later part of the input.
@@ -95,8 +95,14 @@ struct ColumnProfile: Sendable {
         kinds |= other.kinds
         counter.merge(other.counter)
         moments.merge(other.moments)
-        if let theirs = other.low, low == nil || theirs.number.compare(low!.number) < 0 { low = theirs }
-        if let theirs = other.high, high == nil || theirs.number.compare(high!.number) > 0 { high = theirs }
+        if let theirs = other.low,
+           low == nil || theirs.written.withUnsafeBytes({ ExactNumber.order($0, theirs.number, low!.written, low!.number) }) < 0 {
+            low = theirs
+        }
+        if let theirs = other.high,
+           high == nil || theirs.written.withUnsafeBytes({ ExactNumber.order($0, theirs.number, high!.written, high!.number) }) > 0 {
+            high = theirs
+        }
         if let theirs = other.lowBytes, lowBytes == nil || compare(theirs, lowBytes!) < 0 { lowBytes = theirs }
         if let theirs = other.highBytes, highBytes == nil || compare(theirs, highBytes!) > 0 { highBytes = theirs }
         shortest = min(shortest, other.shortest)

@@ -67,8 +67,9 @@ final class FieldReader {
     let filter: RecordFilter
     private let buffer: UnsafeMutableRawBufferPointer
     private var scratch: [UInt8] = []
-    /// Per wanted column: where its field is in the buffer, and the record it belongs to.
-    private var spans: [(start: Int, end: Int, doubled: Bool, record: Int)]
+    /// Per wanted column: where its field is in the buffer, and the record it belongs to
+    /// (behind a pointer: a class's array property pays an exclusivity check per access).
+    private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
     private let delimiter: UInt8
     private let quote: UInt8
     /// Records longer than this are parsed (the parser clips cells past its limit).
@@ -81,12 +82,16 @@ final class FieldReader {
         self.columns = columns
         self.filter = filter
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
-        spans = Array(repeating: (0, 0, false, -1), count: columns.count)
+        spans = .allocate(capacity: max(1, columns.count))
+        spans.initialize(repeating: (0, 0, false, -1), count: max(1, columns.count))
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        spans.deallocate()
+    }
 
     /// Hands every cell of `columns` of every record `filter` accepts in `piece` to `sink`.
     func read<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
@@ -154,6 +159,7 @@ final class FieldReader {
         let n = filled
         let delimiter = self.delimiter, quote = self.quote
         let low = columns.lowerBound, high = columns.upperBound
+        let spans = self.spans
         var p = 0
         var record = piece.firstRecord
         while p < n {

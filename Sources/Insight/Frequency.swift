@@ -45,12 +45,12 @@ public struct InsightBudget: Sendable, Equatable {
     /// Values a frequency table keeps once past `bytes` (the most frequent ones).
     public var keptValues: Int
 
-    public init(bytes: Int = 64 << 20, keptValues: Int = 1 << 18) {
+    public init(bytes: Int = 64 << 20, keptValues: Int = 1 << 16) {
         self.bytes = bytes
         self.keptValues = keptValues
     }
 
-    /// Exact up to about a million distinct values of a few bytes, or 64 MiB.
+    /// 64 MiB: exact up to about 600,000 distinct values of a few bytes.
     public static let standard = InsightBudget()
 }
 
@@ -105,7 +105,9 @@ public final class FrequencyCount {
     /// Counts on the calling thread (and the other core); nil when cancelled.
     static func count(_ pass: Pass, budget: InsightBudget, control: ScanControl, board: Board<FrequencyTable>? = nil) -> FrequencyTable? {
         let column = pass.columns.lowerBound
-        let shareBudget = budget.bytes / max(1, pass.workers)
+        // Half the budget for the shares' tables; the rest is room to prune, merge and
+        // count the kept values again.
+        let shareBudget = budget.bytes / 2 / max(1, pass.workers)
         guard let counters = pass.run(control: control, make: { _ in
             FrequencySink(column: column, counter: ValueCounter(budget: shareBudget, kept: budget.keptValues))
         }, afterPiece: { share, sink in

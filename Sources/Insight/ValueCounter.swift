@@ -38,11 +38,13 @@ struct ValueCounter {
         total += 1
         let before = table.count
         table.add(bytes, hash: hash, record: record)
-        if sketch != nil {
+        if sketch == nil {
+            if table.count != before && table.memoryCost > budget { overflow() }
+        } else {
             sketch!.add(hash: hash)
-            if table.count >= kept * 2 { prune() }
+            // The table's arrays keep their size once past the budget: bound what is used.
+            if table.count >= kept * 2 || table.arena.count > budget / 2 { prune() }
         }
-        if table.count != before && table.memoryCost > budget { overflow() }
     }
 
     /// Past the budget: from here on, a sketch.
@@ -60,10 +62,33 @@ struct ValueCounter {
     private mutating func prune() {
         let target = min(kept, max(1, table.count / 2))
         guard table.count > target else { return }
-        let counts = table.entries.map(\.count).sorted(by: >)
-        let cut = counts[target]
+        var counts = table.entries.map(\.count)
+        let cut = ValueCounter.select(&counts, rank: target)
         undercount += cut
-        table = table.filtered { $0.count > cut ? $0.count - cut : nil }
+        table.dropCounts(upTo: cut, room: kept * 2)
+    }
+
+    /// The value ranked `rank` (from 0, largest first) in `values`, which it reorders:
+    /// quickselect, linear on average.
+    static func select(_ values: inout [Int], rank: Int) -> Int {
+        var low = 0, high = values.count - 1
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        while low < high {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            let pivot = values[low + Int(seed % UInt64(high - low + 1))]
+            var left = low, right = high
+            while left <= right {
+                while values[left] > pivot { left += 1 }
+                while values[right] < pivot { right -= 1 }
+                if left <= right {
+                    values.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            }
+            if rank <= right { high = right } else if rank >= left { low = left } else { return values[rank] }
+        }
+        return values[rank]
     }
 
     /// Folds in the counts of a later part of the input.
@@ -80,7 +105,7 @@ struct ValueCounter {
             table.add(bytes, hash: entry.hash, record: entry.first, by: entry.count)
         }
         if sketch != nil {
-            if table.count > kept * 2 { prune() }
+            if table.count >= kept * 2 || table.arena.count > budget / 2 { prune() }
         } else if table.memoryCost > budget {
             overflow()
         }

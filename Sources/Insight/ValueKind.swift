@@ -48,6 +48,19 @@ struct ExactNumber: Sendable, Equatable {
     var exponent: Int
     /// The value when it is an integer of at most 18 digits (the common case, compared fast).
     var small: Int64?
+    /// The nearest Double (correctly rounded: exact for `small`, else `strtod`).
+    var value: Double
+
+    /// -1, 0 or 1 as the number written `bytes` is below, equal to or above the one written
+    /// `other`: by their Doubles when those differ (rounding never reverses an order), else
+    /// by their digits.
+    static func order(_ bytes: UnsafeRawBufferPointer, _ number: ExactNumber, _ other: [UInt8], _ otherNumber: ExactNumber) -> Int {
+        if let a = number.small, let b = otherNumber.small { return a < b ? -1 : a > b ? 1 : 0 }
+        if number.value != otherNumber.value { return number.value < otherNumber.value ? -1 : 1 }
+        guard let exact = CellReader.number(bytes)?.1,
+              let otherExact = other.withUnsafeBytes({ CellReader.number($0)?.1 }) else { return 0 }
+        return exact.compare(otherExact)
+    }
 
     /// -1, 0 or 1 as `self` is below, equal to or above `other`.
     func compare(_ other: ExactNumber) -> Int {
@@ -76,7 +89,7 @@ struct ExactNumber: Sendable, Equatable {
 enum CellReader {
     /// The kind of a filled cell, and its number when it is one.
     static func classify(_ bytes: UnsafeRawBufferPointer) -> (ValueKind, ExactNumber?) {
-        if let number = number(bytes) { return number }
+        if let number = number(bytes, keepsDigits: false) { return number }
         if isDateTime(bytes) { return (.dateTime, nil) }
         if isBoolean(bytes) { return (.boolean, nil) }
         return (.text, nil)
@@ -86,7 +99,8 @@ enum CellReader {
 
     /// The cell as a number: `[+-]digits[.digits][(e|E)[+-]digits]`, with a digit before
     /// or after the point, and no leading zero before another digit.
-    static func number(_ bytes: UnsafeRawBufferPointer) -> (ValueKind, ExactNumber)? {
+    /// Without `keepsDigits`, only what `ExactNumber.order` needs is kept (no allocation).
+    static func number(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
         let count = bytes.count
         var index = 0
         var negative = false
@@ -133,6 +147,10 @@ enum CellReader {
             for position in integerStart..<integerEnd { value = value * 10 + Int64(bytes[position] - 0x30) }
             small = negative ? -value : value
         }
+        if !keepsDigits {
+            let value = small.map(Double.init) ?? strtod(bytes)
+            return (isDecimal ? .decimal : .integer, ExactNumber(negative: negative, digits: [], exponent: 0, small: small, value: value))
+        }
         // Significant digits: from the first non-zero digit to the last.
         var digits: [UInt8] = []
         var leadingZeros = 0
@@ -156,17 +174,17 @@ enum CellReader {
         }
         while digits.last == 0x30 { digits.removeLast() }
         let power = integerDigits > 0 ? integerDigits : -leadingZeros
-        let exact = ExactNumber(negative: negative, digits: digits, exponent: digits.isEmpty ? 0 : power + exponent, small: small)
+        let exact = ExactNumber(negative: negative, digits: digits, exponent: digits.isEmpty ? 0 : power + exponent, small: small,
+                                value: small.map(Double.init) ?? strtod(bytes))
         return (isDecimal ? .decimal : .integer, exact)
     }
 
-    /// The number as the nearest Double (correctly rounded by `strtod`).
-    static func double(_ bytes: UnsafeRawBufferPointer, _ number: ExactNumber) -> Double {
-        if let small = number.small { return Double(small) }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
+    /// The number written `bytes` as the nearest Double (correctly rounded by `strtod`).
+    static func strtod(_ bytes: UnsafeRawBufferPointer) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
             for index in 0..<bytes.count { text[index] = CChar(bitPattern: bytes[index]) }
             text[bytes.count] = 0
-            return strtod(text.baseAddress!, nil)
+            return Glibc.strtod(text.baseAddress!, nil)
         }
     }
 

@@ -10,8 +10,9 @@ import Glibc
 struct ValueTable {
     struct Entry {
         var hash: UInt64
-        var start: Int
-        var length: Int
+        /// Where the value's bytes are in the arena (a budget keeps it far below 4 GiB).
+        var start: UInt32
+        var length: UInt32
         var count: Int
         /// The first record the value was seen in (Int.max: not seen yet).
         var first: Int
@@ -37,7 +38,7 @@ struct ValueTable {
     /// The bytes of entry `index`'s value.
     func value(_ index: Int) -> [UInt8] {
         let entry = entries[index]
-        return Array(arena[entry.start..<(entry.start + entry.length)])
+        return Array(arena[Int(entry.start)..<Int(entry.start + entry.length)])
     }
 
     /// Adds `by` to the value's count, inserting it unless `inserts` is false; returns
@@ -50,8 +51,8 @@ struct ValueTable {
         while true {
             let index = Int(slots[slot])
             if index < 0 { break }
-            if entries[index].hash == hash && entries[index].length == length {
-                let start = entries[index].start
+            if entries[index].hash == hash && entries[index].length == UInt32(truncatingIfNeeded: length) {
+                let start = Int(entries[index].start)
                 let same = length == 0 || arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
                 if same {
                     entries[index].count += amount
@@ -65,13 +66,17 @@ struct ValueTable {
         let start = arena.count
         if length > 0 { arena.append(contentsOf: bytes) }
         slots[slot] = Int32(entries.count)
-        entries.append(Entry(hash: hash, start: start, length: length, count: amount, first: record))
+        entries.append(Entry(hash: hash, start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: length),
+                             count: amount, first: record))
         if entries.count * 2 > slots.count { grow() }
         return true
     }
 
     private mutating func grow() {
-        let size = slots.count * 2
+        rehash(size: slots.count * 2)
+    }
+
+    private mutating func rehash(size: Int) {
         slots = Array(repeating: -1, count: size)
         mask = size - 1
         for (index, entry) in entries.enumerated() {
@@ -94,20 +99,36 @@ struct ValueTable {
     func forEach(_ body: (Entry, UnsafeRawBufferPointer) -> Void) {
         arena.withUnsafeBytes { bytes in
             for entry in entries {
-                body(entry, UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.length)]))
+                body(entry, UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.length)]))
             }
         }
     }
 
-    /// A table of the entries `keep` accepts, in the same order, with counts as `keep`
-    /// returns them (nil: dropped).
-    func filtered(_ keep: (Entry) -> Int?) -> ValueTable {
-        var result = ValueTable(capacity: max(8, entries.count / 2))
-        forEach { entry, bytes in
-            guard let count = keep(entry) else { return }
-            result.add(bytes, hash: entry.hash, record: entry.first, by: count)
+    /// Keeps the entries whose count is above `cut`, less `cut`, in the same order, in
+    /// place: their bytes move down the arena and nothing new is allocated.
+    /// The slots are sized for `room` entries from then on (small, so lookups stay in cache).
+    mutating func dropCounts(upTo cut: Int, room: Int) {
+        var kept = 0
+        var end = 0
+        arena.withUnsafeMutableBytes { bytes in
+            for index in entries.indices where entries[index].count > cut {
+                var entry = entries[index]
+                let length = Int(entry.length)
+                if Int(entry.start) != end && length > 0 {
+                    memmove(bytes.baseAddress! + end, bytes.baseAddress! + Int(entry.start), length)
+                }
+                entry.start = UInt32(end)
+                entry.count -= cut
+                end += length
+                entries[kept] = entry
+                kept += 1
+            }
         }
-        return result
+        arena.removeLast(arena.count - end)
+        entries.removeLast(entries.count - kept)
+        var size = 16
+        while size < max(room, kept) * 2 { size <<= 1 }
+        rehash(size: size)
     }
 
     /// The indexes of the `limit` entries with the highest counts, highest first, ties in

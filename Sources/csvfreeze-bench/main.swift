@@ -2,7 +2,7 @@
 //
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
-//                                        [--query-only] [--query-10g]
+//                                        [--query-only] [--query-10g] [--insight-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -116,6 +116,7 @@ if arguments.first == "--child" {
 }
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
+if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
@@ -156,7 +157,7 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-let otherOnly = ["--index-only", "--search-only", "--query-only", "--no-packed"].contains(where: arguments.contains)
+let otherOnly = ["--index-only", "--search-only", "--query-only", "--no-packed", "--insight-only"].contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
@@ -226,6 +227,10 @@ let (libcsvRows, libcsvTime): (Int, Double) = timed {
     return records
 }
 report("libcsv full parse (reference)", s(libcsvTime), target: "\(libcsvRows) row callbacks")
+if arguments.contains("--insight-only") {
+    insightBenchmark(big: big, libcsvTime: libcsvTime)
+    exit(0)
+}
 
 // csvfreeze's own full parse: libcsv with the project's rules, cells collected and bounded.
 let (parsedRows, parseTime): (Int, Double) = timed {
@@ -405,6 +410,7 @@ report("cell renderer, random bytes", "\(renders) runs", target: "\(renderFailur
 
 try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
+insightBenchmark(big: big, libcsvTime: libcsvTime)
 
 print("")
 let over = results.filter { $0.3 == false }

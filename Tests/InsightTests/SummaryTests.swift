@@ -53,6 +53,13 @@ struct SummaryTests {
             #expect(number(a).compare(number(b)) <= 0, "\(a) <= \(b)")
             #expect(number(b).compare(number(a)) >= 0, "\(b) >= \(a)")
         }
+        // The same Double, told apart by their digits.
+        let near = Array("0.10000000000000001".utf8)
+        let tie = Array("0.1".utf8).withUnsafeBytes { bytes in
+            ExactNumber.order(bytes, CellReader.number(bytes, keepsDigits: false)!.1, near,
+                              near.withUnsafeBytes { CellReader.number($0, keepsDigits: false)!.1 })
+        }
+        #expect(tie == -1)
         #expect(number("0").compare(number("0.0")) == 0)
         #expect(number("0").compare(number("-0")) == 0)
         #expect(number("1.50").compare(number("1.5")) == 0)
