@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "CellStore", dependencies: ["CLibCSV", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Scan", dependencies: ["CellStore", "CPCRE2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
-        .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
+        .target(name: "Query", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),

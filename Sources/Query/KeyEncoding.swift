@@ -110,15 +110,28 @@ enum KeyEncoding {
             start += currency
             if !negative { sign() }
         }
-        // Digits with commas between groups of three, a point, an exponent.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(end - start + 1)
+        // Digits with commas between groups of three, a point, an exponent. Up to 19
+        // digits are gathered as an integer; the value is then exact or rounded once
+        // (Clinger's fast path), else strtod reads the digits.
+        var mantissa: UInt64 = 0
+        var significant = 0       // digits in the mantissa, leading zeros not counted
+        var dropped = 0           // integer digits past the mantissa's 19
         var index = start
         var integerDigits = 0, sinceComma = -1
+        func take(_ byte: UInt8, fraction: Bool) -> Int {
+            if significant < 19 {
+                mantissa = mantissa * 10 + UInt64(byte - 0x30)
+                if mantissa > 0 { significant += 1 }
+                return fraction ? -1 : 0
+            }
+            return fraction ? 0 : 1
+        }
+        var scale = 0             // the decimal exponent of the mantissa
         while index < end {
             let byte = cell[index]
             if byte >= 0x30 && byte <= 0x39 {
-                digits.append(byte); integerDigits += 1
+                integerDigits += 1
+                dropped += take(byte, fraction: false)
                 if sinceComma >= 0 { sinceComma += 1 }
             } else if byte == UInt8(ascii: ",") {
                 guard integerDigits > 0, sinceComma == -1 || sinceComma == 3, !(sinceComma == -1 && integerDigits > 3) else { return nil }
@@ -129,25 +142,54 @@ enum KeyEncoding {
             index += 1
         }
         if sinceComma >= 0 && sinceComma != 3 { return nil }
+        scale += dropped
         var fractionDigits = 0
+        var exact = true
         if index < end && cell[index] == UInt8(ascii: ".") {
-            guard sinceComma == -1 || sinceComma == 3 else { return nil }
-            digits.append(UInt8(ascii: ".")); index += 1
-            while index < end && cell[index] >= 0x30 && cell[index] <= 0x39 { digits.append(cell[index]); index += 1; fractionDigits += 1 }
+            index += 1
+            while index < end && cell[index] >= 0x30 && cell[index] <= 0x39 {
+                let step = take(cell[index], fraction: true)
+                if step == 0 && cell[index] != 0x30 { exact = false }
+                scale += step
+                index += 1
+                fractionDigits += 1
+            }
         }
         guard integerDigits + fractionDigits > 0 else { return nil }
         if index < end && (cell[index] == UInt8(ascii: "e") || cell[index] == UInt8(ascii: "E")) {
-            digits.append(UInt8(ascii: "e")); index += 1
-            if index < end && (cell[index] == UInt8(ascii: "-") || cell[index] == UInt8(ascii: "+")) { digits.append(cell[index]); index += 1 }
-            var exponentDigits = 0
-            while index < end && cell[index] >= 0x30 && cell[index] <= 0x39 { digits.append(cell[index]); index += 1; exponentDigits += 1 }
+            index += 1
+            var exponentSign = 1
+            if index < end && (cell[index] == UInt8(ascii: "-") || cell[index] == UInt8(ascii: "+")) {
+                exponentSign = cell[index] == UInt8(ascii: "-") ? -1 : 1
+                index += 1
+            }
+            var exponent = 0, exponentDigits = 0
+            while index < end && cell[index] >= 0x30 && cell[index] <= 0x39 {
+                exponent = min(exponent * 10 + Int(cell[index] - 0x30), 100_000)
+                index += 1
+                exponentDigits += 1
+            }
             guard exponentDigits > 0 else { return nil }
+            scale += exponentSign * exponent
         }
         guard index == end else { return nil }
-        guard var value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else { return nil }
+        var value: Double
+        if exact && dropped == 0 && mantissa < 1 << 53 && abs(scale) <= 22 {
+            let power = powersOfTen[abs(scale)]
+            value = scale < 0 ? Double(mantissa) / power : Double(mantissa) * power
+        } else {
+            // Rare: many digits or a large exponent.
+            var text = ""
+            for byte in cell[start..<end] where byte != UInt8(ascii: ",") { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+            guard let parsed = Double(text) else { return nil }
+            value = parsed
+        }
+        guard value.isFinite else { return nil }
         if percent { value /= 100 }
         return negative ? -value : value
     }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
 
     /// The length of a currency sign at `index` ($, €, £, ¥), or 0.
     private static func currencyLength(_ cell: UnsafeRawBufferPointer, at index: Int, end: Int) -> Int {

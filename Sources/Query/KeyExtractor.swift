@@ -1,4 +1,5 @@
 import CellStore
+import CLibCSV
 
 /// Reads records from raw bytes without parsing every cell, keeping only the cells of the
 /// key columns: the pass a sort makes over the whole input.
@@ -32,7 +33,6 @@ struct KeyExtractor {
         var slots = [Int](repeating: -1, count: (columns.max() ?? 0) + 1)
         for (index, column) in columns.enumerated() where slots[column] < 0 { slots[column] = index }
         self.slots = slots
-        cells = columns.map { _ in [] }
         cells = Array(repeating: [], count: columns.count)
         record = firstRecord
         recordStart = offset
@@ -41,27 +41,65 @@ struct KeyExtractor {
 
     /// Scans `buffer`, which starts at byte `position` of the input, calling
     /// `ended(record, start, cells)` at each record's end.
+    ///
+    /// Quoted stretches are skipped with a vector search for the quote, and once a record
+    /// is past its last key column, its unquoted fields are skipped in bulk through their
+    /// delimiters (the scanner's SSE2 helpers).
     mutating func scan(_ buffer: UnsafeRawBufferPointer, at position: Int64,
                        ended: (Int, Int64, inout KeyExtractor) -> Void) {
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var index = 0
         let count = buffer.count
         let delimiter = self.delimiter, quote = self.quote
+        let lastKeyColumn = slots.count - 1
         while index < count {
-            let byte = buffer[index]
-            index += 1
             switch state {
             case .unquoted:
+                if slot < 0 && column > lastKeyColumn {
+                    // Past the key columns: whole unquoted fields at once.
+                    var added = 0
+                    var afterDelimiter: Int32 = 0
+                    index += cf_scan_unquoted(base + index, count - index, delimiter, quote, &added, &afterDelimiter)
+                    column += added
+                    guard index < count else {
+                        if afterDelimiter != 0 { state = .fieldNotBegun }
+                        break
+                    }
+                    let byte = base[index]
+                    index += 1
+                    if byte == 0x0A || byte == 0x0D {
+                        endRecord(byte, at: position + Int64(index), ended: ended)
+                    } else if afterDelimiter != 0 {
+                        state = .quoted   // a quote that starts a field
+                    }
+                    continue
+                }
+                let start = index
+                while index < count {
+                    let byte = base[index]
+                    if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
+                    index += 1
+                }
+                if slot >= 0 { keep(base, start, index) }
+                guard index < count else { break }
+                let byte = base[index]
+                index += 1
                 if byte == delimiter {
                     nextField()
                     state = .fieldNotBegun
-                } else if byte == 0x0A || byte == 0x0D {
+                } else {
                     endRecord(byte, at: position + Int64(index), ended: ended)
-                } else if slot >= 0 {
-                    keep(byte)
                 }
             case .quoted:
-                if byte == quote { state = .quoteInQuoted } else if slot >= 0 { keep(byte) }
+                let length = cf_find_byte(base + index, count - index, quote)
+                if slot >= 0 { keep(base, index, index + length) }
+                index += length
+                guard index < count else { break }
+                index += 1
+                state = .quoteInQuoted
             case .quoteInQuoted:
+                let byte = base[index]
+                index += 1
                 if byte == quote {
                     if slot >= 0 { keep(byte) }
                     state = .quoted
@@ -75,6 +113,8 @@ struct KeyExtractor {
                     state = .unquoted
                 }
             case .rowNotBegun, .fieldNotBegun:
+                let byte = base[index]
+                index += 1
                 if byte == 0x0A || byte == 0x0D {
                     if state == .rowNotBegun && byte == 0x0A && lastTerminator == 0x0D {
                         lastTerminator = 0x0A   // the LF of a CRLF ends nothing
@@ -98,6 +138,12 @@ struct KeyExtractor {
     /// Ends the input: a record still open is complete.
     mutating func finish(ended: (Int, Int64, inout KeyExtractor) -> Void) {
         if state != .rowNotBegun { endRecord(0, at: recordStart, ended: ended) }
+    }
+
+    @inline(__always) private mutating func keep(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) {
+        let room = Self.cellLimit - cells[slot].count
+        guard room > 0, end > start else { return }
+        cells[slot].append(contentsOf: UnsafeBufferPointer(start: base + start, count: min(room, end - start)))
     }
 
     @inline(__always) private mutating func keep(_ byte: UInt8) {

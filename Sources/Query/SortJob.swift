@@ -59,10 +59,10 @@ struct SortJob: Sendable {
         // Merge every run once.
         core.phase.withLock { $0 = .merging }
         wake()
+        runConcurrently(workers.count) { index in workers[index].run.sort() }
         var cursors: [RunCursor] = []
         for worker in workers {
             cursors += worker.spilled.map { RunCursor(file: $0) }
-            worker.run.sort()
             cursors.append(RunCursor(memory: worker.run))
         }
         var merge = RunMerge(cursors)
@@ -98,20 +98,28 @@ struct SortJob: Sendable {
         var extractor = KeyExtractor(dialect: reader.dialect, columns: builder.columns, firstRecord: stretch.firstRecord,
                                      at: stretch.start)
         let headerRows = self.headerRows
+        let core = self.core   // not `self`: the closures below must not copy the job per record
+        // The run and the key builder are worked on as locals (no access checks on the
+        // class's properties per record) and handed back at the end.
+        var run = SortRun(budget: 0)
+        swap(&run, &worker.run)
+        var builder = worker.builder
+        var failure: QueryError?
+        var spilled: [SpillFile] = []
         func ended(_ record: Int, _ start: Int64, _ extractor: inout KeyExtractor) {
-            guard record >= headerRows, worker.failure == nil else { return }
-            worker.builder.withKey(cells: extractor.cells) { key in
-                if worker.run.isFull(adding: key.count) {
-                    worker.run.sort()
+            guard record >= headerRows, failure == nil else { return }
+            builder.withKey(cells: extractor.cells) { key in
+                if run.isFull(adding: key.count) {
+                    run.sort()
                     do throws(QueryError) {
-                        worker.spilled.append(try worker.run.spill())
+                        spilled.append(try run.spill())
                         core.runs.add(1, ordering: .relaxed)
                     } catch {
-                        worker.failure = error
+                        failure = error
                     }
-                    worker.run.removeAll()
+                    run.removeAll()
                 }
-                worker.run.append(key: key, record: record, offset: start)
+                run.append(key: key, record: record, offset: start)
             }
         }
         _ = reader.read(stretch, isCancelled: { control.isCancelled }) { bytes, offset in
@@ -120,5 +128,9 @@ struct SortJob: Sendable {
             control.advance(by: Int64(bytes.count))
         }
         if stretch.endsInput && !control.isCancelled { extractor.finish(ended: ended) }
+        swap(&run, &worker.run)
+        worker.builder = builder
+        worker.spilled += spilled
+        if let failure { worker.failure = failure }
     }
 }
