@@ -78,6 +78,20 @@ struct InsightEndToEndTests {
         #expect(bad.status == 2 && bad.stderr.contains("--filter '('"))
     }
 
+    @Test("a header and no records: an empty table, and kinds of empty")
+    func headerOnly() throws {
+        let url = try file("a,b\n")
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try run([binary, "--frequency", "b", "--output", "csv", url.path]).text == "value,count,percent\n")
+        let summary = try run([binary, "--summary", "--output", "csv", url.path])
+        #expect(summary.status == 0)
+        #expect(summary.text.components(separatedBy: "\n")[1] == "a,empty,0,0,0,,,,,,,")
+        let empty = try file("")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try run([binary, "--frequency", "a", empty.path])
+        #expect(none.status == 2 && none.stderr == "csvfreeze: no column 'a'\n")
+    }
+
     @Test("a column of unique values past the budget: counts stay honest")
     func manyDistinct() throws {
         var text = "id,k\n"
