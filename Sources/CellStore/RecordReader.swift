@@ -100,11 +100,20 @@ extension RecordReader {
         var chunk = 4096
         var buffer = [UInt8](repeating: 0, count: chunk)
         let limit = Int64(RecordParser.Limits().record) * 2
+        // The scanner finds where the record ends, so only its bytes are parsed, not the
+        // records after it that the read brought along.
+        var scanner = RecordScanner(dialect: dialect)
         while position < end && position - offset < limit {
             let wanted = Int(min(Int64(chunk), end - position))
             let count = buffer.withUnsafeMutableBytes { source.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             if count <= 0 { break }
-            buffer.withUnsafeBytes { parser.parse(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            var recordEnd: Int?
+            buffer.withUnsafeBytes { bytes in
+                scanner.scan(UnsafeRawBufferPointer(rebasing: bytes[..<count])) { end, _, records, _ in
+                    if recordEnd == nil && records > 0 { recordEnd = end }
+                }
+            }
+            buffer.withUnsafeBytes { parser.parse(UnsafeRawBufferPointer(rebasing: $0[..<(recordEnd ?? count)])) }
             position += Int64(count)
             if parser.recordCount > 0 { break }
             chunk = min(chunk * 4, 1 << 20)

@@ -94,6 +94,10 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
             let keys = [SortKey(column: column)]
             let sorted = sortedRecords(store, keys: keys, kinds: [.text])
             let got = sorted.records(in: 0..<sorted.count).map(\.record)
+            // Every record read alone from its offset is the record the block parse reads.
+            for ref in sorted.records(in: 0..<sorted.count) where column == 0 {
+                #expect(store.row(ref.record, at: ref.offset)?.strings == rows[ref.record], "seed \(seed) record \(ref.record)")
+            }
             let expected = Reference.sorted(rows, headerRows: 1, keys: keys, kinds: [.text])
             #expect(got == expected, "seed \(seed) column \(column): first difference at \(got.indices.first { $0 < expected.count && got[$0] != expected[$0] } ?? -1)")
         }
