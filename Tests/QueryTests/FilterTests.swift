@@ -1,4 +1,7 @@
 import CellStore
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Scan
 import Table
@@ -86,5 +89,41 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
             #expect(bitmap.contains(member))
         }
         #expect(bitmap.members(5..<9) == Array(members[5..<9]))
+    }
+}
+
+/// A filter and a sort over an input that is still arriving through a pipe.
+@Suite(.serialized) struct LoadingInputTests {
+    @Test func aFilterFollowsTheInputAsItArrives() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-fifo-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("in.csv").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let lines = (0..<40_000).map { "\($0),\($0 % 7 == 0 ? "Oslo" : "Lyon"),\(($0 * 7919) % 1000)" }
+        let text = "id,city,n\n" + lines.joined(separator: "\n") + "\n"
+        let half = text.utf8.count / 2
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(Array(text.utf8)[..<half]))
+            Thread.sleep(forTimeInterval: 0.5)
+            handle.write(Data(Array(text.utf8)[half...]))
+            try? handle.close()
+        }
+        writer.start()
+        let store = try CellStore.open(path: fifo)
+        // Wait (bounded) for the first half to be indexed.
+        var waited = 0
+        while store.recordReaders.current().map({ $0.checkpoints.count < 2 }) ?? true, waited < 400 { usleep(5000); waited += 1 }
+        let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Oslo")])
+        let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: 2, descending: true)], kinds: [.number])
+        filter.wait()
+        sorted.wait()
+        let expected = lines.indices.filter { $0 % 7 == 0 }.map { $0 + 1 }
+        #expect(filter.records(in: 0..<filter.count).map(\.record) == expected)
+        let order = sorted.records(in: 0..<sorted.count).map(\.record)
+        #expect(order.count == lines.count)
+        let values = order.map { (($0 - 1) * 7919) % 1000 }
+        #expect(values == values.sorted(by: >))
     }
 }
