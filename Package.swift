@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Query", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "FreezeLayout"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),

@@ -17,7 +17,11 @@ public final class TableView {
     public var columns: ColumnMap = .all
     /// The rows of the last batch fetched from a mapped view, by record number.
     private var batch: [Int: Row] = [:]
+    /// The records of the view rows in the last batch, by view row: a frame asks for each
+    /// row's record once per cell, and a sequence may read it from a file.
+    private var batchRecords: [Int: Int] = [:]
     private var batchRanges: [Range<Int>] = []
+    private var batchCount = 0
 
     public init(store: CellStore, headerRows: Int) {
         self.store = store
@@ -28,6 +32,7 @@ public final class TableView {
     public func show(rows: (any RecordSequence)?) {
         self.rows = rows
         batch = [:]
+        batchRecords = [:]
         batchRanges = []
     }
 
@@ -43,6 +48,7 @@ public final class TableView {
     /// The input record shown at view row `row`.
     public func record(ofRow row: Int) -> Int {
         guard let rows else { return row + headerRows }
+        if let record = batchRecords[row] { return record }
         return row < rows.count ? rows.record(at: row) : -1
     }
 
@@ -61,11 +67,21 @@ public final class TableView {
     /// own cache).
     public func fetch(rows ranges: [Range<Int>]) {
         guard let rows else { return }
-        let wanted = ranges.map { $0.clamped(to: 0..<rows.count) }
+        let total = rows.count
+        let wanted = ranges.map { $0.clamped(to: 0..<total) }
         let count = wanted.reduce(0) { $0 + $1.count }
-        guard wanted != batchRanges || batch.count < count else { return }
-        batch = store.rows(wanted.flatMap { rows.records(in: $0) })
+        // The same rows as last time, all read, in a sequence that has not changed: nothing to do.
+        guard wanted != batchRanges || batch.count < count || total != batchCount else { return }
+        var refs: [RecordRef] = []
+        batchRecords = [:]
+        for range in wanted {
+            let some = rows.records(in: range)
+            for (offset, ref) in some.enumerated() { batchRecords[range.lowerBound + offset] = ref.record }
+            refs += some
+        }
+        batch = store.rows(refs)
         batchRanges = wanted
+        batchCount = total
     }
 
     /// View row `row`'s record, or nil when it is not known (yet).

@@ -60,6 +60,18 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case showColumns(matching: String)
     case moveColumnLeft
     case moveColumnRight
+    /// Open the prompt for a filter on every column (`&`) or the cursor's (`|`); keep the
+    /// rows that match (`!` first: that do not; nothing typed clears every filter).
+    case filterPrompt
+    case filterColumnPrompt
+    case filter(String, columnOnly: Bool)
+    /// Keep the rows whose cell in the cursor's column equals the cursor's cell (`@`).
+    case filterToValue
+    /// Sort by the cursor's column, replacing the sort or adding a key; the file's order.
+    case sort(descending: Bool, adding: Bool)
+    case fileOrder
+    /// Stop a filter or sort that is running (the rows found so far stay).
+    case cancelQuery
     /// Open the prompt for a path to write the view to (Ctrl-S); write it there.
     case saveView
     case saveTo(String, overwrite: Bool)

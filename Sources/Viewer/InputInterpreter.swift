@@ -14,7 +14,8 @@ struct InputInterpreter {
 
     /// What the viewer is showing, as far as keys are concerned.
     enum Context {
-        case grid(isSearching: Bool, isSaving: Bool = false)
+        /// `escape`: what Esc means now (stop a save, a search, a filter), if anything.
+        case grid(escape: Command?)
         case pane
     }
 
@@ -60,11 +61,8 @@ struct InputInterpreter {
         switch context {
         case .pane:
             return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
-        case .grid(let isSearching, let isSaving):
-            if key == .escape && count == nil && sequence.isEmpty {
-                if isSaving { return .commands([.cancelSave]) }
-                if isSearching { return .commands([.cancelSearch]) }
-            }
+        case .grid(let escape):
+            if key == .escape && count == nil && sequence.isEmpty, let escape { return .commands([escape]) }
             return grid(key)
         }
     }
@@ -86,9 +84,11 @@ struct InputInterpreter {
         case .command(let command):
             sequence = []
             switch command {
-            case .search, .searchColumn, .goTo, .chooseColumns, .saveView:
+            case .search, .searchColumn, .goTo, .chooseColumns, .saveView, .filterPrompt, .filterColumnPrompt:
                 let kinds: [Command: PromptKind] = [.search: .search(columnOnly: false), .searchColumn: .search(columnOnly: true),
-                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save]
+                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save,
+                                                    .filterPrompt: .filter(columnOnly: false),
+                                                    .filterColumnPrompt: .filter(columnOnly: true)]
                 prompt = Prompt(kind: kinds[command]!)
                 return .pending(nil)
             default:
@@ -122,6 +122,7 @@ struct InputInterpreter {
             case .search(let columnOnly): return .commands([.find(text, columnOnly: columnOnly)])
             case .goTo: return .commands([.goToTarget(text)])
             case .columns: return .commands([.showColumns(matching: text)])
+            case .filter(let columnOnly): return .commands([.filter(prompt.line.text, columnOnly: columnOnly)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
             case .overwrite(let path):
                 let yes = text.trimmingSpaces.lowercased().hasPrefix("y")

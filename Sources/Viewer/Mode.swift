@@ -14,6 +14,8 @@ public enum PromptKind: Sendable, Equatable {
     case goTo
     /// A pattern of column names (`*`).
     case columns
+    /// A filter's pattern (`&` every column, `|` the cursor's).
+    case filter(columnOnly: Bool)
     /// A path to write the view to (Ctrl-S), and the answer when it exists already.
     case save
     case overwrite(String)
@@ -29,6 +31,7 @@ public enum PromptKind: Sendable, Equatable {
         case .search(let columnOnly): return columnOnly ? "\\" : "/"
         case .goTo: return ":"
         case .columns: return "*"
+        case .filter(let columnOnly): return columnOnly ? "|" : "&"
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y/n) "
         }

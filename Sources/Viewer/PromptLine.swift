@@ -70,7 +70,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .goTo: return goTos
         case .save: return paths
         case .overwrite: return []
-        case .search, .columns: return searches
+        case .search, .columns, .filter: return searches
         }
     }
 
@@ -82,7 +82,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .goTo: goTos = added(goTos)
         case .save: paths = added(paths)
         case .overwrite: break
-        case .search, .columns: searches = added(searches)
+        case .search, .columns, .filter: searches = added(searches)
         }
     }
 }

@@ -10,6 +10,8 @@ struct StatusLine: Equatable {
     var name: String?
     /// `row 12/1,000` (or `no rows`, `empty input`).
     var position: String?
+    /// What is in force: `sorted by price ↓  2 filters`.
+    var view: String?
     /// `col 3/12`, and the column's name.
     var column: String?
     var columnName: String?
@@ -21,7 +23,7 @@ struct StatusLine: Equatable {
     /// The text from the left edge (with a leading space).
     var left: String {
         let column = self.column.map { $0 + (columnName.map { " " + $0 } ?? "") }
-        return " " + [name, position, column, dialect, debug].compactMap { $0 }.joined(separator: "  ")
+        return " " + [name, position, view, column, dialect, debug].compactMap { $0 }.joined(separator: "  ")
     }
 
     /// Cells used: the left text, and the right text between spaces.
@@ -48,6 +50,7 @@ struct StatusLine: Equatable {
         if excess > 0 { line.dialect = nil }
         shorten(\.columnName, minimum: 6, keepingEnd: false)
         if excess > 0 { line.debug = nil }
+        shorten(\.view, minimum: 8, keepingEnd: false)
         shortenRight(minimum: width / 2)
         if excess > 0 {
             line.column = nil

@@ -219,7 +219,9 @@ extension Viewer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         let progress = store.progress
         var status = StatusLine()
-        let total = Self.grouped(dataRowCount) + (progress.isComplete ? "" : "+")
+        var total = Self.grouped(dataRowCount) + (progress.isComplete && !query.isRunning ? "" : "+")
+        if table.isMapped { total += " of " + Self.grouped(table.fileDataRowCount) + (progress.isComplete ? "" : "+") }
+        status.view = queryNote
         if store.rowCount == 0 && progress.isComplete {
             status.position = "empty input"
         } else {

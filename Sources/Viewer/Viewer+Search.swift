@@ -30,9 +30,10 @@ extension Viewer {
         cancelSearch()
         guard let input = ScanInput(store: store), let compiled = search.matcher?.pattern else { return }
         search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
-                             headerRows: options.headerRows, rows: dataRowCount,
-                             row: cursorRow, column: cursorFileColumn, wake: store.wake)
-        search.searchedRows = store.isComplete ? nil : dataRowCount
+                             headerRows: options.headerRows, rows: table.fileDataRowCount,
+                             row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
+                             column: cursorFileColumn, wake: store.wake)
+        search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 
@@ -53,7 +54,12 @@ extension Viewer {
             message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
         case .found(let found):
             search.searcher = nil
-            moveCursor(toRow: found.row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
+            // The search runs over the file's rows: in a filtered view, the match may not be shown.
+            guard let row = table.row(ofRecord: found.row + options.headerRows) else {
+                message = "the next match (row \(Self.grouped(found.row + 1))) is not in this view: & Enter shows every row"
+                return
+            }
+            moveCursor(toRow: row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
             if found.wrapped {
                 message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
             } else {

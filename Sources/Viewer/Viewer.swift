@@ -25,6 +25,8 @@ public final class Viewer {
     var layout = ColumnLayout()
     /// The last search, the one running, and matches found on screen.
     var search = SearchSession()
+    /// The filters and sort in force, and the passes that make their rows.
+    var query = ViewQuery()
     /// Input in progress (a count, a key sequence, a prompt's line) and earlier entries.
     var input = InputInterpreter()
     /// The grid, or a pane over it.
@@ -107,6 +109,7 @@ public final class Viewer {
         case .refresh:
             collectSearch()
             collectSave()
+            collectQuery()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
             let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             if let shift = store.settleEstimate() {
@@ -157,6 +160,15 @@ public final class Viewer {
         case .showColumns(let text):
             history.add(text, for: .columns)
             showColumns(matching: text)
+        case .filterPrompt: input.open(.filter(columnOnly: false))
+        case .filterColumnPrompt: input.open(.filter(columnOnly: true))
+        case .filter(let text, let columnOnly):
+            history.add(text, for: .filter(columnOnly: columnOnly))
+            addFilter(text, column: columnOnly ? cursorFileColumn : nil)
+        case .filterToValue: filterToCursorValue()
+        case .sort(let descending, let adding): sortByCursorColumn(descending: descending, adding: adding)
+        case .fileOrder: unsort()
+        case .cancelQuery: cancelQuery()
         case .saveView: input.open(.save)
         case .saveTo(let path, let overwrite):
             if !overwrite { history.add(path, for: .save) }
@@ -197,7 +209,7 @@ public final class Viewer {
     public func handle(key: Key) -> Bool {
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
-        let outcome = input.interpret(key, context: mode == .grid ? .grid(isSearching: isSearching, isSaving: isSaving) : .pane)
+        let outcome = input.interpret(key, context: mode == .grid ? .grid(escape: escapeCommand) : .pane)
         // A count that was used up (or given up) says nothing more.
         if hadCount && input.count == nil { message = nil }
         switch outcome {
@@ -353,6 +365,10 @@ public final class Viewer {
         layout.adopt(previous.layout)
         table.columns = previous.table.columns
         history = previous.history
+        // Filters and sort run again over the new input.
+        query.filters = previous.query.filters
+        query.sortKeys = previous.query.sortKeys
+        if !query.isEmpty { applyQuery(saying: nil) }
         // The last search stays (n and N go on with it), and its highlights.
         search.pattern = previous.search.pattern
         search.matcher = previous.search.matcher

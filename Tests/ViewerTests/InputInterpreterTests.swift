@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Keys become finished commands")
 struct InputInterpreterTests {
-    private func run(_ keys: [Key], context: InputInterpreter.Context = .grid(isSearching: false),
+    private func run(_ keys: [Key], context: InputInterpreter.Context = .grid(escape: nil),
                      history: PromptHistory = PromptHistory()) -> [InputInterpreter.Outcome] {
         var interpreter = InputInterpreter()
         interpreter.history = history
@@ -45,7 +45,7 @@ struct InputInterpreterTests {
             #expect(run(keys + [Key.control("c")]).last == .commands([.quit]))
         }
         #expect(run([Key.control("c")], context: .pane) == [.commands([.quit])])
-        #expect(run([.escape], context: .grid(isSearching: true)) == [.commands([.cancelSearch])])
+        #expect(run([.escape], context: .grid(escape: .cancelSearch)) == [.commands([.cancelSearch])])
         #expect(run([.character("j"), .escape], context: .pane) == [.commands([.pager(.lineDown)]), .commands([.pager(.close)])])
     }
 }

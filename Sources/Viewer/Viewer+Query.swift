@@ -1,0 +1,172 @@
+import CellStore
+import Query
+import Scan
+import Table
+
+/// The filters and sort in force on screen, and the passes that make their rows.
+struct ViewQuery {
+    var filters: [RecordFilter] = []
+    var sortKeys: [SortKey] = []
+    /// The pass that sorts, and the one that filters (over the sort, keeping its order).
+    var sorted: SortedRecords?
+    var filtered: FilteredRecords?
+
+    /// The rows shown: filtered, sorted, or nil for every row in the file's order.
+    var rows: (any RecordSequence)? { filtered ?? sorted }
+
+    /// True while a pass is still making rows.
+    var isRunning: Bool { (sorted.map { !$0.isComplete } ?? false) || (filtered.map { !$0.isComplete } ?? false) }
+
+    var isEmpty: Bool { filters.isEmpty && sortKeys.isEmpty }
+}
+
+extension Viewer {
+    // MARK: Filters
+
+    /// `&` / `|` input: keeps rows where some cell (or the cell in `column`) matches;
+    /// `!` first keeps those where none does. Nothing typed clears every filter.
+    func addFilter(_ text: String, column: Int?) {
+        guard !text.isEmpty else {
+            guard !query.filters.isEmpty else { return }
+            query.filters = []
+            applyQuery(saying: "filters cleared")
+            return
+        }
+        let inverted = text.hasPrefix("!") && text.count > 1
+        let pattern = inverted ? String(text.dropFirst()) : text
+        query.filters.append(RecordFilter(pattern: pattern, column: column, inverted: inverted))
+        applyQuery(saying: nil)
+    }
+
+    /// `@`: keeps rows whose cell in the cursor's column equals the cursor's cell.
+    func filterToCursorValue() {
+        guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
+        let column = cursorFileColumn
+        guard !row.isClipped(column) else {
+            message = "this cell is longer than what is kept in memory: it cannot be matched whole"
+            return
+        }
+        query.filters.append(RecordFilter(pattern: Self.exactPattern(row.field(column)), column: column))
+        applyQuery(saying: nil)
+    }
+
+    /// A pattern that matches exactly `value`, case and all: every character that is not
+    /// a letter, digit or non-ASCII is escaped.
+    static func exactPattern(_ value: ArraySlice<UInt8>) -> String {
+        var pattern = "(?-i)^"
+        for scalar in String(decoding: value, as: UTF8.self).unicodeScalars {
+            if scalar.value < 0x80 && !(scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))) {
+                pattern += scalar == "\n" ? "\\n" : scalar == "\r" ? "\\r" : scalar == "\0" ? "\\x00" : "\\" + String(scalar)
+            } else {
+                pattern.unicodeScalars.append(scalar)
+            }
+        }
+        return pattern + "$"
+    }
+
+    // MARK: Sort
+
+    /// `[` / `]` (replacing the sort) and `z[` / `z]` (adding a key): sorts by the
+    /// cursor's column.
+    func sortByCursorColumn(descending: Bool, adding: Bool) {
+        let key = SortKey(column: cursorFileColumn, descending: descending)
+        var keys = adding ? query.sortKeys.filter { $0.column != key.column } : []
+        keys.append(key)
+        guard keys != query.sortKeys else { return }
+        query.sortKeys = keys
+        applyQuery(saying: nil)
+    }
+
+    /// `o`: the file's order again (filters stay).
+    func unsort() {
+        guard !query.sortKeys.isEmpty else { return }
+        query.sortKeys = []
+        applyQuery(saying: "the file's order")
+    }
+
+    // MARK: Running
+
+    /// Starts the passes for the filters and sort in force and shows their rows as they
+    /// come; the cursor stays on its record when it is among them.
+    func applyQuery(saying text: String?) {
+        cancelQuery(quietly: true)
+        let sortChanged = query.sorted?.keys != query.sortKeys
+        if query.sortKeys.isEmpty {
+            query.sorted = nil
+        } else if sortChanged || query.sorted == nil {
+            query.sorted = SortedRecords.start(store: store, headerRows: options.headerRows, keys: query.sortKeys, wake: store.wake)
+        }
+        if query.filters.isEmpty {
+            query.filtered = nil
+        } else {
+            do {
+                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: query.filters,
+                                                           over: query.sorted, wake: store.wake)
+            } catch {
+                query.filters.removeLast()
+                message = error.description
+                return
+            }
+        }
+        show(rows: query.rows)
+        message = text ?? (query.isRunning ? queryProgress : nil)
+    }
+
+    /// Esc while a pass runs: stops it; the rows found so far stay.
+    func cancelQuery(quietly: Bool = false) {
+        guard query.isRunning else { return }
+        query.sorted?.cancel()
+        query.filtered?.cancel()
+        if !quietly { message = "stopped: the rows found so far stay" }
+    }
+
+    /// On news: the passes' progress, and their end.
+    func collectQuery() {
+        guard query.sorted != nil || query.filtered != nil else { return }
+        if let failure = query.filtered?.failure {
+            message = "filter stopped: " + failure
+        } else if case .failed(let reason)? = query.sorted?.phase {
+            message = "sort stopped: " + reason
+        } else if query.isRunning {
+            message = queryProgress
+        } else if message?.hasPrefix("filtering") == true || message?.hasPrefix("sorting") == true {
+            message = nil
+        }
+        // The cursor's row keeps its place while rows arrive; the geometry follows.
+        sync()
+    }
+
+    /// `filtering… 45%` or `sorting… 30%`, with how to stop it.
+    private var queryProgress: String {
+        let pass: (String, (done: Int64, total: Int64))? =
+            query.sorted.flatMap { $0.isComplete ? nil : ("sorting", $0.progress) }
+            ?? query.filtered.flatMap { $0.isComplete ? nil : ("filtering", $0.progress) }
+        guard let (name, progress) = pass else { return "" }
+        let percent = progress.total > 0 ? min(99, Int(progress.done * 100 / progress.total)) : 0
+        return "\(name)… \(percent)%  (Esc stops)"
+    }
+
+    /// What the status line says is in force: `↓price  2 filters`.
+    var queryNote: String? {
+        var parts: [String] = []
+        if !query.sortKeys.isEmpty {
+            parts.append("sorted by " + query.sortKeys.map { key in
+                let name = name(ofFileColumn: key.column)
+                return (name.isEmpty ? "column \(key.column + 1)" : Self.fitting(name, width: 16, keepingEnd: false))
+                    + (key.descending ? " ↓" : " ↑")
+            }.joined(separator: ", "))
+        }
+        if !query.filters.isEmpty { parts.append(Self.counted(query.filters.count, "filter")) }
+        return parts.isEmpty ? nil : parts.joined(separator: "  ")
+    }
+}
+
+extension Viewer {
+    /// What Esc means in the grid now: stop a save, a search, or a filter or sort.
+    var escapeCommand: Command? {
+        if isSaving { return .cancelSave }
+        if isSearching { return .cancelSearch }
+        if query.isRunning { return .cancelQuery }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import CellStore
+import FreezeLayout
+import Table
+@testable import Viewer
+
+@Suite("Filters and sorts on screen")
+struct QueryOnScreenTests {
+    /// 40 rows: id, city (Oslo every 5th, else Bergen/bergen), amount (a number with a
+    /// thousands separator sometimes, a percentage column, some empty).
+    private static let csv: String = {
+        var text = "id,city,amount,share\n"
+        for index in 1...40 {
+            let city = index % 5 == 0 ? "Oslo" : (index % 2 == 0 ? "Bergen" : "bergen")
+            let amount = index % 7 == 0 ? "" : (index % 3 == 0 ? "\"1,\(100 + index)\"" : "\((index * 37) % 500)")
+            text += "\(index),\(city),\(amount),\(index % 9).5%\n"
+        }
+        return text
+    }()
+
+    private func viewer() -> Viewer {
+        setlocale(LC_ALL, "C.UTF-8")
+        return Viewer(store: CellStore(bytes: Array(Self.csv.utf8)), screenSize: Size(width: 120, height: 12))
+    }
+
+    private func type(_ subject: Viewer, _ text: String) {
+        for character in text { subject.handle(key: character == "\n" ? .enter : .character(character)) }
+    }
+
+    private func settle(_ subject: Viewer) {
+        waitUntil("the view's passes") {
+            subject.handle(.refresh)
+            return !subject.query.isRunning
+        }
+        subject.handle(.refresh)
+    }
+
+    /// The ids of the view's rows, in order.
+    private func ids(_ subject: Viewer) -> [String] {
+        subject.table.fetch(rows: [0..<subject.dataRowCount])
+        return (0..<subject.dataRowCount).map { String(decoding: subject.table.row($0)?.field(0) ?? [], as: UTF8.self) }
+    }
+
+    @Test("& keeps the rows with a matching cell and counts them; &! inverts; & Enter clears")
+    func filter() {
+        let subject = viewer()
+        type(subject, "&Oslo\n")
+        settle(subject)
+        #expect(ids(subject) == ["5", "10", "15", "20", "25", "30", "35", "40"])
+        let status = subject.frame().lines.last ?? ""
+        #expect(status.contains("row 1/8 of 40") && status.contains("1 filter"), "\(status)")
+        #expect(subject.frame().lines[2].hasPrefix(" 10"), "row numbers stay the records' numbers")
+        type(subject, "&!^1\n")
+        settle(subject)
+        #expect(ids(subject) == ["20", "25", "35", "40"], "filters stack: both must hold (no cell may start with 1)")
+        type(subject, "&\n")
+        settle(subject)
+        #expect(subject.dataRowCount == 40 && !subject.table.isMapped)
+    }
+
+    @Test("| matches in the cursor's column only, with smart case; @ keeps rows equal to the cursor's cell")
+    func columnFilters() {
+        let subject = viewer()
+        subject.handle(.moveRight)
+        type(subject, "|bergen\n")
+        settle(subject)
+        #expect(subject.dataRowCount == 32, "lower case matches both cases")
+        type(subject, "&\n")
+        settle(subject)
+        subject.handle(.moveDown)
+        #expect(String(decoding: subject.table.cell(row: 1, column: 1), as: UTF8.self) == "Bergen")
+        type(subject, "@")
+        settle(subject)
+        #expect(ids(subject).allSatisfy { Int($0)! % 2 == 0 && Int($0)! % 5 != 0 }, "only Bergen, not bergen: \(ids(subject))")
+        #expect(subject.dataRowCount == 16)
+    }
+
+    @Test("] puts the largest number first, [ the smallest, empties last both ways; o restores the file's order")
+    func sort() {
+        let subject = viewer()
+        type(subject, "ll]")
+        settle(subject)
+        let amounts = (0..<subject.dataRowCount).map { String(decoding: subject.table.cell(row: $0, column: 2), as: UTF8.self) }
+        let numbers = amounts.prefix { !$0.isEmpty }.map { Double($0.replacingOccurrences(of: ",", with: ""))! }
+        #expect(numbers == numbers.sorted(by: >), "\(amounts)")
+        #expect(amounts.suffix(5).allSatisfy(\.isEmpty) && numbers.count == 35)
+        #expect(subject.frame().lines.last?.contains("sorted by amount ↓") == true, "\(subject.frame().lines.last ?? "")")
+        type(subject, "[")
+        settle(subject)
+        let ascending = (0..<35).map { Double(String(decoding: subject.table.cell(row: $0, column: 2), as: UTF8.self).replacingOccurrences(of: ",", with: ""))! }
+        #expect(ascending == ascending.sorted())
+        type(subject, "o")
+        settle(subject)
+        #expect(ids(subject) == (1...40).map(String.init))
+    }
+
+    @Test("two sort keys: the second breaks ties of the first; a filter over a sort keeps its order")
+    func composed() {
+        let subject = viewer()
+        type(subject, "l[lllz]")
+        settle(subject)
+        let rows = (0..<subject.dataRowCount).map { row in
+            (String(decoding: subject.table.cell(row: row, column: 1), as: UTF8.self),
+             Double(String(decoding: subject.table.cell(row: row, column: 3), as: UTF8.self).dropLast())!)
+        }
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            #expect(a.0.lowercased() < b.0.lowercased() || (a.0.lowercased() == b.0.lowercased() && a.1 >= b.1), "\(a) before \(b)")
+        }
+        let sortedIDs = ids(subject)
+        type(subject, "&Oslo\n")
+        settle(subject)
+        #expect(ids(subject) == sortedIDs.filter { Int($0)! % 5 == 0 }, "the sort's order is kept")
+        #expect(subject.frame().lines.last?.contains("sorted by city ↑, share ↓  1 filter") == true, "\(subject.frame().lines.last ?? "")")
+    }
+
+    @Test("Ctrl-S writes exactly the filtered, sorted view")
+    func saveTheView() throws {
+        let subject = viewer()
+        type(subject, "&Oslo\n")
+        type(subject, "]")
+        settle(subject)
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("view-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        subject.handle(key: Key.control("s"))
+        type(subject, target + "\n")
+        waitUntil("the save") {
+            subject.handle(.refresh)
+            return !subject.isSaving
+        }
+        let lines = try String(contentsOfFile: target, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == "id,city,amount,share")
+        #expect(lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" } == ["40", "35", "30", "25", "20", "15", "10", "5"])
+    }
+}
