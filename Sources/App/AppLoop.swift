@@ -12,8 +12,15 @@ public final class AppLoop {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     public static let frameInterval = 0.03
 
+    /// A sheet on the stack: its viewer, and the pass that makes its rows (none for the table).
+    private struct Entry {
+        var viewer: Viewer
+        let source: SheetSource?
+    }
+
+    private var entries: [Entry]
     /// The sheets, the table first; the last is on screen.
-    public private(set) var sheets: [Viewer]
+    public var sheets: [Viewer] { entries.map(\.viewer) }
     private let screen: any Screen
     private let clock: any Clock
     /// Opens the input again (for `R`, and a followed file that was truncated).
@@ -28,20 +35,26 @@ public final class AppLoop {
 
     public init(table: Viewer, screen: any Screen, clock: any Clock,
                 reopen: @escaping () throws(CellStoreError) -> CellStore) {
-        sheets = [table]
+        entries = [Entry(viewer: table, source: nil)]
         self.screen = screen
         self.clock = clock
         self.reopen = reopen
     }
 
     /// The table (the bottom sheet).
-    public var table: Viewer { sheets[0] }
+    public var table: Viewer { entries[0].viewer }
     /// The sheet on screen.
-    public var top: Viewer { sheets[sheets.count - 1] }
+    public var top: Viewer { entries[entries.count - 1].viewer }
 
     /// Puts `sheet` over the others; `q` or Esc in it comes back here.
     public func push(_ sheet: Viewer) {
-        sheets.append(sheet)
+        entries.append(Entry(viewer: sheet, source: nil))
+        lastFrame = nil
+    }
+
+    /// Puts a sheet made by a pass over the others; it fills in as the pass runs.
+    public func push(_ source: SheetSource) {
+        entries.append(Entry(viewer: source.viewer(size: top.screenSize), source: source))
         lastFrame = nil
     }
 
@@ -78,6 +91,7 @@ public final class AppLoop {
 
     /// Draws the top sheet when its frame changed.
     private func draw() {
+        if top.needsRefresh { top.handle(.refresh) }
         let frame = top.frame()
         if frame != lastFrame {
             screen.draw(frame)
@@ -90,7 +104,7 @@ public final class AppLoop {
         case .key(Key.control("z")):
             // Suspend, in every mode: the terminal is the session's, not the sheet's.
             let size = screen.suspend()
-            for sheet in sheets { sheet.handle(.resize(size)) }
+            for entry in entries { entry.viewer.handle(.resize(size)) }
             lastFrame = nil
         case .key(Key.control("l")):
             screen.forgetContents()
@@ -104,7 +118,7 @@ public final class AppLoop {
         case .mouse(let event):
             top.handle(.mouse(event))
         case .resize(let size):
-            for sheet in sheets { sheet.handle(.resize(size)) }
+            for entry in entries { entry.viewer.handle(.resize(size)) }
         case .news:
             break
         case .signal(let number):
@@ -118,7 +132,17 @@ public final class AppLoop {
     /// News from an input: every sheet takes it; a followed file that was truncated is
     /// read again from its start.
     private func hearNews() {
-        for sheet in sheets { sheet.handle(.refresh) }
+        for index in entries.indices {
+            let old = entries[index].viewer
+            if let source = entries[index].source, source.hasNews {
+                // New rows: a new viewer over them, keeping what the user did in the old one.
+                let fresh = source.viewer(size: old.screenSize)
+                fresh.adopt(old)
+                entries[index].viewer = fresh
+            } else {
+                old.handle(.refresh)
+            }
+        }
         if table.options.follows && table.store.progress.wasTruncated {
             replaceTable(restarting: true)
         }
@@ -126,13 +150,31 @@ public final class AppLoop {
 
     /// After a command: hands over the clipboard, pops a finished sheet, reloads.
     private func settle() {
-        for sheet in sheets {
-            if let bytes = sheet.takeClipboard() { screen.copyToClipboard(bytes) }
+        for entry in entries {
+            if let bytes = entry.viewer.takeClipboard() { screen.copyToClipboard(bytes) }
         }
-        while sheets.count > 1 && top.isFinished {
-            sheets.removeLast()
+        while entries.count > 1 && top.isFinished {
+            let closed = entries.removeLast()
             lastFrame = nil
+            // Enter on a sheet's row: the sheet says what it means for the one below.
+            var choice = SheetChoice.nothing
+            if case .record(let record)? = closed.viewer.chosen, let source = closed.source {
+                choice = source.choose(record: record)
+            }
+            switch choice {
+            case .nothing:
+                closed.source?.cancel()
+            case .command(let command):
+                closed.source?.cancel()
+                top.handle(command)
+            case .push(let next):
+                // The sheet stays under the one it opens.
+                closed.viewer.reopen()
+                entries.append(closed)
+                push(next)
+            }
         }
+        if let source = top.takeSheet() { push(source) }
         if table.isFinished { isFinished = true }
         if table.wantsReload { replaceTable(restarting: false) }
     }
@@ -151,7 +193,8 @@ public final class AppLoop {
                 fresh.moveCursor(toRow: max(0, fresh.dataRowCount - 1), column: old.cursorColumn)
                 fresh.say("file truncated: following from its new start")
             }
-            sheets = [fresh]
+            for entry in entries.dropFirst() { entry.source?.cancel() }
+            entries = [Entry(viewer: fresh, source: nil)]
             lastFrame = nil
         } catch {
             old.cancelReload(because: error.description)

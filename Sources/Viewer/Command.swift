@@ -72,6 +72,12 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case fileOrder
     /// Stop a filter or sort that is running (the rows found so far stay).
     case cancelQuery
+    /// Keep the rows whose cell in input column `column` is `value` (a frequency sheet's
+    /// Enter).
+    case keepValue(column: Int, value: [UInt8])
+    /// Open the frequency sheet of the cursor's column (`#`); the summary sheet (`I`).
+    case frequency
+    case summary
     /// Open the prompt for a path to write the view to (Ctrl-S); write it there.
     case saveView
     case saveTo(String, overwrite: Bool)

@@ -62,6 +62,8 @@ public enum KeyMap {
         KeyBinding([], "z]", .sort(descending: true, adding: true), "add the cursor's column as a sort key, descending",
                    sequences: [[.character("z"), .character("]")]]),
         KeyBinding([.character("o")], "o", .fileOrder, "back to the file's order (filters stay)"),
+        KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),
+        KeyBinding([.character("I")], "I", .summary, "a summary of every column: kind, counts, range, mean"),
         KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a CSV or TSV file"),
         KeyBinding([.enter], "Enter", .inspect, "open the cell (with --echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),

@@ -75,4 +75,6 @@ public enum Choice: Sendable, Equatable {
     case bytes([UInt8])
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
+    /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.
+    case record(Int)
 }

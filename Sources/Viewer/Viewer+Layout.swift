@@ -34,6 +34,11 @@ extension Viewer {
         cursorColumn = max(0, min(cursorColumn, count - 1))
     }
 
+    /// True when the input has rows the geometry has not taken in yet (they arrived after
+    /// the last command): the loop then sends `.refresh` before drawing, so that a frame
+    /// never shows a row count its rows are not laid out for.
+    public var needsRefresh: Bool { dataRowCount != knownDataRows }
+
     /// Says when some header rows scroll with the data because the screen is too short
     /// to keep them all on top.
     func noteScrollingHeaderRows() {

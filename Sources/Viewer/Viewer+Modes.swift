@@ -38,6 +38,11 @@ extension Viewer {
     func inspectOrChoose() {
         sync()
         guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
+        if options.isSheet {
+            chosen = .record(table.record(ofRow: cursorRow))
+            finish()
+            return
+        }
         if let echo = options.echo {
             if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : row.isCut) {
                 // Printing the kept start as if it were the value would lose data silently.

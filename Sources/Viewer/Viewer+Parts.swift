@@ -45,6 +45,8 @@ struct Requests {
     /// The view being written to a file (Ctrl-S), and whether the input was still loading.
     var saving: ViewSaver?
     var savedWhileLoading = false
+    /// A sheet to push over this viewer (a frequency or summary sheet).
+    var sheet: SheetSource?
 }
 
 /// The parts' fields, under the names the viewer's code uses.

@@ -46,8 +46,7 @@ extension Viewer {
             message = "this cell is longer than what is kept in memory: it cannot be matched whole"
             return
         }
-        query.filters.append(RecordFilter(pattern: Self.exactPattern(row.field(column)), column: column))
-        applyQuery(saying: nil)
+        keep(value: Array(row.field(column)), column: column)
     }
 
     /// A pattern that matches exactly `value`, case and all: every character that is not
@@ -167,6 +166,7 @@ extension Viewer {
         if isSaving { return .cancelSave }
         if isSearching { return .cancelSearch }
         if query.isRunning { return .cancelQuery }
-        return nil
+        // A sheet goes back to the table on Esc.
+        return options.isSheet ? .quit : nil
     }
 }

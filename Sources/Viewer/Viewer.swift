@@ -169,6 +169,9 @@ public final class Viewer {
         case .sort(let descending, let adding): sortByCursorColumn(descending: descending, adding: adding)
         case .fileOrder: unsort()
         case .cancelQuery: cancelQuery()
+        case .keepValue(let column, let value): keep(value: value, column: column)
+        case .frequency: openFrequency(of: cursorFileColumn)
+        case .summary: openSummary()
         case .saveView: input.open(.save)
         case .saveTo(let path, let overwrite):
             if !overwrite { history.add(path, for: .save) }
@@ -195,6 +198,12 @@ public final class Viewer {
     func finish() {
         cancelSearch()
         isFinished = true
+    }
+
+    /// Takes back a finish (a sheet whose row opened another sheet over it stays).
+    public func reopen() {
+        isFinished = false
+        chosen = nil
     }
 
     /// The bytes to copy, once: the event loop sends them to the terminal.

@@ -19,6 +19,9 @@ public struct ViewerOptions: Sendable, Equatable {
     public var follows: Bool
     /// With `--echo`: Enter chooses the cursor's cell, row or column and quits.
     public var echo: EchoMode?
+    /// A sheet over the table (a frequency or summary sheet): Enter chooses the row, and
+    /// Esc or q goes back.
+    public var isSheet = false
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
                 bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,

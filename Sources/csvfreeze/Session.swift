@@ -86,6 +86,9 @@ enum Session {
         switch choice {
         case .bytes(let bytes):
             _ = Output.writeToStandardOutput(bytes + [terminator])
+        case .record:
+            // Chosen in a sheet, for the sheet below: nothing to print.
+            break
         case .column(let column):
             guard path != nil && path != "-" else {
                 fail("--echo column needs a FILE it can read again (a pipe or FIFO was read already)", status: 1)

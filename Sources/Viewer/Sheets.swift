@@ -1,0 +1,220 @@
+import CellStore
+import FreezeLayout
+import Insight
+import Query
+import Scan
+import Table
+
+/// A sheet pushed over the table (a frequency or summary sheet): a viewer over rows that
+/// a pass over the input makes, and what Enter on one of them does.
+public protocol SheetSource: AnyObject {
+    /// The sheet as it is now, at `size`.
+    func viewer(size: Size) -> Viewer
+    /// True when the pass has news since the last `viewer(size:)`.
+    var hasNews: Bool { get }
+    /// What Enter on data record `record` of the sheet does.
+    func choose(record: Int) -> SheetChoice
+    /// Stops the pass (the sheet was closed).
+    func cancel()
+}
+
+/// What choosing a row of a sheet does.
+public enum SheetChoice {
+    case nothing
+    /// Close the sheet and apply this to the sheet below.
+    case command(Command)
+    /// Keep the sheet and push another over it.
+    case push(SheetSource)
+}
+
+extension Viewer {
+    /// Options for a sheet: one header row, Enter chooses, Esc goes back.
+    static func sheetOptions(like options: ViewerOptions) -> ViewerOptions {
+        var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
+                                  showsIndicators: options.showsIndicators)
+        sheet.isSheet = true
+        return sheet
+    }
+
+    /// A sheet's viewer over `rows` (the first is the header), saying `note`.
+    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?) -> Viewer {
+        var bytes: [UInt8] = []
+        for row in rows { OutputWriter.appendDelimited(row, delimiter: 0x2C, lineEnding: [0x0A], to: &bytes) }
+        let viewer = Viewer(store: CellStore(bytes: bytes, name: name, delimiter: 0x2C), options: sheetOptions(like: options),
+                            screenSize: size)
+        if let note { viewer.say(note) }
+        return viewer
+    }
+
+    /// `#`: the frequency sheet of the cursor's column, over the rows in view.
+    func openFrequency(of column: Int) {
+        guard let input = ScanInput(store: store) else {
+            message = "nothing to count yet"
+            return
+        }
+        requests.sheet = FrequencySheet(input: input, column: column, name: displayName(ofFileColumn: column),
+                                        headerRows: options.headerRows, records: table.rows, table: self)
+    }
+
+    /// `I`: the summary sheet, one row per column, over the rows in view.
+    func openSummary() {
+        guard let input = ScanInput(store: store) else {
+            message = "nothing to summarise yet"
+            return
+        }
+        let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
+        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: table.rows, table: self)
+    }
+
+    /// A sheet this viewer asks to push (the event loop takes it).
+    public func takeSheet() -> SheetSource? {
+        defer { requests.sheet = nil }
+        return requests.sheet
+    }
+
+    /// Keeps the rows whose cell in input column `column` is `value` exactly.
+    func keep(value: [UInt8], column: Int) {
+        query.filters.append(RecordFilter(pattern: Self.exactPattern(value[...]), column: column))
+        applyQuery(saying: nil)
+    }
+}
+
+/// Shares as text: `12.34%`.
+private func percentText(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
+}
+
+/// One row per distinct value of a column: its count, share and a bar, most frequent
+/// first; it fills in while the count runs.
+final class FrequencySheet: SheetSource {
+    private let count: FrequencyCount
+    private let column: Int
+    private let name: String
+    private let options: ViewerOptions
+    /// The values shown, by data record (a sheet can be sorted: records say which).
+    private var values: [[UInt8]] = []
+    private var shown: (rows: Int, total: Int, done: Bool)?
+    /// Rows shown while the count runs (the whole table once it is done).
+    static let partialRows = 2000
+
+    init(input: ScanInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+        self.column = column
+        self.name = name
+        options = table.options
+        count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.store.wake)
+    }
+
+    deinit { count.cancel() }
+
+    private var table: FrequencyTable? { count.partial }
+
+    var hasNews: Bool {
+        guard let table else { return shown == nil }
+        return shown.map { $0.total != table.total || $0.done != table.isComplete || $0.rows != table.rows.count } ?? true
+    }
+
+    func viewer(size: Size) -> Viewer {
+        let current = table
+        let complete = current?.isComplete ?? false
+        let listed = complete ? current?.rows ?? [] : Array((current?.rows ?? []).prefix(Self.partialRows))
+        shown = (current?.rows.count ?? 0, current?.total ?? 0, complete)
+        values = listed.map(\.value)
+        let most = max(1, listed.first?.count ?? 1)
+        var rows = [Row(cells: ["value", "count", "percent", "share"])]
+        for entry in listed {
+            let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
+            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
+            rows.append(Row(bytes: value + Array("\(entry.count)".utf8) + Array(percentText(entry.percent).utf8) + Array(bar.utf8),
+                            ends: [value.count, value.count + "\(entry.count)".utf8.count,
+                                   value.count + "\(entry.count)".utf8.count + percentText(entry.percent).utf8.count,
+                                   value.count + "\(entry.count)".utf8.count + percentText(entry.percent).utf8.count + bar.utf8.count]))
+        }
+        var note: String?
+        if case .running(let done, let total) = count.status {
+            note = "counting… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
+        } else if let current, !current.isExact {
+            note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
+        } else if let current {
+            note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))  (Enter filters the table)"
+        }
+        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note)
+    }
+
+    func choose(record: Int) -> SheetChoice {
+        let index = record - 1
+        guard values.indices.contains(index) else { return .nothing }
+        return .command(.keepValue(column: column, value: values[index]))
+    }
+
+    func cancel() { count.cancel() }
+}
+
+/// One row per column: its kind, filled and empty counts, distinct values, range, mean,
+/// lengths and most common values; it fills in while the pass runs.
+final class SummarySheet: SheetSource {
+    private let scan: SummaryScan
+    private let options: ViewerOptions
+    private let input: ScanInput
+    private let headerRows: Int
+    private let records: (any RecordSequence)?
+    private let names: [String]
+    private weak var table: Viewer?
+    private var shownDone: Bool?
+    private var shownAt: Int64 = -1
+
+    init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+        self.input = input
+        self.names = names
+        self.headerRows = headerRows
+        self.records = records
+        self.table = table
+        options = table.options
+        scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.store.wake)
+    }
+
+    deinit { scan.cancel() }
+
+    private var progress: Int64 {
+        if case .running(let done, _) = scan.status { return done }
+        return -2
+    }
+
+    var hasNews: Bool { shownDone == nil || progress != shownAt }
+
+    func viewer(size: Size) -> Viewer {
+        shownAt = progress
+        let summaries = scan.partial ?? []
+        shownDone = summaries.first?.isComplete
+        var rows = [Row(cells: ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
+                                "shortest", "longest", "common"])]
+        for summary in summaries {
+            let common = summary.common.map {
+                "\($0.value.isEmpty ? "(empty)" : $0.text) (\(summary.commonIsEstimate ? "≈" : "")\($0.count))"
+            }
+            rows.append(Row(cells: [
+                summary.name, summary.kind.rawValue, "\(summary.filled)", "\(summary.empty)",
+                (summary.distinctIsEstimate ? "≈" : "") + "\(summary.distinct)",
+                summary.minimum ?? "", summary.maximum ?? "",
+                summary.mean.map { "\($0)" } ?? "", summary.standardDeviation.map { "\($0)" } ?? "",
+                summary.shortest.map(String.init) ?? "", summary.longest.map(String.init) ?? "",
+                common.joined(separator: ", "),
+            ]))
+        }
+        var note = "Enter: the column's frequency sheet"
+        if case .running(let done, let total) = scan.status {
+            note = "summarising… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
+        }
+        return Viewer.sheet(named: "summary", rows: rows, options: options, size: size, note: note)
+    }
+
+    func choose(record: Int) -> SheetChoice {
+        let column = record - 1
+        guard let table, column >= 0, column < names.count else { return .nothing }
+        return .push(FrequencySheet(input: input, column: column, name: names[column], headerRows: headerRows,
+                                    records: records, table: table))
+    }
+
+    func cancel() { scan.cancel() }
+}
