@@ -170,3 +170,14 @@ extension Viewer {
         return options.isSheet ? .quit : nil
     }
 }
+
+extension Viewer {
+    /// Starts with a view (from `--filter`, `--sort` and `--columns`): the same passes
+    /// as the keys start.
+    public func apply(filters: [RecordFilter], sortKeys: [SortKey], columns: [Int]?) {
+        if let columns { show(rows: table.rows, columns: ColumnMap(shown: columns)) }
+        query.filters = filters
+        query.sortKeys = sortKeys
+        if !query.isEmpty { applyQuery(saying: nil) }
+    }
+}

@@ -266,16 +266,12 @@ struct CSVFreezeCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if query.isActive {
-            // The screen takes these from its own keys (&, [, -); from the command line only with output.
-            fail("--filter, --sort and --columns write text for now: add --output FORMAT (or pipe the output)", status: 2)
-        }
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
-                                 terminator: print0 ? 0x00 : 0x0A)
+                                 terminator: print0 ? 0x00 : 0x0A, query: query)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -14,7 +14,8 @@ enum Session {
     static let cancelledStatus: Int32 = 130
 
     static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
-                    options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A) -> Int32 {
+                    options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
+                    query: QueryOptions? = nil) -> Int32 {
         var options = given
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
@@ -37,6 +38,18 @@ enum Session {
         } catch {
             fail(error.description, status: 1)
         }
+        // --filter, --sort and --columns: their columns are named against the header, read
+        // before the terminal is taken, so a wrong name is a plain one-line error.
+        var resolved: QueryOptions.Resolved?
+        if let query, query.isActive {
+            while store.rowCount < max(1, options.headerRows) && !store.isComplete { usleep(2000) }
+            let header = options.headerRows > 0 ? store.row(0) : nil
+            do {
+                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(store.columnCount, header?.count ?? 0))
+            } catch {
+                fail(error.description, status: 2)
+            }
+        }
         // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
         var notice: String?
         if options.follows, let compression = store.compressionName {
@@ -52,6 +65,7 @@ enum Session {
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
         let viewer = Viewer(store: store, options: options, screenSize: session.size)
+        if let resolved { viewer.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
         var environment: [String: String] = [:]
         for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
