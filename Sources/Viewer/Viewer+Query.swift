@@ -161,6 +161,9 @@ extension Viewer {
 }
 
 extension Viewer {
+    /// True while a filter or sort is still making rows.
+    public var isQueryRunning: Bool { query.isRunning }
+
     /// What Esc means in the grid now: stop a save, a search, or a filter or sort.
     var escapeCommand: Command? {
         if isSaving { return .cancelSave }

@@ -157,7 +157,7 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-let otherOnly = ["--index-only", "--search-only", "--query-only", "--no-packed", "--insight-only"].contains(where: arguments.contains)
+let otherOnly = ["--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only"].contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
@@ -178,6 +178,12 @@ if arguments.contains("--search-only") {
 
 if arguments.contains("--query-only") {
     try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
+    try viewFrameBenchmark(big: big)
+    exit(0)
+}
+
+if arguments.contains("--views-only") {
+    try viewFrameBenchmark(big: big)
     exit(0)
 }
 
@@ -410,6 +416,7 @@ report("cell renderer, random bytes", "\(renders) runs", target: "\(renderFailur
 
 try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
+try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
 
 print("")
