@@ -72,14 +72,21 @@ public final class TableView {
         let count = wanted.reduce(0) { $0 + $1.count }
         // The same rows as last time, all read, in a sequence that has not changed: nothing to do.
         guard wanted != batchRanges || batch.count < count || total != batchCount else { return }
+        // Rows still on screen are kept; only those that came into view are read (a scroll
+        // step reads one record).
         var refs: [RecordRef] = []
-        batchRecords = [:]
+        var records: [Int: Int] = [:]
+        var kept: [Int: Row] = [:]
         for range in wanted {
             let some = rows.records(in: range)
-            for (offset, ref) in some.enumerated() { batchRecords[range.lowerBound + offset] = ref.record }
-            refs += some
+            for (offset, ref) in some.enumerated() {
+                records[range.lowerBound + offset] = ref.record
+                if let row = batch[ref.record] { kept[ref.record] = row } else { refs.append(ref) }
+            }
         }
-        batch = store.rows(refs)
+        kept.merge(store.rows(refs)) { old, _ in old }
+        batch = kept
+        batchRecords = records
         batchRanges = wanted
         batchCount = total
     }

@@ -79,6 +79,16 @@ extension Viewer {
     }
 }
 
+/// How often a sheet is rebuilt while its pass runs: counts so far are merged and laid out
+/// on the UI thread, so not on every piece the pass finishes.
+private let rebuildInterval = Duration.milliseconds(250)
+
+/// True when a running pass's sheet was rebuilt less than `rebuildInterval` ago.
+private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool {
+    guard isRunning, let last else { return false }
+    return ContinuousClock.now - last < rebuildInterval
+}
+
 /// Shares as text: `12.34%`.
 private func percentText(_ value: Double) -> String {
     let hundredths = Int((value * 100).rounded())
@@ -96,6 +106,7 @@ final class FrequencySheet: SheetSource {
     /// The values shown, by data record (a sheet can be sorted: records say which).
     private var values: [[UInt8]] = []
     private var shown: (rows: Int, total: Int, done: Bool)?
+    private var builtAt: ContinuousClock.Instant?
     /// Rows shown while the count runs (the whole table once it is done).
     static let partialRows = 2000
 
@@ -110,12 +121,19 @@ final class FrequencySheet: SheetSource {
 
     private var table: FrequencyTable? { count.partial }
 
+    private var isRunning: Bool {
+        if case .running = count.status { return true }
+        return false
+    }
+
     var hasNews: Bool {
+        if tooSoon(builtAt, isRunning: isRunning) { return false }
         guard let table else { return shown == nil }
         return shown.map { $0.total != table.total || $0.done != table.isComplete || $0.rows != table.rows.count } ?? true
     }
 
     func viewer(size: Size) -> Viewer {
+        builtAt = ContinuousClock.now
         let current = table
         let complete = current?.isComplete ?? false
         let listed = complete ? current?.rows ?? [] : Array((current?.rows ?? []).prefix(Self.partialRows))
@@ -163,6 +181,7 @@ final class SummarySheet: SheetSource {
     private weak var table: Viewer?
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
+    private var builtAt: ContinuousClock.Instant?
 
     init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.input = input
@@ -181,9 +200,13 @@ final class SummarySheet: SheetSource {
         return -2
     }
 
-    var hasNews: Bool { shownDone == nil || progress != shownAt }
+    var hasNews: Bool {
+        if tooSoon(builtAt, isRunning: progress >= 0) { return false }
+        return shownDone == nil || progress != shownAt
+    }
 
     func viewer(size: Size) -> Viewer {
+        builtAt = ContinuousClock.now
         shownAt = progress
         let summaries = scan.partial ?? []
         shownDone = summaries.first?.isComplete
