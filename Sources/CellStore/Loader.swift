@@ -339,69 +339,6 @@ package final class Loader: Sendable {
         return lines
     }
 
-    /// Judges a file's start on the calling thread, so its first screen can be read at once.
-    package func prepareFile() {
-        guard case .file(let file, let size) = input else { return }
-        let start = judgeStart(source: file, available: size)
-        shared.withLock {
-            $0.available = size
-            $0.progress.totalBytes = size
-            $0.dialect = start.dialect
-            $0.preamble = start.preamble
-            $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
-        }
-    }
-
-    /// Where the table starts (past a BOM and the preamble), the dialect, and the
-    /// preamble's lines, from the first 64 KiB that exist.
-    func judgeStart(source: ByteSource, available: Int64) -> (dialect: Dialect, bomLength: Int64, preamble: [String]) {
-        let prelude = Loader.prelude(source: source, available: available)
-        let judged = Loader.judgeStart(prelude, fileName: fileName, delimiter: forcedDelimiter, quote: forcedQuote,
-                                       preamble: preambleRule)
-        return (judged.dialect, Int64(judged.dataStart), judged.preamble)
-    }
-
-    /// The same, for bytes in hand (also used by `RecordStream`).
-    static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?, quote: UInt8? = nil,
-                           preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String]) {
-        let bomLength = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var (preambleLength, preamble) = rule.split(prelude[bomLength...])
-        var dataStart = bomLength + preambleLength
-        var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
-        if let delimiter { dialect.delimiter = delimiter }
-        if case .detect = rule, !preamble.isEmpty,
-           let header = PreambleRule.lastLineStart(prelude[bomLength..<dataStart]),
-           PreambleRule.looksLikeFirstRecord(prelude[header..<dataStart], before: prelude[dataStart...], dialect: dialect) {
-            // `#id,name` over rows of two fields is the header, not a comment.
-            dataStart = header
-            preamble.removeLast()
-            preambleLength = header - bomLength
-        }
-        // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
-        dialect.looksBinary = prelude[dataStart...].contains(0)
-        return (dialect, dataStart, preamble)
-    }
-
-    static func prelude(source: ByteSource, available: Int64) -> [UInt8] {
-        let wanted = Int(min(available, 1 << 16))
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        let got = bytes.withUnsafeMutableBytes { source.read(at: 0, into: $0) }
-        bytes.removeLast(wanted - max(0, got))
-        return bytes
-    }
-
-    /// True when enough of a stream's start is in to judge it: a first line of data
-    /// after the preamble (or 64 KiB).
-    func hasFirstLine(source: ByteSource, available: Int64) -> Bool {
-        let bytes = Loader.prelude(source: source, available: available)
-        if bytes.count >= 1 << 16 { return true }
-        // A preamble counts as seen only when the line after it has started.
-        let (length, _) = preambleRule.split(bytes[...])
-        let rest = bytes[length...]
-        if case .detect = preambleRule, rest.isEmpty { return false }
-        return rest.contains(0x0A) || rest.contains(0x0D)
-    }
-
     static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
