@@ -32,9 +32,11 @@ enum Session {
                 _ = Glibc.write(wakeWrite, &byte, 1)
             })
         }
-        let store: CellStore
+        // The first store and viewer are held only until the loop takes them: after `R`
+        // the loop owns the new ones, and the old ones (with their threads) must go.
+        var first: CellStore?
         do {
-            store = try open()
+            first = try open()
         } catch {
             fail(error.description, status: 1)
         }
@@ -42,17 +44,17 @@ enum Session {
         // before the terminal is taken, so a wrong name is a plain one-line error.
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
-            while store.rowCount < max(1, options.headerRows) && !store.isComplete { usleep(2000) }
-            let header = options.headerRows > 0 ? store.row(0) : nil
+            while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
+            let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(store.columnCount, header?.count ?? 0))
+                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
         var notice: String?
-        if options.follows, let compression = store.compressionName {
+        if options.follows, let compression = first!.compressionName {
             options.follows = false
             notice = "a \(compression) file is read once, not followed (R reads it again)"
         }
@@ -64,17 +66,19 @@ enum Session {
         }
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
-        let viewer = Viewer(store: store, options: options, screenSize: session.size)
-        if let resolved { viewer.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
+        var viewer: Viewer? = Viewer(store: first!, options: options, screenSize: session.size)
+        first = nil
+        if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
         var environment: [String: String] = [:]
         for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         let historyPath = HistoryFile.path(environment: environment)
-        viewer.history = HistoryFile.load(from: historyPath)
-        if let notice { viewer.say(notice) }
-        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wakeRead: wake[0]),
+        viewer?.history = HistoryFile.load(from: historyPath)
+        if let notice { viewer?.say(notice) }
+        let loop = AppLoop(table: viewer!, screen: TerminalScreen(session: session, wakeRead: wake[0]),
                            clock: MonotonicClock(), reopen: open)
+        viewer = nil
         loop.run()
         let table = loop.table
         session.end()
