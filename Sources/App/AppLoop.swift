@@ -16,6 +16,8 @@ public final class AppLoop {
     private struct Entry {
         var viewer: Viewer
         let source: SheetSource?
+        /// The sheet that opened this one: what Enter on a row means applies there.
+        weak var opener: Viewer?
     }
 
     private var entries: [Entry]
@@ -48,13 +50,14 @@ public final class AppLoop {
 
     /// Puts `sheet` over the others; `q` or Esc in it comes back here.
     public func push(_ sheet: Viewer) {
-        entries.append(Entry(viewer: sheet, source: nil))
+        entries.append(Entry(viewer: sheet, source: nil, opener: top))
         lastFrame = nil
     }
 
-    /// Puts a sheet made by a pass over the others; it fills in as the pass runs.
-    public func push(_ source: SheetSource) {
-        entries.append(Entry(viewer: source.viewer(size: top.screenSize), source: source))
+    /// Puts a sheet made by a pass over the others (opened from `opener`, the top sheet
+    /// unless said); it fills in as the pass runs.
+    public func push(_ source: SheetSource, openedFrom opener: Viewer? = nil) {
+        entries.append(Entry(viewer: source.viewer(size: top.screenSize), source: source, opener: opener ?? top))
         lastFrame = nil
     }
 
@@ -139,6 +142,7 @@ public final class AppLoop {
                 let fresh = source.viewer(size: old.screenSize)
                 fresh.adopt(old)
                 entries[index].viewer = fresh
+                for other in entries.indices where entries[other].opener === old { entries[other].opener = fresh }
             } else {
                 old.handle(.refresh)
             }
@@ -166,12 +170,17 @@ public final class AppLoop {
                 closed.source?.cancel()
             case .command(let command):
                 closed.source?.cancel()
-                top.handle(command)
+                // It applies to the sheet that opened this one: any sheet above that closes.
+                if let opener = closed.opener, let index = entries.lastIndex(where: { $0.viewer === opener }) {
+                    for entry in entries[(index + 1)...] { entry.source?.cancel() }
+                    entries.removeSubrange((index + 1)...)
+                    opener.handle(command)
+                }
             case .push(let next):
-                // The sheet stays under the one it opens.
+                // The sheet stays under the one it opens, which answers to the same opener.
                 closed.viewer.reopen()
                 entries.append(closed)
-                push(next)
+                push(next, openedFrom: closed.opener)
             }
         }
         if let source = top.takeSheet() { push(source) }

@@ -40,3 +40,8 @@ extension CellStore {
         return now.device == there.device && now.inode == there.inode
     }
 }
+
+extension CellStore {
+    /// True when the input is followed as it grows (it never ends).
+    public var follows: Bool { loader.follows }
+}

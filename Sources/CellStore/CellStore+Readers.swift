@@ -3,10 +3,13 @@
 /// which belongs to the UI thread.
 public struct RecordReaders: Sendable {
     let loader: Loader
+    /// A reader and progress fixed when these readers were made (see `asOfNow`).
+    let frozen: (reader: RecordReader?, progress: LoadProgress)?
 
     /// A reader of the records known now (nil until the dialect is known).
     public func current() -> RecordReader? {
-        loader.shared.withLock { state in
+        if let frozen { return frozen.reader }
+        return loader.shared.withLock { state in
             state.dialect.map { dialect in
                 RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
                              end: state.available, isFinal: state.progress.isComplete,
@@ -16,10 +19,25 @@ public struct RecordReaders: Sendable {
     }
 
     /// The loader's progress now.
-    public var progress: LoadProgress { loader.shared.withLock { $0.progress } }
+    public var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
 }
 
 extension CellStore {
     /// Readers of this store's input for other threads, following its index as it grows.
-    public var recordReaders: RecordReaders { RecordReaders(loader: loader) }
+    public var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil) }
+
+    /// Readers of the records indexed now, as if the input ended there: for a pass over an
+    /// input that is followed (it never ends), which then covers the rows read so far.
+    public var recordReadersAsOfNow: RecordReaders {
+        loader.shared.withLock { state in
+            var progress = state.progress
+            let end = state.checkpoints.isEmpty ? state.available : max(state.checkpoints.last!.offset, progress.bytesRead)
+            progress.isComplete = true
+            let reader = state.dialect.map { dialect in
+                RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
+                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords)
+            }
+            return RecordReaders(loader: loader, frozen: (reader, progress))
+        }
+    }
 }

@@ -83,9 +83,10 @@ public final class CellStore {
 
     /// A store over bytes in memory, indexed on the calling thread before it returns.
     public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil, quote: UInt8? = nil,
-                            preamble: PreambleRule = .none, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32) {
+                            preamble: PreambleRule = .none, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
+                            onChange: @escaping @Sendable () -> Void = {}) {
         let loader = Loader(input: .memory(MemorySource(bytes)), spacing: checkpointSpacing,
-                            fileName: name, forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, onChange: {})
+                            fileName: name, forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, onChange: onChange)
         self.init(name: name, loader: loader, cacheCapacity: cacheCapacity)
         loader.run()
     }

@@ -45,7 +45,7 @@ public final class FilteredRecords: RecordSequence, @unchecked Sendable {
     public static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
-        return FilteredRecords(readers: store.recordReaders, headerRows: headerRows, filters: filters, patterns: patterns,
+        return FilteredRecords(readers: store.follows ? store.recordReadersAsOfNow : store.recordReaders, headerRows: headerRows, filters: filters, patterns: patterns,
                                base: base, wake: wake)
     }
 

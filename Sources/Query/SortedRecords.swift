@@ -57,7 +57,7 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
                              memoryBudget: Int = defaultBudget, workers: Int = 2,
                              wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
         let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: store, headerRows: headerRows) }
-        return SortedRecords(readers: store.recordReaders, headerRows: headerRows, keys: keys, kinds: kinds,
+        return SortedRecords(readers: store.follows ? store.recordReadersAsOfNow : store.recordReaders, headerRows: headerRows, keys: keys, kinds: kinds,
                              memoryBudget: memoryBudget, workers: workers, wake: wake)
     }
 

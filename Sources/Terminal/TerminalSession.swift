@@ -85,6 +85,13 @@ public final class TerminalSession {
     public func end() {
         guard !isEnded else { return }
         isEnded = true
+        // A terminal with no alternate screen (vt100) would keep the last frame, with the
+        // cursor on its status line for the shell to write over: it is cleared instead.
+        let alternate = tigetstr("smcup")
+        if alternate == nil || Int(bitPattern: alternate) == -1 {
+            clear()
+            refresh()
+        }
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
         if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027h") }

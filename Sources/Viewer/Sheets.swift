@@ -36,19 +36,21 @@ extension Viewer {
         return sheet
     }
 
-    /// A sheet's viewer over `rows` (the first is the header), saying `note`.
-    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?) -> Viewer {
+    /// A sheet's viewer over `rows` (the first is the header), saying `note`. `wake` is the
+    /// table's: passes started in the sheet (a sort, a save) wake the event loop through it.
+    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?,
+                      wake: @escaping @Sendable () -> Void) -> Viewer {
         var bytes: [UInt8] = []
         for row in rows { OutputWriter.appendDelimited(row, delimiter: 0x2C, lineEnding: [0x0A], to: &bytes) }
-        let viewer = Viewer(store: CellStore(bytes: bytes, name: name, delimiter: 0x2C), options: sheetOptions(like: options),
-                            screenSize: size)
+        let store = CellStore(bytes: bytes, name: name, delimiter: 0x2C, onChange: wake)
+        let viewer = Viewer(store: store, options: sheetOptions(like: options), screenSize: size)
         if let note { viewer.say(note) }
         return viewer
     }
 
     /// `#`: the frequency sheet of the cursor's column, over the rows in view.
     func openFrequency(of column: Int) {
-        guard let input = ScanInput(store: store) else {
+        guard let input = scanInput else {
             message = "nothing to count yet"
             return
         }
@@ -58,12 +60,18 @@ extension Viewer {
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
     func openSummary() {
-        guard let input = ScanInput(store: store) else {
+        guard let input = scanInput else {
             message = "nothing to summarise yet"
             return
         }
         let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
         requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: table.rows, table: self)
+    }
+
+    /// The input for a sheet's pass: what is read now (a followed input never ends, so
+    /// its pass covers the rows read so far).
+    private var scanInput: ScanInput? {
+        store.follows ? ScanInput(readers: store.recordReadersAsOfNow) : ScanInput(store: store)
     }
 
     /// A sheet this viewer asks to push (the event loop takes it).
@@ -103,6 +111,7 @@ final class FrequencySheet: SheetSource {
     private let column: Int
     private let name: String
     private let options: ViewerOptions
+    private let wake: @Sendable () -> Void
     /// The values shown, by data record (a sheet can be sorted: records say which).
     private var values: [[UInt8]] = []
     private var shown: (rows: Int, total: Int, done: Bool)?
@@ -114,6 +123,7 @@ final class FrequencySheet: SheetSource {
         self.column = column
         self.name = name
         options = table.options
+        wake = table.store.wake
         count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.store.wake)
     }
 
@@ -157,7 +167,7 @@ final class FrequencySheet: SheetSource {
         } else if let current {
             note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))  (Enter filters the table)"
         }
-        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note)
+        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note, wake: wake)
     }
 
     func choose(record: Int) -> SheetChoice {
@@ -179,6 +189,7 @@ final class SummarySheet: SheetSource {
     private let records: (any RecordSequence)?
     private let names: [String]
     private weak var table: Viewer?
+    private let wake: @Sendable () -> Void
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
     private var builtAt: ContinuousClock.Instant?
@@ -190,6 +201,7 @@ final class SummarySheet: SheetSource {
         self.records = records
         self.table = table
         options = table.options
+        wake = table.store.wake
         scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.store.wake)
     }
 
@@ -229,7 +241,7 @@ final class SummarySheet: SheetSource {
         if case .running(let done, let total) = scan.status {
             note = "summarising… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
         }
-        return Viewer.sheet(named: "summary", rows: rows, options: options, size: size, note: note)
+        return Viewer.sheet(named: "summary", rows: rows, options: options, size: size, note: note, wake: wake)
     }
 
     func choose(record: Int) -> SheetChoice {

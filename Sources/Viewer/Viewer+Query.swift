@@ -14,6 +14,19 @@ struct ViewQuery {
     /// The rows shown: filtered, sorted, or nil for every row in the file's order.
     var rows: (any RecordSequence)? { filtered ?? sorted }
 
+    /// What made the rows on screen. New passes' rows replace them once they have some, so
+    /// a sort that is still reading keys leaves the view as it was instead of empty.
+    struct Made {
+        var filters: [RecordFilter] = []
+        var sortKeys: [SortKey] = []
+        var sorted: SortedRecords?
+        var filtered: FilteredRecords?
+    }
+    var shown = Made()
+
+    /// True while new passes run whose rows are not on screen yet.
+    var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
+
     /// True while a pass is still making rows.
     var isRunning: Bool { (sorted.map { !$0.isComplete } ?? false) || (filtered.map { !$0.isComplete } ?? false) }
 
@@ -102,13 +115,26 @@ extension Viewer {
                 query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: query.filters,
                                                            over: query.sorted, wake: store.wake)
             } catch {
-                query.filters.removeLast()
-                message = error.description
+                let filter = query.filters.removeLast()
+                // The reason without the command line's option name.
+                let reason = error.description.components(separatedBy: "': ").dropFirst().joined(separator: "': ")
+                message = "\(filter.column == nil ? "&" : "|")\(filter.pattern): " + (reason.isEmpty ? error.description : reason)
                 return
             }
         }
-        show(rows: query.rows)
+        if let rows = query.rows, rows.count == 0, !rows.isComplete {
+            // Nothing to show yet: the view stays as it was until the first rows come.
+        } else {
+            showQueryRows()
+        }
         message = text ?? (query.isRunning ? queryProgress : nil)
+    }
+
+    /// Puts the passes' rows on screen (the cursor stays on its record where it can).
+    private func showQueryRows() {
+        query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
+                                     filtered: query.filtered)
+        show(rows: query.rows)
     }
 
     /// Esc while a pass runs: stops it; the rows found so far stay.
@@ -116,12 +142,23 @@ extension Viewer {
         guard query.isRunning else { return }
         query.sorted?.cancel()
         query.filtered?.cancel()
-        if !quietly { message = "stopped: the rows found so far stay" }
+        guard !quietly else { return }
+        if query.isPending {
+            // Stopped before any row came: the view, and what is in force, stay as they were.
+            query.filters = query.shown.filters
+            query.sortKeys = query.shown.sortKeys
+            query.sorted = query.shown.sorted
+            query.filtered = query.shown.filtered
+            message = "stopped: the view is as it was"
+        } else {
+            message = "stopped: the rows found so far stay"
+        }
     }
 
     /// On news: the passes' progress, and their end.
     func collectQuery() {
         guard query.sorted != nil || query.filtered != nil else { return }
+        if query.isPending, let rows = query.rows, rows.count > 0 || rows.isComplete { showQueryRows() }
         if let failure = query.filtered?.failure {
             message = "filter stopped: " + failure
         } else if case .failed(let reason)? = query.sorted?.phase {
@@ -146,7 +183,7 @@ extension Viewer {
     }
 
     /// What the status line says is in force: `↓price  2 filters`.
-    var queryNote: String? {
+    package var queryNote: String? {
         var parts: [String] = []
         if !query.sortKeys.isEmpty {
             parts.append("sorted by " + query.sortKeys.map { key in

@@ -108,3 +108,43 @@ struct SheetTests {
         #expect(cells(subject.top, column: 1) == ["3", "1"])
     }
 }
+
+extension SheetTests {
+    @Test("a value chosen in a frequency sheet opened from the summary filters the table, and both sheets close")
+    func frequencyFromSummary() {
+        let (subject, screen) = loop()
+        screen.script = [keys("I")]
+        subject.step()
+        run(subject, screen, until: "the summary") { subject.top.frame().lines.last?.contains("Enter: the column") == true }
+        screen.script = [[.key(.down), .key(.enter)]]
+        subject.step()
+        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        screen.script = [[.key(.down), .key(.enter)]]
+        subject.step()
+        #expect(subject.sheets.count == 1, "back at the table")
+        run(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
+        #expect(cells(subject.table, column: 1) == ["Bergen", "Bergen", "Bergen"])
+    }
+
+    @Test("a sheet's own passes wake the loop: Ctrl-S from a frequency sheet says it wrote the file")
+    func saveFromSheet() throws {
+        let (subject, screen) = loop()
+        screen.script = [keys("l#")]
+        subject.step()
+        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        screen.script = [[.key(Key.control("s"))] + keys(target) + [.key(.enter)]]
+        subject.step()
+        // Only the wake of the save's own thread brings the news here.
+        let deadline = Date().addingTimeInterval(10)
+        while subject.top.frame().lines.last?.contains("wrote 4 rows") != true && Date() < deadline {
+            screen.script = [[.news]]
+            subject.step()
+            usleep(2000)
+        }
+        #expect(subject.top.frame().lines.last?.contains("wrote 4 rows") == true)
+        let written = try String(contentsOfFile: target, encoding: .utf8)
+        #expect(written.hasPrefix("value,count,percent,share\nOslo,6,50.00%,"))
+    }
+}

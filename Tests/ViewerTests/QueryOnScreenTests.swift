@@ -133,3 +133,39 @@ struct QueryOnScreenTests {
         #expect(lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" } == ["40", "35", "30", "25", "20", "15", "10", "5"])
     }
 }
+
+extension QueryOnScreenTests {
+    @Test("Esc on a sort that has no rows yet leaves the view as it was, never empty")
+    func escapeBeforeRows() {
+        var text = "id,amount\n"
+        for index in 0..<200_000 { text += "\(index),\((index * 7919) % 100_003)\n" }
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 80, height: 10))
+        type(subject, "l]")
+        #expect(subject.dataRowCount == 200_000, "the view stays while the sort reads its keys")
+        subject.handle(key: .escape)
+        subject.handle(.refresh)
+        #expect(subject.dataRowCount == 200_000)
+        let status = subject.frame().lines.last ?? ""
+        if status.contains("as it was") {
+            #expect(!subject.table.isMapped && subject.queryNote == nil, "nothing in force after the stop")
+        }
+    }
+
+    @Test("a followed file sorts and filters over the rows read so far")
+    func followed() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID()).csv")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try Data(Self.csv.utf8).write(to: path)
+        let store = try CellStore.open(path: path.path, follows: true)
+        waitUntil("the rows") { store.progress.isCaughtUp || store.rowCount >= 41 }
+        let subject = Viewer(store: store, options: ViewerOptions(follows: true), screenSize: Size(width: 120, height: 12))
+        subject.handle(.refresh)
+        type(subject, "ll]")
+        settle(subject)
+        #expect(subject.dataRowCount == 40)
+        type(subject, "&Oslo\n")
+        settle(subject)
+        #expect(subject.dataRowCount == 8)
+        store.stopLoading()
+    }
+}
