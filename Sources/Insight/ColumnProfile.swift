@@ -115,9 +115,14 @@ struct ColumnProfile: Sendable {
         let numeric = kind == .integer || kind == .decimal
         let text: ([UInt8]?) -> String? = { $0.map { String(decoding: $0, as: UTF8.self) } }
         let total = filled + empty
-        let common = counter.top(commonValues).map {
-            FrequencyRow(value: $0.value, count: $0.count, percent: FrequencyTable.percent($0.count, of: total))
-        }
+        // Past the budget a kept count may be short by `undercount`: a value is listed only
+        // when it surely occurs more often than any value dropped, and the empty value's
+        // count is known exactly.
+        let common = counter.top(commonValues + 1).compactMap { entry -> FrequencyRow? in
+            let count = entry.value.isEmpty ? empty : entry.count
+            guard counter.isExact || entry.value.isEmpty || entry.count > counter.undercount else { return nil }
+            return FrequencyRow(value: entry.value, count: count, percent: FrequencyTable.percent(count, of: total))
+        }.sorted { $0.count > $1.count }.prefix(commonValues).map { $0 }
         return ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
                              distinct: counter.distinct, distinctIsEstimate: !counter.isExact,
                              minimum: numeric ? text(low?.written) : text(lowBytes),

@@ -97,10 +97,55 @@ enum CellReader {
 
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
+    /// The cell as a number: as `plainNumber` reads it, or written with thousands
+    /// separators (`1,234.5`), a trailing `%` (`12%` is 12) or a leading currency sign
+    /// (`$5`, `-€3.20`), the forms a sort reads as numbers too.
+    static func number(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
+        if let plain = plainNumber(bytes, keepsDigits: keepsDigits) { return plain }
+        guard let bare = bareNumber(bytes) else { return nil }
+        return bare.withUnsafeBytes { plainNumber($0, keepsDigits: keepsDigits) }
+    }
+
+    /// Currency signs a number may start with: $, €, £, ¥.
+    private static let currencies: [[UInt8]] = [[0x24], [0xE2, 0x82, 0xAC], [0xC2, 0xA3], [0xC2, 0xA5]]
+
+    /// `bytes` without its thousands separators, `%` and currency sign, when it has any of
+    /// them and reads as a number once they are gone; else nil (cheaply, for text).
+    static func bareNumber(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let first = bytes.first, let last = bytes.last else { return nil }
+        let marked = last == 0x25 || first == 0x24 || first == 0xE2 || first == 0xC2 || first == 0x2D || first == 0x2B
+            || isDigit(first)
+        guard marked else { return nil }
+        var body = Array(bytes)
+        var changed = false
+        if body.last == 0x25 { body.removeLast(); changed = true }
+        var sign: [UInt8] = []
+        func takeSign() {
+            if sign.isEmpty, let byte = body.first, byte == 0x2D || byte == 0x2B { sign = [byte]; body.removeFirst() }
+        }
+        takeSign()
+        for symbol in currencies where body.starts(with: symbol) {
+            body.removeFirst(symbol.count)
+            changed = true
+            break
+        }
+        takeSign()
+        guard let lead = body.first, isDigit(lead) else { return nil }
+        if body.contains(0x2C) {
+            let end = body.firstIndex { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 } ?? body.count
+            let groups = body[..<end].split(separator: 0x2C, omittingEmptySubsequences: false)
+            guard groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+                  groups.allSatisfy({ $0.allSatisfy(isDigit) }) else { return nil }
+            body = Array(groups.joined()) + Array(body[end...])
+            changed = true
+        }
+        return changed ? sign + body : nil
+    }
+
     /// The cell as a number: `[+-]digits[.digits][(e|E)[+-]digits]`, with a digit before
     /// or after the point, and no leading zero before another digit.
     /// Without `keepsDigits`, only what `ExactNumber.order` needs is kept (no allocation).
-    static func number(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
+    static func plainNumber(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
         let count = bytes.count
         var index = 0
         var negative = false

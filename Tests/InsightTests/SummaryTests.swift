@@ -63,8 +63,13 @@ struct SummaryTests {
         #expect(number("0").compare(number("0.0")) == 0)
         #expect(number("0").compare(number("-0")) == 0)
         #expect(number("1.50").compare(number("1.5")) == 0)
-        for text in ["007", "1,000", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " 1"] {
+        for text in ["007", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " 1", "1,00", "12,3456", ",100", "$", "%", "$x", "1,000,00"] {
             #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0) } == nil, "\(text)")
+        }
+        // The forms a sort reads as numbers: thousands separators, a percent sign, a currency sign.
+        for (text, value) in [("1,000", 1000.0), ("-1,234.5", -1234.5), ("12%", 12), ("$5", 5), ("-€3.20", -3.2), ("$-3", -3),
+                              ("£1,000,000", 1_000_000), ("¥7", 7), ("2,500%", 2500)] {
+            #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0)?.1.value } == value, "\(text)")
         }
     }
 
@@ -85,5 +90,25 @@ struct SummaryTests {
         #expect(rows[0].filled == 30_000)
         #expect(!rows[1].distinctIsEstimate && rows[1].distinct == 3)
         #expect(rows[1].mean == 1 && rows[1].kind == .integer)
+    }
+}
+
+extension SummaryTests {
+    @Test("past the budget, the most common values listed are sure ones, and the empty value's count is exact")
+    func commonValuesPastTheBudget() throws {
+        var text = "v\n"
+        var rows: [String] = []
+        for index in 0..<6000 { rows.append("u\(index)") }
+        rows += Array(repeating: "hot", count: 400) + Array(repeating: "", count: 250)
+        var generator = SystemRandomNumberGenerator()
+        rows.shuffle(using: &generator)
+        text += rows.joined(separator: "\n") + "\n"
+        let summary = try #require(try summary(text, names: ["v"], budget: InsightBudget(bytes: 1 << 16, keptValues: 64)).first)
+        #expect(summary.commonIsEstimate && summary.distinctIsEstimate)
+        #expect(summary.empty == 250)
+        let common = summary.common.map { ($0.text, $0.count) }
+        #expect(common.first?.0 == "hot" && common.first.map { $0.1 <= 400 && $0.1 > 300 } == true, "\(common)")
+        #expect(common.contains { $0.0 == "" && $0.1 == 250 }, "the empty value, counted exactly: \(common)")
+        #expect(!common.contains { $0.0.hasPrefix("u") }, "no value that occurs once is passed off as common: \(common)")
     }
 }
