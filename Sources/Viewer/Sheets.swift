@@ -162,6 +162,8 @@ final class FrequencySheet: SheetSource {
         var note: String?
         if case .running(let done, let total) = count.status {
             note = "counting… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
+        } else if let current, !current.isExact, current.rows.isEmpty {
+            note = "≈\(Viewer.grouped(current.distinct)) distinct values, none more than \(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
         } else if let current, !current.isExact {
             note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
         } else if let current {

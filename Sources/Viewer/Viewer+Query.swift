@@ -23,6 +23,9 @@ struct ViewQuery {
         var filtered: FilteredRecords?
     }
     var shown = Made()
+    /// The view given on the command line opens at its first row, not on the record the
+    /// cursor was on while it was made.
+    var opensAtTop = false
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -135,6 +138,10 @@ extension Viewer {
         query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
                                      filtered: query.filtered)
         show(rows: query.rows)
+        if query.opensAtTop {
+            query.opensAtTop = false
+            moveCursor(toRow: 0, column: cursorColumn)
+        }
     }
 
     /// Esc while a pass runs: stops it; the rows found so far stay.
@@ -178,6 +185,7 @@ extension Viewer {
             query.sorted.flatMap { $0.isComplete ? nil : ("sorting", $0.progress) }
             ?? query.filtered.flatMap { $0.isComplete ? nil : ("filtering", $0.progress) }
         guard let (name, progress) = pass else { return "" }
+        if name == "sorting", query.sorted?.phase == .merging { return "sorting… merging the sorted runs  (Esc stops)" }
         let percent = progress.total > 0 ? min(99, Int(progress.done * 100 / progress.total)) : 0
         return "\(name)… \(percent)%  (Esc stops)"
     }
@@ -218,6 +226,7 @@ extension Viewer {
         if let columns { show(rows: table.rows, columns: ColumnMap(shown: columns)) }
         query.filters = filters
         query.sortKeys = sortKeys
+        query.opensAtTop = true
         if !query.isEmpty { applyQuery(saying: nil) }
     }
 }
