@@ -112,6 +112,8 @@ final class FrequencySheet: SheetSource {
     private let name: String
     private let options: ViewerOptions
     private let wake: @Sendable () -> Void
+    /// The input was still loading when the count started: it covers the rows read then.
+    private let readSoFar: Bool
     /// The values shown, by data record (a sheet can be sorted: records say which).
     private var values: [[UInt8]] = []
     private var shown: (rows: Int, total: Int, done: Bool)?
@@ -124,6 +126,7 @@ final class FrequencySheet: SheetSource {
         self.name = name
         options = table.options
         wake = table.store.wake
+        readSoFar = !table.store.isComplete
         count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.store.wake)
     }
 
@@ -167,7 +170,8 @@ final class FrequencySheet: SheetSource {
         } else if let current, !current.isExact {
             note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
         } else if let current {
-            note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))  (Enter filters the table)"
+            note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
+                + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
         }
         return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note, wake: wake)
     }
@@ -192,6 +196,8 @@ final class SummarySheet: SheetSource {
     private let names: [String]
     private weak var table: Viewer?
     private let wake: @Sendable () -> Void
+    /// The input was still loading when the pass started: it covers the rows read then.
+    private let readSoFar: Bool
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
     private var builtAt: ContinuousClock.Instant?
@@ -204,6 +210,7 @@ final class SummarySheet: SheetSource {
         self.table = table
         options = table.options
         wake = table.store.wake
+        readSoFar = !table.store.isComplete
         scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.store.wake)
     }
 
@@ -239,7 +246,7 @@ final class SummarySheet: SheetSource {
                 common.joined(separator: ", "),
             ]))
         }
-        var note = "Enter: the column's frequency sheet"
+        var note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
         if case .running(let done, let total) = scan.status {
             note = "summarising… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
         }
