@@ -86,7 +86,8 @@ public final class SummaryScan {
 
     static func rows(_ profiles: [ColumnProfile], names: [String], commonValues: Int, isComplete: Bool) -> [ColumnSummary] {
         profiles.enumerated().map { index, profile in
-            profile.summary(column: index, name: names[index], commonValues: commonValues, isComplete: isComplete)
+            profile.summary(column: index, name: index < names.count ? names[index] : "\(index + 1)", commonValues: commonValues,
+                            isComplete: isComplete)
         }
     }
 

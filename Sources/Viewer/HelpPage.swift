@@ -9,7 +9,19 @@ enum HelpPage {
         var result: [String] = []
         for line in text {
             guard DisplayWidth.of(line) > width else { result.append(line); continue }
-            let indent = String(repeating: " ", count: min(descriptionColumn(of: line), width / 2))
+            var text = line
+            var column = descriptionColumn(of: line)
+            if column > width / 2 && column < line.count {
+                // Too narrow for the two columns: the key on its line, its description under it.
+                let characters = Array(line)
+                result.append(String(characters[..<column]).trimmingTrailingSpaces)
+                let description = String(characters[column...])
+                column = 6
+                text = String(repeating: " ", count: column) + description
+                guard DisplayWidth.of(text) > width else { result.append(text); continue }
+            }
+            let indent = String(repeating: " ", count: column)
+            let line = text
             var current = ""
             for word in line.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
                 let candidate = current.isEmpty ? word : current + " " + word
@@ -31,7 +43,17 @@ enum HelpPage {
         var index = 0
         while index < characters.count && characters[index] == " " { index += 1 }
         while index + 1 < characters.count && !(characters[index] == " " && characters[index + 1] == " ") { index += 1 }
+        // No gap of two spaces: not a key line (a heading or a sentence).
+        guard index + 1 < characters.count else { return 4 }
         while index < characters.count && characters[index] == " " { index += 1 }
         return index < characters.count ? index : 4
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

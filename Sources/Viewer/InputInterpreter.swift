@@ -109,6 +109,11 @@ struct InputInterpreter {
     /// A key at the prompt: editing, walking history, or the finished line.
     private mutating func edit(_ key: Key) -> Outcome {
         guard var prompt else { return .unbound }
+        // A yes-or-no question takes one key: y writes, anything else does not.
+        if case .overwrite(let path) = prompt.kind {
+            self.prompt = nil
+            return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
+        }
         let entries = history.entries(for: prompt.kind)
         switch key {
         case .escape:

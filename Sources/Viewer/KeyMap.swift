@@ -127,6 +127,9 @@ public enum KeyMap {
                     .close, "close, back to the grid"),
     ]
 
+    /// The widest key label, where descriptions line up.
+    static var labelWidth: Int { (bindings.map(\.label.count) + pagerBindings.map(\.label.count)).max() ?? 0 }
+
     /// The key list as aligned plain text lines, for `--help` and the help screen.
     public static var helpLines: [String] {
         let grid = bindings.map { ($0.label, $0.summary) } + [countLine] + terminalLines

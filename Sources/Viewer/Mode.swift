@@ -33,7 +33,7 @@ public enum PromptKind: Sendable, Equatable {
         case .columns: return "*"
         case .filter(let columnOnly): return columnOnly ? "|" : "&"
         case .save: return "write the view to: "
-        case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y/n) "
+        case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
         }
     }
 }

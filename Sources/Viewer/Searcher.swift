@@ -25,8 +25,11 @@ final class Searcher {
     private let scan: BackgroundScan<Found?>
 
     /// Starts from data row `row`, column `column`, over `rows` data rows after `headerRows`.
+    /// `shows` says whether a record is in the view (a filtered view's); matches in records
+    /// it hides are passed over.
     init(pattern: SearchPattern, compiled: CompiledPattern, forward: Bool, input: ScanInput,
-         headerRows: Int, rows: Int, row: Int, column: Int, wake: @escaping @Sendable () -> Void) {
+         headerRows: Int, rows: Int, row: Int, column: Int, shows: (@Sendable (Int) -> Bool)? = nil,
+         wake: @escaping @Sendable () -> Void) {
         self.pattern = pattern
         self.forward = forward
         let search = CellSearch(input: input, pattern: compiled, column: pattern.column)
@@ -36,7 +39,11 @@ final class Searcher {
             func find(_ range: Range<Int>, forward: Bool, wrapped: Bool,
                       _ choose: @escaping @Sendable (Int, [Int]) -> Int?) -> Found? {
                 guard !range.isEmpty else { return nil }
-                return search.find(in: range, forward: forward, control: control, choose: choose)
+                let chooseShown: @Sendable (Int, [Int]) -> Int? = { record, columns in
+                    if let shows, !shows(record) { return nil }
+                    return choose(record, columns)
+                }
+                return search.find(in: range, forward: forward, control: control, choose: chooseShown)
                     .map { Found(row: $0.record - headerRows, column: $0.column, wrapped: wrapped) }
             }
             var found: Found?

@@ -55,7 +55,7 @@ extension Viewer {
             return
         }
         requests.sheet = FrequencySheet(input: input, column: column, name: displayName(ofFileColumn: column),
-                                        headerRows: options.headerRows, records: table.rows, table: self)
+                                        headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
     }
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
@@ -65,7 +65,7 @@ extension Viewer {
             return
         }
         let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
-        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: table.rows, table: self)
+        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
     }
 
     /// The input for a sheet's pass: what is read now (a followed input never ends, so

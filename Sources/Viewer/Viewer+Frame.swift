@@ -219,8 +219,12 @@ extension Viewer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         let progress = store.progress
         var status = StatusLine()
-        var total = Self.grouped(dataRowCount) + (progress.isComplete && !query.isRunning ? "" : "+")
-        if table.isMapped { total += " of " + Self.grouped(table.fileDataRowCount) + (progress.isComplete ? "" : "+") }
+        // A view's count grows while its passes run; the file's while it loads.
+        let growing = table.isMapped ? query.isRunning || query.isPending : !progress.isComplete
+        var total = Self.grouped(dataRowCount) + (growing ? "+" : "")
+        if table.isMapped && (dataRowCount != table.fileDataRowCount || growing || !progress.isComplete) {
+            total += " of " + Self.grouped(table.fileDataRowCount) + (progress.isComplete ? "" : "+")
+        }
         status.view = queryNote
         if store.rowCount == 0 && progress.isComplete {
             status.position = "empty input"

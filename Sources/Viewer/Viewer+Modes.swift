@@ -175,9 +175,28 @@ extension Viewer {
             + KeyMap.helpLines.map { "  " + $0 }
             + ["", "In the cell inspector, the record view and this help:", ""]
             + KeyMap.pagerHelpLines.map { "  " + $0 }
-            + ["", "At a prompt: Enter to go, Esc to cancel; Left/Right, Home/End, Ctrl-A/E move;"
-               + " Backspace, Delete, Ctrl-U, Ctrl-W, Ctrl-K erase; Up/Down walk earlier entries;"
-               + " an empty / Enter repeats the last search."]
+            + ["", "Stopping, and sheets:", ""] + Self.aligned(Self.sheetKeys)
+            + ["", "At a prompt:", ""] + Self.aligned(Self.promptKeys)
+    }
+
+    static let sheetKeys = [
+        ("Esc", "stop a search, filter, sort or save (in a sheet: go back)"),
+        ("&!, |!", "keep the rows where nothing matches"),
+        ("Enter in a sheet", "filter the table to the value (summary: the column's counts)"),
+    ]
+
+    static let promptKeys = [
+        ("Enter, Esc", "go, cancel"),
+        ("Left, Right, Home, End", "move (also Ctrl-A, Ctrl-E)"),
+        ("Backspace, Delete", "erase (also Ctrl-U, Ctrl-W, Ctrl-K)"),
+        ("Up, Down", "earlier entries"),
+        ("/ and Enter", "repeat the last search"),
+    ]
+
+    /// Key lines laid out as the key tables are, under their column.
+    static func aligned(_ entries: [(String, String)]) -> [String] {
+        let width = max(KeyMap.labelWidth, entries.map(\.0.count).max() ?? 0)
+        return entries.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
     }
 }
 

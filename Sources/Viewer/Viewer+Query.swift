@@ -104,8 +104,11 @@ extension Viewer {
     /// Starts the passes for the filters and sort in force and shows their rows as they
     /// come; the cursor stays on its record when it is among them.
     func applyQuery(saying text: String?) {
-        cancelQuery(quietly: true)
-        let sortChanged = query.sorted?.keys != query.sortKeys
+        // The filters are made again; the sort only when its keys changed (a sort still
+        // running goes on under the new filters).
+        let sortChanged = query.sorted?.keys != query.sortKeys || query.sorted?.phase == .cancelled
+        if sortChanged { query.sorted?.cancel() }
+        query.filtered?.cancel()
         if query.sortKeys.isEmpty {
             query.sorted = nil
         } else if sortChanged || query.sorted == nil {
@@ -125,8 +128,9 @@ extension Viewer {
                 return
             }
         }
-        if let rows = query.rows, rows.count == 0, !rows.isComplete {
-            // Nothing to show yet: the view stays as it was until the first rows come.
+        if let rows = query.rows, rows.count == 0, !rows.isComplete, !query.opensAtTop {
+            // Nothing to show yet: the view stays as it was until the first rows come (a view
+            // given on the command line shows its own rows at once: none it leaves out).
         } else {
             showQueryRows()
         }
@@ -192,15 +196,17 @@ extension Viewer {
 
     /// What the status line says is in force: `↓price  2 filters`.
     package var queryNote: String? {
+        // What made the rows on screen (new passes' rows replace them when they come).
+        let shown = query.shown
         var parts: [String] = []
-        if !query.sortKeys.isEmpty {
-            parts.append("sorted by " + query.sortKeys.map { key in
+        if !shown.sortKeys.isEmpty {
+            parts.append("sorted by " + shown.sortKeys.map { key in
                 let name = name(ofFileColumn: key.column)
                 return (name.isEmpty ? "column \(key.column + 1)" : Self.fitting(name, width: 16, keepingEnd: false))
                     + (key.descending ? " ↓" : " ↑")
             }.joined(separator: ", "))
         }
-        if !query.filters.isEmpty { parts.append(Self.counted(query.filters.count, "filter")) }
+        if !shown.filters.isEmpty { parts.append(Self.counted(shown.filters.count, "filter")) }
         return parts.isEmpty ? nil : parts.joined(separator: "  ")
     }
 }

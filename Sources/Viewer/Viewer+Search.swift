@@ -32,9 +32,16 @@ extension Viewer {
         search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, wake: store.wake)
+                             column: cursorFileColumn, shows: shownRecords, wake: store.wake)
         search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
+    }
+
+    /// For a filtered view: whether a record is shown (a search passes over the others).
+    /// A sort shows every record, so it needs no test.
+    private var shownRecords: (@Sendable (Int) -> Bool)? {
+        guard let filtered = query.shown.filtered, table.rows === filtered else { return nil }
+        return { record in filtered.index(of: record) != nil }
     }
 
     /// Stops a search that is still running.

@@ -127,7 +127,9 @@ public final class Viewer {
                 revealCursor()
             }
         case .reload:
-            if store.isReloadable {
+            if options.isSheet {
+                message = "a sheet is made from the table: Esc goes back, and R there reads the file again"
+            } else if store.isReloadable {
                 wantsReload = true
             } else {
                 message = store.name == "stdin" ? "standard input cannot be read again"

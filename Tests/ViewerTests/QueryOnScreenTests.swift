@@ -169,3 +169,43 @@ extension QueryOnScreenTests {
         store.stopLoading()
     }
 }
+
+extension QueryOnScreenTests {
+    @Test("a search in a filtered view passes over the matches the filter hides")
+    func searchInFilteredView() {
+        let subject = viewer()
+        // Rows 5, 10, … are Oslo; the amounts 1,1xx are in rows 3, 6, 9, …: the first shown is row 15.
+        type(subject, "&Oslo\n")
+        settle(subject)
+        type(subject, "/^1,1\n")
+        waitUntil("the search") {
+            subject.handle(.refresh)
+            return !subject.isSearching
+        }
+        #expect(ids(subject)[subject.cursorRow] == "15", "\(subject.frame().lines.last ?? "")")
+        subject.handle(.nextMatch)
+        waitUntil("the next match") {
+            subject.handle(.refresh)
+            return !subject.isSearching
+        }
+        #expect(ids(subject)[subject.cursorRow] == "30")
+    }
+
+    @Test("a filter added while a sort runs filters the sorted rows; the status counts of the file only when rows are left out")
+    func filterDuringSort() {
+        var text = "id,city,amount\n"
+        for index in 0..<200_000 { text += "\(index),\(index % 10 == 0 ? "Oslo" : "Bergen"),\((index * 7919) % 100_003)\n" }
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 100, height: 10))
+        type(subject, "ll]")
+        type(subject, "&Oslo\n")
+        settle(subject)
+        #expect(subject.dataRowCount == 20_000)
+        let amounts = (0..<50).map { Int(String(decoding: subject.table.cell(row: $0, column: 2), as: UTF8.self))! }
+        #expect(amounts == amounts.sorted(by: >))
+        type(subject, "&\n")
+        settle(subject)
+        #expect(subject.dataRowCount == 200_000, "clearing the filter leaves the sort")
+        let status = subject.frame().lines.last ?? ""
+        #expect(status.contains("row") && !status.contains(" of 200,000"), "\(status)")
+    }
+}
