@@ -235,7 +235,7 @@ final class SummarySheet: SheetSource {
                                 "shortest", "longest", "common"])]
         for summary in summaries {
             let common = summary.common.map {
-                "\($0.value.isEmpty ? "(empty)" : $0.text) (\(summary.commonIsEstimate ? "≈" : "")\($0.count))"
+                "\($0.value.isEmpty ? "(empty)" : $0.text) (\(summary.commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
             }
             rows.append(Row(cells: [
                 summary.name, summary.kind.rawValue, "\(summary.filled)", "\(summary.empty)",

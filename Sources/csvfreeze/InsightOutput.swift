@@ -100,7 +100,7 @@ enum InsightOutput {
     static func writeSummary(_ rows: [ColumnSummary], to writer: OutputWriter) {
         writer.write(Row(cells: summaryHeader))
         for row in rows {
-            let common = row.common.map { "\($0.value.isEmpty ? "(empty)" : $0.text) (\(row.commonIsEstimate ? "≈" : "")\($0.count))" }
+            let common = row.common.map { "\($0.value.isEmpty ? "(empty)" : $0.text) (\(row.commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))" }
             writer.write(Row(cells: [
                 row.name, row.kind.rawValue, "\(row.filled)", "\(row.empty)",
                 (row.distinctIsEstimate ? "≈" : "") + "\(row.distinct)",
