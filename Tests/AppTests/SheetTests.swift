@@ -26,7 +26,7 @@ struct SheetTests {
 
     /// Turns with news until `condition` holds (the passes run on their own threads).
     private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while !condition() {
             if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
             screen.script = [[.news]]
