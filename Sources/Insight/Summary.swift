@@ -168,3 +168,24 @@ extension ColumnSummary {
         return result
     }
 }
+
+extension ColumnSummary {
+    /// The summary's columns, as `--summary` writes them and the summary sheet shows them.
+    public static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
+                                "shortest", "longest", "common"]
+
+    /// This summary as text cells under `header` (`≈` marks estimates; the empty value's
+    /// count is exact).
+    public var cells: [String] {
+        let listed = common.map {
+            "\($0.value.isEmpty ? "(empty)" : $0.text) (\(commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
+        }
+        return [
+            name, kind.rawValue, "\(filled)", "\(empty)", (distinctIsEstimate ? "≈" : "") + "\(distinct)",
+            minimum ?? "", maximum ?? "",
+            mean.map { "\($0)" } ?? "", standardDeviation.map { "\($0)" } ?? "",
+            shortest.map(String.init) ?? "", longest.map(String.init) ?? "",
+            listed.joined(separator: ", "),
+        ]
+    }
+}

@@ -231,21 +231,7 @@ final class SummarySheet: SheetSource {
         shownAt = progress
         let summaries = scan.partial ?? []
         shownDone = summaries.first?.isComplete
-        var rows = [Row(cells: ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
-                                "shortest", "longest", "common"])]
-        for summary in summaries {
-            let common = summary.common.map {
-                "\($0.value.isEmpty ? "(empty)" : $0.text) (\(summary.commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
-            }
-            rows.append(Row(cells: [
-                summary.name, summary.kind.rawValue, "\(summary.filled)", "\(summary.empty)",
-                (summary.distinctIsEstimate ? "≈" : "") + "\(summary.distinct)",
-                summary.minimum ?? "", summary.maximum ?? "",
-                summary.mean.map { "\($0)" } ?? "", summary.standardDeviation.map { "\($0)" } ?? "",
-                summary.shortest.map(String.init) ?? "", summary.longest.map(String.init) ?? "",
-                common.joined(separator: ", "),
-            ]))
-        }
+        let rows = [Row(cells: ColumnSummary.header)] + summaries.map { Row(cells: $0.cells) }
         var note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
         if case .running(let done, let total) = scan.status {
             note = "summarising… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"

@@ -94,22 +94,9 @@ enum InsightOutput {
         _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
-    static let summaryHeader = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
-                                "shortest", "longest", "common"]
-
     static func writeSummary(_ rows: [ColumnSummary], to writer: OutputWriter) {
-        writer.write(Row(cells: summaryHeader))
-        for row in rows {
-            let common = row.common.map { "\($0.value.isEmpty ? "(empty)" : $0.text) (\(row.commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))" }
-            writer.write(Row(cells: [
-                row.name, row.kind.rawValue, "\(row.filled)", "\(row.empty)",
-                (row.distinctIsEstimate ? "≈" : "") + "\(row.distinct)",
-                row.minimum ?? "", row.maximum ?? "",
-                row.mean.map { "\($0)" } ?? "", row.standardDeviation.map { "\($0)" } ?? "",
-                row.shortest.map(String.init) ?? "", row.longest.map(String.init) ?? "",
-                common.joined(separator: ", "),
-            ]))
-        }
+        writer.write(Row(cells: ColumnSummary.header))
+        for row in rows { writer.write(Row(cells: row.cells)) }
     }
 }
 
