@@ -110,20 +110,24 @@ struct SheetTests {
 }
 
 extension SheetTests {
-    @Test("a value chosen in a frequency sheet opened from the summary filters the table, and both sheets close")
-    func frequencyFromSummary() {
+    @Test("a value chosen in a sheet opened from another sheet applies to the sheet that opened both, and both close")
+    func nestedSheets() {
         let (subject, screen) = loop()
-        screen.script = [keys("I")]
-        subject.step()
-        run(subject, screen, until: "the summary") { subject.top.frame().lines.last?.contains("Enter: the column") == true }
+        // Sheets whose rows are there at once, so the loop's routing is what is tested.
+        let frequency = FixedSheet(csv: "value,count\nOslo,6\nBergen,3\n") { record in
+            .command(.keepValue(column: 1, value: Array((record == 1 ? "Oslo" : "Bergen").utf8)))
+        }
+        let summary = FixedSheet(csv: "column,type\nid,integer\ncity,text\n") { _ in .push(frequency) }
+        subject.push(summary)
         screen.script = [[.key(.down), .key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        #expect(subject.sheets.count == 3, "the second sheet over the first")
         screen.script = [[.key(.down), .key(.enter)]]
         subject.step()
         #expect(subject.sheets.count == 1, "back at the table")
         run(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
         #expect(cells(subject.table, column: 1) == ["Bergen", "Bergen", "Bergen"])
+        #expect(frequency.cancelled && summary.cancelled, "both sheets' passes were stopped")
     }
 
     @Test("a sheet's own passes wake the loop: Ctrl-S from a frequency sheet says it wrote the file")
@@ -147,4 +151,26 @@ extension SheetTests {
         let written = try String(contentsOfFile: target, encoding: .utf8)
         #expect(written.hasPrefix("value,count,percent,share\nOslo,6,50.00%,"))
     }
+}
+
+/// A sheet whose rows are given, and whose Enter does what it is told.
+final class FixedSheet: SheetSource {
+    let csv: String
+    let choice: (Int) -> SheetChoice
+    private(set) var cancelled = false
+
+    init(csv: String, choice: @escaping (Int) -> SheetChoice) {
+        self.csv = csv
+        self.choice = choice
+    }
+
+    func viewer(size: Size) -> Viewer {
+        var options = ViewerOptions()
+        options.isSheet = true
+        return Viewer(store: CellStore(bytes: Array(csv.utf8)), options: options, screenSize: size)
+    }
+
+    var hasNews: Bool { false }
+    func choose(record: Int) -> SheetChoice { choice(record) }
+    func cancel() { cancelled = true }
 }
