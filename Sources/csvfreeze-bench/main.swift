@@ -2,7 +2,7 @@
 //
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
-//                                        [--query-only] [--query-10g] [--insight-only]
+//                                        [--query-only] [--query-10g] [--views-only] [--insight-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -30,72 +30,6 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let directory = option("--dir") ?? "bench-data"
 let targetSize = Int64(option("--size") ?? "") ?? (1 << 30)
 let fuzzSeconds = Double(option("--fuzz") ?? "") ?? 20
-
-// MARK: Helpers
-
-func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-    let start = now()
-    let result = try body()
-    return (result, now() - start)
-}
-
-/// This process's peak resident memory in MiB.
-func peakMemoryMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return -1 }
-    return kilobytes / 1024
-}
-
-
-/// Writes a file of about `size` bytes, streaming, with `row` making each line.
-func generate(_ path: String, size: Int64, header: String, row: (Int, inout SeededGenerator) -> String) {
-    if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-       let existing = attributes[.size] as? Int64, existing >= size { return }
-    print("generating \(path) …")
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
-    var generator = SeededGenerator(seed: 42)
-    var written: Int64 = 0
-    var batch = header
-    var index = 0
-    while written < size {
-        index += 1
-        batch += row(index, &generator)
-        if batch.utf8.count > 1 << 20 {
-            handle.write(Data(batch.utf8))
-            written += Int64(batch.utf8.count)
-            batch = ""
-        }
-    }
-    handle.write(Data(batch.utf8))
-    try? handle.close()
-}
-
-let words = ["alpha", "beta", "gamma", "delta", "Zürich", "北京", "naïve", "œuvre", "data", "point"]
-func wideRow(_ index: Int, _ generator: inout SeededGenerator) -> String {
-    var cells = [String(index)]
-    for column in 1..<20 {
-        switch column % 5 {
-        case 0: cells.append(String(format: "%.3f", Double(generator.next() % 2_000_000_000) / 1000 - 1e6))
-        case 1:
-            let count = 1 + Int(generator.next() % 6)
-            cells.append("\"" + (0..<count).map { _ in words[Int(generator.next() % 10)] }.joined(separator: " ") + ", etc.\"")
-        case 2:
-            let word = words[Int(generator.next() % 10)]
-            cells.append(generator.next() % 10 < 3 ? "\"she said \"\"\(word)\"\"\"" : word)
-        case 3: cells.append(generator.next() % 20 == 0 ? "\"line one\nline two \(index)\"" : String(generator.next() % 1_000_000_000))
-        default: cells.append("2024-\(1 + generator.next() % 12)-\(1 + generator.next() % 28)")
-        }
-    }
-    return cells.joined(separator: ",") + "\n"
-}
 
 // MARK: Child processes (peak memory)
 
@@ -329,20 +263,8 @@ report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "s
 let narrowStore = try CellStore.open(path: narrow, startsLoader: false)
 narrowStore.indexNow()
 let frameViewer = Viewer(store: narrowStore, screenSize: Size(width: 200, height: 60))
-@MainActor func frameCost(at row: Int) -> Double {
-    frameViewer.moveCursor(toRow: row, column: 0)
-    for _ in 0..<60 { frameViewer.handle(.moveDown); _ = frameViewer.frame() }   // warm
-    let steps = 2000
-    let (_, time) = timed {
-        for _ in 0..<steps {
-            frameViewer.handle(.moveDown)
-            _ = frameViewer.frame()
-        }
-    }
-    return time / Double(steps)
-}
-let costTop = frameCost(at: 0)
-let costDeep = frameCost(at: 10_000_000)
+let costTop = frameCost(of: frameViewer, at: 0, steps: 2000)
+let costDeep = frameCost(of: frameViewer, at: 10_000_000, steps: 2000)
 report("frame (scroll step) at row 0, 200×60", ms(costTop), target: "≤ 0.5 ms", ok: costTop <= 0.0005)
 report("frame (scroll step) at row 10,000,000", ms(costDeep), target: "≤ 0.5 ms", ok: costDeep <= 0.0005)
 

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+
+// MARK: Helpers
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let start = now()
+    let result = try body()
+    return (result, now() - start)
+}
+
+/// This process's peak resident memory in MiB.
+func peakMemoryMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return -1 }
+    return kilobytes / 1024
+}
+
+
+/// Writes a file of about `size` bytes, streaming, with `row` making each line.
+func generate(_ path: String, size: Int64, header: String, row: (Int, inout SeededGenerator) -> String) {
+    if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+       let existing = attributes[.size] as? Int64, existing >= size { return }
+    print("generating \(path) …")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
+    var generator = SeededGenerator(seed: 42)
+    var written: Int64 = 0
+    var batch = header
+    var index = 0
+    while written < size {
+        index += 1
+        batch += row(index, &generator)
+        if batch.utf8.count > 1 << 20 {
+            handle.write(Data(batch.utf8))
+            written += Int64(batch.utf8.count)
+            batch = ""
+        }
+    }
+    handle.write(Data(batch.utf8))
+    try? handle.close()
+}
+
+let words = ["alpha", "beta", "gamma", "delta", "Zürich", "北京", "naïve", "œuvre", "data", "point"]
+func wideRow(_ index: Int, _ generator: inout SeededGenerator) -> String {
+    var cells = [String(index)]
+    for column in 1..<20 {
+        switch column % 5 {
+        case 0: cells.append(String(format: "%.3f", Double(generator.next() % 2_000_000_000) / 1000 - 1e6))
+        case 1:
+            let count = 1 + Int(generator.next() % 6)
+            cells.append("\"" + (0..<count).map { _ in words[Int(generator.next() % 10)] }.joined(separator: " ") + ", etc.\"")
+        case 2:
+            let word = words[Int(generator.next() % 10)]
+            cells.append(generator.next() % 10 < 3 ? "\"she said \"\"\(word)\"\"\"" : word)
+        case 3: cells.append(generator.next() % 20 == 0 ? "\"line one\nline two \(index)\"" : String(generator.next() % 1_000_000_000))
+        default: cells.append("2024-\(1 + generator.next() % 12)-\(1 + generator.next() % 28)")
+        }
+    }
+    return cells.joined(separator: ",") + "\n"
+}
