@@ -26,6 +26,10 @@ struct ViewQuery {
     /// The view given on the command line opens at its first row, not on the record the
     /// cursor was on while it was made.
     var opensAtTop = false
+    /// The record the cursor was on when rows of a sort still merging came on screen, if
+    /// it was not among them yet: the cursor goes back to it when the sort is done, unless
+    /// the user has moved it since.
+    var awaitedRecord: Int?
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -141,7 +145,10 @@ extension Viewer {
     private func showQueryRows() {
         query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
                                      filtered: query.filtered)
+        let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         show(rows: query.rows)
+        let found = record.map { table.row(ofRecord: $0) != nil } ?? true
+        query.awaitedRecord = !found && !query.opensAtTop && query.rows?.isComplete == false && cursorRow == 0 ? record : nil
         if query.opensAtTop {
             query.opensAtTop = false
             moveCursor(toRow: 0, column: cursorColumn)
@@ -170,6 +177,10 @@ extension Viewer {
     func collectQuery() {
         guard query.sorted != nil || query.filtered != nil else { return }
         if query.isPending, let rows = query.rows, rows.count > 0 || rows.isComplete { showQueryRows() }
+        if let record = query.awaitedRecord, query.rows?.isComplete != false {
+            query.awaitedRecord = nil
+            if cursorRow == 0, let row = table.row(ofRecord: record) { moveCursor(toRow: row, column: cursorColumn) }
+        }
         if let failure = query.filtered?.failure {
             message = "filter stopped: " + failure
         } else if case .failed(let reason)? = query.sorted?.phase {

@@ -209,3 +209,17 @@ extension QueryOnScreenTests {
         #expect(status.contains("row") && !status.contains(" of 200,000"), "\(status)")
     }
 }
+
+extension QueryOnScreenTests {
+    @Test("after a sort of many rows, the cursor is on the record it was on, wherever the sort put it")
+    func cursorKeepsItsRecordAfterALargeSort() {
+        var text = "id,amount\n"
+        for index in 0..<300_000 { text += "\(index),\((index * 7919) % 100_003)\n" }
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 80, height: 10))
+        subject.handle(.moveRight)
+        let record = subject.table.record(ofRow: subject.cursorRow)
+        type(subject, "]")
+        settle(subject)
+        #expect(subject.table.record(ofRow: subject.cursorRow) == record, "row \(subject.cursorRow)")
+    }
+}
