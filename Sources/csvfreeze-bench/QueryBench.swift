@@ -9,32 +9,6 @@ import Foundation
 import Query
 import Table
 
-/// Seconds libcsv alone takes to parse `path` (callbacks that only count).
-func libcsvParseTime(_ path: String) throws -> Double {
-    let source = try FileSource(path: path)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-    defer { buffer.deallocate() }
-    let (_, time) = timed {
-        var parser = csv_parser()
-        _ = csv_init(&parser, UInt8(CSV_REPALL_NL))
-        csv_set_space_func(&parser, cf_csv_never_space)
-        csv_set_blk_size(&parser, 64 << 10)
-        var records = 0
-        var offset: Int64 = 0
-        while true {
-            let count = source.read(at: offset, into: buffer)
-            if count <= 0 { break }
-            _ = csv_parse(&parser, buffer.baseAddress, count, { _, _, _ in }, { _, data in
-                data!.assumingMemoryBound(to: Int.self).pointee += 1
-            }, &records)
-            offset += Int64(count)
-        }
-        _ = csv_fini(&parser, { _, _, _ in }, { _, data in data!.assumingMemoryBound(to: Int.self).pointee += 1 }, &records)
-        csv_free(&parser)
-    }
-    return time
-}
-
 /// The child that sorts: opens `path` as the command line does (the index runs at the
 /// same time), sorts by `column`, and prints the time to the first row, to the first
 /// screen read through a table view, to the end, the peak memory, the runs spilled and
@@ -79,7 +53,7 @@ func leftoverSortFiles() -> Int {
 
 @MainActor func queryBenchmark(big: String, directory: String, tenGiB: Bool) throws {
     print("\n— filter and sort (Query) —")
-    let libcsv = try libcsvParseTime(big)
+    let libcsv = try libcsvParse(big).seconds
     report("libcsv full parse (reference)", s(libcsv))
 
     // A filter that matches nothing, index complete, beside grep -c in the same run.
