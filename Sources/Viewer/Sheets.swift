@@ -164,7 +164,7 @@ final class FrequencySheet: SheetSource {
         }
         var note: String?
         if case .running(let done, let total) = count.status {
-            note = "counting… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
+            note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else if let current, !current.isExact, current.rows.isEmpty {
             note = "≈\(Viewer.grouped(current.distinct)) distinct values, none more than \(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
         } else if let current, !current.isExact {
@@ -234,7 +234,7 @@ final class SummarySheet: SheetSource {
         let rows = [Row(cells: ColumnSummary.header)] + summaries.map { Row(cells: $0.cells) }
         var note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
         if case .running(let done, let total) = scan.status {
-            note = "summarising… \(total > 0 ? min(99, Int(done * 100 / total)) : 0)%  (Esc goes back)"
+            note = "summarising… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         }
         return Viewer.sheet(named: "summary", rows: rows, options: options, size: size, note: note, wake: wake)
     }

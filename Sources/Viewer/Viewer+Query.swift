@@ -201,7 +201,7 @@ extension Viewer {
             ?? query.filtered.flatMap { $0.isComplete ? nil : ("filtering", $0.progress) }
         guard let (name, progress) = pass else { return "" }
         if name == "sorting", query.sorted?.phase == .merging { return "sorting… merging the sorted runs  (Esc stops)" }
-        let percent = progress.total > 0 ? min(99, Int(progress.done * 100 / progress.total)) : 0
+        let percent = Self.percent(progress.done, of: progress.total)
         return "\(name)… \(percent)%  (Esc stops)"
     }
 

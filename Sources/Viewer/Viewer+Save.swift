@@ -51,7 +51,7 @@ extension Viewer {
         guard let saver = saving else { return }
         switch saver.outcome {
         case .running(let rows, let total):
-            let percent = total > 0 ? min(99, rows * 100 / total) : 0
+            let percent = Self.percent(Int64(rows), of: Int64(total))
             message = "writing \(saver.path)… \(percent)%  (Esc cancels)"
         case .finished(let rows):
             saving = nil

@@ -57,7 +57,7 @@ extension Viewer {
         guard let searcher = search.searcher else { return }
         switch searcher.outcome {
         case .running(let scanned, let total):
-            let percent = total > 0 ? min(99, Int(scanned * 100 / total)) : 0
+            let percent = Self.percent(scanned, of: total)
             message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
         case .found(let found):
             search.searcher = nil
