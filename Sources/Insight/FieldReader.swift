@@ -65,6 +65,9 @@ final class FieldReader {
     let input: ScanInput
     let columns: Range<Int>
     let filter: RecordFilter
+    /// Asked between chunks of a piece that is parsed: a record of gigabytes (`/dev/zero`)
+    /// is one piece, and its owner must not wait for the whole of it to stop.
+    var isCancelled: () -> Bool = { false }
     private let buffer: UnsafeMutableRawBufferPointer
     private var scratch: [UInt8] = []
     /// Per wanted column: where its field is in the buffer, and the record it belongs to
@@ -116,6 +119,7 @@ final class FieldReader {
         var offset = piece.start
         let chunk = min(buffer.count, 1 << 20)
         while offset < piece.end {
+            if isCancelled() { return }
             let wanted = Int(min(Int64(chunk), piece.end - offset))
             let count = input.reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
             if count <= 0 { break }

@@ -34,6 +34,7 @@ struct Pass: Sendable {
         let results = Mutex<[Sink?]>(Array(repeating: nil, count: shares.count))
         BackgroundScan<Int>.runConcurrently(shares.count) { share in
             let reader = FieldReader(input: input, columns: columns, filter: filter, bufferSize: Int(pieceLimit))
+            reader.isCancelled = { control.isCancelled }
             var sink = make(share)
             for piece in shares[share] {
                 if control.isCancelled { return }
