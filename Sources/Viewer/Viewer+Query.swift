@@ -147,8 +147,10 @@ extension Viewer {
                                      filtered: query.filtered)
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         show(rows: query.rows)
-        let found = record.map { table.row(ofRecord: $0) != nil } ?? true
-        query.awaitedRecord = !found && !query.opensAtTop && query.rows?.isComplete == false && cursorRow == 0 ? record : nil
+        // Not on its record: that record is not merged yet (or not in the view at all).
+        let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
+        query.awaitedRecord = missed && !query.opensAtTop ? record : nil
+        placeAwaitedCursor()
         if query.opensAtTop {
             query.opensAtTop = false
             moveCursor(toRow: 0, column: cursorColumn)
@@ -177,10 +179,7 @@ extension Viewer {
     func collectQuery() {
         guard query.sorted != nil || query.filtered != nil else { return }
         if query.isPending, let rows = query.rows, rows.count > 0 || rows.isComplete { showQueryRows() }
-        if let record = query.awaitedRecord, query.rows?.isComplete != false {
-            query.awaitedRecord = nil
-            if cursorRow == 0, let row = table.row(ofRecord: record) { moveCursor(toRow: row, column: cursorColumn) }
-        }
+        placeAwaitedCursor()
         if let failure = query.filtered?.failure {
             message = "filter stopped: " + failure
         } else if case .failed(let reason)? = query.sorted?.phase {
@@ -192,6 +191,14 @@ extension Viewer {
         }
         // The cursor's row keeps its place while rows arrive; the geometry follows.
         sync()
+    }
+
+    /// Once the rows are all there, puts the cursor on the record it was on before they
+    /// came, if the user has not moved it since (it is then on the first row).
+    private func placeAwaitedCursor() {
+        guard let record = query.awaitedRecord, query.rows?.isComplete != false else { return }
+        query.awaitedRecord = nil
+        if cursorRow == 0, let row = table.row(ofRecord: record) { moveCursor(toRow: row, column: cursorColumn) }
     }
 
     /// `filtering… 45%` or `sorting… 30%`, with how to stop it.

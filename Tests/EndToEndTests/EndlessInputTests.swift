@@ -65,7 +65,14 @@ struct ThreadOwnerTests {
             try pane.send("R")
             try pane.waitFor("reload \(round)") { $0.joined().contains("\(round + 2)") && $0.last(where: { !$0.isEmpty })?.contains("/\(round + 2)") == true }
         }
-        let after = threads(pid)
+        // A stopped thread signals its end just before it returns: give the last one a
+        // moment to leave /proc.
+        var after = threads(pid)
+        let deadline = Date().addingTimeInterval(5)
+        while after != before && Date() < deadline {
+            usleep(10_000)
+            after = threads(pid)
+        }
         #expect(after == before, "threads before \(before), after ten reloads \(after)")
         try pane.send("q")
         #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
