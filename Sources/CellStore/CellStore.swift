@@ -66,7 +66,7 @@ public final class CellStore {
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
-        let input = OpenedInput.recognizing(opened)
+        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
                             onChange: onChange)

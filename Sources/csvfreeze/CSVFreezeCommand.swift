@@ -148,7 +148,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var follow = false
 
     @Option(name: .customLong("spool-limit"),
-            help: ArgumentHelp("Standard input or a pipe is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
+            help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
                                valueName: "size"))
     var spoolLimit: String?
 

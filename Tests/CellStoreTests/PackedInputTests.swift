@@ -96,6 +96,25 @@ struct PackedInputTests {
         _ = allRows(of: store)
     }
 
+    @Test("a compressed file that expands past --spool-limit pauses exactly there, says so, and still stops at once",
+          arguments: [Compression.zstd, .xz, .bzip2])
+    func spoolLimit(compression: Compression) throws {
+        // 8 MiB of `a,b` lines: a small file that would fill the spool on its own.
+        let bomb = [UInt8](repeating: 0, count: 2 << 20).flatMap { _ in Array("a,b\n".utf8) }
+        let path = try Packed.file(try Packed.compress(bomb, compression), name: "bomb")
+        var store: CellStore? = try CellStore.open(path: path, spoolLimit: .bytes(1 << 20, label: "1M"))
+        let deadline = Date().addingTimeInterval(30)
+        while store?.progress.notice == nil && Date() < deadline { usleep(2_000) }
+        let progress = try #require(store?.progress)
+        #expect(progress.notice == "paused at 1 MiB: --spool-limit 1M")
+        #expect(progress.bytesRead == 1 << 20)
+        #expect(!progress.isComplete)
+        #expect(store?.row(262_000)?.strings == ["a", "b"])
+        let started = Date()
+        store = nil
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
     @Test("a store dropped while decompressing stops and joins its thread", arguments: [Compression.gzip, .zstd])
     func stopsWithTheStore(compression: Compression) throws {
         let path = try Packed.file(try Packed.compress(Packed.table(rows: 200_000), compression), name: "drop")

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension Loader {
     /// Indexes a stream that turns out to be compressed, decompressing it into `spool`;
     /// returns false, with the bytes read put in the spool, when it is plain text.
@@ -33,10 +37,20 @@ extension Loader {
         }
         packed.start()
         index(source: packed.source, isGrowing: true, pull: { [self, packed] _, _ in
-            let pulled = packed.pull()
-            let read = packed.compressedBytesRead
-            shared.withLock { $0.progress.packedBytesRead = read }
-            return pulled
+            var paused = false
+            defer { if paused { report(nil) } }
+            while !isStopped {
+                let pulled = packed.pull()
+                let read = packed.compressedBytesRead
+                shared.withLock { $0.progress.packedBytesRead = read }
+                if let pulled { return pulled }
+                // The spool is full (`--spool-limit`, or the free space kept): wait, as a
+                // pipe does, until there is room or the store goes.
+                if !paused, let spool = packed.spool { report(spool.pauseReason) }
+                paused = true
+                usleep(UInt32(StreamPull.step) * 1000)
+            }
+            return .end
         })
     }
 

@@ -124,13 +124,13 @@ package struct OpenedInput {
     /// The viewer's input with compression recognized: a regular file whose first bytes
     /// are a format's magic is decompressed in the background (streams are recognized by
     /// the loader as it reads them, so that opening never waits).
-    static func recognizing(_ input: Loader.Input) -> Loader.Input {
+    static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit) -> Loader.Input {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
         guard let compression = Compression.detect(magic[..<max(0, got)]) else { return input }
         let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
-        return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size))
+        return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size, spoolLimit: spoolLimit))
     }
 
     /// Reads the input's (decompressed) bytes once, in order: a count, 0 at the end;

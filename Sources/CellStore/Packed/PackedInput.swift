@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A compressed input as the loader sees it: decompressed in the background, and read
 /// back at any offset from where its output goes.
 ///
@@ -10,6 +12,8 @@ package final class PackedInput: Sendable {
     package let compressedSize: Int64?
     let unpacker: Unpacker
     private let sink: Sink
+    /// The part of a chunk the spool had no room for yet (see `pull`).
+    private let held = Mutex<ArraySlice<UInt8>>([])
 
     enum Sink: Sendable {
         case spool(SpooledOutput)
@@ -19,9 +23,10 @@ package final class PackedInput: Sendable {
     /// Output between gzip access points (see DECISIONS.md).
     package static let accessPointSpacing: Int64 = 2 << 20
 
-    /// Decompresses `raw`; a stream's output goes to `spool` (a new one when nil).
+    /// Decompresses `raw`; a stream's output goes to `spool` (a new one, bounded by
+    /// `spoolLimit`, when nil).
     package init(compression: Compression, raw: Unpacker.RawInput, compressedSize: Int64?, spool: SpoolSource? = nil,
-                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
+                 spoolLimit: SpoolLimit = .keepFree, accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
         self.compression = compression
         self.compressedSize = compressedSize
         if compression == .gzip && !raw.isStream && spool == nil {
@@ -30,7 +35,7 @@ package final class PackedInput: Sendable {
             sink = .gzip(GzipSource(file: raw.file, index: index))
         } else {
             unpacker = Unpacker(compression: compression, raw: raw)
-            sink = .spool(SpooledOutput(spool: spool ?? SpoolSource()))
+            sink = .spool(SpooledOutput(spool: spool ?? SpoolSource(limit: spoolLimit)))
         }
     }
 
@@ -71,19 +76,39 @@ package final class PackedInput: Sendable {
     /// Stops decompressing and waits for the thread (the store is going away).
     func stop() { unpacker.stop() }
 
-    /// Waits for the next decompressed chunk and makes it readable.
-    func pull() -> Loader.Pulled {
-        switch unpacker.take() {
-        case .bytes(let chunk):
-            switch sink {
-            case .spool(let spool): spool.append(chunk)
-            case .gzip(let gzip): gzip.append(chunk)
-            }
-            return .bytes(chunk.count)
-        case .end:
-            return .end
-        case .damage(let damage):
-            return .failed(damage.description + "; the rows before it are shown")
+    /// The spool the output goes to, when it is spooled.
+    var spool: SpoolSource? {
+        if case .spool(let output) = sink { return output.spool }
+        return nil
+    }
+
+    /// Waits for the next decompressed chunk and makes it readable. A spool takes no more
+    /// than it has room for: the rest is held, and `pull` returns `.paused` until there is
+    /// room: nil (the decompressing thread then waits too, a few chunks ahead).
+    func pull() -> Loader.Pulled? {
+        var chunk = held.withLock { held -> ArraySlice<UInt8> in
+            defer { held = [] }
+            return held
         }
+        if chunk.isEmpty {
+            switch unpacker.take() {
+            case .bytes(let bytes): chunk = bytes[...]
+            case .end: return .end
+            case .damage(let damage): return .failed(damage.description + "; the rows before it are shown")
+            }
+        }
+        switch sink {
+        case .gzip(let gzip):
+            gzip.append(Array(chunk))
+        case .spool(let output):
+            let room = Int(clamping: max(0, output.spool.room()))
+            if room < chunk.count {
+                held.withLock { $0 = chunk.dropFirst(room) }
+                chunk = chunk.prefix(room)
+                if chunk.isEmpty { return nil }
+            }
+            output.append(Array(chunk))
+        }
+        return .bytes(chunk.count)
     }
 }
