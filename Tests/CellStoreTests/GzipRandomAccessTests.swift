@@ -50,6 +50,46 @@ struct GzipRandomAccessTests {
         #expect(buffer.withUnsafeMutableBytes { source.read(at: Int64(text.count), into: $0) } == 0)
     }
 
+    @Test("BGZF (bgzip's blocks, with their BC field) is read by block: its access points need no window")
+    func bgzf() throws {
+        let text = Packed.table(rows: 30_000, seed: 21)
+        let packed = try Packed.bgzf(text)
+        #expect(packed.count > 10 * 65_536 / 4)
+        let (source, index) = try Self.indexed(packed, spacing: 256 << 10)
+        #expect(source.length == Int64(text.count))
+        // A point at a member's start once a quarter of the spacing is behind (every other
+        // member here), each without a window: a few bytes per point, not 32 KiB windows.
+        #expect(index.count >= text.count / (2 * 65_280))
+        #expect(index.storedBytes < Int64(index.count) * 16)
+        var generator = SeededGenerator(seed: 8)
+        var buffer = [UInt8](repeating: 0, count: 9_000)
+        for _ in 0..<200 {
+            let offset = Int(generator.next() % UInt64(text.count))
+            let got = buffer.withUnsafeMutableBytes { source.read(at: Int64(offset), into: $0) }
+            #expect(got > 0 && Array(buffer[..<got]) == Array(text[offset..<(offset + got)]))
+        }
+        // And as a table, the same records as the plain text.
+        let store = try CellStore.open(path: try Packed.file(packed, name: "table.csv.bgz"))
+        waitUntilComplete(store)
+        #expect(store.progress.failure == nil)
+        #expect(allRows(of: store) == (try parseAll(text)))
+    }
+
+    @Test("a gzip bomb (64 MiB of one byte, about 64 KB packed) is read in bounded work: a small index, one record")
+    func bomb() throws {
+        let packed = try Packed.compress([UInt8](repeating: UInt8(ascii: "a"), count: 64 << 20), .gzip)
+        #expect(packed.count < 200_000)
+        let (source, index) = try Self.indexed(packed, spacing: 2 << 20)
+        #expect(source.length == 64 << 20)
+        // Deflate's blocks of one repeated byte are megabytes long: points come at those.
+        #expect(index.count >= 4)
+        #expect(index.storedBytes < 64 << 10)
+        let store = try CellStore.open(path: try Packed.file(packed, name: "bomb.gz"), preamble: .none)
+        waitUntilComplete(store)
+        #expect(store.progress.isComplete && store.progress.failure == nil)
+        #expect(store.rowCount == 1)
+    }
+
     @Test("reading in order from anywhere costs one pass, and yields every byte")
     func sequential() throws {
         let text = Packed.table(rows: 40_000, seed: 3)

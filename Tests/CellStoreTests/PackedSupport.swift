@@ -55,6 +55,30 @@ enum Packed {
         return result
     }
 
+    /// BGZF as `bgzip` writes it: gzip members of at most 65,280 input bytes, each with
+    /// the `BC` extra field giving the member's size, then the empty end-of-file member.
+    /// Each member comes from `gzip -n`, its header given the extra field.
+    static func bgzf(_ bytes: [UInt8]) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var start = 0
+        while start < bytes.count {
+            let member = try compress(Array(bytes[start..<min(bytes.count, start + 65_280)]), "gzip -n -c")
+            // gzip -n: ID1 ID2 CM FLG=0, MTIME, XFL, OS, then the deflate data and trailer.
+            precondition(member[3] == 0)
+            let size = member.count + 8   // with XLEN and the 6-byte subfield
+            let blockSize = UInt16(size - 1)
+            result += member[0..<3] + [0x04] + member[4..<10]
+            result += [6, 0, UInt8(ascii: "B"), UInt8(ascii: "C"), 2, 0, UInt8(blockSize & 0xFF), UInt8(blockSize >> 8)]
+            result += member[10...]
+            start += 65_280
+        }
+        return result + [0x1F, 0x8B, 0x08, 0x04, 0, 0, 0, 0, 0, 0xFF, 6, 0, 0x42, 0x43, 2, 0, 0x1B, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    }
+
+    static func compress(_ bytes: [UInt8], _ command: String) throws -> [UInt8] {
+        try shell(command, input: bytes)
+    }
+
     /// Writes `bytes` to a new file and returns its path.
     static func file(_ bytes: [UInt8], name: String) throws -> String {
         let url = try directory().appendingPathComponent(name)

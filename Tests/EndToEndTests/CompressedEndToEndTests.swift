@@ -76,6 +76,34 @@ struct CompressedEndToEndTests {
         #expect(message.first?.hasPrefix("csvfreeze: \(cut.path): compressed data ends early, after byte ") == true)
     }
 
+    @Test("bombs: a gzip file of 256 MiB of NUL stays small in memory and on disk; zstd through a pipe pauses at --spool-limit")
+    func bombs() throws {
+        let pane = try TmuxPane("head -c 256M /dev/zero | gzip -1 > bomb.gz && { \(binary) bomb.gz & echo $! > pid; wait $!; }",
+                                width: 100, height: 12)
+        try pane.waitFor("the whole bomb read", timeout: 60) { status($0).contains("no rows ") && status($0).contains("binary data?") }
+        let pid = try String(contentsOf: pane.directory.appendingPathComponent("pid"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try pane.send("G", "l", "g")
+        let process = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let peak = process.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ")[1]
+        #expect(Int(peak ?? "") ?? Int.max < 64 << 10, "peak memory \(peak ?? "?") KiB")
+        // Its only temporary file is the access-point index: kilobytes.
+        let files = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { fd -> Int? in
+            let path = "/proc/\(pid)/fd/\(fd)"
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path), target.hasSuffix("(deleted)") else { return nil }
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_size) : nil
+        }
+        #expect(files.count == 1 && files.allSatisfy { $0 < 256 << 10 }, "temporary files \(files)")
+        try pane.send("q")
+        #expect(try pane.waitForExit(timeout: 5) == "[exit=0 modes=icanon echo ]")
+
+        let piped = try TmuxPane("yes a,b | head -c 64M | zstd -q -c | \(binary) --spool-limit 1M", width: 100, height: 12)
+        try piped.waitFor("the pause", timeout: 30) { status($0).contains("paused at 1 MiB: --spool-limit 1M") }
+        try piped.send("q")
+        #expect(try piped.waitForExit(timeout: 5) == "[exit=0 modes=icanon echo ]")
+    }
+
     @Test("--follow says a compressed file is read once, not followed")
     func follow() throws {
         let path = shellQuote(Self.fixtures.appendingPathComponent("people.csv.gz").path)
