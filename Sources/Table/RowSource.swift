@@ -11,10 +11,10 @@ extension CellStore: RowSource {
     /// - Complexity: one record's parse for each ref with an offset that is not cached,
     ///   else one block parse for each block not cached; refs are read in input order.
     public func rows(_ refs: [RecordRef]) -> [Int: Row] {
-        var result: [Int: Row] = [:]
-        result.reserveCapacity(refs.count)
-        for ref in refs.sorted() where result[ref.record] == nil {
-            if let row = row(ref.record, at: ref.offset) { result[ref.record] = row }
+        let sorted = refs.sorted()
+        var result = rows(startingAt: sorted.compactMap { ref in ref.offset.map { (ref.record, $0) } })
+        for ref in sorted where ref.offset == nil && result[ref.record] == nil {
+            if let row = row(ref.record) { result[ref.record] = row }
         }
         return result
     }

@@ -99,6 +99,13 @@ public final class TableView {
         return store.row(record)
     }
 
+    /// Input record `record`'s row: from the rows on screen in a mapped view (read in
+    /// their batch), else from the store.
+    public func row(ofInputRecord record: Int) -> Row? {
+        if rows != nil, let row = batch[record] { return row }
+        return store.row(record)
+    }
+
     /// Header record `index` (0 is the first record of the input).
     public func headerRecord(_ index: Int) -> Row? { store.row(index) }
 

@@ -7,8 +7,10 @@ extension Viewer {
     /// Brings geometry up to date with the store and the screen.
     func sync() {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
-        // the loader has not reached them yet.
-        store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, mainFirstRow + window.offset.y + screenSize.height))
+        // the loader has not reached them yet. A sorted or filtered view's rows are
+        // records from anywhere: its screen is read in the frame's batch instead.
+        let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
+        store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
         let count = columnCount
         let grid = gridSize
         layout.update(table: table, grid: grid, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,

@@ -95,7 +95,7 @@ extension Viewer {
         if pattern.column != nil && pattern.column != column { return false }
         let key = record &* 100_003 &+ column
         if let cached = search.matchCache[key] { return cached }
-        let result = store.row(record).map { matcher.matches($0.field(column)) } ?? false
+        let result = table.row(ofInputRecord: record).map { matcher.matches($0.field(column)) } ?? false
         if search.matchCache.count > 4096 { search.matchCache.removeAll() }
         search.matchCache[key] = result
         return result

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CellStore
 
@@ -88,6 +89,48 @@ struct GzipRandomAccessTests {
         waitUntilComplete(store)
         #expect(store.progress.isComplete && store.progress.failure == nil)
         #expect(store.rowCount == 1)
+    }
+
+    @Test("two readers in order on two threads (a search's shares) each get every byte of their half")
+    func parallelReaders() throws {
+        let text = Packed.table(rows: 60_000, seed: 13)
+        let (source, _) = try Self.indexed(try Packed.compress(text, .gzip), spacing: 64 << 10)
+        let copies = Mutex<[Int: [UInt8]]>([:])
+        let half = text.count / 2
+        DispatchQueue.concurrentPerform(iterations: 2) { share in
+            var copy: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 50_000 + 3_000 * share)
+            var offset = Int64(share * half)
+            let end = Int64(share == 0 ? half : text.count)
+            while offset < end {
+                let wanted = Int(min(Int64(buffer.count), end - offset))
+                let got = buffer.withUnsafeMutableBytes {
+                    source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted]))
+                }
+                if got <= 0 { break }
+                copy += buffer[..<got]
+                offset += Int64(got)
+            }
+            copies.withLock { $0[share] = copy }
+        }
+        let halves = copies.withLock { $0 }
+        #expect(halves[0] == Array(text[..<half]))
+        #expect(halves[1] == Array(text[half...]))
+
+        // Taking turns (as two threads may), each reader goes on from where it was: two
+        // starts from an access point, not one per read.
+        // (A longer text: the indexing pass's last chunks, served as they are, lie past both.)
+        let long = Packed.table(rows: 150_000, seed: 14)
+        let (turns, _) = try Self.indexed(try Packed.compress(long, .gzip), spacing: 64 << 10)
+        var offsets: [Int64] = [0, 1 << 20]
+        var buffer = [UInt8](repeating: 0, count: 40_000)
+        for turn in 0..<40 {
+            let reader = turn % 2
+            let got = buffer.withUnsafeMutableBytes { turns.read(at: offsets[reader], into: $0) }
+            #expect(got > 0 && Array(buffer[..<got]) == Array(long[Int(offsets[reader])..<(Int(offsets[reader]) + got)]))
+            offsets[reader] += Int64(got)
+        }
+        #expect(turns.cursorsStarted == 2)
     }
 
     @Test("reading in order from anywhere costs one pass, and yields every byte")

@@ -223,3 +223,32 @@ extension QueryOnScreenTests {
         #expect(subject.table.record(ofRow: subject.cursorRow) == record, "row \(subject.cursorRow)")
     }
 }
+
+extension QueryOnScreenTests {
+    @Test("a sorted view's screen is read as its records alone, in one batch: no block is parsed for its rows, with a search's matches shown too")
+    func sortedScreenParsesNoBlocks() {
+        setlocale(LC_ALL, "C.UTF-8")
+        var text = "id,amount,note\n"
+        for index in 0..<20_000 { text += "\(index),\((index * 7919) % 100_003),note \(index % 13)\n" }
+        let store = CellStore(bytes: Array(text.utf8), checkpointSpacing: 2048)
+        let subject = Viewer(store: store, screenSize: Size(width: 80, height: 30))
+        subject.handle(.moveRight)
+        type(subject, "]")
+        settle(subject)
+        type(subject, "/note 7\n")
+        waitUntil("the search") {
+            subject.handle(.refresh)
+            return !subject.isSearching
+        }
+        _ = subject.frame()
+        let before = store.statistics.blocksParsed
+        for row in [5_000, 12_345, 19_000] {
+            subject.moveCursor(toRow: row, column: 2)
+            let frame = subject.frame()
+            #expect(frame.lines.contains { $0.contains("note 7") }, "a match is on screen to highlight")
+        }
+        // The width sample and the header are parsed once; rows from all over the file are
+        // read from their own offsets, never by parsing the block around each.
+        #expect(store.statistics.blocksParsed - before <= 2, "\(store.statistics.blocksParsed - before) blocks")
+    }
+}

@@ -13,11 +13,14 @@ package final class GzipSource: ByteSource {
     let index: GzipIndex
     private let produced = Atomic<Int64>(0)
     private let recent = Mutex<[Span]>([])
-    private let reader: Mutex<SpanReader>
+    private let reader: SpanReader
     /// Chunks of the indexing pass kept, and spans of random reads cached.
     static let recentChunks = 4
     static let cachedSpans = 8
+    /// A span is as long as the read that makes it asks, within these bounds: a record
+    /// read alone asks kilobytes, a scan megabytes.
     static let spanSize = 1 << 18
+    static let smallestSpan = 1 << 14
 
     struct Span {
         var start: Int64
@@ -28,11 +31,14 @@ package final class GzipSource: ByteSource {
     package init(file: FileSource, index: GzipIndex) {
         self.file = file
         self.index = index
-        reader = Mutex(SpanReader(file: file, index: index))
+        reader = SpanReader(file: file, index: index)
     }
 
     /// Decompressed bytes known so far.
     package var length: Int64 { produced.load(ordering: .acquiring) }
+
+    /// Reads that had to start inflating from an access point (for tests).
+    var cursorsStarted: Int { reader.cursorsStarted.load(ordering: .relaxed) }
 
     /// Takes the next chunk of the indexing pass; called by the one thread that indexes.
     func append(_ chunk: [UInt8]) {
@@ -49,7 +55,8 @@ package final class GzipSource: ByteSource {
         guard wanted > 0, offset >= 0 else { return 0 }
         let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])
         if let count = recent.withLock({ GzipSource.copy(from: $0, at: offset, into: target) }) { return count }
-        guard let span = reader.withLock({ $0.span(at: offset) }) else { return 0 }
+        let spanLength = min(GzipSource.spanSize, max(GzipSource.smallestSpan, wanted))
+        guard let span = reader.span(at: offset, length: spanLength) else { return 0 }
         return GzipSource.copy(from: [span], at: offset, into: target) ?? 0
     }
 
@@ -63,54 +70,84 @@ package final class GzipSource: ByteSource {
     }
 }
 
-/// Random reads for `GzipSource`: an LRU of inflated spans and one cursor that goes on
-/// inflating from where the last read ended. Used under the source's lock.
-final class SpanReader {
+/// Random reads for `GzipSource`: an LRU of inflated spans, and a few cursors that go on
+/// inflating from where a read ended. Readers on several threads (a search's shares,
+/// each reading in order) each continue their own cursor, in parallel: a cursor is taken
+/// out of the pool while it inflates, and given back after.
+final class SpanReader: Sendable {
     let file: FileSource
     let index: GzipIndex
-    private var cache: [GzipSource.Span] = []
-    private var cursor: GzipCursor?
+    private let cache = Mutex<[GzipSource.Span]>([])
+    private let cursors = Mutex<[CursorBox]>([])
+    /// Cursors started from an access point so far (each inflates up to `spacing` before
+    /// its first byte): reading in order should need one per reader.
+    let cursorsStarted = Atomic<Int>(0)
+    /// Cursors kept between reads: one per reader running in order, with room to spare.
+    static let keptCursors = 4
+
+    /// A cursor is used by one thread at a time: the one that took it from the pool.
+    final class CursorBox: @unchecked Sendable {
+        let cursor: GzipCursor
+        init(_ cursor: GzipCursor) { self.cursor = cursor }
+    }
 
     init(file: FileSource, index: GzipIndex) {
         self.file = file
         self.index = index
     }
 
-    /// A span of inflated bytes that holds `offset`, or nil when they cannot be read.
-    func span(at offset: Int64) -> GzipSource.Span? {
-        if let index = cache.lastIndex(where: { $0.start <= offset && offset < $0.end }) {
-            let span = cache.remove(at: index)
-            cache.append(span)
+    /// A span of inflated bytes that holds `offset` (`length` bytes from there when new),
+    /// or nil when they cannot be read.
+    func span(at offset: Int64, length: Int) -> GzipSource.Span? {
+        let cached = cache.withLock { spans -> GzipSource.Span? in
+            guard let found = spans.lastIndex(where: { $0.start <= offset && offset < $0.end }) else { return nil }
+            let span = spans.remove(at: found)
+            spans.append(span)
             return span
         }
+        if let cached { return cached }
         guard let point = index.point(atOrBefore: offset) else { return nil }
-        // Go on from the cursor when it is before the offset and no farther than the point.
-        if cursor == nil || cursor!.position > offset || cursor!.position < point.output {
-            guard let window = index.window(for: point) else { return nil }
-            cursor = GzipCursor(file: file, point: point, window: window)
+        // Go on from a cursor that is before the offset and no farther back than the point.
+        let taken = cursors.withLock { pool -> CursorBox? in
+            guard let found = pool.lastIndex(where: { $0.cursor.position <= offset && $0.cursor.position >= point.output })
+            else { return nil }
+            return pool.remove(at: found)
         }
-        guard let cursor else { return nil }
-        var bytes = [UInt8](repeating: 0, count: GzipSource.spanSize)
+        let box: CursorBox
+        if let taken {
+            box = taken
+        } else {
+            guard let window = index.window(for: point) else { return nil }
+            box = CursorBox(GzipCursor(file: file, point: point, window: window))
+            cursorsStarted.add(1, ordering: .relaxed)
+        }
+        guard let span = SpanReader.inflate(box.cursor, at: offset, length: length) else { return nil }
+        cursors.withLock { pool in
+            pool.append(box)
+            if pool.count > SpanReader.keptCursors { pool.removeFirst() }
+        }
+        cache.withLock { spans in
+            spans.append(span)
+            if spans.count > GzipSource.cachedSpans { spans.removeFirst() }
+        }
+        return span
+    }
+
+    /// Inflates with `cursor` up to `offset`, then a span from there (nil when the data
+    /// ends or breaks first: the cursor is then of no more use).
+    private static func inflate(_ cursor: GzipCursor, at offset: Int64, length: Int) -> GzipSource.Span? {
+        var bytes = [UInt8](repeating: 0, count: max(length, GzipSource.spanSize))
         while cursor.position < offset {
             let skip = Int(min(Int64(bytes.count), offset - cursor.position))
             let got = bytes.withUnsafeMutableBytes {
                 cursor.inflate(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<skip]))
             }
-            if got <= 0 {
-                self.cursor = nil
-                return nil
-            }
+            if got <= 0 { return nil }
         }
-        let got = bytes.withUnsafeMutableBytes { cursor.inflate(into: $0) }
-        guard got > 0 else {
-            self.cursor = nil
-            return nil
-        }
+        let got = bytes.withUnsafeMutableBytes { cursor.inflate(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<length])) }
+        guard got > 0 else { return nil }
         bytes.removeLast(bytes.count - got)
-        let span = GzipSource.Span(start: offset, bytes: bytes)
-        cache.append(span)
-        if cache.count > GzipSource.cachedSpans { cache.removeFirst() }
-        return span
+        return GzipSource.Span(start: offset, bytes: bytes)
     }
 }
 

@@ -21,7 +21,7 @@ package final class PackedInput: Sendable {
     }
 
     /// Output between gzip access points (see DECISIONS.md).
-    package static let accessPointSpacing: Int64 = 2 << 20
+    package static let accessPointSpacing: Int64 = 1 << 20
 
     /// Decompresses `raw`; a stream's output goes to `spool` (a new one, bounded by
     /// `spoolLimit`, when nil).
