@@ -59,14 +59,17 @@ public final class CellStore {
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
     /// the background. `onChange` is called (from the loader's thread) when there is news.
-    /// `spoolLimit` bounds what a stream may spool (see `SpoolLimit`).
+    /// `spoolLimit` bounds what a stream may spool (see `SpoolLimit`). `readsAtRandom` says
+    /// that every record will be read in some other order (a sorted output): compressed
+    /// input is then always spooled, where gzip is otherwise read through access points.
     public static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                            follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, checkpointSpacing: Int64 = 64 << 10,
+                            follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, readsAtRandom: Bool = false,
+                            checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
-        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit)
+        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
                             onChange: onChange)

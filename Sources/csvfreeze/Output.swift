@@ -60,8 +60,10 @@ extension Output {
         let wake: @Sendable () -> Void = { news.signal() }
         let store: CellStore
         do {
+            // Sorted rows are read one at a time from all over the input: a spool serves that
+            // from the page cache, where gzip's access points would inflate for each row.
             store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
-                                       onChange: wake)
+                                       readsAtRandom: !query.sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
         }

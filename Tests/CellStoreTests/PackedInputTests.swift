@@ -28,6 +28,20 @@ struct PackedInputTests {
         #expect(allRows(of: store) == (try parseAll(text)))
     }
 
+    @Test("a gzip file to be read at random (a sorted output) is spooled, not read through access points")
+    func gzipReadAtRandom() throws {
+        let text = Packed.table(rows: 20_000, seed: 4)
+        let path = try Packed.file(try Packed.compress(text, .gzip), name: "sorted.gz")
+        let viewed = try CellStore.open(path: path)
+        let sorted = try CellStore.open(path: path, readsAtRandom: true)
+        waitUntilComplete(viewed)
+        waitUntilComplete(sorted)
+        #expect(viewed.packedIndexBytes != nil)
+        #expect(sorted.packedIndexBytes == nil)
+        #expect(sorted.compressionName == "gzip")
+        #expect(allRows(of: sorted) == (try parseAll(text)))
+    }
+
     @Test("many gzip members (pigz, bgzip) read as one file, in order and at random")
     func multiMember() throws {
         let text = Packed.table(rows: 20_000)

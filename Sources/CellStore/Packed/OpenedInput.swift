@@ -124,13 +124,16 @@ package struct OpenedInput {
     /// The viewer's input with compression recognized: a regular file whose first bytes
     /// are a format's magic is decompressed in the background (streams are recognized by
     /// the loader as it reads them, so that opening never waits).
-    static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit) -> Loader.Input {
+    /// With `readsAtRandom`, a gzip file is spooled too: reading every record in a sorted
+    /// order would inflate from an access point for each.
+    static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit, readsAtRandom: Bool = false) -> Loader.Input {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
         guard let compression = Compression.detect(magic[..<max(0, got)]) else { return input }
         let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
-        return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size, spoolLimit: spoolLimit))
+        let spool = readsAtRandom ? SpoolSource(limit: spoolLimit) : nil
+        return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size, spool: spool, spoolLimit: spoolLimit))
     }
 
     /// Reads the input's (decompressed) bytes once, in order: a count, 0 at the end;
