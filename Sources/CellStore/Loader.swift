@@ -239,6 +239,7 @@ package final class Loader: Sendable {
         var nextCheckpoint = bomLength + spacing
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
+        var lastRecordEnd = bomLength
         while !isStopped {
             if offset >= available {
                 if inputEnded { break }
@@ -255,6 +256,7 @@ package final class Loader: Sendable {
             let chunkStart = offset
             scanner.scan(chunk, at: chunkStart) { end, afterCR, records, _ in
                 let position = chunkStart + Int64(end)
+                lastRecordEnd = position
                 guard position >= nextCheckpoint else { return }
                 // Not between the CR and LF of a CRLF: a fresh parser there would see a
                 // blank line. After a CR whose next byte is not in this chunk, wait.
@@ -279,10 +281,18 @@ package final class Loader: Sendable {
             }
             notice(force: false)
         }
-        scanner.finish()
+        // Where compressed data breaks off, the bytes after the last record's end are a
+        // record cut short: shown, it would pass for a whole one. It is left out.
+        let cutShort = failure != nil && lastRecordEnd < offset
+        if cutShort {
+            let end = lastRecordEnd
+            shared.withLock { $0.available = end }
+        } else {
+            scanner.finish()
+        }
         let rows = scanner.recordCount
         let widest = scanner.widestRecord
-        let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
+        let endsWithTerminator = cutShort || lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
         var problem: QuotingProblem?
         if let first = scanner.firstProblem {
             let kind: QuotingProblem.Kind

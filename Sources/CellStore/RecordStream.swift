@@ -82,11 +82,13 @@ public enum RecordStream {
             parser.parse(buffer[..<count])
             deliver()
         }
-        if !stopped {
+        // Where compressed data breaks off, the bytes after the last record's end are a
+        // record cut short: written, they would pass for a whole one.
+        if !stopped && damage == nil {
             parser.finish()
             deliver()
         }
-        let endsWithTerminator = lastByte == 0x0A || lastByte == 0x0D
+        let endsWithTerminator = damage != nil || lastByte == 0x0A || lastByte == 0x0D
         if let damage, case .unreadable(let why) = damage.kind, opened.compression == nil {
             throw CellStoreError.unreadable(opened.name, why)
         }

@@ -56,7 +56,7 @@ enum Session {
         var notice: String?
         if options.follows, let compression = first!.compressionName {
             options.follows = false
-            notice = "a \(compression) file is read once, not followed (R reads it again)"
+            notice = "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
         }
         let session: TerminalSession
         do {

@@ -57,6 +57,9 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         case truncated
         /// The library rejected the data (corrupt, or a checksum that does not match).
         case corrupt(String)
+        /// The same, found only after the damaged part was decompressed (gzip and bzip2
+        /// check a whole member or block at its end): output before it may be wrong.
+        case lateCheck(String)
         /// The decoder could not be set up (out of memory).
         case setup(String)
         /// The compressed bytes themselves could not be read.
@@ -77,6 +80,8 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         switch kind {
         case .truncated: return "compressed data ends early, after \(place) (truncated file?)"
         case .corrupt(let why): return "compressed data is damaged near \(place) (\(why))"
+        case .lateCheck(let why):
+            return "compressed data is damaged before \(place) (\(why)): rows shortly before it may be wrong too"
         case .setup(let why): return "cannot decompress (\(why))"
         case .unreadable(let why): return "cannot read the compressed data after \(place) (\(why))"
         }

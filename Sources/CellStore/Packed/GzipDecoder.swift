@@ -73,7 +73,9 @@ package final class GzipDecoder: PackedDecoder {
                 return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
             default:
                 let why = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                return try damage.deliver(at: consumedTotal, .corrupt(why), consumed, produced)
+                // Damaged deflate data may inflate to wrong bytes for a while before zlib
+                // notices, and the checksum comes only at the member's end.
+                return try damage.deliver(at: consumedTotal, .lateCheck(why), consumed, produced)
             }
             if let indexBuilder, status != Z_STREAM_END, stream.pointee.data_type & 0xC0 == 0x80 {
                 // After a block's end (or the header), not in the last block: inflating can

@@ -3,12 +3,26 @@ import CLzma
 import CZstd
 
 /// Zstandard: frames follow one another; the library reads skippable ones itself.
+///
+/// The library is given no more input than it asks for (its hint: the rest of a block and
+/// the next block's header), and a full output is drained before more input comes, so a
+/// call decodes at most one block. When a block is damaged the library returns the error
+/// without saying how much of the output it had already written in that call; with one
+/// block a call, it had written none, so every block before the damaged one is delivered.
 package final class ZstdDecoder: PackedDecoder {
     private let context: OpaquePointer
     private var frameDone = false
     private var consumedTotal: Int64 = 0
+    /// Input the library asks for next; the start of a frame header at first.
+    private var wanted = ZstdDecoder.frameStart
+    /// True when the last call filled the output: the library may hold more to give.
+    private var mayHoldOutput = false
+    /// Where the input the library asked for last starts: damage is reported there, the
+    /// same however the input arrives (a file, or a pipe in pieces).
+    private var unitStart: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
     private var damage = DamageLatch()
+    static let frameStart = 5
 
     package init() throws(PackedDamage) {
         guard let context = ZSTD_createDStream() else { throw PackedDamage(.setup("out of memory"), at: 0) }
@@ -18,27 +32,35 @@ package final class ZstdDecoder: PackedDecoder {
 
     deinit { ZSTD_freeDStream(context) }
 
-
     package var isAtBoundary: Bool { frameDone }
     package var consumedBytes: Int64 { consumedTotal }
 
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
         try damage.throwIfLatched()
-        var source = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
-        var target = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
-        while source.pos < source.size && target.pos < target.size {
-            let before = (source.pos, target.pos)
+        var consumed = 0, produced = 0
+        while produced < output.count {
+            // Drain what the library holds before giving it more.
+            let given = mayHoldOutput ? 0 : min(input.count - consumed, max(1, wanted))
+            if given == 0 && !mayHoldOutput { break }
+            var source = ZSTD_inBuffer(src: input.baseAddress.map { $0 + consumed }, size: given, pos: 0)
+            var target = ZSTD_outBuffer(dst: output.baseAddress.map { $0 + produced }, size: output.count - produced, pos: 0)
             let hint = ZSTD_decompressStream(context, &target, &source)
-            consumedTotal += Int64(source.pos - before.0)
             if ZSTD_isError(hint) != 0 {
-                return try damage.deliver(at: consumedTotal, .corrupt(String(cString: ZSTD_getErrorName(hint))), source.pos, target.pos)
+                return try damage.deliver(at: unitStart, .corrupt(String(cString: ZSTD_getErrorName(hint))), consumed, produced)
             }
-            // 0: a frame is complete and flushed.
+            consumed += source.pos
+            produced += target.pos
+            consumedTotal += Int64(source.pos)
+            mayHoldOutput = target.pos == target.size
+            // 0: a frame is complete and flushed; the next starts with a header.
             frameDone = hint == 0
-            if source.pos == before.0 && target.pos == before.1 { break }
+            // All that was asked for went in: the next unit starts here.
+            if given > 0 && source.pos == given && given == wanted { unitStart = consumedTotal }
+            wanted = hint == 0 ? ZstdDecoder.frameStart : hint
+            if source.pos == 0 && target.pos == 0 { break }
         }
-        return (source.pos, target.pos)
+        return (consumed, produced)
     }
 }
 
@@ -161,7 +183,7 @@ package final class Bzip2Decoder: PackedDecoder {
             case BZ_STREAM_END: isBetweenStreams = true
             case BZ_MEM_ERROR: return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
             case BZ_DATA_ERROR:
-                return try damage.deliver(at: consumedTotal, .corrupt("bad block checksum or corrupt data"), consumed, produced)
+                return try damage.deliver(at: consumedTotal, .lateCheck("bad block checksum or corrupt data"), consumed, produced)
             case BZ_DATA_ERROR_MAGIC:
                 return try damage.deliver(at: consumedTotal, .corrupt("data after the end of the bzip2 stream"), consumed, produced)
             default: return try damage.deliver(at: consumedTotal, .corrupt("libbz2 error \(status)"), consumed, produced)

@@ -94,7 +94,7 @@ package final class PackedInput: Sendable {
             switch unpacker.take() {
             case .bytes(let bytes): chunk = bytes[...]
             case .end: return .end
-            case .damage(let damage): return .failed(damage.description + "; the rows before it are shown")
+            case .damage(let damage): return .failed(damage.description)
             }
         }
         switch sink {
