@@ -12,7 +12,7 @@ extension CellStore {
     /// - Returns: true when the file changed.
     @discardableResult
     public func noticeChangeOnDisk() -> Bool {
-        guard !loader.follows, case .file(let file, _) = loader.input, let opened = loader.openedAs else { return false }
+        guard !loader.follows, let file = Loader.regularFile(of: loader.input), let opened = loader.openedAs else { return false }
         let now = FileIdentity(file)
         let atPath = FileIdentity(path: name)
         let replaced = atPath.map { $0.device != opened.device || $0.inode != opened.inode } ?? true
@@ -34,7 +34,8 @@ extension CellStore {
     /// True when `path` names the file this store reads (the same device and inode), so
     /// that writing there would overwrite the input being viewed.
     public func isInput(_ path: String) -> Bool {
-        guard case .file(let file, _) = loader.input, let now = FileIdentity(file), let there = FileIdentity(path: path) else {
+        guard let file = Loader.regularFile(of: loader.input), let now = FileIdentity(file),
+              let there = FileIdentity(path: path) else {
             return false
         }
         return now.device == there.device && now.inode == there.inode

@@ -54,7 +54,7 @@ package final class Loader: Sendable {
         self.forcedDelimiter = forcedDelimiter
         self.forcedQuote = forcedQuote
         self.onChange = onChange
-        if case .file(let file, _) = input { openedAs = FileIdentity(file) } else { openedAs = nil }
+        openedAs = Loader.regularFile(of: input).flatMap(FileIdentity.init)
     }
 
     /// Ends the pass at its next wait for input (a stream, a followed file, a pause).
@@ -356,6 +356,15 @@ package final class Loader: Sendable {
     }
 
     /// True when a stream has data waiting, so a read would not block.
+    /// The regular file the input is read from, plain or compressed (nil for a stream).
+    static func regularFile(of input: Input) -> FileSource? {
+        switch input {
+        case .file(let file, _): return file
+        case .packed(let packed): return packed.file
+        case .stream, .memory: return nil
+        }
+    }
+
     static func isReadable(_ input: Input) -> Bool {
         guard case .stream(let stream, _) = input else { return true }
         var descriptor = pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)

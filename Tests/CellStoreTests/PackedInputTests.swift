@@ -14,6 +14,30 @@ struct PackedInputTests {
         #expect(Compression.detect([0x1F]) == nil)
         #expect(Compression.detect([]) == nil)
         #expect(Compression.detect(Array("BZh,x\n".utf8)) == nil)
+        // bzip2's `BZh` and a digit can start a line of text: its block magic must follow.
+        #expect(Compression.detect(Array("BZh9 ticker,price\nAAPL,1\n".utf8)) == nil)
+        #expect(Compression.detect(try Packed.compress([], .bzip2)) == .bzip2)
+        let text9 = Array("BZh9 ticker,price\nAAPL,1\n".utf8)
+        let store = try CellStore.open(path: try Packed.file(text9, name: "tickers.csv"))
+        waitUntilComplete(store)
+        #expect(store.compressionName == nil && store.progress.failure == nil)
+        #expect(allRows(of: store) == [["BZh9 ticker", "price"], ["AAPL", "1"]])
+    }
+
+    @Test("a compressed file changed on disk is noticed, as a plain one is", arguments: [Compression.gzip, .zstd])
+    func changedOnDisk(compression: Compression) throws {
+        let packed = try Packed.compress(Packed.table(rows: 500), compression)
+        let path = try Packed.file(packed, name: "changing")
+        let store = try CellStore.open(path: path)
+        waitUntilComplete(store)
+        #expect(!store.noticeChangeOnDisk())
+        #expect(store.isInput(path))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(packed))
+        try handle.close()
+        #expect(store.noticeChangeOnDisk())
+        #expect(store.progress.notice == "file changed on disk: R reloads")
     }
 
     @Test("the viewer's store shows exactly the uncompressed table", arguments: Compression.allCases)

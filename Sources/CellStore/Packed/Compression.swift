@@ -14,8 +14,9 @@ package enum Compression: Sendable, Equatable, CaseIterable {
     /// bzip2, concatenated streams included.
     case bzip2
 
-    /// Bytes needed to recognize every format.
-    package static let magicLength = 6
+    /// Bytes needed to recognize every format (bzip2's `BZh` and a digit could begin a
+    /// line of text: the 6-byte magic of its first block, or of its end, must follow).
+    package static let magicLength = 10
 
     /// The format whose magic bytes `prefix` starts with, or nil for anything else.
     package static func detect(_ prefix: some Collection<UInt8>) -> Compression? {
@@ -25,7 +26,10 @@ package enum Compression: Sendable, Equatable, CaseIterable {
         // A skippable zstd frame (0x184D2A50…5F, little-endian) may come first.
         if bytes.count >= 4, bytes[0] & 0xF0 == 0x50, bytes[1] == 0x2A, bytes[2] == 0x4D, bytes[3] == 0x18 { return .zstd }
         if bytes.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
-        if bytes.count >= 4, bytes.starts(with: [0x42, 0x5A, 0x68]), (0x31...0x39).contains(bytes[3]) { return .bzip2 }
+        if bytes.count >= 10, bytes.starts(with: [0x42, 0x5A, 0x68]), (0x31...0x39).contains(bytes[3]),
+           bytes[4...].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) || bytes[4...].elementsEqual([0x17, 0x72, 0x45, 0x38, 0x50, 0x90]) {
+            return .bzip2
+        }
         return nil
     }
 

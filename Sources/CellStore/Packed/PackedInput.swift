@@ -12,6 +12,8 @@ package final class PackedInput: Sendable {
     package let compressedSize: Int64?
     let unpacker: Unpacker
     private let sink: Sink
+    /// The compressed file, when it is a regular file (not a stream).
+    let file: FileSource?
     /// The part of a chunk the spool had no room for yet (see `pull`).
     private let held = Mutex<ArraySlice<UInt8>>([])
 
@@ -29,6 +31,7 @@ package final class PackedInput: Sendable {
                  spoolLimit: SpoolLimit = .keepFree, accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
         self.compression = compression
         self.compressedSize = compressedSize
+        file = raw.isStream ? nil : raw.file
         if compression == .gzip && !raw.isStream && spool == nil {
             let index = GzipIndex(spacing: accessPointSpacing)
             unpacker = Unpacker(compression: compression, raw: raw, index: index)
