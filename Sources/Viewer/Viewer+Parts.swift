@@ -18,6 +18,10 @@ struct Navigation {
     var knownDataRows = 0
     /// Animation frames to wait before the spring-back starts.
     var holdFrames = 0
+    /// After `R`, the record and column the cursor was on, when the input read again has
+    /// not come that far yet (compressed input is read from its start): the cursor goes
+    /// there when they come, unless a key is pressed first.
+    var awaited: (record: Int, column: Int)?
 }
 
 /// The last search, its matcher, the one running in the background, and which cells on

@@ -69,7 +69,11 @@ public final class Viewer {
     /// Applies one command.
     public func handle(_ command: Command) {
         // News from the input is not the user's doing: it leaves the message alone.
-        if command != .refresh && command != .tick { message = nil }
+        if command != .refresh && command != .tick {
+            message = nil
+            // A key of the user's own: the cursor no longer waits for its record after `R`.
+            if case .resize = command {} else { navigation.awaited = nil }
+        }
         // Whatever the command did, the geometry is brought up to date here, so that
         // drawing only reads.
         defer { sync() }
@@ -122,6 +126,7 @@ public final class Viewer {
                 if message?.hasPrefix("≈") == true { message = nil }
             }
             sync()
+            goToAwaitedRecord()
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 cursorRow = dataRowCount - 1
                 revealCursor()
@@ -286,7 +291,23 @@ public final class Viewer {
         // The cursor on the same record, where it is still there.
         let record = previous.dataRowCount > 0 ? previous.table.record(ofRow: previous.cursorRow) : 0
         sync()
-        moveCursor(toRow: table.row(ofRecord: record) ?? previous.cursorRow, column: previous.cursorColumn)
+        let row = table.row(ofRecord: record) ?? previous.cursorRow
+        moveCursor(toRow: row, column: previous.cursorColumn)
+        if (row > cursorRow || previous.cursorColumn > cursorColumn) && !store.isComplete && !table.isMapped {
+            navigation.awaited = (record, previous.cursorColumn)
+        }
+    }
+
+    /// Puts the cursor on the record (and column) it was on before `R` once the rows read
+    /// again reach it, unless a key was pressed meanwhile.
+    func goToAwaitedRecord() {
+        guard let awaited = navigation.awaited else { return }
+        if let row = table.row(ofRecord: awaited.record), row < dataRowCount, awaited.column < columnCount {
+            navigation.awaited = nil
+            moveCursor(toRow: row, column: awaited.column)
+        } else if store.isComplete {
+            navigation.awaited = nil
+        }
     }
 
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.

@@ -230,3 +230,44 @@ struct EarlyJumpTests {
         #expect(subject.message == nil)
     }
 }
+
+extension LoadingTests {
+    @Test("R on a compressed file puts the cursor back on its record once the rows read again reach it")
+    func reloadCompressedKeepsTheRecord() throws {
+        _ = utf8Locale
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("t.csv"), packed = directory.appendingPathComponent("t.csv.gz")
+        try Data(sampleCSV(rows: 20_000).utf8).write(to: plain)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -c '\(plain.path)' > '\(packed.path)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let first = try CellStore.open(path: packed.path)
+        let before = Viewer(store: first, options: .plain, screenSize: Size(width: 80, height: 10))
+        waitUntil("the first reading") { first.isComplete }
+        before.handle(.refresh)
+        before.moveCursor(toRow: 15_000, column: 1)
+        let record = before.table.record(ofRow: before.cursorRow)
+        // Read again: nothing of it is decompressed yet when the cursor is put back.
+        let again = try CellStore.open(path: packed.path, startsLoader: false)
+        let after = Viewer(store: again, options: .plain, screenSize: Size(width: 80, height: 10))
+        after.adopt(before)
+        #expect(after.cursorRow < 15_000)
+        again.indexNow()
+        after.handle(.refresh)
+        #expect(after.table.record(ofRow: after.cursorRow) == record)
+        #expect(after.cursorColumn == 1)
+        // Moved meanwhile, the cursor stays where the user put it.
+        let third = try CellStore.open(path: packed.path, startsLoader: false)
+        let moved = Viewer(store: third, options: .plain, screenSize: Size(width: 80, height: 10))
+        moved.adopt(before)
+        moved.handle(.moveDown)
+        let row = moved.cursorRow
+        third.indexNow()
+        moved.handle(.refresh)
+        #expect(moved.cursorRow == row)
+    }
+}
