@@ -127,6 +127,8 @@ public final class Viewer {
             }
             sync()
             goToAwaitedRecord()
+            // Said after G while loading: untrue once everything is read.
+            if store.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 cursorRow = dataRowCount - 1
                 revealCursor()
