@@ -85,19 +85,22 @@ package final class FileSource: ByteSource {
 package final class SpoolSource: ByteSource {
     /// The temporary file, or -1 when there is none.
     private let descriptor: Int32
-    /// Bytes from `overflowStart` on are held in `memory`.
+    /// Bytes from `overflowStart` on are held in `memory`, in pieces of `pieceSize`: one
+    /// growing array would copy itself whole as it grows, holding the lock (and every
+    /// reader, the screen included) for as long as a copy of gigabytes takes.
     private let overflowStart: Atomic<Int64>
-    private let memory = Mutex<[UInt8]>([])
+    private let memory = Mutex<[[UInt8]]>([])
+    static let pieceSize = 1 << 20
     private let written = Atomic<Int64>(0)
     /// Where the temporary file is (for messages).
     let directory: String
     /// When reading pauses.
     let limit: SpoolLimit
 
-    /// Creates the spool in `$TMPDIR` (or /tmp).
-    package init(limit: SpoolLimit = .keepFree) {
+    /// Creates the spool in `directory`, by default `$TMPDIR` (or /tmp).
+    package init(limit: SpoolLimit = .keepFree, directory: String? = nil) {
         self.limit = limit
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         self.directory = directory
         var template = Array((directory + "/csvfreeze-stdin-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -165,7 +168,19 @@ package final class SpoolSource: ByteSource {
             }
         }
         if done < bytes.count {
-            memory.withLock { $0.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[done...])) }
+            memory.withLock { pieces in
+                var rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
+                while !rest.isEmpty {
+                    if pieces.isEmpty || pieces[pieces.count - 1].count == SpoolSource.pieceSize {
+                        pieces.append([])
+                        pieces[pieces.count - 1].reserveCapacity(SpoolSource.pieceSize)
+                    }
+                    let room = SpoolSource.pieceSize - pieces[pieces.count - 1].count
+                    let taken = min(room, rest.count)
+                    pieces[pieces.count - 1].append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+                    rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+                }
+            }
         }
         written.store(offset + Int64(bytes.count), ordering: .releasing)
     }
@@ -179,14 +194,16 @@ package final class SpoolSource: ByteSource {
             wanted = Int(min(Int64(wanted), overflow - offset))
             return max(0, pread(descriptor, base, wanted, off_t(offset)))
         }
-        return memory.withLock { bytes in
+        // Pieces are full but the last, so an offset's piece is found by division.
+        return memory.withLock { pieces in
             let start = Int(offset - overflow)
-            let end = min(bytes.count, start + wanted)
-            guard start < end else { return 0 }
-            bytes.withUnsafeBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<end]))
+            let index = start / SpoolSource.pieceSize, within = start % SpoolSource.pieceSize
+            guard index < pieces.count, within < pieces[index].count else { return 0 }
+            let count = min(wanted, pieces[index].count - within)
+            pieces[index].withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[within..<(within + count)]))
             }
-            return end - start
+            return count
         }
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// that the temporary file system keeps.
 public enum SpoolLimit: Sendable, Equatable {
     /// Keep `reserve(ofFileSystemSize:)` free on the temporary file system; in memory
-    /// (no temporary file could be made), a quarter of the physical memory.
+    /// (no temporary file could be made, or it filled up), 1 GiB or a quarter of RAM.
     case keepFree
     /// At most this many bytes, and the text the user gave for it (`100M`).
     case bytes(Int64, label: String)
@@ -36,10 +36,11 @@ public enum SpoolLimit: Sendable, Equatable {
         min(max(1 << 30, size / 10), size / 2)
     }
 
-    /// The spool's room in memory when there is no temporary file: a quarter of RAM.
+    /// The spool's room in memory when there is no temporary file (or it is full): 1 GiB,
+    /// or a quarter of RAM on a smaller machine. `--spool-limit` sets more.
     static var memoryAllowance: Int64 {
         let pages = Int64(sysconf(Int32(_SC_PHYS_PAGES))), pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
-        return pages > 0 && pageSize > 0 ? pages * pageSize / 4 : 1 << 30
+        return pages > 0 && pageSize > 0 ? min(1 << 30, pages * pageSize / 4) : 1 << 30
     }
 
     /// `104857600` as `100 MiB`, `1536` as `1.5 KiB`: sizes in the units the limit is set in.

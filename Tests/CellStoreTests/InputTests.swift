@@ -64,6 +64,28 @@ struct InputTests {
         close(ends[1])
     }
 
+    @Test("with no temporary file the spool keeps the input in memory, in pieces, read back at any offset")
+    func spoolInMemory() throws {
+        let spool = SpoolSource(limit: .keepFree, directory: "/nonexistent-\(UUID())")
+        var generator = SeededGenerator(seed: 31)
+        var all: [UInt8] = []
+        while all.count < 3 << 20 {
+            let piece = (0..<Int(generator.next() % 400_000) + 1).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            piece.withUnsafeBytes { spool.append($0) }
+            all += piece
+        }
+        #expect(spool.length == Int64(all.count))
+        #expect(spool.room() == min(1 << 30, SpoolLimit.memoryAllowance) - Int64(all.count))
+        #expect(spool.pauseReason.hasSuffix("memory for the input is used up (--spool-limit)"))
+        var buffer = [UInt8](repeating: 0, count: 200_000)
+        for _ in 0..<200 {
+            let offset = Int(generator.next() % UInt64(all.count))
+            let got = buffer.withUnsafeMutableBytes { spool.read(at: Int64(offset), into: $0) }
+            #expect(got > 0 && Array(buffer[..<got]) == Array(all[offset..<(offset + got)]))
+        }
+        #expect(buffer.withUnsafeMutableBytes { spool.read(at: Int64(all.count), into: $0) } == 0)
+    }
+
     @Test("a pipe that stays silent says it waits for input")
     func silentPipe() throws {
         var ends: [Int32] = [-1, -1]
