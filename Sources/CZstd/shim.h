@@ -2,5 +2,6 @@
 #define CSVFREEZE_CZSTD_SHIM_H
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #endif

@@ -97,9 +97,13 @@ package final class SpoolSource: ByteSource {
     /// When reading pauses.
     let limit: SpoolLimit
 
+    /// Free space to keep under `.keepFree`, when not the file system's default (tests).
+    private let reserve: Int64?
+
     /// Creates the spool in `directory`, by default `$TMPDIR` (or /tmp).
-    package init(limit: SpoolLimit = .keepFree, directory: String? = nil) {
+    package init(limit: SpoolLimit = .keepFree, directory: String? = nil, reserve: Int64? = nil) {
         self.limit = limit
+        self.reserve = reserve
         let directory = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         self.directory = directory
         var template = Array((directory + "/csvfreeze-stdin-XXXXXX").utf8CString)
@@ -112,19 +116,25 @@ package final class SpoolSource: ByteSource {
     }
 
     /// How many more bytes may be spooled now (0 or less: reading pauses). Under the
-    /// default limit this follows the temporary file system's free space as it changes.
+    /// default limit this follows the temporary file system's free space as it changes;
+    /// once the free space kept is reached, the next bytes go to memory (a small input
+    /// still opens on a nearly full disk), up to its allowance. Called by the one thread
+    /// that appends.
     package func room() -> Int64 {
         switch limit {
         case .bytes(let cap, _):
             return cap - length
         case .keepFree:
-            let overflow = overflowStart.load(ordering: .acquiring)
+            var overflow = overflowStart.load(ordering: .acquiring)
             if overflow == Int64.max {
                 var info = statvfs()
                 guard fstatvfs(descriptor, &info) == 0 else { return 1 << 20 }
                 let unit = Int64(info.f_frsize)
                 let free = Int64(info.f_bavail) * unit
-                return free - SpoolLimit.reserve(ofFileSystemSize: Int64(info.f_blocks) * unit)
+                let room = free - (reserve ?? SpoolLimit.reserve(ofFileSystemSize: Int64(info.f_blocks) * unit))
+                if room > 0 { return room }
+                overflow = length
+                overflowStart.store(overflow, ordering: .releasing)
             }
             return SpoolLimit.memoryAllowance - (length - overflow)
         }
@@ -137,7 +147,7 @@ package final class SpoolSource: ByteSource {
         case .bytes(_, let label):
             return "paused at \(read): --spool-limit \(label)"
         case .keepFree:
-            if overflowStart.load(ordering: .acquiring) == Int64.max {
+            if descriptor >= 0 {
                 return "paused at \(read): keeping free space in \(directory) (--spool-limit)"
             }
             return "paused at \(read): memory for the input is used up (--spool-limit)"

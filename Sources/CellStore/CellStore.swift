@@ -128,6 +128,10 @@ public final class CellStore {
 
     /// Records known to exist: indexed ones, and any parsed ahead of the loader.
     public var rowCount: Int {
+        let progress = progress
+        // Once the input is read, the loader's count is exact: rows parsed for the screen
+        // before then may include a record the input's damage cut short (left out).
+        if progress.isComplete { return progress.rowCount }
         let known = max(progress.rowCount, rowsSeen)
         if let tail = provisionalTail, !isComplete {
             return max(known, tail.estimatedFirstRecord + tail.rows.count)

@@ -86,6 +86,24 @@ struct InputTests {
         #expect(buffer.withUnsafeMutableBytes { spool.read(at: Int64(all.count), into: $0) } == 0)
     }
 
+    @Test("past the free space kept on disk, a small input goes on in memory instead of pausing at 0 B")
+    func nearlyFullDisk() throws {
+        let spool = SpoolSource(limit: .keepFree, reserve: Int64.max / 4)
+        #expect(spool.room() > 0, "the memory allowance, not a pause")
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        bytes.withUnsafeBytes { spool.append($0) }
+        #expect(spool.room() == min(1 << 30, SpoolLimit.memoryAllowance) - 300_000)
+        var copy = [UInt8](repeating: 0, count: 300_000)
+        var done = 0
+        while done < copy.count {
+            let got = copy.withUnsafeMutableBytes { spool.read(at: Int64(done), into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
+            if got <= 0 { break }
+            done += got
+        }
+        #expect(copy == bytes)
+        #expect(spool.pauseReason.contains("keeping free space in"))
+    }
+
     @Test("a pipe that stays silent says it waits for input")
     func silentPipe() throws {
         var ends: [Int32] = [-1, -1]

@@ -17,6 +17,13 @@ struct PackedInputTests {
         // bzip2's `BZh` and a digit can start a line of text: its block magic must follow.
         #expect(Compression.detect(Array("BZh9 ticker,price\nAAPL,1\n".utf8)) == nil)
         #expect(Compression.detect(try Packed.compress([], .bzip2)) == .bzip2)
+        // A bzip2 file cut inside its magic is a cut bzip2 file, not text.
+        let cut = Array(try Packed.compress(text, .bzip2).prefix(8))
+        #expect(Compression.detect(cut) == nil, "more may come")
+        #expect(Compression.detect(cut, isWhole: true) == .bzip2)
+        let cutStore = try CellStore.open(path: try Packed.file(cut, name: "cut.bz2"))
+        waitUntilComplete(cutStore)
+        #expect(cutStore.progress.failure?.contains("ends early") == true)
         let text9 = Array("BZh9 ticker,price\nAAPL,1\n".utf8)
         let store = try CellStore.open(path: try Packed.file(text9, name: "tickers.csv"))
         waitUntilComplete(store)
@@ -103,6 +110,11 @@ struct PackedInputTests {
         // Every row is the file's own: the record the cut splits is left out, not shown
         // as if whole.
         #expect(rows == Array(expected[..<rows.count]))
+        // Also when the screen parsed that record while the input was arriving.
+        let watched = try CellStore.open(path: path, checkpointSpacing: 4096)
+        while !watched.isComplete { _ = watched.row(max(0, watched.readRowCount - 1)) }
+        #expect(watched.rowCount == rows.count)
+        #expect(watched.row(rows.count) == nil)
 
         var streamed = 0
         let summary = try RecordStream.forEach(path: path, delimiter: nil) { _ in streamed += 1; return true }

@@ -18,17 +18,20 @@ package enum Compression: Sendable, Equatable, CaseIterable {
     /// line of text: the 6-byte magic of its first block, or of its end, must follow).
     package static let magicLength = 10
 
-    /// The format whose magic bytes `prefix` starts with, or nil for anything else.
-    package static func detect(_ prefix: some Collection<UInt8>) -> Compression? {
+    /// The format whose magic bytes `prefix` starts with, or nil for anything else. When
+    /// `prefix` is all the input there is (shorter than `magicLength`), bzip2's magic cut
+    /// short still counts, so that a cut file says it is truncated.
+    package static func detect(_ prefix: some Collection<UInt8>, isWhole: Bool = false) -> Compression? {
         let bytes = Array(prefix.prefix(magicLength))
         if bytes.starts(with: [0x1F, 0x8B, 0x08]) { return .gzip }
         if bytes.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return .zstd }
         // A skippable zstd frame (0x184D2A50…5F, little-endian) may come first.
         if bytes.count >= 4, bytes[0] & 0xF0 == 0x50, bytes[1] == 0x2A, bytes[2] == 0x4D, bytes[3] == 0x18 { return .zstd }
         if bytes.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .xz }
-        if bytes.count >= 10, bytes.starts(with: [0x42, 0x5A, 0x68]), (0x31...0x39).contains(bytes[3]),
-           bytes[4...].elementsEqual([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]) || bytes[4...].elementsEqual([0x17, 0x72, 0x45, 0x38, 0x50, 0x90]) {
-            return .bzip2
+        if bytes.count >= 4, bytes.starts(with: [0x42, 0x5A, 0x68]), (0x31...0x39).contains(bytes[3]) {
+            let rest = bytes[4...]
+            let blocks: [[UInt8]] = [[0x31, 0x41, 0x59, 0x26, 0x53, 0x59], [0x17, 0x72, 0x45, 0x38, 0x50, 0x90]]
+            if blocks.contains(where: { rest.elementsEqual($0) || (isWhole && $0.starts(with: rest)) }) { return .bzip2 }
         }
         return nil
     }
@@ -61,8 +64,9 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         case truncated
         /// The library rejected the data (corrupt, or a checksum that does not match).
         case corrupt(String)
-        /// The same, found only after the damaged part was decompressed (gzip and bzip2
-        /// check a whole member or block at its end): output before it may be wrong.
+        /// The same, found only after the damaged part was decompressed (a checksum at the
+        /// end of a gzip member, a bzip2 or xz block, a zstd frame): output before it may
+        /// be wrong.
         case lateCheck(String)
         /// The decoder could not be set up (out of memory).
         case setup(String)
@@ -85,7 +89,7 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         case .truncated: return "compressed data ends early, after \(place) (truncated file?)"
         case .corrupt(let why): return "compressed data is damaged near \(place) (\(why))"
         case .lateCheck(let why):
-            return "compressed data is damaged before \(place) (\(why)): rows shortly before it may be wrong too"
+            return "compressed data is damaged before \(place) (\(why)): rows before it may be wrong too"
         case .setup(let why): return "cannot decompress (\(why))"
         case .unreadable(let why): return "cannot read the compressed data after \(place) (\(why))"
         }

@@ -38,7 +38,7 @@ package struct OpenedInput {
         if let size = file.regularFileSize {
             var magic = [UInt8](repeating: 0, count: Compression.magicLength)
             let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
-            if let compression = Compression.detect(magic[..<max(0, got)]) {
+            if let compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength) {
                 return OpenedInput(kind: .packed(compression, size: size), name: name, file: file, prefix: [])
             }
             return OpenedInput(kind: .file(size: size), name: name, file: file, prefix: [])
@@ -47,7 +47,7 @@ package struct OpenedInput {
         // viewer leaves that to its loader, so that opening a quiet pipe does not wait.
         guard looksIntoStreams else { return OpenedInput(kind: .stream, name: name, file: file, prefix: []) }
         let prefix = readMagic(from: file)
-        if let compression = Compression.detect(prefix) {
+        if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
             return OpenedInput(kind: .packed(compression, size: nil), name: name, file: file, prefix: prefix)
         }
         return OpenedInput(kind: .stream, name: name, file: file, prefix: prefix)
@@ -132,7 +132,7 @@ package struct OpenedInput {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
-        guard let compression = Compression.detect(magic[..<max(0, got)]) else { return input }
+        guard let compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength) else { return input }
         let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
         let spool = readsAtRandom ? SpoolSource(limit: spoolLimit) : nil
         return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size, spool: spool, spoolLimit: spoolLimit))

@@ -47,7 +47,10 @@ package final class ZstdDecoder: PackedDecoder {
             var target = ZSTD_outBuffer(dst: output.baseAddress.map { $0 + produced }, size: output.count - produced, pos: 0)
             let hint = ZSTD_decompressStream(context, &target, &source)
             if ZSTD_isError(hint) != 0 {
-                return try damage.deliver(at: unitStart, .corrupt(String(cString: ZSTD_getErrorName(hint))), consumed, produced)
+                let why = String(cString: ZSTD_getErrorName(hint))
+                // The frame's checksum comes after its data, which was delivered.
+                let kind: PackedDamage.Kind = ZSTD_getErrorCode(hint) == ZSTD_error_checksum_wrong ? .lateCheck(why) : .corrupt(why)
+                return try damage.deliver(at: unitStart, kind, consumed, produced)
             }
             consumed += source.pos
             produced += target.pos
@@ -114,7 +117,9 @@ package final class XzDecoder: PackedDecoder {
         case LZMA_OK, LZMA_BUF_ERROR: break
         case LZMA_STREAM_END: ended = true
         case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
-        case LZMA_DATA_ERROR: return try damage.deliver(at: consumedTotal, .corrupt("corrupt data"), consumed, produced)
+        case LZMA_DATA_ERROR:
+            // Corrupt data, or a block's check (after the block's data) that does not match.
+            return try damage.deliver(at: consumedTotal, .lateCheck("corrupt data or a wrong check"), consumed, produced)
         case LZMA_FORMAT_ERROR: return try damage.deliver(at: consumedTotal, .corrupt("not xz data"), consumed, produced)
         default: return try damage.deliver(at: consumedTotal, .corrupt("liblzma error \(status.rawValue)"), consumed, produced)
         }

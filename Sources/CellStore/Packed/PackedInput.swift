@@ -48,7 +48,7 @@ package final class PackedInput: Sendable {
     static func recognize(stream: FileSource, spool: SpoolSource, isStopped: () -> Bool,
                           waiting: (Bool) -> Void) -> PackedInput? {
         let prefix = OpenedInput.readMagic(from: stream, isStopped: isStopped, waiting: waiting)
-        if let compression = Compression.detect(prefix) {
+        if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
             let raw = Unpacker.RawInput(file: stream, prefix: prefix, isStream: true)
             return PackedInput(compression: compression, raw: raw, compressedSize: nil, spool: spool)
         }
