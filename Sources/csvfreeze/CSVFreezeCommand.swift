@@ -87,9 +87,10 @@ struct CSVFreezeCommand: ParsableCommand {
           option given again takes the later value, so the command line wins.
 
         EXIT STATUS:
-          0 success; 1 the input cannot be read (or stdin is a terminal, or closed, or compressed
-          input is damaged); 2 the screen cannot be drawn, or no such --frequency column;
-          64 bad options; 128+N after signal N; 130 with --echo, quit without choosing.
+          0 success; 1 the input cannot be read (stdin is a terminal or closed,
+          compressed input is damaged); 2 the screen cannot be drawn, or no such
+          --frequency column; 64 bad options; 128+N after signal N; 130 with
+          --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")

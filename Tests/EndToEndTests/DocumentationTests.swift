@@ -56,13 +56,16 @@ struct HelpTextTests {
         }
     }
 
-    @Test("no key's line wraps in --help")
+    @Test("no key's line, and no exit status line, wraps in --help")
     func keysDoNotWrap() throws {
         let help = try run([Paths.binary, "--help"]).text
         let keys = help.components(separatedBy: "KEYS:\n")[1].components(separatedBy: "\n\n")[0]
         let lines = keys.split(separator: "\n")
         #expect(lines.count == KeyMapCount.bindings)
         for line in lines { #expect(line.hasPrefix("  "), "a wrapped line: \(line)") }
+        // The exit statuses are written as indented lines: none is rewrapped out of them.
+        let statuses = help.components(separatedBy: "EXIT STATUS:\n")[1].components(separatedBy: "\n\n")[0]
+        for line in statuses.split(separator: "\n") { #expect(line.hasPrefix("  "), "a wrapped line: \(line)") }
     }
 }
 
