@@ -97,7 +97,7 @@ extension RecordReader {
         }
         guard let parser = try? RecordParser(dialect: dialect) else { return nil }
         var position = offset
-        var chunk = 4096
+        var chunk = 1024
         var buffer = [UInt8](repeating: 0, count: chunk)
         let limit = Int64(RecordParser.Limits().record) * 2
         // The scanner finds where the record ends, so only its bytes are parsed, not the
