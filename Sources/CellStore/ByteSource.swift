@@ -147,8 +147,12 @@ package final class SpoolSource: ByteSource {
         case .bytes(_, let label):
             return "paused at \(read): --spool-limit \(label)"
         case .keepFree:
-            if descriptor >= 0 {
+            if overflowStart.load(ordering: .acquiring) == Int64.max {
                 return "paused at \(read): keeping free space in \(directory) (--spool-limit)"
+            }
+            if descriptor >= 0 {
+                // Past the free space kept, the rest went to memory, and that is used up too.
+                return "paused at \(read): \(directory) is nearly full and memory for the input is used up (--spool-limit)"
             }
             return "paused at \(read): memory for the input is used up (--spool-limit)"
         }

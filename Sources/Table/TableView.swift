@@ -94,9 +94,7 @@ public final class TableView {
     /// View row `row`'s record, or nil when it is not known (yet).
     public func row(_ row: Int) -> Row? {
         let record = record(ofRow: row)
-        guard record >= 0 else { return nil }
-        if rows != nil, let row = batch[record] { return row }
-        return store.row(record)
+        return record >= 0 ? self.row(ofInputRecord: record) : nil
     }
 
     /// Input record `record`'s row: from the rows on screen in a mapped view (read in
