@@ -37,6 +37,13 @@ struct InputInterpreter {
     private(set) var prompt: Prompt?
     /// Earlier entries at the prompts (Up and Down walk them).
     var history = PromptHistory()
+    /// Keys typed while a search started by `n`, `N` or a prompt's Enter was running:
+    /// they act, in order, once it has moved the cursor (see `Viewer.handle(key:)`).
+    var held: [Key] = []
+
+    /// The most keys held; more are dropped (and said to be), so a key held down through
+    /// a long search cannot fill memory.
+    static let heldLimit = 1024
 
     /// The largest count kept (a longer run of digits stops growing).
     static let largestCount = 999_999_999_999
@@ -73,12 +80,13 @@ struct InputInterpreter {
            let digit = character.wholeNumberValue, digit > 0 || count != nil {
             let typed = min(Self.largestCount, (count ?? 0) * 10 + digit)
             count = typed
-            return .pending("\(typed)  (G goes to that row; a motion moves that many times)")
+            return .pending("\(typed)  (G or g goes to that row; a motion, n or N repeats that many times)")
         }
         let times = count ?? 1
         let hadCount = count != nil
         count = nil
-        if hadCount && key == .character("G") { return .commands([.goToRow(times)]) }
+        // `250G` and `250g` go to row 250, as in less and vim.
+        if hadCount && (key == .character("G") || key == .character("g")) { return .commands([.goToRow(times)]) }
         let keys = sequence + [key]
         switch KeyMap.match(keys) {
         case .command(let command):

@@ -106,8 +106,8 @@ public enum KeyMap {
         return .none
     }
 
-    /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G, 5j", "go to row 250; a count before a motion repeats it")
+    /// A count typed before `G` or `g` (`250G`) goes to that row: said here for the help lists.
+    static let countLine = ("250G, 5g, 5j, 3n", "go to row 250; a count repeats a motion, n or N")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -34,6 +34,10 @@ struct SearchSession {
     var searcher: Searcher?
     /// Data rows a search could look at when the input was still loading (nil: all).
     var searchedRows: Int?
+    /// Matches still to step over after the one running (`3n` runs one search, then two more).
+    var stepsLeft = 0
+    /// Whether a step of a counted search wrapped around.
+    var hasWrapped = false
 }
 
 /// What the viewer asks of the event loop, which takes it.

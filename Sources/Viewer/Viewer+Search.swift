@@ -17,11 +17,17 @@ extension Viewer {
         search.pattern = pattern
         search.matcher = PatternMatcher(compiled)
         search.matchCache = [:]
+        search.stepsLeft = 0
+        search.hasWrapped = false
         runSearch(forward: true)
     }
 
     /// Looks for the next (or previous) match of the last pattern, in the background.
-    func runSearch(forward: Bool) {
+    func runSearch(forward: Bool, continuing: Bool = false) {
+        if !continuing {
+            search.stepsLeft = 0
+            search.hasWrapped = false
+        }
         guard let pattern = search.pattern else {
             message = "no search yet: / to search"
             return
@@ -49,12 +55,16 @@ extension Viewer {
         guard let searcher = search.searcher else { return }
         searcher.cancel()
         search.searcher = nil
+        search.stepsLeft = 0
         message = "search cancelled"
+        releaseHeldKeys()
     }
 
     /// Takes a finished search's result (called on news from the background).
     func collectSearch() {
         guard let searcher = search.searcher else { return }
+        // Keys typed meanwhile act once the cursor is on the match (or the search is over).
+        defer { releaseHeldKeys() }
         switch searcher.outcome {
         case .running(let scanned, let total):
             let percent = Self.percent(scanned, of: total)
@@ -67,13 +77,21 @@ extension Viewer {
                 return
             }
             moveCursor(toRow: row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
-            if found.wrapped {
+            search.hasWrapped = search.hasWrapped || found.wrapped
+            if search.stepsLeft > 0 {
+                // `3n`: the next step starts from this match; held keys wait for the last.
+                search.stepsLeft -= 1
+                runSearch(forward: searcher.forward, continuing: true)
+                return
+            }
+            if search.hasWrapped {
                 message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
             } else {
                 message = nil
             }
         case .notFound:
             search.searcher = nil
+            search.stepsLeft = 0
             if let rows = search.searchedRows {
                 // The input was still loading: only what was read could be searched.
                 message = "not found in the \(Self.counted(rows, "row")) read so far: \(searcher.pattern.text)"
@@ -82,6 +100,7 @@ extension Viewer {
             }
         case .cancelled:
             search.searcher = nil
+            search.stepsLeft = 0
         }
     }
 

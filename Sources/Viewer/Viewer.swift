@@ -225,6 +225,16 @@ public final class Viewer {
     /// the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
+        // While a search runs, keys wait for it (`n$`: the cursor goes to the match, then
+        // to its last column); Esc stops it and Ctrl-C quits at once.
+        if isSearching && key != .escape && key != Key.control("c") {
+            if input.held.count < InputInterpreter.heldLimit {
+                input.held.append(key)
+            } else {
+                message = "keys typed during the search were left out: it is still running  (Esc stops it)"
+            }
+            return true
+        }
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
         let outcome = input.interpret(key, context: mode == .grid ? .grid(escape: escapeCommand) : .pane)
@@ -242,6 +252,13 @@ public final class Viewer {
         }
     }
 
+    /// Applies the keys held while a search ran, until one starts another search.
+    func releaseHeldKeys() {
+        while !isSearching && !input.held.isEmpty {
+            handle(key: input.held.removeFirst())
+        }
+    }
+
     /// The line being typed at a prompt, if one is open.
     var promptLine: PromptLine? { input.prompt?.line }
 
@@ -253,6 +270,10 @@ public final class Viewer {
         case .moveUp where count > 1: moveCursor(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
         case .moveRight where count > 1: moveCursor(toColumn: cursorColumn + min(count, columnCount), edge: 1)
         case .moveLeft where count > 1: moveCursor(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .nextMatch, .previousMatch:
+            // One search at a time: each next one starts from the match before it.
+            handle(command)
+            if isSearching { search.stepsLeft = count - 1 }
         case .pageDown, .pageUp, .halfPageDown, .halfPageUp, .scrollLeft, .scrollRight:
             // Each step stops at an end, so no more steps than there are screens are useful.
             let steps = min(count, 1 + dataRowCount / max(1, window.main.height / 2) + columnCount)
