@@ -121,8 +121,14 @@ extension Viewer {
         if query.filters.isEmpty {
             query.filtered = nil
         } else {
+            // A filter on every column looks at the columns shown: a hidden one is out of the view.
+            let filters = query.filters.map { filter in
+                var filter = filter
+                if filter.column == nil { filter.columns = table.columns.shown }
+                return filter
+            }
             do {
-                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: query.filters,
+                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: filters,
                                                            over: query.sorted, wake: store.wake)
             } catch {
                 let filter = query.filters.removeLast()

@@ -38,7 +38,7 @@ extension Viewer {
         search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, shows: shownRecords, wake: store.wake)
+                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: store.wake)
         search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
