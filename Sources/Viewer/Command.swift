@@ -40,6 +40,8 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case goToTarget(String)
     /// Go to data row `n` (from 1), as `250G`.
     case goToRow(Int)
+    /// Back to the record the cursor was on before the last jump or sort (`''`).
+    case jumpBack
     /// A motion repeated, as `5j` (rows and columns move in one step, so a count of
     /// millions costs no more than one move).
     case repeated(Command, times: Int)

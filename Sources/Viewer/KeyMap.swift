@@ -35,6 +35,8 @@ public enum KeyMap {
         KeyBinding([.end, .character("$")], "End, $", .lastColumn, "last column"),
         KeyBinding([.character("g")], "g", .firstRow, "first row"),
         KeyBinding([.character("G")], "G", .lastRow, "last row (while loading: the last row known so far)"),
+        KeyBinding([], "''", .jumpBack, "back to the record before a jump (G, :, search, sort)",
+                   sequences: [[.character("'"), .character("'")]]),
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),

@@ -22,6 +22,8 @@ struct Navigation {
     /// not come that far yet (compressed input is read from its start): the cursor goes
     /// there when they come, unless a key is pressed first.
     var awaited: (record: Int, column: Int)?
+    /// The record and input column the cursor was on before the last jump (`''` goes back).
+    var jumpedFrom: (record: Int, column: Int)?
 }
 
 /// The last search, its matcher, the one running in the background, and which cells on
@@ -38,6 +40,8 @@ struct SearchSession {
     var stepsLeft = 0
     /// Whether a step of a counted search wrapped around.
     var hasWrapped = false
+    /// Whether the place before this search's first match was kept for `''`.
+    var hasMarkedJump = false
 }
 
 /// What the viewer asks of the event loop, which takes it.

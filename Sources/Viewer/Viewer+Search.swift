@@ -27,6 +27,7 @@ extension Viewer {
         if !continuing {
             search.stepsLeft = 0
             search.hasWrapped = false
+            search.hasMarkedJump = false
         }
         guard let pattern = search.pattern else {
             message = "no search yet: / to search"
@@ -75,6 +76,10 @@ extension Viewer {
             guard let row = table.row(ofRecord: found.row + options.headerRows) else {
                 message = "the next match (row \(Self.grouped(found.row + 1))) is not in this view: & Enter shows every row"
                 return
+            }
+            if !search.hasMarkedJump {
+                markJump()
+                search.hasMarkedJump = true
             }
             moveCursor(toRow: row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
             search.hasWrapped = search.hasWrapped || found.wrapped

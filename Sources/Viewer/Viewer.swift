@@ -89,9 +89,11 @@ public final class Viewer {
         case .firstColumn: moveCursor(toColumn: 0, edge: 0)
         case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
+            markJump()
             moveCursor(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
+            markJump()
             if !store.isComplete && !options.follows && store.jumpToEnd(rows: max(200, screenSize.height * 4)) {
                 message = "≈ row numbers are estimates until the file is read"
             } else if !store.isComplete && !options.follows {
@@ -159,8 +161,12 @@ public final class Viewer {
         case .goTo: input.open(.goTo)
         case .goToTarget(let text):
             history.add(text, for: .goTo)
+            markJump()
             goTo(text)
-        case .goToRow(let number): goToRow(number)
+        case .goToRow(let number):
+            markJump()
+            goToRow(number)
+        case .jumpBack: jumpBack()
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
         case .hideColumn: hideColumn()
