@@ -132,6 +132,10 @@ public enum Key: Sendable, Equatable, Hashable {
     case pageUp, pageDown, home, end
     case enter, escape, backspace, delete, tab
     case function(Int)
+    /// Text the terminal pasted (bracketed paste): it is typed at a prompt and does nothing
+    /// elsewhere, so a paste never runs as commands. `wasCut`: the paste was longer than
+    /// what is kept of one.
+    case paste(String, wasCut: Bool)
 
     /// A control key: `control("c")` is Ctrl-C.
     public static func control(_ letter: Character) -> Key {

@@ -65,6 +65,13 @@ struct InputInterpreter {
             return .commands([.quit])
         }
         if prompt != nil { return edit(key) }
+        if case .paste = key {
+            // Pasted text is data, never keys: in the grid it does nothing.
+            count = nil
+            sequence = []
+            if case .pane = context { return .pending(nil) }
+            return .pending("a paste does nothing in the grid: paste at a prompt (/, :, &)")
+        }
         switch context {
         case .pane:
             return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
@@ -117,7 +124,9 @@ struct InputInterpreter {
     /// A key at the prompt: editing, walking history, or the finished line.
     private mutating func edit(_ key: Key) -> Outcome {
         guard var prompt else { return .unbound }
-        // A yes-or-no question takes one key: y writes, anything else does not.
+        // A yes-or-no question takes one key: y writes, anything else does not (a paste is
+        // no answer).
+        if case .paste = key, case .overwrite = prompt.kind { return .pending(nil) }
         if case .overwrite(let path) = prompt.kind {
             self.prompt = nil
             return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
@@ -144,6 +153,11 @@ struct InputInterpreter {
         case .backspace where prompt.line.isEmpty:
             self.prompt = nil
             return .pending(nil)
+        case .paste(let text, let wasCut):
+            let leftOut = prompt.line.insert(pasted: text)
+            self.prompt = prompt
+            if wasCut { return .pending("only the start of the paste was kept (it was too long)") }
+            return .pending(leftOut > 0 ? "pasted: \(leftOut) control character\(leftOut == 1 ? "" : "s") (line breaks, tabs) left out" : nil)
         case .up, .down:
             let next = key == .up ? min(entries.count, prompt.back + 1) : max(0, prompt.back - 1)
             prompt.line = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])
