@@ -38,7 +38,7 @@ public enum KeyMap {
         KeyBinding([], "''", .jumpBack, "back to the record before a jump (G, :, search, sort)",
                    sequences: [[.character("'"), .character("'")]]),
         KeyBinding([.character("F")], "F", .toggleFreeze,
-                   "freeze panes at the cursor (F again: unfreeze)"),
+                   "freeze at the cursor, at most half the screen (F: undo)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),
         KeyBinding([.character("/")], "/", .search, "search shown columns (PCRE2 as grep -P; smart case)"),
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
