@@ -72,7 +72,7 @@ static void cf_on_signal(int sig) {
 static void cf_on_crash(int sig) {
     cf_signal_state *state = cf_signals();
     if (state->tty_fd >= 0) {
-        static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
+        static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?2004l\033[?25h\033[?1049l\r\n";
         ssize_t ignored = write(state->tty_fd, reset, sizeof reset - 1); (void)ignored;
         if (state->has_saved_modes) tcsetattr(state->tty_fd, TCSANOW, &state->saved_modes);
     }

@@ -12,6 +12,9 @@ struct Block {
     var parsedEnd: Int64 = 0
     /// Its last row is a record still open, shown as far as it was read.
     var endsInPartialRecord = false
+    /// The parse knew its end to be the input's end (or a checkpoint), so a last record
+    /// without a line end was taken; one parsed before then must be parsed again.
+    var sawFinalEnd = false
     /// Bytes its rows hold, counted against the cache's budget.
     let memoryCost: Int
 

@@ -216,9 +216,12 @@ public final class CellStore {
             if block.isComplete { return nil }
             // Parsing again would find nothing new: no more bytes, or a record still open
             // that no checkpoint says has ended since (its start, all that is shown of it,
-            // is the same).
-            if block.readUpTo >= end { return nil }
-            if block.endsInPartialRecord && (!hasNext || end == block.parsedEnd) { return nil }
+            // is the same). Unless the end became final since the parse: the input's last
+            // record, with no line end, ends only there, and was left out until then.
+            if block.sawFinalEnd || !endIsFinal {
+                if block.readUpTo >= end { return nil }
+                if block.endsInPartialRecord && (!hasNext || end == block.parsedEnd) { return nil }
+            }
         }
         // A block whose end is not indexed yet is parsed only a little past the row asked
         // for: the loader may be far behind, and the rest of the file is not needed now.
@@ -283,6 +286,7 @@ public final class CellStore {
         block.readUpTo = offset
         block.parsedEnd = end
         block.endsInPartialRecord = partial != nil
+        block.sawFinalEnd = endIsFinal
         return block
     }
 }

@@ -16,10 +16,16 @@ struct FilterJob: Sendable {
     /// Records searched in one step (the first matches show after the first step).
     static let step = 1 << 16
 
+    /// For each filter, the only columns whose cells count (nil: all).
+    private var shownColumns: [Set<Int>?] {
+        filters.map { filter in filter.column == nil ? filter.columns.map(Set.init) : nil }
+    }
+
     func run(control: ScanControl) -> Bool {
         // Over a base, the record bits are found first, then laid over its rows.
         var records = RankedBitmap()
         var covered = 0   // records looked at so far
+        let shown = shownColumns
         while true {
             if control.isCancelled { return finish(cancelled: true) }
             let progress = readers.progress
@@ -41,7 +47,9 @@ struct FilterJob: Sendable {
             for (index, pattern) in patterns.enumerated() {
                 let search = CellSearch(input: input, pattern: pattern, column: filters[index].column)
                 var matched = [Bool](repeating: false, count: end - covered)
-                search.forEachMatch(in: covered..<end, control: control) { record, _ in
+                let allowed = shown[index]
+                search.forEachMatch(in: covered..<end, control: control) { record, columns in
+                    if let allowed, !columns.contains(where: allowed.contains) { return true }
                     matched[record - covered] = true
                     return true
                 }

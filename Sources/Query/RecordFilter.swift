@@ -8,11 +8,15 @@ public struct RecordFilter: Sendable, Equatable {
     public var column: Int?
     /// Keep the records where the pattern matches no cell (of the column).
     public var inverted: Bool
+    /// With no `column`: only cells in these columns count (a view's shown columns, so a
+    /// hidden column matches nothing); nil: every column.
+    public var columns: [Int]?
 
-    public init(pattern: String, column: Int? = nil, inverted: Bool = false) {
+    public init(pattern: String, column: Int? = nil, inverted: Bool = false, columns: [Int]? = nil) {
         self.pattern = pattern
         self.column = column
         self.inverted = inverted
+        self.columns = columns
     }
 
     /// The pattern compiled, or a one-line reason.

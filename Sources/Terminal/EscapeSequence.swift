@@ -22,6 +22,26 @@ enum EscapeSequence {
         ("[3~", KEY_DC),
     ]
 
+    /// What a bracketed paste starts with, after ESC.
+    static let pasteStart: [UInt32] = Array("[200~".unicodeScalars.map(\.value))
+    /// What it ends with, after ESC.
+    static let pasteEnd: [UInt32] = Array("[201~".unicodeScalars.map(\.value))
+
+    /// The ncurses key code of a whole key sequence after ESC: a common one, or one the
+    /// terminal's entry lists (for a sequence read without ncurses, after a late Esc).
+    static func keyCode(for body: [UInt32]) -> Int32? {
+        let text = String(String.UnicodeScalarView(body.compactMap(Unicode.Scalar.init)))
+        if let (_, code) = commonKeys.first(where: { $0.0 == text }) { return code }
+        let capabilities: [(String, Int32)] = [("kcuu1", KEY_UP), ("kcud1", KEY_DOWN), ("kcub1", KEY_LEFT), ("kcuf1", KEY_RIGHT),
+                                               ("khome", KEY_HOME), ("kend", KEY_END), ("kpp", KEY_PPAGE), ("knp", KEY_NPAGE),
+                                               ("kdch1", KEY_DC), ("kLFT", KEY_SLEFT), ("kRIT", KEY_SRIGHT), ("kf1", cf_key_f0() + 1)]
+        for (name, code) in capabilities {
+            guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { continue }
+            if "\u{1B}" + text == String(cString: value) { return code }
+        }
+        return nil
+    }
+
     /// Teaches ncurses the common sequences (call after `keypad`).
     static func defineCommonKeys() {
         for (sequence, code) in commonKeys {
@@ -56,5 +76,48 @@ enum EscapeSequence {
         default: return nil
         }
         return .mouse(MouseEvent(kind, x: x - 1, y: y - 1, isShifted: button & 4 != 0))
+    }
+}
+
+/// Pasted text as it comes, to its end marker, kept up to a limit.
+struct PasteReader {
+    /// The most characters kept of one paste (a prompt's line needs far fewer).
+    static let limit = 1 << 16
+    private(set) var text = ""
+    private(set) var wasCut = false
+    private var count = 0
+    /// Characters after an ESC, while they may be the end marker.
+    private var pending: [UInt32]?
+
+    /// Takes one character; true once the end marker has come.
+    mutating func take(_ value: UInt32) -> Bool {
+        if var after = pending {
+            after.append(value)
+            if after == EscapeSequence.pasteEnd { return true }
+            if EscapeSequence.pasteEnd.starts(with: after) {
+                pending = after
+                return false
+            }
+            // Not the end: an ESC and what followed are pasted text (shown as symbols).
+            pending = nil
+            append(27)
+            for character in after { _ = take(character) }
+            return false
+        }
+        if value == 27 {
+            pending = []
+            return false
+        }
+        append(value)
+        return false
+    }
+
+    private mutating func append(_ value: UInt32) {
+        guard count < Self.limit else {
+            wasCut = true
+            return
+        }
+        count += 1
+        text.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
     }
 }

@@ -28,17 +28,46 @@ public final class TerminalSession {
     private var hasMouse = false
     /// Mode 2027 was set when the viewer started, and is turned back on when it leaves.
     private var suspendsGraphemeClustering = false
+    /// Bracketed paste (mode 2004) is on: pasted text comes between `ESC[200~` and `ESC[201~`.
+    private var hasBracketedPaste = false
+    /// The paste being read, when its end has not come yet (it may span several reads).
+    private var paste: PasteReader?
+    /// How long, in milliseconds, the rest of an escape sequence may take to come after
+    /// its Esc (ncurses' ESCDELAY).
+    public let escapeDelay: Int
+    /// When a lone Esc was last taken as the Esc key: an introducer (`[`, `O`) within the
+    /// escape delay after it is the rest of a sequence on a slow link, never a key.
+    private var loneEscapeTime: Double?
+    /// The terminal's cursor is shown (a prompt is open).
+    private var isCursorShown = false
+
+    /// The escape delay when neither `--esc-delay` nor ESCDELAY says (see DECISIONS.md).
+    public static let defaultEscapeDelay = 100
+
+    /// The escape delay to use: the one given, else ESCDELAY's (as ncurses reads it), else
+    /// the default.
+    public static func escapeDelay(given: Int?, environment value: String?) -> Int {
+        if let given { return max(0, given) }
+        if let value, let milliseconds = Int(value.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 {
+            return milliseconds
+        }
+        return defaultEscapeDelay
+    }
 
     /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
     /// With `.auto`, the theme follows the terminal's background (see `Theme`).
-    public convenience init(theme: Theme = .auto) throws(TerminalError) {
+    public convenience init(theme: Theme = .auto, escapeDelay: Int? = nil) throws(TerminalError) {
         guard let type = getenv("TERM").map({ String(cString: $0) }), !type.isEmpty else { throw .noTerminalType }
         guard type != "dumb" else { throw .dumbTerminal }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw .noControllingTerminal(String(cString: strerror(errno))) }
         let answers = BackgroundQuery.ask(fd)
         let resolved = theme == .auto ? Theme.forBackground(reported: answers.isLight) : theme
-        try self.init(input: fd, output: dup(fd), type: type, theme: resolved)
+        let delay = TerminalSession.escapeDelay(given: escapeDelay, environment: getenv("ESCDELAY").map { String(cString: $0) })
+        try self.init(input: fd, output: dup(fd), type: type, theme: resolved, escapeDelay: delay)
+        // A paste comes as one piece of text, never as keys (a terminal without mode 2004
+        // ignores the request).
+        enableBracketedPaste()
         // A terminal that draws a grapheme cluster as one glyph (mode 2027 set) is asked to
         // measure per code point while the viewer runs, as ncurses does (see DECISIONS.md).
         if answers.graphemeClustering == 1 {
@@ -48,7 +77,8 @@ public final class TerminalSession {
     }
 
     /// Starts ncurses on two descriptors (both are closed by `end()`); tests pass /dev/null.
-    package init(input fd: Int32, output outputDescriptor: Int32, type: String, theme: Theme = .dark) throws(TerminalError) {
+    package init(input fd: Int32, output outputDescriptor: Int32, type: String, theme: Theme = .dark,
+                 escapeDelay: Int = TerminalSession.defaultEscapeDelay) throws(TerminalError) {
         guard let input = fdopen(fd, "r"), let output = fdopen(outputDescriptor, "w") else {
             close(fd)
             close(outputDescriptor)
@@ -63,6 +93,7 @@ public final class TerminalSession {
         self.inputFile = input
         self.outputFile = output
         self.inputDescriptor = fd
+        self.escapeDelay = escapeDelay
         set_term(screen)
         raw()
         noecho()
@@ -72,7 +103,7 @@ public final class TerminalSession {
         nodelay(cf_stdscr(), true)
         leaveok(cf_stdscr(), true)
         curs_set(0)
-        set_escdelay(25)
+        set_escdelay(Int32(clamping: escapeDelay))
         setUpStyles(theme)
     }
 
@@ -94,6 +125,7 @@ public final class TerminalSession {
         }
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
+        if hasBracketedPaste { writeToTerminal("\u{1B}[?2004l") }
         if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027h") }
         delscreen(screen)
         fclose(inputFile)
@@ -109,6 +141,12 @@ public final class TerminalSession {
         let count = mvwinnwstr(cf_stdscr(), Int32(y), 0, &buffer, Int32(buffer.count - 1))
         guard count > 0 else { return "" }
         return String(String.UnicodeScalarView(buffer[..<Int(count)].compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
+    }
+
+    /// Where ncurses puts the terminal's cursor, or nil while it is hidden (tests).
+    package var cursorPosition: Point? {
+        guard isCursorShown else { return nil }
+        return Point(x: Int(getcurx(cf_stdscr())), y: Int(getcury(cf_stdscr())))
     }
 
     /// Resizes ncurses' idea of the screen (tests; a real terminal resizes through SIGWINCH).
@@ -157,15 +195,39 @@ public final class TerminalSession {
                 }
             }
         }
+        // The terminal's cursor shows only where a prompt types; elsewhere ncurses may
+        // leave it anywhere, hidden.
+        if let cursor = frame.cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < width, cursor.y < height {
+            leaveok(window, false)
+            if !isCursorShown { _ = curs_set(1); isCursorShown = true }
+            wmove(window, Int32(cursor.y), Int32(cursor.x))
+        } else {
+            leaveok(window, true)
+            if isCursorShown { _ = curs_set(0); isCursorShown = false }
+        }
         wnoutrefresh(window)
         doupdate()
     }
 
+    /// Asks the terminal to bracket pasted text (mode 2004).
+    package func enableBracketedPaste() {
+        hasBracketedPaste = true
+        writeToTerminal("\u{1B}[?2004h")
+    }
+
     /// The next pending input event, or nil when none is waiting.
     public func nextEvent() -> InputEvent? {
+        if paste != nil { return nextPasteEvent() }
         var value: wint_t = 0
         let status = wget_wch(cf_stdscr(), &value)
         if status == ERR { return nil }
+        let afterLoneEscape = loneEscapeTime.map { Self.now - $0 <= Double(escapeDelay) / 1000 } ?? false
+        loneEscapeTime = nil
+        if status == OK && afterLoneEscape && (value == 0x5B || value == 0x4F) {
+            // The rest of a sequence whose Esc came too late to be joined to it (a slow
+            // link): read as that sequence, never as `[` (a sort) and keys after it.
+            return lateSequence(startingWith: UInt32(value))
+        }
         if status == cf_key_code_yes() {
             if Int32(value) == cf_key_resize() { return .resize(size) }
             if Int32(value) == cf_key_mouse() { return nextMouseEvent() ?? nextEvent() }
@@ -182,7 +244,11 @@ public final class TerminalSession {
         var value: wint_t = 0
         let status = wget_wch(cf_stdscr(), &value)
         guard status == OK else {
-            if status == cf_key_code_yes() { _ = ungetch(Int32(value)) }
+            if status == cf_key_code_yes() {
+                _ = ungetch(Int32(value))
+            } else {
+                loneEscapeTime = Self.now
+            }
             return .key(.escape)
         }
         if value == 0x5D {
@@ -207,7 +273,60 @@ public final class TerminalSession {
             body.append(byte)
             if EscapeSequence.isFinal(byte, after: Array(body.dropLast())) { break }
         }
+        if body == EscapeSequence.pasteStart {
+            paste = PasteReader()
+            return nextEvent()
+        }
         return EscapeSequence.decode(body) ?? nextEvent()
+    }
+
+    /// A sequence's bytes after its introducer, each allowed the escape delay to come,
+    /// decoded as ncurses would have had its Esc come in time (unknown ones are dropped).
+    private func lateSequence(startingWith introducer: UInt32) -> InputEvent? {
+        var body = [introducer]
+        var value: wint_t = 0
+        wtimeout(cf_stdscr(), Int32(clamping: max(1, escapeDelay)))
+        defer { nodelay(cf_stdscr(), true) }
+        while body.count < 64 {
+            let status = wget_wch(cf_stdscr(), &value)
+            guard status == OK else {
+                if status == cf_key_code_yes() { _ = ungetch(Int32(value)) }
+                break
+            }
+            body.append(UInt32(value))
+            if EscapeSequence.isFinal(UInt32(value), after: Array(body.dropLast())) { break }
+        }
+        if body == EscapeSequence.pasteStart {
+            paste = PasteReader()
+            return nextEvent()
+        }
+        if let code = EscapeSequence.keyCode(for: body), let event = TerminalSession.decode(functionKey: code) { return event }
+        return EscapeSequence.decode(body) ?? nextEvent()
+    }
+
+    /// Reads pasted text up to `ESC[201~`; nil while its end has not come yet.
+    private func nextPasteEvent() -> InputEvent? {
+        guard var reader = paste else { return nil }
+        var value: wint_t = 0
+        while true {
+            let status = wget_wch(cf_stdscr(), &value)
+            if status == ERR {
+                paste = reader
+                return nil
+            }
+            if status == cf_key_code_yes() { continue }   // a key sequence inside a paste: not text
+            if reader.take(UInt32(value)) {
+                paste = nil
+                return .key(.paste(reader.text, wasCut: reader.wasCut))
+            }
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    private static var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Leaves the screen as it was before the viewer, stops the job (as the shell's Ctrl-Z
@@ -215,6 +334,7 @@ public final class TerminalSession {
     public func suspend() {
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
+        if hasBracketedPaste { writeToTerminal("\u{1B}[?2004l") }
         if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027h") }
         let previous = signal(SIGTSTP, SIG_DFL)
         kill(0, SIGTSTP)
@@ -222,6 +342,7 @@ public final class TerminalSession {
         // Back after SIGCONT: ncurses restores its modes on the next refresh.
         reset_prog_mode()
         if hasMouse { enableMouse() }
+        if hasBracketedPaste { enableBracketedPaste() }
         if suspendsGraphemeClustering { writeToTerminal("\u{1B}[?2027l") }
         _ = refreshSize()
     }

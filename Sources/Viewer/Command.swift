@@ -40,6 +40,8 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case goToTarget(String)
     /// Go to data row `n` (from 1), as `250G`.
     case goToRow(Int)
+    /// Back to the record the cursor was on before the last jump or sort (`''`).
+    case jumpBack
     /// A motion repeated, as `5j` (rows and columns move in one step, so a count of
     /// millions costs no more than one move).
     case repeated(Command, times: Int)
@@ -130,6 +132,10 @@ public enum Key: Sendable, Equatable, Hashable {
     case pageUp, pageDown, home, end
     case enter, escape, backspace, delete, tab
     case function(Int)
+    /// Text the terminal pasted (bracketed paste): it is typed at a prompt and does nothing
+    /// elsewhere, so a paste never runs as commands. `wasCut`: the paste was longer than
+    /// what is kept of one.
+    case paste(String, wasCut: Bool)
 
     /// A control key: `control("c")` is Ctrl-C.
     public static func control(_ letter: Character) -> Key {

@@ -46,6 +46,8 @@ public struct FrameCell: Sendable, Equatable {
 public struct Frame: Sendable, Equatable {
     public let size: Size
     public private(set) var cells: [FrameCell]
+    /// Where the terminal's own cursor shows (a prompt's insertion point); nil hides it.
+    public var cursor: Point?
 
     public init(size: Size) {
         self.size = size

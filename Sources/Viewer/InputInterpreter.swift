@@ -37,6 +37,13 @@ struct InputInterpreter {
     private(set) var prompt: Prompt?
     /// Earlier entries at the prompts (Up and Down walk them).
     var history = PromptHistory()
+    /// Keys typed while a search started by `n`, `N` or a prompt's Enter was running:
+    /// they act, in order, once it has moved the cursor (see `Viewer.handle(key:)`).
+    var held: [Key] = []
+
+    /// The most keys held; more are dropped (and said to be), so a key held down through
+    /// a long search cannot fill memory.
+    static let heldLimit = 1024
 
     /// The largest count kept (a longer run of digits stops growing).
     static let largestCount = 999_999_999_999
@@ -58,6 +65,13 @@ struct InputInterpreter {
             return .commands([.quit])
         }
         if prompt != nil { return edit(key) }
+        if case .paste = key {
+            // Pasted text is data, never keys: in the grid it does nothing.
+            count = nil
+            sequence = []
+            if case .pane = context { return .pending(nil) }
+            return .pending("a paste does nothing in the grid: paste at a prompt (/, :, &)")
+        }
         switch context {
         case .pane:
             return KeyMap.pagerCommand(for: key).map { .commands([.pager($0)]) } ?? .unbound
@@ -73,12 +87,13 @@ struct InputInterpreter {
            let digit = character.wholeNumberValue, digit > 0 || count != nil {
             let typed = min(Self.largestCount, (count ?? 0) * 10 + digit)
             count = typed
-            return .pending("\(typed)  (G goes to that row; a motion moves that many times)")
+            return .pending("\(typed)  (G or g goes to that row; a motion, n or N repeats that many times)")
         }
         let times = count ?? 1
         let hadCount = count != nil
         count = nil
-        if hadCount && key == .character("G") { return .commands([.goToRow(times)]) }
+        // `250G` and `250g` go to row 250, as in less and vim.
+        if hadCount && (key == .character("G") || key == .character("g")) { return .commands([.goToRow(times)]) }
         let keys = sequence + [key]
         switch KeyMap.match(keys) {
         case .command(let command):
@@ -109,7 +124,9 @@ struct InputInterpreter {
     /// A key at the prompt: editing, walking history, or the finished line.
     private mutating func edit(_ key: Key) -> Outcome {
         guard var prompt else { return .unbound }
-        // A yes-or-no question takes one key: y writes, anything else does not.
+        // A yes-or-no question takes one key: y writes, anything else does not (a paste is
+        // no answer).
+        if case .paste = key, case .overwrite = prompt.kind { return .pending(nil) }
         if case .overwrite(let path) = prompt.kind {
             self.prompt = nil
             return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
@@ -136,6 +153,11 @@ struct InputInterpreter {
         case .backspace where prompt.line.isEmpty:
             self.prompt = nil
             return .pending(nil)
+        case .paste(let text, let wasCut):
+            let leftOut = prompt.line.insert(pasted: text)
+            self.prompt = prompt
+            if wasCut { return .pending("only the start of the paste was kept (it was too long)") }
+            return .pending(leftOut > 0 ? "pasted: \(leftOut) control character\(leftOut == 1 ? "" : "s") (line breaks, tabs) left out" : nil)
         case .up, .down:
             let next = key == .up ? min(entries.count, prompt.back + 1) : max(0, prompt.back - 1)
             prompt.line = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])

@@ -35,10 +35,12 @@ public enum KeyMap {
         KeyBinding([.end, .character("$")], "End, $", .lastColumn, "last column"),
         KeyBinding([.character("g")], "g", .firstRow, "first row"),
         KeyBinding([.character("G")], "G", .lastRow, "last row (while loading: the last row known so far)"),
+        KeyBinding([], "''", .jumpBack, "the record before the last jump (G, :, /, sort)",
+                   sequences: [[.character("'"), .character("'")]]),
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),
-        KeyBinding([.character("/")], "/", .search, "search (PCRE2 regex, as grep -P; smart case)"),
+        KeyBinding([.character("/")], "/", .search, "search shown columns (PCRE2 as grep -P; smart case)"),
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
         KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
@@ -52,7 +54,7 @@ public enum KeyMap {
         KeyBinding([.character("*")], "*", .chooseColumns, "show only the columns whose names match a pattern"),
         KeyBinding([.character("H")], "H", .moveColumnLeft, "move the cursor's column left"),
         KeyBinding([.character("L")], "L", .moveColumnRight, "move the cursor's column right"),
-        KeyBinding([.character("&")], "&", .filterPrompt, "keep rows where a cell matches (&!: none does)"),
+        KeyBinding([.character("&")], "&", .filterPrompt, "keep rows where a shown cell matches (&!: none does)"),
         KeyBinding([.character("|")], "|", .filterColumnPrompt, "keep rows where the cursor's column matches"),
         KeyBinding([.character("@")], "@", .filterToValue, "keep rows whose cell here equals the cursor's cell"),
         KeyBinding([.character("[")], "[", .sort(descending: false, adding: false), "sort by the cursor's column, ascending"),
@@ -106,8 +108,8 @@ public enum KeyMap {
         return .none
     }
 
-    /// A count typed before `G` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G, 5j", "go to row 250; a count before a motion repeats it")
+    /// A count typed before `G` or `g` (`250G`) goes to that row: said here for the help lists.
+    static let countLine = ("250G, 5g, 5j, 3n", "go to row 250; a count repeats a motion, n or N")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -14,6 +14,23 @@ public struct PromptLine: Sendable, Equatable {
     public var text: String { String(characters) }
     public var isEmpty: Bool { characters.isEmpty }
 
+    /// Inserts pasted text at the cursor: line breaks at its end are dropped (a copied line
+    /// often brings one), other control characters are left out; returns how many were.
+    mutating func insert(pasted text: String) -> Int {
+        var text = Substring(text)
+        while let last = text.last, last == "\n" || last == "\r" || last == "\r\n" { text.removeLast() }
+        var leftOut = 0
+        for character in text {
+            if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                leftOut += 1
+                continue
+            }
+            characters.insert(character, at: cursor)
+            cursor += 1
+        }
+        return leftOut
+    }
+
     /// Applies an editing key; false when the key does not edit a line.
     mutating func edit(_ key: Key) -> Bool {
         switch key {

@@ -24,17 +24,21 @@ final class Searcher {
     let forward: Bool
     private let scan: BackgroundScan<Found?>
 
-    /// Starts from data row `row`, column `column`, over `rows` data rows after `headerRows`.
-    /// `shows` says whether a record is in the view (a filtered view's); matches in records
-    /// it hides are passed over.
+    /// Starts from data row `row`, input column `column`, over `rows` data rows after
+    /// `headerRows`. `shows` says whether a record is in the view (a filtered view's);
+    /// matches in records it hides are passed over. `columns` are the input columns the
+    /// view shows, in its order (nil: all, in the file's): a match in a hidden column is
+    /// out of the view, and a row's matches are visited in the order they show.
     init(pattern: SearchPattern, compiled: CompiledPattern, forward: Bool, input: ScanInput,
-         headerRows: Int, rows: Int, row: Int, column: Int, shows: (@Sendable (Int) -> Bool)? = nil,
-         wake: @escaping @Sendable () -> Void) {
+         headerRows: Int, rows: Int, row: Int, column: Int, columns: [Int]? = nil,
+         shows: (@Sendable (Int) -> Bool)? = nil, wake: @escaping @Sendable () -> Void) {
         self.pattern = pattern
         self.forward = forward
         let search = CellSearch(input: input, pattern: compiled, column: pattern.column)
         let cursor = headerRows + row
         let first = headerRows, end = headerRows + rows
+        let order = ViewOrder(columns)
+        let here = order.position(of: column) ?? -1
         scan = BackgroundScan(name: "csvfreeze search", total: input.byteCount, wake: wake) { control in
             func find(_ range: Range<Int>, forward: Bool, wrapped: Bool,
                       _ choose: @escaping @Sendable (Int, [Int]) -> Int?) -> Found? {
@@ -49,20 +53,20 @@ final class Searcher {
             var found: Found?
             if forward {
                 found = find(cursor..<end, forward: true, wrapped: false) { record, columns in
-                    record == cursor ? columns.first { $0 > column } : columns.first
+                    order.first(of: columns) { record != cursor || $0 > here }
                 }
                 if found == nil && !control.isCancelled {
                     found = find(first..<min(end, cursor + 1), forward: true, wrapped: true) { record, columns in
-                        record == cursor ? columns.first { $0 <= column } : columns.first
+                        order.first(of: columns) { record != cursor || $0 <= here }
                     }
                 }
             } else {
                 found = find(first..<min(end, cursor + 1), forward: false, wrapped: false) { record, columns in
-                    record == cursor ? columns.last { $0 < column } : columns.last
+                    order.last(of: columns) { record != cursor || $0 < here }
                 }
                 if found == nil && !control.isCancelled {
                     found = find(cursor..<end, forward: false, wrapped: true) { record, columns in
-                        record == cursor ? columns.last { $0 >= column } : columns.last
+                        order.last(of: columns) { record != cursor || $0 >= here }
                     }
                 }
             }
@@ -79,4 +83,48 @@ final class Searcher {
     }
 
     func cancel() { scan.cancel() }
+}
+
+/// Where input columns stand in a view: hidden ones nowhere, the others in the view's order.
+struct ViewOrder: Sendable {
+    /// For each input column, its place in the view, or -1 when hidden; nil: every column
+    /// in the file's order.
+    private let places: [Int]?
+
+    init(_ shown: [Int]?) {
+        guard let shown else {
+            places = nil
+            return
+        }
+        var places = [Int](repeating: -1, count: (shown.max() ?? -1) + 1)
+        for (place, column) in shown.enumerated() where column >= 0 { places[column] = place }
+        self.places = places
+    }
+
+    /// The view place of input column `column`, or nil when it is hidden.
+    func position(of column: Int) -> Int? {
+        guard let places else { return column }
+        return column >= 0 && column < places.count && places[column] >= 0 ? places[column] : nil
+    }
+
+    /// Of `columns` (input columns), the shown one earliest in the view whose place
+    /// passes `isWanted`.
+    func first(of columns: [Int], where isWanted: (Int) -> Bool) -> Int? {
+        pick(columns, isWanted, earlier: true)
+    }
+
+    /// The same, latest in the view.
+    func last(of columns: [Int], where isWanted: (Int) -> Bool) -> Int? {
+        pick(columns, isWanted, earlier: false)
+    }
+
+    private func pick(_ columns: [Int], _ isWanted: (Int) -> Bool, earlier: Bool) -> Int? {
+        var best: (column: Int, place: Int)?
+        for column in columns {
+            guard let place = position(of: column), isWanted(place) else { continue }
+            if let current = best, earlier ? current.place <= place : current.place >= place { continue }
+            best = (column, place)
+        }
+        return best?.column
+    }
 }

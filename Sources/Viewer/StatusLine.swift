@@ -63,11 +63,27 @@ struct StatusLine: Equatable {
         return line
     }
 
-    /// The first whole words of `text` that fit in `width` cells, with `…` when some are
-    /// left out; empty when not even the first fits. Text whose parts are set apart by two
+    /// `text` fitted to `width` cells by giving up its least useful words first: asides in
+    /// parentheses (`(Esc cancels)`), from the last; then the start of a path, which keeps
+    /// its end (`wrote 31,380 rows to …/out/sales.csv`); then words from the end, with `…`.
+    /// Empty when not even the first word fits. Text whose parts are set apart by two
     /// spaces (the loading progress) gives way by those parts.
     static func words(_ text: String, width: Int) -> String {
         guard DisplayWidth.of(text) > width else { return text }
+        var text = text
+        while DisplayWidth.of(text) > width, let aside = lastAside(in: text) {
+            text.removeSubrange(aside)
+        }
+        guard DisplayWidth.of(text) > width else { return text }
+        // A path keeps its end (the file's name) and gives up its start.
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        if let path = parts.filter({ $0.contains("/") }).max(by: { $0.count < $1.count }) {
+            let room = width - (DisplayWidth.of(text) - DisplayWidth.of(String(path)))
+            if room >= 8 {
+                let shortened = Viewer.fitting(String(path), width: room, keepingEnd: true)
+                return parts.map { $0 == path ? shortened : String($0) }.joined(separator: " ")
+            }
+        }
         let separator = text.contains("  ") ? "  " : " "
         var kept = ""
         for word in text.components(separatedBy: separator) {
@@ -77,5 +93,15 @@ struct StatusLine: Equatable {
         }
         while kept.hasSuffix(" ") { kept.removeLast() }
         return kept.isEmpty ? "" : kept + "…"
+    }
+
+    /// The last aside of `text`, ` (…)` with the spaces before it, when text comes before it.
+    static func lastAside(in text: String) -> Range<String.Index>? {
+        guard let open = text.range(of: " (", options: .backwards),
+              let close = text[open.upperBound...].firstIndex(of: ")") else { return nil }
+        var start = open.lowerBound
+        while start > text.startIndex && text[text.index(before: start)] == " " { start = text.index(before: start) }
+        guard start > text.startIndex else { return nil }
+        return start..<text.index(after: close)
     }
 }

@@ -191,6 +191,7 @@ extension Viewer {
         ("Backspace, Delete", "erase (also Ctrl-U, Ctrl-W, Ctrl-K)"),
         ("Up, Down", "earlier entries"),
         ("/ and Enter", "repeat the last search"),
+        ("a paste", "typed at a prompt; in the grid it does nothing"),
     ]
 
     /// Key lines laid out as the key tables are, under their column.

@@ -108,13 +108,20 @@ extension Viewer {
     func freezeAtCursor() {
         sync()
         let firstInView = window.visibleRows.lowerBound + mainFirstRow
-        frozenDataRows = min(firstInView, cursorRow)..<cursorRow
+        // Frozen rows and header rows take at most half the grid, as `-r` does, so data
+        // always shows below them: the rows nearest the cursor are the ones kept.
+        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        let room = max(0, max(1, gridSize.height / 2) - headerRecords)
+        let wanted = min(firstInView, cursorRow)..<cursorRow
+        frozenDataRows = max(wanted.lowerBound, cursorRow - room)..<cursorRow
         requestedFrozenColumns = cursorColumn
         window.scroll(to: Point(x: window.offset.x, y: 0))
         sync()
         revealCursor()
+        let left = wanted.count - frozenDataRows.count
         message = "froze \(Self.counted(frozenDataRows.count + options.headerRows, "row")) and "
             + "\(Self.counted(frozenColumns, "column")) (F again to unfreeze)"
+            + (left > 0 ? "; at most half the screen: \(Self.grouped(left)) above left out" : "")
     }
 
     /// Removes the freeze: only the header rows stay on top.

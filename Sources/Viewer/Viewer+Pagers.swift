@@ -107,7 +107,10 @@ extension Viewer {
     /// The record view's layout and its values as one paged text, for the current width.
     func recordPager(_ page: RecordPage) -> (RecordLayout, PagedText) {
         let layout = RecordLayout(widestName: page.widestName, screenWidth: screenSize.width)
-        let sections = recordColumns(page.record).map { WrappedText(page.record.field($0), width: layout.valueWidth) }
+        // Values wrap at spaces, as prose: `3 w014` never splits as `3 w01` / `4`.
+        let sections = recordColumns(page.record).map {
+            WrappedText(page.record.field($0), width: layout.valueWidth, breaksAtSpaces: true)
+        }
         return (layout, PagedText(sections: sections))
     }
 

@@ -14,9 +14,10 @@ extension Viewer {
             let after = String(line.characters[line.cursor...])
             let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
             if x < screenSize.width {
-                // The cursor is a cell of its own between the text before it and after it.
-                frame[x, y] = FrameCell(" ", .cursor)
-                if !after.isEmpty { frame.write(after, x: x + 1, y: y, style: .status, limit: screenSize.width - x - 1) }
+                // The terminal's own cursor shows where typing goes, on the character it
+                // goes before: a drawn blank there read as a typed space.
+                frame.cursor = Point(x: x, y: y)
+                if !after.isEmpty { frame.write(after, x: x, y: y, style: .status, limit: screenSize.width - x) }
             }
         }
         switch mode {

@@ -22,6 +22,8 @@ struct Navigation {
     /// not come that far yet (compressed input is read from its start): the cursor goes
     /// there when they come, unless a key is pressed first.
     var awaited: (record: Int, column: Int)?
+    /// The record and input column the cursor was on before the last jump (`''` goes back).
+    var jumpedFrom: (record: Int, column: Int)?
 }
 
 /// The last search, its matcher, the one running in the background, and which cells on
@@ -34,6 +36,12 @@ struct SearchSession {
     var searcher: Searcher?
     /// Data rows a search could look at when the input was still loading (nil: all).
     var searchedRows: Int?
+    /// Matches still to step over after the one running (`3n` runs one search, then two more).
+    var stepsLeft = 0
+    /// Whether a step of a counted search wrapped around.
+    var hasWrapped = false
+    /// Whether the place before this search's first match was kept for `''`.
+    var hasMarkedJump = false
 }
 
 /// What the viewer asks of the event loop, which takes it.

@@ -26,10 +26,13 @@ struct ViewQuery {
     /// The view given on the command line opens at its first row, not on the record the
     /// cursor was on while it was made.
     var opensAtTop = false
-    /// The record the cursor was on when rows of a sort still merging came on screen, if
-    /// it was not among them yet: the cursor goes back to it when the sort is done, unless
+    /// The record the cursor was on when rows of a filter still running came on screen, if
+    /// it was not among them yet: the cursor goes back to it when the pass is done, unless
     /// the user has moved it since.
     var awaitedRecord: Int?
+    /// A new sort's rows show from their top, the cursor on the first (a user sorts to see
+    /// the largest or smallest values; `''` goes back to the record it was on).
+    var showsTop = false
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -93,6 +96,8 @@ extension Viewer {
         keys.append(key)
         guard keys != query.sortKeys else { return }
         query.sortKeys = keys
+        markJump()
+        query.showsTop = true
         applyQuery(saying: nil)
     }
 
@@ -121,8 +126,14 @@ extension Viewer {
         if query.filters.isEmpty {
             query.filtered = nil
         } else {
+            // A filter on every column looks at the columns shown: a hidden one is out of the view.
+            let filters = query.filters.map { filter in
+                var filter = filter
+                if filter.column == nil { filter.columns = table.columns.shown }
+                return filter
+            }
             do {
-                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: query.filters,
+                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: filters,
                                                            over: query.sorted, wake: store.wake)
             } catch {
                 let filter = query.filters.removeLast()
@@ -149,10 +160,11 @@ extension Viewer {
         show(rows: query.rows)
         // Not on its record: that record is not merged yet (or not in the view at all).
         let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
-        query.awaitedRecord = missed && !query.opensAtTop ? record : nil
+        query.awaitedRecord = missed && !query.opensAtTop && !query.showsTop ? record : nil
         placeAwaitedCursor()
-        if query.opensAtTop {
+        if query.opensAtTop || query.showsTop {
             query.opensAtTop = false
+            query.showsTop = false
             moveCursor(toRow: 0, column: cursorColumn)
         }
     }
@@ -169,6 +181,7 @@ extension Viewer {
             query.sortKeys = query.shown.sortKeys
             query.sorted = query.shown.sorted
             query.filtered = query.shown.filtered
+            query.showsTop = false
             message = "stopped: the view is as it was"
         } else {
             message = "stopped: the rows found so far stay"

@@ -17,11 +17,18 @@ extension Viewer {
         search.pattern = pattern
         search.matcher = PatternMatcher(compiled)
         search.matchCache = [:]
+        search.stepsLeft = 0
+        search.hasWrapped = false
         runSearch(forward: true)
     }
 
     /// Looks for the next (or previous) match of the last pattern, in the background.
-    func runSearch(forward: Bool) {
+    func runSearch(forward: Bool, continuing: Bool = false) {
+        if !continuing {
+            search.stepsLeft = 0
+            search.hasWrapped = false
+            search.hasMarkedJump = false
+        }
         guard let pattern = search.pattern else {
             message = "no search yet: / to search"
             return
@@ -32,7 +39,7 @@ extension Viewer {
         search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, shows: shownRecords, wake: store.wake)
+                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: store.wake)
         search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
@@ -49,12 +56,16 @@ extension Viewer {
         guard let searcher = search.searcher else { return }
         searcher.cancel()
         search.searcher = nil
+        search.stepsLeft = 0
         message = "search cancelled"
+        releaseHeldKeys()
     }
 
     /// Takes a finished search's result (called on news from the background).
     func collectSearch() {
         guard let searcher = search.searcher else { return }
+        // Keys typed meanwhile act once the cursor is on the match (or the search is over).
+        defer { releaseHeldKeys() }
         switch searcher.outcome {
         case .running(let scanned, let total):
             let percent = Self.percent(scanned, of: total)
@@ -66,14 +77,26 @@ extension Viewer {
                 message = "the next match (row \(Self.grouped(found.row + 1))) is not in this view: & Enter shows every row"
                 return
             }
+            if !search.hasMarkedJump {
+                markJump()
+                search.hasMarkedJump = true
+            }
             moveCursor(toRow: row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
-            if found.wrapped {
+            search.hasWrapped = search.hasWrapped || found.wrapped
+            if search.stepsLeft > 0 {
+                // `3n`: the next step starts from this match; held keys wait for the last.
+                search.stepsLeft -= 1
+                runSearch(forward: searcher.forward, continuing: true)
+                return
+            }
+            if search.hasWrapped {
                 message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
             } else {
                 message = nil
             }
         case .notFound:
             search.searcher = nil
+            search.stepsLeft = 0
             if let rows = search.searchedRows {
                 // The input was still loading: only what was read could be searched.
                 message = "not found in the \(Self.counted(rows, "row")) read so far: \(searcher.pattern.text)"
@@ -82,6 +105,7 @@ extension Viewer {
             }
         case .cancelled:
             search.searcher = nil
+            search.stepsLeft = 0
         }
     }
 

@@ -15,8 +15,15 @@ extension Viewer {
             table.show(rows: rows)
             frozenDataRows = 0..<0
         }
+        let hiddenChange = columns.map { Set($0.shown ?? []) != Set(table.columns.shown ?? []) } ?? false
         if let columns { table.columns = columns }
         sync()
+        // Filters on every column match what is shown: they run again over the new columns.
+        if hiddenChange && query.filters.contains(where: { $0.column == nil }) {
+            let said = message
+            applyQuery(saying: nil)
+            if message == nil { message = said }
+        }
         if rowsChange {
             cursorRow = record.flatMap(table.row(ofRecord:)) ?? 0
             window.scroll(to: Point(x: window.offset.x, y: 0))

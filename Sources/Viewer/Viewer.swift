@@ -89,9 +89,11 @@ public final class Viewer {
         case .firstColumn: moveCursor(toColumn: 0, edge: 0)
         case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
+            markJump()
             moveCursor(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
+            markJump()
             if !store.isComplete && !options.follows && store.jumpToEnd(rows: max(200, screenSize.height * 4)) {
                 message = "≈ row numbers are estimates until the file is read"
             } else if !store.isComplete && !options.follows {
@@ -159,8 +161,12 @@ public final class Viewer {
         case .goTo: input.open(.goTo)
         case .goToTarget(let text):
             history.add(text, for: .goTo)
+            markJump()
             goTo(text)
-        case .goToRow(let number): goToRow(number)
+        case .goToRow(let number):
+            markJump()
+            goToRow(number)
+        case .jumpBack: jumpBack()
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
         case .hideColumn: hideColumn()
@@ -225,6 +231,16 @@ public final class Viewer {
     /// the key meant anything.
     @discardableResult
     public func handle(key: Key) -> Bool {
+        // While a search runs, keys wait for it (`n$`: the cursor goes to the match, then
+        // to its last column); Esc stops it and Ctrl-C quits at once.
+        if isSearching && key != .escape && key != Key.control("c") {
+            if input.held.count < InputInterpreter.heldLimit {
+                input.held.append(key)
+            } else {
+                message = "keys typed during the search were left out: it is still running  (Esc stops it)"
+            }
+            return true
+        }
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
         let outcome = input.interpret(key, context: mode == .grid ? .grid(escape: escapeCommand) : .pane)
@@ -242,6 +258,13 @@ public final class Viewer {
         }
     }
 
+    /// Applies the keys held while a search ran, until one starts another search.
+    func releaseHeldKeys() {
+        while !isSearching && !input.held.isEmpty {
+            handle(key: input.held.removeFirst())
+        }
+    }
+
     /// The line being typed at a prompt, if one is open.
     var promptLine: PromptLine? { input.prompt?.line }
 
@@ -253,6 +276,10 @@ public final class Viewer {
         case .moveUp where count > 1: moveCursor(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
         case .moveRight where count > 1: moveCursor(toColumn: cursorColumn + min(count, columnCount), edge: 1)
         case .moveLeft where count > 1: moveCursor(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .nextMatch, .previousMatch:
+            // One search at a time: each next one starts from the match before it.
+            handle(command)
+            if isSearching { search.stepsLeft = count - 1 }
         case .pageDown, .pageUp, .halfPageDown, .halfPageUp, .scrollLeft, .scrollRight:
             // Each step stops at an end, so no more steps than there are screens are useful.
             let steps = min(count, 1 + dataRowCount / max(1, window.main.height / 2) + columnCount)

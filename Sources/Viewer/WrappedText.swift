@@ -8,19 +8,25 @@
 /// line before any line start is found by wrapping forward from the nearest line break
 /// or segment boundary, at most `segment` bytes back, never from the top of the cell.
 ///
+/// With `breaksAtSpaces`, a line that overflows breaks after its last space instead (a
+/// word is cut only when it is longer than the line), and a space where the line is full
+/// ends the line without starting the next: text reads as prose does (the record view).
+///
 /// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied).
 struct WrappedText: Sendable {
     let bytes: ArraySlice<UInt8>
     let width: Int
     let segment: Int
+    let breaksAtSpaces: Bool
 
     /// Bytes between forced breaks in a long logical line.
     static let defaultSegment = 1 << 16
 
-    init(_ bytes: ArraySlice<UInt8>, width: Int, segment: Int = defaultSegment) {
+    init(_ bytes: ArraySlice<UInt8>, width: Int, segment: Int = defaultSegment, breaksAtSpaces: Bool = false) {
         self.bytes = bytes
         self.width = max(1, width)
         self.segment = max(16, segment)
+        self.breaksAtSpaces = breaksAtSpaces
     }
 
     var start: Int { bytes.startIndex }
@@ -41,15 +47,30 @@ struct WrappedText: Sendable {
         var glyphs: [CellText.Glyph] = []
         var used = 0
         var index = lineStart
+        // Where the line may end at a word's edge: after its last space so far.
+        var wordEdge: (next: Int, glyphs: Int)?
+        // The line is full at `index`: it ends there, at a space, or at the last word's edge.
+        func full() -> (glyphs: [CellText.Glyph], next: Int?) {
+            guard breaksAtSpaces else { return (glyphs, index) }
+            if bytes[index] == 0x20 {
+                // The space that would overflow ends the line; the next starts after it.
+                let after = index + 1
+                if after >= end { return (glyphs, nil) }
+                return (glyphs, Self.isBreak(bytes[after]) ? afterBreak(at: after) : after)
+            }
+            guard let edge = wordEdge else { return (glyphs, index) }
+            return (Array(glyphs.prefix(edge.glyphs)), edge.next)
+        }
         while index < hardEnd {
             let byte = bytes[index]
             if Self.isBreak(byte) { return (glyphs, afterBreak(at: index)) }
             if byte < 0x80 && (index + 1 >= hardEnd || bytes[index + 1] < 0x80) {
                 // One ASCII byte is one glyph one cell wide (controls become symbols).
-                if used + 1 > width { return (glyphs, index) }
+                if used + 1 > width { return full() }
                 if wantsGlyphs { glyphs.append(Self.asciiGlyphs[Int(byte)]) }
                 used += 1
                 index += 1
+                if byte == 0x20 && breaksAtSpaces { wordEdge = (index, glyphs.count) }
                 continue
             }
             let (clusters, complete) = decodeClusters(from: index, limit: hardEnd, room: width - used)
@@ -60,8 +81,9 @@ struct WrappedText: Sendable {
                 if wantsGlyphs { glyphs.append(contentsOf: cluster.glyphs) }
                 used += cluster.width
                 index += cluster.length
+                if cluster.length == 1 && bytes[index - 1] == 0x20 && breaksAtSpaces { wordEdge = (index, glyphs.count) }
             }
-            if stopped { return (glyphs, index) }
+            if stopped { return full() }
         }
         if hardEnd >= end { return (glyphs, nil) }
         // A forced break right before a line break is no break: the line ends there anyway.
@@ -254,7 +276,8 @@ extension WrappedText: Equatable {
     /// Same width and rules over the same bytes (compared by storage first: a huge cell
     /// is not compared byte by byte with itself).
     static func == (lhs: WrappedText, rhs: WrappedText) -> Bool {
-        guard lhs.width == rhs.width, lhs.segment == rhs.segment, lhs.bytes.indices == rhs.bytes.indices else { return false }
+        guard lhs.width == rhs.width, lhs.segment == rhs.segment, lhs.breaksAtSpaces == rhs.breaksAtSpaces,
+              lhs.bytes.indices == rhs.bytes.indices else { return false }
         let same = lhs.bytes.withUnsafeBufferPointer { left in
             rhs.bytes.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
         }

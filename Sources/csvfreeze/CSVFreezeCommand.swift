@@ -79,6 +79,7 @@ struct CSVFreezeCommand: ParsableCommand {
           erase; Up/Down walk earlier entries, kept across sessions in
           $XDG_STATE_HOME/csvfreeze/history (CSVFREEZE_HISTORY names another
           file; set empty, none is kept); an empty / repeats the last search.
+          Pasted text is typed at a prompt and does nothing in the grid.
 
         DEFAULTS:
           Options in ~/.config/csvfreeze/config (or $XDG_CONFIG_HOME/csvfreeze/
@@ -138,6 +139,11 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "theme"))
     var theme: Theme?
 
+    @Option(name: .customLong("esc-delay"), parsing: .unconditional,
+            help: ArgumentHelp("Milliseconds a key's escape sequence may take to arrive after its Esc (default: ESCDELAY, else 100).",
+                               valueName: "ms"))
+    var escapeDelay: Int?
+
     @Flag(name: .customLong("no-indicators"), help: "Hide the scroll position indicators.")
     var noIndicators = false
 
@@ -179,6 +185,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
+        if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -272,7 +279,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                     follows: follow, echo: echo)
         let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
-                                 terminator: print0 ? 0x00 : 0x0A, query: query)
+                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay)
         if status != 0 { throw ExitCode(status) }
     }
 }

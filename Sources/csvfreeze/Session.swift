@@ -15,7 +15,7 @@ enum Session {
 
     static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
-                    query: QueryOptions? = nil) -> Int32 {
+                    query: QueryOptions? = nil, escapeDelay: Int? = nil) -> Int32 {
         var options = given
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
@@ -60,7 +60,7 @@ enum Session {
         }
         let session: TerminalSession
         do {
-            session = try TerminalSession(theme: theme)
+            session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
         } catch {
             fail(error.description, status: 2)
         }

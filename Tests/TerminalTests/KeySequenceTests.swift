@@ -48,7 +48,7 @@ extension TerminalSessionTests {
     @Test("an unknown sequence is swallowed whole; Escape alone is Escape", arguments: terminals)
     func unknownSequences(type: String) throws {
         #expect(try events("\u{1B}[99;5~<", type: type) == [.key(.character("<"))])
-        #expect(try events("\u{1B}[200~a", type: type) == [.key(.character("a"))])
+        #expect(try events("\u{1B}[299~a", type: type) == [.key(.character("a"))])
         #expect(try events("\u{1B}[<35;10;5Mz", type: type) == [.key(.character("z"))], "mouse motion")
         #expect(try events("\u{1B}", type: type) == [.key(.escape)])
     }
@@ -97,4 +97,90 @@ struct BackgroundTests {
         #expect(BackgroundQuery.graphemeMode(reply: Array("\u{1B}[?62c".utf8)) == nil)
     }
 
+}
+
+/// Pasted text and sequences that arrive slowly, byte by byte, as over a laggy link.
+extension TerminalSessionTests {
+    /// A session reading a pipe the test writes to, with `escapeDelay`.
+    func piped(type: String, escapeDelay: Int) throws -> (TerminalSession, Int32) {
+        setlocale(LC_ALL, "C.UTF-8")
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        let session = try TerminalSession(input: ends[0], output: open("/dev/null", O_WRONLY), type: type, escapeDelay: escapeDelay)
+        return (session, ends[1])
+    }
+
+    func send(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The next event, waiting (bounded) for one to come.
+    func nextEvent(_ session: TerminalSession) -> InputEvent? {
+        for _ in 0..<2_000 {
+            if let event = session.nextEvent() { return event }
+            usleep(1_000)
+        }
+        return nil
+    }
+
+    @Test("a paste is one event of text, never keys; a paste may come in pieces and hold an Esc", arguments: terminals)
+    func paste(type: String) throws {
+        #expect(try events("\u{1B}[200~[q:5G\r\u{1B}[201~j", type: type)
+                == [.key(.paste("[q:5G\r", wasCut: false)), .key(.character("j"))])
+        #expect(try events("\u{1B}[200~a\u{1B}[20b\u{1B}[201~", type: type)
+                == [.key(.paste("a\u{1B}[20b", wasCut: false))])
+        let (session, writer) = try piped(type: type, escapeDelay: 100)
+        defer { session.end(); close(writer) }
+        send("\u{1B}[200~one ", to: writer)
+        #expect(session.nextEvent() == nil, "the paste goes on")
+        send("two\u{1B}[201~", to: writer)
+        #expect(nextEvent(session) == .key(.paste("one two", wasCut: false)))
+    }
+
+    @Test("Esc, then [ and B each after a pause: Down, not Esc, [ (a sort) and B", arguments: terminals)
+    func slowSequence(type: String) throws {
+        let (session, writer) = try piped(type: type, escapeDelay: 40)
+        defer { session.end(); close(writer) }
+        send("\u{1B}", to: writer)
+        // ncurses waits the escape delay for more, then says Esc.
+        #expect(nextEvent(session) == .key(.escape))
+        send("[", to: writer)
+        usleep(20_000)   // the link's lag between two bytes, within the escape delay
+        send("B", to: writer)
+        #expect(nextEvent(session) == .key(.down))
+        send("\u{1B}", to: writer)
+        #expect(nextEvent(session) == .key(.escape))
+        send("[5~x", to: writer)
+        #expect(nextEvent(session) == .key(.pageUp))
+        #expect(nextEvent(session) == .key(.character("x")))
+        // Long after an Esc, [ is the key.
+        send("\u{1B}", to: writer)
+        #expect(nextEvent(session) == .key(.escape))
+        usleep(120_000)
+        send("[", to: writer)
+        #expect(nextEvent(session) == .key(.character("[")))
+    }
+
+    @Test("the escape delay is --esc-delay's, else ESCDELAY's, else 100 ms")
+    func escapeDelay() {
+        #expect(TerminalSession.escapeDelay(given: 30, environment: "500") == 30)
+        #expect(TerminalSession.escapeDelay(given: nil, environment: "500") == 500)
+        #expect(TerminalSession.escapeDelay(given: nil, environment: "soon") == 100)
+        #expect(TerminalSession.escapeDelay(given: nil, environment: nil) == 100)
+    }
+
+    @Test("a frame with a cursor shows the terminal's cursor there; one without hides it")
+    func cursor() throws {
+        let session = try headless(width: 20, height: 3)
+        defer { session.end() }
+        var frame = Frame(size: Size(width: 20, height: 3))
+        frame.write("/abc", x: 0, y: 2, style: .status)
+        frame.cursor = Point(x: 3, y: 2)
+        session.draw(frame)
+        #expect(session.cursorPosition == Point(x: 3, y: 2))
+        frame.cursor = nil
+        session.draw(frame)
+        #expect(session.cursorPosition == nil)
+    }
 }

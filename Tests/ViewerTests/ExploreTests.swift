@@ -325,3 +325,25 @@ struct PaneSizeTests {
         }
     }
 }
+
+extension ReadingTests {
+    @Test("the record view wraps a value at its spaces, cutting only a word longer than the line")
+    func recordViewWrapsAtSpaces() {
+        let text = "id,note\n1,3 w014 w015 w016 w017 w018\n2,abcdefghijklmnopqrstuvwxyz0123456789\n"
+        let subject = viewer(text, width: 23, height: 8)
+        subject.handle(key: .character("v"))
+        #expect(subject.frame().lines[1...4] == [
+            " id   │ 1              ",
+            " note │ 3 w014 w015    ",
+            "      │ w016 w017 w018 ",
+            "                       ",
+        ])
+        subject.handle(key: .right)
+        #expect(subject.frame().lines[1...4] == [
+            " id   │ 2              ",
+            " note │ abcdefghijklmno",
+            "      │ pqrstuvwxyz0123",
+            "      │ 456789         ",
+        ])
+    }
+}

@@ -20,7 +20,7 @@ struct InputInterpreterTests {
         #expect(run(characters("3zl")).last == .commands([.repeated(.scrollRight, times: 3)]), "a count survives a sequence")
         #expect(run(characters("zj")).last == .commands([.moveDown]), "a sequence that goes nowhere: the last key alone")
         #expect(run(characters("0")) == [.commands([.firstColumn])], "0 alone is a key, not a count")
-        #expect(run(characters("10")).last == .pending("10  (G goes to that row; a motion moves that many times)"))
+        #expect(run(characters("10")).last == .pending("10  (G or g goes to that row; a motion, n or N repeats that many times)"))
         let huge = run(characters(String(repeating: "9", count: 40) + "G")).last
         #expect(huge == .commands([.goToRow(InputInterpreter.largestCount)]))
         #expect(run([.character("x")]) == [.unbound])

@@ -22,15 +22,15 @@ struct WrappedTextTests {
         return bytes
     }
 
-    @Test("going back finds exactly the line starts that going forward gives, whatever the width and segment",
-          arguments: [1, 2, 5, 13, 40])
-    func backAgreesWithForward(width: Int) {
+    @Test("going back finds exactly the line starts that going forward gives, whatever the width and segment, at spaces or not",
+          arguments: [1, 2, 5, 13, 40], [false, true])
+    func backAgreesWithForward(width: Int, breaksAtSpaces: Bool) {
         _ = utf8Locale
         var generator = SeededGenerator(seed: UInt64(width))
         for round in 0..<30 {
             let bytes = Self.randomText(&generator, length: 50 + round * 23)
             for segment in [16, 37, 1 << 16] {
-                let text = WrappedText(ArraySlice(bytes), width: width, segment: segment)
+                let text = WrappedText(ArraySlice(bytes), width: width, segment: segment, breaksAtSpaces: breaksAtSpaces)
                 let chain = text.starts(from: text.start, count: .max)
                 #expect(text.lastLineStart == chain.last, "width \(width) segment \(segment)")
                 for (index, start) in chain.enumerated() {
@@ -175,5 +175,34 @@ struct RecordLayoutTests {
         }.joined()
         #expect(shown.hasSuffix(value), "\(lines)")
         #expect(lines.contains { $0.hasPrefix(" long_name_") && $0.contains("…") } || width >= 240)
+    }
+}
+
+extension WrappedTextTests {
+    /// The lines of `text` wrapped at spaces to `width`.
+    func words(_ text: String, width: Int) -> [String] {
+        let wrapped = WrappedText(ArraySlice(Array(text.utf8)), width: width, breaksAtSpaces: true)
+        var lines: [String] = []
+        var position: Int? = wrapped.start
+        while let here = position {
+            let (glyphs, next) = wrapped.line(at: here)
+            lines.append(glyphs.map(\.text).joined())
+            position = next
+        }
+        return lines
+    }
+
+    @Test("at spaces: a word moves whole to the next line; one longer than the line is cut; a space at the edge ends the line")
+    func atSpaces() {
+        _ = utf8Locale
+        #expect(words("3 w014 w015 x", width: 5) == ["3 ", "w014 ", "w015 ", "x"])
+        #expect(words("3 w014", width: 5) == ["3 ", "w014"])
+        #expect(words("abcdefghij kl", width: 4) == ["abcd", "efgh", "ij ", "kl"])
+        #expect(words("ab cd", width: 2) == ["ab", "cd"], "the space at the edge is the break")
+        #expect(words("ab  cd", width: 3) == ["ab ", "cd"])
+        #expect(words("北京 北京", width: 4) == ["北京", "北京"])
+        #expect(words("é é é", width: 3) == ["é é", "é"])
+        #expect(words("ab \nc", width: 2) == ["ab", "c"])
+        #expect(words("ab ", width: 2) == ["ab"])
     }
 }

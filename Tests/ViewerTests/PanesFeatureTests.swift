@@ -388,8 +388,9 @@ struct PromptEditingTests {
         subject.handle(key: .end)
         subject.handle(key: .left)
         #expect(Self.line(of: subject)?.text == "abc")
-        let status = subject.frame().lines[7]
-        #expect(status.hasPrefix("/ab c"), "\(status)")
+        let frame = subject.frame()
+        #expect(frame.lines[7].hasPrefix("/abc "), "\(frame.lines[7])")
+        #expect(frame.cursor == Point(x: 3, y: 7), "the terminal's cursor, on the c")
     }
 
     @Test("Up and Down walk earlier entries; an empty / Enter repeats the last search")

@@ -211,16 +211,26 @@ extension QueryOnScreenTests {
 }
 
 extension QueryOnScreenTests {
-    @Test("after a sort of many rows, the cursor is on the record it was on, wherever the sort put it")
-    func cursorKeepsItsRecordAfterALargeSort() {
+    @Test("after a sort of many rows, the top of the sorted view shows with the cursor on its first row; '' goes back to the record")
+    func sortShowsItsTop() {
         var text = "id,amount\n"
         for index in 0..<300_000 { text += "\(index),\((index * 7919) % 100_003)\n" }
-        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), screenSize: Size(width: 80, height: 10))
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), options: .plain, screenSize: Size(width: 40, height: 6))
         subject.handle(.moveRight)
+        type(subject, "9550G")
         let record = subject.table.record(ofRow: subject.cursorRow)
         type(subject, "]")
         settle(subject)
+        #expect(subject.cursorRow == 0)
+        let lines = subject.frame().lines
+        let amounts = lines[1...4].map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        #expect(amounts == ["100002", "100002", "100002", "100001"], "the largest values on top: \(lines)")
+        #expect(lines[5].contains("row 1/300,000"), "\(lines[5])")
+        type(subject, "''")
         #expect(subject.table.record(ofRow: subject.cursorRow) == record, "row \(subject.cursorRow)")
+        #expect(subject.cursorColumn == 1)
+        type(subject, "''")
+        #expect(subject.cursorRow == 0, "'' again: back to the top")
     }
 }
 
@@ -250,5 +260,29 @@ extension QueryOnScreenTests {
         // The width sample and the header are parsed once; rows from all over the file are
         // read from their own offsets, never by parsing the block around each.
         #expect(store.statistics.blocksParsed - before <= 2, "\(store.statistics.blocksParsed - before) blocks")
+    }
+}
+
+extension QueryOnScreenTests {
+    @Test("] shows the largest values from the top, the cursor on row 1, as text; '' goes back to the row it was on; o keeps the cursor's record")
+    func sortFrame() {
+        var text = "id,amount\n"
+        for index in 1...30 { text += "\(index),\((index * 37) % 100)\n" }
+        let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), options: .plain, screenSize: Size(width: 30, height: 6))
+        type(subject, "20Gl]")
+        settle(subject)
+        #expect(subject.frame().lines == [
+            "  #│id amount                 ",
+            " 27│27     99                 ",
+            "  8│ 8     96                 ",
+            " 16│16     92                 ",
+            " 24│24     88                 ",
+            " row 1/30  sorted by…  col 2/2",
+        ])
+        type(subject, "''")
+        #expect(subject.table.displayNumber(ofRow: subject.cursorRow) == 20)
+        type(subject, "o")
+        settle(subject)
+        #expect(subject.cursorRow == 19, "back to the file's order on the same record")
     }
 }

@@ -56,6 +56,11 @@ struct StatusLineFittingTests {
         #expect(StatusLine.words("row 1,234 is past the 5,000 rows read", width: 20) == "row 1,234 is past…")
         #expect(StatusLine.words("▕██  ▏ 41%  3.2 MB/s  2 s left", width: 22) == "▕██  ▏ 41%  3.2 MB/s…")
         #expect(StatusLine.words("unbreakable", width: 5) == "")
+        #expect(StatusLine.words("searching for oslo… 41%  (Esc cancels)", width: 24) == "searching for oslo… 41%")
+        #expect(StatusLine.words("wrote 31,380 rows to /home/ann/reports/2024/sales-by-city.csv", width: 45)
+                == "wrote 31,380 rows to …/2024/sales-by-city.csv", "the path keeps its end")
+        #expect(StatusLine.words("no column 999 (there are 60 columns)", width: 20) == "no column 999")
+        #expect(StatusLine.words("hid amount  (+ shows every column)", width: 30) == "hid amount")
         let line = StatusLine(name: "data.csv", position: "row 1/3", column: "col 25/60", columnName: "amount",
                               dialect: "comma", right: "line 3: text after a closing quote (+2 more)")
         #expect(line.fitted(to: 40).left == " row 1/3  col 25/60")
