@@ -112,3 +112,31 @@ extension SummaryTests {
         #expect(!common.contains { $0.0.hasPrefix("u") }, "no value that occurs once is passed off as common: \(common)")
     }
 }
+
+extension SummaryTests {
+    @Test("the common values are the most frequent ones, whatever the order they first appear in")
+    func commonValuesAreTheMostFrequent() throws {
+        let rows = try summary("v\na\nb\nc\nz\nz\nz\nd\nd\n", names: ["v"])
+        let common = try #require(rows.first).common.map { "\($0.text) (\($0.count))" }
+        #expect(common == ["z (3)", "d (2)", "a (1)"])
+    }
+
+    @Test("a bounded top-k agrees with a full sort on random counts", arguments: [1, 2, 3, 4, 7])
+    func topAgreesWithAFullSort(limit: Int) {
+        var generator = SeededGenerator(seed: UInt64(limit))
+        for _ in 0..<200 {
+            var table = ValueTable()
+            let values = 1 + Int(generator.next() % 30)
+            for record in 0..<(values * 3) {
+                let byte = [UInt8(generator.next() % UInt64(values))]
+                let inserted = byte.withUnsafeBytes { table.add($0, hash: UInt64(byte[0]) &* 0x9E37_79B9_7F4A_7C15, record: record) }
+                #expect(inserted)
+            }
+            let all = table.entries.indices.sorted { a, b in
+                let x = table.entries[a], y = table.entries[b]
+                return x.count != y.count ? x.count > y.count : x.first < y.first
+            }
+            #expect(table.top(limit) == Array(all.prefix(limit)))
+        }
+    }
+}
