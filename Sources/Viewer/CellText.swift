@@ -81,40 +81,9 @@ public enum CellText {
         return (bytes[bytes.startIndex..<end], true)
     }
 
-    /// True when the text reads as a number, so it is right-aligned.
-    public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
-        guard index < end, end - index <= 40 else { return false }
-        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-        var digits = 0
-        var sawPoint = false
-        while index < end {
-            let byte = bytes[index]
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                digits += 1
-            } else if byte == UInt8(ascii: ".") && !sawPoint {
-                sawPoint = true
-            } else if byte == UInt8(ascii: ",") && digits > 0 && !sawPoint {
-                // thousands separator
-            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && digits > 0 {
-                index += 1
-                if index < end && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) { index += 1 }
-                guard index < end else { return false }
-                while index < end {
-                    guard bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") else { return false }
-                    index += 1
-                }
-                break
-            } else if byte == UInt8(ascii: "%") && index == end - 1 && digits > 0 {
-                // a trailing percent sign
-            } else {
-                return false
-            }
-            index += 1
-        }
-        return digits > 0
-    }
+    /// True when the text reads as a number, so it is right-aligned: `CellValue`'s reading,
+    /// the one the sort and the summary share (a currency or percent sign included).
+    public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool { CellValue.isNumber(bytes) }
 
     /// Lays out a cell in exactly `width` cells: clipped by display width (a `…` marks the
     /// cut), padded, and right-aligned when `alignRight`. A wide character that would be
