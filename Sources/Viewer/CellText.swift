@@ -59,6 +59,40 @@ public enum CellText {
         return result
     }
 
+    /// Appends the cell as text for a file or a pipe (an aligned table): control characters
+    /// as the screen shows them (`↵`, `→`, `␛`…), everything else as it is, characters of no
+    /// width included, so no text is lost. Returns its display width.
+    /// - Complexity: one pass over the cell, decoded once.
+    @discardableResult
+    public static func appendShown(_ bytes: ArraySlice<UInt8>, to buffer: inout [UInt8]) -> Int {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            buffer.append(contentsOf: bytes)
+            return bytes.count
+        }
+        var width = 0
+        for character in String(decoding: bytes, as: UTF8.self) {
+            if let value = character.asciiValue, value >= 0x20, value < 0x7F {
+                buffer.append(value)
+                width += 1
+            } else if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
+                // A cluster holding a control: each scalar on its own, as on screen.
+                for scalar in character.unicodeScalars {
+                    if let shown = symbol(for: scalar) {
+                        buffer.append(contentsOf: shown.utf8)
+                        width += 1
+                    } else {
+                        buffer.append(contentsOf: String(scalar).utf8)
+                        width += DisplayWidth.of(Character(scalar))
+                    }
+                }
+            } else {
+                buffer.append(contentsOf: character.utf8)
+                width += DisplayWidth.of(character)
+            }
+        }
+        return width
+    }
+
     /// The display width of a cell's text, counted no further than `limit` (a huge cell
     /// is not decoded whole just to learn that it is wider than any column).
     public static func width(_ bytes: ArraySlice<UInt8>, limit: Int = 1 << 12) -> Int {

@@ -165,6 +165,11 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "format"))
     var output: OutputFormat?
 
+    @Option(name: .customLong("max-width"), parsing: .unconditional,
+            help: ArgumentHelp("With table output (--output table, or a pipe or a file without --output): cut cells wider than N cells, ending them with '…'. Without it every cell is written whole, a long one running past its column.",
+                               valueName: "n"))
+    var maxWidth: Int?
+
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
 
@@ -179,6 +184,10 @@ struct CSVFreezeCommand: ParsableCommand {
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
+        if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
+        if maxWidth != nil, let output, output != .table {
+            throw ValidationError("--max-width cuts cells of table output only; --output \(output.rawValue) writes every cell whole")
+        }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -254,16 +263,18 @@ struct CSVFreezeCommand: ParsableCommand {
         let quote = try quoteByte()
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query)
+                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
+                                           maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             let status = query.isActive
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue())
+                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
+                               maximumWidth: maxWidth)
                 : Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows)
+                               format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -13,7 +13,8 @@ import Viewer
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
     static func run(_ options: InsightOptions, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
-                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions) -> Int32 {
+                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions,
+                    maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
@@ -46,7 +47,7 @@ enum InsightOutput {
                 fail("\(error)", status: 2)
             }
         }
-        let writer = OutputWriter(format: format, headerRows: 1, sink: Output.writeToStandardOutput)
+        let writer = OutputWriter(format: format, headerRows: 1, maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
         if let reference = options.frequency {
             let column: Int
             do {

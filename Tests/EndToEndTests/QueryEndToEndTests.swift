@@ -35,7 +35,7 @@ struct QueryEndToEndTests {
             switch next(4) {
             case 0: amount = "\(next(2000) - 1000)"
             case 1: amount = "\(next(100)).\(next(10))"
-            case 2: amount = "\(next(5)),\(100 + next(900))"
+            case 2: amount = "\(1 + next(4)),\(100 + next(900))"
             default: amount = next(8) == 0 ? "" : "-\(next(50))"
             }
             table.rows.append(["\(index)", cities[next(cities.count)], amount, notes[next(notes.count)]])
