@@ -153,7 +153,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "size"))
     var spoolLimit: String?
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), or its whole column (the rows shown, in their order) on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
                                valueName: "cell|row|column"))
     var echo: EchoMode?
 
