@@ -14,6 +14,12 @@ public struct FrequencyRow: Sendable, Equatable {
 
     /// The value as text (invalid UTF-8 becomes U+FFFD).
     public var text: String { String(decoding: value, as: UTF8.self) }
+
+    /// The percentage as `--frequency` and the frequency sheet write it: two decimals, no sign.
+    public var percentText: String { FrequencyRow.text(ofPercent: percent) }
+
+    /// A percentage with two decimals, no sign (`12.50`).
+    public static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
 }
 
 /// The values of one column, most frequent first (ties: the value seen first comes first).

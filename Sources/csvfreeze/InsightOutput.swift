@@ -41,8 +41,8 @@ enum InsightOutput {
             do {
                 let filters = try query.resolve(names: header, columnCount: columns).filters
                 if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
-            } catch let failure as ColumnReference.Failure {
-                fail(failure.description, status: 2)
+            } catch let problem as QueryOptions.Problem {
+                fail(problem.description, status: 2)
             } catch {
                 fail("\(error)", status: 2)
             }
@@ -73,7 +73,7 @@ enum InsightOutput {
         return 0
     }
 
-    static func percent(_ value: Double) -> String { String(format: "%.2f", value) }
+    static func percent(_ value: Double) -> String { FrequencyRow.text(ofPercent: value) }
 
     static func writeFrequency(_ table: FrequencyTable, format: OutputFormat, to writer: OutputWriter) {
         let shown = format == .table

@@ -133,6 +133,28 @@ struct QueryEndToEndTests {
         #expect(pattern.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test("a mistake in --filter-column and its kin is one line naming the option as given, the column and the pattern")
+    func messagesNameTheOption() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("q.csv")
+        try Data("a,b\n1,[x\n".utf8).write(to: file)
+        for (arguments, message) in [
+            (["--filter-column", "a=["], "csvfreeze: --filter-column 'a=[' (column 'a', pattern '['): invalid pattern at character 2"),
+            (["--filter-out-column", "b=("], "csvfreeze: --filter-out-column 'b=(' (column 'b', pattern '('): invalid pattern"),
+            (["--filter-column", "zz=x"], "csvfreeze: --filter-column 'zz=x': no column 'zz' (columns: 'a', 'b')"),
+            (["--filter-column", "zz"], "csvfreeze: --filter-column 'zz': give COLUMN=REGEX"),
+            (["--filter", "["], "csvfreeze: --filter '[': invalid pattern"),
+            (["--sort", "zz:desc"], "csvfreeze: --sort 'zz:desc': no column 'zz'"),
+            (["--frequency", "a", "--filter-column", "a=["], "csvfreeze: --filter-column 'a=[' (column 'a', pattern '[')"),
+        ] {
+            let result = try run([binary] + arguments + ["--output", "csv", file.path])
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
     @Test("`--sort … | head` prints the first rows and ends cleanly")
     func sortIntoHead() throws {
         let table = Self.table(rows: 20000)
