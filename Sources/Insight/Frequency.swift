@@ -41,6 +41,13 @@ public struct FrequencyTable: Sendable, Equatable {
     /// True when every value is listed with its exact count.
     public var isExact: Bool { isComplete && unlistedCount == 0 && !distinctIsEstimate }
 
+    /// True when each of the (more than one) records counted has a value of its own: known
+    /// exactly past the budget too, when no value is listed and none left out can occur twice.
+    public var areAllUnique: Bool {
+        guard isComplete && total > 1 else { return false }
+        return isExact ? rows.count == total : rows.isEmpty && unlistedAtMost <= 1
+    }
+
     static func percent(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) * 100 / Double(total) }
 }
 

@@ -166,12 +166,12 @@ final class FrequencySheet: SheetSource {
         var note: String?
         if case .running(let done, let total) = count.status {
             note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
-        } else if let current, current.isComplete, current.total > 1,
-                  current.isExact ? current.rows.count == current.total : current.rows.isEmpty && current.unlistedAtMost <= 1 {
+        } else if let current, current.areAllUnique {
             note = "all \(Viewer.grouped(current.total)) values are unique" + (readSoFar ? " in the rows read so far" : "")
                 + (current.isExact ? "  (Enter filters the table)" : "")
         } else if let current, !current.isExact, current.rows.isEmpty {
-            note = "≈\(Viewer.grouped(current.distinct)) distinct values, none more than \(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
+            note = "≈\(Viewer.grouped(current.distinct)) distinct values in \(Viewer.counted(current.total, "row")), none more than "
+                + "\(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
         } else if let current, !current.isExact {
             note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
         } else if let current {

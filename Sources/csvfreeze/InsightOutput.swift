@@ -84,8 +84,9 @@ enum InsightOutput {
                 .appending(["\(row.count)", percent(row.percent)]))
         }
         guard !table.isExact else { return }
-        let note = "≈\(table.distinct) distinct values: each value not listed occurs at most \(table.unlistedAtMost) times"
-            + " (\(table.unlistedCount) records in all)"
+        let note = table.areAllUnique ? "all \(table.total) values are unique (≈\(table.distinct) estimated)"
+            : "≈\(table.distinct) distinct values: each value not listed occurs at most \(table.unlistedAtMost) times"
+              + " (\(table.unlistedCount) records in all)"
         if shown {
             writer.write(Row(cells: ["(other values, ≈\(table.distinct - table.rows.count))", "\(table.unlistedCount)",
                                      percent(Double(table.unlistedCount) * 100 / Double(max(1, table.total)))]))
