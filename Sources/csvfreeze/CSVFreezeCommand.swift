@@ -181,13 +181,13 @@ struct CSVFreezeCommand: ParsableCommand {
         _ = try quoteByte()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
-        if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
-        _ = try spoolLimitValue()
-        if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
         if maxWidth != nil, let output, output != .table {
             throw ValidationError("--max-width cuts cells of table output only; --output \(output.rawValue) writes every cell whole")
         }
+        if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
+        _ = try spoolLimitValue()
+        if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
     }
 
     /// The spool limit, from `--spool-limit`.
