@@ -195,3 +195,36 @@ extension OutputWriterTests {
         #expect(String(decoding: streamed, as: UTF8.self) == "h1  h2\n──────\nééééé…   2\nx    3\n")
     }
 }
+
+extension OutputWriterTests {
+    @Test("a table written from pieces holds the same text as one written from whole records", arguments: UInt64(1)...20)
+    func tablePiecesLoseNothing(seed: UInt64) throws {
+        _ = utf8Locale
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = ["a", "b", "é", "中", "\n", "\t", ",", "\"", "1", "e\u{301}", "\u{200B}", " "]
+        var records: [[String]] = []
+        for _ in 0..<(2 + Int(generator.next() % 6)) {
+            records.append((0..<(1 + Int(generator.next() % 4))).map { _ in
+                String((0..<Int(generator.next() % 40)).map { _ in Character(alphabet[Int(generator.next() % UInt64(alphabet.count))]) })
+            })
+        }
+        var text = ""
+        for record in records {
+            text += record.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\n"
+        }
+        func table(_ rows: [Row]) -> String {
+            var output: [UInt8] = []
+            let writer = OutputWriter(format: .table) { output += $0; return true }
+            for row in rows { writer.write(row) }
+            writer.finish()
+            return String(decoding: output, as: UTF8.self)
+        }
+        let whole = table(records.map { Row(cells: $0) })
+        let streamed = table(try pieces(text))
+        func letters(_ text: String) -> String {
+            String(text.split(separator: "\n").enumerated().filter { $0.offset != 1 }.map(\.element).joined().filter { $0 != " " })
+        }
+        #expect(letters(streamed) == letters(whole), "\(records)")
+        #expect(streamed.split(separator: "\n").count == whole.split(separator: "\n").count)
+    }
+}
