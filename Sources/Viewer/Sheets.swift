@@ -29,21 +29,22 @@ public enum SheetChoice {
 
 extension Viewer {
     /// Options for a sheet: one header row, Enter chooses, Esc goes back.
-    static func sheetOptions(like options: ViewerOptions) -> ViewerOptions {
+    static func sheetOptions(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
         var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
                                   showsIndicators: options.showsIndicators)
         sheet.isSheet = true
+        sheet.sheetSaving = saving
         return sheet
     }
 
     /// A sheet's viewer over `rows` (the first is the header), saying `note`. `wake` is the
     /// table's: passes started in the sheet (a sort, a save) wake the event loop through it.
-    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?,
+    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?, saving: SheetSaving? = nil,
                       wake: @escaping @Sendable () -> Void) -> Viewer {
         var bytes: [UInt8] = []
         for row in rows { OutputWriter.appendDelimited(row, delimiter: 0x2C, lineEnding: [0x0A], to: &bytes) }
         let store = CellStore(bytes: bytes, name: name, delimiter: 0x2C, onChange: wake)
-        let viewer = Viewer(store: store, options: sheetOptions(like: options), screenSize: size)
+        let viewer = Viewer(store: store, options: sheetOptions(like: options, saving: saving), screenSize: size)
         if let note { viewer.say(note) }
         return viewer
     }
@@ -97,13 +98,6 @@ private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool 
     return ContinuousClock.now - last < rebuildInterval
 }
 
-/// Shares as text: `12.34%`.
-private func percentText(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    let fraction = hundredths % 100
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
-}
-
 /// One row per distinct value of a column: its count, share and a bar, most frequent
 /// first; it fills in while the count runs.
 final class FrequencySheet: SheetSource {
@@ -153,27 +147,39 @@ final class FrequencySheet: SheetSource {
         shown = (current?.rows.count ?? 0, current?.total ?? 0, complete)
         values = listed.map(\.value)
         let most = max(1, listed.first?.count ?? 1)
+        // The cells `--frequency` writes (a table's `(empty)` for the empty value), and a bar
+        // for reading, which Ctrl-S leaves out.
         var rows = [Row(cells: ["value", "count", "percent", "share"])]
-        for entry in listed {
+        var emptyValueRecords: Set<Int> = []
+        for (index, entry) in listed.enumerated() {
             let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
+            if entry.value.isEmpty { emptyValueRecords.insert(index + 1) }
             let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
-            rows.append(Row(bytes: value + Array("\(entry.count)".utf8) + Array(percentText(entry.percent).utf8) + Array(bar.utf8),
-                            ends: [value.count, value.count + "\(entry.count)".utf8.count,
-                                   value.count + "\(entry.count)".utf8.count + percentText(entry.percent).utf8.count,
-                                   value.count + "\(entry.count)".utf8.count + percentText(entry.percent).utf8.count + bar.utf8.count]))
+            var row = Row(bytes: value, ends: [value.count])
+            for cell in ["\(entry.count)", entry.percentText, bar] {
+                row.bytes.append(contentsOf: cell.utf8)
+                row.ends.append(row.bytes.count)
+            }
+            rows.append(row)
         }
+
         var note: String?
         if case .running(let done, let total) = count.status {
             note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+        } else if let current, current.areAllUnique {
+            note = "all \(Viewer.grouped(current.total)) values are unique" + (readSoFar ? " in the rows read so far" : "")
+                + (current.isExact ? "  (Enter filters the table)" : "")
         } else if let current, !current.isExact, current.rows.isEmpty {
-            note = "≈\(Viewer.grouped(current.distinct)) distinct values, none more than \(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
+            note = "≈\(Viewer.grouped(current.distinct)) distinct values in \(Viewer.counted(current.total, "row")), none more than "
+                + "\(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
         } else if let current, !current.isExact {
             note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
         } else if let current {
             note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
                 + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
         }
-        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note, wake: wake)
+        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note,
+                            saving: SheetSaving(drawnColumns: [3], emptyValueRecords: emptyValueRecords), wake: wake)
     }
 
     func choose(record: Int) -> SheetChoice {
