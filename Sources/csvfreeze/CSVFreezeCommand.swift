@@ -120,7 +120,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#').",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 

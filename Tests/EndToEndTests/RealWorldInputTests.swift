@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Files as real exports and tools write them, through the real binary.
+@Suite("Real-world input")
+struct RealWorldInputTests {
+    let binary = Paths.binary
+
+    /// A temporary directory with `name` holding `bytes`; the path to it.
+    func file(_ name: String, _ bytes: [UInt8], in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @Test("a TSV with '# Name:' lines and a blank line: the header is the real one on screen, in every output, in the summary")
+    func preambleWithBlankLine() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "# Name: stations\n# Source: https://example.org/stations\n\nid\tname\tlat\n1\tOslo\t59.91\n2\tBergen\t60.39\n"
+        let path = try file("stations.tsv", Array(text.utf8), in: directory)
+        #expect(try run([binary, "--output", "tsv", path]).stdout == Data(text.utf8), "written back as it was")
+        #expect(try run([binary, "--output", "jsonl", path]).text
+                == "{\"id\":\"1\",\"name\":\"Oslo\",\"lat\":\"59.91\"}\n{\"id\":\"2\",\"name\":\"Bergen\",\"lat\":\"60.39\"}\n")
+        let json = try run([binary, "--output", "json", path]).text
+        #expect(json.hasPrefix("[\n  [\"id\",\"name\",\"lat\"],"))
+        let summary = try run([binary, "--summary", "--output", "csv", path]).text.split(separator: "\n")
+        #expect(summary.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" } == ["id", "name", "lat"])
+        let sorted = try run([binary, "--sort", "lat:desc", "--output", "csv", path]).text
+        #expect(sorted.hasSuffix("\nid,name,lat\n2,Bergen,60.39\n1,Oslo,59.91\n"), "\(sorted)")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(path))", width: 50, height: 8)
+        let lines = try pane.waitFor("the first screen") { $0.contains { $0.contains("row 1/2") } }
+        #expect(lines.contains { $0.contains("id") && $0.contains("name") && $0.contains("lat") })
+        #expect(lines.contains { $0.contains("# Source:") })
+    }
+}
