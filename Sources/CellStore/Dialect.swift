@@ -43,8 +43,11 @@ public struct Dialect: Sendable, Equatable {
 
     /// Picks the delimiter from a file name's extension, else from the data.
     ///
-    /// For each candidate, the first lines of `sample` are split outside quotes; the
-    /// winner is the one whose most common field count (above one) covers the most lines.
+    /// For each candidate, the first lines of `sample` are split as the parser splits them;
+    /// the winner is the one whose most common field count (above one) covers the most
+    /// lines, less its quoting problems. A quote inside a cell that does not start it is
+    /// data (`a|{"x": "y"}|0.5`) and does not count against a delimiter; between two that
+    /// split equally well, the one with fewer such quotes wins, then the one with more fields.
     public static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
         var dialect = Dialect(quote: quote)
         dialect.lineEnding = detectLineEnding(sample, quote: quote)
@@ -52,19 +55,36 @@ public struct Dialect: Sendable, Equatable {
             dialect.delimiter = 0x09
             return dialect
         }
-        var best: (delimiter: UInt8, score: Int) = (UInt8(ascii: ","), 0)
+        var best: (delimiter: UInt8, fit: Fit)?
         for candidate in candidates {
-            let score = consistency(of: candidate, in: sample, quote: quote)
-            if score > best.score { best = (candidate, score) }
+            let fit = consistency(of: candidate, in: sample, quote: quote)
+            guard fit.lines > 0 else { continue }
+            if best.map({ fit.isBetter(than: $0.fit) }) ?? true { best = (candidate, fit) }
         }
-        dialect.delimiter = best.delimiter
+        dialect.delimiter = best?.delimiter ?? UInt8(ascii: ",")
         return dialect
     }
 
-    /// How well `delimiter` splits the first records (up to 100) of `sample`: the records
-    /// whose field count is the most common one (above one), less one for each quoting
-    /// problem, read exactly as the parser reads quotes (doubled quotes included).
-    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Int {
+    /// How well a delimiter splits a sample.
+    struct Fit: Equatable {
+        /// Records with the most common field count (above one), less the quoting problems
+        /// that are not stray quotes (text after a closing quote, a quote never closed).
+        var lines = 0
+        /// Quotes inside unquoted fields.
+        var strayQuotes = 0
+        /// The most common field count.
+        var fields = 0
+
+        func isBetter(than other: Fit) -> Bool {
+            if lines != other.lines { return lines > other.lines }
+            if strayQuotes != other.strayQuotes { return strayQuotes < other.strayQuotes }
+            return fields > other.fields
+        }
+    }
+
+    /// How well `delimiter` splits the first records (up to 100) of `sample`, read exactly
+    /// as the parser reads quotes (doubled quotes included).
+    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Fit {
         var counts: [Int: Int] = [:]
         var records = 0
         var scanner = RecordScanner(dialect: Dialect(delimiter: delimiter, quote: quote))
@@ -80,9 +100,9 @@ public struct Dialect: Sendable, Equatable {
             scanner.finish()
             if scanner.widestRecord > 0 { counts[scanner.widestRecord, default: 0] += 1 }
         }
-        guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return 0 }
-        let score = mode.value - min(scanner.problemCount, mode.value)
-        return score > 0 ? score * 1000 + min(mode.key, 999) : 0
+        guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return Fit() }
+        let problems = scanner.problemCount - scanner.strayQuoteCount
+        return Fit(lines: max(0, mode.value - problems), strayQuotes: scanner.strayQuoteCount, fields: mode.key)
     }
 
     /// The first terminator outside quotes in `sample`; LF when there is none.
