@@ -72,7 +72,7 @@ public final class CellStore {
         let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
-                            onChange: onChange)
+                            followedPath: path == "-" ? nil : path, onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and

@@ -29,8 +29,10 @@ package final class Loader: Sendable {
     let forcedDelimiter: UInt8?
     let forcedQuote: UInt8?
     let preambleRule: PreambleRule
-    /// Keep reading a regular file as it grows, like `tail -f`.
+    /// Keep reading a regular file as it grows, like `tail -F`.
     let follows: Bool
+    /// The name a followed file was opened by, watched for a new file (log rotation).
+    let followedPath: String?
     let onChange: @Sendable () -> Void
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
@@ -44,9 +46,11 @@ package final class Loader: Sendable {
     let streamUnpacking = Mutex<(input: PackedInput?, isStopped: Bool)>((nil, false))
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
-                 preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
+                 preambleRule: PreambleRule = .none, follows: Bool = false, followedPath: String? = nil,
+                 onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
         self.follows = follows
+        self.followedPath = follows ? followedPath : nil
         self.input = input
         self.shared = Mutex(IndexState())
         self.spacing = spacing
@@ -106,20 +110,30 @@ package final class Loader: Sendable {
         /// A followed file became shorter (rotated by truncation): it is read again from
         /// its start by a new store.
         case truncated
+        /// A followed file's name now holds another file (rotated by renaming): the new one
+        /// is read by a new store.
+        case replaced
         /// Reading failed, or the file changed under us; the message says how.
         case failed(String)
     }
 
     /// Waits until a followed file is longer than `available` bytes and says by how much.
     /// A file that became shorter was truncated (copytruncate rotation): its indexed rows
-    /// are no longer what is on disk.
-    static func waitForGrowth(of file: FileSource, beyond available: Int64, isStopped: () -> Bool,
-                              caughtUp: () -> Void) -> Pulled {
+    /// are no longer what is on disk. Like `tail -F`, it follows the name: once the file
+    /// has nothing new and `path` holds another file (renamed away, a new one made), that
+    /// one is to be read; while `path` holds nothing, the old file is still followed.
+    static func waitForGrowth(of file: FileSource, path: String? = nil, beyond available: Int64,
+                              isStopped: () -> Bool, caughtUp: () -> Void) -> Pulled {
         var announced = false
+        let opened = path == nil ? nil : FileIdentity(file)
         while !isStopped() {
             guard let size = file.regularFileSize else { return .failed("the file is gone") }
             if size > available { return .bytes(Int(min(size - available, Int64(Int.max)))) }
             if size < available { return .truncated }
+            if let path, let opened, let now = FileIdentity(path: path),
+               now.device != opened.device || now.inode != opened.inode {
+                return .replaced
+            }
             if !announced {
                 caughtUp()
                 announced = true
@@ -139,7 +153,7 @@ package final class Loader: Sendable {
             }
             if follows {
                 index(source: file, isGrowing: true, pull: { [self, file] _, available in
-                    Loader.waitForGrowth(of: file, beyond: available, isStopped: { isStopped }) {
+                    Loader.waitForGrowth(of: file, path: followedPath, beyond: available, isStopped: { isStopped }) {
                         shared.withLock { $0.progress.isCaughtUp = true }
                         onChange()
                     }
@@ -180,6 +194,7 @@ package final class Loader: Sendable {
         var inputEnded = !isGrowing
         var failure: String?
         var wasTruncated = false
+        var wasReplaced = false
         var lastNotice = Loader.now()
         var noticePending = false
 
@@ -211,6 +226,9 @@ package final class Loader: Sendable {
             case .truncated:
                 inputEnded = true
                 wasTruncated = true
+            case .replaced:
+                inputEnded = true
+                wasReplaced = true
             case .failed(let message):
                 inputEnded = true
                 failure = message
@@ -314,10 +332,11 @@ package final class Loader: Sendable {
             $0.progress.endsWithTerminator = endsWithTerminator
             $0.progress.failure = failure
             $0.progress.wasTruncated = wasTruncated
-            if wasTruncated {
+            $0.progress.wasReplaced = wasReplaced
+            if wasTruncated || wasReplaced {
                 // The event loop opens it again at once; a store used alone says why it stopped.
                 $0.progress.isCaughtUp = false
-                $0.progress.notice = "file truncated: R reads it again"
+                $0.progress.notice = wasTruncated ? "file truncated: R reads it again" : "file replaced: R reads the new one"
             }
             $0.progress.quotingProblem = problem
             $0.progress.quotingProblemCount = problemCount

@@ -33,4 +33,28 @@ struct RealWorldInputTests {
         #expect(lines.contains { $0.contains("id") && $0.contains("name") && $0.contains("lat") })
         #expect(lines.contains { $0.contains("# Source:") })
     }
+
+    @Test("--follow follows the name, as tail -F: after a rotation by renaming, the new file is read and the status line says so")
+    func followRenamed() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("app.log")
+        try Data((1...30).map { "old \($0)\n" }.joined().utf8).write(to: log)
+        let pane = try TmuxPane("\(shellQuote(binary)) -f --no-header \(shellQuote(log.path))", width: 100, height: 8)
+        try pane.waitFor("following") { $0.contains { $0.contains("row 1/30+") && $0.contains("following") } }
+        // logrotate without copytruncate: the file is renamed, the writer starts a new one.
+        try FileManager.default.moveItem(at: log, to: directory.appendingPathComponent("app.log.1"))
+        try Data("new 1\nnew 2\n".utf8).write(to: log)
+        var lines = try pane.waitFor("the new file") {
+            $0.contains { $0.contains("file replaced: following the new file") && $0.contains("row 2/2+") }
+        }
+        #expect(lines.contains { $0.contains("new 2") })
+        #expect(!lines.contains { $0.contains("old ") })
+        let appender = try FileHandle(forWritingTo: log)
+        try appender.seekToEnd()
+        try appender.write(contentsOf: Data((3...12).map { "new \($0)\n" }.joined().utf8))
+        try appender.close()
+        lines = try pane.waitFor("growth of the new file") { $0.contains { $0.contains("row 12/12+") } }
+        #expect(lines.contains { $0.contains("new 12") })
+    }
 }
