@@ -76,4 +76,22 @@ struct InvisibleCharacterTests {
         #expect(lines[2] == "shaking <U+1FAE8> face")
         #expect(lines[3] == "shaking  face")
     }
+
+    @Test("the inspector's forced breaks in a long line never cut a cluster into pieces that draw nothing")
+    func forcedBreaks() {
+        _ = utf8Locale
+        let text = Array(String(repeating: "ab👨‍👩‍👧e\u{301}\u{302}", count: 40).utf8)
+        for segment in [16, 17, 19, 23] {
+            let wrapped = WrappedText(ArraySlice(text), width: 30, segment: segment)
+            var position: Int? = wrapped.start
+            var shown = ""
+            while let here = position {
+                let (glyphs, next) = wrapped.line(at: here)
+                shown += glyphs.map(\.text).joined()
+                position = next
+            }
+            #expect(!shown.contains("<U+") && !shown.contains("\u{25CC}"), "segment \(segment)")
+            #expect(shown == String(decoding: text, as: UTF8.self))
+        }
+    }
 }
