@@ -10,6 +10,20 @@ public struct Dialect: Sendable, Equatable {
     /// a delimited text file at all.
     public var looksBinary = false
 
+    /// The quote byte meaning "no quoting" (`--quote none`): a quote is data everywhere. A
+    /// line feed, because every reader of the field rules (the scanner, the sort-key and
+    /// field readers) tests for a line end before it tests for the quote, so a quote byte
+    /// that is a line end can never open a quoted field. libcsv tests the quote first
+    /// inside a field: `RecordParser` gives it a byte absent from the bytes it parses.
+    public static let noQuote: UInt8 = 0x0A
+
+    /// False with `--quote none`.
+    public var isQuoting: Bool { quote != Dialect.noQuote }
+
+    /// The quote a search's candidate pattern is written for. Unquoted data is matched
+    /// by a pattern written for `"`: it finds a superset of the records, as it must.
+    package var candidateQuote: UInt8 { isQuoting ? quote : UInt8(ascii: "\"") }
+
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
         self.delimiter = delimiter
         self.quote = quote
@@ -18,7 +32,13 @@ public struct Dialect: Sendable, Equatable {
 
     /// The delimiter's name, and the quote's when it is not the usual double quote.
     public var summary: String {
-        quote == UInt8(ascii: "\"") ? delimiterName : delimiterName + ", quote " + Dialect.name(of: quote)
+        var parts = [delimiterName]
+        if !isQuoting {
+            parts.append("no quotes")
+        } else if quote != UInt8(ascii: "\"") {
+            parts.append("quote " + Dialect.name(of: quote))
+        }
+        return parts.joined(separator: ", ")
     }
 
     static func name(of byte: UInt8) -> String {
@@ -111,7 +131,7 @@ public struct Dialect: Sendable, Equatable {
         var index = sample.startIndex
         while index < sample.endIndex {
             let byte = sample[index]
-            if byte == quote { inQuotes.toggle() }
+            if byte == quote && quote != Dialect.noQuote { inQuotes.toggle() }
             if !inQuotes {
                 if byte == 0x0A { return [0x0A] }
                 if byte == 0x0D {

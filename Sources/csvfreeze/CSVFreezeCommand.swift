@@ -101,7 +101,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("The quote character (default: \").", valueName: "char"))
+    @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
 
     @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
@@ -210,12 +210,13 @@ struct CSVFreezeCommand: ParsableCommand {
         }
     }
 
-    /// The quote as a byte, from `--quote`.
+    /// The quote as a byte, from `--quote` (`none`: a byte that never quotes).
     func quoteByte() throws -> UInt8? {
         guard let quote else { return nil }
+        if quote == "none" { return Dialect.noQuote }
         let bytes = Array(quote.utf8)
         guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
-            throw ValidationError("--quote takes one single-byte character, not '\(quote)'")
+            throw ValidationError("--quote takes one single-byte character or 'none', not '\(quote)'")
         }
         if let delimiter = try delimiterByte(), delimiter == bytes[0] {
             throw ValidationError("--quote and --delimiter cannot be the same character")

@@ -57,4 +57,24 @@ struct RealWorldInputTests {
         lines = try pane.waitFor("growth of the new file") { $0.contains { $0.contains("row 12/12+") } }
         #expect(lines.contains { $0.contains("new 12") })
     }
+
+    @Test("--quote none: a TSV with literal quotes reads as its lines say, in every output and on screen")
+    func noQuote() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "id\tsize\tnote\n1\t12\" screen\tok\n2\t\"quoted\" word\t\n\n3\t\"unclosed\tx\n4\t12\" screen\t\"\n"
+        let path = try file("sizes.tsv", Array(text.utf8), in: directory)
+        let json = try run([binary, "--quote", "none", "--output", "json", path]).text
+        #expect(json == "[\n  [\"id\",\"size\",\"note\"],\n  [\"1\",\"12\\\" screen\",\"ok\"],\n  [\"2\",\"\\\"quoted\\\" word\",\"\"],\n"
+                + "  [\"\"],\n  [\"3\",\"\\\"unclosed\",\"x\"],\n  [\"4\",\"12\\\" screen\",\"\\\"\"]\n]\n")
+        let frequency = try run([binary, "--quote", "none", "--frequency", "size", "--output", "csv", path]).text
+        #expect(frequency.hasPrefix("value,count,percent\n\"12\"\" screen\",2,40.00\n"), "\(frequency)")
+        let sorted = try run([binary, "--quote", "none", "--sort", "id:desc", "--output", "tsv", path]).text
+        #expect(sorted.hasPrefix("id\tsize\tnote\n4\t\"12\"\" screen\"\t\"\"\"\"\n3\t\"\"\"unclosed\"\tx\n"), "\(sorted)")
+        let filtered = try run([binary, "--quote", "none", "--filter", "^\"quoted\"", "--output", "jsonl", path]).text
+        #expect(filtered == "{\"id\":\"2\",\"size\":\"\\\"quoted\\\" word\",\"note\":\"\"}\n")
+        let pane = try TmuxPane("\(shellQuote(binary)) --quote none \(shellQuote(path))", width: 60, height: 9)
+        let lines = try pane.waitFor("the first screen") { $0.contains { $0.contains("tab, no quotes") } }
+        #expect(lines.contains { $0.contains("\"unclosed") && $0.contains("x") })
+    }
 }
