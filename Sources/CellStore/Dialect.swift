@@ -9,6 +9,8 @@ public struct Dialect: Sendable, Equatable {
     /// True when the start of the input holds NUL bytes, which text does not: probably not
     /// a delimited text file at all.
     public var looksBinary = false
+    /// True when the first line was Excel's `sep=X`, which set the delimiter.
+    public var hasSeparatorLine = false
 
     /// The quote byte meaning "no quoting" (`--quote none`): a quote is data everywhere. A
     /// line feed, because every reader of the field rules (the scanner, the sort-key and
@@ -39,6 +41,19 @@ public struct Dialect: Sendable, Equatable {
             parts.append("quote " + Dialect.name(of: quote))
         }
         return parts.joined(separator: ", ")
+    }
+
+    /// Excel's first line `sep=X` (any case, X one byte), which names the delimiter and is
+    /// not a record: the delimiter, and the line's length with its terminator.
+    public static func separatorLine(in bytes: ArraySlice<UInt8>) -> (delimiter: UInt8, length: Int)? {
+        let start = bytes.startIndex
+        guard bytes.count >= 5, bytes[start..<(start + 4)].map({ $0 | 0x20 }) == Array("sep=".utf8) else { return nil }
+        let delimiter = bytes[start + 4]
+        guard delimiter != 0x0A, delimiter != 0x0D, delimiter != UInt8(ascii: "\"") else { return nil }
+        let end = start + 5
+        if end == bytes.endIndex { return (delimiter, 5) }
+        guard bytes[end] == 0x0A || bytes[end] == 0x0D else { return nil }
+        return (delimiter, PreambleRule.lineEnd(bytes, from: end) - start)
     }
 
     static func name(of byte: UInt8) -> String {

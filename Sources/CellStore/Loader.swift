@@ -320,7 +320,9 @@ package final class Loader: Sendable {
             case .unclosedQuote: kind = .unclosedQuote
             }
             problem = QuotingProblem(kind: kind, record: first.record,
-                                     line: Loader.line(at: first.offset, in: source, preambleLines: start.preamble.count, from: bomLength))
+                                     line: Loader.line(at: first.offset, in: source,
+                                                       preambleLines: start.preamble.count + (start.dialect.hasSeparatorLine ? 1 : 0),
+                                                       from: bomLength))
         }
         let problemCount = scanner.problemCount
         let elapsed = Loader.now() - started

@@ -59,9 +59,11 @@ public enum RecordStream {
             if count == 0 { ended = true; break }
             start.append(contentsOf: buffer[..<count])
         }
-        let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
+        let (dialect, dataStart, _, preambleStart) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote,
+                                                                       preamble: preamble)
         let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[bomLength..<dataStart])))
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[preambleStart..<dataStart])))
         let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A

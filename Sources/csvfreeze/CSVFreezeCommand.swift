@@ -97,7 +97,7 @@ struct CSVFreezeCommand: ParsableCommand {
     )
 
     @Option(name: [.customShort("d"), .long],
-            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, else detected).",
+            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, or a first line 'sep=;' as Excel writes it, else detected).",
                                valueName: "char"))
     var delimiter: String?
 

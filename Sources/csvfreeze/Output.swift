@@ -148,7 +148,12 @@ extension Output {
         let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
         bytes.removeSubrange(max(0, count)...)
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        return (bom, Array(bytes.dropFirst(bom ? 3 : 0)))
+        var preamble = bytes.dropFirst(bom ? 3 : 0)
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        if store.dialect?.hasSeparatorLine == true, let line = Dialect.separatorLine(in: preamble) {
+            preamble = preamble.dropFirst(line.length)
+        }
+        return (bom, Array(preamble))
     }
 }
 
