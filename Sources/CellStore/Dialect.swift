@@ -9,6 +9,9 @@ public struct Dialect: Sendable, Equatable {
     /// True when the start of the input holds NUL bytes, which text does not: probably not
     /// a delimited text file at all.
     public var looksBinary = false
+    /// The character encoding the input was converted from to UTF-8 (`--encoding`, or a
+    /// UTF-16 byte-order mark), nil when it was read as UTF-8.
+    public var encoding: String?
     /// True when the first line was Excel's `sep=X`, which set the delimiter.
     public var hasSeparatorLine = false
 
@@ -32,7 +35,8 @@ public struct Dialect: Sendable, Equatable {
         self.lineEnding = lineEnding
     }
 
-    /// The delimiter's name, and the quote's when it is not the usual double quote.
+    /// The delimiter's name, the quote's when it is not the usual double quote, and the
+    /// encoding the input was converted from.
     public var summary: String {
         var parts = [delimiterName]
         if !isQuoting {
@@ -40,6 +44,7 @@ public struct Dialect: Sendable, Equatable {
         } else if quote != UInt8(ascii: "\"") {
             parts.append("quote " + Dialect.name(of: quote))
         }
+        if let encoding { parts.append(encoding) }
         return parts.joined(separator: ", ")
     }
 

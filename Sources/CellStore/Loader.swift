@@ -33,6 +33,8 @@ package final class Loader: Sendable {
     let follows: Bool
     /// The name a followed file was opened by, watched for a new file (log rotation).
     let followedPath: String?
+    /// The encoding the user named (`--encoding`): a stream is converted from it.
+    let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
@@ -47,8 +49,9 @@ package final class Loader: Sendable {
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, followedPath: String? = nil,
-                 onChange: @escaping @Sendable () -> Void) {
+                 encoding: TextEncoding? = nil, onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
+        self.encoding = encoding
         self.follows = follows
         self.followedPath = follows ? followedPath : nil
         self.input = input
@@ -179,9 +182,11 @@ package final class Loader: Sendable {
     }
 
     /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
-    /// (given how much is available now) and says how much came.
-    func index(source: ByteSource, isGrowing: Bool,
-                       pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
+    /// (given how much is available now) and says how much came. `encodingName` names what
+    /// the text was converted from, once its start is read; `endNote`, asked at the end,
+    /// says what was wrong with it (shown as the failure when nothing else failed).
+    func index(source: ByteSource, isGrowing: Bool, encodingName: (() -> String?)? = nil, endNote: (() -> String?)? = nil,
+               pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         let pullBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -242,7 +247,9 @@ package final class Loader: Sendable {
             // Pull until the start of the input can be judged: the BOM and the dialect
             // need a first line (or 64 KiB, or the end).
             while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
-            start = judgeStart(source: source, available: available)
+            var judged = judgeStart(source: source, available: available)
+            judged.dialect.encoding = encodingName?()
+            start = judged
             shared.withLock {
                 $0.dialect = start.dialect
                 $0.preamble = start.preamble
@@ -326,13 +333,14 @@ package final class Loader: Sendable {
         }
         let problemCount = scanner.problemCount
         let elapsed = Loader.now() - started
+        let note = failure == nil ? endNote?() : nil
         shared.withLock {
             $0.progress.elapsed = elapsed
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest
             $0.progress.endsWithTerminator = endsWithTerminator
-            $0.progress.failure = failure
+            $0.progress.failure = failure ?? note
             $0.progress.wasTruncated = wasTruncated
             $0.progress.wasReplaced = wasReplaced
             if wasTruncated || wasReplaced {

@@ -88,9 +88,9 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged); 2 the screen cannot be drawn, or no such
-          --frequency column; 64 bad options; 128+N after signal N; 130 with
-          --echo, quit without choosing.
+          compressed input is damaged, bytes not valid in --encoding); 2 the
+          screen cannot be drawn, or no such --frequency column; 64 bad options;
+          128+N after signal N; 130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -103,6 +103,10 @@ struct CSVFreezeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
+
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark).",
+                               valueName: "name"))
+    var encoding: String?
 
     @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
     var noHeader = false
@@ -174,6 +178,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func validate() throws {
         _ = try delimiterByte()
         _ = try quoteByte()
+        _ = try textEncoding()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
@@ -207,6 +212,16 @@ struct CSVFreezeCommand: ParsableCommand {
                 throw ValidationError("--delimiter cannot be the quote character (choose another with --quote)")
             }
             return bytes[0]
+        }
+    }
+
+    /// The encoding named by `--encoding`.
+    func textEncoding() throws -> TextEncoding? {
+        guard let encoding else { return nil }
+        do {
+            return try TextEncoding(named: encoding)
+        } catch {
+            throw ValidationError("--encoding: \(error.description)")
         }
     }
 
@@ -253,17 +268,19 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
+        let encoding = try textEncoding()
         if insight.isRequested {
-            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                           preamble: preambleRule(forOutput: true),
                                            spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             let status = query.isActive
-                ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue())
-                : Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                : Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows)
             if status != 0 { throw ExitCode(status) }
             return
@@ -271,7 +288,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
-        let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
+        let status = Session.run(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
                                  terminator: print0 ? 0x00 : 0x0A, query: query)
         if status != 0 { throw ExitCode(status) }

@@ -10,12 +10,14 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                   encoding: encoding, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, sink: writeToStandardOutput)
             }) { row in
@@ -53,8 +55,8 @@ extension Output {
     /// exit status. The sort and the filters are the viewer's engine (`Query`), run over a
     /// store of the input, so memory stays bounded whatever the input's size; rows are
     /// written as soon as they are known (a sort's first row when its merge starts).
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
-                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -62,7 +64,8 @@ extension Output {
         do {
             // Sorted rows are read one at a time from all over the input: a spool serves that
             // from the page cache, where gzip's access points would inflate for each row.
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
+            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                                       spoolLimit: spoolLimit,
                                        readsAtRandom: !query.sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)

@@ -58,6 +58,55 @@ struct RealWorldInputTests {
         #expect(lines.contains { $0.contains("new 12") })
     }
 
+    @Test("a Latin-1 export from Excel with sep=; : --encoding converts it, the sep= line sets the delimiter and is no record")
+    func excelLatin1() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "sep=;\r\nNom;Ville;Montant\r\nJosé;Zürich;12,50\r\nFrançoise;København;7,00\r\nEuro;€;1\r\n"
+        // Windows-1252: one byte a character (the euro sign is 0x80).
+        let bytes = text.unicodeScalars.map { $0.value == 0x20AC ? UInt8(0x80) : UInt8($0.value) }
+        let path = try file("export.csv", bytes, in: directory)
+        let csv = try run([binary, "--encoding", "windows-1252", "--output", "csv", path])
+        #expect(csv.status == 0)
+        #expect(csv.text == "Nom,Ville,Montant\r\nJosé,Zürich,\"12,50\"\r\nFrançoise,København,\"7,00\"\r\nEuro,€,1\r\n")
+        let summary = try run([binary, "--encoding", "cp1252", "--summary", "--output", "csv", path]).text
+        #expect(summary.contains("\nVille,text,3,0,3,"))
+        let pane = try TmuxPane("\(shellQuote(binary)) --encoding windows-1252 \(shellQuote(path))", width: 80, height: 7)
+        let lines = try pane.waitFor("the first screen") { $0.contains { $0.contains("semicolon, WINDOWS-1252") } }
+        #expect(lines.contains { $0.contains("Françoise") && $0.contains("København") })
+    }
+
+    @Test("Excel's 'Unicode text' (UTF-16LE with a byte-order mark) is found without --encoding, shown and written as UTF-8")
+    func excelUnicodeText() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = "id\tname\tcity\r\n1\tJosé\tZürich\r\n2\t北京\tSøborg\r\n"
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let path = try file("export.txt", bytes, in: directory)
+        let tsv = try run([binary, "--output", "tsv", path])
+        #expect(tsv.status == 0)
+        #expect(tsv.stdout == Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)), "UTF-8, with UTF-8's byte-order mark")
+        let piped = try run([binary, "--output", "jsonl"], stdin: Data(bytes))
+        #expect(piped.text == "{\"id\":\"1\",\"name\":\"José\",\"city\":\"Zürich\"}\n{\"id\":\"2\",\"name\":\"北京\",\"city\":\"Søborg\"}\n")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(path))", width: 80, height: 7)
+        let lines = try pane.waitFor("the first screen") { $0.contains { $0.contains("tab, UTF-16LE") } }
+        #expect(lines.contains { $0.contains("北京") && $0.contains("Søborg") })
+    }
+
+    @Test("bytes not valid in the named encoding: everything is written, then one line says where, exit 1; a name iconv does not know is refused")
+    func invalidEncoding() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try file("bad.csv", Array("a;b\r\n".utf8) + [0x78, 0x81, 0x79, 0x3B, 0x7A, 0x0D, 0x0A], in: directory)
+        let result = try run([binary, "--encoding", "windows-1252", "--output", "csv", path])
+        #expect(result.status == 1)
+        #expect(result.text == "a,b\r\nx\u{FFFD}y,z\r\n")
+        #expect(result.stderr == "csvfreeze: \(path): bytes not valid in WINDOWS-1252 on line 2 (byte 7), shown as \u{FFFD}\n")
+        let unknown = try run([binary, "--encoding", "klingon", path])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown encoding 'klingon'"))
+    }
+
     @Test("--quote none: a TSV with literal quotes reads as its lines say, in every output and on screen")
     func noQuote() throws {
         let directory = try Paths.temporaryDirectory()
