@@ -40,6 +40,9 @@ final class Transcoder {
         converter = made
     }
 
+    /// True once it is known that the bytes pass as they are (no byte-order mark found).
+    var passesThrough: Bool { transcoding == .none }
+
     /// The encoding converted from, once known (nil: the bytes pass as they are).
     var encoding: TextEncoding? {
         if case .from(let encoding) = transcoding { return encoding }
@@ -82,6 +85,7 @@ final class Transcoder {
             return held.withUnsafeBytes { pass($0, isLast: isLast) }
         }
         guard converter != nil else {
+            if pending.isEmpty { return Array(bytes) }
             defer { pending = [] }
             return pending + Array(bytes)
         }

@@ -213,6 +213,8 @@ package final class Unpacker: Sendable {
                     return
                 }
                 if !deliver(transcoder?.pass(chunk, isLast: false) ?? Array(chunk)) { return }
+                // No byte-order mark after all: the rest passes as it is, as it did before.
+                if transcoder?.passesThrough == true { transcoder = nil }
             } catch {
                 _ = put(.damage(error))
                 return
