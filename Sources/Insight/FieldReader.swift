@@ -81,6 +81,9 @@ final class FieldReader {
     static let longestRawRecord = RecordParser.Limits().cell
     /// Pieces parsed record by record (for tests).
     private(set) var parsedPieces = 0
+    /// Raw pieces handed to the parser part way, at something the index did not promise
+    /// (for tests).
+    private(set) var rawFallbacks = 0
 
     init(input: ScanInput, columns: Range<Int>, filter: RecordFilter, bufferSize: Int) {
         self.input = input
@@ -225,6 +228,7 @@ final class FieldReader {
             }
             if surprise || (complete && p - recordStart > Self.longestRawRecord) {
                 // Not as promised, or too long to keep whole: the parser reads the rest.
+                rawFallbacks += 1
                 _ = parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
                                   firstRecord: record, endsInput: piece.endsInput, into: &sink)
                 return
