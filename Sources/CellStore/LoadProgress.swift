@@ -29,6 +29,9 @@ public struct LoadProgress: Sendable, Equatable {
     public var notice: String?
     /// True when a followed file became shorter, so it must be read again from its start.
     public var wasTruncated = false
+    /// True when a followed file's name came to hold another file (a log rotated by
+    /// renaming), so the new file must be read.
+    public var wasReplaced = false
     /// The first malformed quoting met (read leniently), and how many there were.
     public var quotingProblem: QuotingProblem?
     public var quotingProblemCount = 0

@@ -159,6 +159,8 @@ package final class RecordParser {
     /// Runs one chunk ahead of libcsv to find text after closing quotes.
     private var lookout: RecordScanner
     private let delimiter: UInt8
+    /// False with `--quote none` (see `unquotedStretch`).
+    private let quotes: Bool
     /// True while reading text after a closing quote that has not ended yet.
     private var inStrayText = false
     private var strayPositions: [Int] = []
@@ -172,6 +174,7 @@ package final class RecordParser {
         context.initialize(to: Context(collectsCells: collectsCells, streams: streams, limits: limits))
         lookout = RecordScanner(dialect: dialect)
         delimiter = dialect.delimiter
+        quotes = dialect.isQuoting
         guard csv_init(parser, UInt8(CSV_REPALL_NL)) == 0 else {
             parser.deallocate()
             context.deinitialize(count: 1)
@@ -285,7 +288,8 @@ package final class RecordParser {
         var index = start
         let slice = context.pointee.limits.slice
         while index < end {
-            let count = min(slice, end - index)
+            var count = min(slice, end - index)
+            if !quotes { count = unquotedStretch(bytes + index, count) }
             _ = csv_parse(parser, bytes + index, count, { pointer, length, data in
                 data!.assumingMemoryBound(to: Context.self).pointee.field(pointer, length)
             }, { terminator, data in
@@ -293,6 +297,30 @@ package final class RecordParser {
             }, UnsafeMutableRawPointer(context))
             index += count
             boundField()
+        }
+    }
+
+    /// With no quoting, sets libcsv's quote to a byte that does not occur in the `count`
+    /// bytes at `bytes`, so that no field there can open as quoted (libcsv has no setting
+    /// for "no quote", and every byte value may occur in data); returns how many of those
+    /// bytes it holds for: all of them, unless every byte value occurs (then 255, which
+    /// always leave one out). Changing the quote between calls is safe: with none ever
+    /// opened, libcsv is never inside a quoted field.
+    private func unquotedStretch(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        // 0xFF never occurs in UTF-8: one vector search settles the usual case.
+        if memchr(bytes, 0xFF, count) == nil {
+            csv_set_quote(parser, 0xFF)
+            return count
+        }
+        var length = count
+        while true {
+            var seen = [Bool](repeating: false, count: 256)
+            for index in 0..<length { seen[Int(bytes[index])] = true }
+            if let absent = seen.firstIndex(of: false) {
+                csv_set_quote(parser, UInt8(absent))
+                return length
+            }
+            length = min(length, 255)
         }
     }
 

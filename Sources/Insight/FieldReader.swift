@@ -75,10 +75,15 @@ final class FieldReader {
     private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
     private let delimiter: UInt8
     private let quote: UInt8
+    /// False with `--quote none`: no field is quoted, a quote is data.
+    private let quotes: Bool
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
     /// Pieces parsed record by record (for tests).
     private(set) var parsedPieces = 0
+    /// Raw pieces handed to the parser part way, at something the index did not promise
+    /// (for tests).
+    private(set) var rawFallbacks = 0
 
     init(input: ScanInput, columns: Range<Int>, filter: RecordFilter, bufferSize: Int) {
         self.input = input
@@ -89,6 +94,7 @@ final class FieldReader {
         spans.initialize(repeating: (0, 0, false, -1), count: max(1, columns.count))
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
+        quotes = input.reader.dialect.isQuoting
     }
 
     deinit {
@@ -161,7 +167,7 @@ final class FieldReader {
         }
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let n = filled
-        let delimiter = self.delimiter, quote = self.quote
+        let delimiter = self.delimiter, quote = self.quote, quotes = self.quotes
         let low = columns.lowerBound, high = columns.upperBound
         let spans = self.spans
         var p = 0
@@ -175,7 +181,7 @@ final class FieldReader {
                 let fieldStart: Int
                 var fieldEnd: Int
                 var doubled = false
-                if p < n && base[p] == quote {
+                if quotes && p < n && base[p] == quote {
                     p += 1
                     fieldStart = p
                     while true {
@@ -197,7 +203,7 @@ final class FieldReader {
                 } else {
                     fieldStart = p
                     p += cf_find_special(base + p, n - p, delimiter, quote)
-                    if p < n && base[p] == quote {
+                    if quotes && p < n && base[p] == quote {
                         surprise = true   // a quote inside an unquoted field
                         break fields
                     }
@@ -222,6 +228,7 @@ final class FieldReader {
             }
             if surprise || (complete && p - recordStart > Self.longestRawRecord) {
                 // Not as promised, or too long to keep whole: the parser reads the rest.
+                rawFallbacks += 1
                 _ = parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
                                   firstRecord: record, endsInput: piece.endsInput, into: &sink)
                 return

@@ -361,7 +361,7 @@ public final class OutputWriter {
             var bytes = state.carry + field
             state.carry = []
             if goesOn {
-                let tail = incompleteTail(bytes)
+                let tail = incompleteTail(bytes) + lastCharacterLength(bytes[..<(bytes.count - incompleteTail(bytes))])
                 state.carry = Array(bytes[(bytes.count - tail)...])
                 bytes.removeLast(tail)
             }
@@ -394,6 +394,16 @@ public final class OutputWriter {
             buffer.removeSubrange(contentEnd...)
             buffer.append(0x0A)
         }
+    }
+
+    /// The length of the last character (grapheme cluster) of `bytes`, which end on a whole
+    /// UTF-8 sequence: the next piece may start with marks that belong to it, so it is
+    /// carried over and shown with them, as when the cell is written whole. Zero when the
+    /// end is not valid UTF-8 (nothing is carried but the incomplete tail).
+    static func lastCharacterLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        let text = String(decoding: bytes.suffix(256), as: UTF8.self)
+        guard let last = text.last, !last.unicodeScalars.contains("\u{FFFD}") else { return 0 }
+        return min(last.utf8.count, bytes.count)
     }
 
     /// The bytes at the end of `bytes` that start a UTF-8 character without finishing it.

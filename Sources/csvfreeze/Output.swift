@@ -10,13 +10,14 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int,
-                      maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, maximumWidth: Int? = nil) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                   encoding: encoding, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
                                       sink: writeToStandardOutput)
@@ -55,8 +56,9 @@ extension Output {
     /// exit status. The sort and the filters are the viewer's engine (`Query`), run over a
     /// store of the input, so memory stays bounded whatever the input's size; rows are
     /// written as soon as they are known (a sort's first row when its merge starts).
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
-                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit, maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit,
+                      maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -64,7 +66,8 @@ extension Output {
         do {
             // Sorted rows are read one at a time from all over the input: a spool serves that
             // from the page cache, where gzip's access points would inflate for each row.
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
+            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                                       spoolLimit: spoolLimit,
                                        readsAtRandom: !query.sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
@@ -151,7 +154,12 @@ extension Output {
         let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
         bytes.removeSubrange(max(0, count)...)
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        return (bom, Array(bytes.dropFirst(bom ? 3 : 0)))
+        var preamble = bytes.dropFirst(bom ? 3 : 0)
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        if store.dialect?.hasSeparatorLine == true, let line = Dialect.separatorLine(in: preamble) {
+            preamble = preamble.dropFirst(line.length)
+        }
+        return (bom, Array(preamble))
     }
 }
 
