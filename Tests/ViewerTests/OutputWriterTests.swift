@@ -18,7 +18,15 @@ struct OutputWriterTests {
     @Test("csv quotes only where needed and keeps cells exactly")
     func csv() {
         let rows = [["a", "b c", " d "], ["x,y", "say \"hi\"", "two\nlines"], [""]]
-        #expect(render(rows, format: .csv) == "a,b c, d \n\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\n\n")
+        #expect(render(rows, format: .csv) == "a,b c, d \n\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\n\"\"\n")
+    }
+
+    @Test("a record of one empty cell is written as \"\", so no reader takes it for a blank line to skip")
+    func emptySingleCell() {
+        #expect(render([["a"], [""], ["b"]], format: .csv) == "a\n\"\"\nb\n")
+        #expect(render([["a"], [""]], format: .csv, endsWithTerminator: false) == "a\n\"\"")
+        #expect(render([["a", "b"], [""]], format: .tsv) == "a\tb\n\"\"\n")
+        #expect(render([["", ""]], format: .csv) == ",\n")
     }
 
     @Test("csv keeps the input's line ending and its missing final newline")
