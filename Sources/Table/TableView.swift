@@ -22,6 +22,8 @@ public final class TableView {
     private var batchRecords: [Int: Int] = [:]
     private var batchRanges: [Range<Int>] = []
     private var batchCount = 0
+    /// The columns' names, and the shape of the header row they were made from.
+    private var names: (key: [Int], names: ColumnNames)?
 
     public init(store: CellStore, headerRows: Int) {
         self.store = store
@@ -119,6 +121,20 @@ public final class TableView {
     /// The cell of view row `row` at view column `column`.
     public func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
         self.row(row)?.field(fileColumn(column)) ?? []
+    }
+
+    /// The input columns' unique names (see `ColumnNames`), made from the first header row
+    /// with each name cut to 256 bytes; every column is `column N` without a header row.
+    ///
+    /// - Complexity: O(1) once made; made again only when the header row changes (it is
+    ///   still arriving).
+    public var columnNames: ColumnNames {
+        let header = headerRows > 0 && store.rowCount > 0 ? store.row(0) : nil
+        let key = header.map { [$0.bytes.count, $0.ends.count, $0.clipped.count] } ?? []
+        if let names, names.key == key { return names.names }
+        let made = ColumnNames(header: header, longest: 256)
+        names = (key, made)
+        return made
     }
 
     /// The cell of header record `index` at view column `column`.

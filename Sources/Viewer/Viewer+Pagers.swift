@@ -148,20 +148,17 @@ extension Viewer {
     /// View column `column`'s name (see `name(ofFileColumn:)`).
     func columnName(_ column: Int) -> String { name(ofFileColumn: table.fileColumn(column)) }
 
-    /// An input column's name: its header cell, cut to 256 bytes (with `…`), so that a
-    /// header cell of megabytes costs no more per frame than a name (empty without a header row).
+    /// An input column's name: its unique name (`ColumnNames`: a repeated or empty header
+    /// cell gets one of its own, as in JSON and summaries), cut to 256 bytes (with `…`), so
+    /// that a header cell of megabytes costs no more per frame than a name (empty without
+    /// a header row).
     func name(ofFileColumn column: Int) -> String {
-        guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
-        guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
-        let start = field.prefix(256)
-        return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
+        guard options.headerRows > 0 && store.rowCount > 0 else { return "" }
+        return table.columnNames[column]
     }
 
-    /// An input column's name as the record view shows it: its header, else its number.
-    func displayName(ofFileColumn column: Int) -> String {
-        let name = name(ofFileColumn: column)
-        return name.isEmpty ? "column \(column + 1)" : name
-    }
+    /// An input column's name as the record view shows it: its unique name, else its number.
+    func displayName(ofFileColumn column: Int) -> String { table.columnNames[column] }
 
     /// "is" for one, "are" for any other count.
     static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }

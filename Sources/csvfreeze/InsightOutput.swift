@@ -32,8 +32,9 @@ enum InsightOutput {
             return 0   // no input at all: nothing to count
         }
         let columns = store.columnCount
-        let header = headerRows > 0 ? store.row(0)?.strings ?? [] : []
-        let names = (0..<columns).map { $0 < header.count && !header[$0].isEmpty ? header[$0] : String($0 + 1) }
+        // One name for each column, as JSON keys and the screen have them.
+        let header = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
+        let names = header.names(count: columns)
         // --filter and its kin: count only the records they keep (the viewer's filter engine).
         var records: (any RecordSequence)?
         if query.isActive {

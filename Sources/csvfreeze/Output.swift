@@ -72,7 +72,7 @@ extension Output {
         let wanted = headerRows + (query.sorts.isEmpty ? 0 : 1000)
         while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
         if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-        let names = headerRows > 0 ? store.row(0)?.strings ?? [] : []
+        let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
         let resolved: QueryOptions.Resolved
         do {
             resolved = try query.resolve(names: names, columnCount: store.columnCount)

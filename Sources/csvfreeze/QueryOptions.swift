@@ -38,7 +38,7 @@ struct QueryOptions: ParsableArguments {
         !filters.isEmpty || !exclusions.isEmpty || !columnFilters.isEmpty || !columnExclusions.isEmpty || !sorts.isEmpty || columns != nil
     }
 
-    /// What the options ask for, with columns resolved against the header's `names`.
+    /// What the options ask for, with columns resolved against the columns' unique names.
     struct Resolved {
         var filters: [RecordFilter] = []
         var keys: [SortKey] = []
@@ -46,7 +46,10 @@ struct QueryOptions: ParsableArguments {
     }
 
     /// Resolves every column named; the error says which and lists the columns.
-    func resolve(names: [String], columnCount: Int) throws(ColumnReference.Failure) -> Resolved {
+    func resolve(names columnNames: ColumnNames, columnCount: Int) throws(ColumnReference.Failure) -> Resolved {
+        // The names the columns are shown by (a repeated or empty header cell gets one of
+        // its own), so that a column is found by the name a summary or JSON gives it.
+        let names = columnNames.names(count: columnCount)
         func column(_ text: String) throws(ColumnReference.Failure) -> Int {
             try ColumnReference(text).resolve(in: names, columns: columnCount)
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import App
 import CellStore
+import Table
 import Terminal
 import Viewer
 
@@ -47,7 +48,7 @@ enum Session {
             while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
+                resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
             } catch {
                 fail(error.description, status: 2)
             }

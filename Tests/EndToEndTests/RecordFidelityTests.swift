@@ -36,4 +36,21 @@ struct RecordFidelityTests {
         try Data("a\n2\n\n1\n".utf8).write(to: url)
         #expect(try run([binary, "--output", "csv", "--sort", "a", url.path]).text == "a\n1\n2\n\"\"\n")
     }
+
+    @Test("made-unique names never collide: JSON keys, --summary and --frequency agree")
+    func uniqueNames() throws {
+        let input = Data("a,a_2,a,,column 5\n1,2,3,4,5,6\n".utf8)
+        let jsonl = try run([binary, "--output", "jsonl"], stdin: input)
+        #expect(jsonl.text == "{\"a\":\"1\",\"a_2\":\"2\",\"a_3\":\"3\",\"column 4\":\"4\",\"column 5\":\"5\",\"column 6\":\"6\"}\n")
+        let object = try JSONSerialization.jsonObject(with: jsonl.stdout) as? [String: String]
+        #expect(object?.count == 6, "no value lost to a repeated key")
+        let summary = try run([binary, "--summary", "--output", "csv"], stdin: input)
+        let names = summary.text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[0] }
+        #expect(names == ["a", "a_2", "a_3", "column 4", "column 5", "column 6"])
+        let frequency = try run([binary, "--frequency", "a_3", "--output", "csv"], stdin: input)
+        #expect(frequency.status == 0)
+        #expect(frequency.text == "value,count,percent\n3,1,100.00\n")
+        let sorted = try run([binary, "--sort", "a_3", "--columns", "a_3,column 6", "--output", "csv"], stdin: input)
+        #expect(sorted.text == "a,\n3,6\n")
+    }
 }
