@@ -16,7 +16,8 @@ import CLibCSV
 /// No cell or record is buffered without limit: a cell longer than `limits.cell` bytes is
 /// clipped (its row says which cells were), or, in streaming mode, handed out in pieces
 /// (rows marked `continuesInNext` / `continuesPrevious`); cells past `limits.cells` in one
-/// record are counted, not kept.
+/// record are counted, not kept. Streaming keeps every cell: a record of many cells is
+/// handed out `limits.pieceCells` cells (or `limits.record` bytes) at a time.
 package final class RecordParser {
     /// How much of a record is kept.
     package struct Limits: Sendable {
@@ -24,20 +25,30 @@ package final class RecordParser {
         package var cell: Int
         /// Bytes kept of one record, past which further cells keep `smallCell` bytes.
         package var record: Int
-        /// Bytes kept of a cell once a record has reached `record` bytes.
+        /// Bytes kept of a cell once a record has reached `record` bytes (16 once it has
+        /// reached twice that, so that a record's bytes stay bounded with a million cells).
         package var smallCell: Int
-        /// Cells kept of one record.
+        /// Cells kept of one record: the most fields a record held in memory may have
+        /// (`fieldLimit`); streaming keeps every cell.
         package var cells: Int
+        /// Streaming: the most cells handed out in one piece of a record.
+        package var pieceCells: Int
         /// How much libcsv is given at a time, so that a field can be clipped while it grows.
         package var slice: Int
 
-        package init(cell: Int = 1 << 20, record: Int = 8 << 20, smallCell: Int = 256, cells: Int = 1 << 16, slice: Int = 1 << 16) {
+        package init(cell: Int = 1 << 20, record: Int = 8 << 20, smallCell: Int = 256, cells: Int = Limits.fieldLimit,
+                     pieceCells: Int = 1 << 16, slice: Int = 1 << 16) {
             self.cell = max(16, cell)
             self.record = max(self.cell, record)
             self.smallCell = max(16, smallCell)
             self.cells = max(1, cells)
+            self.pieceCells = max(2, pieceCells)
             self.slice = max(1, slice)
         }
+
+        /// The most fields of one record that are held in memory (the screen, sorted and
+        /// filtered output, a saved view): 1,048,576. Streamed output has no limit.
+        package static let fieldLimit = 1 << 20
     }
 
     /// What the callbacks fill in. It lives as long as the parser, since one record's
@@ -74,7 +85,8 @@ package final class RecordParser {
         var allowance: Int {
             if streams { return Int.max }
             let left = limits.record - bytes.count
-            return left >= limits.smallCell ? min(limits.cell, left) : limits.smallCell
+            if left >= limits.smallCell { return min(limits.cell, left) }
+            return bytes.count < 2 * limits.record ? limits.smallCell : 16
         }
 
         mutating func field(_ pointer: UnsafeMutableRawPointer?, _ length: Int) {
@@ -84,7 +96,7 @@ package final class RecordParser {
                 fieldClipped = false
             }
             guard collectsCells else { return }
-            guard ends.count < limits.cells else {
+            guard streams || ends.count < limits.cells else {
                 omittedCells += 1
                 return
             }
@@ -107,6 +119,17 @@ package final class RecordParser {
                 self.clipped.append(ends.count)
             }
             ends.append(bytes.count)
+            if streams && (ends.count >= limits.pieceCells || bytes.count >= limits.record) { splitPiece() }
+        }
+
+        /// Streaming: hands out the record so far, so that a record of millions of cells
+        /// streams in bounded memory. The next piece starts with an empty cell that ends the
+        /// last one here (the cells of a piece and the one it continues are joined).
+        mutating func splitPiece() {
+            records.append(currentRow(continuesInNext: true))
+            clearRecord()
+            ends.append(0)
+            continuesPrevious = true
         }
 
         mutating func endRecord(_ terminator: Int32) {

@@ -111,8 +111,9 @@ public final class TableView {
 
     // MARK: Columns
 
-    /// Columns in the input known so far (at least 1).
-    public var fileColumnCount: Int { max(store.columnCount, 1) }
+    /// Columns in the input known so far (at least 1), up to the most fields a record
+    /// held in memory keeps (the status line says when a record has more).
+    public var fileColumnCount: Int { max(min(store.columnCount, RecordParser.Limits.fieldLimit), 1) }
     /// Columns in the view.
     public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
     /// The input column shown at view column `column`.

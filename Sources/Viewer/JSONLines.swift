@@ -12,11 +12,38 @@ struct JSONLines {
     private(set) var names = ColumnNames([])
     /// Cells of the current record written so far (the one still arriving included).
     private var column = 0
+    /// The header's cells while its pieces arrive, and their bytes.
+    private var header: [[UInt8]] = []
+    private var headerBytes = 0
+    /// The header row is longer than names may be (`longestHeader`): nothing is written.
+    private(set) var isHeaderTooLong = false
 
-    /// Takes the keys from a header row (the first piece, if it comes in pieces).
+    /// Bytes of header a JSON lines output takes its keys from at most.
+    static let longestHeader = 8 << 20
+
+    /// Takes the keys from a header row, or from a piece of one (a header of many cells
+    /// comes in pieces; the keys are made when its last piece is in).
     mutating func name(from row: Row) {
-        guard !row.continuesPrevious else { return }
-        names = ColumnNames(row.strings)
+        guard !isHeaderTooLong else { return }
+        for index in 0..<row.count {
+            let field = row.field(index)
+            headerBytes += field.count
+            if index == 0 && row.continuesPrevious && !header.isEmpty {
+                header[header.count - 1] += field
+            } else {
+                header.append(Array(field))
+            }
+        }
+        if headerBytes > Self.longestHeader {
+            // Keys cut short would rename columns silently, and the bytes have no bound.
+            isHeaderTooLong = true
+            header = []
+            return
+        }
+        guard !row.continuesInNext else { return }
+        names = ColumnNames(header.map { String(decoding: $0, as: UTF8.self) })
+        header = []
+        headerBytes = 0
     }
 
     func key(_ column: Int) -> String { names[column] }

@@ -60,6 +60,10 @@ struct CSVFreezeCommand: ParsableCommand {
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
+        A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
+        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
+        with one line (exit 1); --output alone writes every field of any record.
+
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
 
@@ -88,9 +92,9 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged); 2 the screen cannot be drawn, or no such
-          --frequency column; 64 bad options; 128+N after signal N; 130 with
-          --echo, quit without choosing.
+          compressed input is damaged, a record is too wide); 2 the screen cannot
+          be drawn, or no such --frequency column; 64 bad options; 128+N after
+          signal N; 130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")

@@ -55,11 +55,13 @@ enum InsightOutput {
             } catch {
                 fail(error.description, status: 2)
             }
+            if column >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
             let count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records)
             count.wait()
             guard case .finished(let table) = count.status else { return 1 }
             writeFrequency(table, format: format, to: writer)
         } else {
+            if columns > RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
             let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
@@ -71,6 +73,13 @@ enum InsightOutput {
             fail("\(store.name): \(failure)", status: 1)
         }
         return 0
+    }
+
+    /// A column past the most fields a record is read with: one line, and out.
+    static func failTooWide(_ store: CellStore, status: Int32) -> Never {
+        let record = store.progress.tooWideRecord.map { "record \($0 + 1)" } ?? "a record"
+        fail("\(store.name): \(record) has more than \(RecordParser.Limits.fieldLimit) fields, the most --frequency and "
+             + "--summary read (--output writes every field)", status: status)
     }
 
     static func percent(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -21,6 +21,7 @@ enum Output {
             }) { row in
                 writer?.write(row) ?? false
             }
+            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
@@ -107,6 +108,10 @@ extension Output {
         }
         func emit(_ row: Row?, record: Int) -> Bool {
             guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            if row.omittedCells > 0 {
+                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                     + "again may have; write it without --filter, --sort or --columns", status: 1)
+            }
             if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; write it without --filter, --sort or --columns", status: 1) }
             return writer.write(project(row))
         }

@@ -53,4 +53,58 @@ struct RecordFidelityTests {
         let sorted = try run([binary, "--sort", "a_3", "--columns", "a_3,column 6", "--output", "csv"], stdin: input)
         #expect(sorted.text == "a,\n3,6\n")
     }
+
+    @Test("a record of 70,000 fields is kept whole by every output, --frequency and the screen")
+    func wideRecords() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("wide.csv")
+        let count = 70_000
+        let text = (0..<count).map { "c\($0)" }.joined(separator: ",") + "\n" + (0..<count).map { "\($0)" }.joined(separator: ",") + "\n"
+        try Data(text.utf8).write(to: url)
+        let csv = try run([binary, "--output", "csv", url.path])
+        #expect(csv.status == 0)
+        #expect(csv.stdout == Data(text.utf8))
+        let jsonl = try run([binary, "--output", "jsonl", url.path])
+        let object = try JSONSerialization.jsonObject(with: jsonl.stdout) as? [String: String]
+        #expect(object?.count == count)
+        #expect(object?["c69999"] == "69999")
+        let json = try run([binary, "--output", "json", url.path])
+        let arrays = try JSONSerialization.jsonObject(with: json.stdout) as? [[String]]
+        #expect(arrays?.map(\.count) == [count, count])
+        let frequency = try run([binary, "--frequency", "c69999", "--output", "csv", url.path])
+        #expect(frequency.status == 0)
+        #expect(frequency.text == "value,count,percent\n69999,1,100.00\n")
+        let columns = try run([binary, "--columns", "c69999,c1", "--output", "csv", url.path])
+        #expect(columns.text == "c69999,c1\n69999,1\n")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(url.path))", width: 60, height: 8)
+        _ = try pane.waitFor("the first screen") { $0.contains { $0.contains("row 1/1") } }
+        try pane.send(":", "#70000", "Enter")
+        let screen = try pane.waitFor("column 70,000") { $0.contains { $0.contains("col 70,000/70,000") } }
+        #expect(screen.contains { $0.contains("69999") }, "the last column's cell shows: \(screen)")
+    }
+
+    @Test("past 1,048,576 fields, streamed output keeps every field and the rest refuse in one line")
+    func tooWideRecords() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("huge.csv")
+        let count = 1_048_576 + 10
+        let text = "a,b\n" + (0..<count).map { String($0 % 10) }.joined(separator: ",") + "\n1,2\n"
+        try Data(text.utf8).write(to: url)
+        let csv = try run([binary, "--output", "csv", url.path])
+        #expect(csv.status == 0)
+        #expect(csv.stdout == Data(text.utf8), "every field written")
+        let tsv = try run([binary, "--output", "tsv", url.path])
+        #expect(tsv.text.split(separator: "\n")[1].split(separator: "\t", omittingEmptySubsequences: false).count == count)
+        for arguments in [["--sort", "a"], ["--summary"], ["--frequency", "column 1048577"]] {
+            let refused = try run([binary] + arguments + ["--output", "csv", url.path])
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.stderr.hasPrefix("csvfreeze: \(url.path): record 2 has more than 1048576 fields"), "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+        }
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(url.path))", width: 120, height: 8)
+        let screen = try pane.waitFor("the note") { $0.contains { $0.contains("more than 1,048,576 fields") } }
+        #expect(screen.contains { $0.contains("row 1 has more than 1,048,576 fields") })
+    }
 }
