@@ -212,7 +212,12 @@ public final class CellStore {
         }
         guard let key, let start else { return nil }
         if let block = cache.block(at: key) {
-            if let row = block.row(index) { return row }
+            // A record shown as far as it was read is read again once it has ended (a
+            // checkpoint follows it, or the input is complete): its cells after a long one,
+            // and the long one's length, are known then.
+            let isStale = block.endsInPartialRecord && index == block.firstRow + block.rows.count - 1
+                && (hasNext || endIsFinal) && block.parsedEnd != end
+            if let row = block.row(index), !isStale { return row }
             if block.isComplete { return nil }
             // Parsing again would find nothing new: no more bytes, or a record still open
             // that no checkpoint says has ended since (its start, all that is shown of it,
@@ -276,6 +281,7 @@ public final class CellStore {
         var partial: Row?
         if overBudget || recordStillOpen { partial = parser.partialRecord() }
         if let partial { rows.append(partial) }
+        rows.noteOrigins(from: start.offset)
         rowsSeen = max(rowsSeen, start.row + rows.count)
         widestSeen = max(widestSeen, parser.widestRecord)
         var block = Block(firstRow: start.row, rows: rows,

@@ -62,6 +62,7 @@ package final class RecordParser {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var clipped: [Int] = []
+        var clippedLengths: [Int] = []
         var omittedCells = 0
         var fieldsInRecord = 0
         var lastTerminator: Int32 = 0
@@ -72,6 +73,10 @@ package final class RecordParser {
         var suffix: [UInt8] = []
         /// The field being read lost bytes to the cell limit.
         var fieldClipped = false
+        /// Bytes of the field being read that were dropped before it ended.
+        var dropped = 0
+        /// The field's end was not read (a record shown as far as it came).
+        var lengthUnknown = false
         /// Streaming: the record's first cell goes on from the last row handed out.
         var continuesPrevious = false
 
@@ -94,6 +99,7 @@ package final class RecordParser {
             defer {
                 suffix.removeAll(keepingCapacity: true)
                 fieldClipped = false
+                dropped = 0
             }
             guard collectsCells else { return }
             guard streams || ends.count < limits.cells else {
@@ -117,6 +123,7 @@ package final class RecordParser {
                 // Never end a clipped cell in the middle of a character.
                 bytes.removeSubrange(RecordParser.characterBoundary(bytes[start...])...)
                 self.clipped.append(ends.count)
+                clippedLengths.append(lengthUnknown ? -1 : length + suffix.count + dropped)
             }
             ends.append(bytes.count)
             if streams && (ends.count >= limits.pieceCells || bytes.count >= limits.record) { splitPiece() }
@@ -158,8 +165,10 @@ package final class RecordParser {
         /// shared buffer allocates a new one as large: every later row then held as much as
         /// the longest cell (a 140 KB cell cost an `mmap` per record, 28 s instead of 1 s).
         func currentRow(continuesInNext: Bool) -> Row {
-            Row(bytes: Context.ownCopy(bytes), ends: Context.ownCopy(ends), clipped: clipped, omittedCells: omittedCells,
-                continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
+            var row = Row(bytes: Context.ownCopy(bytes), ends: Context.ownCopy(ends), clipped: clipped, omittedCells: omittedCells,
+                          continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
+            row.clippedLengths = clippedLengths
+            return row
         }
 
         static func ownCopy<Element>(_ array: [Element]) -> [Element] {
@@ -172,6 +181,7 @@ package final class RecordParser {
             bytes.removeAll(keepingCapacity: true)
             ends.removeAll(keepingCapacity: true)
             clipped.removeAll()
+            clippedLengths.removeAll()
             omittedCells = 0
             continuesPrevious = false
         }
@@ -268,6 +278,7 @@ package final class RecordParser {
         var length = parser.pointee.entry_pos
         if state == 3 { length -= 1 }   // the closing quote libcsv holds tentatively
         copy.fieldClipped = true        // its end is not known
+        copy.lengthUnknown = true
         if state == 1 {
             copy.field(nil, 0)
         } else {
@@ -339,6 +350,7 @@ package final class RecordParser {
             if held == 1 { buffer[limit] = buffer[length - 1] }
             parser.pointee.entry_pos = limit + held
             context.pointee.fieldClipped = true
+            context.pointee.dropped += length - held - limit
         }
     }
 
@@ -385,7 +397,10 @@ package final class RecordParser {
         } else {
             let held = parser.pointee.entry_pos + context.pointee.suffix.count
             let room = max(0, context.pointee.allowance - held)
-            if text.count > room { context.pointee.fieldClipped = true }
+            if text.count > room {
+                context.pointee.fieldClipped = true
+                context.pointee.dropped += text.count - room
+            }
             context.pointee.suffix.append(contentsOf: text.prefix(room))
         }
     }

@@ -41,15 +41,31 @@ extension Viewer {
     ///   and, up to 64 KiB, its characters.
     func openInspector(_ row: Row) {
         let cell = row.field(cursorFileColumn)
-        let text = WrappedText(cell, width: inspectorTextWidth)
         let name = columnName(cursorColumn)
+        let head = "row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
+        if let whole = inputCell(row, column: cursorFileColumn) {
+            // Longer than the row keeps: read from the input a window at a time as it pages.
+            let text = WrappedText(TextBytes(whole), width: inspectorTextWidth)
+            mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: head + Self.counted(whole.length, "byte")
+                                        + ", read from the input as it scrolls", text: text,
+                                        top: PagedText.Position(section: 0, offset: text.start), isClipped: false))
+            return
+        }
+        let text = WrappedText(cell, width: inspectorTextWidth)
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
         let isClipped = row.isClipped(cursorFileColumn)
-        let title = "row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
+        let title = head
             + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte") + (isClipped ? " kept" : "")
             + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
         mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, text: text,
                                     top: PagedText.Position(section: 0, offset: text.start), isClipped: isClipped))
+    }
+
+    /// Cell `column` of `row` read whole from the input, when the row keeps only its start
+    /// and the input can be read again there (nil otherwise: the kept start is all there is).
+    func inputCell(_ row: Row, column: Int) -> InputCell? {
+        guard row.isClipped(column), let reader = store.recordReader() else { return nil }
+        return InputCell(row: row, column: column, reader: reader)
     }
 
     /// The inspector with its text wrapped to the current width (the top line found

@@ -8,9 +8,10 @@
 /// line before any line start is found by wrapping forward from the nearest line break
 /// or segment boundary, at most `segment` bytes back, never from the top of the cell.
 ///
-/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied).
+/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied,
+/// or a cell read from the input by window: see `TextBytes`).
 struct WrappedText: Sendable {
-    let bytes: ArraySlice<UInt8>
+    let bytes: TextBytes
     let width: Int
     let segment: Int
 
@@ -18,6 +19,10 @@ struct WrappedText: Sendable {
     static let defaultSegment = 1 << 16
 
     init(_ bytes: ArraySlice<UInt8>, width: Int, segment: Int = defaultSegment) {
+        self.init(TextBytes(bytes), width: width, segment: segment)
+    }
+
+    init(_ bytes: TextBytes, width: Int, segment: Int = defaultSegment) {
         self.bytes = bytes
         self.width = max(1, width)
         self.segment = max(16, segment)
@@ -223,7 +228,7 @@ struct WrappedText: Sendable {
         // become U+FFFD, and the offsets still add up).
         var scalars = String.UnicodeScalarView()
         var lengths: [Int] = []
-        var iterator = bytes[index..<windowEnd].makeIterator()
+        var iterator = bytes.bytes(in: index..<windowEnd).makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         loop: while true {
             switch parser.parseScalar(from: &iterator) {
@@ -254,10 +259,6 @@ extension WrappedText: Equatable {
     /// Same width and rules over the same bytes (compared by storage first: a huge cell
     /// is not compared byte by byte with itself).
     static func == (lhs: WrappedText, rhs: WrappedText) -> Bool {
-        guard lhs.width == rhs.width, lhs.segment == rhs.segment, lhs.bytes.indices == rhs.bytes.indices else { return false }
-        let same = lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
-        }
-        return same || lhs.bytes.elementsEqual(rhs.bytes)
+        lhs.width == rhs.width && lhs.segment == rhs.segment && lhs.bytes.isSame(as: rhs.bytes)
     }
 }

@@ -105,6 +105,13 @@ enum Session {
         switch choice {
         case .bytes(let bytes):
             _ = Output.writeToStandardOutput(bytes + [terminator])
+        case .cell(let cell):
+            var open = true
+            cell.read { piece in
+                open = Output.writeToStandardOutput(Array(piece))
+                return open
+            }
+            if open { _ = Output.writeToStandardOutput([terminator]) }
         case .record:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break

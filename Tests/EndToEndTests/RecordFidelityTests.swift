@@ -107,4 +107,35 @@ struct RecordFidelityTests {
         let screen = try pane.waitFor("the note") { $0.contains { $0.contains("more than 1,048,576 fields") } }
         #expect(screen.contains { $0.contains("row 1 has more than 1,048,576 fields") })
     }
+
+    @Test("a cell of 3 MB is shown whole by the inspector and printed whole by --echo cell, from a file and a pipe",
+          arguments: [false, true])
+    func longCell(throughPipe: Bool) throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("long.csv")
+        let value = String(repeating: "0123456789\"", count: 300_000) + "THE END"
+        let text = "id,text,after\n1,\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\",x\n2,short,y\n"
+        try Data(text.utf8).write(to: url)
+        let out = directory.appendingPathComponent("out").path
+        let input = throughPipe ? "cat \(shellQuote(url.path)) | \(shellQuote(binary))" : "\(shellQuote(binary)) \(shellQuote(url.path))"
+        // The inspector reads the cell from the input: its true size in the title, its end after G.
+        let viewer = try TmuxPane(input, width: 70, height: 12)
+        try viewer.waitFor("the first screen") { $0.contains { $0.contains("row 1/2") } }
+        try viewer.send("Right")
+        try viewer.send("Enter")
+        try viewer.waitFor("the inspector") { $0.contains { $0.contains("3,300,007 bytes") } }
+        try viewer.send("G")
+        let screen = try viewer.waitFor("the cell's end") { $0.contains { $0.contains("THE END") } }
+        #expect(screen.contains { $0.contains("of 3,300,007 (100%)") }, "\(screen)")
+        // --echo cell prints it whole.
+        let pane = try TmuxPane("\(input) --echo cell > \(shellQuote(out))", width: 70, height: 12)
+        try pane.waitFor("the first screen") { $0.contains { $0.contains("row 1/2") } }
+        try pane.send("Right")
+        try pane.send("Enter")
+        let marker = try pane.waitForExit()
+        #expect(marker?.hasPrefix("[exit=0 ") == true, "\(marker ?? "")")
+        let printed = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(printed == Data((value + "\n").utf8), "printed \(printed.count) bytes")
+    }
 }
