@@ -114,8 +114,9 @@ final class FrequencySheet: SheetSource {
     private let wake: @Sendable () -> Void
     /// The input was still loading when the count started: it covers the rows read then.
     private let readSoFar: Bool
-    /// The values shown, by data record (a sheet can be sorted: records say which).
-    private var values: [[UInt8]] = []
+    /// The values shown, by data record (a sheet can be sorted: records say which); nil
+    /// for a value shown by its start only (it cannot be a filter).
+    private var values: [[UInt8]?] = []
     private var shown: (rows: Int, total: Int, done: Bool)?
     private var builtAt: ContinuousClock.Instant?
     /// Rows shown while the count runs (the whole table once it is done).
@@ -151,12 +152,13 @@ final class FrequencySheet: SheetSource {
         let complete = current?.isComplete ?? false
         let listed = complete ? current?.rows ?? [] : Array((current?.rows ?? []).prefix(Self.partialRows))
         shown = (current?.rows.count ?? 0, current?.total ?? 0, complete)
-        values = listed.map(\.value)
+        values = listed.map { $0.isShortened ? nil : $0.value }
         let most = max(1, listed.first?.count ?? 1)
         var rows = [Row(cells: ["value", "count", "percent", "share"])]
         for entry in listed {
             let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
-            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
+            // A value longer than a cell kept shows its start, ending in `…` and its size.
+            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
             rows.append(Row(bytes: value + Array("\(entry.count)".utf8) + Array(percentText(entry.percent).utf8) + Array(bar.utf8),
                             ends: [value.count, value.count + "\(entry.count)".utf8.count,
                                    value.count + "\(entry.count)".utf8.count + percentText(entry.percent).utf8.count,
@@ -173,13 +175,17 @@ final class FrequencySheet: SheetSource {
             note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
                 + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
         }
+        let shortened = listed.filter(\.isShortened).count
+        if shortened > 0, case .finished = count.status {
+            note = (note.map { $0 + "  " } ?? "") + "\(Viewer.counted(shortened, "value")) over 1 MiB shown by \(shortened == 1 ? "its" : "their") start (…)"
+        }
         return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note, wake: wake)
     }
 
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
-        guard values.indices.contains(index) else { return .nothing }
-        return .command(.keepValue(column: column, value: values[index]))
+        guard values.indices.contains(index), let value = values[index] else { return .nothing }
+        return .command(.keepValue(column: column, value: value))
     }
 
     func cancel() { count.cancel() }

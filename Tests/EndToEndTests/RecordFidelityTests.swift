@@ -138,4 +138,29 @@ struct RecordFidelityTests {
         let printed = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(printed == Data((value + "\n").utf8), "printed \(printed.count) bytes")
     }
+
+    @Test("--frequency and --summary count long values whole: values sharing their first MiB stay apart")
+    func longValuesCounted() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("values.csv")
+        let base = String(repeating: "0123456789,", count: 110_000)
+        let a = base + "x", b = base + "y", c = base + "x" + String(repeating: "z", count: 70_000)
+        func quoted(_ value: String) -> String { "\"" + value + "\"" }
+        try Data("id,text\n1,\(quoted(a))\n2,\(quoted(b))\n3,short\n4,\(quoted(a))\n5,\(quoted(c))\n".utf8).write(to: url)
+        let csv = try run([binary, "--frequency", "text", "--output", "csv", url.path])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let expected = "value,count,percent\n\(quoted(a)),2,40.00\n\(quoted(b)),1,20.00\nshort,1,20.00\n\(quoted(c)),1,20.00\n"
+        #expect(csv.text == expected, "the values written whole, each counted apart")
+        let table = try run([binary, "--frequency", "text", url.path])
+        #expect(table.text.split(separator: "\n").count == 6)
+        #expect(table.text.contains("…"), "a shortened value is marked")
+        let summary = try run([binary, "--summary", "--output", "json", url.path])
+        let rows = try #require(try JSONSerialization.jsonObject(with: summary.stdout) as? [[String]])
+        let text = try #require(rows.first { $0.first == "text" })
+        #expect(text[4] == "4", "distinct: \(text[4])")
+        #expect(text[5].hasSuffix("… (\(a.utf8.count) bytes)") && text[5].hasPrefix("0123456789,"), "min: \(text[5].suffix(40))")
+        #expect(text[6] == "short", "max: \(text[6].suffix(40))")
+        #expect(text[10] == "\(c.utf8.count)", "longest: \(text[10])")
+    }
 }
