@@ -82,7 +82,7 @@ public final class InputCell: Sendable {
             let count = source.read(at: raw, into: buffer)
             let bytes = UnsafeBufferPointer(start: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), count: max(0, count))
             output.removeAll(keepingCapacity: true)
-            let (used, ended) = decoder.decode(bytes, atEnd: count <= 0) { output.append(contentsOf: $0) }
+            let (used, ended) = decoder.decode(bytes, atEnd: count <= 0, into: &output)
             raw += Int64(used)
             // Only the bytes from `offset` on, and none past the cell's known length.
             let first = max(0, offset - value)
@@ -166,7 +166,8 @@ public final class InputCell: Sendable {
             while !ended {
                 let count = source.read(at: position, into: buffer)
                 let bytes = UnsafeBufferPointer(start: buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), count: max(0, count))
-                let (used, end) = decoder.decode(bytes, atEnd: count <= 0) { _ in }
+                var nothing: [UInt8]?
+                let (used, end) = decoder.decode(bytes, atEnd: count <= 0, into: &nothing)
                 position += Int64(used)
                 ended = end
                 if count <= 0 && !end { return nil }
@@ -222,69 +223,4 @@ public final class InputCell: Sendable {
 extension InputCell: Equatable {
     /// The same reader of the same cell.
     public static func == (lhs: InputCell, rhs: InputCell) -> Bool { lhs === rhs }
-}
-
-/// Decodes a field's value from its raw bytes with the parser's rules, from a point inside
-/// it: quoted (doubled quotes made single, a closing quote followed by text that joins the
-/// value up to the next delimiter or line end), or unquoted (up to the next delimiter or
-/// line end; quotes are literal).
-struct FieldDecoder {
-    enum Mode: UInt8, Sendable {
-        /// Outside quotes, or in the text after a closing quote.
-        case unquoted
-        /// Inside quotes.
-        case quoted
-        /// A quote inside quotes was the last byte: the next decides (doubled, or closing).
-        case quoteSeen
-    }
-
-    var mode: Mode
-    let delimiter: UInt8
-    let quote: UInt8
-
-    init(mode: Mode, delimiter: UInt8, quote: UInt8) {
-        self.mode = mode
-        self.delimiter = delimiter
-        self.quote = quote
-    }
-
-    /// Decodes from the start of `bytes`, handing value bytes to `emit`; returns how many
-    /// raw bytes it used and whether the field ended (the byte that ends it, a delimiter or
-    /// a line end, is not used). `atEnd`: the input ends here (an open quote ends too).
-    mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool,
-                         emit: (UnsafeBufferPointer<UInt8>) -> Void) -> (used: Int, ended: Bool) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return (0, atEnd) }
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            switch mode {
-            case .unquoted:
-                var end = index
-                while end < count {
-                    let byte = base[end]
-                    if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
-                    end += 1
-                }
-                if end > index { emit(UnsafeBufferPointer(rebasing: bytes[index..<end])) }
-                if end < count { return (end, true) }
-                index = end
-            case .quoted:
-                let found = index + cf_find_byte(base + index, count - index, quote)
-                if found > index { emit(UnsafeBufferPointer(rebasing: bytes[index..<min(found, count)])) }
-                if found >= count { index = count; break }
-                index = found + 1
-                mode = .quoteSeen
-            case .quoteSeen:
-                if base[index] == quote {
-                    emit(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]))
-                    index += 1
-                    mode = .quoted
-                } else {
-                    // A closing quote: what follows up to a delimiter or line end joins the value.
-                    mode = .unquoted
-                }
-            }
-        }
-        return (count, false)
-    }
 }

@@ -231,6 +231,6 @@ struct CandidateSink: CellSink, Sendable {
     }
 
     mutating func longCell(_ value: LongValue, column: Int, record: Int) {
-        value.key.withUnsafeBytes { table.add($0, hash: value.hash.0, record: record, inserts: false, isLong: true) }
+        value.key.withUnsafeBytes { _ = table.add($0, hash: value.hash.0, record: record, inserts: false, isLong: true) }
     }
 }

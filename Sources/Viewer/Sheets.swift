@@ -25,6 +25,8 @@ public enum SheetChoice {
     case command(Command)
     /// Keep the sheet and push another over it.
     case push(SheetSource)
+    /// Keep the sheet, saying why nothing was done.
+    case stay(String)
 }
 
 extension Viewer {
@@ -176,15 +178,20 @@ final class FrequencySheet: SheetSource {
                 + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
         }
         let shortened = listed.filter(\.isShortened).count
-        if shortened > 0, case .finished = count.status {
-            note = (note.map { $0 + "  " } ?? "") + "\(Viewer.counted(shortened, "value")) over 1 MiB shown by \(shortened == 1 ? "its" : "their") start (…)"
+        if shortened > 0, case .finished = count.status, let current {
+            // Said before the hint about Enter, which the status line drops first.
+            note = "\(Viewer.counted(current.rows.count, "distinct value")), \(shortened) over 1 MiB shown by "
+                + "\(shortened == 1 ? "its" : "their") start (…)" + (current.isExact ? "  (Enter filters the table)" : "")
         }
         return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note, wake: wake)
     }
 
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
-        guard values.indices.contains(index), let value = values[index] else { return .nothing }
+        guard values.indices.contains(index) else { return .nothing }
+        guard let value = values[index] else {
+            return .stay("this value is longer than 1 MiB and shown by its start: it cannot be a filter")
+        }
         return .command(.keepValue(column: column, value: value))
     }
 

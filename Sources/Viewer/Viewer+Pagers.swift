@@ -54,8 +54,11 @@ extension Viewer {
         let text = WrappedText(cell, width: inspectorTextWidth)
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
         let isClipped = row.isClipped(cursorFileColumn)
+        // A record whose end is not read yet (the input is still loading) has no length to say.
+        let stillReading = isClipped && row.fullLength(ofCell: cursorFileColumn) == nil && !store.isComplete
         let title = head
-            + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte") + (isClipped ? " kept" : "")
+            + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte")
+            + (stillReading ? " read so far" : isClipped ? " kept" : "")
             + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
         mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, text: text,
                                     top: PagedText.Position(section: 0, offset: text.start), isClipped: isClipped))
