@@ -212,11 +212,12 @@ public final class CellStore {
         }
         guard let key, let start else { return nil }
         if let block = cache.block(at: key) {
-            // A record shown as far as it was read is read again once it has ended (a
-            // checkpoint follows it, or the input is complete): its cells after a long one,
-            // and the long one's length, are known then.
+            // A record shown as far as it was read is read again once a checkpoint follows
+            // it (it has ended, and the next records are indexed): its cells after a long
+            // one, and the long one's length, are known then. One that runs to the end of
+            // the input (`/dev/zero`) is not: reading it through would hold the screen.
             let isStale = block.endsInPartialRecord && index == block.firstRow + block.rows.count - 1
-                && (hasNext || endIsFinal) && block.parsedEnd != end
+                && hasNext && block.parsedEnd != end
             if let row = block.row(index), !isStale { return row }
             if block.isComplete { return nil }
             // Parsing again would find nothing new: no more bytes, or a record still open

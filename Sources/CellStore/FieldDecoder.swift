@@ -49,10 +49,11 @@ struct FieldDecoder {
         while index < count {
             switch mode {
             case .unquoted:
+                // 16 bytes a step; a quote found is literal here, so the search goes on past it.
                 var end = index
                 while end < count {
-                    let byte = base[end]
-                    if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
+                    end += cf_find_special(base + end, count - end, delimiter, quote)
+                    guard end < count, base[end] == quote, quote != delimiter else { break }
                     end += 1
                 }
                 if end > index { emit(UnsafeBufferPointer(rebasing: bytes[index..<end])) }

@@ -43,9 +43,24 @@ public final class InputCell: Sendable {
     static let placeSpacing = 256 << 10
 
     /// The clipped cell `column` of `row`, read through `reader`; nil when the cell is not
-    /// clipped or its record's start or whole length is not known.
+    /// clipped or its record's start is not known. A cell whose length the row does not
+    /// know (its record was still arriving when it was parsed) is measured, by decoding it
+    /// to its end, once `reader` covers the whole input; until then it is nil.
+    ///
+    /// - Complexity: O(1), or O(the cell) to measure it.
     public convenience init?(row: Row, column: Int, reader: RecordReader) {
-        guard row.isClipped(column), let origin = row.origin, let length = row.fullLength(ofCell: column) else { return nil }
+        guard row.isClipped(column), let origin = row.origin else { return nil }
+        if let length = row.fullLength(ofCell: column) {
+            self.init(source: reader.source, dialect: reader.dialect, origin: origin, column: column, length: length)
+            return
+        }
+        guard reader.isFinal else { return nil }
+        let measuring = InputCell(source: reader.source, dialect: reader.dialect, origin: origin, column: column, length: Int.max)
+        var length = 0
+        guard measuring.read({ piece in
+            length += piece.count
+            return true
+        }) else { return nil }
         self.init(source: reader.source, dialect: reader.dialect, origin: origin, column: column, length: length)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CellStore
 
@@ -77,5 +78,26 @@ struct InputCellTests {
         let alone = try #require(reader.record(3, at: nil))
         #expect(alone.origin != nil)
         #expect(InputCell(row: alone, column: 1, reader: reader)?.bytes(in: 0..<3) == Array("zzz".utf8))
+    }
+
+    @Test("a record shown as far as it was read is read whole once the index passes it; a length not known is measured")
+    func partialRecordReadAgain() throws {
+        let long = String(repeating: "w", count: 3 << 20)
+        let text = "id,text,after\n1,\(long),x\n" + (2...200).map { "\($0),b,c\n" }.joined()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(text.utf8).write(to: url)
+        let store = try CellStore.open(path: url.path, checkpointSpacing: 1 << 10, startsLoader: false)
+        store.parseBudget = 1 << 20
+        let partial = try #require(store.row(1))
+        #expect(partial.isClipped(1) && partial.fullLength(ofCell: 1) == nil)
+        #expect(partial.string(2) == "", "not read that far yet")
+        store.indexNow()
+        let reader = try #require(store.recordReader())
+        let measured = try #require(InputCell(row: partial, column: 1, reader: reader))
+        #expect(measured.length == long.utf8.count)
+        let whole = try #require(store.row(1))
+        #expect(whole.fullLength(ofCell: 1) == long.utf8.count)
+        #expect(whole.string(2) == "x")
     }
 }
