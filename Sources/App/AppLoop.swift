@@ -178,6 +178,11 @@ public final class AppLoop {
                     entries.removeSubrange((index + 1)...)
                     opener.handle(command)
                 }
+            case .stay(let message):
+                // Nothing to do for the sheet below: the sheet stays, saying why.
+                closed.viewer.reopen()
+                entries.append(closed)
+                closed.viewer.say(message)
             case .push(let next):
                 // The sheet stays under the one it opens, which answers to the same opener.
                 closed.viewer.reopen()

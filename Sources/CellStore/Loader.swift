@@ -265,6 +265,8 @@ package final class Loader: Sendable {
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
         var lastRecordEnd = bomLength
+        let fieldLimit = RecordParser.Limits.fieldLimit
+        var tooWide: Int?
         while !isStopped {
             if offset >= available {
                 if inputEnded { break }
@@ -279,9 +281,10 @@ package final class Loader: Sendable {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             lastByte = chunk[count - 1]
             let chunkStart = offset
-            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, _ in
+            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, fields in
                 let position = chunkStart + Int64(end)
                 lastRecordEnd = position
+                if fields > fieldLimit && tooWide == nil { tooWide = records - 1 }
                 guard position >= nextCheckpoint else { return }
                 // Not between the CR and LF of a CRLF: a fresh parser there would see a
                 // blank line. After a CR whose next byte is not in this chunk, wait.
@@ -296,6 +299,7 @@ package final class Loader: Sendable {
             pending.removeAll(keepingCapacity: true)
             let elapsed = Loader.now() - started
             let wellQuoted = scanner.firstProblem?.record ?? rows
+            let wide = tooWide
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
                 $0.wellQuotedRecords = wellQuoted
@@ -303,6 +307,7 @@ package final class Loader: Sendable {
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
+                $0.progress.tooWideRecord = wide
             }
             notice(force: false)
         }
@@ -317,6 +322,9 @@ package final class Loader: Sendable {
         }
         let rows = scanner.recordCount
         let widest = scanner.widestRecord
+        // The last record, ended by the end of the input, is not reported as a boundary.
+        if widest > fieldLimit && tooWide == nil { tooWide = rows - 1 }
+        let wide = tooWide
         let endsWithTerminator = cutShort || lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
         var problem: QuotingProblem?
         if let first = scanner.firstProblem {
@@ -339,6 +347,7 @@ package final class Loader: Sendable {
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest
+            $0.progress.tooWideRecord = wide
             $0.progress.endsWithTerminator = endsWithTerminator
             $0.progress.failure = failure ?? note
             $0.progress.wasTruncated = wasTruncated

@@ -60,6 +60,10 @@ struct CSVFreezeCommand: ParsableCommand {
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
+        A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
+        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
+        with one line (exit 1); --output alone writes every field of any record.
+
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
 
@@ -89,9 +93,10 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged, bytes not valid in --encoding); 2 the
-          screen cannot be drawn, or no such --frequency column; 64 bad options;
-          128+N after signal N; 130 with --echo, quit without choosing.
+          compressed input is damaged, bytes not valid in --encoding, a record
+          is too wide); 2 the screen cannot be drawn, or no such --frequency
+          column; 64 bad options; 128+N after signal N; 130 with --echo, quit
+          without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -171,7 +176,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 

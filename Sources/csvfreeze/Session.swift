@@ -3,6 +3,7 @@ import Glibc
 #endif
 import App
 import CellStore
+import Table
 import Terminal
 import Viewer
 
@@ -49,7 +50,7 @@ enum Session {
             while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
+                resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
             } catch {
                 fail(error.description, status: 2)
             }
@@ -134,6 +135,13 @@ enum Session {
         switch choice {
         case .bytes(let bytes):
             _ = Output.writeToStandardOutput(bytes + [terminator])
+        case .cell(let cell):
+            var open = true
+            cell.read { piece in
+                open = Output.writeToStandardOutput(Array(piece))
+                return open
+            }
+            if open { _ = Output.writeToStandardOutput([terminator]) }
         case .record:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
