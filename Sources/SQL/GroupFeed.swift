@@ -29,7 +29,7 @@ final class GroupFeed: BatchSource {
     static let samplePieces = 16
     static let sampleKeys = 16_384
 
-    init(input: ScanInput, request: ScanRequest, recordCount: Int, workers: Int, budget: GroupingBudget,
+    init(input: ScanInput, readers: RecordReaders, request: ScanRequest, workers: Int, budget: GroupingBudget,
          control: QueryControl) {
         let queue = BatchQueue(limit: 4)
         self.queue = queue
@@ -38,19 +38,15 @@ final class GroupFeed: BatchSource {
             do {
                 let isStopped: @Sendable () -> Bool = { control.isCancelled || queue.isStopped }
                 let codec = GroupKey(descending: request.groupDescending)
-                let pieces = input.pieces(for: request.records, limit: request.pieceBytes, raw: true)
-                let ranges = try GroupFeed.sample(pieces, input: input, request: request, recordCount: recordCount,
-                                                  codec: codec, isStopped: isStopped)
-                let spread = try GroupFeed.spread(pieces, input: input, request: request, recordCount: recordCount,
-                                                  workers: pieces.count > 1 ? max(1, workers) : 1, budget: budget,
-                                                  codec: codec, ranges: ranges, isStopped: isStopped)
+                let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes)
+                let ranges = try GroupFeed.sample(source, input: input, request: request, codec: codec, isStopped: isStopped)
+                let spread = try GroupFeed.spread(source, input: input, request: request,
+                                                  workers: source.isFinal && source.knownCount <= 1 ? 1 : max(1, workers),
+                                                  budget: budget, codec: codec, ranges: ranges, isStopped: isStopped)
                 var emitter = RunEmitter(request: request, codec: codec, queue: queue)
-                var scratch = ByteBuffer(capacity: 1 << 16)
-                defer { scratch.release() }
                 for partition in 0..<ranges.partitionCount {
                     if isStopped() { throw SQLError.cancelled }
-                    try GroupFeed.gather(spread.flatMap { $0.parts(partition) }, depth: 0, budget: budget,
-                                         emitter: &emitter, scratch: &scratch)
+                    try GroupFeed.gather(spread.map { $0.parts(partition) }, depth: 0, budget: budget, emitter: &emitter)
                 }
                 emitter.flush()
                 queue.finish(failure: nil)
@@ -70,39 +66,49 @@ final class GroupFeed: BatchSource {
 
     func next() throws(SQLError) -> RowBatch? { try queue.pop() }
 
-    /// Key ranges from the keys of up to `samplePieces` pieces spread through the input.
-    static func sample(_ pieces: [ScanInput.Piece], input: ScanInput, request: ScanRequest, recordCount: Int,
-                       codec: GroupKey, isStopped: () -> Bool) throws(SQLError) -> KeyRanges {
-        let fields = RecordFields(input: input, request: request, recordCount: recordCount, bufferSize: Int(request.pieceBytes))
+    /// Key ranges from a sample of the keys of up to `samplePieces` pieces: spread through
+    /// the input when its index is complete, else its first ones (a sample only balances
+    /// the partitions; any keys give right answers).
+    static func sample(_ source: PieceSource, input: ScanInput, request: ScanRequest, codec: GroupKey,
+                       isStopped: () -> Bool) throws(SQLError) -> KeyRanges {
+        let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
         var sink = SamplingSink(request: request, codec: codec, capacity: sampleKeys)
-        let step = max(1, pieces.count / samplePieces)
-        for index in stride(from: 0, to: pieces.count, by: step) {
-            if isStopped() { throw .cancelled }
-            fields.read(pieces[index], into: &sink, isCancelled: isStopped)
+        var indices: [Int]
+        if source.isFinal {
+            let count = source.knownCount
+            indices = Array(stride(from: 0, to: count, by: max(1, count / samplePieces)))
+        } else {
+            indices = Array(0..<samplePieces)
+        }
+        for index in indices {
+            guard let item = source.item(index, isCancelled: isStopped) else { break }
+            fields.read(item, into: &sink, isCancelled: isStopped)
             if let failure = fields.failure { throw failure }
         }
+        if isStopped() { throw .cancelled }
         return KeyRanges(sample: sink.sample.keys)
     }
 
-    /// Reads `pieces` on `workers` threads into partitions, one set per worker.
-    static func spread(_ pieces: [ScanInput.Piece], input: ScanInput, request: ScanRequest, recordCount: Int,
-                       workers: Int, budget: GroupingBudget, codec: GroupKey, ranges: KeyRanges,
-                       isStopped: @escaping @Sendable () -> Bool) throws(SQLError) -> [Partitions] {
-        // Each worker takes a stretch of the input in order, so each key's rows come back in
-        // the input's order and an answer is the same from run to run (a float sum's too).
-        let shares = (0...workers).map { pieces.count * $0 / workers }
+    /// Reads every piece into partitions on `workers` threads, one set each: worker `w`
+    /// takes pieces `w`, `w + workers`… (so the answer is the same from run to run, a
+    /// float sum's too, and the runs can be merged back into the input's order).
+    static func spread(_ source: PieceSource, input: ScanInput, request: ScanRequest, workers: Int, budget: GroupingBudget,
+                       codec: GroupKey, ranges: KeyRanges, isStopped: @escaping @Sendable () -> Bool) throws(SQLError) -> [Partitions] {
         let results = Mutex<[Int: Result<Partitions, SQLError>]>([:])
         let work: @Sendable (Int) -> Void = { worker in
             let outcome: Result<Partitions, SQLError>
             do throws(SQLError) {
-                let fields = RecordFields(input: input, request: request, recordCount: recordCount, bufferSize: Int(request.pieceBytes))
+                let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
                 let partitions = Partitions(count: ranges.partitionCount, budget: max(1, budget.spreading / workers))
                 var sink = GroupingSink(request: request, codec: codec, ranges: ranges, partitions: partitions)
-                for index in shares[worker]..<shares[worker + 1] {
-                    if isStopped() { throw SQLError.cancelled }
-                    fields.read(pieces[index], into: &sink, isCancelled: isStopped)
+                var index = worker
+                while let item = source.item(index, isCancelled: isStopped) {
+                    partitions.startPiece(index)
+                    fields.read(item, into: &sink, isCancelled: isStopped)
                     if let failure = fields.failure ?? sink.failure { throw failure }
+                    index += workers
                 }
+                if isStopped() { throw SQLError.cancelled }
                 partitions.finish()
                 outcome = .success(partitions)
             } catch {
@@ -119,51 +125,45 @@ final class GroupFeed: BatchSource {
         return all
     }
 
-    /// Hands over the rows of one partition (its `parts`), key by key in the keys' order.
-    static func gather(_ parts: [PartitionPart], depth: Int, budget: GroupingBudget,
-                       emitter: inout RunEmitter, scratch: inout ByteBuffer) throws(SQLError) {
-        let total = parts.reduce(0) { $0 + $1.length }
+    /// Hands over the rows of one partition (each worker's `parts`), key by key in the
+    /// keys' order, a key's rows in the input's order.
+    static func gather(_ parts: [[PartitionPart]], depth: Int, budget: GroupingBudget,
+                       emitter: inout RunEmitter) throws(SQLError) {
+        let total = parts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.length } }
         guard total > 0 else { return }
         if total <= budget.gathering || depth >= 12 {
             // It fits: read it whole, bring each key's runs together, keys in order.
             var whole = ByteBuffer(capacity: total)
             defer { whole.release() }
-            for part in parts {
-                try part.withBytes(buffer: &scratch) { bytes throws(SQLError) in whole.append(bytes) }
-            }
+            var merged = try MergedRuns(parts)
+            defer { merged.release() }
+            while let run = try merged.nextRun() { whole.append(run.bytes) }
             var runs: [Run] = []
             try Run.forEach(in: whole.bytes) { run throws(SQLError) in runs.append(run) }
             let chains = KeyChains(runs.map(\.key))
-            let order = chains.groupsInOrder { runs[$0].key }
-            for group in order { try chains.forEachRun(ofGroup: group) { index throws(SQLError) in try emitter.emit(runs[index]) } }
+            for group in chains.groupsInOrder(key: { runs[$0].key }) {
+                try chains.forEachRun(ofGroup: group) { index throws(SQLError) in try emitter.emit(runs[index]) }
+            }
             return
         }
         // Too large: a sample of its keys says whether it holds one key (handed over as it is
         // read again) or several (cut into ranges again).
         var sample = KeySample(capacity: sampleKeys)
-        for part in parts {
-            try part.withBytes(buffer: &scratch) { bytes throws(SQLError) in
-                try Run.forEach(in: bytes) { run throws(SQLError) in sample.offer(run.key) }
-            }
-        }
+        var first = try MergedRuns(parts)
+        while let run = try first.nextRun() { sample.offer(run.key) }
+        first.release()
+        var again = try MergedRuns(parts)
+        defer { again.release() }
         if !sample.hasSeveralKeys {
-            for part in parts {
-                try part.withBytes(buffer: &scratch) { bytes throws(SQLError) in
-                    try Run.forEach(in: bytes) { run throws(SQLError) in try emitter.emit(run) }
-                }
-            }
+            while let run = try again.nextRun() { try emitter.emit(run) }
             return
         }
         let ranges = KeyRanges(sample: sample.keys)
         let rest = Partitions(count: ranges.partitionCount, budget: budget.gathering)
-        for part in parts {
-            try part.withBytes(buffer: &scratch) { bytes throws(SQLError) in
-                try Run.forEach(in: bytes) { run throws(SQLError) in try rest.add(run: run.bytes, partition: ranges.partition(of: run.key)) }
-            }
-        }
+        while let run = try again.nextRun() { try rest.add(run: run.bytes, partition: ranges.partition(of: run.key)) }
         rest.finish()
         for partition in 0..<ranges.partitionCount {
-            try gather(rest.parts(partition), depth: depth + 1, budget: budget, emitter: &emitter, scratch: &scratch)
+            try gather([rest.parts(partition)], depth: depth + 1, budget: budget, emitter: &emitter)
         }
     }
 }

@@ -26,8 +26,8 @@ final class InputTable {
     /// The index of column `column`, made on first use.
     func lookup(_ column: Int) throws(SQLError) -> LookupIndex {
         if let index = lookups[column] { return index }
-        let index = try LookupIndex(input: input.scan, column: column, records: input.headerRows..<input.recordCount,
-                                    recordCount: input.recordCount, settings: settings, control: control)
+        let index = try LookupIndex(input: input, column: column, records: input.headerRows..<Int.max, settings: settings,
+                                    control: control)
         lookups[column] = index
         return index
     }
@@ -36,7 +36,7 @@ final class InputTable {
     /// to take (each is checked again by SQLite: `omit` stays 0), and whether to hand the
     /// rows over grouped for a GROUP BY.
     func bestIndex(_ info: UnsafeMutablePointer<sqlite3_index_info>) {
-        let rows = Double(max(1, input.dataRowCount))
+        let rows = Double(max(1, input.estimatedRows))
         let columnCount = input.columns.count
         var plan = ScanPlan()
         let used = info.pointee.colUsed
@@ -47,7 +47,7 @@ final class InputTable {
         var argument: Int32 = 0
         var isUnique = false
         var hasLookup = false
-        let canLookUp = input.recordCount < Int(UInt32.max)
+        let canLookUp = input.estimatedRows < Int(UInt32.max / 2)
         for index in 0..<Int(info.pointee.nConstraint) {
             let constraint = info.pointee.aConstraint[index]
             guard constraint.usable != 0 else { continue }

@@ -15,26 +15,24 @@ final class LookupIndex: @unchecked Sendable {
     /// Records the index has.
     var count: Int { entries.count }
 
-    /// Reads column `column` of every data record of `input`.
-    init(input: ScanInput, column: Int, records: Range<Int>, recordCount: Int, settings: SQLSettings,
-         control: QueryControl) throws(SQLError) {
+    /// Reads column `column` of every record of `input` in `records`.
+    init(input: SQLInput, column: Int, records: Range<Int>, settings: SQLSettings, control: QueryControl) throws(SQLError) {
+        guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
         var columnRequest = ScanRequest(columns: [column], records: records)
         columnRequest.pieceBytes = settings.pieceBytes
         let request = columnRequest
-        let workers = settings.workers
-        let pieces = input.pieces(for: records, limit: request.pieceBytes, raw: true)
-        let count = pieces.count > 1 ? max(1, workers) : 1
-        var shares: [[(hash: UInt32, record: UInt32, offset: Int64)]] = Array(repeating: [], count: count)
-        let collected = Mutex(shares)
+        let source = PieceSource(readers: input.readers, records: records, limit: request.pieceBytes)
+        let count = source.isFinal && source.knownCount <= 1 ? 1 : max(1, settings.workers)
+        let collected = Mutex<[[(hash: UInt32, record: UInt32, offset: Int64)]]>(Array(repeating: [], count: count))
         let failures = Mutex<SQLError?>(nil)
         let next = Atomic<Int>(0)
         Workers.run(count) { worker in
-            let fields = RecordFields(input: input, request: request, recordCount: recordCount, bufferSize: Int(request.pieceBytes))
+            let fields = RecordFields(input: scan, request: request, bufferSize: Int(request.pieceBytes))
             var sink = IndexSink()
             while !control.isCancelled {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                if index >= pieces.count { break }
-                fields.read(pieces[index], into: &sink, isCancelled: { control.isCancelled })
+                guard let item = source.item(index, isCancelled: { control.isCancelled }) else { break }
+                fields.read(item, into: &sink, isCancelled: { control.isCancelled })
                 if let failure = fields.failure {
                     failures.withLock { $0 = $0 ?? failure }
                     break
@@ -45,8 +43,7 @@ final class LookupIndex: @unchecked Sendable {
         }
         if let failure = failures.withLock({ $0 }) { throw failure }
         if control.isCancelled { throw .cancelled }
-        shares = collected.withLock { $0 }
-        entries = shares.flatMap { $0 }
+        entries = collected.withLock { $0 }.flatMap { $0 }
         entries.sort { $0.hash < $1.hash || ($0.hash == $1.hash && $0.record < $1.record) }
     }
 

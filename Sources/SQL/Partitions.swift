@@ -1,14 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Rows spread over partitions by their group key (see `KeyRanges`), in runs of one key,
 /// kept in memory up to a budget and spilled to a temporary file past it.
 ///
-/// A partition's bytes are runs: a 12-byte header (the key's length, the rows, the rows'
-/// bytes, as 32-bit numbers), the key, then the rows. A row that has the key of the run
-/// before it in its partition joins that run, so a key of many rows is written once per
-/// run, not once per row. Runs never straddle a spill.
+/// A partition's bytes are runs: a 16-byte header (the key's length, the rows, the rows'
+/// bytes, the piece of the input they come from, as 32-bit numbers), the key, then the
+/// rows. A row that has the key of the run before it in its partition, from the same
+/// piece, joins that run, so a key of many rows is written once per run, not once per
+/// row. Runs never straddle a spill or a piece.
 final class Partitions: @unchecked Sendable {
     // @unchecked: one worker fills a set of partitions; it is handed over (through a lock)
     // only once that worker has finished, and then only read.
-    static let headerBytes = 12
+    static let headerBytes = 16
 
     let count: Int
     /// Bytes held in memory before everything is spilled.
@@ -20,6 +25,8 @@ final class Partitions: @unchecked Sendable {
     private(set) var spill: SpillArea?
     private(set) var memory = 0
     private var bodyStart = 0
+    /// The piece the rows added now come from.
+    private var piece: UInt32 = 0
 
     init(count: Int, budget: Int) {
         self.count = max(1, count)
@@ -73,6 +80,12 @@ final class Partitions: @unchecked Sendable {
         if memory >= budget { try spillAll() }
     }
 
+    /// The rows added from now on come from piece `index` (runs of earlier pieces close).
+    func startPiece(_ index: Int) {
+        for partition in 0..<count { closeRun(partition) }
+        piece = UInt32(truncatingIfNeeded: index)
+    }
+
     /// Adds a whole run as it was written (a partition split again).
     func add(run: UnsafeRawBufferPointer, partition: Int) throws(SQLError) {
         closeRun(partition)
@@ -91,6 +104,7 @@ final class Partitions: @unchecked Sendable {
         header.storeBytes(of: UInt32(run.keyLength).littleEndian, as: UInt32.self)
         header.storeBytes(of: run.rows.littleEndian, toByteOffset: 4, as: UInt32.self)
         header.storeBytes(of: UInt32(bodyLength).littleEndian, toByteOffset: 8, as: UInt32.self)
+        header.storeBytes(of: piece.littleEndian, toByteOffset: 12, as: UInt32.self)
         runs[partition].start = -1
     }
 
@@ -169,18 +183,19 @@ enum PartitionPart {
         }
     }
 
-    /// Calls `body` with the part's bytes (read into `buffer` when spilled).
-    func withBytes<T>(buffer: inout ByteBuffer, _ body: (UnsafeRawBufferPointer) throws(SQLError) -> T) throws(SQLError) -> T {
+    /// The part's bytes: its memory, or read into `buffer` when spilled (valid until the
+    /// buffer is used again).
+    func load(into buffer: inout ByteBuffer) throws(SQLError) -> UnsafeRawBufferPointer {
         switch self {
         case .memory(_, let bytes):
-            return try body(bytes)
+            return bytes
         case .spilled(let spill, let offset, let length):
             buffer.removeAll()
             buffer.reserve(length)
             guard spill.read(at: offset, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: length)) else {
                 throw .engine("cannot read back a temporary file")
             }
-            return try body(UnsafeRawBufferPointer(start: buffer.base, count: length))
+            return UnsafeRawBufferPointer(start: buffer.base, count: length)
         }
     }
 }
@@ -193,26 +208,93 @@ struct Run {
     var rows: Int
     /// The rows' bytes.
     var body: UnsafeRawBufferPointer
+    /// The piece of the input the rows come from.
+    var piece: Int
+
+    /// The run at `index` of `bytes`, and where the next one starts; nil at the end.
+    static func read(in bytes: UnsafeRawBufferPointer, at index: Int) throws(SQLError) -> (run: Run, end: Int)? {
+        guard index + Partitions.headerBytes <= bytes.count else { return nil }
+        let keyLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+        let rows = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self)))
+        let bodyLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt32.self)))
+        let piece = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 12, as: UInt32.self)))
+        let keyStart = index + Partitions.headerBytes
+        let end = keyStart + keyLength + bodyLength
+        guard end <= bytes.count else { throw .engine("a temporary file was read back damaged") }
+        let run = Run(bytes: UnsafeRawBufferPointer(rebasing: bytes[index..<end]),
+                      key: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<(keyStart + keyLength)]),
+                      rows: rows, body: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + keyLength)..<end]), piece: piece)
+        return (run, end)
+    }
 
     /// The runs in `bytes`, in order.
     static func forEach(in bytes: UnsafeRawBufferPointer, _ visit: (Run) throws(SQLError) -> Void) throws(SQLError) {
         var index = 0
-        while index + Partitions.headerBytes <= bytes.count {
-            let keyLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
-            let rows = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self)))
-            let bodyLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt32.self)))
-            let keyStart = index + Partitions.headerBytes
-            let end = keyStart + keyLength + bodyLength
-            guard end <= bytes.count else { throw .engine("a temporary file was read back damaged") }
-            try visit(Run(bytes: UnsafeRawBufferPointer(rebasing: bytes[index..<end]),
-                          key: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<(keyStart + keyLength)]),
-                          rows: rows,
-                          body: UnsafeRawBufferPointer(rebasing: bytes[(keyStart + keyLength)..<end])))
+        while let (run, end) = try read(in: bytes, at: index) {
+            try visit(run)
             index = end
         }
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif
+/// The runs of one worker's parts of a partition, in order, a part in memory at a time.
+struct RunStream {
+    private let parts: [PartitionPart]
+    private var next = 0
+    private var buffer = ByteBuffer(capacity: 64)
+    private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var offset = 0
+
+    init(_ parts: [PartitionPart]) { self.parts = parts }
+
+    /// Frees the buffer; the stream must not be used after.
+    func release() { buffer.release() }
+
+    /// The next run (valid until the next call), or nil.
+    mutating func nextRun() throws(SQLError) -> Run? {
+        while true {
+            if let (run, end) = try Run.read(in: bytes, at: offset) {
+                offset = end
+                return run
+            }
+            guard next < parts.count else { return nil }
+            bytes = try parts[next].load(into: &buffer)
+            next += 1
+            offset = 0
+        }
+    }
+}
+
+/// The runs of several workers' parts of a partition, merged in the order of the pieces
+/// they come from: the input's order, whichever worker read a piece.
+struct MergedRuns {
+    private var streams: [RunStream]
+    private var heads: [Run?]
+
+    init(_ parts: [[PartitionPart]]) throws(SQLError) {
+        streams = parts.map(RunStream.init)
+        heads = []
+        for index in streams.indices { heads.append(try streams[index].nextRun()) }
+    }
+
+    func release() { streams.forEach { $0.release() } }
+
+    /// The next run (valid until the next call), or nil.
+    mutating func nextRun() throws(SQLError) -> Run? {
+        // The stream of the run given last moves on only now: its buffer held that run.
+        if pending >= 0 {
+            heads[pending] = try streams[pending].nextRun()
+            pending = -1
+        }
+        var chosen = -1
+        for (index, head) in heads.enumerated() {
+            guard let head else { continue }
+            if chosen < 0 || head.piece < heads[chosen]!.piece { chosen = index }
+        }
+        guard chosen >= 0 else { return nil }
+        pending = chosen
+        return heads[chosen]
+    }
+
+    private var pending = -1
+}

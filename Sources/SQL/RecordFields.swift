@@ -24,8 +24,6 @@ protocol RowSink {
 final class RecordFields {
     let input: ScanInput
     let request: ScanRequest
-    /// Records of the input in all (the last piece's count comes from it).
-    let recordCount: Int
     private let buffer: UnsafeMutableRawBufferPointer
     /// Per slot: where its field is in the buffer, whether it has doubled quotes, and the
     /// record it belongs to.
@@ -50,10 +48,9 @@ final class RecordFields {
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
 
-    init(input: ScanInput, request: ScanRequest, recordCount: Int, bufferSize: Int) {
+    init(input: ScanInput, request: ScanRequest, bufferSize: Int) {
         self.input = input
         self.request = request
-        self.recordCount = recordCount
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
         let width = max(1, request.columns.count)
         spans = .allocate(capacity: width)
@@ -79,12 +76,14 @@ final class RecordFields {
         ends.deallocate()
     }
 
-    /// Hands the rows of `piece` that the request keeps to `sink`, in order.
-    func read<Sink: RowSink>(_ piece: ScanInput.Piece, into sink: inout Sink, isCancelled: () -> Bool) {
+    /// Hands the rows of a piece (which holds `item.records`) that the request keeps to
+    /// `sink`, in order.
+    func read<Sink: RowSink>(_ item: PieceSource.Item, into sink: inout Sink, isCancelled: () -> Bool) {
         guard failure == nil else { return }
-        if request.columns.isEmpty && request.check.isEmpty, let records = recordsKnown(in: piece) {
+        let piece = item.piece
+        if request.columns.isEmpty && request.check.isEmpty {
             // Nothing to read: the index knows how many records the piece holds.
-            for record in records where request.records.contains(record) { sink.row(record: record, offset: -1, cells: cells) }
+            for record in item.records where request.records.contains(record) { sink.row(record: record, offset: -1, cells: cells) }
             return
         }
         let fitsRaw = piece.isRaw && Int64(buffer.count) >= piece.byteCount
@@ -94,26 +93,13 @@ final class RecordFields {
         } else if fitsRaw {
             guard let filled = readWhole(piece) else { return }
             let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            if !splitFields(base, filled: filled, piece: piece, into: &sink) {
+            if !splitFields(base, filled: filled, piece: piece, records: item.records, into: &sink) {
                 _ = splitRaw(base, at: piece.start, from: 0, to: filled, firstRecord: piece.firstRecord, endsInput: piece.endsInput,
                              into: &sink)
             }
         } else {
             parse(piece, into: &sink, isCancelled: isCancelled)
         }
-    }
-
-    /// The records of `piece`, when the index alone tells them.
-    private func recordsKnown(in piece: ScanInput.Piece) -> Range<Int>? {
-        let checkpoints = input.reader.checkpoints
-        var low = 0, high = checkpoints.count
-        while low < high {
-            let middle = (low + high) / 2
-            if checkpoints[middle].offset < piece.end { low = middle + 1 } else { high = middle }
-        }
-        let end = low < checkpoints.count && checkpoints[low].offset == piece.end ? checkpoints[low].row
-            : (piece.endsInput ? recordCount : nil)
-        return end.map { piece.firstRecord..<max(piece.firstRecord, $0) }
     }
 
     /// Reads `piece` whole into the buffer; nil (and a failure) when it cannot be read.
@@ -209,8 +195,8 @@ final class RecordFields {
     /// (`cf_sql_field_ends`): false, having handed over nothing, when the piece is not as
     /// the index vouched (it ends inside quotes, or holds another number of records).
     private func splitFields<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, filled: Int, piece: ScanInput.Piece,
-                                            into sink: inout Sink) -> Bool {
-        guard let expected = recordsKnown(in: piece), filled == Int(piece.byteCount), filled < 1 << 30 else { return false }
+                                            records expected: Range<Int>, into sink: inout Sink) -> Bool {
+        guard filled == Int(piece.byteCount), filled < 1 << 30 else { return false }
         if endsCapacity < filled + 2 {
             ends.deallocate()
             endsCapacity = filled + 2

@@ -82,11 +82,11 @@ struct BatchSink: RowSink {
 
 /// The rows of one scan in input order, read ahead of the cursor by threads of their own.
 ///
-/// The input's pieces are handed out in order to the workers; each reads its piece into
-/// batches, which the cursor takes in piece order. Workers stay at most `window` pieces
-/// ahead of the cursor, so memory is a few pieces' rows whatever the input's size; the
-/// feed stops its threads and waits for them when it goes (a cursor closed early, a
-/// `LIMIT` reached, a new scan of the same cursor).
+/// The input's pieces are handed out in order to the workers as the index reaches them
+/// (`PieceSource`); each reads its piece into batches, which the cursor takes in piece
+/// order. Workers stay at most `window` pieces ahead of the cursor, so memory is a few
+/// pieces' rows whatever the input's size; the feed stops its threads and waits for them
+/// when it goes (a cursor closed early, a `LIMIT` reached, a new scan of the same cursor).
 final class RowFeed: BatchSource {
     /// What the workers and the cursor share, under the condition's lock.
     private final class Shared: @unchecked Sendable {
@@ -94,6 +94,8 @@ final class RowFeed: BatchSource {
         let condition = NSCondition()
         var nextPiece = 0
         var delivered = 0
+        /// Pieces in all, once a worker has found the end.
+        var pieceCount = Int.max
         var results: [Int: [RowBatch]] = [:]
         var failure: SQLError?
         var stopped = false
@@ -101,57 +103,57 @@ final class RowFeed: BatchSource {
     }
 
     private let shared = Shared()
-    private let pieces: [ScanInput.Piece]
     private var pending: [RowBatch] = []
     private var pendingIndex = 0
-    private let window: Int
     /// Runs the scan on the caller's thread instead (an input of one piece).
     private var inline: (() -> ([RowBatch], SQLError?))?
     private var isInline = false
 
-    init(input: ScanInput, request: ScanRequest, recordCount: Int, workers: Int, control: QueryControl) {
-        pieces = request.records.isEmpty ? [] : input.pieces(for: request.records, limit: request.pieceBytes, raw: true)
-        let count = pieces.count <= 1 ? 0 : max(1, min(workers, pieces.count))
-        window = 2 * max(1, count) + 2
-        let pieces = self.pieces
-        let read: @Sendable (RecordFields, Int) -> ([RowBatch], SQLError?) = { fields, index in
+    init(input: ScanInput, readers: RecordReaders, request: ScanRequest, workers: Int, control: QueryControl) {
+        let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes)
+        let read: @Sendable (RecordFields, PieceSource.Item) -> ([RowBatch], SQLError?) = { fields, item in
             var sink = BatchSink(width: request.columns.count)
-            fields.read(pieces[index], into: &sink, isCancelled: { control.isCancelled })
+            fields.read(item, into: &sink, isCancelled: { control.isCancelled })
             return (sink.finish(), fields.failure)
         }
-        if count == 0 {
+        if source.isFinal && source.knownCount <= 1 {
             isInline = true
             inline = {
-                let fields = RecordFields(input: input, request: request, recordCount: recordCount, bufferSize: Int(request.pieceBytes))
-                var all: [RowBatch] = []
-                for index in pieces.indices {
-                    let (batches, failure) = read(fields, index)
-                    all += batches
-                    if let failure { return (all, failure) }
-                }
-                return (all, nil)
+                guard let item = source.item(0, isCancelled: { false }) else { return ([], nil) }
+                return read(RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes)), item)
             }
             return
         }
+        let count = max(1, workers)
+        let window = 2 * count + 2
         let shared = self.shared
-        let window = self.window
         shared.running = count
         for worker in 0..<count {
             let thread = Thread {
-                let fields = RecordFields(input: input, request: request, recordCount: recordCount, bufferSize: Int(request.pieceBytes))
+                let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
+                let isStopped = { control.isCancelled || shared.condition.withLock { shared.stopped } }
                 while true {
                     shared.condition.lock()
-                    while !shared.stopped && shared.nextPiece < pieces.count && shared.nextPiece >= shared.delivered + window {
+                    while !shared.stopped && shared.nextPiece < shared.pieceCount && shared.nextPiece >= shared.delivered + window {
                         shared.condition.wait()
                     }
-                    if shared.stopped || shared.nextPiece >= pieces.count || control.isCancelled {
+                    if shared.stopped || shared.nextPiece >= shared.pieceCount || control.isCancelled {
                         shared.condition.unlock()
                         break
                     }
                     let index = shared.nextPiece
                     shared.nextPiece += 1
                     shared.condition.unlock()
-                    let (batches, failure) = read(fields, index)
+                    guard let item = source.item(index, isCancelled: isStopped) else {
+                        if !isStopped() {
+                            shared.condition.withLock {
+                                shared.pieceCount = min(shared.pieceCount, index)
+                                shared.condition.broadcast()
+                            }
+                        }
+                        break
+                    }
+                    let (batches, failure) = read(fields, item)
                     shared.condition.lock()
                     shared.results[index] = batches
                     if let failure, shared.failure == nil { shared.failure = failure }
@@ -196,11 +198,8 @@ final class RowFeed: BatchSource {
             }
             if isInline { return nil }
             shared.condition.lock()
-            if shared.running == 0 && shared.delivered >= pieces.count && shared.results.isEmpty {
-                shared.condition.unlock()
-                return nil
-            }
-            while shared.results[shared.delivered] == nil && shared.failure == nil && shared.running > 0 {
+            while shared.results[shared.delivered] == nil && shared.failure == nil && shared.running > 0
+                    && shared.delivered < shared.pieceCount {
                 shared.condition.wait()
             }
             if let failure = shared.failure {
@@ -208,10 +207,10 @@ final class RowFeed: BatchSource {
                 throw failure
             }
             guard let batches = shared.results.removeValue(forKey: shared.delivered) else {
-                // The workers ended without this piece: stopped, or cancelled.
-                let done = shared.delivered >= pieces.count
+                // No such piece: the input ended there, or the workers stopped.
+                let ended = shared.delivered >= shared.pieceCount
                 shared.condition.unlock()
-                if done { return nil }
+                if ended { return nil }
                 throw .cancelled
             }
             shared.delivered += 1

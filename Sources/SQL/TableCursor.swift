@@ -47,13 +47,12 @@ final class TableCursor {
         batch = nil
         guard let plan = ScanPlan(text: planText) else { throw .engine("unknown scan plan '\(planText)'") }
         let input = table.input
-        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count },
-                                  records: input.headerRows..<max(input.headerRows, input.recordCount))
+        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count }, records: input.headerRows..<Int.max)
         request.pieceBytes = table.settings.pieceBytes
         for column in 0..<input.columns.count { slots[column] = -1 }
         for (slot, column) in request.columns.enumerated() { slots[column] = Int32(slot) }
         var literals: [(bytes: [UInt8], ignoresCase: Bool)] = []
-        let quote = input.scan.reader.dialect.quote
+        let quote = input.dialect.quote
         var lookupKeys: [[UInt8]] = []
         var lookupColumn: Int?
         for (index, constraint) in plan.constraints.enumerated() {
@@ -108,15 +107,15 @@ final class TableCursor {
             request.groupDescending.append(index < plan.descending.count && plan.descending[index])
         }
         let settings = table.settings
+        guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
         if let lookupColumn {
             let index = try table.lookup(lookupColumn)
             source = try LookupSource(input: input, request: request, index: index, keys: lookupKeys)
         } else if !request.groupSlots.isEmpty {
-            source = GroupFeed(input: input.scan, request: request, recordCount: input.recordCount, workers: settings.workers,
+            source = GroupFeed(input: scan, readers: input.readers, request: request, workers: settings.workers,
                                budget: settings.grouping, control: table.control)
         } else {
-            source = RowFeed(input: input.scan, request: request, recordCount: input.recordCount, workers: settings.workers,
-                             control: table.control)
+            source = RowFeed(input: scan, readers: input.readers, request: request, workers: settings.workers, control: table.control)
         }
         state.pointee.isAtEnd = false
         try nextBatch()
@@ -240,10 +239,11 @@ final class LookupSource: BatchSource {
         places.sort { $0.record < $1.record }
         var sink = BatchSink(width: request.columns.count)
         var last = -1
-        let fields = RecordFields(input: input.scan, request: request, recordCount: input.recordCount, bufferSize: 16)
+        guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
+        let fields = RecordFields(input: scan, request: request, bufferSize: 16)
         for place in places where place.record != last && request.records.contains(place.record) {
             last = place.record
-            guard let row = input.scan.reader.record(place.record, at: place.offset >= 0 ? place.offset : nil) else { continue }
+            guard let row = scan.reader.record(place.record, at: place.offset >= 0 ? place.offset : nil) else { continue }
             fields.deliverParsed(row, record: place.record, into: &sink)
             if let failure = fields.failure { throw failure }
         }

@@ -211,3 +211,62 @@ struct SQLQueryTests {
 }
 
 import Synchronization
+
+@Suite("SQL over an input still being read")
+struct SQLFollowingTests {
+    @Test("queries started before the index is done wait for it and see every row")
+    func followsTheIndex() throws {
+        let data = Sales(count: 20_000, seed: 11)
+        let bytes = Array(data.csv.utf8)
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","))
+        defer { store.stopLoading() }
+        func write(_ range: Range<Int>) {
+            bytes[range].withUnsafeBytes { part in
+                var done = 0
+                while done < part.count {
+                    let count = Glibc.write(fds[1], part.baseAddress! + done, part.count - done)
+                    if count <= 0 { return }
+                    done += count
+                }
+            }
+        }
+        // The first half, then the header and the first rows are read...
+        write(0..<(bytes.count / 2))
+        var waited = 0
+        while store.readRowCount < 1001 && waited < 60_000 {
+            store.prefetch(upTo: 1000)
+            usleep(1000)
+            waited += 1
+        }
+        let input = try #require(SQLInput(store: store, name: "t", headerRows: 1))
+        #expect(!store.isComplete)
+        // ...two queries start, and wait for the rest.
+        let outcomes = Mutex<[Int: [[String]]]>([:])
+        let done = DispatchSemaphore(value: 0)
+        let queries = ["select count(*), sum(id), count(price) from t",
+                       "select country, count(*) from t group by country"]
+        for (index, query) in queries.enumerated() {
+            Thread {
+                let answer = try? rows(try SQLDatabase(inputs: [input], settings: .tiny(pieceBytes: 4096)), query)
+                outcomes.withLock { $0[index] = answer ?? [] }
+                done.signal()
+            }.start()
+        }
+        write((bytes.count / 2)..<bytes.count)
+        close(fds[1])
+        for _ in queries { #expect(done.wait(timeout: .now() + 120) == .success) }
+        let answers = outcomes.withLock { $0 }
+        #expect(answers[0] == [[String(data.sales.count), String(data.sales.map(\.id).reduce(0, +)),
+                                String(data.sales.filter { $0.price != nil }.count)]])
+        var counts: [String: Int] = [:]
+        for sale in data.sales { counts[sale.country, default: 0] += 1 }
+        #expect(answers[1] == counts.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { [$0, String(counts[$0]!)] })
+        close(fds[0])
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
