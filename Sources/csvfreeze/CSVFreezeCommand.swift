@@ -49,7 +49,7 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]",
+        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
@@ -167,9 +167,13 @@ struct CSVFreezeCommand: ParsableCommand {
 
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
+    @OptionGroup var sql: SQLOptions
 
-    @Argument(help: ArgumentHelp("The file to view ('-' for standard input).", valueName: "file"))
-    var file: String?
+    @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
+    var files: [String] = []
+
+    /// The one file viewed (several are taken only by --sql).
+    var file: String? { files.first }
 
     func validate() throws {
         _ = try delimiterByte()
@@ -179,6 +183,9 @@ struct CSVFreezeCommand: ParsableCommand {
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
+        if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
+            throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
+        }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -240,6 +247,7 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
         let path = file
         if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
@@ -252,6 +260,13 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
+        if let sqlQuery = sql.query {
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, delimiter: delimiter, quote: quote,
+                                       preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
+                                       headerRows: headerRows, format: output ?? .table)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
                                            spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query)
