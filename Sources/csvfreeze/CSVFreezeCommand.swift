@@ -86,10 +86,18 @@ struct CSVFreezeCommand: ParsableCommand {
           line, then those in CSVFREEZE, come before the command line's own; an
           option given again takes the later value, so the command line wins.
 
+        SQL (--sql QUERY FILE...):
+          Each FILE is an SQLite table read through csvfreeze's index, named by
+          its file name without extensions (sales-2024.csv.gz is sales_2024); the
+          first is also t. Columns by header name, "column N" for a blank one;
+          rowid is the row's number. Numbers are numbers, empty cells NULL.
+          Several statements run in turn; the last one's answer is written.
+
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged); 2 the screen cannot be drawn, or no such
-          --frequency column; 64 bad options; 128+N after signal N; 130 with
+          compressed input is damaged); 2 the screen cannot be drawn, no such
+          --frequency column, or several files without --sql; 64 bad options;
+          65 a query SQLite refuses (--sql); 128+N after signal N; 130 with
           --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
