@@ -155,13 +155,15 @@ static inline cf_sql_records cf_sql_count_records(const unsigned char *p, size_t
 }
 
 /* The ends of the fields in p[0..n) of well-quoted CSV that starts at a record boundary:
-   each delimiter and record end outside quotes, as its offset, with bit 31 set for a
-   record end (an LF or a lone CR; for a CRLF, the LF). `ends` has room for n + 1. Returns
-   how many, and the record ends among them; *in_quotes says whether the bytes ended inside
-   quotes (then they were not as the index vouched). 64 bytes a step with SSE2, as cf_sql_count_records. */
+   the delimiters outside quotes that end a record's first `limit` fields, and every record
+   end outside quotes (an LF or a lone CR; for a CRLF, the LF), as offsets, with bit 31 set
+   for a record end. `ends` has room for n + 1. Returns how many, and the record ends among
+   them; *in_quotes says whether the bytes ended inside quotes (then they were not as the
+   index vouched). 64 bytes a step with SSE2, as cf_sql_count_records; past a record's
+   `limit` fields its delimiters are skipped 64 at a time. */
 static inline size_t cf_sql_field_ends(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
-                                       uint32_t *ends, int *in_quotes, size_t *record_count) {
-    size_t count = 0, i = 0, record_ends = 0;
+                                       size_t limit, uint32_t *ends, int *in_quotes, size_t *record_count) {
+    size_t count = 0, i = 0, record_ends = 0, column = 0;
     int inside = 0;
 #if defined(__SSE2__)
     const __m128i vq = _mm_set1_epi8((char)quote), vd = _mm_set1_epi8((char)delimiter);
@@ -176,10 +178,24 @@ static inline size_t cf_sql_field_ends(const unsigned char *p, size_t n, unsigne
         uint64_t records = (lf | (cr & ~(lf >> 1) & ~next_lf)) & ~within;
         uint64_t all = (d & ~within) | records;
         record_ends += (size_t)__builtin_popcountll(records);
+        if (column >= limit) {
+            /* Still past the wanted fields: on to the next record end. */
+            all = records ? all & ~((records & -records) - 1) : 0;
+        }
         while (all) {
             unsigned at = (unsigned)__builtin_ctzll(all);
-            ends[count++] = (uint32_t)(i + at) | (uint32_t)((records >> at) & 1) << 31;
+            uint64_t bit = (uint64_t)1 << at;
             all &= all - 1;
+            if (records & bit) {
+                ends[count++] = (uint32_t)(i + at) | (uint32_t)1 << 31;
+                column = 0;
+                continue;
+            }
+            ends[count++] = (uint32_t)(i + at);
+            if (++column >= limit) {
+                uint64_t later = records & all;
+                all = later ? all & ~((later & -later) - 1) : 0;
+            }
         }
     }
     inside = carry != 0;
@@ -189,11 +205,13 @@ static inline size_t cf_sql_field_ends(const unsigned char *p, size_t n, unsigne
         if (c == quote) { inside = !inside; continue; }
         if (inside) continue;
         if (c == delimiter) {
-            ends[count++] = (uint32_t)i;
+            if (column < limit) ends[count++] = (uint32_t)i;
+            column++;
         } else if (c == '\n' || c == '\r') {
             if (c == '\r' && i + 1 < n && p[i + 1] == '\n') continue;
             ends[count++] = (uint32_t)i | (uint32_t)1 << 31;
             record_ends += 1;
+            column = 0;
         }
     }
     *in_quotes = inside;

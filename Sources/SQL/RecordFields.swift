@@ -204,7 +204,7 @@ final class RecordFields {
         }
         var inQuotes: Int32 = 0
         var recordEnds = 0
-        var count = cf_sql_field_ends(base, filled, delimiter, quote, ends, &inQuotes, &recordEnds)
+        var count = cf_sql_field_ends(base, filled, delimiter, quote, max(1, highest), ends, &inQuotes, &recordEnds)
         // The input's last record may have no line end.
         var lastEnd = 0
         if let lastRecord = (0..<count).last(where: { ends[$0] & (1 << 31) != 0 }) { lastEnd = Int(ends[lastRecord] & 0x7FFF_FFFF) + 1 }
