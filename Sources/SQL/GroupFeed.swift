@@ -284,9 +284,15 @@ struct GroupingSink: RowSink {
     private var builder: KeyBuilder
     private let typed: TypedCells
     private let memo = PartitionMemo()
+    /// With one group column: the partitions of its cells as written, so a cell seen before
+    /// in a partition of its own key's costs no key at all.
+    private let cellMemo: PartitionMemo?
+    private let groupSlot: Int
     private(set) var failure: SQLError?
 
     init(request: ScanRequest, codec: GroupKey, ranges: KeyRanges, partitions: Partitions) {
+        cellMemo = request.groupSlots.count == 1 ? PartitionMemo() : nil
+        groupSlot = request.groupSlots.first ?? 0
         width = request.columns.count
         var isGroup = [Bool](repeating: false, count: width)
         for slot in request.groupSlots { isGroup[slot] = true }
@@ -301,11 +307,17 @@ struct GroupingSink: RowSink {
         guard failure == nil else { return }
         let typed = self.typed.cells
         for slot in 0..<width { typed[slot] = SQLTyping.type(cells[slot]) }
-        builder.build(typed, cells: cells)
-        let partition = builder.key.withUnsafeBytes { key in
-            let partition = memo.partition(of: key, in: ranges)
-            partitions.beginRow(key: key, partition: partition, isSingleKey: KeyRanges.isSingleKey(partition))
-            return partition
+        var partition = -1
+        if let cellMemo, let known = cellMemo.remembered(cells[groupSlot]), KeyRanges.isSingleKey(known), partitions.continueRun(known) {
+            partition = known
+        } else {
+            builder.build(typed, cells: cells)
+            partition = builder.key.withUnsafeBytes { key in
+                let partition = memo.partition(of: key, in: ranges)
+                partitions.beginRow(key: key, partition: partition, isSingleKey: KeyRanges.isSingleKey(partition))
+                return partition
+            }
+            cellMemo?.remember(cells[groupSlot], partition: partition)
         }
         let body = partitions.body(partition)
         body.pointee.append(varint: UInt64(record))

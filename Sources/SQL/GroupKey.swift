@@ -216,19 +216,35 @@ final class PartitionMemo {
     /// The partition of `key` in `ranges`.
     @inline(__always)
     func partition(of key: UnsafeRawBufferPointer, in ranges: KeyRanges) -> Int {
-        guard key.count <= PartitionMemo.keyBytes, let base = key.baseAddress else { return ranges.partition(of: key) }
-        let hash = Partitions.hash(key, seed: 0x3E30)
-        let slot = Int(truncatingIfNeeded: hash) & (PartitionMemo.size - 1)
-        let stored = keys + slot * PartitionMemo.keyBytes
-        if partitions[slot] >= 0 && hashes[slot] == hash && Int(lengths[slot]) == key.count && memcmp(stored, base, key.count) == 0 {
-            return Int(partitions[slot])
-        }
+        if let known = remembered(key) { return known }
         let partition = ranges.partition(of: key)
+        remember(key, partition: partition)
+        return partition
+    }
+
+    /// The partition remembered for `bytes`, if any.
+    @inline(__always)
+    func remembered(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count <= PartitionMemo.keyBytes else { return nil }
+        let hash = Partitions.hash(bytes, seed: 0x3E30)
+        let slot = Int(truncatingIfNeeded: hash) & (PartitionMemo.size - 1)
+        guard partitions[slot] >= 0, hashes[slot] == hash, Int(lengths[slot]) == bytes.count else { return nil }
+        if bytes.count > 0 && memcmp(keys + slot * PartitionMemo.keyBytes, bytes.baseAddress!, bytes.count) != 0 { return nil }
+        return Int(partitions[slot])
+    }
+
+    /// Remembers `partition` for `bytes` (unless they are too long to keep).
+    @inline(__always)
+    func remember(_ bytes: UnsafeRawBufferPointer, partition: Int) {
+        guard bytes.count <= PartitionMemo.keyBytes else { return }
+        let hash = Partitions.hash(bytes, seed: 0x3E30)
+        let slot = Int(truncatingIfNeeded: hash) & (PartitionMemo.size - 1)
         hashes[slot] = hash
         partitions[slot] = Int32(partition)
-        lengths[slot] = Int32(key.count)
-        stored.update(from: base.assumingMemoryBound(to: UInt8.self), count: key.count)
-        return partition
+        lengths[slot] = Int32(bytes.count)
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            (keys + slot * PartitionMemo.keyBytes).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
     }
 }
 

@@ -68,6 +68,16 @@ final class Partitions: @unchecked Sendable {
         }
     }
 
+    /// Starts a row in the open run of `partition`, a partition of a single key (so the
+    /// row's key is the run's), without its key's bytes; false when no run is open.
+    @inline(__always)
+    func continueRun(_ partition: Int) -> Bool {
+        guard runs[partition].start >= 0 else { return false }
+        bodyStart = buffers[partition].count
+        runs[partition].rows += 1
+        return true
+    }
+
     /// Where a row's bytes go.
     @inline(__always)
     func body(_ partition: Int) -> UnsafeMutablePointer<ByteBuffer> { buffers + partition }
