@@ -141,8 +141,9 @@ enum VirtualTableModule {
                 return error
             }
         }
-        guard let failure else { return SQLITE_OK }
-        let control = withCursor(cursor) { $0.table.control }
+        guard var failure else { return SQLITE_OK }
+        let (control, name) = withCursor(cursor) { ($0.table.control, $0.table.input.name) }
+        if case .input(let message) = failure { failure = .input("\(name): \(message)") }
         control.note(failure)
         if let table = cursor.pointee.pVtab {
             sqlite3_free(table.pointee.zErrMsg)

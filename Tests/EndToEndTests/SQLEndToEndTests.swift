@@ -93,6 +93,20 @@ struct SQLEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["sales.csv"])
     }
 
+    @Test("a cell longer than SQL reads is the input's error: named, exit 1, never cut silently")
+    func longCell() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.csv").path
+        try Data(("a,b\n1," + String(repeating: "x", count: 2 << 20) + "\n2,y\n").utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run([binary, "--sql", "select length(b) from t", "--output", "csv", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "csvfreeze: t: record 2, column 2: a cell longer than 1 MiB, more than SQL reads\n")
+        let other = try run([binary, "--sql", "select a from t", "--output", "csv", path])
+        #expect(other.status == 0)
+        #expect(other.text == "a\n1\n2\n")
+    }
+
     @Test("several files without --sql: one line, exit 2; --sql with a view option: exit 64")
     func severalFiles() throws {
         let dir = try directory()
