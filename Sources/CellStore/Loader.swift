@@ -32,6 +32,9 @@ package final class Loader: Sendable {
     /// Keep reading a regular file as it grows, like `tail -f`.
     let follows: Bool
     let onChange: @Sendable () -> Void
+    /// Bumped whenever the index grows or the pass ends: background passes that follow the
+    /// input wait on it (`onChange` is for the event loop, and is throttled).
+    let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
     /// Whether `start()` made a thread, and a signal the thread gives as it ends.
@@ -279,6 +282,7 @@ package final class Loader: Sendable {
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
             }
+            progressSignal.notify()
             notice(force: false)
         }
         // Where compressed data breaks off, the bytes after the last record's end are a
@@ -324,6 +328,7 @@ package final class Loader: Sendable {
             $0.progress.isComplete = true
             $0.available = offset
         }
+        progressSignal.notify()
         notice(force: true)
     }
 

@@ -78,7 +78,7 @@ public final class FrequencyCount {
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
+                guard let filter = RecordFilter.of(records, first: headerRows, control: control) else { return nil }
                 chosen = Pass(input: input, columns: pass.columns, filter: filter)
             }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)

@@ -58,7 +58,7 @@ public final class SummaryScan {
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
+                guard let filter = RecordFilter.of(records, first: headerRows, control: control) else { return nil }
                 chosen = Pass(input: input, columns: pass.columns, filter: filter)
             }
             guard let profiles = SummaryScan.profile(chosen, budget: budget, control: control, board: board) else { return nil }

@@ -28,10 +28,11 @@ struct FilterJob: Sendable {
         let shown = shownColumns
         while true {
             if control.isCancelled { return finish(cancelled: true) }
+            let version = readers.changes.version
             let progress = readers.progress
             guard let input = ScanInput(readers: readers) else {
                 if progress.isComplete { break }
-                Thread.sleep(forTimeInterval: 0.01)
+                control.wait(for: readers.changes, past: version)
                 continue
             }
             let known = progress.isComplete ? progress.rowCount : input.indexedRecords
@@ -39,7 +40,7 @@ struct FilterJob: Sendable {
             if covered >= known {
                 if progress.isComplete { break }
                 core.state.withLock { $0.following = true }
-                Thread.sleep(forTimeInterval: 0.01)
+                control.wait(for: readers.changes, past: version)
                 continue
             }
             let end = min(known, covered + Self.step)
@@ -61,6 +62,7 @@ struct FilterJob: Sendable {
             records.extend(to: end, members: members)
             if base == nil {
                 core.rows.withLock { $0 = records }
+                core.changes.notify()
                 wake()
             }
             core.done.store(bytesBefore(record: end, in: input), ordering: .relaxed)
@@ -86,6 +88,7 @@ struct FilterJob: Sendable {
     private func layOver(_ base: any RecordSequence, records: RankedBitmap, control: ScanControl) {
         var rows = RankedBitmap()
         while !control.isCancelled {
+            let version = base.changes.version
             let complete = base.isComplete
             let available = base.count
             while rows.length < available && !control.isCancelled {
@@ -94,16 +97,18 @@ struct FilterJob: Sendable {
                 let members = refs.enumerated().compactMap { records.contains($1.record) ? window.lowerBound + $0 : nil }
                 rows.extend(to: window.lowerBound + refs.count, members: members)
                 core.rows.withLock { $0 = rows }
+                core.changes.notify()
                 wake()
                 if refs.isEmpty { break }
             }
             if complete && rows.length >= available { return }
-            Thread.sleep(forTimeInterval: 0.01)
+            control.wait(for: base.changes, past: version)
         }
     }
 
     private func finish(cancelled: Bool) -> Bool {
         core.state.withLock { $0.complete = true; $0.following = false }
+        core.changes.notify()
         wake()
         return !cancelled
     }

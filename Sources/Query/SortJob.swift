@@ -15,9 +15,7 @@ struct SortJob: Sendable {
     let wake: @Sendable () -> Void
 
     /// One worker's runs: the one being filled and those spilled.
-    final class Worker: @unchecked Sendable {
-        // @unchecked: a worker is used by one thread at a time; the pass hands it from
-        // round to round only after joining the threads of the round before.
+    struct Worker: Sendable {
         var run: SortRun
         var spilled: [SpillFile] = []
         var builder: KeyBuilder
@@ -29,13 +27,17 @@ struct SortJob: Sendable {
     }
 
     func run(control: ScanControl) -> Bool {
-        let workers = (0..<self.workers).map { _ in Worker(builder: builder, budget: budget) }
+        // Each thread of a round takes its worker out and puts it back when done, so a
+        // worker is only ever touched by one thread (moved, never copied: its arrays stay).
+        let workers = Mutex<[Worker?]>((0..<self.workers).map { _ in Worker(builder: builder, budget: budget) })
+        let count = self.workers
         var checkpoint = 0
         // Read the keys, round after round as the index grows.
         while true {
             if control.isCancelled { return finish(.cancelled) }
+            let version = readers.changes.version
             guard let reader = readers.current() else {
-                Thread.sleep(forTimeInterval: 0.01)
+                control.wait(for: readers.changes, past: version)
                 continue
             }
             if reader.isFinal, let failure = readers.progress.failure, reader.checkpoints.isEmpty {
@@ -44,24 +46,31 @@ struct SortJob: Sendable {
             core.total.store(reader.end - (reader.checkpoints.first?.offset ?? 0), ordering: .relaxed)
             guard let (stretch, next) = reader.stretch(fromCheckpoint: checkpoint) else {
                 if reader.isFinal { break }
-                Thread.sleep(forTimeInterval: 0.01)
+                control.wait(for: readers.changes, past: version)
                 continue
             }
-            let parts = reader.split(stretch, into: workers.count)
+            let parts = reader.split(stretch, into: count)
             runConcurrently(parts.count) { index in
-                extract(parts[index], reader: reader, into: workers[index], control: control)
+                guard var worker = workers.withLock({ Self.take(&$0[index]) }) else { return }
+                extract(parts[index], reader: reader, into: &worker, control: control)
+                workers.withLock { $0[index] = worker }
             }
             checkpoint = next
-            if let failure = workers.compactMap(\.failure).first { return finish(.failed(failure.description)) }
+            if let failure = workers.withLock({ $0.compactMap { $0?.failure }.first }) { return finish(.failed(failure.description)) }
             if stretch.endsInput { break }
         }
         if control.isCancelled { return finish(.cancelled) }
         // Merge every run once.
         core.phase.withLock { $0 = .merging }
+        core.changes.notify()
         wake()
-        runConcurrently(workers.count) { index in workers[index].run.sort() }
+        runConcurrently(count) { index in
+            guard var worker = workers.withLock({ Self.take(&$0[index]) }) else { return }
+            worker.run.sort()
+            workers.withLock { $0[index] = worker }
+        }
         var cursors: [RunCursor] = []
-        for worker in workers {
+        for worker in workers.withLock({ $0 }).compactMap({ $0 }) {
             cursors += worker.spilled.map { RunCursor(file: $0) }
             cursors.append(RunCursor(memory: worker.run))
         }
@@ -76,6 +85,7 @@ struct SortJob: Sendable {
                     if control.isCancelled { return finish(.cancelled) }
                     try core.permutation.append(batch)
                     batch.removeAll(keepingCapacity: true)
+                    core.changes.notify()
                     // The first rows at once, then larger batches.
                     if batchSize < 1 << 15 { batchSize *= 2; wake() }
                 }
@@ -89,18 +99,25 @@ struct SortJob: Sendable {
 
     private func finish(_ phase: SortedRecords.Phase) -> Bool {
         core.phase.withLock { $0 = phase }
+        core.changes.notify()
         wake()
         return phase == .done
     }
 
+    /// The value in `slot`, leaving nil there.
+    private static func take(_ slot: inout Worker?) -> Worker? {
+        defer { slot = nil }
+        return slot
+    }
+
     /// Reads the keys of `stretch` into `worker`'s runs, spilling a run when it is full.
-    private func extract(_ stretch: Stretch, reader: RecordReader, into worker: Worker, control: ScanControl) {
+    private func extract(_ stretch: Stretch, reader: RecordReader, into worker: inout Worker, control: ScanControl) {
         var extractor = KeyExtractor(dialect: reader.dialect, columns: builder.columns, firstRecord: stretch.firstRecord,
                                      at: stretch.start)
         let headerRows = self.headerRows
         let core = self.core   // not `self`: the closures below must not copy the job per record
-        // The run and the key builder are worked on as locals (no access checks on the
-        // class's properties per record) and handed back at the end.
+        // The run and the key builder are worked on as locals (the closures below capture
+        // them, not the worker) and handed back at the end.
         var run = SortRun(budget: 0)
         swap(&run, &worker.run)
         var builder = worker.builder

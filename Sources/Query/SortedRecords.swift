@@ -22,10 +22,7 @@ import Table
 /// them, and the merge starts when the input is complete. Temporary files are unlinked as
 /// they are made, so none is left on any way out. Dropping the object cancels the pass
 /// and waits for its thread; `cancel()` stops it sooner.
-public final class SortedRecords: RecordSequence, @unchecked Sendable {
-    // @unchecked: every stored property is Sendable except `scan`, which is only
-    // cancelled (an atomic store) and dropped; the pass's results go through `core`.
-
+public final class SortedRecords: RecordSequence {
     /// Where the pass is.
     public enum Phase: Sendable, Equatable {
         case reading, merging, done, cancelled
@@ -39,6 +36,8 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
         let done = Atomic<Int64>(0)
         let total = Atomic<Int64>(0)
         let runs = Atomic<Int>(0)
+        /// Published when merged rows are added and when the pass ends.
+        let changes = ChangeSignal()
     }
 
     public let keys: [SortKey]
@@ -46,7 +45,8 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
     public let headerRows: Int
     let core = Core()
     let readers: RecordReaders
-    private var scan: BackgroundScan<Bool>?
+    /// The pass; dropping it (with the object) cancels it and waits for its thread.
+    private let scan: BackgroundScan<Bool>
 
     /// Memory the sort may use for keys, all workers together.
     public static let defaultBudget = 64 << 20
@@ -75,13 +75,11 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
         }
     }
 
-    deinit { scan = nil }
-
     /// Stops the pass; the rows merged so far stay readable.
-    public func cancel() { scan?.cancel() }
+    public func cancel() { scan.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    public func wait() { scan?.wait() }
+    public func wait() { scan.wait() }
 
     public var phase: Phase { core.phase.withLock { $0 } }
     /// Bytes of the input read so far, and the input's size as known now.
@@ -92,6 +90,7 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
     // MARK: RecordSequence
 
     public var count: Int { core.permutation.count }
+    public var changes: ChangeSignal { core.changes }
     public var isComplete: Bool {
         switch phase {
         case .done, .cancelled, .failed: return true

@@ -24,7 +24,7 @@ final class ViewSaver {
     }
 
     /// Everything the pass needs, taken on the UI thread.
-    struct Plan: @unchecked Sendable {
+    struct Plan: Sendable {
         var path: String
         var reader: RecordReader
         var headers: [Row]

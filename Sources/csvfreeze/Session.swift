@@ -44,7 +44,11 @@ enum Session {
         // before the terminal is taken, so a wrong name is a plain one-line error.
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
-            while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
+            while true {
+                let version = first!.progressSignal.version
+                if first!.rowCount >= max(1, options.headerRows) || first!.isComplete { break }
+                first!.progressSignal.wait(past: version)
+            }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
                 resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
