@@ -82,7 +82,7 @@ public final class AppLoop {
         if happenings.contains(.news) { hearNews() }
         if happenings.contains(where: \.isInput) {
             // Before any key acts on rows read earlier: did the file change since?
-            _ = table.store.noticeChangeOnDisk()
+            _ = table.file?.noticeChangeOnDisk()
         }
         for happening in happenings where !isFinished {
             apply(happening)
@@ -147,7 +147,7 @@ public final class AppLoop {
                 old.handle(.refresh)
             }
         }
-        if table.options.follows && table.store.progress.wasTruncated {
+        if table.options.follows && table.file?.progress.wasTruncated == true {
             replaceTable(restarting: true)
         }
     }
@@ -195,7 +195,7 @@ public final class AppLoop {
         let old = table
         do {
             let fresh = Viewer(store: try reopen(), options: old.options, screenSize: old.screenSize)
-            old.store.stopLoading()
+            old.file?.stopLoading()
             fresh.adopt(old)
             if restarting {
                 // The cursor on the new content's last row, followed on, as `tail -F` shows.

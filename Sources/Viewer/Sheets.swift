@@ -71,7 +71,8 @@ extension Viewer {
     /// The input for a sheet's pass: what is read now (a followed input never ends, so
     /// its pass covers the rows read so far).
     private var scanInput: ScanInput? {
-        store.follows ? ScanInput(readers: store.recordReadersAsOfNow) : ScanInput(store: store)
+        guard let file else { return nil }
+        return file.follows ? ScanInput(readers: file.recordReadersAsOfNow) : ScanInput(store: file)
     }
 
     /// A sheet this viewer asks to push (the event loop takes it).
@@ -125,9 +126,9 @@ final class FrequencySheet: SheetSource {
         self.column = column
         self.name = name
         options = table.options
-        wake = table.store.wake
-        readSoFar = !table.store.isComplete
-        count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.store.wake)
+        wake = table.source.wake
+        readSoFar = !table.source.isComplete
+        count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.source.wake)
     }
 
     deinit { count.cancel() }
@@ -209,9 +210,9 @@ final class SummarySheet: SheetSource {
         self.records = records
         self.table = table
         options = table.options
-        wake = table.store.wake
-        readSoFar = !table.store.isComplete
-        scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.store.wake)
+        wake = table.source.wake
+        readSoFar = !table.source.isComplete
+        scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.source.wake)
     }
 
     deinit { scan.cancel() }

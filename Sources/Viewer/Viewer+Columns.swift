@@ -51,7 +51,7 @@ extension Viewer {
             message = error.description
             return
         }
-        let header = options.headerRows > 0 ? store.row(0) : nil
+        let header = options.headerRows > 0 ? source.row(0) : nil
         let matching = (0..<table.fileColumnCount).filter { column in
             let name = header?.field(column) ?? []
             return matcher.matches(name.isEmpty ? ArraySlice("column \(column + 1)".utf8) : name)

@@ -154,7 +154,7 @@ extension Viewer {
     /// An input column's name: its header cell, cut to 256 bytes (with `…`), so that a
     /// header cell of megabytes costs no more per frame than a name (empty without a header row).
     func name(ofFileColumn column: Int) -> String {
-        guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
+        guard options.headerRows > 0 && source.rowCount > 0, let field = source.row(0)?.field(column) else { return "" }
         guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
         let start = field.prefix(256)
         return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"

@@ -33,6 +33,9 @@ struct ViewQuery {
     /// A new sort's rows show from their top, the cursor on the first (a user sorts to see
     /// the largest or smallest values; `''` goes back to the record it was on).
     var showsTop = false
+    /// The source's generation the passes read: when its rows are replaced (a sheet's
+    /// newer counts), the passes run again.
+    var sourceGeneration = 0
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -121,7 +124,7 @@ extension Viewer {
         if query.sortKeys.isEmpty {
             query.sorted = nil
         } else if sortChanged || query.sorted == nil {
-            query.sorted = SortedRecords.start(store: store, headerRows: options.headerRows, keys: query.sortKeys, wake: store.wake)
+            query.sorted = startSort()
         }
         if query.filters.isEmpty {
             query.filtered = nil
@@ -133,8 +136,7 @@ extension Viewer {
                 return filter
             }
             do {
-                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: filters,
-                                                           over: query.sorted, wake: store.wake)
+                query.filtered = try startFilter(filters)
             } catch {
                 let filter = query.filters.removeLast()
                 // The reason without the command line's option name.
@@ -150,6 +152,19 @@ extension Viewer {
             showQueryRows()
         }
         message = text ?? (query.isRunning ? queryProgress : nil)
+    }
+
+    /// The sort's pass over the source.
+    private func startSort() -> SortedRecords? {
+        guard let file else { return nil }
+        return SortedRecords.start(store: file, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake)
+    }
+
+    /// The filters' pass over the source (over the sort's rows when there is one).
+    private func startFilter(_ filters: [RecordFilter]) throws(QueryError) -> FilteredRecords? {
+        guard let file else { return nil }
+        return try FilteredRecords.start(store: file, headerRows: options.headerRows, filters: filters, over: query.sorted,
+                                         wake: source.wake)
     }
 
     /// Puts the passes' rows on screen (the cursor stays on its record where it can).
@@ -186,6 +201,21 @@ extension Viewer {
         } else {
             message = "stopped: the rows found so far stay"
         }
+    }
+
+    /// On news: when the source's rows were replaced (a sheet filling in), what was made
+    /// from them is made again: the filters and sort run over the new rows (the cursor
+    /// stays on its row), matches on screen are looked at again, widths are measured again.
+    func takeReplacedRows() {
+        guard source.generation != query.sourceGeneration else { return }
+        query.sourceGeneration = source.generation
+        search.matchCache = [:]
+        guard !query.isEmpty else { return }
+        query.sorted?.cancel()
+        query.sorted = nil
+        let said = message
+        applyQuery(saying: nil)
+        if message == nil { message = said }
     }
 
     /// On news: the passes' progress, and their end.

@@ -18,7 +18,7 @@ extension Viewer {
             message = "already writing \(saving!.path): Esc cancels it"
             return
         }
-        if store.isInput(path) {
+        if file?.isInput(path) == true {
             message = "not written: that is the file being viewed"
             return
         }
@@ -33,16 +33,16 @@ extension Viewer {
                 return
             }
         }
-        guard let reader = store.recordReader() else {
+        guard let reader = file?.recordReader() else {
             message = "nothing to write yet"
             return
         }
-        let headers = (0..<min(options.headerRows, store.rowCount)).compactMap { store.row($0) }
+        let headers = (0..<min(options.headerRows, source.rowCount)).compactMap { source.row($0) }
         let plan = ViewSaver.Plan(path: path, reader: reader, headers: headers, rows: table.rows, firstRecord: options.headerRows,
                                   rowCount: dataRowCount, columns: table.columns.shown,
                                   delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C)
-        saving = ViewSaver(plan, wake: store.wake)
-        savedWhileLoading = !store.isComplete
+        saving = ViewSaver(plan, wake: source.wake)
+        savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
 

@@ -35,12 +35,12 @@ extension Viewer {
         }
         sync()
         cancelSearch()
-        guard let input = ScanInput(store: store), let compiled = search.matcher?.pattern else { return }
+        guard let file, let input = ScanInput(store: file), let compiled = search.matcher?.pattern else { return }
         search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: store.wake)
-        search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
+                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: source.wake)
+        search.searchedRows = source.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 

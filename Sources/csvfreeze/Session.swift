@@ -87,11 +87,11 @@ enum Session {
         let table = loop.table
         session.end()
         HistoryFile.save(table.history, to: historyPath)
-        table.store.stopLoading()
+        table.file?.stopLoading()
         if let choice = table.chosen {
             // A column is read again from the input: only a file can be (a FIFO would wait
             // for a writer that is gone).
-            return echo(choice, path: table.store.isReloadable ? path : nil, delimiter: delimiter, quote: quote,
+            return echo(choice, path: table.file?.isReloadable == true ? path : nil, delimiter: delimiter, quote: quote,
                         preamble: preamble, headerRows: options.headerRows, terminator: terminator)
         }
         // A script must tell "quit without choosing" from "chose an empty cell".

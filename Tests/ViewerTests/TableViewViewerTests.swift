@@ -79,3 +79,29 @@ extension TableViewViewerTests {
         }
     }
 }
+
+extension TableViewViewerTests {
+    @Test("a viewer over rows in memory: its header row, its rows, no file; its count grows with '+' until complete")
+    func overRowsInMemory() {
+        _ = utf8Locale
+        let rows = MemoryRows(name: "frequency of city", columns: ["value", "count"])
+        rows.append([Row(cells: ["Oslo", "6"]), Row(cells: ["Bergen", "3"])])
+        // A file's options: the rows bring their own header, whatever -r said.
+        let subject = Viewer(source: rows, options: .plain(headerRows: 0), screenSize: Size(width: 80, height: 6))
+        #expect(subject.file == nil && subject.options.headerRows == 1)
+        var lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│value  count"), "\(lines)")
+        #expect(lines[1].hasPrefix("  1│Oslo       6"), "\(lines)")
+        #expect(lines[2].hasPrefix("  2│Bergen     3"), "\(lines)")
+        #expect(lines[5].contains("row 1/2+") && lines[5].contains("frequency of city"), "\(lines[5])")
+        rows.append([Row(cells: ["Tromsø", "1"])])
+        rows.finish()
+        subject.handle(.refresh)
+        lines = subject.frame().lines
+        #expect(lines[3].hasPrefix("  3│Tromsø     1"), "\(lines)")
+        #expect(lines[5].contains("row 1/3") && !lines[5].contains("row 1/3+"), "\(lines[5])")
+        subject.handle(.reload)
+        #expect(subject.frame().lines[5].contains("cannot be read again"))
+        #expect(subject.invariantViolations.isEmpty)
+    }
+}
