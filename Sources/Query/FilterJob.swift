@@ -6,7 +6,14 @@ import Table
 
 /// The pass behind `FilteredRecords`.
 struct FilterJob: Sendable {
-    let readers: RecordReaders
+    /// What the filters read: an input's bytes through its index (followed while it
+    /// loads), or rows (a sheet's), cell by cell.
+    enum Input: Sendable {
+        case readers(RecordReaders)
+        case rows(RowSnapshot)
+    }
+
+    let input: Input
     let headerRows: Int
     let filters: [RecordFilter]
     let patterns: [CompiledPattern]
@@ -21,6 +28,31 @@ struct FilterJob: Sendable {
         filters.map { filter in filter.column == nil ? filter.columns.map(Set.init) : nil }
     }
 
+    /// What can be read now: the records known, whether they are all, a search over them.
+    private struct Round {
+        var known = 0
+        var isFinal: Bool
+        /// What progress counts (bytes, or records) in all, and before a record.
+        var total: Int64 = 0
+        var doneBefore: (Int) -> Int64 = { _ in 0 }
+        /// Nil while nothing can be read yet (the input's dialect is not known).
+        var search: ((CompiledPattern, Int?) -> CellSearch)?
+    }
+
+    private func round() -> Round {
+        switch input {
+        case .rows(let rows):
+            return Round(known: rows.count, isFinal: true, total: Int64(rows.count), doneBefore: { Int64($0) },
+                         search: { CellSearch(rows: rows, pattern: $0, column: $1) })
+        case .readers(let readers):
+            let progress = readers.progress
+            guard let scanInput = ScanInput(readers: readers) else { return Round(isFinal: progress.isComplete) }
+            return Round(known: progress.isComplete ? progress.rowCount : scanInput.indexedRecords, isFinal: progress.isComplete,
+                         total: scanInput.byteCount, doneBefore: { Self.bytesBefore(record: $0, readers: readers) },
+                         search: { CellSearch(input: scanInput, pattern: $0, column: $1) })
+        }
+    }
+
     func run(control: ScanControl) -> Bool {
         // Over a base, the record bits are found first, then laid over its rows.
         var records = RankedBitmap()
@@ -28,28 +60,21 @@ struct FilterJob: Sendable {
         let shown = shownColumns
         while true {
             if control.isCancelled { return finish(cancelled: true) }
-            let version = readers.changes.version
-            let progress = readers.progress
-            guard let input = ScanInput(readers: readers) else {
-                if progress.isComplete { break }
-                control.wait(for: readers.changes, past: version)
+            let version = changes?.version ?? 0
+            let round = round()
+            guard let search = round.search, covered < round.known else {
+                if round.isFinal { break }
+                if round.search != nil { core.state.withLock { $0.following = true } }
+                if let changes { control.wait(for: changes, past: version) }
                 continue
             }
-            let known = progress.isComplete ? progress.rowCount : input.indexedRecords
-            core.total.store(input.byteCount, ordering: .relaxed)
-            if covered >= known {
-                if progress.isComplete { break }
-                core.state.withLock { $0.following = true }
-                control.wait(for: readers.changes, past: version)
-                continue
-            }
-            let end = min(known, covered + Self.step)
+            core.total.store(round.total, ordering: .relaxed)
+            let end = min(round.known, covered + Self.step)
             var keep = [Bool](repeating: true, count: end - covered)
             for (index, pattern) in patterns.enumerated() {
-                let search = CellSearch(input: input, pattern: pattern, column: filters[index].column)
                 var matched = [Bool](repeating: false, count: end - covered)
                 let allowed = shown[index]
-                search.forEachMatch(in: covered..<end, control: control) { record, columns in
+                search(pattern, filters[index].column).forEachMatch(in: covered..<end, control: control) { record, columns in
                     if let allowed, !columns.contains(where: allowed.contains) { return true }
                     matched[record - covered] = true
                     return true
@@ -65,14 +90,20 @@ struct FilterJob: Sendable {
                 core.changes.notify()
                 wake()
             }
-            core.done.store(bytesBefore(record: end, in: input), ordering: .relaxed)
+            core.done.store(round.doneBefore(end), ordering: .relaxed)
             covered = end
         }
         if let base { layOver(base, records: records, control: control) }
         return finish(cancelled: control.isCancelled)
     }
 
-    private func bytesBefore(record: Int, in input: ScanInput) -> Int64 {
+    /// What to wait on for more records: the loader's progress (rows are all there).
+    private var changes: ChangeSignal? {
+        if case .readers(let readers) = input { return readers.changes }
+        return nil
+    }
+
+    private static func bytesBefore(record: Int, readers: RecordReaders) -> Int64 {
         guard let reader = readers.current() else { return 0 }
         let start = reader.checkpoints.first?.offset ?? 0
         var low = 0, high = reader.checkpoints.count - 1

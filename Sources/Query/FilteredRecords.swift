@@ -45,16 +45,24 @@ public final class FilteredRecords: RecordSequence {
     public static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
-        return FilteredRecords(readers: store.follows ? store.recordReadersAsOfNow : store.recordReaders, headerRows: headerRows, filters: filters, patterns: patterns,
-                               base: base, wake: wake)
+        return FilteredRecords(input: .readers(store.follows ? store.recordReadersAsOfNow : store.recordReaders), headerRows: headerRows,
+                               filters: filters, patterns: patterns, base: base, wake: wake)
     }
 
-    init(readers: RecordReaders, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
+    /// Starts filtering the data records of `rows` (a sheet's), each cell matched as the
+    /// raw-byte scan confirms a file's. Throws when a pattern does not compile.
+    public static func start(rows: RowSnapshot, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+                             wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
+        let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
+        return FilteredRecords(input: .rows(rows), headerRows: headerRows, filters: filters, patterns: patterns, base: base, wake: wake)
+    }
+
+    init(input: FilterJob.Input, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
-        let job = FilterJob(readers: readers, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
+        let job = FilterJob(input: input, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
                             core: core, wake: wake)
         scan = BackgroundScan(name: "csvfreeze filter", total: 0, wake: wake) { control in job.run(control: control) }
     }

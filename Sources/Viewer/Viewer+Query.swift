@@ -154,16 +154,22 @@ extension Viewer {
         message = text ?? (query.isRunning ? queryProgress : nil)
     }
 
-    /// The sort's pass over the source.
+    /// The sort's pass over the source: a file's bytes, or any other source's rows.
     private func startSort() -> SortedRecords? {
-        guard let file else { return nil }
-        return SortedRecords.start(store: file, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake)
+        if let file {
+            return SortedRecords.start(store: file, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake)
+        }
+        return source.snapshot().map { SortedRecords.start(rows: $0, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake) }
     }
 
     /// The filters' pass over the source (over the sort's rows when there is one).
     private func startFilter(_ filters: [RecordFilter]) throws(QueryError) -> FilteredRecords? {
-        guard let file else { return nil }
-        return try FilteredRecords.start(store: file, headerRows: options.headerRows, filters: filters, over: query.sorted,
+        if let file {
+            return try FilteredRecords.start(store: file, headerRows: options.headerRows, filters: filters, over: query.sorted,
+                                             wake: source.wake)
+        }
+        guard let rows = source.snapshot() else { return nil }
+        return try FilteredRecords.start(rows: rows, headerRows: options.headerRows, filters: filters, over: query.sorted,
                                          wake: source.wake)
     }
 

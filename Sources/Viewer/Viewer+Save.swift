@@ -33,7 +33,16 @@ extension Viewer {
                 return
             }
         }
-        guard let reader = file?.recordReader() else {
+        let reader: ViewSaver.Records
+        if let file {
+            guard let fileReader = file.recordReader() else {
+                message = "nothing to write yet"
+                return
+            }
+            reader = .file(fileReader)
+        } else if let rows = source.snapshot() {
+            reader = .rows(rows)
+        } else {
             message = "nothing to write yet"
             return
         }

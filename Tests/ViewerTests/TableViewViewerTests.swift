@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellStore
 import FreezeLayout
@@ -103,5 +104,44 @@ extension TableViewViewerTests {
         subject.handle(.reload)
         #expect(subject.frame().lines[5].contains("cannot be read again"))
         #expect(subject.invariantViolations.isEmpty)
+    }
+}
+
+extension TableViewViewerTests {
+    @Test("over rows in memory, a sort, a filter, a search and Ctrl-S work as they do over a file")
+    func queriesOverRowsInMemory() throws {
+        _ = utf8Locale
+        let rows = MemoryRows(name: "sheet", columns: ["value", "count"])
+        rows.append([("Oslo", "6"), ("Bergen", "3"), ("Tromsø", "1"), ("Bodø", "12"), ("", "2")].map { Row(cells: [$0.0, $0.1]) })
+        rows.finish()
+        let subject = Viewer(source: rows, options: .plain, screenSize: Size(width: 60, height: 10))
+        func settle() {
+            waitUntil("the passes") {
+                subject.handle(.refresh)
+                return !subject.isQueryRunning && !subject.isSearching && !subject.isSaving
+            }
+            subject.handle(.refresh)
+        }
+        func values() -> [String] {
+            subject.table.fetch(rows: [0..<subject.dataRowCount])
+            return (0..<subject.dataRowCount).map { String(decoding: subject.table.cell(row: $0, column: 0), as: UTF8.self) }
+        }
+        subject.handle(.moveRight)
+        subject.handle(.sort(descending: true, adding: false))
+        settle()
+        #expect(values() == ["Bodø", "Oslo", "Bergen", "", "Tromsø"], "by count, largest first")
+        subject.handle(.filter("o", columnOnly: false))
+        settle()
+        #expect(values() == ["Bodø", "Oslo", "Tromsø"], "the sort's order, filtered")
+        subject.handle(.moveLeft)
+        subject.handle(.find("^tr", columnOnly: false))
+        settle()
+        #expect(subject.cursorRow == 2 && subject.cursorColumn == 0, "the search lands on Tromsø")
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        subject.handle(.saveTo(target, overwrite: false))
+        settle()
+        #expect(subject.frame().lines.last?.contains("wrote 3 rows") == true, "\(subject.frame().lines.last ?? "")")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "value,count\nBodø,12\nOslo,6\nTromsø,1\n")
     }
 }
