@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),
     ],

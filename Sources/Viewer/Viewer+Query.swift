@@ -1,4 +1,5 @@
 import CellStore
+import FreezeLayout
 import Query
 import Scan
 import Table
@@ -36,6 +37,9 @@ struct ViewQuery {
     /// The source's generation the passes read: when its rows are replaced (a sheet's
     /// newer counts), the passes run again.
     var sourceGeneration = 0
+    /// The passes run again over replaced rows: their rows show with the cursor on the
+    /// same line, not on the record it was on (a record of replaced rows is another row).
+    var keepsCursorRow = false
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -178,7 +182,18 @@ extension Viewer {
         query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
                                      filtered: query.filtered)
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
+        let line = cursorRow, top = window.offset.y
         show(rows: query.rows)
+        let keepsLine = query.keepsCursorRow && !query.opensAtTop && !query.showsTop
+        query.keepsCursorRow = false
+        if keepsLine {
+            // Replaced rows sorted or filtered again: the screen stays as it was.
+            query.awaitedRecord = nil
+            sync()
+            window.scroll(to: Point(x: window.offset.x, y: top))
+            moveCursor(toRow: line, column: cursorColumn)
+            return
+        }
         // Not on its record: that record is not merged yet (or not in the view at all).
         let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
         query.awaitedRecord = missed && !query.opensAtTop && !query.showsTop ? record : nil
@@ -219,6 +234,7 @@ extension Viewer {
         guard !query.isEmpty else { return }
         query.sorted?.cancel()
         query.sorted = nil
+        query.keepsCursorRow = true
         let said = message
         applyQuery(saying: nil)
         if message == nil { message = said }
