@@ -12,6 +12,10 @@ struct Moments: Sendable, Equatable {
     var compensation = 0.0
     var running = 0.0
     var squares = 0.0
+    /// Values past Double's range (`1e400`), kept out of the sums: a mean is then infinite
+    /// (or has none, with both signs), and the spread has none.
+    var positiveInfinities = 0
+    var negativeInfinities = 0
 
     @inline(__always)
     private mutating func addToSum(_ value: Double) {
@@ -22,6 +26,10 @@ struct Moments: Sendable, Equatable {
 
     @inline(__always)
     mutating func add(_ value: Double) {
+        guard value.isFinite else {
+            if value > 0 { positiveInfinities += 1 } else { negativeInfinities += 1 }
+            return
+        }
         count += 1
         addToSum(value)
         let delta = value - running
@@ -30,8 +38,15 @@ struct Moments: Sendable, Equatable {
     }
 
     mutating func merge(_ other: Moments) {
+        positiveInfinities += other.positiveInfinities
+        negativeInfinities += other.negativeInfinities
         guard other.count > 0 else { return }
-        guard count > 0 else { self = other; return }
+        guard count > 0 else {
+            let infinities = (positiveInfinities, negativeInfinities)
+            self = other
+            (positiveInfinities, negativeInfinities) = infinities
+            return
+        }
         let total = count + other.count
         let delta = other.running - running
         running += delta * Double(other.count) / Double(total)
@@ -41,10 +56,26 @@ struct Moments: Sendable, Equatable {
         count = total
     }
 
-    var mean: Double { (sum + compensation) / Double(count) }
+    /// The mean: ±infinity when values past Double's range are all of one sign, nil with
+    /// both signs or no value; a sum past Double's range falls back on Welford's running
+    /// mean, which does not overflow.
+    var mean: Double? {
+        if positiveInfinities > 0 || negativeInfinities > 0 {
+            guard positiveInfinities == 0 || negativeInfinities == 0 else { return nil }
+            return positiveInfinities > 0 ? .infinity : -.infinity
+        }
+        guard count > 0 else { return nil }
+        let mean = (sum + compensation) / Double(count)
+        return mean.isFinite ? mean : running
+    }
 
-    /// The sample standard deviation (n − 1), nil below two values.
-    var standardDeviation: Double? { count > 1 ? (squares / Double(count - 1)).squareRoot() : nil }
+    /// The sample standard deviation (n − 1), nil below two values or when a value is past
+    /// Double's range; infinite when the spread itself is past it.
+    var standardDeviation: Double? {
+        guard count > 1, positiveInfinities == 0, negativeInfinities == 0 else { return nil }
+        let deviation = (squares / Double(count - 1)).squareRoot()
+        return deviation.isNaN ? nil : deviation
+    }
 }
 
 /// Everything a summary says about one column, gathered cell by cell.
@@ -57,7 +88,10 @@ struct ColumnProfile: Sendable {
     var moments = Moments()
     var low: (number: ExactNumber, written: [UInt8])?
     var high: (number: ExactNumber, written: [UInt8])?
-    /// The least and greatest filled cells by their bytes (for dates, booleans and text).
+    /// The earliest and latest date/time cells, by the instant they name (a sort's order).
+    var early: (instant: Double, written: [UInt8])?
+    var late: (instant: Double, written: [UInt8])?
+    /// The least and greatest filled cells by their bytes (for booleans and text).
     var lowBytes: [UInt8]?
     var highBytes: [UInt8]?
     var shortest = Int.max
@@ -80,9 +114,13 @@ struct ColumnProfile: Sendable {
         if highBytes == nil || compareBytes(bytes, highBytes!) > 0 { highBytes = Array(bytes) }
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else { return }
-        let (kind, number) = CellReader.classify(bytes)
-        kinds |= kind.bit
-        guard let number else { return }
+        let reading = CellReader.classify(bytes)
+        kinds |= reading.kind.bit
+        if let instant = reading.instant {
+            if early == nil || instant < early!.instant { early = (instant, Array(bytes)) }
+            if late == nil || instant > late!.instant { late = (instant, Array(bytes)) }
+        }
+        guard let number = reading.number else { return }
         moments.add(number.value)
         if low == nil || ExactNumber.order(bytes, number, low!.written, low!.number) < 0 { low = (number, Array(bytes)) }
         if high == nil || ExactNumber.order(bytes, number, high!.written, high!.number) > 0 { high = (number, Array(bytes)) }
@@ -103,6 +141,8 @@ struct ColumnProfile: Sendable {
            high == nil || theirs.written.withUnsafeBytes({ ExactNumber.order($0, theirs.number, high!.written, high!.number) }) > 0 {
             high = theirs
         }
+        if let theirs = other.early, early == nil || theirs.instant < early!.instant { early = theirs }
+        if let theirs = other.late, late == nil || theirs.instant > late!.instant { late = theirs }
         if let theirs = other.lowBytes, lowBytes == nil || compare(theirs, lowBytes!) < 0 { lowBytes = theirs }
         if let theirs = other.highBytes, highBytes == nil || compare(theirs, highBytes!) > 0 { highBytes = theirs }
         shortest = min(shortest, other.shortest)
@@ -125,9 +165,9 @@ struct ColumnProfile: Sendable {
         }.sorted { $0.count > $1.count }.prefix(commonValues).map { $0 }
         return ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
                              distinct: counter.distinct, distinctIsEstimate: !counter.isExact,
-                             minimum: numeric ? text(low?.written) : text(lowBytes),
-                             maximum: numeric ? text(high?.written) : text(highBytes),
-                             mean: numeric && moments.count > 0 ? moments.mean : nil,
+                             minimum: numeric ? text(low?.written) : kind == .dateTime ? text(early?.written) : text(lowBytes),
+                             maximum: numeric ? text(high?.written) : kind == .dateTime ? text(late?.written) : text(highBytes),
+                             mean: numeric ? moments.mean : nil,
                              standardDeviation: numeric ? moments.standardDeviation : nil,
                              shortest: filled > 0 ? shortest : nil, longest: filled > 0 ? longest : nil,
                              common: common, commonIsEstimate: !counter.isExact, isComplete: isComplete)

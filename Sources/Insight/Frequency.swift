@@ -14,6 +14,12 @@ public struct FrequencyRow: Sendable, Equatable {
 
     /// The value as text (invalid UTF-8 becomes U+FFFD).
     public var text: String { String(decoding: value, as: UTF8.self) }
+
+    /// The percentage as `--frequency` and the frequency sheet write it: two decimals, no sign.
+    public var percentText: String { FrequencyRow.text(ofPercent: percent) }
+
+    /// A percentage with two decimals, no sign (`12.50`).
+    public static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
 }
 
 /// The values of one column, most frequent first (ties: the value seen first comes first).
@@ -34,6 +40,13 @@ public struct FrequencyTable: Sendable, Equatable {
 
     /// True when every value is listed with its exact count.
     public var isExact: Bool { isComplete && unlistedCount == 0 && !distinctIsEstimate }
+
+    /// True when each of the (more than one) records counted has a value of its own: known
+    /// exactly past the budget too, when no value is listed and none left out can occur twice.
+    public var areAllUnique: Bool {
+        guard isComplete && total > 1 else { return false }
+        return isExact ? rows.count == total : rows.isEmpty && unlistedAtMost <= 1
+    }
 
     static func percent(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) * 100 / Double(total) }
 }

@@ -15,11 +15,14 @@ public struct ColumnSummary: Sendable, Equatable {
     /// Distinct values, the empty value included: exact unless `distinctIsEstimate`.
     public var distinct: Int
     public var distinctIsEstimate: Bool
-    /// The least and greatest values as written: compared as numbers in a number column,
-    /// by their bytes (UTF-8 code point order) otherwise, which orders ISO dates.
+    /// The least and greatest values as written: compared as numbers in a number column
+    /// and as instants in a date/time column (as the sort compares them: see `CellValue`),
+    /// by their bytes (UTF-8 code point order) otherwise.
     public var minimum: String?
     public var maximum: String?
-    /// For number columns: the mean and the sample standard deviation.
+    /// For number columns: the mean and the sample standard deviation (the mean is ±infinity
+    /// when values past Double's range are all of one sign, nil with both; the deviation
+    /// nil then).
     public var mean: Double?
     public var standardDeviation: Double?
     /// The shortest and longest filled value, in characters (Unicode scalars).
@@ -152,16 +155,21 @@ extension ColumnSummary {
         result.distinctIsEstimate = true
         let numeric = result.kind == .integer || result.kind == .decimal
         func order(_ a: String, _ b: String) -> Int {
-            if numeric, let x = a.utf8.withContiguousStorageIfAvailable({ CellReader.number(UnsafeRawBufferPointer($0))?.1 }) ?? nil,
-               let y = b.utf8.withContiguousStorageIfAvailable({ CellReader.number(UnsafeRawBufferPointer($0))?.1 }) ?? nil {
-                return x.compare(y)
+            let (x, y) = (Array(a.utf8), Array(b.utf8))
+            if numeric, let first = x.withUnsafeBytes({ CellReader.number($0)?.1 }), let second = y.withUnsafeBytes({ CellReader.number($0)?.1 }) {
+                return first.compare(second)
             }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a == b ? 0 : 1
+            if result.kind == .dateTime, let first = x.withUnsafeBytes({ CellValue.instant($0) }),
+               let second = y.withUnsafeBytes({ CellValue.instant($0) }) {
+                return first < second ? -1 : first > second ? 1 : 0
+            }
+            return x.lexicographicallyPrecedes(y) ? -1 : x == y ? 0 : 1
         }
         if let theirs = other.minimum { result.minimum = minimum.map { order(theirs, $0) < 0 ? theirs : $0 } ?? theirs }
         if let theirs = other.maximum { result.maximum = maximum.map { order(theirs, $0) > 0 ? theirs : $0 } ?? theirs }
         if let a = mean, let b = other.mean, filled + other.filled > 0 {
-            result.mean = (a * Double(filled) + b * Double(other.filled)) / Double(filled + other.filled)
+            let joined = (a * Double(filled) + b * Double(other.filled)) / Double(filled + other.filled)
+            result.mean = joined.isNaN ? nil : joined
         } else {
             result.mean = mean ?? other.mean
         }
@@ -188,6 +196,13 @@ extension ColumnSummary {
     public static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
                                 "shortest", "longest", "common"]
 
+    /// A mean or a deviation as text: Swift's shortest form that reads back exactly,
+    /// `inf` or `-inf` past Double's range, nothing when there is none.
+    static func text(of value: Double?) -> String {
+        guard let value, !value.isNaN else { return "" }
+        return value.isInfinite ? (value < 0 ? "-inf" : "inf") : "\(value)"
+    }
+
     /// This summary as text cells under `header` (`≈` marks estimates; the empty value's
     /// count is exact).
     public var cells: [String] {
@@ -197,7 +212,7 @@ extension ColumnSummary {
         return [
             name, kind.rawValue, "\(filled)", "\(empty)", (distinctIsEstimate ? "≈" : "") + "\(distinct)",
             minimum ?? "", maximum ?? "",
-            mean.map { "\($0)" } ?? "", standardDeviation.map { "\($0)" } ?? "",
+            ColumnSummary.text(of: mean), ColumnSummary.text(of: standardDeviation),
             shortest.map(String.init) ?? "", longest.map(String.init) ?? "",
             listed.joined(separator: ", "),
         ]

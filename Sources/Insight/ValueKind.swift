@@ -1,10 +1,14 @@
+import CellStore
+
 /// What a column holds, judged from its filled cells.
 public enum ValueKind: String, Sendable, CaseIterable {
     /// No filled cell.
     case empty
-    /// Whole numbers: an optional sign and digits, without leading zeros (`007` is text).
+    /// Whole numbers: an optional sign and digits, without leading zeros (`007` is text),
+    /// thousands separators and a currency sign allowed (`$1,200`).
     case integer
-    /// Numbers with a decimal point or an exponent (`1.5`, `-.5`, `2e10`), and integers.
+    /// Numbers with a decimal point, an exponent or a percent sign (`1.5`, `-.5`, `2e10`,
+    /// `12%`), and integers.
     case decimal
     /// ISO 8601 dates, with or without a time and a zone (`2024-03-01`, `2024-03-01T12:30:00Z`).
     case dateTime = "date/time"
@@ -85,192 +89,39 @@ struct ExactNumber: Sendable, Equatable {
     }
 }
 
-/// Reads cells: their kind, and numbers exactly.
+/// Reads cells: their kind, numbers exactly and instants, through `CellValue`, the reading
+/// the sort and the screen share.
 enum CellReader {
-    /// The kind of a filled cell, and its number when it is one.
-    static func classify(_ bytes: UnsafeRawBufferPointer) -> (ValueKind, ExactNumber?) {
-        if let number = number(bytes, keepsDigits: false) { return number }
-        if isDateTime(bytes) { return (.dateTime, nil) }
-        if isBoolean(bytes) { return (.boolean, nil) }
-        return (.text, nil)
+    /// What a filled cell holds.
+    struct Reading {
+        var kind: ValueKind
+        var number: ExactNumber?
+        /// Seconds since 1970 (UTC), for a date/time.
+        var instant: Double?
+    }
+
+    /// The kind of a filled cell, and its number or instant when it is one.
+    static func classify(_ bytes: UnsafeRawBufferPointer) -> Reading {
+        if let (kind, number) = number(bytes, keepsDigits: false) { return Reading(kind: kind, number: number) }
+        if let instant = CellValue.instant(bytes) { return Reading(kind: .dateTime, instant: instant) }
+        if isBoolean(bytes) { return Reading(kind: .boolean) }
+        return Reading(kind: .text)
     }
 
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
-    /// The cell as a number: as `plainNumber` reads it, or written with thousands
-    /// separators (`1,234.5`), a trailing `%` (`12%` is 12) or a leading currency sign
-    /// (`$5`, `-€3.20`), the forms a sort reads as numbers too.
+    /// The cell as a number (`CellValue.number`): integer when written without a point, an
+    /// exponent or a percent sign, else decimal. Without `keepsDigits`, only what
+    /// `ExactNumber.order` needs is kept (no allocation).
     static func number(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
-        if let plain = plainNumber(bytes, keepsDigits: keepsDigits) { return plain }
-        guard let bare = bareNumber(bytes) else { return nil }
-        return bare.withUnsafeBytes { plainNumber($0, keepsDigits: keepsDigits) }
-    }
-
-    /// Currency signs a number may start with: $, €, £, ¥.
-    private static let currencies: [[UInt8]] = [[0x24], [0xE2, 0x82, 0xAC], [0xC2, 0xA3], [0xC2, 0xA5]]
-
-    /// `bytes` without its thousands separators, `%` and currency sign, when it has any of
-    /// them and reads as a number once they are gone; else nil (cheaply, for text).
-    static func bareNumber(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard let first = bytes.first, let last = bytes.last else { return nil }
-        let marked = last == 0x25 || first == 0x24 || first == 0xE2 || first == 0xC2 || first == 0x2D || first == 0x2B
-            || isDigit(first)
-        guard marked else { return nil }
-        var body = Array(bytes)
-        var changed = false
-        if body.last == 0x25 { body.removeLast(); changed = true }
-        var sign: [UInt8] = []
-        func takeSign() {
-            if sign.isEmpty, let byte = body.first, byte == 0x2D || byte == 0x2B { sign = [byte]; body.removeFirst() }
+        guard let reading = CellValue.number(bytes) else { return nil }
+        var exact = ExactNumber(negative: reading.isNegative, digits: [], exponent: 0, small: reading.small, value: reading.value)
+        if keepsDigits {
+            let (digits, power) = CellValue.significand(of: reading, in: bytes)
+            exact.digits = digits
+            exact.exponent = power
         }
-        takeSign()
-        for symbol in currencies where body.starts(with: symbol) {
-            body.removeFirst(symbol.count)
-            changed = true
-            break
-        }
-        takeSign()
-        guard let lead = body.first, isDigit(lead) else { return nil }
-        if body.contains(0x2C) {
-            let end = body.firstIndex { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 } ?? body.count
-            let groups = body[..<end].split(separator: 0x2C, omittingEmptySubsequences: false)
-            guard groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
-                  groups.allSatisfy({ $0.allSatisfy(isDigit) }) else { return nil }
-            body = Array(groups.joined()) + Array(body[end...])
-            changed = true
-        }
-        return changed ? sign + body : nil
-    }
-
-    /// The cell as a number: `[+-]digits[.digits][(e|E)[+-]digits]`, with a digit before
-    /// or after the point, and no leading zero before another digit.
-    /// Without `keepsDigits`, only what `ExactNumber.order` needs is kept (no allocation).
-    static func plainNumber(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
-        let count = bytes.count
-        var index = 0
-        var negative = false
-        if index < count && (bytes[index] == 0x2B || bytes[index] == 0x2D) {
-            negative = bytes[index] == 0x2D
-            index += 1
-        }
-        let integerStart = index
-        while index < count && isDigit(bytes[index]) { index += 1 }
-        let integerEnd = index
-        if integerEnd - integerStart > 1 && bytes[integerStart] == 0x30 { return nil }   // 007: a code, not a number
-        var fractionStart = index, fractionEnd = index
-        var isDecimal = false
-        if index < count && bytes[index] == 0x2E {
-            isDecimal = true
-            index += 1
-            fractionStart = index
-            while index < count && isDigit(bytes[index]) { index += 1 }
-            fractionEnd = index
-        }
-        guard integerEnd > integerStart || fractionEnd > fractionStart else { return nil }
-        var exponent = 0
-        if index < count && (bytes[index] == 0x65 || bytes[index] == 0x45) {
-            isDecimal = true
-            index += 1
-            var exponentNegative = false
-            if index < count && (bytes[index] == 0x2B || bytes[index] == 0x2D) {
-                exponentNegative = bytes[index] == 0x2D
-                index += 1
-            }
-            let exponentStart = index
-            while index < count && isDigit(bytes[index]) {
-                guard index - exponentStart < 9 else { return nil }   // beyond any real number's exponent
-                exponent = exponent * 10 + Int(bytes[index] - 0x30)
-                index += 1
-            }
-            guard index > exponentStart else { return nil }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard index == count else { return nil }
-        var small: Int64?
-        if !isDecimal && integerEnd - integerStart <= 18 {
-            var value: Int64 = 0
-            for position in integerStart..<integerEnd { value = value * 10 + Int64(bytes[position] - 0x30) }
-            small = negative ? -value : value
-        }
-        if !keepsDigits {
-            let value = small.map(Double.init) ?? strtod(bytes)
-            return (isDecimal ? .decimal : .integer, ExactNumber(negative: negative, digits: [], exponent: 0, small: small, value: value))
-        }
-        // Significant digits: from the first non-zero digit to the last.
-        var digits: [UInt8] = []
-        var leadingZeros = 0
-        var seenNonZero = false
-        var integerDigits = 0
-        for position in integerStart..<integerEnd {
-            let byte = bytes[position]
-            if !seenNonZero && byte == 0x30 { continue }
-            seenNonZero = true
-            digits.append(byte)
-            integerDigits += 1
-        }
-        for position in fractionStart..<fractionEnd {
-            let byte = bytes[position]
-            if !seenNonZero && byte == 0x30 {
-                leadingZeros += 1
-                continue
-            }
-            seenNonZero = true
-            digits.append(byte)
-        }
-        while digits.last == 0x30 { digits.removeLast() }
-        let power = integerDigits > 0 ? integerDigits : -leadingZeros
-        let exact = ExactNumber(negative: negative, digits: digits, exponent: digits.isEmpty ? 0 : power + exponent, small: small,
-                                value: small.map(Double.init) ?? strtod(bytes))
-        return (isDecimal ? .decimal : .integer, exact)
-    }
-
-    /// The number written `bytes` as the nearest Double (correctly rounded by `strtod`).
-    static func strtod(_ bytes: UnsafeRawBufferPointer) -> Double {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { text in
-            for index in 0..<bytes.count { text[index] = CChar(bitPattern: bytes[index]) }
-            text[bytes.count] = 0
-            return Glibc.strtod(text.baseAddress!, nil)
-        }
-    }
-
-    /// ISO 8601: `YYYY-MM-DD`, optionally `T` or a space and `hh:mm`, `:ss`, `.fraction`,
-    /// and `Z` or an offset `±hh:mm` / `±hhmm` / `±hh`.
-    static func isDateTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let count = bytes.count
-        guard count >= 10, count <= 40 else { return false }
-        func number(_ start: Int, _ length: Int) -> Int? {
-            guard start + length <= count else { return nil }
-            var value = 0
-            for index in start..<(start + length) {
-                guard isDigit(bytes[index]) else { return nil }
-                value = value * 10 + Int(bytes[index] - 0x30)
-            }
-            return value
-        }
-        guard number(0, 4) != nil, bytes[4] == 0x2D, let month = number(5, 2), bytes[7] == 0x2D, let day = number(8, 2),
-              (1...12).contains(month), (1...31).contains(day) else { return false }
-        if count == 10 { return true }
-        guard bytes[10] == 0x54 || bytes[10] == 0x20, let hour = number(11, 2), count > 13, bytes[13] == 0x3A,
-              let minute = number(14, 2), hour <= 23, minute <= 59 else { return false }
-        var index = 16
-        if index < count && bytes[index] == 0x3A {
-            guard let second = number(index + 1, 2), second <= 60 else { return false }
-            index += 3
-            if index < count && (bytes[index] == 0x2E || bytes[index] == 0x2C) {
-                index += 1
-                let start = index
-                while index < count && isDigit(bytes[index]) { index += 1 }
-                guard index > start else { return false }
-            }
-        }
-        if index == count { return true }
-        if bytes[index] == 0x5A { return index + 1 == count }
-        guard bytes[index] == 0x2B || bytes[index] == 0x2D, let offsetHours = number(index + 1, 2), offsetHours <= 23 else { return false }
-        index += 3
-        if index == count { return true }
-        if bytes[index] == 0x3A { index += 1 }
-        guard let offsetMinutes = number(index, 2), offsetMinutes <= 59 else { return false }
-        return index + 2 == count
+        return (reading.isInteger ? .integer : .decimal, exact)
     }
 
     /// `true`, `false`, `yes` or `no`, in any case.
@@ -302,6 +153,3 @@ enum CellReader {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -139,15 +139,20 @@ struct ValueTable {
             return x.count != y.count ? x.count > y.count : x.first != y.first ? x.first < y.first : a < b
         }
         if limit >= entries.count { return entries.indices.sorted(by: before) }
+        guard limit > 0 else { return [] }
         // A bounded selection: keep the best `limit` seen, re-sorting only when a batch fills.
+        // An entry is passed over only when it ranks below the worst of a sorted, full
+        // `limit` (the last one appended is not the worst until the batch is sorted).
         var kept: [Int] = []
         kept.reserveCapacity(limit * 2)
+        var worst: Int?
         for index in entries.indices {
-            if kept.count == limit, let last = kept.last, !before(index, last) { continue }
+            if let worst, !before(index, worst) { continue }
             kept.append(index)
-            if kept.count >= limit * 2 {
+            if kept.count >= limit * 2 || (worst == nil && kept.count == limit) {
                 kept.sort(by: before)
                 kept.removeLast(kept.count - limit)
+                worst = kept.last
             }
         }
         kept.sort(by: before)

@@ -59,6 +59,40 @@ public enum CellText {
         return result
     }
 
+    /// Appends the cell as text for a file or a pipe (an aligned table): control characters
+    /// as the screen shows them (`↵`, `→`, `␛`…), everything else as it is, characters of no
+    /// width included, so no text is lost. Returns its display width.
+    /// - Complexity: one pass over the cell, decoded once.
+    @discardableResult
+    public static func appendShown(_ bytes: ArraySlice<UInt8>, to buffer: inout [UInt8]) -> Int {
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            buffer.append(contentsOf: bytes)
+            return bytes.count
+        }
+        var width = 0
+        for character in String(decoding: bytes, as: UTF8.self) {
+            if let value = character.asciiValue, value >= 0x20, value < 0x7F {
+                buffer.append(value)
+                width += 1
+            } else if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
+                // A cluster holding a control: each scalar on its own, as on screen.
+                for scalar in character.unicodeScalars {
+                    if let shown = symbol(for: scalar) {
+                        buffer.append(contentsOf: shown.utf8)
+                        width += 1
+                    } else {
+                        buffer.append(contentsOf: String(scalar).utf8)
+                        width += DisplayWidth.of(Character(scalar))
+                    }
+                }
+            } else {
+                buffer.append(contentsOf: character.utf8)
+                width += DisplayWidth.of(character)
+            }
+        }
+        return width
+    }
+
     /// The display width of a cell's text, counted no further than `limit` (a huge cell
     /// is not decoded whole just to learn that it is wider than any column).
     public static func width(_ bytes: ArraySlice<UInt8>, limit: Int = 1 << 12) -> Int {
@@ -81,40 +115,9 @@ public enum CellText {
         return (bytes[bytes.startIndex..<end], true)
     }
 
-    /// True when the text reads as a number, so it is right-aligned.
-    public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
-        guard index < end, end - index <= 40 else { return false }
-        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-        var digits = 0
-        var sawPoint = false
-        while index < end {
-            let byte = bytes[index]
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                digits += 1
-            } else if byte == UInt8(ascii: ".") && !sawPoint {
-                sawPoint = true
-            } else if byte == UInt8(ascii: ",") && digits > 0 && !sawPoint {
-                // thousands separator
-            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && digits > 0 {
-                index += 1
-                if index < end && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) { index += 1 }
-                guard index < end else { return false }
-                while index < end {
-                    guard bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") else { return false }
-                    index += 1
-                }
-                break
-            } else if byte == UInt8(ascii: "%") && index == end - 1 && digits > 0 {
-                // a trailing percent sign
-            } else {
-                return false
-            }
-            index += 1
-        }
-        return digits > 0
-    }
+    /// True when the text reads as a number, so it is right-aligned: `CellValue`'s reading,
+    /// the one the sort and the summary share (a currency or percent sign included).
+    public static func isNumber(_ bytes: ArraySlice<UInt8>) -> Bool { CellValue.isNumber(bytes) }
 
     /// Lays out a cell in exactly `width` cells: clipped by display width (a `…` marks the
     /// cut), padded, and right-aligned when `alignRight`. A wide character that would be

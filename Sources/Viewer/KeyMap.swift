@@ -70,7 +70,7 @@ public enum KeyMap {
         KeyBinding([.enter], "Enter", .inspect, "open the cell (with --echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
         KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),
-        KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV to the clipboard"),
+        KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV (its shown columns)"),
         KeyBinding([.character("?"), .function(1)], "?, F1", .help, "this list of keys"),
         KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
         KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),

@@ -16,6 +16,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
 /// Writes records in an `OutputFormat`, streaming: memory stays constant whatever the
 /// input's size (an aligned table holds only its first rows, to measure them).
+///
+/// Every format writes every cell whole. A table aligns its columns by the widest cell of
+/// its first rows (up to `tableAlignmentLimit` cells), lets a wider cell run on, and shows
+/// control characters as the screen does (a line break as `↵`); only an explicit
+/// `maximumWidth` cuts a cell, with `…`.
 public final class OutputWriter {
     let format: OutputFormat
     let lineEnding: [UInt8]
@@ -25,17 +30,20 @@ public final class OutputWriter {
     private var tableSample: [Row] = []
     /// JSON lines: the header's names, and where in the record the pieces have got to.
     var lines = JSONLines()
-    /// A table's record whose long cell is still arriving in pieces (only its first piece
-    /// is kept: a table clips it anyway).
-    private var tablePending: Row?
     private var tableWidths: [Int]?
+    /// A table's record whose long cell is still arriving in pieces.
+    private var tablePiece = TablePiece()
+    /// Cells wider than this many cells are cut, with `…` (nil: none is).
+    let maximumWidth: Int?
     private let headerRows: Int
     /// False once the sink refused more (the reader went away).
     public private(set) var isOpen = true
 
     /// Rows an aligned table measures before it writes anything.
     static let tableSampleRows = 1000
-    static let tableMaximumWidth = 50
+    /// No column of a table is padded wider than this, unless `maximumWidth` is wider: a
+    /// long cell in the first rows does not pad every line of the file to its width.
+    static let tableAlignmentLimit = 120
 
     /// - Parameters:
     ///   - lineEnding: what ends a record in CSV and TSV (the input's own, to round-trip).
@@ -45,10 +53,13 @@ public final class OutputWriter {
     ///   - preamble: the lines before the table (a title, `#` notes), as they were in the
     ///     input: CSV and TSV write them back as they were, a table above itself; JSON,
     ///     which holds records only, leaves them out, as the screen keeps them out of the table.
+    ///   - maximumWidth: a table cuts cells wider than this many cells, with `…` (nil: it
+    ///     writes every cell whole).
     ///   - sink: takes bytes; returns false when they cannot be written.
     public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
-                preamble: [UInt8] = [], sink: @escaping ([UInt8]) -> Bool) {
+                preamble: [UInt8] = [], maximumWidth: Int? = nil, sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
+        self.maximumWidth = maximumWidth.map { max(1, $0) }
         self.lineEnding = lineEnding
         self.headerRows = headerRows
         self.sink = sink
@@ -73,33 +84,7 @@ public final class OutputWriter {
     /// output can no longer be written.
     @discardableResult
     public func write(_ row: Row) -> Bool {
-        if format == .table {
-            guard let whole = OutputWriter.joining(row, to: &tablePending) else { return isOpen }
-            return writeRecord(whole)
-        }
-        return writeRecord(row)
-    }
-
-    /// Joins the pieces of a record for a table, keeping only the start of a long cell.
-    static func joining(_ row: Row, to pending: inout Row?) -> Row? {
-        var whole: Row
-        if row.continuesPrevious, let start = pending {
-            whole = start
-            for index in 1..<max(1, row.count) {
-                whole.bytes.append(contentsOf: row.field(index))
-                whole.ends.append(whole.bytes.count)
-            }
-        } else {
-            whole = row
-        }
-        whole.continuesPrevious = false
-        whole.continuesInNext = false
-        if row.continuesInNext {
-            pending = whole
-            return nil
-        }
-        pending = nil
-        return whole
+        writeRecord(row)
     }
 
     private func writeRecord(_ row: Row) -> Bool {
@@ -116,7 +101,11 @@ public final class OutputWriter {
                 lines = state
             }
         case .table:
-            if tableWidths == nil {
+            if row.continuesPrevious || row.continuesInNext {
+                // A record in pieces is written as it comes: the rows so far are measured.
+                if tableWidths == nil { flushTableSample() }
+                writeTablePiece(row, index: records)
+            } else if tableWidths == nil {
                 tableSample.append(row)
                 if tableSample.count >= OutputWriter.tableSampleRows { flushTableSample() }
             } else {
@@ -233,15 +222,19 @@ public final class OutputWriter {
 
     // MARK: Aligned table
 
+    /// The widest a column is padded to.
+    private var alignmentLimit: Int { max(maximumWidth ?? 0, OutputWriter.tableAlignmentLimit) }
+
     private func flushTableSample() {
+        let limit = maximumWidth ?? alignmentLimit
         var widths: [Int] = []
         for row in tableSample {
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for index in 0..<row.count {
-                widths[index] = max(widths[index], CellText.width(row.field(index), limit: OutputWriter.tableMaximumWidth))
+                widths[index] = max(widths[index], CellText.width(row.field(index), limit: limit))
             }
         }
-        tableWidths = widths.map { min(max(1, $0), OutputWriter.tableMaximumWidth) }
+        tableWidths = widths.map { min(max(1, $0), limit) }
         for (index, row) in tableSample.enumerated() { writeTableRow(row, index: index) }
         tableSample = []
     }
@@ -249,37 +242,171 @@ public final class OutputWriter {
     private func writeTableRow(_ row: Row, index: Int) {
         guard let widths = tableWidths else { return }
         let isHeader = index < headerRows
+        let limit = maximumWidth
         withBuffer { buffer in
-            OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, to: &buffer)
-            if index == headerRows - 1 {
-                let total = widths.reduce(0, +) + max(0, widths.count - 1) * 2
-                buffer.append(contentsOf: Array(String(repeating: "─", count: max(1, total)).utf8))
-                buffer.append(0x0A)
-            }
+            OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, maximumWidth: limit, to: &buffer)
+            if index == headerRows - 1 { OutputWriter.appendRule(widths: widths, to: &buffer) }
         }
     }
 
-    static func appendTableRow(_ row: Row, widths: [Int], isHeader: Bool, to buffer: inout [UInt8]) {
+    /// The line under the header rows.
+    static func appendRule(widths: [Int], to buffer: inout [UInt8]) {
+        let total = widths.reduce(0, +) + max(0, widths.count - 1) * 2
+        buffer.append(contentsOf: Array(String(repeating: "─", count: max(1, total)).utf8))
+        buffer.append(0x0A)
+    }
+
+    static func appendTableRow(_ row: Row, widths: [Int], isHeader: Bool, maximumWidth: Int? = nil, to buffer: inout [UInt8]) {
         let start = buffer.count
+        // Where the last cell with content ends: what follows is padding, not data.
+        var contentEnd = start
         for column in 0..<max(row.count, 1) {
             if column > 0 { buffer.append(contentsOf: [0x20, 0x20]) }
             let field = row.field(column)
-            // Columns no sampled row reached get the width of their own cell.
-            let width = column < widths.count ? widths[column] : max(1, CellText.width(field, limit: tableMaximumWidth))
+            let width = OutputWriter.width(ofColumn: column, widths: widths, field: field, maximumWidth: maximumWidth)
             let alignRight = !isHeader && CellText.isNumber(field)
-            if field.count <= width && field.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                // Printable ASCII that fits: copied as it is, the common case.
-                let padding = width - field.count
-                if alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
-                buffer.append(contentsOf: field)
-                if !alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
-            } else {
-                for cell in CellText.layout(field, width: width, alignRight: alignRight, style: .plain) {
-                    buffer.append(contentsOf: cell.text.utf8)
+            let padding = appendTableCell(field, width: width, alignRight: alignRight, maximumWidth: maximumWidth, to: &buffer)
+            if !field.isEmpty { contentEnd = buffer.count - padding }
+        }
+        buffer.removeSubrange(contentEnd...)
+        buffer.append(0x0A)
+    }
+
+    /// The width column `column` is padded to: the sampled one, or for a column no
+    /// sampled row reached, its own cell's.
+    static func width(ofColumn column: Int, widths: [Int], field: ArraySlice<UInt8>, maximumWidth: Int?) -> Int {
+        if column < widths.count { return widths[column] }
+        let limit = maximumWidth ?? tableAlignmentLimit
+        return max(1, min(limit, CellText.width(field, limit: limit)))
+    }
+
+    /// Appends one cell of a table padded to `width`: whole, unless it is wider than
+    /// `maximumWidth` (then cut to it, ending in `…`). Returns the padding appended after it.
+    @discardableResult
+    static func appendTableCell(_ field: ArraySlice<UInt8>, width: Int, alignRight: Bool, maximumWidth: Int?,
+                                to buffer: inout [UInt8]) -> Int {
+        let isPlain = field.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if let maximumWidth, (isPlain ? field.count : CellText.width(field, limit: maximumWidth + 1)) > maximumWidth {
+            for cell in CellText.layout(field, width: maximumWidth, alignRight: false, style: .plain) {
+                buffer.append(contentsOf: cell.text.utf8)
+            }
+            return 0
+        }
+        if isPlain {
+            // Printable ASCII: copied as it is, the common case.
+            let padding = max(0, width - field.count)
+            if alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
+            buffer.append(contentsOf: field)
+            if alignRight { return 0 }
+            buffer.append(contentsOf: repeatElement(0x20, count: padding))
+            return padding
+        }
+        var shown: [UInt8] = []
+        let padding = max(0, width - CellText.appendShown(field, to: &shown))
+        if alignRight { buffer.append(contentsOf: repeatElement(0x20, count: padding)) }
+        buffer.append(contentsOf: shown)
+        if alignRight { return 0 }
+        buffer.append(contentsOf: repeatElement(0x20, count: padding))
+        return padding
+    }
+
+    // MARK: A table's record in pieces
+
+    /// Where a record that arrives in pieces has got to: its long cell is written as its
+    /// pieces come, so it is never held whole.
+    struct TablePiece {
+        /// The column of the cell still open (the last of the piece before).
+        var column = 0
+        /// Display cells of the open cell written so far.
+        var width = 0
+        /// The open cell was cut at `maximumWidth`: its later pieces are skipped.
+        var isCut = false
+        /// With `maximumWidth`: the open cell's text, held until it is known to fit or not.
+        var held: [UInt8] = []
+        /// A character split between two pieces: its first bytes.
+        var carry: [UInt8] = []
+    }
+
+    private func writeTablePiece(_ row: Row, index: Int) {
+        guard let widths = tableWidths else { return }
+        let isHeader = index < headerRows
+        let limit = maximumWidth
+        var piece = tablePiece
+        withBuffer { buffer in
+            OutputWriter.appendTablePiece(row, widths: widths, isHeader: isHeader, maximumWidth: limit, state: &piece, to: &buffer)
+            if !row.continuesInNext && index == headerRows - 1 { OutputWriter.appendRule(widths: widths, to: &buffer) }
+        }
+        tablePiece = piece
+    }
+
+    static func appendTablePiece(_ row: Row, widths: [Int], isHeader: Bool, maximumWidth: Int?, state: inout TablePiece,
+                                 to buffer: inout [UInt8]) {
+        let first = row.continuesPrevious ? state.column : 0
+        var contentEnd = buffer.count
+        for index in 0..<row.count {
+            let column = first + index
+            let continues = index == 0 && row.continuesPrevious
+            let goesOn = index == row.count - 1 && row.continuesInNext
+            if !continues && column > 0 { buffer.append(contentsOf: [0x20, 0x20]) }
+            let field = row.field(index)
+            let width = OutputWriter.width(ofColumn: column, widths: widths, field: field, maximumWidth: maximumWidth)
+            guard continues || goesOn else {
+                let alignRight = !isHeader && CellText.isNumber(field)
+                let padding = appendTableCell(field, width: width, alignRight: alignRight, maximumWidth: maximumWidth, to: &buffer)
+                if !field.isEmpty { contentEnd = buffer.count - padding }
+                continue
+            }
+            if !continues { state = TablePiece(column: column) }
+            // The open cell: its text as it comes, a character split between pieces joined.
+            var bytes = state.carry + field
+            state.carry = []
+            if goesOn {
+                let tail = incompleteTail(bytes)
+                state.carry = Array(bytes[(bytes.count - tail)...])
+                bytes.removeLast(tail)
+            }
+            if !state.isCut {
+                if let maximumWidth {
+                    state.held += bytes
+                    if CellText.width(state.held[...], limit: maximumWidth + 1) > maximumWidth {
+                        for cell in CellText.layout(state.held[...], width: maximumWidth, alignRight: false, style: .plain) {
+                            buffer.append(contentsOf: cell.text.utf8)
+                        }
+                        state.isCut = true
+                        state.width = maximumWidth
+                        state.held = []
+                    } else if !goesOn {
+                        state.width = CellText.appendShown(state.held[...], to: &buffer)
+                        state.held = []
+                    }
+                } else {
+                    state.width += CellText.appendShown(bytes[...], to: &buffer)
                 }
             }
+            contentEnd = buffer.count
+            if !goesOn {
+                buffer.append(contentsOf: repeatElement(0x20, count: max(0, width - state.width)))
+                state = TablePiece()
+            }
         }
-        while buffer.count > start && buffer[buffer.count - 1] == 0x20 { buffer.removeLast() }
-        buffer.append(0x0A)
+        state.column = first + max(0, row.count - 1)
+        if !row.continuesInNext {
+            buffer.removeSubrange(contentEnd...)
+            buffer.append(0x0A)
+        }
+    }
+
+    /// The bytes at the end of `bytes` that start a UTF-8 character without finishing it.
+    static func incompleteTail(_ bytes: [UInt8]) -> Int {
+        var back = 0
+        while back < min(3, bytes.count) {
+            let byte = bytes[bytes.count - 1 - back]
+            if byte & 0xC0 != 0x80 {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                return length > back + 1 ? back + 1 : 0
+            }
+            back += 1
+        }
+        return 0
     }
 }

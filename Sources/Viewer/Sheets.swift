@@ -55,10 +55,11 @@ enum SheetInput {
 
 extension Viewer {
     /// Options for a sheet: one header row, Enter chooses, Esc goes back.
-    static func sheetOptions(like options: ViewerOptions) -> ViewerOptions {
+    static func sheetOptions(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
         var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
                                   showsIndicators: options.showsIndicators)
         sheet.isSheet = true
+        sheet.sheetSaving = saving
         return sheet
     }
 
@@ -119,13 +120,6 @@ private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool 
     return ContinuousClock.now - last < publishInterval
 }
 
-/// Shares as text: `12.34%`.
-private func percentText(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    let fraction = hundredths % 100
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)%"
-}
-
 extension Row {
     /// A row of the cells `cells`, given as bytes.
     init(byteCells cells: [[UInt8]]) {
@@ -161,7 +155,9 @@ final class FrequencySheet: SheetSource {
         self.column = column
         readSoFar = !table.source.isComplete
         rows = MemoryRows(name: "frequency of \(name)", columns: Self.columns, wake: table.source.wake)
-        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options), screenSize: table.screenSize)
+        // Ctrl-S writes what `--frequency --output csv` writes: no bar, the empty value empty.
+        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options, saving: Self.saving(emptyValueRecord: nil)),
+                        screenSize: table.screenSize)
         count = input.frequency(column: column, headerRows: headerRows, records: records, wake: table.source.wake)
         update()
     }
@@ -186,6 +182,8 @@ final class FrequencySheet: SheetSource {
                 let entries = current.rows
                 let most = max(1, entries.first?.count ?? 1)
                 rows.replace(count: listed, columns: Self.columns.count) { FrequencySheet.row(entries[$0], most: most) }
+                let empty = entries.prefix(listed).firstIndex { $0.value.isEmpty }
+                viewer.setSheetSaving(Self.saving(emptyValueRecord: empty.map { $0 + 1 }))
             }
             if current.isComplete { rows.finish() }
         }
@@ -195,8 +193,12 @@ final class FrequencySheet: SheetSource {
             note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else if let current = published?.table {
             ended = note == nil || note?.hasPrefix("counting") == true
-            if !current.isExact, current.rows.isEmpty {
-                note = "≈\(Viewer.grouped(current.distinct)) distinct values, none more than \(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
+            if current.areAllUnique {
+                note = "all \(Viewer.grouped(current.total)) values are unique" + (readSoFar ? " in the rows read so far" : "")
+                    + (current.isExact ? "  (Enter filters the table)" : "")
+            } else if !current.isExact, current.rows.isEmpty {
+                note = "≈\(Viewer.grouped(current.distinct)) distinct values in \(Viewer.counted(current.total, "row")), none more than "
+                    + "\(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
             } else if !current.isExact {
                 note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
             } else {
@@ -207,12 +209,18 @@ final class FrequencySheet: SheetSource {
         viewer.sayNote(note, replacing: previous, always: ended)
     }
 
-    /// The sheet's row for one value: the value (`(empty)` for the empty one), its count,
-    /// its share, and a bar as long as its count next to the most frequent's.
+    /// The sheet's row for one value: the cells `--frequency` writes (a table's `(empty)`
+    /// for the empty value), and a bar as long as its count next to the most frequent's,
+    /// for reading, which Ctrl-S leaves out.
     static func row(_ entry: FrequencyRow, most: Int) -> Row {
         let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
         let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
-        return Row(byteCells: [value, Array("\(entry.count)".utf8), Array(percentText(entry.percent).utf8), Array(bar.utf8)])
+        return Row(byteCells: [value, Array("\(entry.count)".utf8), Array(entry.percentText.utf8), Array(bar.utf8)])
+    }
+
+    /// What Ctrl-S leaves out or writes otherwise: the bar, and `(empty)` (at `record`).
+    private static func saving(emptyValueRecord record: Int?) -> SheetSaving {
+        SheetSaving(drawnColumns: [3], emptyValueRecords: record.map { [$0] } ?? [])
     }
 
     func choose(record: Int) -> SheetChoice {

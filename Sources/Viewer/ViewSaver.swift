@@ -57,6 +57,8 @@ final class ViewSaver {
         /// Input columns to write, in order (nil: every cell of each record).
         var columns: [Int]?
         var delimiter: UInt8
+        /// Records whose first cell is written empty (a sheet's `(empty)`: see `SheetSaving`).
+        var emptiedFirstCells: Set<Int> = []
     }
 
     let path: String
@@ -113,6 +115,12 @@ final class ViewSaver {
             guard !row.isCut else {
                 failure = "record \(number + 1) has a cell longer than what is kept in memory: --output writes it whole"
                 return false
+            }
+            var row = row
+            if plan.emptiedFirstCells.contains(number) && row.count > 0 {
+                let cut = row.ends[0]
+                row.bytes.removeFirst(cut)
+                row.ends = row.ends.map { $0 - cut }
             }
             let projected = plan.columns.map { row.projected($0) } ?? row
             OutputWriter.appendDelimited(projected, delimiter: plan.delimiter, lineEnding: [0x0A], to: &buffer)

@@ -44,7 +44,12 @@ extension Viewer {
             return
         }
         if let echo = options.echo {
-            if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : row.isCut) {
+            if echo == .column && query.isRunning {
+                // The column is printed from the view's rows: all of them, once they are known.
+                message = "the view's rows are still coming: Enter once they are all here (Esc stops the pass and keeps them)"
+                return
+            }
+            if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : isCutWhereShown(row)) {
                 // Printing the kept start as if it were the value would lose data silently.
                 message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory: "
                     + "--echo column or --output prints it whole"
@@ -54,7 +59,7 @@ extension Viewer {
             case .cell: chosen = .bytes(Array(row.field(cursorFileColumn)))
             case .row:
                 var bytes: [UInt8] = []
-                OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+                OutputWriter.appendDelimited(shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
                 chosen = .bytes(bytes)
             case .column: chosen = .column(cursorFileColumn)
             }
@@ -156,7 +161,7 @@ extension Viewer {
         guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
         var bytes: [UInt8] = []
         if row {
-            OutputWriter.appendDelimited(record, delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+            OutputWriter.appendDelimited(shownCells(of: record), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
         } else {
             bytes = Array(record.field(cursorFileColumn))
         }
@@ -207,5 +212,43 @@ extension StringProtocol {
         while text.first == " " { text.removeFirst() }
         while text.last == " " { text.removeLast() }
         return text
+    }
+}
+
+extension Viewer {
+    // MARK: What the view shows, for copying and --echo
+
+    /// `row` as the view shows it: its shown columns, in the view's order.
+    func shownCells(of row: Row) -> Row {
+        table.columns.shown.map { row.projected($0) } ?? row
+    }
+
+    /// True when a cell the view shows of `row` was cut short by the parser.
+    func isCutWhereShown(_ row: Row) -> Bool {
+        guard let shown = table.columns.shown else { return row.isCut }
+        return shown.contains { row.isClipped($0) || ($0 >= row.count && row.omittedCells > 0) }
+    }
+
+    /// Hands `body` the cell of input column `column` of each row of the view, in its
+    /// order (`body` returns false to stop); returns why it stopped early, if it did.
+    /// For `--echo column` over a filtered or sorted view: the rows are read a batch at a
+    /// time, so memory stays bounded.
+    public func forEachShownCell(inColumn column: Int, _ body: (ArraySlice<UInt8>) -> Bool) -> String? {
+        var start = 0
+        let count = dataRowCount
+        while start < count {
+            let batch = start..<min(count, start + 512)
+            table.fetch(rows: [batch])
+            for index in batch {
+                guard let row = table.row(index) else { return "row \(index + 1) of the view could not be read again" }
+                if row.isClipped(column) {
+                    return "record \(table.record(ofRow: index) + 1) has a cell longer than what is kept in memory: "
+                        + "--echo column without a filter or a sort prints it whole"
+                }
+                if !body(row.field(column)) { return nil }
+            }
+            start = batch.upperBound
+        }
+        return nil
     }
 }

@@ -47,9 +47,14 @@ extension Viewer {
             return
         }
         let headers = (0..<min(options.headerRows, source.rowCount)).compactMap { source.row($0) }
+        var columns = table.columns.shown
+        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
+            columns = (columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+        }
         let plan = ViewSaver.Plan(path: path, reader: reader, headers: headers, rows: table.rows, firstRecord: options.headerRows,
-                                  rowCount: dataRowCount, columns: table.columns.shown,
-                                  delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C)
+                                  rowCount: dataRowCount, columns: columns,
+                                  delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C,
+                                  emptiedFirstCells: options.sheetSaving?.emptyValueRecords ?? [])
         saving = ViewSaver(plan, wake: source.wake)
         savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"

@@ -231,6 +231,9 @@ public final class Viewer {
         isFinished = true
     }
 
+    /// What Ctrl-S of a sheet writes otherwise than it shows (it changes as the sheet fills).
+    func setSheetSaving(_ saving: SheetSaving?) { options.sheetSaving = saving }
+
     /// Takes back a finish (a sheet whose row opened another sheet over it stays).
     public func reopen() {
         isFinished = false

@@ -22,6 +22,8 @@ public struct ViewerOptions: Sendable, Equatable {
     /// A sheet over the table (a frequency or summary sheet): Enter chooses the row, and
     /// Esc or q goes back.
     public var isSheet = false
+    /// A sheet whose file (Ctrl-S) is not what it shows: see `SheetSaving`.
+    public var sheetSaving: SheetSaving?
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
                 bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,
@@ -34,5 +36,20 @@ public struct ViewerOptions: Sendable, Equatable {
         self.bounce = bounce
         self.showsIndicators = showsIndicators
         self.showsDebugStats = showsDebugStats
+    }
+}
+
+/// What Ctrl-S writes of a sheet where that differs from what the sheet shows: a frequency
+/// sheet writes what `--frequency --output csv` writes, so the same question gives the same
+/// file from the screen and from a script.
+public struct SheetSaving: Sendable, Equatable {
+    /// Columns drawn for reading only (the frequency sheet's bar), left out of the file.
+    public var drawnColumns: Set<Int>
+    /// Records whose first cell shows `(empty)` for the empty value: the file has it empty.
+    public var emptyValueRecords: Set<Int>
+
+    public init(drawnColumns: Set<Int>, emptyValueRecords: Set<Int>) {
+        self.drawnColumns = drawnColumns
+        self.emptyValueRecords = emptyValueRecords
     }
 }

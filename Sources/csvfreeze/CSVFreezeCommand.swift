@@ -159,7 +159,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "size"))
     var spoolLimit: String?
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV, or its whole column on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), or its whole column (the rows shown, in their order) on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
                                valueName: "cell|row|column"))
     var echo: EchoMode?
 
@@ -170,6 +170,11 @@ struct CSVFreezeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
                                valueName: "format"))
     var output: OutputFormat?
+
+    @Option(name: .customLong("max-width"), parsing: .unconditional,
+            help: ArgumentHelp("With table output (--output table, or a pipe or a file without --output): cut cells wider than N cells, ending them with '…'. Without it every cell is written whole, a long one running past its column.",
+                               valueName: "n"))
+    var maxWidth: Int?
 
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
@@ -182,6 +187,10 @@ struct CSVFreezeCommand: ParsableCommand {
         _ = try quoteByte()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
+        if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
+        if maxWidth != nil, let output, output != .table {
+            throw ValidationError("--max-width cuts cells of table output only; --output \(output.rawValue) writes every cell whole")
+        }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
@@ -261,16 +270,18 @@ struct CSVFreezeCommand: ParsableCommand {
         let quote = try quoteByte()
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query)
+                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
+                                           maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             let status = query.isActive
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue())
+                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
+                               maximumWidth: maxWidth)
                 : Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows)
+                               format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -8,7 +8,7 @@ struct InsightOptions: ParsableArguments {
     var frequency: String?
 
     @Flag(name: .customLong("summary"),
-          help: "Write one row per column instead of viewing: its kind (integer, decimal, date/time, boolean, text), filled and empty counts, distinct values, min, max, mean, standard deviation, shortest and longest length, most common values (--output chooses the format, default table).")
+          help: "Write one row per column instead of viewing: its kind (integer, decimal, date/time, boolean, text), filled and empty counts, distinct values, min and max (compared as --sort compares them), mean, standard deviation (inf past a double's range), shortest and longest length, most common values (--output chooses the format, default table).")
     var summary = false
 
     /// True when one of these modes is asked for.

@@ -13,7 +13,8 @@ import Viewer
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
     static func run(_ options: InsightOptions, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
-                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions) -> Int32 {
+                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions,
+                    maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
@@ -42,13 +43,13 @@ enum InsightOutput {
             do {
                 let filters = try query.resolve(names: header, columnCount: columns).filters
                 if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
-            } catch let failure as ColumnReference.Failure {
-                fail(failure.description, status: 2)
+            } catch let problem as QueryOptions.Problem {
+                fail(problem.description, status: 2)
             } catch {
                 fail("\(error)", status: 2)
             }
         }
-        let writer = OutputWriter(format: format, headerRows: 1, sink: Output.writeToStandardOutput)
+        let writer = OutputWriter(format: format, headerRows: 1, maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
         if let reference = options.frequency {
             let column: Int
             do {
@@ -74,7 +75,7 @@ enum InsightOutput {
         return 0
     }
 
-    static func percent(_ value: Double) -> String { String(format: "%.2f", value) }
+    static func percent(_ value: Double) -> String { FrequencyRow.text(ofPercent: value) }
 
     static func writeFrequency(_ table: FrequencyTable, format: OutputFormat, to writer: OutputWriter) {
         let shown = format == .table
@@ -85,8 +86,9 @@ enum InsightOutput {
                 .appending(["\(row.count)", percent(row.percent)]))
         }
         guard !table.isExact else { return }
-        let note = "≈\(table.distinct) distinct values: each value not listed occurs at most \(table.unlistedAtMost) times"
-            + " (\(table.unlistedCount) records in all)"
+        let note = table.areAllUnique ? "all \(table.total) values are unique (≈\(table.distinct) estimated)"
+            : "≈\(table.distinct) distinct values: each value not listed occurs at most \(table.unlistedAtMost) times"
+              + " (\(table.unlistedCount) records in all)"
         if shown {
             writer.write(Row(cells: ["(other values, ≈\(table.distinct - table.rows.count))", "\(table.unlistedCount)",
                                      percent(Double(table.unlistedCount) * 100 / Double(max(1, table.total)))]))

@@ -10,14 +10,16 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int,
+                      maximumWidth: Int? = nil) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
             let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
-                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, sink: writeToStandardOutput)
+                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
+                                      sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
             }
@@ -54,7 +56,7 @@ extension Output {
     /// store of the input, so memory stays bounded whatever the input's size; rows are
     /// written as soon as they are known (a sort's first row when its merge starts).
     static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
-                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit) -> Int32 {
+                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit, maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -94,7 +96,8 @@ extension Output {
 
         let start = inputStart(of: store)
         let writer = OutputWriter(format: format, lineEnding: store.dialect?.lineEnding ?? [0x0A], headerRows: headerRows,
-                                  byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, sink: writeToStandardOutput)
+                                  byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
+                                  sink: writeToStandardOutput)
         func project(_ row: Row) -> Row {
             guard let columns = resolved.columns else { return row }
             var bytes: [UInt8] = []

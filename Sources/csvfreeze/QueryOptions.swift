@@ -1,6 +1,7 @@
 import ArgumentParser
 import CellStore
 import Query
+import Scan
 import Table
 
 /// The options that narrow, order and choose what is written: `--filter` and its
@@ -45,25 +46,57 @@ struct QueryOptions: ParsableArguments {
         var columns: [Int]?
     }
 
-    /// Resolves every column named; the error says which and lists the columns.
-    func resolve(names: [String], columnCount: Int) throws(ColumnReference.Failure) -> Resolved {
-        func column(_ text: String) throws(ColumnReference.Failure) -> Int {
-            try ColumnReference(text).resolve(in: names, columns: columnCount)
+    /// An option that cannot be carried out, in one line that names the option as given.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Resolves every column named and compiles every pattern; the error names the option
+    /// as given, and for a column lists the columns.
+    func resolve(names: [String], columnCount: Int) throws(Problem) -> Resolved {
+        func column(_ text: String, option: String, given: String) throws(Problem) -> Int {
+            do {
+                return try ColumnReference(text).resolve(in: names, columns: columnCount)
+            } catch {
+                throw Problem(description: "\(option) '\(given)': \(error.description)")
+            }
         }
-        func scoped(_ text: String) throws(ColumnReference.Failure) -> (Int, String) {
-            guard let equals = text.firstIndex(of: "=") else { throw .unknown(text + " (give COLUMN=REGEX)", known: names) }
-            return (try column(String(text[..<equals])), String(text[text.index(after: equals)...]))
+        func pattern(_ text: String, column: Int?, option: String, given: String, columnName: String?) throws(Problem) {
+            do {
+                _ = try SearchPattern(text: text, column: column).compile()
+            } catch {
+                let place = columnName.map { " (column '\($0)', pattern '\(text)')" } ?? ""
+                throw Problem(description: "\(option) '\(given)'\(place): \(error.description)")
+            }
+        }
+        func scoped(_ text: String, option: String) throws(Problem) -> (Int, String) {
+            guard let equals = text.firstIndex(of: "=") else {
+                let shown = names.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+                throw Problem(description: "\(option) '\(text)': give COLUMN=REGEX, such as city=^Oslo$"
+                              + (names.isEmpty ? "" : " (columns: \(shown)\(names.count > 8 ? ", …" : ""))"))
+            }
+            let name = String(text[..<equals])
+            let index = try column(name, option: option, given: text)
+            let regex = String(text[text.index(after: equals)...])
+            try pattern(regex, column: index, option: option, given: text, columnName: name)
+            return (index, regex)
         }
         var resolved = Resolved()
-        resolved.filters += filters.map { RecordFilter(pattern: $0) }
-        resolved.filters += exclusions.map { RecordFilter(pattern: $0, inverted: true) }
+        for text in filters {
+            try pattern(text, column: nil, option: "--filter", given: text, columnName: nil)
+            resolved.filters.append(RecordFilter(pattern: text))
+        }
+        for text in exclusions {
+            try pattern(text, column: nil, option: "--filter-out", given: text, columnName: nil)
+            resolved.filters.append(RecordFilter(pattern: text, inverted: true))
+        }
         for text in columnFilters {
-            let (index, pattern) = try scoped(text)
-            resolved.filters.append(RecordFilter(pattern: pattern, column: index))
+            let (index, regex) = try scoped(text, option: "--filter-column")
+            resolved.filters.append(RecordFilter(pattern: regex, column: index))
         }
         for text in columnExclusions {
-            let (index, pattern) = try scoped(text)
-            resolved.filters.append(RecordFilter(pattern: pattern, column: index, inverted: true))
+            let (index, regex) = try scoped(text, option: "--filter-out-column")
+            resolved.filters.append(RecordFilter(pattern: regex, column: index, inverted: true))
         }
         for text in sorts {
             var name = text
@@ -74,11 +107,13 @@ struct QueryOptions: ParsableArguments {
             }
             // A column whose own name ends in ':desc' wins over the suffix.
             if names.contains(text) { name = text; descending = false }
-            resolved.keys.append(SortKey(column: try column(name), descending: descending))
+            resolved.keys.append(SortKey(column: try column(name, option: "--sort", given: text), descending: descending))
         }
         if let columns {
             var list: [Int] = []
-            for name in columns.split(separator: ",", omittingEmptySubsequences: false) { list.append(try column(String(name))) }
+            for name in columns.split(separator: ",", omittingEmptySubsequences: false) {
+                list.append(try column(String(name), option: "--columns", given: columns))
+            }
             resolved.columns = list
         }
         return resolved

@@ -89,6 +89,10 @@ enum Session {
         HistoryFile.save(table.history, to: historyPath)
         table.file?.stopLoading()
         if let choice = table.chosen {
+            if case .column(let column) = choice, table.table.isMapped {
+                // Filtered or sorted: the column's cells in the view's rows, in its order.
+                return echo(column: column, of: table, terminator: terminator)
+            }
             // A column is read again from the input: only a file can be (a FIFO would wait
             // for a writer that is gone).
             return echo(choice, path: table.file?.isReloadable == true ? path : nil, delimiter: delimiter, quote: quote,
@@ -97,6 +101,26 @@ enum Session {
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
+    }
+
+    /// Prints, for `--echo column` over a filtered or sorted view, the column's cell of each
+    /// row of the view, in its order, each followed by `terminator`.
+    static func echo(column: Int, of viewer: Viewer, terminator: UInt8) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        var buffer: [UInt8] = []
+        var isOpen = true
+        let failure = viewer.forEachShownCell(inColumn: column) { cell in
+            buffer.append(contentsOf: cell)
+            buffer.append(terminator)
+            if buffer.count >= 1 << 16 {
+                isOpen = Output.writeToStandardOutput(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+            return isOpen
+        }
+        if isOpen { _ = Output.writeToStandardOutput(buffer) }
+        if let failure { fail(failure, status: 1) }
+        return 0
     }
 
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a

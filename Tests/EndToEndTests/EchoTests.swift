@@ -19,11 +19,11 @@ struct EchoTests {
 
     /// Runs csvfreeze with `arguments` in tmux, stdout to a file; types `keys` once the
     /// screen is up; returns the exit status and stdout's bytes.
-    func echo(_ arguments: String, keys: [String]) throws -> (String?, [UInt8]) {
+    func echo(_ arguments: String, keys: [String], screen: String = "row 1/3") throws -> (String?, [UInt8]) {
         let path = try file()
         let out = path + ".out"
         let pane = try TmuxPane("\(binary) \(arguments) \(shellQuote(path)) > \(shellQuote(out))", width: 60, height: 10)
-        try pane.waitFor("the first screen") { $0.contains { $0.contains("row 1/3") } }
+        try pane.waitFor("the first screen") { $0.contains { $0.contains(screen) } }
         for key in keys { try pane.send(key) }
         let marker = try pane.waitForExit()
         let bytes = (try? Data(contentsOf: URL(fileURLWithPath: out))).map { [UInt8]($0) } ?? []
@@ -47,6 +47,15 @@ struct EchoTests {
         #expect(bytes == Array("\0two\nlines\0x\0".utf8))
         let (_, lines) = try echo("--echo column --print0", keys: ["Enter"])
         #expect(lines == Array("1\02\03\0".utf8))
+    }
+
+    @Test("--echo column prints the view's rows in its order, --echo row the view's columns")
+    func echoWhatTheViewShows() throws {
+        let (status, column) = try echo("--echo column --filter-out-column note=x --sort id:desc", keys: ["Enter"], screen: "row 1/2")
+        #expect(status?.hasPrefix("[exit=0 ") == true, "\(status ?? "")")
+        #expect(column == Array("2\n1\n".utf8))
+        let (_, row) = try echo("--echo row --columns note,id --sort id:desc", keys: ["Enter"])
+        #expect(row == Array("x,3\n".utf8))
     }
 
     @Test("negative counts say what is wrong with them, not 'Missing value'; -0 needs --echo")

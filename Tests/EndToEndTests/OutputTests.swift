@@ -29,6 +29,28 @@ struct OutputTests {
         #expect(row.dropFirst(nameColumn).first != " ")
     }
 
+    @Test("into a pipe or a file the table loses no text: long cells whole, a cell of several MiB too; --max-width cuts")
+    func tableWritesWholeCells() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("whole-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let note = String(repeating: "word ", count: 30) + "end"
+        let giant = String(repeating: "abcdefgh", count: 300_000)
+        try Data("id,note\n1,\(note)\n2,\"\(giant)\"\n3,\"two\nlines\"\n".utf8).write(to: url)
+        let piped = try run(["/bin/sh", "-c", "\(shellQuote(binary)) \(shellQuote(url.path)) | cat"])
+        #expect(piped.status == 0)
+        let lines = piped.text.components(separatedBy: "\n")
+        #expect(lines.count == 6, "\(lines.count) lines")
+        #expect(lines[2] == " 1  " + note)
+        #expect(lines[3] == " 2  " + giant)
+        #expect(lines[4] == " 3  two↵lines")
+        #expect(!piped.text.contains("…"))
+        let cut = try run([binary, "--max-width", "8", "--output", "table", url.path])
+        #expect(cut.text.components(separatedBy: "\n")[2] == " 1  word wo…")
+        #expect(cut.text.components(separatedBy: "\n")[3] == " 2  abcdefg…")
+        let wrong = try run([binary, "--max-width", "8", "--output", "csv", url.path])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--max-width cuts cells of table output only"), "\(wrong.stderr)")
+    }
+
     @Test("--output streams a cell of several MiB whole and reads endless input a piece at a time")
     func giantCell() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("giant-\(getpid()).csv")

@@ -35,7 +35,7 @@ struct QueryEndToEndTests {
             switch next(4) {
             case 0: amount = "\(next(2000) - 1000)"
             case 1: amount = "\(next(100)).\(next(10))"
-            case 2: amount = "\(next(5)),\(100 + next(900))"
+            case 2: amount = "\(1 + next(4)),\(100 + next(900))"
             default: amount = next(8) == 0 ? "" : "-\(next(50))"
             }
             table.rows.append(["\(index)", cities[next(cities.count)], amount, notes[next(notes.count)]])
@@ -131,6 +131,28 @@ struct QueryEndToEndTests {
         let pattern = try run([binary, "--filter", "(", "--output", "csv", file])
         #expect(pattern.status == 2)
         #expect(pattern.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a mistake in --filter-column and its kin is one line naming the option as given, the column and the pattern")
+    func messagesNameTheOption() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("q.csv")
+        try Data("a,b\n1,[x\n".utf8).write(to: file)
+        for (arguments, message) in [
+            (["--filter-column", "a=["], "csvfreeze: --filter-column 'a=[' (column 'a', pattern '['): invalid pattern at character 2"),
+            (["--filter-out-column", "b=("], "csvfreeze: --filter-out-column 'b=(' (column 'b', pattern '('): invalid pattern"),
+            (["--filter-column", "zz=x"], "csvfreeze: --filter-column 'zz=x': no column 'zz' (columns: 'a', 'b')"),
+            (["--filter-column", "zz"], "csvfreeze: --filter-column 'zz': give COLUMN=REGEX"),
+            (["--filter", "["], "csvfreeze: --filter '[': invalid pattern"),
+            (["--sort", "zz:desc"], "csvfreeze: --sort 'zz:desc': no column 'zz'"),
+            (["--frequency", "a", "--filter-column", "a=["], "csvfreeze: --filter-column 'a=[' (column 'a', pattern '[')"),
+        ] {
+            let result = try run([binary] + arguments + ["--output", "csv", file.path])
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
     }
 
     @Test("`--sort … | head` prints the first rows and ends cleanly")

@@ -107,4 +107,17 @@ struct FrequencyTests {
         for value in 0..<5000 { withUnsafeBytes(of: value) { small.add(hash: valueHash($0)) } }
         #expect(abs(small.estimate - 5000) < 50)
     }
+
+    @Test("a column whose values are all unique is known as such; past the budget only when that is sure")
+    func allUnique() throws {
+        let unique = Array(("v\n" + (0..<5000).map { "value \($0)" }.joined(separator: "\n") + "\n").utf8)
+        #expect(try frequency(unique, column: 0).areAllUnique)
+        // Past the budget it is claimed only when no value left out can occur twice.
+        let past = try frequency(unique, column: 0, budget: InsightBudget(bytes: 1 << 16, keptValues: 64))
+        #expect(!past.isExact && past.areAllUnique == (past.unlistedAtMost <= 1))
+        let twice = Array(("v\n" + (0..<5000).map { "value \($0 == 4999 ? 0 : $0)" }.joined(separator: "\n") + "\n").utf8)
+        #expect(try !frequency(twice, column: 0).areAllUnique)
+        #expect(try !frequency(twice, column: 0, budget: InsightBudget(bytes: 1 << 16, keptValues: 64)).areAllUnique)
+        #expect(try !frequency(Array("v\nx\n".utf8), column: 0).areAllUnique)
+    }
 }

@@ -63,18 +63,19 @@ struct SummaryTests {
         #expect(number("0").compare(number("0.0")) == 0)
         #expect(number("0").compare(number("-0")) == 0)
         #expect(number("1.50").compare(number("1.5")) == 0)
-        for text in ["007", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " 1", "1,00", "12,3456", ",100", "$", "%", "$x", "1,000,00"] {
+        for text in ["007", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " ", "1,00", "12,3456", ",100", "$", "%", "$x", "1,000,00"] {
             #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0) } == nil, "\(text)")
         }
-        // The forms a sort reads as numbers: thousands separators, a percent sign, a currency sign.
-        for (text, value) in [("1,000", 1000.0), ("-1,234.5", -1234.5), ("12%", 12), ("$5", 5), ("-€3.20", -3.2), ("$-3", -3),
-                              ("£1,000,000", 1_000_000), ("¥7", 7), ("2,500%", 2500)] {
+        // The forms a sort reads as numbers, read as the sort reads them: thousands separators,
+        // a percent sign (hundredths), a currency sign, spaces around.
+        for (text, value) in [("1,000", 1000.0), ("-1,234.5", -1234.5), ("12%", 0.12), ("$5", 5), ("-€3.20", -3.2), ("$-3", -3),
+                              ("£1,000,000", 1_000_000), ("¥7", 7), ("2,500%", 25), (" 1 ", 1)] {
             #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0)?.1.value } == value, "\(text)")
         }
     }
 
     @Test func kindsOfCells() {
-        func kind(_ text: String) -> ValueKind { Array(text.utf8).withUnsafeBytes { CellReader.classify($0).0 } }
+        func kind(_ text: String) -> ValueKind { Array(text.utf8).withUnsafeBytes { CellReader.classify($0).kind } }
         #expect(kind("42") == .integer && kind("-0") == .integer && kind("+7") == .integer)
         #expect(kind("4.2") == .decimal && kind(".5") == .decimal && kind("5.") == .decimal && kind("1E-3") == .decimal)
         #expect(kind("2024-13-01") == .text && kind("2024-01-01T25:00") == .text && kind("2024-01-01T10:00:00.123+0530") == .dateTime)
@@ -110,5 +111,33 @@ extension SummaryTests {
         #expect(common.first?.0 == "hot" && common.first.map { $0.1 <= 400 && $0.1 > 300 } == true, "\(common)")
         #expect(common.contains { $0.0 == "" && $0.1 == 250 }, "the empty value, counted exactly: \(common)")
         #expect(!common.contains { $0.0.hasPrefix("u") }, "no value that occurs once is passed off as common: \(common)")
+    }
+}
+
+extension SummaryTests {
+    @Test("the common values are the most frequent ones, whatever the order they first appear in")
+    func commonValuesAreTheMostFrequent() throws {
+        let rows = try summary("v\na\nb\nc\nz\nz\nz\nd\nd\n", names: ["v"])
+        let common = try #require(rows.first).common.map { "\($0.text) (\($0.count))" }
+        #expect(common == ["z (3)", "d (2)", "a (1)"])
+    }
+
+    @Test("a bounded top-k agrees with a full sort on random counts", arguments: [1, 2, 3, 4, 7])
+    func topAgreesWithAFullSort(limit: Int) {
+        var generator = SeededGenerator(seed: UInt64(limit))
+        for _ in 0..<200 {
+            var table = ValueTable()
+            let values = 1 + Int(generator.next() % 30)
+            for record in 0..<(values * 3) {
+                let byte = [UInt8(generator.next() % UInt64(values))]
+                let inserted = byte.withUnsafeBytes { table.add($0, hash: UInt64(byte[0]) &* 0x9E37_79B9_7F4A_7C15, record: record) }
+                #expect(inserted)
+            }
+            let all = table.entries.indices.sorted { a, b in
+                let x = table.entries[a], y = table.entries[b]
+                return x.count != y.count ? x.count > y.count : x.first < y.first
+            }
+            #expect(table.top(limit) == Array(all.prefix(limit)))
+        }
     }
 }

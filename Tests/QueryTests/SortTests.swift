@@ -140,7 +140,9 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
     var generator = SeededGenerator(seed: 77)
     func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(generator.next() % 10)) }) }
     for _ in 0..<20_000 {
-        var text = digits(1 + Int(generator.next() % 22))
+        // No leading zero before another digit: `007` is a code, not a number.
+        let length = 1 + Int(generator.next() % 22)
+        var text = length == 1 ? digits(1) : String(1 + generator.next() % 9) + digits(length - 1)
         if generator.next() % 2 == 0 { text += "." + digits(Int(generator.next() % 22)) }
         if generator.next() % 3 == 0 { text += "e" + (generator.next() % 2 == 0 ? "-" : "") + String(generator.next() % 40) }
         let got = Array(text.utf8).withUnsafeBytes { KeyEncoding.number($0) }

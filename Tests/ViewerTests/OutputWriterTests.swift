@@ -137,3 +137,94 @@ struct OutputWriterTests {
         #expect(object == ["h1": "1", "h2": long, "h3": "3"])
     }
 }
+
+extension OutputWriterTests {
+    @Test("a table writes every cell whole: one wider than its column runs on, whatever row it is in")
+    func tableCellsWhole() {
+        let long = String(repeating: "x", count: 60) + "é" + String(repeating: "y", count: 60)
+        var rows = [["id", "note", "n"], ["k", long, "5"]]
+        for _ in 0..<1100 { rows.append(["k", "short", "1"]) }
+        rows.append(["k", long + "!", "7"])
+        let lines = render(rows, format: .table).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[2] == "k   " + long + "  5", "\(lines[2])")
+        #expect(lines[rows.count] == "k   " + long + "!  7", "\(lines[rows.count])")
+        // Short rows stay aligned under the widest cell sampled (up to 120 cells).
+        #expect(lines[3] == "k   short" + String(repeating: " ", count: 115) + "  1")
+        #expect(!lines.joined().contains("…"))
+    }
+
+    @Test("a table keeps spaces at the end of a cell and characters of no width")
+    func tableKeepsEveryCharacter() {
+        let text = render([["a", "b"], ["x", "y  "], ["zero\u{200B}width", "w"]], format: .table)
+        #expect(text.contains("\ny  \n") || text.contains("  y  \n"), "\(text)")
+        #expect(text.contains("zero\u{200B}width"), "\(text)")
+    }
+
+    @Test("a table writes a cell that comes in pieces whole, line breaks as symbols")
+    func tablePiecesWhole() throws {
+        _ = utf8Locale
+        let long = String(repeating: "ab\"c,é中\n", count: 40)
+        let rows = try pieces("h1,h2,h3\n1,\"" + long.replacingOccurrences(of: "\"", with: "\"\"") + "\",3\n2,b,4\n")
+        #expect(rows.contains { $0.continuesInNext })
+        var streamed: [UInt8] = []
+        let writer = OutputWriter(format: .table) { streamed += $0; return true }
+        for row in rows { writer.write(row) }
+        writer.finish()
+        let lines = String(decoding: streamed, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[2] == " 1  " + long.replacingOccurrences(of: "\n", with: "↵") + "   3", "\(lines[2])")
+    }
+}
+
+extension OutputWriterTests {
+    @Test("with a maximum width a table cuts wider cells to it, with …, in one piece or many")
+    func tableMaximumWidth() throws {
+        _ = utf8Locale
+        var output: [UInt8] = []
+        let writer = OutputWriter(format: .table, maximumWidth: 6) { output += $0; return true }
+        for row in [["name", "n"], ["abcdefghij", "1234567"], ["中文中文中", "5"], ["abcdef", "1"]] { writer.write(Row(cells: row)) }
+        writer.finish()
+        #expect(String(decoding: output, as: UTF8.self) == "name    n\n──────────────\nabcde…  12345…\n中文 …       5\nabcdef       1\n")
+        let rows = try pieces("h1,h2\n\"" + String(repeating: "é", count: 40) + "\",2\nx,3\n")
+        #expect(rows.contains { $0.continuesInNext })
+        var streamed: [UInt8] = []
+        let cutting = OutputWriter(format: .table, maximumWidth: 6) { streamed += $0; return true }
+        for row in rows { cutting.write(row) }
+        cutting.finish()
+        // A record in pieces ends the measuring: the rows before it (here the header) set the widths.
+        #expect(String(decoding: streamed, as: UTF8.self) == "h1  h2\n──────\nééééé…   2\nx    3\n")
+    }
+}
+
+extension OutputWriterTests {
+    @Test("a table written from pieces holds the same text as one written from whole records", arguments: UInt64(1)...20)
+    func tablePiecesLoseNothing(seed: UInt64) throws {
+        _ = utf8Locale
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = ["a", "b", "é", "中", "\n", "\t", ",", "\"", "1", "e\u{301}", "\u{200B}", " "]
+        var records: [[String]] = []
+        for _ in 0..<(2 + Int(generator.next() % 6)) {
+            records.append((0..<(1 + Int(generator.next() % 4))).map { _ in
+                String((0..<Int(generator.next() % 40)).map { _ in Character(alphabet[Int(generator.next() % UInt64(alphabet.count))]) })
+            })
+        }
+        var text = ""
+        for record in records {
+            text += record.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\n"
+        }
+        func table(_ rows: [Row]) -> String {
+            var output: [UInt8] = []
+            let writer = OutputWriter(format: .table) { output += $0; return true }
+            for row in rows { writer.write(row) }
+            writer.finish()
+            return String(decoding: output, as: UTF8.self)
+        }
+        let whole = table(records.map { Row(cells: $0) })
+        let streamed = table(try pieces(text))
+        func letters(_ text: String) -> String {
+            String(text.split(separator: "\n").enumerated().filter { $0.offset != 1 }.map(\.element).joined().filter { $0 != " " })
+        }
+        #expect(letters(streamed) == letters(whole), "\(records)")
+        #expect(streamed.split(separator: "\n").count == whole.split(separator: "\n").count)
+    }
+}

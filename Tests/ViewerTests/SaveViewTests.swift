@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CellStore
 import FreezeLayout
+import Scan
 import Table
 @testable import Viewer
 
@@ -107,5 +108,43 @@ struct SaveViewTests {
         #expect(!FileManager.default.fileExists(atPath: target) || (try? String(contentsOfFile: target, encoding: .utf8))?.count == big.count,
                 "either nothing, or the whole file if it finished first")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".csvfreeze-save") })
+    }
+}
+
+extension SaveViewTests {
+    /// The frequency sheet of `column` of `text`, once its count is done.
+    private func frequencySheet(_ text: String, column: Int) throws -> Viewer {
+        let table = try viewer(text)
+        let input = try #require(table.file.flatMap { ScanInput(store: $0) })
+        let sheet = FrequencySheet(input: .bytes(input), column: column, name: "c", headerRows: 1, records: nil, table: table)
+        waitUntil("the count's end") {
+            sheet.update()
+            sheet.viewer.handle(.refresh)
+            return sheet.viewer.source.isComplete
+        }
+        return sheet.viewer
+    }
+
+    @Test("Ctrl-S of a frequency sheet writes what --frequency --output csv writes")
+    func frequencySheetSavesAsTheCommandLineWrites() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "id,city\n" + ["Oslo", "Bergen", "", "Oslo", "(empty)", "Oslo", "Bergen", "Oslo", ""].enumerated()
+            .map { "\($0.offset),\($0.element)" }.joined(separator: "\n") + "\n"
+        let sheet = try frequencySheet(text, column: 1)
+        #expect((0..<sheet.dataRowCount).map { String(decoding: sheet.table.cell(row: $0, column: 2), as: UTF8.self) }
+                == ["44.44", "22.22", "22.22", "11.11"])
+        let target = folder.appendingPathComponent("f.csv").path
+        type(sheet, target + "\n")
+        finish(sheet)
+        let written = try String(contentsOfFile: target, encoding: .utf8)
+        #expect(written == "value,count,percent\nOslo,4,44.44\nBergen,2,22.22\n,2,22.22\n(empty),1,11.11\n")
+    }
+
+    @Test("the frequency sheet of a column whose values are all unique says so")
+    func uniqueValuesAreNamed() throws {
+        let sheet = try frequencySheet("id\n" + (1...40).map(String.init).joined(separator: "\n") + "\n", column: 0)
+        let status = sheet.frame().lines.last ?? ""
+        #expect(status.contains("all 40 values are unique"), "\(status)")
     }
 }
