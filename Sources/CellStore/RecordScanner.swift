@@ -53,6 +53,9 @@ package struct RecordScanner {
     package private(set) var firstProblem: Problem?
     /// How many quoting problems were met.
     package private(set) var problemCount = 0
+    /// How many of them were quotes inside an unquoted field: data, for every reader
+    /// (`{"x": 1}` in a cell), so they say nothing against the delimiter.
+    package private(set) var strayQuoteCount = 0
 
     /// A scanner at the start of an input, or (`insideQuotes`) one that assumes it starts
     /// inside a quoted field, for re-synchronizing in the middle of a file.
@@ -196,6 +199,7 @@ package struct RecordScanner {
         // A problem belongs to the record being read when it was met.
         for (kind, offset, record) in problems {
             problemCount += 1
+            if kind == .quoteInUnquotedField { strayQuoteCount += 1 }
             if firstProblem == nil { firstProblem = Problem(kind: kind, record: record, offset: offset) }
         }
         self.state = state

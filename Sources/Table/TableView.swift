@@ -25,6 +25,8 @@ public final class TableView {
     private var batchCount = 0
     /// The source's generation the batch was read in.
     private var batchGeneration = 0
+    /// The columns' names, and the shape of the header row they were made from.
+    private var names: (key: [Int], names: ColumnNames)?
 
     public init(source: any RowSource, headerRows: Int) {
         self.source = source
@@ -122,8 +124,9 @@ public final class TableView {
 
     // MARK: Columns
 
-    /// Columns in the source known so far (at least 1).
-    public var fileColumnCount: Int { max(source.columnCount, 1) }
+    /// Columns in the source known so far (at least 1), up to the most fields a record
+    /// held in memory keeps (the status line says when a record has more).
+    public var fileColumnCount: Int { max(min(source.columnCount, RecordParser.Limits.fieldLimit), 1) }
     /// Columns in the view.
     public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
     /// The source column shown at view column `column`.
@@ -132,6 +135,20 @@ public final class TableView {
     /// The cell of view row `row` at view column `column`.
     public func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
         self.row(row)?.field(fileColumn(column)) ?? []
+    }
+
+    /// The input columns' unique names (see `ColumnNames`), made from the first header row
+    /// with each name cut to 256 bytes; every column is `column N` without a header row.
+    ///
+    /// - Complexity: O(1) once made; made again only when the header row changes (it is
+    ///   still arriving).
+    public var columnNames: ColumnNames {
+        let header = headerRows > 0 && source.rowCount > 0 ? source.row(0) : nil
+        let key = header.map { [$0.bytes.count, $0.ends.count, $0.clipped.count] } ?? []
+        if let names, names.key == key { return names.names }
+        let made = ColumnNames(header: header, longest: 256)
+        names = (key, made)
+        return made
     }
 
     /// The cell of header record `index` at view column `column`.

@@ -30,6 +30,8 @@ public enum SheetChoice {
     case command(Command)
     /// Keep the sheet and push another over it.
     case push(SheetSource)
+    /// Keep the sheet, saying why nothing was done.
+    case stay(String)
 }
 
 /// What a sheet's pass reads: a file's bytes, or the rows of the sheet below (a sheet of
@@ -143,8 +145,9 @@ final class FrequencySheet: SheetSource {
     private let column: Int
     /// The input was still loading when the count started: it covers the rows read then.
     private let readSoFar: Bool
-    /// The table published, and the rows of it listed (a sheet can be sorted: records say which).
-    private var published: (table: FrequencyTable, listed: Int)?
+    /// The table published, the rows of it listed (a sheet can be sorted: records say
+    /// which), and how many of those are values shown by their start only.
+    private var published: (table: FrequencyTable, listed: Int, shortened: Int)?
     private var publishedAt: ContinuousClock.Instant?
     private var note: String?
     /// Rows shown while the count runs (the whole table once it is done).
@@ -178,8 +181,8 @@ final class FrequencySheet: SheetSource {
             let before = published
             if before == nil || before?.table.total != current.total || before?.table.isComplete != current.isComplete
                 || before?.table.rows.count != current.rows.count {
-                published = (current, listed)
                 let entries = current.rows
+                published = (current, listed, current.isComplete ? entries.prefix(listed).filter(\.isShortened).count : 0)
                 let most = max(1, entries.first?.count ?? 1)
                 rows.replace(count: listed, columns: Self.columns.count) { FrequencySheet.row(entries[$0], most: most) }
                 let empty = entries.prefix(listed).firstIndex { $0.value.isEmpty }
@@ -205,6 +208,11 @@ final class FrequencySheet: SheetSource {
                 note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
                     + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
             }
+            if let shortened = published?.shortened, shortened > 0 {
+                // Said before the hint about Enter, which the status line drops first.
+                note = "\(Viewer.counted(current.rows.count, "distinct value")), \(shortened) over 1 MiB shown by "
+                    + "\(shortened == 1 ? "its" : "their") start (…)" + (current.isExact ? "  (Enter filters the table)" : "")
+            }
         }
         viewer.sayNote(note, replacing: previous, always: ended)
     }
@@ -214,7 +222,8 @@ final class FrequencySheet: SheetSource {
     /// for reading, which Ctrl-S leaves out.
     static func row(_ entry: FrequencyRow, most: Int) -> Row {
         let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
-        let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
+        // A value longer than a cell kept shows its start, ending in `…` and its size.
+        let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
         return Row(byteCells: [value, Array("\(entry.count)".utf8), Array(entry.percentText.utf8), Array(bar.utf8)])
     }
 
@@ -226,7 +235,11 @@ final class FrequencySheet: SheetSource {
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
         guard let published, index >= 0, index < published.listed else { return .nothing }
-        return .command(.keepValue(column: column, value: published.table.rows[index].value))
+        let entry = published.table.rows[index]
+        guard !entry.isShortened else {
+            return .stay("this value is longer than 1 MiB and shown by its start: it cannot be a filter")
+        }
+        return .command(.keepValue(column: column, value: entry.value))
     }
 
     func cancel() { count.cancel() }

@@ -113,7 +113,9 @@ final class ViewSaver {
         var failure: String?
         func append(_ row: Row, number: Int) -> Bool {
             guard !row.isCut else {
-                failure = "record \(number + 1) has a cell longer than what is kept in memory: --output writes it whole"
+                failure = row.omittedCells > 0
+                    ? "record \(number + 1) has more fields than are kept in memory: --output writes it whole"
+                    : "record \(number + 1) has a cell longer than what is kept in memory: --output writes it whole"
                 return false
             }
             var row = row

@@ -10,19 +10,21 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int,
-                      maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, maximumWidth: Int? = nil) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                   encoding: encoding, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
                                       sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
             }
+            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
@@ -55,8 +57,9 @@ extension Output {
     /// exit status. The sort and the filters are the viewer's engine (`Query`), run over a
     /// store of the input, so memory stays bounded whatever the input's size; rows are
     /// written as soon as they are known (a sort's first row when its merge starts).
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
-                      headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit, maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit,
+                      maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -64,7 +67,8 @@ extension Output {
         do {
             // Sorted rows are read one at a time from all over the input: a spool serves that
             // from the page cache, where gzip's access points would inflate for each row.
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
+            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                                       spoolLimit: spoolLimit,
                                        readsAtRandom: !query.sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
@@ -74,7 +78,7 @@ extension Output {
         let wanted = headerRows + (query.sorts.isEmpty ? 0 : 1000)
         while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
         if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-        let names = headerRows > 0 ? store.row(0)?.strings ?? [] : []
+        let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
         let resolved: QueryOptions.Resolved
         do {
             resolved = try query.resolve(names: names, columnCount: store.columnCount)
@@ -110,6 +114,10 @@ extension Output {
         }
         func emit(_ row: Row?, record: Int) -> Bool {
             guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            if row.omittedCells > 0 {
+                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                     + "again may have; write it without --filter, --sort or --columns", status: 1)
+            }
             if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; write it without --filter, --sort or --columns", status: 1) }
             return writer.write(project(row))
         }
@@ -151,7 +159,12 @@ extension Output {
         let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
         bytes.removeSubrange(max(0, count)...)
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        return (bom, Array(bytes.dropFirst(bom ? 3 : 0)))
+        var preamble = bytes.dropFirst(bom ? 3 : 0)
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        if store.dialect?.hasSeparatorLine == true, let line = Dialect.separatorLine(in: preamble) {
+            preamble = preamble.dropFirst(line.length)
+        }
+        return (bom, Array(preamble))
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import App
 import CellStore
+import Table
 import Terminal
 import Viewer
 
@@ -13,7 +14,8 @@ enum Session {
     /// Exit status with `--echo` when the user quit without choosing (fzf's, for the same case).
     static let cancelledStatus: Int32 = 130
 
-    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
+    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                    spoolLimit: SpoolLimit,
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil) -> Int32 {
         var options = given
@@ -26,7 +28,8 @@ enum Session {
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open() throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, follows: options.follows,
+            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                               follows: options.follows,
                                spoolLimit: spoolLimit, onChange: {
                 var byte = TerminalScreen.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
@@ -51,7 +54,7 @@ enum Session {
             }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
+                resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
             } catch {
                 fail(error.description, status: 2)
             }
@@ -61,6 +64,9 @@ enum Session {
         if options.follows, let compression = first!.compressionName {
             options.follows = false
             notice = "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
+        } else if options.follows, first!.isConverted {
+            options.follows = false
+            notice = "text converted to UTF-8 is read once, not followed (R reads it again)"
         }
         let session: TerminalSession
         do {
@@ -96,7 +102,7 @@ enum Session {
             // A column is read again from the input: only a file can be (a FIFO would wait
             // for a writer that is gone).
             return echo(choice, path: table.file?.isReloadable == true ? path : nil, delimiter: delimiter, quote: quote,
-                        preamble: preamble, headerRows: options.headerRows, terminator: terminator)
+                        encoding: encoding, preamble: preamble, headerRows: options.headerRows, terminator: terminator)
         }
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
@@ -126,12 +132,20 @@ enum Session {
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
     /// row as it is, or every data value of a column (streamed), each followed by
     /// `terminator` (a line feed, or NUL with `-0`).
-    static func echo(_ choice: Choice, path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule,
+    static func echo(_ choice: Choice, path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
+                     preamble: PreambleRule,
                      headerRows: Int, terminator: UInt8) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         switch choice {
         case .bytes(let bytes):
             _ = Output.writeToStandardOutput(bytes + [terminator])
+        case .cell(let cell):
+            var open = true
+            cell.read { piece in
+                open = Output.writeToStandardOutput(Array(piece))
+                return open
+            }
+            if open { _ = Output.writeToStandardOutput([terminator]) }
         case .record:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
@@ -143,7 +157,7 @@ enum Session {
             var buffer: [UInt8] = []
             var pieces = RecordPieces()
             do {
-                try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble) { row in
+                try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding) { row in
                     // A record with a cell over the parser's limit comes in pieces.
                     let first = pieces.place(row)
                     defer { if !row.continuesInNext { seen += 1 } }
