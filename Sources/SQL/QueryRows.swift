@@ -71,7 +71,7 @@ public final class QueryRows: RowSource {
     /// The query, as typed.
     public let query: String
     private let published = Handoff(Published())
-    private let control = QueryControl()
+    private let control: QueryControl
     private let readers: RecordReaders
     private let ended = DispatchSemaphore(value: 0)
 
@@ -101,13 +101,16 @@ public final class QueryRows: RowSource {
         self.readers = readers
         self.wake = wake
         name = "SQL " + query.split(whereSeparator: \.isNewline).joined(separator: " ")
+        // The input read so far is news too (at most ten wakes a second): while a sort or
+        // a group reads it, no row comes for a long time.
+        let waker = Waker(wake)
+        control = QueryControl(onRead: { waker.poke() })
         let control = self.control, published = self.published, ended = self.ended
         // A cancel while the thread waits for the input's first rows wakes it.
         control.watch([readers.changes])
         let thread = Thread {
             QueryRows.yieldToInteractiveThreads()
             let started = ContinuousClock.now
-            let waker = Waker(wake)
             var phase = Phase.done
             do throws(SQLError) {
                 try QueryRows.awaitFirstRows(readers: readers, headerRows: headerRows, control: control)

@@ -16,6 +16,11 @@ final class QueryControl: Sendable {
     private let read = Atomic<Int64>(0)
     /// Looks at the index by scans waiting for it (see `noteLook`).
     private let looks = Atomic<Int>(0)
+    /// Called from the scans' threads after each piece they read: an answer on screen
+    /// wakes the event loop with it, so the progress shows while no row comes (a sort).
+    private let onRead: @Sendable () -> Void
+
+    init(onRead: @escaping @Sendable () -> Void = {}) { self.onRead = onRead }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
@@ -44,7 +49,10 @@ final class QueryControl: Sendable {
     var noted: SQLError? { failure.withLock { $0 } }
 
     /// Counts `bytes` of input as read by a scan.
-    func noteRead(_ bytes: Int64) { read.add(bytes, ordering: .relaxed) }
+    func noteRead(_ bytes: Int64) {
+        read.add(bytes, ordering: .relaxed)
+        onRead()
+    }
     /// Bytes of input read by the scans so far (a table read twice counts twice).
     var bytesRead: Int64 { read.load(ordering: .relaxed) }
 

@@ -90,4 +90,26 @@ struct QueryRowsTests {
         _ = finished(waiting)
         #expect(waiting.phase == .cancelled)
     }
+
+    @Test("while the statement reads and no row comes, the answer still wakes its owner: the progress can show")
+    func progressWakes() throws {
+        let input = try PipedInput()
+        defer { input.close() }
+        input.write("id,name\n" + (1...1200).map { "\($0),n\($0)\n" }.joined())
+        let wakes = DispatchSemaphore(value: 0)
+        let rows = QueryRows(query: "select sum(id) from t", readers: input.store.recordReaders, header: ["id", "name"],
+                             headerRows: 1, names: ["t"], settings: .tiny(pieceBytes: 4096), wake: { wakes.signal() })
+        // Past 4 MiB, a scan of an input still loading takes the pieces the index has passed.
+        input.write((1201...500_000).map { "\($0),n\($0)\n" }.joined())
+        // The columns' wake, then (the input still open, so no row and no end) the reading's.
+        var count = 0
+        let deadline = Date().addingTimeInterval(30)
+        while count < 2 && Date() < deadline {
+            if wakes.wait(timeout: .now() + .seconds(1)) == .success { count += 1 }
+        }
+        #expect(count == 2)
+        #expect(rows.inputRead.bytes > 0)
+        rows.update()
+        #expect(rows.phase == .running && rows.answerRowCount == 0)
+    }
 }
