@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CLibCSV", "CSQLite", "Scan", "Insight", "Table"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "FreezeLayout", "SQL"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),
     ],
