@@ -20,6 +20,10 @@ public struct RecordReaders: Sendable {
 
     /// The loader's progress now.
     public var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
+
+    /// True for readers of the records indexed when they were made (`recordReadersAsOfNow`):
+    /// their input ends there, though the loader may not have finished.
+    public var isSnapshot: Bool { frozen != nil }
 }
 
 extension CellStore {

@@ -276,7 +276,8 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
-            let status = query.isActive
+            // A file goes through the export pipeline; a stream without a query is streamed.
+            let status = query.isActive || Output.readsThroughStore(path)
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
                                maximumWidth: maxWidth)

@@ -1,0 +1,499 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Scan
+import Table
+
+/// The one export pipeline: a view's header rows and rows, in its order, with its columns,
+/// written by a `RecordWriting` to an `ExportSink`. `--output`, Ctrl-S and `--echo column`
+/// all run it.
+///
+/// A record the index vouches is well quoted leaves as its own bytes when the writer's
+/// dialect is the input's and the record is written whole: in the file's order whole
+/// stretches between checkpoints are copied at once (in the kernel for a plain file).
+/// Every other record is parsed and written as cells. Records of a view in another order
+/// (a sort) are read a window at a time in the order they lie in the input, then written
+/// in the view's order, so the input is read sequentially, never record by record at
+/// random. It runs on the calling thread, follows an input still loading and a view still
+/// growing, and stops at the next stretch when `control` is cancelled.
+public final class Exporter {
+    /// How an export ended.
+    public struct Outcome: Sendable, Equatable {
+        /// Data rows written.
+        public var rows = 0
+        /// Why it stopped early (the output could not be written, the format cannot hold
+        /// the input, a record could not be read again).
+        public var failure: String?
+        /// The reader of the output went away (`| head`): not a failure.
+        public var readerLeft = false
+        public var isCancelled = false
+        /// Where the input itself broke off (damaged compressed data): everything before
+        /// was written.
+        public var damage: String?
+    }
+
+    let plan: ExportPlan
+    let sink: ExportSink
+    let control: ScanControl
+    private var writer: RecordWriting!
+    private var reader: RecordReader!
+    private var window: ByteWindow!
+    private var outcome = Outcome()
+    /// True when records the index vouches for may leave as their own bytes.
+    private var writesRawBytes = false
+    /// The parser of records written as cells, fed record after record.
+    private var parser: RecordParser?
+    private var lastFedCR = false
+    /// Where a record written as cells in pieces has got to (for a projection).
+    private var lastRecordWritten = -1
+    /// Records at and after this one may hold a quoting problem: written as cells.
+    private var wellQuoted = 0
+    /// The record of the first quoting problem, once it is known.
+    private var knownProblem: Int?
+
+    /// A window of a sorted view holds about this many bytes of records.
+    static let windowBytes = 64 << 20
+    /// A record longer than this is written straight from the input in pieces.
+    static let longRecord = 16 << 20
+
+    private init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
+        self.plan = plan
+        self.sink = sink
+        self.control = control
+    }
+
+    /// Writes `plan` to `sink` with the writer `makeWriter` makes once the input's start is
+    /// known (its second argument is what the writer hands its bytes to).
+    public static func run(_ plan: ExportPlan, to sink: ExportSink, control: ScanControl = ScanControl(),
+                           makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
+        let exporter = Exporter(plan: plan, sink: sink, control: control)
+        return exporter.run(makeWriter)
+    }
+
+    private func run(_ makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
+        let sink = self.sink
+        let hand: ([UInt8]) -> Bool = { bytes in sink.write(bytes) }
+        guard let first = waitForInput() else {
+            if control.isCancelled { return cancelled() }
+            // No input at all (or it broke off before a record): an empty output.
+            writer = makeWriter(ExportStart(dialect: Dialect()), hand)
+            writer.finish(endsWithTerminator: true)
+            outcome.damage = plan.readers.progress.failure
+            return settle()
+        }
+        reader = first
+        window = ByteWindow(source: first.source)
+        writer = makeWriter(start(of: first), hand)
+        writesRawBytes = plan.allowsRawBytes && plan.columns == nil && plan.emptiedFirstCells.isEmpty
+            && writer.rawDelimiter == first.dialect.delimiter && first.dialect.quote == 0x22
+        refresh()
+        if plan.rows == nil {
+            writeFileOrder()
+        } else {
+            if plan.headerRows > 0 { writeRecords(Array(0..<plan.headerRows)) }
+            writeSequence()
+        }
+        if control.isCancelled { return cancelled() }
+        if isStopped { return settle() }
+        let progress = plan.readers.progress
+        let lastInputRecord = progress.rowCount - 1
+        writer.finish(endsWithTerminator: lastRecordWritten == lastInputRecord ? progress.endsWithTerminator : true)
+        outcome.damage = progress.failure
+        return settle()
+    }
+
+    private func cancelled() -> Outcome {
+        outcome.isCancelled = true
+        return outcome
+    }
+
+    private func settle() -> Outcome {
+        if let failure = writer?.formatFailure { outcome.failure = failure }
+        if sink.readerLeft {
+            outcome.readerLeft = true
+        } else if let failure = sink.failure {
+            outcome.failure = failure
+        }
+        return outcome
+    }
+
+    private var isStopped: Bool { control.isCancelled || !(writer?.isOpen ?? true) || sink.failure != nil || outcome.failure != nil }
+
+    // MARK: The input
+
+    /// Waits until the input's dialect and first checkpoint are known; nil when it ended
+    /// without (empty, or unreadable) or the export was cancelled.
+    private func waitForInput() -> RecordReader? {
+        while !control.isCancelled {
+            let progress = plan.readers.progress
+            if let reader = plan.readers.current(), !reader.checkpoints.isEmpty,
+               progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
+                return reader
+            }
+            if progress.isComplete { return nil }
+            usleep(2000)
+        }
+        return nil
+    }
+
+    /// The byte-order mark and the preamble, as the input has them.
+    private func start(of reader: RecordReader) -> ExportStart {
+        let dataStart = reader.checkpoints[0].offset
+        guard dataStart > 0 else { return ExportStart(dialect: reader.dialect) }
+        var bytes = [UInt8](repeating: 0, count: Int(min(dataStart, 1 << 20)))
+        let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
+        bytes.removeSubrange(max(0, count)...)
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        return ExportStart(dialect: reader.dialect, hasByteOrderMark: bom, preamble: Array(bytes.dropFirst(bom ? 3 : 0)))
+    }
+
+    /// Takes the index as it is now; true when it grew.
+    @discardableResult
+    private func refresh() -> Bool {
+        guard let now = plan.readers.current() else { return false }
+        let grew = now.end != reader.end || now.checkpoints.count != reader.checkpoints.count || now.isFinal != reader.isFinal
+        reader = now
+        let progress = plan.readers.progress
+        // A problem is known at the end, or once the index has passed its record.
+        var problem = progress.quotingProblem?.record
+        if problem == nil, let last = now.checkpoints.last?.row, now.wellQuotedRecords < last { problem = now.wellQuotedRecords }
+        var vouched = now.wellQuotedRecords
+        if let problem {
+            vouched = min(vouched, problem)
+        } else if now.isFinal && progress.isComplete && !plan.readers.isSnapshot {
+            vouched = Int.max
+        }
+        knownProblem = problem
+        wellQuoted = vouched
+        return grew
+    }
+
+    /// Waits a little for the input or the view to grow.
+    private func pause() { usleep(3000) }
+
+    /// Records in the input known now, and whether that is all of them.
+    private var knownRecords: (count: Int, isAll: Bool) {
+        let progress = plan.readers.progress
+        if reader.isFinal && progress.isComplete { return (progress.rowCount, true) }
+        return (reader.checkpoints.last?.row ?? 0, false)
+    }
+
+    // MARK: The file's order
+
+    /// Every record from the first, in order: whole stretches between checkpoints copied
+    /// where they may be, records the index does not vouch for parsed.
+    private func writeFileOrder() {
+        // A snapshot of an input still loading ends at its last whole record.
+        let limit = min(plan.rowLimit.map { plan.headerRows + $0 } ?? Int.max,
+                        plan.readers.isSnapshot ? plan.readers.progress.rowCount : Int.max)
+        var record = 0
+        // Where `record` starts, when it starts at checkpoint `checkpoint`.
+        var position: Int64? = reader.checkpoints[0].offset
+        var checkpoint = 0
+        var parsesRest = !writesRawBytes
+        while !isStopped {
+            let (known, isAll) = knownRecords
+            let end = min(known, limit)
+            if !parsesRest, let start = position, let problem = knownProblem, record >= problem {
+                // Past a quoting problem nothing is vouched for: parse on from here.
+                parsesRest = true
+                position = start
+            }
+            if parsesRest, var start = position {
+                writeParsed(from: &start, record: &record, limit: limit, isAll: isAll)
+                position = start
+                if isAll && start >= reader.end { break }
+            } else if let start = position {
+                // Whole stretches the index vouches for, as they are.
+                let checkpoints = reader.checkpoints
+                var rawEnd = start
+                var rawRecords = record
+                var next = checkpoint
+                while next + 1 < checkpoints.count, checkpoints[next + 1].row <= min(end, wellQuoted) {
+                    next += 1
+                    rawEnd = checkpoints[next].offset
+                    rawRecords = checkpoints[next].row
+                }
+                if isAll && !plan.readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted)
+                    && rawEnd < reader.end {
+                    rawEnd = reader.end
+                    rawRecords = known
+                }
+                if rawEnd > start {
+                    copyRaw(from: start, to: rawEnd, records: rawRecords - record)
+                    lastRecordWritten = rawRecords - 1
+                    countRows(from: record, to: rawRecords)
+                    record = rawRecords
+                    position = rawEnd
+                    checkpoint = next
+                    continue
+                }
+                position = nil
+            }
+            if !parsesRest && position == nil {
+                // One at a time up to the next checkpoint (a limit or a problem inside a stretch).
+                let checkpoints = reader.checkpoints
+                let following = checkpoints.firstIndex { $0.row > record }
+                let upTo = following.map { min(checkpoints[$0].row, end) } ?? (isAll ? end : record)
+                if upTo > record {
+                    writeRecords(Array(record..<upTo))
+                    record = upTo
+                    if let following, checkpoints[following].row == record {
+                        position = checkpoints[following].offset
+                        checkpoint = following
+                    }
+                    continue
+                }
+            }
+            if (isAll && record >= end) || record >= limit { break }
+            if !refresh() { pause() }
+        }
+    }
+
+    /// Parses the input from `position` on (a record's start) up to what is indexed, and
+    /// writes each record as cells.
+    private func writeParsed(from position: inout Int64, record: inout Int, limit: Int, isAll: Bool) {
+        if parser == nil { parser = try? RecordParser(dialect: reader.dialect, streams: true) }
+        guard let parser else {
+            outcome.failure = "cannot set up the parser"
+            return
+        }
+        let end = isAll ? reader.end : (reader.checkpoints.last?.offset ?? position)
+        let chunk: Int64 = 1 << 20
+        while position < end && record < limit && !isStopped {
+            let stop = min(end, position + chunk)
+            let before = record
+            let from = position
+            window.withBytes(from..<stop) { parser.parse($0) }
+            position = stop
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+        }
+        if isAll && position >= end && record < limit && !isStopped && plan.readers.progress.failure == nil {
+            let before = record
+            parser.finish()
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+        }
+    }
+
+    /// Writes parsed rows (records and pieces) in order, from record `record` on.
+    private func deliver(_ rows: [Row], record: inout Int, limit: Int) {
+        for row in rows {
+            if record >= limit || isStopped { return }
+            writeCells(row, record: record)
+            if !row.continuesInNext {
+                lastRecordWritten = record
+                record += 1
+            }
+        }
+    }
+
+    /// Copies bytes `start..<end` of the input, `records` whole records, as they are.
+    private func copyRaw(from start: Int64, to end: Int64, records: Int) {
+        var position = start
+        if end - start >= 1 << 20, let file = reader.source as? FileSource, writer.flushAll() {
+            position += sink.copy(from: file.descriptor, offset: start, length: end - start)
+        }
+        var counted = position == start ? 0 : records
+        while position < end && !isStopped {
+            let stop = min(end, position + (1 << 20))
+            let from = position
+            window.withBytes(from..<stop) { bytes in
+                _ = writer.writeRaw(bytes, records: stop == end ? records - counted : 0, lineEnding: false)
+            }
+            if stop == end { counted = records }
+            position = stop
+            if control.isCancelled { return }
+        }
+    }
+
+    private func countRows(from: Int, to: Int) {
+        let rows = max(0, to - max(from, plan.headerRows))
+        guard rows > 0 else { return }
+        outcome.rows += rows
+        control.advance(by: Int64(rows))
+    }
+
+    // MARK: Records one at a time
+
+    /// Writes `records` (in increasing order), each found from the checkpoint before it.
+    private func writeRecords(_ records: [Int]) {
+        SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: records) { span in
+            write(span)
+            return !isStopped
+        }
+    }
+
+    /// Writes one record from its span: its own bytes, or its cells.
+    private func write(_ span: RecordSpan, bytes given: UnsafeRawBufferPointer? = nil) {
+        defer {
+            lastRecordWritten = span.record
+            countRows(from: span.record, to: span.record + 1)
+        }
+        if writesRawBytes && span.record < wellQuoted {
+            if let given {
+                writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
+            } else {
+                forEachPiece(of: span) { bytes, isLast in
+                    writer.writeRaw(bytes, records: isLast ? 1 : 0, lineEnding: isLast && !span.hasTerminator)
+                }
+            }
+            return
+        }
+        // As cells: a record with a line ending joins the ones before in the parser; the
+        // last record of an input that has none is parsed alone (it may be an open quote).
+        let parser: RecordParser
+        if span.hasTerminator {
+            if self.parser == nil { self.parser = try? RecordParser(dialect: reader.dialect, streams: true) }
+            guard let shared = self.parser else { return }
+            parser = shared
+        } else {
+            guard let alone = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
+            parser = alone
+        }
+        var record = span.record
+        func feed(_ bytes: UnsafeRawBufferPointer) {
+            guard !bytes.isEmpty else { return }
+            // A blank line after a record that ended with a lone CR would read as its LF.
+            if lastFedCR && bytes.first == 0x0A && bytes.count == 1 {
+                writeCells(Row(bytes: [], ends: [0]), record: record)
+                record += 1
+                lastFedCR = false
+                return
+            }
+            parser.parse(bytes)
+            lastFedCR = bytes.last == 0x0D
+            for row in parser.takeRecords() where !isStopped {
+                writeCells(row, record: record)
+                if !row.continuesInNext { record += 1 }
+            }
+        }
+        if let given {
+            feed(given)
+        } else {
+            forEachPiece(of: span) { bytes, _ in feed(bytes) }
+        }
+        if !span.hasTerminator {
+            parser.finish()
+            for row in parser.takeRecords() where !isStopped { writeCells(row, record: record) }
+        }
+    }
+
+    /// Calls `body` with the bytes of `span`, a few MiB at a time.
+    private func forEachPiece(of span: RecordSpan, _ body: (UnsafeRawBufferPointer, Bool) -> Void) {
+        var position = span.start
+        while position < span.end && !isStopped {
+            let stop = min(span.end, position + Int64(Self.longRecord))
+            let from = position
+            window.withBytes(from..<stop) { body($0, stop == span.end) }
+            position = stop
+        }
+        if span.length > Self.longRecord { window.shrink() }
+    }
+
+    /// Writes a record (or a piece) as cells: the first cell emptied where asked, the
+    /// columns chosen.
+    private func writeCells(_ given: Row, record: Int) {
+        var row = given
+        if !plan.emptiedFirstCells.isEmpty && plan.emptiedFirstCells.contains(record) && row.count > 0 && !row.continuesPrevious {
+            let cut = row.ends[0]
+            row.bytes.removeFirst(cut)
+            row.ends = row.ends.map { $0 - cut }
+        }
+        if let columns = plan.columns {
+            if row.continuesInNext || row.continuesPrevious {
+                outcome.failure = "\(plan.name): record \(record + 1) has a cell over 1 MiB; write it without --columns (or hidden columns)"
+                return
+            }
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(columns.count)
+            for column in columns {
+                bytes.append(contentsOf: row.field(column))
+                ends.append(bytes.count)
+            }
+            row = Row(bytes: bytes, ends: ends)
+        }
+        writer.write(row)
+    }
+
+    // MARK: A view's rows in its order
+
+    /// The rows of `plan.rows`, in its order, as they come.
+    private func writeSequence() {
+        guard let rows = plan.rows else { return }
+        var written = 0
+        var batch = 2048
+        while !isStopped {
+            let complete = rows.isComplete
+            let available = min(rows.count, plan.rowLimit ?? Int.max)
+            while written < available && !isStopped {
+                let refs = rows.records(in: written..<min(available, written + batch))
+                if refs.isEmpty { break }
+                refresh()
+                let average = writeWindow(refs)
+                written += refs.count
+                batch = max(1024, min(1 << 20, Self.windowBytes / max(64, average)))
+            }
+            if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
+            pause()
+        }
+    }
+
+    /// Writes `refs` in their order, reading them in the order they lie in the input;
+    /// returns their average length.
+    private func writeWindow(_ refs: [RecordRef]) -> Int {
+        let isInOrder = zip(refs, refs.dropFirst()).allSatisfy { $0.record < $1.record }
+        if isInOrder && refs.contains(where: { $0.offset == nil }) {
+            // A filter in the file's order: straight through, no window.
+            var total = 0
+            SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: refs.map(\.record)) { span in
+                total += span.length
+                write(span)
+                return !isStopped
+            }
+            return total / max(1, refs.count)
+        }
+        // Find each record's span in the input's order, keep its bytes, write in view order.
+        var spans = [RecordSpan?](repeating: nil, count: refs.count)
+        let order = refs.indices.sorted { (refs[$0].offset ?? -1, refs[$0].record) < (refs[$1].offset ?? -1, refs[$1].record) }
+        let finder = SpanFinder(reader: reader, window: window)
+        let withoutOffset = order.filter { refs[$0].offset == nil }
+        if !withoutOffset.isEmpty {
+            var byRecord: [Int: Int] = [:]
+            for index in withoutOffset { byRecord[refs[index].record] = index }
+            finder.forEachSpan(ofRecords: withoutOffset.map { refs[$0].record }.sorted()) { span in
+                if let index = byRecord[span.record] { spans[index] = span }
+                return true
+            }
+        }
+        var storage: [UInt8] = []
+        var places = [Int](repeating: -1, count: refs.count)
+        storage.reserveCapacity(min(Self.windowBytes, refs.count * 512))
+        for index in order {
+            if control.isCancelled { return 1 }
+            if let offset = refs[index].offset { spans[index] = finder.span(ofRecord: refs[index].record, at: offset) }
+            guard let span = spans[index], span.length <= Self.longRecord else { continue }
+            places[index] = storage.count
+            window.withBytes(span.start..<span.end) { storage.append(contentsOf: $0) }
+        }
+        var total = 0
+        storage.withUnsafeBytes { bytes in
+            for index in refs.indices where !isStopped {
+                guard let span = spans[index] else {
+                    outcome.failure = "\(plan.name): record \(refs[index].record + 1) could not be read again"
+                    return
+                }
+                total += span.length
+                if places[index] >= 0 {
+                    write(span, bytes: UnsafeRawBufferPointer(rebasing: bytes[places[index]..<(places[index] + span.length)]))
+                } else {
+                    write(span)
+                }
+            }
+        }
+        return total / max(1, refs.count)
+    }
+}
