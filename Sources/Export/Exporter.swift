@@ -37,6 +37,8 @@ public final class Exporter {
     let sink: ExportSink
     let control: ScanControl
     private var writer: RecordWriting!
+    /// The writer's line ending (what a record written as cells ends with).
+    private var lineEnding: [UInt8] = [0x0A]
     private var reader: RecordReader!
     private var window: ByteWindow!
     private var outcome = Outcome()
@@ -45,6 +47,8 @@ public final class Exporter {
     /// The parser of records written as cells, fed record after record.
     private var parser: RecordParser?
     private var lastFedCR = false
+    /// The last byte written: a lone CR there would join a LF that comes next into a CRLF.
+    private var lastByte: UInt8 = 0
     /// Where a record written as cells in pieces has got to (for a projection).
     private var lastRecordWritten = -1
     /// Records at and after this one may hold a quoting problem: written as cells.
@@ -84,7 +88,9 @@ public final class Exporter {
         }
         reader = first
         window = ByteWindow(source: first.source)
-        writer = makeWriter(start(of: first), hand)
+        let start = start(of: first)
+        lineEnding = start.dialect.lineEnding
+        writer = makeWriter(start, hand)
         writesRawBytes = plan.allowsRawBytes && plan.columns == nil && plan.emptiedFirstCells.isEmpty
             && writer.rawDelimiter == first.dialect.delimiter && first.dialect.quote == 0x22
         refresh()
@@ -295,6 +301,7 @@ public final class Exporter {
         var position = start
         if end - start >= 1 << 20, let file = reader.source as? FileSource, writer.flushAll() {
             position += sink.copy(from: file.descriptor, offset: start, length: end - start)
+            if position > start { lastByte = window.withBytes((position - 1)..<position) { $0.first ?? 0 } }
         }
         var counted = position == start ? 0 : records
         while position < end && !isStopped {
@@ -302,6 +309,7 @@ public final class Exporter {
             let from = position
             window.withBytes(from..<stop) { bytes in
                 _ = writer.writeRaw(bytes, records: stop == end ? records - counted : 0, lineEnding: false)
+                if let last = bytes.last { lastByte = last }
             }
             if stop == end { counted = records }
             position = stop
@@ -333,19 +341,31 @@ public final class Exporter {
             countRows(from: span.record, to: span.record + 1)
         }
         if writesRawBytes && span.record < wellQuoted {
+            if lastByte == 0x0D && span.length == 1 {
+                // A blank line after a lone CR would read as that CR's LF: it is written
+                // as one empty quoted cell.
+                let quoted: [UInt8] = [0x22, 0x22]
+                quoted.withUnsafeBytes { _ = writer.writeRaw($0, records: 0, lineEnding: false) }
+            }
             if let given {
                 writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
+                if let last = given.last { lastByte = last }
             } else {
                 forEachPiece(of: span) { bytes, isLast in
                     writer.writeRaw(bytes, records: isLast ? 1 : 0, lineEnding: isLast && !span.hasTerminator)
+                    if let last = bytes.last { lastByte = last }
                 }
             }
+            if !span.hasTerminator { lastByte = lineEnding.last ?? 0x0A }
             return
         }
-        // As cells: a record with a line ending joins the ones before in the parser; the
-        // last record of an input that has none is parsed alone (it may be an open quote).
+        // As cells: a well-quoted record with a line ending joins the ones before in the
+        // parser; others are parsed alone, as a record read from its offset is (the last
+        // record of an input that has no line ending may be an open quote, and text after
+        // a closing quote is read by the parser's own rule, which needs the record's start).
         let parser: RecordParser
-        if span.hasTerminator {
+        let isShared = span.hasTerminator && span.record < wellQuoted
+        if isShared {
             if self.parser == nil { self.parser = try? RecordParser(dialect: reader.dialect, streams: true) }
             guard let shared = self.parser else { return }
             parser = shared
@@ -357,14 +377,14 @@ public final class Exporter {
         func feed(_ bytes: UnsafeRawBufferPointer) {
             guard !bytes.isEmpty else { return }
             // A blank line after a record that ended with a lone CR would read as its LF.
-            if lastFedCR && bytes.first == 0x0A && bytes.count == 1 {
+            if isShared && lastFedCR && bytes.first == 0x0A && bytes.count == 1 {
                 writeCells(Row(bytes: [], ends: [0]), record: record)
                 record += 1
                 lastFedCR = false
                 return
             }
             parser.parse(bytes)
-            lastFedCR = bytes.last == 0x0D
+            if isShared { lastFedCR = bytes.last == 0x0D }
             for row in parser.takeRecords() where !isStopped {
                 writeCells(row, record: record)
                 if !row.continuesInNext { record += 1 }
@@ -417,6 +437,7 @@ public final class Exporter {
             row = Row(bytes: bytes, ends: ends)
         }
         writer.write(row)
+        if !row.continuesInNext { lastByte = lineEnding.last ?? 0x0A }
     }
 
     // MARK: A view's rows in its order

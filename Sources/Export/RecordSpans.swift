@@ -2,19 +2,19 @@ import CellStore
 
 /// Where one record's bytes lie in the input: from its first byte to the first byte of the
 /// record after it (its line ending included, both bytes of a CRLF).
-struct RecordSpan: Sendable, Equatable {
-    var record: Int
-    var start: Int64
-    var end: Int64
+package struct RecordSpan: Sendable, Equatable {
+    package var record: Int
+    package var start: Int64
+    package var end: Int64
     /// False for the input's last record when nothing ends it.
-    var hasTerminator: Bool
-    var length: Int { Int(end - start) }
+    package var hasTerminator: Bool
+    package var length: Int { Int(end - start) }
 }
 
 /// Reads an input's bytes for an export through one buffer: a stretch asked for next to
 /// the last one is served from memory, so records read in the order they lie cost one large
 /// `pread` per few megabytes, whatever their number.
-final class ByteWindow {
+package final class ByteWindow {
     let source: ByteSource
     private var buffer: UnsafeMutableRawBufferPointer
     private var start: Int64 = 0
@@ -24,7 +24,7 @@ final class ByteWindow {
     /// What one read asks for at least.
     let readSize: Int
 
-    init(source: ByteSource, readSize: Int = 1 << 22) {
+    package init(source: ByteSource, readSize: Int = 1 << 22) {
         self.source = source
         self.readSize = readSize
         buffer = .allocate(byteCount: readSize, alignment: 16)
@@ -70,13 +70,18 @@ final class ByteWindow {
 }
 
 /// Finds records' spans with the record-boundary scanner (the parser's rules, exactly).
-struct SpanFinder {
+package struct SpanFinder {
     let reader: RecordReader
     let window: ByteWindow
 
+    package init(reader: RecordReader, window: ByteWindow) {
+        self.reader = reader
+        self.window = window
+    }
+
     /// The span of the record that starts at `offset` (a record's first byte).
     /// - Complexity: the scanner over the record's bytes (in steps that double).
-    func span(ofRecord record: Int, at offset: Int64) -> RecordSpan {
+    package func span(ofRecord record: Int, at offset: Int64) -> RecordSpan {
         var scanner = RecordScanner(dialect: reader.dialect)
         var position = offset
         var step: Int64 = 1024
@@ -110,7 +115,7 @@ struct SpanFinder {
     /// The spans of `records` (in increasing order), found by scanning from the checkpoint
     /// before each through the records between; stretches holding none are never read.
     /// Calls `body` with each span in order until it returns false.
-    func forEachSpan(ofRecords records: [Int], _ body: (RecordSpan) -> Bool) {
+    package func forEachSpan(ofRecords records: [Int], _ body: (RecordSpan) -> Bool) {
         let checkpoints = reader.checkpoints
         guard !checkpoints.isEmpty else { return }
         var scanner = RecordScanner(dialect: reader.dialect)

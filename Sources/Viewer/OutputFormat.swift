@@ -167,14 +167,19 @@ public final class OutputWriter {
     // MARK: CSV and TSV
 
     /// A record, or a piece of one: a cell that arrives in pieces is always quoted (its
-    /// quote opens with its first piece and closes with its last).
+    /// quote opens with its first piece and closes with its last). A record of one empty
+    /// cell is written `""`: as an empty line it would be lost after the last line ending,
+    /// and readers such as Python's csv skip blank lines.
     static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], to buffer: inout [UInt8]) {
+        if row.count == 0 && !row.continuesPrevious && !row.continuesInNext { buffer.append(contentsOf: [0x22, 0x22]) }
+        let isLoneCell = row.count == 1 && !row.continuesPrevious
         for index in 0..<row.count {
             let continues = index == 0 && row.continuesPrevious
             let goesOn = index == row.count - 1 && row.continuesInNext
             if index > 0 { buffer.append(delimiter) }
             let field = row.field(index)
-            let needsQuotes = continues || goesOn || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            let needsQuotes = continues || goesOn || (isLoneCell && field.isEmpty)
+                || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             if needsQuotes {
                 if !continues { buffer.append(0x22) }
                 for byte in field {

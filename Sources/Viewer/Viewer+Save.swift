@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Export
 import Table
 
 extension Viewer {
@@ -33,20 +34,18 @@ extension Viewer {
                 return
             }
         }
-        guard let reader = store.recordReader() else {
+        guard store.dialect != nil else {
             message = "nothing to write yet"
             return
         }
-        let headers = (0..<min(options.headerRows, store.rowCount)).compactMap { store.row($0) }
-        var columns = table.columns.shown
+        // What --output writes for the same view: the rows known now, in its order.
+        var plan = ExportPlan(view: table, asOfNow: !store.isComplete)
+        plan.rowLimit = dataRowCount
         if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
-            columns = (columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+            plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
         }
-        let plan = ViewSaver.Plan(path: path, reader: reader, headers: headers, rows: table.rows, firstRecord: options.headerRows,
-                                  rowCount: dataRowCount, columns: columns,
-                                  delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C,
-                                  emptiedFirstCells: options.sheetSaving?.emptyValueRecords ?? [])
-        saving = ViewSaver(plan, wake: store.wake)
+        plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
+        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: store.wake)
         savedWhileLoading = !store.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
