@@ -43,6 +43,11 @@ public final class ColumnValues: RecordWriting {
     public func writeRaw(_ bytes: UnsafeRawBufferPointer, records: Int, lineEnding: Bool) -> Bool { false }
 
     @discardableResult
+    public func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool { false }
+
+    public func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? { nil }
+
+    @discardableResult
     public func flushAll() -> Bool {
         if isOpen && !buffer.isEmpty { isOpen = sink(buffer) }
         buffer.removeAll(keepingCapacity: true)

@@ -20,6 +20,9 @@ public struct ExportPlan: Sendable {
     public var rowLimit: Int?
     /// The input's name, for messages.
     public var name: String
+    /// Bytes of input one core parses and formats at a time when records are written as
+    /// cells (tests make it small, to cut a small input into many stretches).
+    package var parallelStretch: Int64 = 4 << 20
 
     public init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
                 name: String) {
@@ -71,6 +74,13 @@ public protocol RecordWriting: AnyObject {
     /// Takes whole records as the input has them, `records` of them; `lineEnding` adds the
     /// writer's line ending after them (for a last record that had none).
     @discardableResult func writeRaw(_ bytes: UnsafeRawBufferPointer, records: Int, lineEnding: Bool) -> Bool
+    /// Takes bytes another writer of the same format made (`continuation`), `records` of
+    /// them, as if it had written them itself.
+    @discardableResult func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool
+    /// A writer that goes on where this one is (after its header and its records so far),
+    /// writing to `sink`: for another core to format a later stretch of records. Nil when
+    /// records must be written in order by this writer (a table measures them).
+    func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting?
     /// Hands every byte buffered to the sink: more output follows.
     @discardableResult func flushAll() -> Bool
     /// Ends the output; `endsWithTerminator` false takes back the last line ending.

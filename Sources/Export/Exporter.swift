@@ -47,6 +47,8 @@ public final class Exporter {
     /// The parser of records written as cells, fed record after record.
     private var parser: RecordParser?
     private var lastFedCR = false
+    /// The parser was fed bytes that may leave a record open in it.
+    private var hasFedParser = false
     /// The last byte written: a lone CR there would join a LF that comes next into a CRLF.
     private var lastByte: UInt8 = 0
     /// Where a record written as cells in pieces has got to (for a projection).
@@ -57,7 +59,7 @@ public final class Exporter {
     private var knownProblem: Int?
 
     /// A window of a sorted view holds about this many bytes of records.
-    static let windowBytes = 64 << 20
+    static let windowBytes = 48 << 20
     /// A record longer than this is written straight from the input in pieces.
     static let longRecord = 16 << 20
 
@@ -266,6 +268,28 @@ public final class Exporter {
             return
         }
         let end = isAll ? reader.end : (reader.checkpoints.last?.offset ?? position)
+        // JSON opens its array with the first record: the header rows, or the first record,
+        // go through the writer itself.
+        let firstParallel = max(plan.headerRows, 1)
+        if isAll && limit == Int.max && record >= firstParallel && !hasFedParser {
+            // The whole input is indexed: parse and write on two cores.
+            writeInParallel(from: &position, record: &record)
+            if position >= end { return }
+        }
+        if isAll && limit == Int.max && record < firstParallel && !hasFedParser,
+           let next = reader.checkpoints.first(where: { $0.row >= firstParallel && $0.offset > position }) {
+            // The header rows with the writer itself, up to a checkpoint; the rest on two cores.
+            let before = record
+            window.withBytes(position..<next.offset) { parser.parse($0) }
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+            position = next.offset
+            if record == next.row {
+                writeInParallel(from: &position, record: &record)
+                if position >= end { return }
+            }
+        }
+        hasFedParser = true
         let chunk: Int64 = 1 << 20
         while position < end && record < limit && !isStopped {
             let stop = min(end, position + chunk)
@@ -281,6 +305,83 @@ public final class Exporter {
             parser.finish()
             deliver(parser.takeRecords(), record: &record, limit: limit)
             countRows(from: before, to: record)
+        }
+    }
+
+
+    /// Parses the input from checkpoint `position` to its end on two cores: stretches
+    /// between checkpoints, each parsed by a parser of its own and written by a copy of the
+    /// writer (`continuation`), their bytes then handed on in order. Returns at once when
+    /// the writer has no copy (a table measures its rows in order).
+    private func writeInParallel(from position: inout Int64, record: inout Int) {
+        let checkpoints = reader.checkpoints
+        guard var index = checkpoints.firstIndex(where: { $0.offset == position }), writer.continuation(sink: { _ in true }) != nil else {
+            return
+        }
+        let reader = self.reader!
+        let plan = self.plan
+        let failure = plan.readers.progress.failure
+        while index < checkpoints.count && !isStopped {
+            // The next stretch for each core.
+            var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool)] = []
+            while stretches.count < 2 && index < checkpoints.count {
+                let start = checkpoints[index]
+                var next = index + 1
+                while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
+                let endsInput = next >= checkpoints.count
+                stretches.append((start.offset, endsInput ? reader.end : checkpoints[next].offset, start.row, endsInput))
+                index = next
+            }
+            let work = ParallelWork(count: stretches.count)
+            for slot in stretches.indices {
+                let box = work.outputs[slot]
+                work.writers[slot] = writer.continuation(sink: { bytes in box.bytes.append(contentsOf: bytes); return true })
+            }
+            let round = stretches
+            BackgroundScan<Int>.runConcurrently(round.count) { slot in
+                let stretch = round[slot]
+                guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
+                let window = ByteWindow(source: reader.source, readSize: 1 << 20)
+                var number = stretch.firstRecord
+                func deliver() {
+                    for row in parser.takeRecords() {
+                        switch Exporter.shaped(row, record: number, plan: plan) {
+                        case .success(let shaped): writer.write(shaped)
+                        case .failure(let error): work.outputs[slot].failure = error.description
+                        }
+                        if !row.continuesInNext { number += 1 }
+                    }
+                }
+                var offset = stretch.start
+                while offset < stretch.end {
+                    let stop = min(stretch.end, offset + (1 << 20))
+                    let from = offset
+                    window.withBytes(from..<stop) { parser.parse($0) }
+                    offset = stop
+                    deliver()
+                }
+                if stretch.endsInput && failure == nil {
+                    parser.finish()
+                    deliver()
+                }
+                writer.flushAll()
+                work.outputs[slot].records = number - stretch.firstRecord
+            }
+            for slot in stretches.indices where !isStopped {
+                let output = work.outputs[slot]
+                if let failure = output.failure {
+                    outcome.failure = failure
+                    return
+                }
+                output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
+                countRows(from: record, to: record + output.records)
+                record += output.records
+                if output.records > 0 {
+                    lastRecordWritten = record - 1
+                    lastByte = lineEnding.last ?? 0x0A
+                }
+                position = stretches[slot].endsInput ? reader.end : stretches[slot].end
+            }
         }
     }
 
@@ -416,28 +517,35 @@ public final class Exporter {
     /// Writes a record (or a piece) as cells: the first cell emptied where asked, the
     /// columns chosen.
     private func writeCells(_ given: Row, record: Int) {
+        switch Self.shaped(given, record: record, plan: plan) {
+        case .success(let row):
+            writer.write(row)
+            if !row.continuesInNext { lastByte = lineEnding.last ?? 0x0A }
+        case .failure(let failure):
+            outcome.failure = failure.description
+        }
+    }
+
+    /// `given` as the plan writes it: its first cell emptied where asked, its columns chosen.
+    static func shaped(_ given: Row, record: Int, plan: ExportPlan) -> Result<Row, ExportError> {
         var row = given
         if !plan.emptiedFirstCells.isEmpty && plan.emptiedFirstCells.contains(record) && row.count > 0 && !row.continuesPrevious {
             let cut = row.ends[0]
             row.bytes.removeFirst(cut)
             row.ends = row.ends.map { $0 - cut }
         }
-        if let columns = plan.columns {
-            if row.continuesInNext || row.continuesPrevious {
-                outcome.failure = "\(plan.name): record \(record + 1) has a cell over 1 MiB; write it without --columns (or hidden columns)"
-                return
-            }
-            var bytes: [UInt8] = []
-            var ends: [Int] = []
-            ends.reserveCapacity(columns.count)
-            for column in columns {
-                bytes.append(contentsOf: row.field(column))
-                ends.append(bytes.count)
-            }
-            row = Row(bytes: bytes, ends: ends)
+        guard let columns = plan.columns else { return .success(row) }
+        if row.continuesInNext || row.continuesPrevious {
+            return .failure(.unreadable("\(plan.name): record \(record + 1) has a cell over 1 MiB; write it without --columns (or hidden columns)"))
         }
-        writer.write(row)
-        if !row.continuesInNext { lastByte = lineEnding.last ?? 0x0A }
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(columns.count)
+        for column in columns {
+            bytes.append(contentsOf: row.field(column))
+            ends.append(bytes.count)
+        }
+        return .success(Row(bytes: bytes, ends: ends))
     }
 
     // MARK: A view's rows in its order
@@ -451,12 +559,15 @@ public final class Exporter {
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
             while written < available && !isStopped {
-                let refs = rows.records(in: written..<min(available, written + batch))
+                // Small windows while the view's pass still holds its memory (a sort's
+                // merge), full ones after.
+                let size = rows.isComplete ? batch : min(batch, 4096)
+                let refs = rows.records(in: written..<min(available, written + size))
                 if refs.isEmpty { break }
                 refresh()
                 let average = writeWindow(refs)
                 written += refs.count
-                batch = max(1024, min(1 << 20, Self.windowBytes / max(64, average)))
+                batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
             }
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
             pause()
@@ -492,7 +603,8 @@ public final class Exporter {
         }
         var storage: [UInt8] = []
         var places = [Int](repeating: -1, count: refs.count)
-        storage.reserveCapacity(min(Self.windowBytes, refs.count * 512))
+        // Pages are touched only as they fill: the room a window may need, never doubled.
+        storage.reserveCapacity(min(Self.windowBytes + Self.windowBytes / 4, refs.count * 1024))
         for index in order {
             if control.isCancelled { return 1 }
             if let offset = refs[index].offset { spans[index] = finder.span(ofRecord: refs[index].record, at: offset) }
@@ -516,5 +628,24 @@ public final class Exporter {
             }
         }
         return total / max(1, refs.count)
+    }
+}
+
+/// What the two cores of a parallel stretch hand back: each slot is written by one thread
+/// only, and read by the exporter's thread after both have joined.
+private final class ParallelWork: @unchecked Sendable {
+    // @unchecked: slot `i` of `writers` and `outputs` is touched by worker `i` alone while
+    // the workers run (`runConcurrently` joins them before the exporter reads a slot).
+    final class Output {
+        var bytes: [UInt8] = []
+        var records = 0
+        var failure: String?
+    }
+    var writers: [RecordWriting?]
+    let outputs: [Output]
+
+    init(count: Int) {
+        writers = Array(repeating: nil, count: count)
+        outputs = (0..<count).map { _ in Output() }
     }
 }

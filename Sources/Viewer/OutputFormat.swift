@@ -433,6 +433,24 @@ extension OutputWriter: RecordWriting {
     }
 
     @discardableResult
+    public func writeFormatted(_ bytes: UnsafeRawBufferPointer, records count: Int) -> Bool {
+        guard isOpen else { return false }
+        buffer.append(contentsOf: bytes)
+        records += count
+        if !bytes.isEmpty { endsWithOwnLineEnding = format == .csv || format == .tsv }
+        if buffer.count >= 1 << 16 { flush(keeping: endsWithOwnLineEnding ? lineEnding.count : 0) }
+        return isOpen
+    }
+
+    public func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
+        guard format != .table else { return nil }
+        let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth, sink: sink)
+        writer.records = records
+        writer.lines = lines
+        return writer
+    }
+
+    @discardableResult
     public func flushAll() -> Bool {
         flush()
         return isOpen

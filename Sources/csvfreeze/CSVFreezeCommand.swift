@@ -167,7 +167,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the header).",
                                valueName: "format"))
     var output: OutputFormat?
 

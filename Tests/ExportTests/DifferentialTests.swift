@@ -1,5 +1,5 @@
 import CellStore
-import Export
+@testable import Export
 import Foundation
 import Query
 import Table
@@ -120,13 +120,17 @@ struct DifferentialTests {
             let bytes = Self.input(&generator)
             let path = directory.appendingPathComponent("in-\(round).csv").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect)
+            // Checkpoints a few bytes apart in half the rounds: stretches then go to both cores.
+            let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 16
+            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
+                                           checkpointSpacing: spacing)
             while !store.isComplete { usleep(1000) }
             _ = store.row(0)
             for variant in Variant.allCases {
                 let (rows, columns, keep) = try Self.view(variant, store: store)
                 for format in [OutputFormat.csv, .tsv, .json, .jsonl] {
-                    let plan = ExportPlan(readers: store.recordReaders, headerRows: 1, rows: rows, columns: columns, name: path)
+                    var plan = ExportPlan(readers: store.recordReaders, headerRows: 1, rows: rows, columns: columns, name: path)
+                    plan.parallelStretch = spacing == 16 ? 1 : 4 << 20
                     let (got, outcome) = try exported(plan, format: format)
                     let expected = try Self.reference(bytes, store: store, rows: rows, columns: columns, format: format)
                     #expect(outcome.failure == nil)
