@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Query", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "CExport"),
-        .target(name: "Export", dependencies: ["CellStore", "CExport", "Scan", "Table"]),
+        .target(name: "Export", dependencies: ["CellStore", "CExport", "CLibCSV", "Scan", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),

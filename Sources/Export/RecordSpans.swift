@@ -1,4 +1,5 @@
 import CellStore
+import CLibCSV
 
 /// Where one record's bytes lie in the input: from its first byte to the first byte of the
 /// record after it (its line ending included, both bytes of a CRLF).
@@ -23,10 +24,14 @@ package final class ByteWindow {
     private(set) var bytesRead: Int64 = 0
     /// What one read asks for at least.
     let readSize: Int
+    /// What a read that is not a `prefetch` asks for at least: `readSize`, or less while
+    /// records far apart are read (a sort's window).
+    var readAhead: Int
 
     package init(source: ByteSource, readSize: Int = 1 << 22) {
         self.source = source
         self.readSize = readSize
+        readAhead = readSize
         buffer = .allocate(byteCount: readSize, alignment: 16)
     }
 
@@ -43,9 +48,15 @@ package final class ByteWindow {
         return body(UnsafeRawBufferPointer(rebasing: buffer[from..<to]))
     }
 
-    /// Fills the buffer from `range.lowerBound`, for at least `range` and `readSize` bytes.
-    private func load(_ range: Range<Int64>) {
-        let wanted = max(readSize, range.count)
+    /// Reads `range` into the buffer in one go, unless the buffer holds it already.
+    func prefetch(_ range: Range<Int64>) {
+        guard range.lowerBound < start || range.upperBound > start + Int64(count) else { return }
+        load(range, minimum: range.count)
+    }
+
+    /// Fills the buffer from `range.lowerBound`, for at least `range` and `readAhead` bytes.
+    private func load(_ range: Range<Int64>, minimum: Int? = nil) {
+        let wanted = max(minimum ?? readAhead, range.count)
         if buffer.count < wanted {
             buffer.deallocate()
             buffer = .allocate(byteCount: wanted, alignment: 16)
@@ -79,12 +90,52 @@ package struct SpanFinder {
         self.window = window
     }
 
+    /// The span of a record the index vouches is well quoted, found by its quotes and line
+    /// ends alone: outside quotes the first CR or LF ends it, inside them only a quote
+    /// matters (a doubled quote stays inside). Nil when the bytes read do not reach its end.
+    private func wellQuotedSpan(ofRecord record: Int, at offset: Int64) -> RecordSpan? {
+        let quote = reader.dialect.quote
+        var found: Int64?
+        var hasLF = false
+        window.withBytes(offset..<min(reader.end, offset + Int64(max(256, min(window.readAhead, 1 << 16))))) { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                index += cf_find_special(base + index, count - index, quote, quote)
+                guard index < count else { return }
+                let byte = base[index]
+                if byte == quote {
+                    // To the closing quote; a doubled one goes on.
+                    index += 1
+                    while true {
+                        index += cf_find_byte(base + index, count - index, quote)
+                        guard index + 1 < count else { return }
+                        if base[index + 1] != quote { break }
+                        index += 2
+                    }
+                    index += 1
+                    continue
+                }
+                if byte == 0x0D {
+                    guard index + 1 < count else { return }
+                    hasLF = base[index + 1] == 0x0A
+                }
+                found = offset + Int64(index + 1 + (hasLF ? 1 : 0))
+                return
+            }
+        }
+        return found.map { RecordSpan(record: record, start: offset, end: $0, hasTerminator: true) }
+    }
+
     /// The span of the record that starts at `offset` (a record's first byte).
     /// - Complexity: the scanner over the record's bytes (in steps that double).
-    package func span(ofRecord record: Int, at offset: Int64) -> RecordSpan {
+    package func span(ofRecord record: Int, at offset: Int64, isWellQuoted: Bool = false) -> RecordSpan {
+        if isWellQuoted, let span = wellQuotedSpan(ofRecord: record, at: offset) { return span }
         var scanner = RecordScanner(dialect: reader.dialect)
         var position = offset
-        var step: Int64 = 1024
+        // The scanner reads all it is given: small steps first, for short records.
+        var step: Int64 = 256
         var end: Int64?
         var afterCR = false
         while end == nil && position < reader.end {

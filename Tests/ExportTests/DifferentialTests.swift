@@ -141,6 +141,9 @@ struct DifferentialTests {
                         let want = try RecordParser.records(in: expected, dialect: dialect)
                         #expect(read == want, "\(variant) \(format) of \(show(bytes)): \(show(got)) != \(show(expected))")
                     } else {
+                        if got != expected, let dump = ProcessInfo.processInfo.environment["CSVFREEZE_EXPORT_DUMP"] {
+                            FileManager.default.createFile(atPath: dump + "-\(variant)", contents: Data(bytes))
+                        }
                         #expect(got == expected, "\(variant) \(format) of \(show(bytes)): \(show(got)) != \(show(expected))")
                     }
                     runs += 1
