@@ -133,7 +133,7 @@ public final class AppLoop {
     }
 
     /// News from an input: every sheet takes it; a followed file that was truncated is
-    /// read again from its start.
+    /// read again from its start, one whose name holds a new file (rotated) is read anew.
     private func hearNews() {
         for index in entries.indices {
             let old = entries[index].viewer
@@ -147,8 +147,10 @@ public final class AppLoop {
                 old.handle(.refresh)
             }
         }
-        if table.options.follows && table.store.progress.wasTruncated {
-            replaceTable(restarting: true)
+        let progress = table.store.progress
+        if table.options.follows && (progress.wasTruncated || progress.wasReplaced) {
+            replaceTable(restarting: progress.wasTruncated ? "file truncated: following from its new start"
+                                                           : "file replaced: following the new file")
         }
     }
 
@@ -176,6 +178,11 @@ public final class AppLoop {
                     entries.removeSubrange((index + 1)...)
                     opener.handle(command)
                 }
+            case .stay(let message):
+                // Nothing to do for the sheet below: the sheet stays, saying why.
+                closed.viewer.reopen()
+                entries.append(closed)
+                closed.viewer.say(message)
             case .push(let next):
                 // The sheet stays under the one it opens, which answers to the same opener.
                 closed.viewer.reopen()
@@ -185,22 +192,23 @@ public final class AppLoop {
         }
         if let source = top.takeSheet() { push(source) }
         if table.isFinished { isFinished = true }
-        if table.wantsReload { replaceTable(restarting: false) }
+        if table.wantsReload { replaceTable(restarting: nil) }
     }
 
     /// A new store and table for the same input, with what the user did kept (the
     /// freeze, widths, cursor and search); on failure the old one stays and says why.
-    /// Sheets over the table describe the old store, so they close.
-    private func replaceTable(restarting: Bool) {
+    /// Sheets over the table describe the old store, so they close. `restarting` says why
+    /// a followed file is read anew (truncated, or replaced under its name).
+    private func replaceTable(restarting: String?) {
         let old = table
         do {
             let fresh = Viewer(store: try reopen(), options: old.options, screenSize: old.screenSize)
             old.store.stopLoading()
             fresh.adopt(old)
-            if restarting {
+            if let restarting {
                 // The cursor on the new content's last row, followed on, as `tail -F` shows.
                 fresh.moveCursor(toRow: max(0, fresh.dataRowCount - 1), column: old.cursorColumn)
-                fresh.say("file truncated: following from its new start")
+                fresh.say(restarting)
             }
             for entry in entries.dropFirst() { entry.source?.cancel() }
             entries = [Entry(viewer: fresh, source: nil)]

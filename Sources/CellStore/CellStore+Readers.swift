@@ -13,7 +13,7 @@ public struct RecordReaders: Sendable {
             state.dialect.map { dialect in
                 RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
                              end: state.available, isFinal: state.progress.isComplete,
-                             wellQuotedRecords: state.wellQuotedRecords)
+                             wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
             }
         }
     }
@@ -39,7 +39,8 @@ extension CellStore {
             progress.isComplete = true
             let reader = state.dialect.map { dialect in
                 RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords)
+                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords,
+                             firstBlankRecord: state.firstBlankRecord)
             }
             return RecordReaders(loader: loader, frozen: (reader, progress))
         }

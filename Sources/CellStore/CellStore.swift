@@ -62,17 +62,20 @@ public final class CellStore {
     /// `spoolLimit` bounds what a stream may spool (see `SpoolLimit`). `readsAtRandom` says
     /// that every record will be read in some other order (a sorted output): compressed
     /// input is then always spooled, where gzip is otherwise read through access points.
+    /// `encoding` names what the text is written in (converted to UTF-8 as it is read);
+    /// without it, a UTF-16 or UTF-32 byte-order mark names it.
     public static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
+                            encoding: TextEncoding? = nil,
                             follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, readsAtRandom: Bool = false,
                             checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
-        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom)
+        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom, encoding: encoding)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
-                            onChange: onChange)
+                            followedPath: path == "-" ? nil : path, encoding: encoding, onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
@@ -112,8 +115,18 @@ public final class CellStore {
     /// The compression the input was read through (`gzip`, `zstd`, `xz`, `bzip2`), if any.
     /// A file's is known at once; a stream's once its first bytes are read.
     public var compressionName: String? {
-        if case .packed(let packed) = loader.input { return packed.compression.name }
+        if case .packed(let packed) = loader.input { return packed.compression?.name }
         return progress.compression
+    }
+
+    /// The encoding the text is converted from to UTF-8, once known (nil: read as UTF-8).
+    public var encodingName: String? { dialect?.encoding }
+
+    /// True when the input is decoded in the background (converted from another encoding,
+    /// or decompressed): it is read once, to its end, and cannot be followed.
+    public var isConverted: Bool {
+        if case .packed = loader.input { return true }
+        return progress.compression != nil || encodingName != nil
     }
 
     /// Bytes kept in the temporary file of gzip access points, for gzip files.
@@ -212,7 +225,13 @@ public final class CellStore {
         }
         guard let key, let start else { return nil }
         if let block = cache.block(at: key) {
-            if let row = block.row(index) { return row }
+            // A record shown as far as it was read is read again once a checkpoint follows
+            // it (it has ended, and the next records are indexed): its cells after a long
+            // one, and the long one's length, are known then. One that runs to the end of
+            // the input (`/dev/zero`) is not: reading it through would hold the screen.
+            let isStale = block.endsInPartialRecord && index == block.firstRow + block.rows.count - 1
+                && hasNext && block.parsedEnd != end
+            if let row = block.row(index), !isStale { return row }
             if block.isComplete { return nil }
             // Parsing again would find nothing new: no more bytes, or a record still open
             // that no checkpoint says has ended since (its start, all that is shown of it,
@@ -279,6 +298,7 @@ public final class CellStore {
         var partial: Row?
         if overBudget || recordStillOpen { partial = parser.partialRecord() }
         if let partial { rows.append(partial) }
+        rows.noteOrigins(from: start.offset)
         rowsSeen = max(rowsSeen, start.row + rows.count)
         widestSeen = max(widestSeen, parser.widestRecord)
         var block = Block(firstRow: start.row, rows: rows,

@@ -7,6 +7,8 @@ public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible 
     case parserSetup
     /// Standard input was to be read, but the shell closed it (`csvfreeze <&-`).
     case closedInput
+    /// `--encoding` named something iconv cannot convert from.
+    case unknownEncoding(String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unreadable(let path, let why): return "\(path): cannot read (\(why))"
         case .parserSetup: return "could not set up the CSV parser (out of memory)"
         case .closedInput: return "standard input is closed: give a FILE, or pipe data in"
+        case .unknownEncoding(let name): return "unknown encoding '\(name)' (iconv -l lists the names known)"
         }
     }
 }

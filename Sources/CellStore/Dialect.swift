@@ -9,6 +9,25 @@ public struct Dialect: Sendable, Equatable {
     /// True when the start of the input holds NUL bytes, which text does not: probably not
     /// a delimited text file at all.
     public var looksBinary = false
+    /// The character encoding the input was converted from to UTF-8 (`--encoding`, or a
+    /// UTF-16 byte-order mark), nil when it was read as UTF-8.
+    public var encoding: String?
+    /// True when the first line was Excel's `sep=X`, which set the delimiter.
+    public var hasSeparatorLine = false
+
+    /// The quote byte meaning "no quoting" (`--quote none`): a quote is data everywhere. A
+    /// line feed, because every reader of the field rules (the scanner, the sort-key and
+    /// field readers) tests for a line end before it tests for the quote, so a quote byte
+    /// that is a line end can never open a quoted field. libcsv tests the quote first
+    /// inside a field: `RecordParser` gives it a byte absent from the bytes it parses.
+    public static let noQuote: UInt8 = 0x0A
+
+    /// False with `--quote none`.
+    public var isQuoting: Bool { quote != Dialect.noQuote }
+
+    /// The quote a search's candidate pattern is written for. Unquoted data is matched
+    /// by a pattern written for `"`: it finds a superset of the records, as it must.
+    package var candidateQuote: UInt8 { isQuoting ? quote : UInt8(ascii: "\"") }
 
     public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
         self.delimiter = delimiter
@@ -16,9 +35,30 @@ public struct Dialect: Sendable, Equatable {
         self.lineEnding = lineEnding
     }
 
-    /// The delimiter's name, and the quote's when it is not the usual double quote.
+    /// The delimiter's name, the quote's when it is not the usual double quote, and the
+    /// encoding the input was converted from.
     public var summary: String {
-        quote == UInt8(ascii: "\"") ? delimiterName : delimiterName + ", quote " + Dialect.name(of: quote)
+        var parts = [delimiterName]
+        if !isQuoting {
+            parts.append("no quotes")
+        } else if quote != UInt8(ascii: "\"") {
+            parts.append("quote " + Dialect.name(of: quote))
+        }
+        if let encoding { parts.append(encoding) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Excel's first line `sep=X` (any case, X one byte), which names the delimiter and is
+    /// not a record: the delimiter, and the line's length with its terminator.
+    public static func separatorLine(in bytes: ArraySlice<UInt8>) -> (delimiter: UInt8, length: Int)? {
+        let start = bytes.startIndex
+        guard bytes.count >= 5, bytes[start..<(start + 4)].map({ $0 | 0x20 }) == Array("sep=".utf8) else { return nil }
+        let delimiter = bytes[start + 4]
+        guard delimiter != 0x0A, delimiter != 0x0D, delimiter != UInt8(ascii: "\"") else { return nil }
+        let end = start + 5
+        if end == bytes.endIndex { return (delimiter, 5) }
+        guard bytes[end] == 0x0A || bytes[end] == 0x0D else { return nil }
+        return (delimiter, PreambleRule.lineEnd(bytes, from: end) - start)
     }
 
     static func name(of byte: UInt8) -> String {
@@ -43,8 +83,11 @@ public struct Dialect: Sendable, Equatable {
 
     /// Picks the delimiter from a file name's extension, else from the data.
     ///
-    /// For each candidate, the first lines of `sample` are split outside quotes; the
-    /// winner is the one whose most common field count (above one) covers the most lines.
+    /// For each candidate, the first lines of `sample` are split as the parser splits them;
+    /// the winner is the one whose most common field count (above one) covers the most
+    /// lines, less its quoting problems. A quote inside a cell that does not start it is
+    /// data (`a|{"x": "y"}|0.5`) and does not count against a delimiter; between two that
+    /// split equally well, the one with fewer such quotes wins, then the one with more fields.
     public static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
         var dialect = Dialect(quote: quote)
         dialect.lineEnding = detectLineEnding(sample, quote: quote)
@@ -52,19 +95,36 @@ public struct Dialect: Sendable, Equatable {
             dialect.delimiter = 0x09
             return dialect
         }
-        var best: (delimiter: UInt8, score: Int) = (UInt8(ascii: ","), 0)
+        var best: (delimiter: UInt8, fit: Fit)?
         for candidate in candidates {
-            let score = consistency(of: candidate, in: sample, quote: quote)
-            if score > best.score { best = (candidate, score) }
+            let fit = consistency(of: candidate, in: sample, quote: quote)
+            guard fit.lines > 0 else { continue }
+            if best.map({ fit.isBetter(than: $0.fit) }) ?? true { best = (candidate, fit) }
         }
-        dialect.delimiter = best.delimiter
+        dialect.delimiter = best?.delimiter ?? UInt8(ascii: ",")
         return dialect
     }
 
-    /// How well `delimiter` splits the first records (up to 100) of `sample`: the records
-    /// whose field count is the most common one (above one), less one for each quoting
-    /// problem, read exactly as the parser reads quotes (doubled quotes included).
-    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Int {
+    /// How well a delimiter splits a sample.
+    struct Fit: Equatable {
+        /// Records with the most common field count (above one), less the quoting problems
+        /// that are not stray quotes (text after a closing quote, a quote never closed).
+        var lines = 0
+        /// Quotes inside unquoted fields.
+        var strayQuotes = 0
+        /// The most common field count.
+        var fields = 0
+
+        func isBetter(than other: Fit) -> Bool {
+            if lines != other.lines { return lines > other.lines }
+            if strayQuotes != other.strayQuotes { return strayQuotes < other.strayQuotes }
+            return fields > other.fields
+        }
+    }
+
+    /// How well `delimiter` splits the first records (up to 100) of `sample`, read exactly
+    /// as the parser reads quotes (doubled quotes included).
+    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Fit {
         var counts: [Int: Int] = [:]
         var records = 0
         var scanner = RecordScanner(dialect: Dialect(delimiter: delimiter, quote: quote))
@@ -80,9 +140,9 @@ public struct Dialect: Sendable, Equatable {
             scanner.finish()
             if scanner.widestRecord > 0 { counts[scanner.widestRecord, default: 0] += 1 }
         }
-        guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return 0 }
-        let score = mode.value - min(scanner.problemCount, mode.value)
-        return score > 0 ? score * 1000 + min(mode.key, 999) : 0
+        guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return Fit() }
+        let problems = scanner.problemCount - scanner.strayQuoteCount
+        return Fit(lines: max(0, mode.value - problems), strayQuotes: scanner.strayQuoteCount, fields: mode.key)
     }
 
     /// The first terminator outside quotes in `sample`; LF when there is none.
@@ -91,7 +151,7 @@ public struct Dialect: Sendable, Equatable {
         var index = sample.startIndex
         while index < sample.endIndex {
             let byte = sample[index]
-            if byte == quote { inQuotes.toggle() }
+            if byte == quote && quote != Dialect.noQuote { inQuotes.toggle() }
             if !inQuotes {
                 if byte == 0x0A { return [0x0A] }
                 if byte == 0x0D {

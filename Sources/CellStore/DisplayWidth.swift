@@ -22,6 +22,13 @@ public enum DisplayWidth {
         return sum
     }
 
+    /// The width of one code point: -1 when the C library knows no width for it (not
+    /// assigned, or newer than its tables), which a terminal may draw as it pleases.
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }
+        return Int(cf_wcwidth(scalar.value))
+    }
+
     /// The width of a string, cluster by cluster.
     public static func of(_ string: String) -> Int {
         var total = 0

@@ -16,6 +16,10 @@ public struct LoadProgress: Sendable, Equatable {
     public var isComplete = false
     /// The most cells any record has.
     public var widestRow = 0
+    /// The first record (0 is the first, header included) with more fields than a record
+    /// held in memory keeps (`RecordParser.Limits.fieldLimit`), if any: the screen shows
+    /// only its first fields, and output that reads records from the store refuses it.
+    public var tooWideRecord: Int?
     /// True when the input's last byte ends a record (so CSV output ends with a newline).
     public var endsWithTerminator = true
     /// True while following a file that has nothing new: everything is read for now.
@@ -29,6 +33,9 @@ public struct LoadProgress: Sendable, Equatable {
     public var notice: String?
     /// True when a followed file became shorter, so it must be read again from its start.
     public var wasTruncated = false
+    /// True when a followed file's name came to hold another file (a log rotated by
+    /// renaming), so the new file must be read.
+    public var wasReplaced = false
     /// The first malformed quoting met (read leniently), and how many there were.
     public var quotingProblem: QuotingProblem?
     public var quotingProblemCount = 0
@@ -99,6 +106,8 @@ package struct IndexState: Sendable {
     /// Records indexed so far before any quoting problem: those before the first problem's
     /// record, or every completed one (a search reads their raw bytes; see `Scan`).
     var wellQuotedRecords = 0
+    /// The first blank line indexed, if any (Int.max: none).
+    var firstBlankRecord = Int.max
 
     /// The index of the last checkpoint at or before `row`.
     /// - Complexity: O(log n) in the number of checkpoints.

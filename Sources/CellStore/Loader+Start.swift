@@ -22,25 +22,30 @@ extension Loader {
         return (judged.dialect, Int64(judged.dataStart), judged.preamble)
     }
 
-    /// The same, for bytes in hand (also used by `RecordStream`).
+    /// The same, for bytes in hand (also used by `RecordStream`). `preambleStart` is past
+    /// the byte-order mark and an Excel `sep=X` line, which names the delimiter (unless
+    /// `delimiter` is given) and is neither a record nor part of the preamble.
     static func judgeStart(_ prelude: [UInt8], fileName: String?, delimiter: UInt8?, quote: UInt8? = nil,
-                           preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String]) {
+                           preamble rule: PreambleRule) -> (dialect: Dialect, dataStart: Int, preamble: [String], preambleStart: Int) {
         let bomLength = prelude.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var (preambleLength, preamble) = rule.split(prelude[bomLength...])
-        var dataStart = bomLength + preambleLength
+        let separator = Dialect.separatorLine(in: prelude[bomLength...])
+        let preambleStart = bomLength + (separator?.length ?? 0)
+        var (preambleLength, preamble) = rule.split(prelude[preambleStart...])
+        var dataStart = preambleStart + preambleLength
         var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
-        if let delimiter { dialect.delimiter = delimiter }
+        if let chosen = delimiter ?? separator?.delimiter { dialect.delimiter = chosen }
+        dialect.hasSeparatorLine = separator != nil
         if case .detect = rule, !preamble.isEmpty,
-           let header = PreambleRule.lastLineStart(prelude[bomLength..<dataStart]),
+           let header = PreambleRule.lastLineStart(prelude[preambleStart..<dataStart]),
            PreambleRule.looksLikeFirstRecord(prelude[header..<dataStart], before: prelude[dataStart...], dialect: dialect) {
             // `#id,name` over rows of two fields is the header, not a comment.
             dataStart = header
             preamble.removeLast()
-            preambleLength = header - bomLength
+            preambleLength = header - preambleStart
         }
         // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
         dialect.looksBinary = prelude[dataStart...].contains(0)
-        return (dialect, dataStart, preamble)
+        return (dialect, dataStart, preamble, preambleStart)
     }
 
     static func prelude(source: ByteSource, available: Int64) -> [UInt8] {
@@ -56,9 +61,11 @@ extension Loader {
     func hasFirstLine(source: ByteSource, available: Int64) -> Bool {
         let bytes = Loader.prelude(source: source, available: available)
         if bytes.count >= 1 << 16 { return true }
-        // A preamble counts as seen only when the line after it has started.
-        let (length, _) = preambleRule.split(bytes[...])
-        let rest = bytes[length...]
+        // A preamble counts as seen only when the line after it has started (and an Excel
+        // `sep=` line is not the first line of data).
+        let separator = Dialect.separatorLine(in: bytes[...])?.length ?? 0
+        let (length, _) = preambleRule.split(bytes[separator...])
+        let rest = bytes[(separator + length)...]
         if case .detect = preambleRule, rest.isEmpty { return false }
         return rest.contains(0x0A) || rest.contains(0x0D)
     }

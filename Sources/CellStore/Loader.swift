@@ -29,8 +29,12 @@ package final class Loader: Sendable {
     let forcedDelimiter: UInt8?
     let forcedQuote: UInt8?
     let preambleRule: PreambleRule
-    /// Keep reading a regular file as it grows, like `tail -f`.
+    /// Keep reading a regular file as it grows, like `tail -F`.
     let follows: Bool
+    /// The name a followed file was opened by, watched for a new file (log rotation).
+    let followedPath: String?
+    /// The encoding the user named (`--encoding`): a stream is converted from it.
+    let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
@@ -44,9 +48,12 @@ package final class Loader: Sendable {
     let streamUnpacking = Mutex<(input: PackedInput?, isStopped: Bool)>((nil, false))
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
-                 preambleRule: PreambleRule = .none, follows: Bool = false, onChange: @escaping @Sendable () -> Void) {
+                 preambleRule: PreambleRule = .none, follows: Bool = false, followedPath: String? = nil,
+                 encoding: TextEncoding? = nil, onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
+        self.encoding = encoding
         self.follows = follows
+        self.followedPath = follows ? followedPath : nil
         self.input = input
         self.shared = Mutex(IndexState())
         self.spacing = spacing
@@ -106,20 +113,30 @@ package final class Loader: Sendable {
         /// A followed file became shorter (rotated by truncation): it is read again from
         /// its start by a new store.
         case truncated
+        /// A followed file's name now holds another file (rotated by renaming): the new one
+        /// is read by a new store.
+        case replaced
         /// Reading failed, or the file changed under us; the message says how.
         case failed(String)
     }
 
     /// Waits until a followed file is longer than `available` bytes and says by how much.
     /// A file that became shorter was truncated (copytruncate rotation): its indexed rows
-    /// are no longer what is on disk.
-    static func waitForGrowth(of file: FileSource, beyond available: Int64, isStopped: () -> Bool,
-                              caughtUp: () -> Void) -> Pulled {
+    /// are no longer what is on disk. Like `tail -F`, it follows the name: once the file
+    /// has nothing new and `path` holds another file (renamed away, a new one made), that
+    /// one is to be read; while `path` holds nothing, the old file is still followed.
+    static func waitForGrowth(of file: FileSource, path: String? = nil, beyond available: Int64,
+                              isStopped: () -> Bool, caughtUp: () -> Void) -> Pulled {
         var announced = false
+        let opened = path == nil ? nil : FileIdentity(file)
         while !isStopped() {
             guard let size = file.regularFileSize else { return .failed("the file is gone") }
             if size > available { return .bytes(Int(min(size - available, Int64(Int.max)))) }
             if size < available { return .truncated }
+            if let path, let opened, let now = FileIdentity(path: path),
+               now.device != opened.device || now.inode != opened.inode {
+                return .replaced
+            }
             if !announced {
                 caughtUp()
                 announced = true
@@ -139,7 +156,7 @@ package final class Loader: Sendable {
             }
             if follows {
                 index(source: file, isGrowing: true, pull: { [self, file] _, available in
-                    Loader.waitForGrowth(of: file, beyond: available, isStopped: { isStopped }) {
+                    Loader.waitForGrowth(of: file, path: followedPath, beyond: available, isStopped: { isStopped }) {
                         shared.withLock { $0.progress.isCaughtUp = true }
                         onChange()
                     }
@@ -165,9 +182,11 @@ package final class Loader: Sendable {
     }
 
     /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
-    /// (given how much is available now) and says how much came.
-    func index(source: ByteSource, isGrowing: Bool,
-                       pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
+    /// (given how much is available now) and says how much came. `encodingName` names what
+    /// the text was converted from, once its start is read; `endNote`, asked at the end,
+    /// says what was wrong with it (shown as the failure when nothing else failed).
+    func index(source: ByteSource, isGrowing: Bool, encodingName: (() -> String?)? = nil, endNote: (() -> String?)? = nil,
+               pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         let pullBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -180,6 +199,7 @@ package final class Loader: Sendable {
         var inputEnded = !isGrowing
         var failure: String?
         var wasTruncated = false
+        var wasReplaced = false
         var lastNotice = Loader.now()
         var noticePending = false
 
@@ -211,6 +231,9 @@ package final class Loader: Sendable {
             case .truncated:
                 inputEnded = true
                 wasTruncated = true
+            case .replaced:
+                inputEnded = true
+                wasReplaced = true
             case .failed(let message):
                 inputEnded = true
                 failure = message
@@ -224,7 +247,9 @@ package final class Loader: Sendable {
             // Pull until the start of the input can be judged: the BOM and the dialect
             // need a first line (or 64 KiB, or the end).
             while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
-            start = judgeStart(source: source, available: available)
+            var judged = judgeStart(source: source, available: available)
+            judged.dialect.encoding = encodingName?()
+            start = judged
             shared.withLock {
                 $0.dialect = start.dialect
                 $0.preamble = start.preamble
@@ -240,6 +265,8 @@ package final class Loader: Sendable {
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
         var lastRecordEnd = bomLength
+        let fieldLimit = RecordParser.Limits.fieldLimit
+        var tooWide: Int?
         while !isStopped {
             if offset >= available {
                 if inputEnded { break }
@@ -254,9 +281,10 @@ package final class Loader: Sendable {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             lastByte = chunk[count - 1]
             let chunkStart = offset
-            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, _ in
+            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, fields in
                 let position = chunkStart + Int64(end)
                 lastRecordEnd = position
+                if fields > fieldLimit && tooWide == nil { tooWide = records - 1 }
                 guard position >= nextCheckpoint else { return }
                 // Not between the CR and LF of a CRLF: a fresh parser there would see a
                 // blank line. After a CR whose next byte is not in this chunk, wait.
@@ -271,13 +299,17 @@ package final class Loader: Sendable {
             pending.removeAll(keepingCapacity: true)
             let elapsed = Loader.now() - started
             let wellQuoted = scanner.firstProblem?.record ?? rows
+            let firstBlank = scanner.firstBlankRecord ?? Int.max
+            let wide = tooWide
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
                 $0.wellQuotedRecords = wellQuoted
+                $0.firstBlankRecord = firstBlank
                 $0.progress.elapsed = elapsed
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
+                $0.progress.tooWideRecord = wide
             }
             notice(force: false)
         }
@@ -292,6 +324,9 @@ package final class Loader: Sendable {
         }
         let rows = scanner.recordCount
         let widest = scanner.widestRecord
+        // The last record, ended by the end of the input, is not reported as a boundary.
+        if widest > fieldLimit && tooWide == nil { tooWide = rows - 1 }
+        let wide = tooWide
         let endsWithTerminator = cutShort || lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
         var problem: QuotingProblem?
         if let first = scanner.firstProblem {
@@ -302,22 +337,27 @@ package final class Loader: Sendable {
             case .unclosedQuote: kind = .unclosedQuote
             }
             problem = QuotingProblem(kind: kind, record: first.record,
-                                     line: Loader.line(at: first.offset, in: source, preambleLines: start.preamble.count, from: bomLength))
+                                     line: Loader.line(at: first.offset, in: source,
+                                                       preambleLines: start.preamble.count + (start.dialect.hasSeparatorLine ? 1 : 0),
+                                                       from: bomLength))
         }
         let problemCount = scanner.problemCount
         let elapsed = Loader.now() - started
+        let note = failure == nil ? endNote?() : nil
         shared.withLock {
             $0.progress.elapsed = elapsed
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest
+            $0.progress.tooWideRecord = wide
             $0.progress.endsWithTerminator = endsWithTerminator
-            $0.progress.failure = failure
+            $0.progress.failure = failure ?? note
             $0.progress.wasTruncated = wasTruncated
-            if wasTruncated {
+            $0.progress.wasReplaced = wasReplaced
+            if wasTruncated || wasReplaced {
                 // The event loop opens it again at once; a store used alone says why it stopped.
                 $0.progress.isCaughtUp = false
-                $0.progress.notice = "file truncated: R reads it again"
+                $0.progress.notice = wasTruncated ? "file truncated: R reads it again" : "file replaced: R reads the new one"
             }
             $0.progress.quotingProblem = problem
             $0.progress.quotingProblemCount = problemCount

@@ -11,7 +11,9 @@ public enum PreambleRule: Sendable, Equatable {
     static let limit = 1 << 16
 
     /// How many bytes of `start` the preamble takes, and its lines (without terminators).
-    /// A line ends at LF, CRLF or CR; quotes mean nothing here.
+    /// A line ends at LF, CRLF or CR; quotes mean nothing here. Blank lines (empty, or
+    /// only spaces and tabs) right after the preamble's lines belong to it, as do those
+    /// between `#` lines: the header is the next line that is not blank.
     func split(_ start: ArraySlice<UInt8>) -> (length: Int, lines: [String]) {
         let wanted: Int
         switch self {
@@ -21,11 +23,15 @@ public enum PreambleRule: Sendable, Equatable {
         }
         var lines: [String] = []
         var index = start.startIndex
-        while lines.count < wanted && index < start.endIndex {
-            if case .detect = self, start[index] != UInt8(ascii: "#") { break }
+        while index < start.endIndex {
             var end = index
             while end < start.endIndex && start[end] != 0x0A && start[end] != 0x0D { end += 1 }
-            if end == start.endIndex && lines.count + 1 < wanted && start.count >= PreambleRule.limit { break }
+            let isBlank = !lines.isEmpty && start[index..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+            let isWanted: Bool
+            if case .detect = self { isWanted = start[index] == UInt8(ascii: "#") } else { isWanted = lines.count < wanted }
+            guard isWanted || isBlank else { break }
+            // A line whose end is not in `start` may still be arriving, or go on past it.
+            if end == start.endIndex && (isBlank || (lines.count + 1 < wanted && start.count >= PreambleRule.limit)) { break }
             lines.append(String(decoding: start[index..<end], as: UTF8.self))
             index = PreambleRule.lineEnd(start, from: end)
         }

@@ -29,19 +29,21 @@ public enum RecordStream {
     /// `body` returns false to stop early (the reader of our output went away). A cell
     /// longer than the parser's cell limit comes in pieces: rows marked `continuesInNext`
     /// and `continuesPrevious` (see `Row`), so memory stays bounded whatever the cells.
+    /// The text is converted from `encoding` (or what a byte-order mark says) to UTF-8;
+    /// where it is not valid in it, `damage` says so once every record is delivered.
     @discardableResult
     public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                               started: ((Start) -> Void)? = nil,
+                               encoding: TextEncoding? = nil, started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
-        let opened = try OpenedInput.open(path: path)
-        let read = try opened.sequentialReader()
+        let opened = try OpenedInput.open(path: path, encoding: encoding)
+        let reader = try opened.sequentialReader()
         let name: String? = path == nil || path == "-" ? nil : opened.tableName
         var damage: PackedDamage?
         /// The next bytes: a count, 0 at the end or where compressed data breaks off.
         func next(_ buffer: inout [UInt8]) -> Int {
             guard damage == nil else { return 0 }
             do {
-                return try buffer.withUnsafeMutableBytes { try read($0) }
+                return try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
             } catch let error as PackedDamage {
                 damage = error
             } catch {
@@ -59,9 +61,12 @@ public enum RecordStream {
             if count == 0 { ended = true; break }
             start.append(contentsOf: buffer[..<count])
         }
-        let (dialect, dataStart, _) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote, preamble: preamble)
+        var (dialect, dataStart, _, preambleStart) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote,
+                                                                       preamble: preamble)
+        dialect.encoding = reader.encodingName
         let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[bomLength..<dataStart])))
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[preambleStart..<dataStart])))
         let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A
@@ -93,7 +98,7 @@ public enum RecordStream {
             throw CellStoreError.unreadable(opened.name, why)
         }
         return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator,
-                       damage: damage?.description)
+                       damage: damage?.description ?? reader.encodingProblem)
     }
 }
 

@@ -59,6 +59,8 @@ public final class Exporter {
     private var wellQuoted = 0
     /// The record of the first quoting problem, once it is known.
     private var knownProblem: Int?
+    /// The first blank line indexed: it is written `""`, so stretches stop before it.
+    private var firstBlank = Int.max
 
     /// A window of a sorted view holds about this many bytes of records.
     static let windowBytes = 48 << 20
@@ -119,7 +121,7 @@ public final class Exporter {
     }
 
     private func settle() -> Outcome {
-        if let failure = writer?.formatFailure { outcome.failure = failure }
+        if let failure = writer?.formatFailure { outcome.failure = "\(plan.name): \(failure)" }
         if sink.readerLeft {
             outcome.readerLeft = true
         } else if let failure = sink.failure {
@@ -175,6 +177,7 @@ public final class Exporter {
             vouched = Int.max
         }
         knownProblem = problem
+        firstBlank = now.firstBlankRecord
         wellQuoted = vouched
         return grew
     }
@@ -220,12 +223,12 @@ public final class Exporter {
                 var rawEnd = start
                 var rawRecords = record
                 var next = checkpoint
-                while next + 1 < checkpoints.count, checkpoints[next + 1].row <= min(end, wellQuoted) {
+                while next + 1 < checkpoints.count, checkpoints[next + 1].row <= min(end, wellQuoted, firstBlank) {
                     next += 1
                     rawEnd = checkpoints[next].offset
                     rawRecords = checkpoints[next].row
                 }
-                if isAll && !plan.readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted)
+                if isAll && !plan.readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted, firstBlank)
                     && rawEnd < reader.end {
                     rawEnd = reader.end
                     rawRecords = known
@@ -443,13 +446,11 @@ public final class Exporter {
             lastRecordWritten = span.record
             countRows(from: span.record, to: span.record + 1)
         }
-        if writesRawBytes && span.record < wellQuoted {
-            if lastByte == 0x0D && span.length == 1 {
-                // A blank line after a lone CR would read as that CR's LF: it is written
-                // as one empty quoted cell.
-                let quoted: [UInt8] = [0x22, 0x22]
-                quoted.withUnsafeBytes { _ = writer.writeRaw($0, records: 0, lineEnding: false) }
-            }
+        // A blank line is written `""` (readers such as Python's csv skip blank lines).
+        let isBlank = span.length <= 2 && span.record >= firstBlank
+            && (given.map { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } }
+                ?? window.withBytes(span.start..<span.end) { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } })
+        if writesRawBytes && span.record < wellQuoted && !isBlank {
             if let given {
                 writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
                 if let last = given.last { lastByte = last }

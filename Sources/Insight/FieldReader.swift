@@ -10,6 +10,8 @@ import Table
 protocol CellSink {
     /// Cell `column` of data record `record` (empty for a cell the record lacks).
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int)
+    /// Cell `column` of data record `record`, longer than `LongValue.threshold` bytes.
+    mutating func longCell(_ value: LongValue, column: Int, record: Int)
 }
 
 /// The records a pass counts: those from `first` on (after the header) that `chosen`
@@ -60,7 +62,8 @@ struct RecordFilter: Sendable {
 /// are found in its bytes: an unquoted field runs to the next delimiter or line end, a
 /// quoted one to its closing quote, with doubled quotes made single. The parser, and not
 /// this reader, handles every other piece, any record longer than the parser keeps whole,
-/// and anything in a raw piece that is not as the index promised.
+/// and anything in a raw piece that is not as the index promised; it streams, so no cell
+/// is cut and a cell longer than the parser keeps arrives as a `LongValue`.
 final class FieldReader {
     let input: ScanInput
     let columns: Range<Int>
@@ -75,10 +78,15 @@ final class FieldReader {
     private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
     private let delimiter: UInt8
     private let quote: UInt8
+    /// False with `--quote none`: no field is quoted, a quote is data.
+    private let quotes: Bool
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
     /// Pieces parsed record by record (for tests).
     private(set) var parsedPieces = 0
+    /// Raw pieces handed to the parser part way, at something the index did not promise
+    /// (for tests).
+    private(set) var rawFallbacks = 0
 
     init(input: ScanInput, columns: Range<Int>, filter: RecordFilter, bufferSize: Int) {
         self.input = input
@@ -89,6 +97,7 @@ final class FieldReader {
         spans.initialize(repeating: (0, 0, false, -1), count: max(1, columns.count))
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
+        quotes = input.reader.dialect.isQuoting
     }
 
     deinit {
@@ -106,16 +115,10 @@ final class FieldReader {
         }
     }
 
-    private func deliver<Sink: CellSink>(_ row: Row, record: Int, into sink: inout Sink) {
-        guard filter.accepts(record) else { return }
-        for column in columns {
-            row.field(column).withUnsafeBytes { sink.cell($0, column: column, record: record) }
-        }
-    }
-
     private func parse<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
-        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return }
-        var record = piece.firstRecord
+        guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
+        var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: piece.start,
+                                  firstRecord: piece.firstRecord)
         var offset = piece.start
         let chunk = min(buffer.count, 1 << 20)
         while offset < piece.end {
@@ -125,29 +128,23 @@ final class FieldReader {
             if count <= 0 { break }
             parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             offset += Int64(count)
-            for row in parser.takeRecords() {
-                deliver(row, record: record, into: &sink)
-                record += 1
-            }
+            for row in parser.takeRecords() { cells.take(row, into: &sink) }
         }
         if piece.endsInput {
             parser.finish()
-            for row in parser.takeRecords() {
-                deliver(row, record: record, into: &sink)
-                record += 1
-            }
+            for row in parser.takeRecords() { cells.take(row, into: &sink) }
         }
     }
 
-    /// Parses records held in memory from `bytes` on (they start at a record boundary).
-    private func parseInMemory<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, firstRecord: Int, endsInput: Bool,
-                                               into sink: inout Sink) -> Int {
-        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return 0 }
+    /// Parses records held in memory from `bytes` on (they start at a record boundary, at
+    /// byte `offset` of the input).
+    private func parseInMemory<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, at offset: Int64, firstRecord: Int,
+                                               endsInput: Bool, into sink: inout Sink) {
+        guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
+        var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: offset, firstRecord: firstRecord)
         parser.parse(bytes)
         if endsInput { parser.finish() }
-        let rows = parser.takeRecords()
-        for (offset, row) in rows.enumerated() { deliver(row, record: firstRecord + offset, into: &sink) }
-        return rows.count
+        for row in parser.takeRecords() { cells.take(row, into: &sink) }
     }
 
     private func readRaw<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
@@ -161,7 +158,7 @@ final class FieldReader {
         }
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let n = filled
-        let delimiter = self.delimiter, quote = self.quote
+        let delimiter = self.delimiter, quote = self.quote, quotes = self.quotes
         let low = columns.lowerBound, high = columns.upperBound
         let spans = self.spans
         var p = 0
@@ -175,7 +172,7 @@ final class FieldReader {
                 let fieldStart: Int
                 var fieldEnd: Int
                 var doubled = false
-                if p < n && base[p] == quote {
+                if quotes && p < n && base[p] == quote {
                     p += 1
                     fieldStart = p
                     while true {
@@ -197,7 +194,7 @@ final class FieldReader {
                 } else {
                     fieldStart = p
                     p += cf_find_special(base + p, n - p, delimiter, quote)
-                    if p < n && base[p] == quote {
+                    if quotes && p < n && base[p] == quote {
                         surprise = true   // a quote inside an unquoted field
                         break fields
                     }
@@ -222,8 +219,9 @@ final class FieldReader {
             }
             if surprise || (complete && p - recordStart > Self.longestRawRecord) {
                 // Not as promised, or too long to keep whole: the parser reads the rest.
-                _ = parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
-                                  firstRecord: record, endsInput: piece.endsInput, into: &sink)
+                rawFallbacks += 1
+                parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
+                              at: piece.start + Int64(recordStart), firstRecord: record, endsInput: piece.endsInput, into: &sink)
                 return
             }
             if !complete { return }

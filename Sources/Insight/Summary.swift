@@ -193,7 +193,7 @@ extension ColumnSummary {
     /// count is exact).
     public var cells: [String] {
         let listed = common.map {
-            "\($0.value.isEmpty ? "(empty)" : $0.text) (\(commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
+            "\($0.value.isEmpty ? "(empty)" : $0.shownText) (\(commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
         }
         return [
             name, kind.rawValue, "\(filled)", "\(empty)", (distinctIsEstimate ? "≈" : "") + "\(distinct)",

@@ -29,12 +29,12 @@ public struct CellSearch: Sendable {
         self.pattern = pattern
         self.column = column
         let dialect = input.reader.dialect
-        let loose = CandidatePattern.rewrite(pattern.text, quote: dialect.quote)
+        let loose = CandidatePattern.rewrite(pattern.text, quote: dialect.candidateQuote)
         candidate = loose
             .flatMap { try? CompiledPattern($0, ignoresCase: pattern.ignoresCase) }
             // A candidate that may be empty would stop at every record: parsing is cheaper.
             .flatMap { $0.minimumLength > 0 ? $0 : nil }
-        let edged = CandidatePattern.rewrite(pattern.text, quote: dialect.quote, delimiter: dialect.delimiter)
+        let edged = CandidatePattern.rewrite(pattern.text, quote: dialect.candidateQuote, delimiter: dialect.delimiter)
         recordCandidate = candidate == nil || edged == loose ? nil
             : edged.flatMap { try? CompiledPattern($0, ignoresCase: pattern.ignoresCase) }
     }

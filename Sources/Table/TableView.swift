@@ -22,6 +22,8 @@ public final class TableView {
     private var batchRecords: [Int: Int] = [:]
     private var batchRanges: [Range<Int>] = []
     private var batchCount = 0
+    /// The columns' names, and the shape of the header row they were made from.
+    private var names: (key: [Int], names: ColumnNames)?
 
     public init(store: CellStore, headerRows: Int) {
         self.store = store
@@ -109,8 +111,9 @@ public final class TableView {
 
     // MARK: Columns
 
-    /// Columns in the input known so far (at least 1).
-    public var fileColumnCount: Int { max(store.columnCount, 1) }
+    /// Columns in the input known so far (at least 1), up to the most fields a record
+    /// held in memory keeps (the status line says when a record has more).
+    public var fileColumnCount: Int { max(min(store.columnCount, RecordParser.Limits.fieldLimit), 1) }
     /// Columns in the view.
     public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
     /// The input column shown at view column `column`.
@@ -119,6 +122,20 @@ public final class TableView {
     /// The cell of view row `row` at view column `column`.
     public func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
         self.row(row)?.field(fileColumn(column)) ?? []
+    }
+
+    /// The input columns' unique names (see `ColumnNames`), made from the first header row
+    /// with each name cut to 256 bytes; every column is `column N` without a header row.
+    ///
+    /// - Complexity: O(1) once made; made again only when the header row changes (it is
+    ///   still arriving).
+    public var columnNames: ColumnNames {
+        let header = headerRows > 0 && store.rowCount > 0 ? store.row(0) : nil
+        let key = header.map { [$0.bytes.count, $0.ends.count, $0.clipped.count] } ?? []
+        if let names, names.key == key { return names.names }
+        let made = ColumnNames(header: header, longest: 256)
+        names = (key, made)
+        return made
     }
 
     /// The cell of header record `index` at view column `column`.

@@ -41,27 +41,31 @@ public enum CellText {
             }
             if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
                 // A cluster holding a control: show each scalar on its own.
-                for scalar in character.unicodeScalars {
-                    if let shown = symbol(for: scalar) {
-                        result.append(Glyph(text: shown, width: 1, isSymbol: true))
-                    } else {
-                        let text = String(Character(scalar))
-                        let width = DisplayWidth.of(Character(scalar))
-                        if width > 0 { result.append(Glyph(text: text, width: width, isSymbol: false)) }
-                    }
-                }
+                appendScalars(of: character, to: &result)
                 continue
             }
-            let width = DisplayWidth.of(character)
-            if width == 0 { continue }   // nothing to show (a lone format character)
-            result.append(Glyph(text: String(character), width: width, isSymbol: false))
+            var width = 0
+            var drawsWhole = true
+            for scalar in character.unicodeScalars {
+                let scalarWidth = DisplayWidth.of(scalar)
+                if scalarWidth < 0 { drawsWhole = false }
+                width += max(0, scalarWidth)
+            }
+            if drawsWhole && width > 0 {
+                result.append(Glyph(text: String(character), width: width, isSymbol: false))
+            } else {
+                // Something in it would draw nothing (or what the terminal pleases): each
+                // scalar on its own, and those that draw nothing as placeholders.
+                appendScalars(of: character, to: &result)
+            }
         }
         return result
     }
 
-    /// Appends the cell as text for a file or a pipe (an aligned table): control characters
-    /// as the screen shows them (`↵`, `→`, `␛`…), everything else as it is, characters of no
-    /// width included, so no text is lost. Returns its display width.
+    /// Appends the cell as text for a file or a pipe (an aligned table), exactly as the
+    /// screen shows it: control characters as their symbols (`↵`, `→`, `␛`…), characters
+    /// that would draw nothing as placeholders (`<U+200B>`), everything else as it is, so no
+    /// text is lost or looks like other text. Returns its display width.
     /// - Complexity: one pass over the cell, decoded once.
     @discardableResult
     public static func appendShown(_ bytes: ArraySlice<UInt8>, to buffer: inout [UInt8]) -> Int {
@@ -70,27 +74,55 @@ public enum CellText {
             return bytes.count
         }
         var width = 0
-        for character in String(decoding: bytes, as: UTF8.self) {
-            if let value = character.asciiValue, value >= 0x20, value < 0x7F {
-                buffer.append(value)
-                width += 1
-            } else if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
-                // A cluster holding a control: each scalar on its own, as on screen.
-                for scalar in character.unicodeScalars {
-                    if let shown = symbol(for: scalar) {
-                        buffer.append(contentsOf: shown.utf8)
-                        width += 1
-                    } else {
-                        buffer.append(contentsOf: String(scalar).utf8)
-                        width += DisplayWidth.of(Character(scalar))
-                    }
-                }
-            } else {
-                buffer.append(contentsOf: character.utf8)
-                width += DisplayWidth.of(character)
-            }
+        for glyph in glyphs(bytes) {
+            buffer.append(contentsOf: glyph.text.utf8)
+            width += glyph.width
         }
         return width
+    }
+
+    /// Shows a cluster scalar by scalar: controls as their symbols, what draws as itself
+    /// (a zero-width mark stays on the scalar before it), and what would draw nothing as a
+    /// placeholder: a combining mark with no letter before it on a dotted circle (`◌́`),
+    /// anything else as its code point (`<U+200B>`), so no character is lost from view.
+    private static func appendScalars(of character: Character, to result: inout [Glyph]) {
+        var hasBase = false
+        for scalar in character.unicodeScalars {
+            if let shown = symbol(for: scalar) {
+                result.append(Glyph(text: shown, width: 1, isSymbol: true))
+                hasBase = false
+                continue
+            }
+            let width = DisplayWidth.of(scalar)
+            if width > 0 {
+                result.append(Glyph(text: String(Character(scalar)), width: width, isSymbol: false))
+                hasBase = true
+            } else if width == 0 && hasBase {
+                result[result.count - 1].text.unicodeScalars.append(scalar)
+            } else if width == 0 && isCombiningMark(scalar) {
+                result.append(Glyph(text: "\u{25CC}" + String(Character(scalar)), width: 1, isSymbol: true))
+                hasBase = true
+            } else {
+                for letter in placeholder(for: scalar) { result.append(Glyph(text: String(letter), width: 1, isSymbol: true)) }
+                hasBase = false
+            }
+        }
+    }
+
+    /// `<U+XXXX>`: a code point that draws nothing, written out.
+    static func placeholder(for scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+    }
+
+    /// True for a mark drawn on the letter before it (variation selectors are marks too,
+    /// but draw nothing of their own).
+    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) { return false }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// The display width of a cell's text, counted no further than `limit` (a huge cell

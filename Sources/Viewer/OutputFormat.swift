@@ -37,11 +37,15 @@ public final class OutputWriter {
     /// Cells wider than this many cells are cut, with `…` (nil: none is).
     let maximumWidth: Int?
     private let headerRows: Int
-    /// False once the sink refused more (the reader went away).
+    /// False once the sink refused more (the reader went away), or on a `failure`.
     public private(set) var isOpen = true
     /// CSV and TSV: the buffer ends with a line ending this writer added, which `finish`
     /// may take back (not one of a record copied as it was).
     private var endsWithOwnLineEnding = false
+    /// Why the output stopped when the input cannot be written in this format.
+    public private(set) var failure: String?
+    /// CSV and TSV: the last cell of a piece, not written yet (see `appendPiece`).
+    private var held = HeldCell()
 
     /// Rows an aligned table measures before it writes anything.
     static let tableSampleRows = 1000
@@ -93,14 +97,26 @@ public final class OutputWriter {
 
     private func writeRecord(_ row: Row) -> Bool {
         switch format {
-        case .csv: withBuffer { OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: lineEnding, to: &$0) }
-            endsWithOwnLineEnding = !row.continuesInNext
-        case .tsv: withBuffer { OutputWriter.appendDelimited(row, delimiter: 0x09, lineEnding: lineEnding, to: &$0) }
+        case .csv, .tsv:
+            let delimiter = format == .csv ? UInt8(ascii: ",") : 0x09
+            if row.continuesPrevious || row.continuesInNext {
+                var held = self.held
+                withBuffer { OutputWriter.appendPiece(row, delimiter: delimiter, lineEnding: lineEnding, held: &held, to: &$0) }
+                self.held = held
+            } else {
+                withBuffer { OutputWriter.appendDelimited(row, delimiter: delimiter, lineEnding: lineEnding, to: &$0) }
+            }
             endsWithOwnLineEnding = !row.continuesInNext
         case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
         case .jsonl:
             if records < headerRows {
                 if records == 0 { lines.name(from: row) }
+                if lines.isHeaderTooLong {
+                    failure = "the header row is longer than \(JSONLines.longestHeader >> 20) MiB, too long for JSON keys "
+                        + "(--no-header or --output json write it)"
+                    isOpen = false
+                    return false
+                }
             } else {
                 var state = lines
                 withBuffer { state.append(row, to: &$0) }
@@ -131,6 +147,9 @@ public final class OutputWriter {
     public func finish(endsWithTerminator: Bool = true) {
         switch format {
         case .csv, .tsv:
+            // A record cut short (damaged input) ends as far as it came.
+            if let bytes = held.bytes { withBuffer { OutputWriter.appendEscaped(bytes[...], opening: !held.isQuoted, to: &$0) } }
+            held = HeldCell()
             if !endsWithTerminator && endsWithOwnLineEnding && records > 0 && buffer.count >= lineEnding.count {
                 buffer.removeLast(lineEnding.count)
             }
@@ -192,6 +211,76 @@ public final class OutputWriter {
             }
         }
         if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
+    }
+
+    /// The start of a cell that goes on in the next piece of its record: held back until
+    /// that piece shows whether more bytes come, so that a cell a piece ends after (a
+    /// record of many cells is handed out a part at a time) is written as if whole, and
+    /// quoted only where needed, as a file round-trips byte for byte.
+    struct HeldCell {
+        /// The bytes held (at most one piece's), nil when nothing is held.
+        var bytes: [UInt8]?
+        /// The cell's opening quote and earlier pieces are written already.
+        var isQuoted = false
+    }
+
+    /// A piece of a record (`Row.continuesPrevious` / `continuesInNext`) in CSV or TSV.
+    static func appendPiece(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], held: inout HeldCell, to buffer: inout [UInt8]) {
+        let needsQuotes: (ArraySlice<UInt8>) -> Bool = { field in
+            field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        }
+        for index in 0..<row.count {
+            let field = row.field(index)
+            let goesOn = index == row.count - 1 && row.continuesInNext
+            if index == 0 && row.continuesPrevious {
+                // The rest of the held cell.
+                if held.isQuoted {
+                    appendEscaped(field, opening: false, to: &buffer)
+                } else {
+                    let start = held.bytes ?? []
+                    if field.isEmpty && goesOn { continue }   // nothing new yet: still held
+                    if field.isEmpty {
+                        // It ended where the piece did: a whole cell.
+                        let whole = start[...]
+                        if needsQuotes(whole) {
+                            appendEscaped(whole, opening: true, to: &buffer)
+                            buffer.append(0x22)
+                        } else {
+                            buffer.append(contentsOf: whole)
+                        }
+                        held = HeldCell()
+                        continue
+                    }
+                    appendEscaped(start[...], opening: true, to: &buffer)
+                    appendEscaped(field, opening: false, to: &buffer)
+                    held.isQuoted = true
+                }
+                held.bytes = nil
+                if goesOn { continue }
+                buffer.append(0x22)
+                held = HeldCell()
+                continue
+            }
+            if index > 0 { buffer.append(delimiter) }
+            if goesOn {
+                held = HeldCell(bytes: Array(field), isQuoted: false)
+            } else if needsQuotes(field) {
+                appendEscaped(field, opening: true, to: &buffer)
+                buffer.append(0x22)
+            } else {
+                buffer.append(contentsOf: field)
+            }
+        }
+        if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
+    }
+
+    /// Bytes of a quoted cell, quotes doubled, with its opening quote when `opening`.
+    static func appendEscaped(_ field: ArraySlice<UInt8>, opening: Bool, to buffer: inout [UInt8]) {
+        if opening { buffer.append(0x22) }
+        for byte in field {
+            if byte == 0x22 { buffer.append(0x22) }
+            buffer.append(byte)
+        }
     }
 
     // MARK: JSON
@@ -357,7 +446,7 @@ public final class OutputWriter {
             var bytes = state.carry + field
             state.carry = []
             if goesOn {
-                let tail = incompleteTail(bytes)
+                let tail = incompleteTail(bytes) + lastCharacterLength(bytes[..<(bytes.count - incompleteTail(bytes))])
                 state.carry = Array(bytes[(bytes.count - tail)...])
                 bytes.removeLast(tail)
             }
@@ -392,6 +481,16 @@ public final class OutputWriter {
         }
     }
 
+    /// The length of the last character (grapheme cluster) of `bytes`, which end on a whole
+    /// UTF-8 sequence: the next piece may start with marks that belong to it, so it is
+    /// carried over and shown with them, as when the cell is written whole. Zero when the
+    /// end is not valid UTF-8 (nothing is carried but the incomplete tail).
+    static func lastCharacterLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        let text = String(decoding: bytes.suffix(256), as: UTF8.self)
+        guard let last = text.last, !last.unicodeScalars.contains("\u{FFFD}") else { return 0 }
+        return min(last.utf8.count, bytes.count)
+    }
+
     /// The bytes at the end of `bytes` that start a UTF-8 character without finishing it.
     static func incompleteTail(_ bytes: [UInt8]) -> Int {
         var back = 0
@@ -410,7 +509,7 @@ public final class OutputWriter {
 // MARK: The export pipeline's writer
 
 extension OutputWriter: RecordWriting {
-    public var formatFailure: String? { nil }
+    public var formatFailure: String? { failure }
 
     /// CSV and TSV write a well-quoted record of the same delimiter as its own bytes would.
     public var rawDelimiter: UInt8? {

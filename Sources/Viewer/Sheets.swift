@@ -25,6 +25,8 @@ public enum SheetChoice {
     case command(Command)
     /// Keep the sheet and push another over it.
     case push(SheetSource)
+    /// Keep the sheet, saying why nothing was done.
+    case stay(String)
 }
 
 extension Viewer {
@@ -108,8 +110,9 @@ final class FrequencySheet: SheetSource {
     private let wake: @Sendable () -> Void
     /// The input was still loading when the count started: it covers the rows read then.
     private let readSoFar: Bool
-    /// The values shown, by data record (a sheet can be sorted: records say which).
-    private var values: [[UInt8]] = []
+    /// The values shown, by data record (a sheet can be sorted: records say which); nil
+    /// for a value shown by its start only (it cannot be a filter).
+    private var values: [[UInt8]?] = []
     private var shown: (rows: Int, total: Int, done: Bool)?
     private var builtAt: ContinuousClock.Instant?
     /// Rows shown while the count runs (the whole table once it is done).
@@ -145,7 +148,7 @@ final class FrequencySheet: SheetSource {
         let complete = current?.isComplete ?? false
         let listed = complete ? current?.rows ?? [] : Array((current?.rows ?? []).prefix(Self.partialRows))
         shown = (current?.rows.count ?? 0, current?.total ?? 0, complete)
-        values = listed.map(\.value)
+        values = listed.map { $0.isShortened ? nil : $0.value }
         let most = max(1, listed.first?.count ?? 1)
         // The cells `--frequency` writes (a table's `(empty)` for the empty value), and a bar
         // for reading, which Ctrl-S leaves out.
@@ -154,7 +157,8 @@ final class FrequencySheet: SheetSource {
         for (index, entry) in listed.enumerated() {
             let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
             if entry.value.isEmpty { emptyValueRecords.insert(index + 1) }
-            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.value
+            // A value longer than a cell kept shows its start, ending in `…` and its size.
+            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
             var row = Row(bytes: value, ends: [value.count])
             for cell in ["\(entry.count)", entry.percentText, bar] {
                 row.bytes.append(contentsOf: cell.utf8)
@@ -178,6 +182,12 @@ final class FrequencySheet: SheetSource {
             note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
                 + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
         }
+        let shortened = listed.filter(\.isShortened).count
+        if shortened > 0, case .finished = count.status, let current {
+            // Said before the hint about Enter, which the status line drops first.
+            note = "\(Viewer.counted(current.rows.count, "distinct value")), \(shortened) over 1 MiB shown by "
+                + "\(shortened == 1 ? "its" : "their") start (…)" + (current.isExact ? "  (Enter filters the table)" : "")
+        }
         return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note,
                             saving: SheetSaving(drawnColumns: [3], emptyValueRecords: emptyValueRecords), wake: wake)
     }
@@ -185,7 +195,10 @@ final class FrequencySheet: SheetSource {
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
         guard values.indices.contains(index) else { return .nothing }
-        return .command(.keepValue(column: column, value: values[index]))
+        guard let value = values[index] else {
+            return .stay("this value is longer than 1 MiB and shown by its start: it cannot be a filter")
+        }
+        return .command(.keepValue(column: column, value: value))
     }
 
     func cancel() { count.cancel() }

@@ -248,6 +248,11 @@ extension Viewer {
             status.right = message
         } else if let failure = progress.failure {
             status.right = failure
+        } else if let wide = progress.tooWideRecord {
+            // Never cut silently: the fields past the limit are not on screen.
+            let place = wide < options.headerRows ? "the header" : "row \(Self.grouped(wide - options.headerRows + 1))"
+            status.right = "\(place) has more than \(Self.grouped(RecordParser.Limits.fieldLimit)) fields: "
+                + "only those are shown (--output writes every field)"
         } else if let notice = progress.notice {
             status.right = notice
         } else if progress.isCaughtUp {

@@ -49,10 +49,16 @@ extension Viewer {
                 message = "the view's rows are still coming: Enter once they are all here (Esc stops the pass and keeps them)"
                 return
             }
+            if echo == .cell, let whole = inputCell(row, column: cursorFileColumn) {
+                // Longer than the row keeps: printed from the input, a piece at a time.
+                chosen = .cell(whole)
+                finish()
+                return
+            }
             if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : isCutWhereShown(row)) {
                 // Printing the kept start as if it were the value would lose data silently.
-                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory: "
-                    + "--echo column or --output prints it whole"
+                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory"
+                    + (echo == .cell ? " and cannot be read again" : "") + ": --echo column or --output prints it whole"
                 return
             }
             switch echo {

@@ -1,10 +1,13 @@
+import CellStore
+
 /// A cell's text wrapped to a width, laid out lazily from any line start.
 ///
 /// Nothing is wrapped ahead: a line is laid out from its start when it is drawn or
 /// stepped over, so a 50 MB cell opens as fast as a short one. Lines break at the cell's
 /// line breaks (LF, CR, CRLF), greedily at the width (never inside a grapheme cluster),
 /// and, inside a logical line longer than `segment` bytes, at every `segment` bytes of
-/// the cell (moved to the next character start). That last rule bounds going back: the
+/// the cell (moved to the next character start, and past the marks and joiners that
+/// continue a cluster there). That last rule bounds going back: the
 /// line before any line start is found by wrapping forward from the nearest line break
 /// or segment boundary, at most `segment` bytes back, never from the top of the cell.
 ///
@@ -12,9 +15,10 @@
 /// word is cut only when it is longer than the line), and a space where the line is full
 /// ends the line without starting the next: text reads as prose does (the record view).
 ///
-/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied).
+/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied,
+/// or a cell read from the input by window: see `TextBytes`).
 struct WrappedText: Sendable {
-    let bytes: ArraySlice<UInt8>
+    let bytes: TextBytes
     let width: Int
     let segment: Int
     let breaksAtSpaces: Bool
@@ -23,6 +27,10 @@ struct WrappedText: Sendable {
     static let defaultSegment = 1 << 16
 
     init(_ bytes: ArraySlice<UInt8>, width: Int, segment: Int = defaultSegment, breaksAtSpaces: Bool = false) {
+        self.init(TextBytes(bytes), width: width, segment: segment, breaksAtSpaces: breaksAtSpaces)
+    }
+
+    init(_ bytes: TextBytes, width: Int, segment: Int = defaultSegment, breaksAtSpaces: Bool = false) {
         self.bytes = bytes
         self.width = max(1, width)
         self.segment = max(16, segment)
@@ -187,12 +195,33 @@ struct WrappedText: Sendable {
 
     // MARK: Forced breaks
 
-    /// Forced break `k` (k ≥ 1): `k * segment` bytes in, moved to a character start.
+    /// Forced break `k` (k ≥ 1): `k * segment` bytes in, moved to a character start, then
+    /// past what continues a cluster there.
     private func forcedBreak(_ k: Int) -> Int {
         var position = min(end, start + k * segment)
         var steps = 0
         while position < end && steps < 3 && bytes[position] & 0xC0 == 0x80 { position += 1; steps += 1 }
-        return position
+        return clusterBoundary(from: position)
+    }
+
+    /// `position` (a character start) moved past the code points that continue the
+    /// cluster before it: zero-width ones (marks, joiners, selectors) and what a zero-width
+    /// joiner joins. A break there would show them apart, as characters that draw nothing.
+    /// At most 64 bytes on: a longer cluster is cut.
+    private func clusterBoundary(from position: Int) -> Int {
+        let limit = min(end, position + 64)
+        var index = position
+        var afterJoiner = position - start >= 3 && bytes.bytes(in: (position - 3)..<position).elementsEqual([0xE2, 0x80, 0x8D])
+        while index < limit, bytes[index] >= 0x80 {
+            var iterator = bytes.bytes(in: index..<min(end, index + 4)).makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            guard case .valid(let encoded) = parser.parseScalar(from: &iterator) else { break }
+            let scalar = Unicode.UTF8.decode(encoded)
+            guard afterJoiner || (DisplayWidth.of(scalar) == 0 && CellText.symbol(for: scalar) == nil) else { break }
+            afterJoiner = scalar.value == 0x200D
+            index += encoded.count
+        }
+        return index
     }
 
     private func nextForcedBreak(after position: Int) -> Int {
@@ -245,7 +274,7 @@ struct WrappedText: Sendable {
         // become U+FFFD, and the offsets still add up).
         var scalars = String.UnicodeScalarView()
         var lengths: [Int] = []
-        var iterator = bytes[index..<windowEnd].makeIterator()
+        var iterator = bytes.bytes(in: index..<windowEnd).makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         loop: while true {
             switch parser.parseScalar(from: &iterator) {
@@ -276,11 +305,7 @@ extension WrappedText: Equatable {
     /// Same width and rules over the same bytes (compared by storage first: a huge cell
     /// is not compared byte by byte with itself).
     static func == (lhs: WrappedText, rhs: WrappedText) -> Bool {
-        guard lhs.width == rhs.width, lhs.segment == rhs.segment, lhs.breaksAtSpaces == rhs.breaksAtSpaces,
-              lhs.bytes.indices == rhs.bytes.indices else { return false }
-        let same = lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
-        }
-        return same || lhs.bytes.elementsEqual(rhs.bytes)
+        lhs.width == rhs.width && lhs.segment == rhs.segment && lhs.breaksAtSpaces == rhs.breaksAtSpaces
+            && lhs.bytes.isSame(as: rhs.bytes)
     }
 }

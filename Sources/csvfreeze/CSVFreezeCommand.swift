@@ -60,6 +60,10 @@ struct CSVFreezeCommand: ParsableCommand {
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
+        A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
+        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
+        with one line (exit 1); --output alone writes every field of any record.
+
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
 
@@ -89,21 +93,26 @@ struct CSVFreezeCommand: ParsableCommand {
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged); 2 the screen cannot be drawn, or no such
-          --frequency column; 64 bad options; 128+N after signal N; 130 with
-          --echo, quit without choosing.
+          compressed input is damaged, bytes not valid in --encoding, a record
+          is too wide); 2 the screen cannot be drawn, or no such --frequency
+          column; 64 bad options; 128+N after signal N; 130 with --echo, quit
+          without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
     )
 
     @Option(name: [.customShort("d"), .long],
-            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, else detected).",
+            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, or a first line 'sep=;' as Excel writes it, else detected).",
                                valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("The quote character (default: \").", valueName: "char"))
+    @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
+
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark).",
+                               valueName: "name"))
+    var encoding: String?
 
     @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
     var noHeader = false
@@ -121,7 +130,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#').",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 
@@ -151,7 +160,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var debugStats = false
 
     @Flag(name: [.customShort("f"), .customLong("follow")],
-          help: "Keep reading the file as it grows, like tail -F (after a truncation, from its new start); the view stays at the bottom if it was there (not for compressed files).")
+          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text converted from another encoding).")
     var follow = false
 
     @Option(name: .customLong("spool-limit"),
@@ -167,7 +176,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the header).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -185,6 +194,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func validate() throws {
         _ = try delimiterByte()
         _ = try quoteByte()
+        _ = try textEncoding()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
@@ -226,12 +236,23 @@ struct CSVFreezeCommand: ParsableCommand {
         }
     }
 
-    /// The quote as a byte, from `--quote`.
+    /// The encoding named by `--encoding`.
+    func textEncoding() throws -> TextEncoding? {
+        guard let encoding else { return nil }
+        do {
+            return try TextEncoding(named: encoding)
+        } catch {
+            throw ValidationError("--encoding: \(error.description)")
+        }
+    }
+
+    /// The quote as a byte, from `--quote` (`none`: a byte that never quotes).
     func quoteByte() throws -> UInt8? {
         guard let quote else { return nil }
+        if quote == "none" { return Dialect.noQuote }
         let bytes = Array(quote.utf8)
         guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
-            throw ValidationError("--quote takes one single-byte character, not '\(quote)'")
+            throw ValidationError("--quote takes one single-byte character or 'none', not '\(quote)'")
         }
         if let delimiter = try delimiterByte(), delimiter == bytes[0] {
             throw ValidationError("--quote and --delimiter cannot be the same character")
@@ -268,8 +289,10 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
+        let encoding = try textEncoding()
         if insight.isRequested {
-            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                           preamble: preambleRule(forOutput: true),
                                            spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
                                            maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
@@ -278,10 +301,10 @@ struct CSVFreezeCommand: ParsableCommand {
         if output != nil || (isatty(1) == 0 && echo == nil) {
             // A file goes through the export pipeline; a stream without a query is streamed.
             let status = query.isActive || Output.readsThroughStore(path)
-                ? Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
                                maximumWidth: maxWidth)
-                : Output.write(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: true),
+                : Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
@@ -289,7 +312,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
-        let status = Session.run(path: path, delimiter: delimiter, quote: quote, preamble: preambleRule(forOutput: false),
+        let status = Session.run(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
                                  terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay)
         if status != 0 { throw ExitCode(status) }

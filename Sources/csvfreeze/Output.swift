@@ -11,19 +11,21 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat, headerRows: Int,
-                      maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, maximumWidth: Int? = nil) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, started: { start in
+            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                   encoding: encoding, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
                                       sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
             }
+            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
@@ -74,8 +76,9 @@ extension Output {
     /// (`Query`), run over a store of the input, and the rows leave through the export
     /// pipeline (`Exporter`), as Ctrl-S writes them: memory stays bounded whatever the
     /// input's size, and records written whole leave as their own bytes.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, format: OutputFormat,
-                      headerRows: Int, query: QueryOptions?, spoolLimit: SpoolLimit, maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                      format: OutputFormat, headerRows: Int, query: QueryOptions?, spoolLimit: SpoolLimit,
+                      maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -84,8 +87,8 @@ extension Output {
         do {
             // Sorted rows are read a window at a time from all over the input: a spool serves
             // that from the page cache, where gzip's access points would inflate for each window.
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, spoolLimit: spoolLimit,
-                                       readsAtRandom: !sorts.isEmpty, onChange: wake)
+            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                                       spoolLimit: spoolLimit, readsAtRandom: !sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
         }
@@ -98,7 +101,7 @@ extension Output {
             let wanted = headerRows + (sorts.isEmpty ? 0 : 1000)
             while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-            let names = headerRows > 0 ? store.row(0)?.strings ?? [] : []
+            let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
             do {
                 resolved = try query.resolve(names: names, columnCount: store.columnCount)
             } catch {

@@ -4,6 +4,7 @@ import Glibc
 import App
 import CellStore
 import Export
+import Table
 import Terminal
 import Viewer
 
@@ -14,7 +15,8 @@ enum Session {
     /// Exit status with `--echo` when the user quit without choosing (fzf's, for the same case).
     static let cancelledStatus: Int32 = 130
 
-    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, preamble: PreambleRule, spoolLimit: SpoolLimit,
+    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
+                    spoolLimit: SpoolLimit,
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil) -> Int32 {
         var options = given
@@ -27,7 +29,8 @@ enum Session {
         let wakeWrite = wake[1]
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open() throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, follows: options.follows,
+            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                               follows: options.follows,
                                spoolLimit: spoolLimit, onChange: {
                 var byte = TerminalScreen.newsByte
                 _ = Glibc.write(wakeWrite, &byte, 1)
@@ -48,7 +51,7 @@ enum Session {
             while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: header?.strings ?? [], columnCount: max(first!.columnCount, header?.count ?? 0))
+                resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
             } catch {
                 fail(error.description, status: 2)
             }
@@ -58,6 +61,9 @@ enum Session {
         if options.follows, let compression = first!.compressionName {
             options.follows = false
             notice = "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
+        } else if options.follows, first!.isConverted {
+            options.follows = false
+            notice = "text converted to UTF-8 is read once, not followed (R reads it again)"
         }
         let session: TerminalSession
         do {
@@ -123,6 +129,13 @@ enum Session {
         switch choice {
         case .bytes(let bytes):
             _ = Output.writeToStandardOutput(bytes + [terminator])
+        case .cell(let cell):
+            var open = true
+            cell.read { piece in
+                open = Output.writeToStandardOutput(Array(piece))
+                return open
+            }
+            if open { _ = Output.writeToStandardOutput([terminator]) }
         case .record, .column:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break

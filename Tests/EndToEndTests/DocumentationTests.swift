@@ -4,7 +4,7 @@ import Testing
 /// --help, the man page and README must cover every option and key.
 @Suite("Documentation")
 struct DocumentationTests {
-    static let options = ["--delimiter", "--quote", "--esc-delay", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
+    static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
                           "--echo", "--theme", "--print0",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary",

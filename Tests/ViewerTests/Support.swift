@@ -57,7 +57,7 @@ extension ViewerOptions {
 
 /// Waits, bounded, until `condition` holds (for work on other threads); records an issue
 /// when it does not.
-func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) {
+func waitUntil(_ what: String, timeout: Double = 60, _ condition: () -> Bool) {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }

@@ -13,7 +13,7 @@ extension Loader {
         let name = fileName == "stdin" ? nil : fileName
         let silence = name.map { stream.isFIFO ? "waiting for a writer to open \($0)" : "waiting for \($0)" }
             ?? "waiting for input on stdin"
-        let packed = PackedInput.recognize(stream: stream, spool: spool, isStopped: { isStopped },
+        let packed = PackedInput.recognize(stream: stream, spool: spool, encoding: encoding, isStopped: { isStopped },
                                            waiting: { [self] in report($0 ? silence : nil) })
         let already = spool.length
         shared.withLock { $0.available = already }
@@ -28,15 +28,17 @@ extension Loader {
         return true
     }
 
-    /// Indexes compressed input as it is decompressed, counting compressed bytes.
+    /// Indexes compressed input as it is decompressed (and text in another encoding as it
+    /// is converted), counting compressed (or raw) bytes.
     func index(_ packed: PackedInput) {
-        let size = packed.compressedSize, name = packed.compression.name
+        let size = packed.compressedSize, name = packed.compression?.name
         shared.withLock {
             $0.progress.packedSize = size
             $0.progress.compression = name
         }
         packed.start()
-        index(source: packed.source, isGrowing: true, pull: { [self, packed] _, _ in
+        index(source: packed.source, isGrowing: true, encodingName: { packed.encodingName },
+              endNote: { packed.encodingProblem }, pull: { [self, packed] _, _ in
             var paused = false
             defer { if paused { report(nil) } }
             while !isStopped {

@@ -22,10 +22,28 @@ package struct OpenedInput {
     let file: FileSource
     /// Bytes already read from a stream to recognize it; they come first.
     let prefix: [UInt8]
+    /// How its (decompressed) bytes become UTF-8.
+    package var transcoding: Transcoding = .none
 
     /// Opens `path`, or standard input when it is nil or `-`, and looks at its first bytes
     /// (a stream's only when `looksIntoStreams`, since that may wait for the producer).
-    package static func open(path: String?, looksIntoStreams: Bool = true) throws(CellStoreError) -> OpenedInput {
+    /// Its text is converted from `encoding`, or from what a byte-order mark says.
+    package static func open(path: String?, looksIntoStreams: Bool = true,
+                             encoding: TextEncoding? = nil) throws(CellStoreError) -> OpenedInput {
+        var opened = try open(path: path, looksIntoStreams: looksIntoStreams)
+        if opened.compression != nil || (opened.isStream && !looksIntoStreams) {
+            opened.transcoding = .choose(named: encoding, prefix: nil)
+        } else if opened.isStream {
+            opened.transcoding = .choose(named: encoding, prefix: opened.prefix)
+        } else {
+            var start = [UInt8](repeating: 0, count: 4)
+            let got = start.withUnsafeMutableBytes { opened.file.read(at: 0, into: $0) }
+            opened.transcoding = .choose(named: encoding, prefix: Array(start[..<max(0, got)]))
+        }
+        return opened
+    }
+
+    private static func open(path: String?, looksIntoStreams: Bool) throws(CellStoreError) -> OpenedInput {
         let file: FileSource
         let name: String
         if let path, path != "-" {
@@ -76,8 +94,9 @@ package struct OpenedInput {
             let count = bytes.withUnsafeMutableBytes { file.readNext(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             if count <= 0 { break }
             prefix.append(contentsOf: bytes[..<count])
-            // Once no format's magic can match, do not wait for more of a slow pipe.
-            if Compression.detect(prefix) != nil || !mayBeMagic(prefix) { break }
+            // Once no format's magic (nor a UTF-32 byte-order mark) can match, do not wait
+            // for more of a slow pipe.
+            if Compression.detect(prefix) != nil || !(mayBeMagic(prefix) || TextEncoding.mayBeLongerByteOrderMark(prefix)) { break }
         }
         return prefix
     }
@@ -128,22 +147,55 @@ package struct OpenedInput {
     /// the loader as it reads them, so that opening never waits).
     /// With `readsAtRandom`, a gzip file is spooled too: reading every record in a sorted
     /// order would inflate from an access point for each.
-    static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit, readsAtRandom: Bool = false) -> Loader.Input {
+    /// A file in another encoding (`encoding`, or a UTF-16 or UTF-32 byte-order mark, also
+    /// inside a compressed file) is converted to UTF-8 in the background the same way.
+    static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit, readsAtRandom: Bool = false,
+                            encoding: TextEncoding? = nil) -> Loader.Input {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
-        guard let compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength) else { return input }
         let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
+        guard let compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength) else {
+            let transcoding = Transcoding.choose(named: encoding, prefix: Array(magic[..<max(0, got)]))
+            if transcoding == .none { return input }
+            return .packed(PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: size,
+                                       spoolLimit: spoolLimit))
+        }
+        var transcoding = Transcoding.choose(named: encoding, prefix: nil)
+        if compression == .gzip && transcoding == .detect && !readsAtRandom {
+            // Read through access points unless its text must be converted: look now.
+            transcoding = Transcoding.choose(named: nil, prefix: firstBytes(of: raw, compression: compression))
+        }
         let spool = readsAtRandom ? SpoolSource(limit: spoolLimit) : nil
-        return .packed(PackedInput(compression: compression, raw: raw, compressedSize: size, spool: spool, spoolLimit: spoolLimit))
+        return .packed(PackedInput(compression: compression, transcoding: transcoding, raw: raw, compressedSize: size,
+                                   spool: spool, spoolLimit: spoolLimit))
     }
 
-    /// Reads the input's (decompressed) bytes once, in order: a count, 0 at the end;
-    /// throws where compressed data is damaged, after delivering all before it.
-    package func sequentialReader() throws(CellStoreError) -> (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int {
+    /// The first four decompressed bytes of `raw` (fewer when there are not that many).
+    static func firstBytes(of raw: Unpacker.RawInput, compression: Compression) -> [UInt8] {
+        guard let decoder = try? compression.makeDecoder() else { return [] }
+        let reader = PackedReader(decoder: decoder, readRaw: raw.makeReader())
+        var bytes = [UInt8](repeating: 0, count: 4)
+        var count = 0
+        while count < bytes.count {
+            let got = (try? bytes.withUnsafeMutableBytes { try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }) ?? 0
+            if got <= 0 { break }
+            count += got
+        }
+        return Array(bytes[..<count])
+    }
+
+    /// Reads the input's (decompressed, converted) text once, in order.
+    package func sequentialReader() throws(CellStoreError) -> TextReader {
         let read = raw.makeReader()
+        let transcoder: Transcoder?
+        do {
+            transcoder = transcoding == .none ? nil : try Transcoder(transcoding)
+        } catch {
+            throw CellStoreError.unreadable(name, error.description)
+        }
         guard let compression else {
-            return { buffer throws(PackedDamage) in
+            return TextReader(transcoder: transcoder) { buffer throws(PackedDamage) in
                 let count = read(buffer)
                 if count < 0 { throw PackedDamage(.unreadable(String(cString: strerror(errno))), at: 0) }
                 return count
@@ -156,6 +208,47 @@ package struct OpenedInput {
             throw CellStoreError.unreadable(name, error.description)
         }
         let reader = PackedReader(decoder: decoder, readRaw: read)
-        return { buffer throws(PackedDamage) in try reader.read(into: buffer) }
+        return TextReader(transcoder: transcoder) { buffer throws(PackedDamage) in try reader.read(into: buffer) }
     }
+}
+
+/// An input's text in order, decompressed and converted to UTF-8: what output modes read,
+/// in constant memory.
+package final class TextReader {
+    private let readBytes: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int
+    private let transcoder: Transcoder?
+    private var converted: [UInt8] = []
+    private var position = 0
+    private var ended = false
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+
+    init(transcoder: Transcoder?, read: @escaping (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int) {
+        self.transcoder = transcoder
+        readBytes = read
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Fills `buffer` with the next bytes: a count, 0 at the end. Throws where compressed
+    /// data is damaged, after delivering all before it.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int {
+        guard let transcoder else { return try readBytes(buffer) }
+        while position == converted.count {
+            if ended { return 0 }
+            let count = try readBytes(scratch)
+            ended = count == 0
+            converted = transcoder.pass(UnsafeRawBufferPointer(rebasing: scratch[..<count]), isLast: ended)
+            position = 0
+        }
+        let count = min(buffer.count, converted.count - position)
+        converted[position..<(position + count)].withUnsafeBytes { buffer.copyMemory(from: $0) }
+        position += count
+        return count
+    }
+
+    /// The encoding the text is converted from, once known.
+    package var encodingName: String? { transcoder?.encoding?.name }
+
+    /// Where the text was not valid in its encoding, once read that far.
+    package var encodingProblem: String? { transcoder?.problem }
 }

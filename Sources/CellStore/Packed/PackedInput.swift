@@ -1,13 +1,17 @@
 import Synchronization
 
-/// A compressed input as the loader sees it: decompressed in the background, and read
-/// back at any offset from where its output goes.
+/// A compressed input, or one in another encoding, as the loader sees it: decoded in the
+/// background (decompressed, then converted to UTF-8), and read back at any offset from
+/// where its output goes.
 ///
-/// gzip from a file goes nowhere: it is read back by inflating from access points
-/// (`GzipSource`). Everything else (zstd, xz, bzip2, and gzip through a pipe) is spooled
-/// like standard input.
+/// gzip from a file, in UTF-8, goes nowhere: it is read back by inflating from access
+/// points (`GzipSource`). Everything else (zstd, xz, bzip2, gzip through a pipe, any text
+/// converted from another encoding) is spooled like standard input.
 package final class PackedInput: Sendable {
-    package let compression: Compression
+    /// The compression, nil for a plain input that is only converted to UTF-8.
+    package let compression: Compression?
+    /// How the (decompressed) bytes become UTF-8.
+    package let transcoding: Transcoding
     /// The compressed file's size, or nil for a stream.
     package let compressedSize: Int64?
     let unpacker: Unpacker
@@ -27,34 +31,49 @@ package final class PackedInput: Sendable {
 
     /// Decompresses `raw`; a stream's output goes to `spool` (a new one, bounded by
     /// `spoolLimit`, when nil).
-    package init(compression: Compression, raw: Unpacker.RawInput, compressedSize: Int64?, spool: SpoolSource? = nil,
-                 spoolLimit: SpoolLimit = .keepFree, accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
+    package init(compression: Compression?, transcoding: Transcoding = .none, raw: Unpacker.RawInput, compressedSize: Int64?,
+                 spool: SpoolSource? = nil, spoolLimit: SpoolLimit = .keepFree,
+                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
         self.compression = compression
+        self.transcoding = transcoding
         self.compressedSize = compressedSize
         file = raw.isStream ? nil : raw.file
-        if compression == .gzip && !raw.isStream && spool == nil {
+        // Access points give back inflated bytes, not converted ones: converted text is spooled.
+        if compression == .gzip && !raw.isStream && spool == nil && transcoding == .none {
             let index = GzipIndex(spacing: accessPointSpacing)
             unpacker = Unpacker(compression: compression, raw: raw, index: index)
             sink = .gzip(GzipSource(file: raw.file, index: index))
         } else {
-            unpacker = Unpacker(compression: compression, raw: raw)
+            unpacker = Unpacker(compression: compression, transcoding: transcoding, raw: raw)
             sink = .spool(SpooledOutput(spool: spool ?? SpoolSource(limit: spoolLimit)))
         }
     }
 
-    /// Reads a stream's first bytes and, when they are compressed data, returns a
-    /// `PackedInput` that decompresses the stream into `spool`; otherwise puts them in
-    /// `spool` and returns nil. It waits only as long as the bytes could still be magic.
-    static func recognize(stream: FileSource, spool: SpoolSource, isStopped: () -> Bool,
+    /// Reads a stream's first bytes and, when they are compressed data, or text to convert
+    /// to UTF-8 (`encoding`, or a UTF-16 byte-order mark), returns a `PackedInput` that
+    /// decodes the stream into `spool`; otherwise puts them in `spool` and returns nil. It
+    /// waits only as long as the bytes could still be magic or a byte-order mark.
+    static func recognize(stream: FileSource, spool: SpoolSource, encoding: TextEncoding? = nil, isStopped: () -> Bool,
                           waiting: (Bool) -> Void) -> PackedInput? {
         let prefix = OpenedInput.readMagic(from: stream, isStopped: isStopped, waiting: waiting)
+        let raw = Unpacker.RawInput(file: stream, prefix: prefix, isStream: true)
         if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
-            let raw = Unpacker.RawInput(file: stream, prefix: prefix, isStream: true)
-            return PackedInput(compression: compression, raw: raw, compressedSize: nil, spool: spool)
+            return PackedInput(compression: compression, transcoding: .choose(named: encoding, prefix: nil), raw: raw,
+                               compressedSize: nil, spool: spool)
+        }
+        let transcoding = Transcoding.choose(named: encoding, prefix: prefix)
+        if transcoding != .none {
+            return PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: nil, spool: spool)
         }
         prefix.withUnsafeBytes { spool.append($0) }
         return nil
     }
+
+    /// The encoding the text is converted from, once known.
+    package var encodingName: String? { unpacker.encodingName }
+
+    /// Where the text was not valid in its encoding, if it was not.
+    package var encodingProblem: String? { unpacker.encodingProblem }
 
     /// Where readers find the decompressed bytes.
     package var source: ByteSource {

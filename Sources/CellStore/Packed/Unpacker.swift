@@ -6,7 +6,9 @@ import Foundation
 import Synchronization
 
 /// Decompresses an input on a thread of its own and hands the loader chunks of output, so
-/// that decompression (one core) and the record scanner (the other) run side by side.
+/// that decompression (one core) and the record scanner (the other) run side by side. It
+/// also converts text in another encoding to UTF-8 (`Transcoder`), after decompressing,
+/// or alone for a plain file or stream.
 ///
 /// At most `depth` chunks wait, so a fast decoder (or a bomb) cannot run ahead into
 /// memory. The owner stops it with `stop()`, which cancels and waits for the thread.
@@ -33,7 +35,10 @@ package final class Unpacker: Sendable {
     private let isCancelled = Atomic<Bool>(false)
     private let isRunning = Atomic<Bool>(false)
     private let compressedRead = Atomic<Int64>(0)
-    private let compression: Compression
+    private let compression: Compression?
+    private let transcoding: Transcoding
+    /// The encoding converted from once known, and where the text was not valid in it.
+    private let encodingState = Mutex<(name: String?, problem: String?)>((nil, nil))
     private let raw: RawInput
     private let indexBuilder: GzipIndexBuilderBox?
 
@@ -86,15 +91,22 @@ package final class Unpacker: Sendable {
         init(_ builder: GzipIndexBuilder) { self.builder = builder }
     }
 
-    package init(compression: Compression, raw: RawInput, index: GzipIndex? = nil) {
+    package init(compression: Compression?, transcoding: Transcoding = .none, raw: RawInput, index: GzipIndex? = nil) {
         self.compression = compression
+        self.transcoding = transcoding
         self.raw = raw
         for _ in 0..<Unpacker.depth { free.signal() }
         indexBuilder = index.map { GzipIndexBuilderBox(GzipIndexBuilder(index: $0)) }
     }
 
-    /// Compressed bytes read so far.
+    /// Compressed bytes read so far (raw bytes, for a plain input being converted).
     package var compressedBytesRead: Int64 { compressedRead.load(ordering: .relaxed) }
+
+    /// The encoding the text is converted from, once known.
+    package var encodingName: String? { encodingState.withLock { $0.name } }
+
+    /// Where the text was not valid in its encoding, once the output has reached there.
+    package var encodingProblem: String? { encodingState.withLock { $0.problem } }
 
     /// Starts the thread (once).
     package func start() {
@@ -143,35 +155,67 @@ package final class Unpacker: Sendable {
     }
 
     private func run() {
-        let decoder: PackedDecoder
-        do {
-            if compression == .gzip, let indexBuilder {
-                decoder = try GzipDecoder(indexBuilder: indexBuilder.builder)
-            } else {
-                decoder = try compression.makeDecoder()
+        let read: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int
+        let rawRead = raw.makeReader(isCancelled: { [self] in isCancelled.load(ordering: .relaxed) })
+        if let compression {
+            let decoder: PackedDecoder
+            do {
+                if compression == .gzip, let indexBuilder {
+                    decoder = try GzipDecoder(indexBuilder: indexBuilder.builder)
+                } else {
+                    decoder = try compression.makeDecoder()
+                }
+            } catch {
+                _ = put(.damage(error))
+                return
             }
-        } catch {
-            _ = put(.damage(error))
-            return
+            let reader = PackedReader(decoder: decoder, readRaw: rawRead)
+            read = { [self] buffer throws(PackedDamage) in
+                defer { compressedRead.store(reader.compressedRead, ordering: .relaxed) }
+                return try reader.read(into: buffer)
+            }
+        } else {
+            read = { [self] buffer throws(PackedDamage) in
+                let count = rawRead(buffer)
+                let before = compressedRead.load(ordering: .relaxed)
+                if count < 0 { throw PackedDamage(.unreadable(String(cString: strerror(errno))), at: before) }
+                compressedRead.store(before + Int64(count), ordering: .relaxed)
+                return count
+            }
         }
-        let reader = PackedReader(decoder: decoder, readRaw: raw.makeReader(isCancelled: { [self] in
-            isCancelled.load(ordering: .relaxed)
-        }))
+        var transcoder: Transcoder?
+        if transcoding != .none {
+            do {
+                transcoder = try Transcoder(transcoding)
+            } catch {
+                _ = put(.damage(PackedDamage(.setup(error.description), at: 0)))
+                return
+            }
+        }
+        /// Hands over converted text; false when nobody takes it any more.
+        func deliver(_ bytes: [UInt8]) -> Bool {
+            if let transcoder {
+                encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem) }
+            }
+            return bytes.isEmpty || put(.bytes(bytes))
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Unpacker.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var size = Unpacker.firstChunkSize
         while !isCancelled.load(ordering: .acquiring) {
             do {
-                let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]))
+                let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]))
                 size = min(Unpacker.chunkSize, size * 2)
-                compressedRead.store(reader.compressedRead, ordering: .relaxed)
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
                 guard count > 0 else {
+                    if let transcoder, !deliver(transcoder.pass(chunk, isLast: true)) { return }
                     _ = put(.end)
                     return
                 }
-                if !put(.bytes(Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])))) { return }
+                if !deliver(transcoder?.pass(chunk, isLast: false) ?? Array(chunk)) { return }
+                // No byte-order mark after all: the rest passes as it is, as it did before.
+                if transcoder?.passesThrough == true { transcoder = nil }
             } catch {
-                compressedRead.store(reader.compressedRead, ordering: .relaxed)
                 _ = put(.damage(error))
                 return
             }

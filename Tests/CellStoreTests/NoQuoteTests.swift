@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import CellStore
+
+/// `--quote none`: no field is quoted; a quote is data wherever it is (TSV files with
+/// literal quotes). libcsv and the scanner follow the same rule.
+@Suite("No quoting")
+struct NoQuoteTests {
+    let dialect = Dialect(delimiter: 0x09, quote: Dialect.noQuote)
+
+    @Test("quotes are data: at a field's start, alone, never closed")
+    func quotesAreData() throws {
+        let text = "id\tsize\tnote\n1\t12\" screen\tok\n2\t\"quoted\" word\tfine\n3\t\"unclosed\tx\n4\t\"\"\t\"\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: dialect).map(\.strings)
+        #expect(rows == [["id", "size", "note"], ["1", "12\" screen", "ok"], ["2", "\"quoted\" word", "fine"],
+                         ["3", "\"unclosed", "x"], ["4", "\"\"", "\""]])
+        let store = CellStore(bytes: Array(text.utf8), name: "q.tsv", quote: Dialect.noQuote)
+        #expect(allRows(of: store) == rows)
+        #expect(store.progress.quotingProblem == nil)
+        #expect(store.dialect?.summary == "tab, no quotes")
+        #expect(Dialect.detect(sample: ArraySlice("a\t\"b\nc\td\"\n".utf8), fileName: nil, quote: Dialect.noQuote).lineEnding == [0x0A])
+    }
+
+    @Test("parser, scanner and the plain rules agree on hostile bytes, in chunks of any size", arguments: [1, 3, 17, 4096])
+    func differential(chunk: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(chunk))
+        let alphabet: [UInt8] = [0x22, 0x22, 0x09, 0x09, 0x0A, 0x0D, 0x61, 0x27, 0xFF, 0x00, 0xFE, 0x2C]
+        for _ in 0..<300 {
+            let bytes = (0..<Int(generator.next() % 80)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            let expected = referenceRecords(bytes, delimiter: 0x09, quote: Dialect.noQuote)
+            let parser = try RecordParser(dialect: dialect)
+            let rows = parsed(bytes, by: parser, chunk: chunk)
+            #expect(rows.map { row in (0..<row.count).map { Array(row.field($0)) } } == expected, "\(bytes)")
+            let scanner = RecordScanner.scanning(bytes, dialect: dialect, chunk: chunk)
+            #expect(scanner.recordCount == expected.count)
+            #expect(scanner.widestRecord == (expected.map(\.count).max() ?? 0))
+            #expect(scanner.problemCount == 0)
+        }
+    }
+
+    @Test("a stretch holding every byte value still never opens a quoted field")
+    func everyByteValue() throws {
+        var bytes: [UInt8] = []
+        for round in 0..<300 { bytes += (0...255).map { UInt8(($0 + round) % 256) } }
+        let expected = referenceRecords(bytes, delimiter: 0x09, quote: Dialect.noQuote)
+        for slice in [7, 300, 1 << 16] {
+            let parser = try RecordParser(dialect: dialect, limits: RecordParser.Limits(slice: slice))
+            let rows = parsed(bytes, by: parser, chunk: 1 << 20)
+            #expect(rows.map { row in (0..<row.count).map { Array(row.field($0)) } } == expected)
+        }
+    }
+}
