@@ -49,6 +49,9 @@ public final class Exporter {
     private var lastFedCR = false
     /// The parser was fed bytes that may leave a record open in it.
     private var hasFedParser = false
+    /// The chosen cells of a record that comes in pieces (a cell over 1 MiB, or more cells
+    /// than the parser hands out at once).
+    private var projection = Projection()
     /// The average length of the records of the last window.
     private var averageRecord = 512
     /// The last byte written: a lone CR there would join a LF that comes next into a CRLF.
@@ -157,7 +160,12 @@ public final class Exporter {
         let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
         bytes.removeSubrange(max(0, count)...)
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        return ExportStart(dialect: reader.dialect, hasByteOrderMark: bom, preamble: Array(bytes.dropFirst(bom ? 3 : 0)))
+        var preamble = bytes.dropFirst(bom ? 3 : 0)
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        if reader.dialect.hasSeparatorLine, let line = Dialect.separatorLine(in: preamble) {
+            preamble = preamble.dropFirst(line.length)
+        }
+        return ExportStart(dialect: reader.dialect, hasByteOrderMark: bom, preamble: Array(preamble))
     }
 
     /// Takes the index as it is now; true when it grew.
@@ -348,10 +356,12 @@ public final class Exporter {
                 guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
                 let window = ByteWindow(source: reader.source, readSize: 1 << 20)
                 var number = stretch.firstRecord
+                var projection = Projection()
                 func deliver() {
                     for row in parser.takeRecords() {
-                        switch Exporter.shaped(row, record: number, plan: plan) {
-                        case .success(let shaped): writer.write(shaped)
+                        switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                        case .success(let shaped?): writer.write(shaped)
+                        case .success(nil): break
                         case .failure(let error): work.outputs[slot].failure = error.description
                         }
                         if !row.continuesInNext { number += 1 }
@@ -524,17 +534,20 @@ public final class Exporter {
     /// Writes a record (or a piece) as cells: the first cell emptied where asked, the
     /// columns chosen.
     private func writeCells(_ given: Row, record: Int) {
-        switch Self.shaped(given, record: record, plan: plan) {
-        case .success(let row):
+        switch Self.shaped(given, record: record, plan: plan, projection: &projection) {
+        case .success(let row?):
             writer.write(row)
             if !row.continuesInNext { lastByte = lineEnding.last ?? 0x0A }
+        case .success(nil):
+            break
         case .failure(let failure):
             outcome.failure = failure.description
         }
     }
 
-    /// `given` as the plan writes it: its first cell emptied where asked, its columns chosen.
-    static func shaped(_ given: Row, record: Int, plan: ExportPlan) -> Result<Row, ExportError> {
+    /// `given` as the plan writes it: its first cell emptied where asked, its columns
+    /// chosen (a record in pieces is gathered by `projection`: nil until its last piece).
+    static func shaped(_ given: Row, record: Int, plan: ExportPlan, projection: inout Projection) -> Result<Row?, ExportError> {
         var row = given
         if !plan.emptiedFirstCells.isEmpty && plan.emptiedFirstCells.contains(record) && row.count > 0 && !row.continuesPrevious {
             let cut = row.ends[0]
@@ -542,8 +555,12 @@ public final class Exporter {
             row.ends = row.ends.map { $0 - cut }
         }
         guard let columns = plan.columns else { return .success(row) }
-        if row.continuesInNext || row.continuesPrevious {
-            return .failure(.unreadable("\(plan.name): record \(record + 1) has a cell over 1 MiB; write it without --columns (or hidden columns)"))
+        if row.continuesInNext || row.continuesPrevious || projection.isGathering {
+            guard projection.gather(row, columns: columns) else {
+                return .failure(.unreadable("\(plan.name): record \(record + 1) has chosen cells over \(Projection.limit >> 20) MiB in all; "
+                                            + "write it without --columns (or hidden columns)"))
+            }
+            return .success(row.continuesInNext ? nil : projection.take(columns))
         }
         var bytes: [UInt8] = []
         var ends: [Int] = []
@@ -674,5 +691,41 @@ private final class ParallelWork: @unchecked Sendable {
     init(count: Int) {
         writers = Array(repeating: nil, count: count)
         outputs = (0..<count).map { _ in Output() }
+    }
+}
+
+/// The chosen cells of a record that arrives in pieces, gathered until its last piece.
+struct Projection {
+    /// Bytes of chosen cells gathered at most for one record.
+    static let limit = 64 << 20
+    private var pieces = RecordPieces()
+    private var cells: [Int: [UInt8]] = [:]
+    private var bytes = 0
+    private(set) var isGathering = false
+
+    /// Takes a piece (or a whole record); false past `limit`.
+    mutating func gather(_ row: Row, columns: [Int]) -> Bool {
+        let first = pieces.place(row)
+        isGathering = row.continuesInNext
+        for index in 0..<row.count where columns.contains(first + index) {
+            let field = row.field(index)
+            cells[first + index, default: []].append(contentsOf: field)
+            bytes += field.count
+        }
+        return bytes <= Self.limit
+    }
+
+    /// The record's chosen cells, in order; gathering starts again.
+    mutating func take(_ columns: [Int]) -> Row {
+        var result: [UInt8] = []
+        var ends: [Int] = []
+        for column in columns {
+            result.append(contentsOf: cells[column] ?? [])
+            ends.append(result.count)
+        }
+        cells = [:]
+        bytes = 0
+        isGathering = false
+        return Row(bytes: result, ends: ends)
     }
 }
