@@ -336,13 +336,16 @@ public final class Exporter {
         let failure = plan.readers.progress.failure
         while index < checkpoints.count && !isStopped {
             // The next stretch for each core.
-            var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool)] = []
+            var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
             while stretches.count < 2 && index < checkpoints.count {
                 let start = checkpoints[index]
                 var next = index + 1
                 while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
                 let endsInput = next >= checkpoints.count
-                stretches.append((start.offset, endsInput ? reader.end : checkpoints[next].offset, start.row, endsInput))
+                let end = endsInput ? reader.end : checkpoints[next].offset
+                let lastRecord = endsInput ? plan.readers.progress.rowCount : checkpoints[next].row
+                stretches.append((start.offset, end, start.row, endsInput,
+                                  lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
                 index = next
             }
             let work = ParallelWork(count: stretches.count)
@@ -367,17 +370,32 @@ public final class Exporter {
                         if !row.continuesInNext { number += 1 }
                     }
                 }
-                var offset = stretch.start
-                while offset < stretch.end {
-                    let stop = min(stretch.end, offset + (1 << 20))
-                    let from = offset
-                    window.withBytes(from..<stop) { parser.parse($0) }
-                    offset = stop
-                    deliver()
-                }
-                if stretch.endsInput && failure == nil {
-                    parser.finish()
-                    deliver()
+                if stretch.isWellQuoted {
+                    // Records the index vouches for are split from their bytes, no parser.
+                    var splitter = WellQuotedSplitter(dialect: reader.dialect)
+                    window.withBytes(stretch.start..<stretch.end) { bytes in
+                        splitter.split(bytes) { row in
+                            switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                            case .success(let shaped?): writer.write(shaped)
+                            case .success(nil): break
+                            case .failure(let error): work.outputs[slot].failure = error.description
+                            }
+                            number += 1
+                        }
+                    }
+                } else {
+                    var offset = stretch.start
+                    while offset < stretch.end {
+                        let stop = min(stretch.end, offset + (1 << 20))
+                        let from = offset
+                        window.withBytes(from..<stop) { parser.parse($0) }
+                        offset = stop
+                        deliver()
+                    }
+                    if stretch.endsInput && failure == nil {
+                        parser.finish()
+                        deliver()
+                    }
                 }
                 writer.flushAll()
                 work.outputs[slot].records = number - stretch.firstRecord
