@@ -284,12 +284,14 @@ public final class Exporter {
         // JSON opens its array with the first record: the header rows, or the first record,
         // go through the writer itself.
         let firstParallel = max(plan.headerRows, 1)
-        if isAll && limit == Int.max && record >= firstParallel && !hasFedParser {
-            // The whole input is indexed: parse and write on two cores.
-            writeInParallel(from: &position, record: &record)
-            if position >= end { return }
+        let parallel = limit == Int.max && !hasFedParser && writer.continuation(sink: { _ in true }) != nil
+        if parallel && record >= firstParallel {
+            // Parse and write on two cores, as far as the input is indexed.
+            let before = position
+            writeInParallel(from: &position, record: &record, isAll: isAll)
+            if position != before || !isAll || isStopped { return }
         }
-        if isAll && limit == Int.max && record < firstParallel && !hasFedParser,
+        if parallel && record < firstParallel,
            let next = reader.checkpoints.first(where: { $0.row >= firstParallel && $0.offset > position }) {
             // The header rows with the writer itself, up to a checkpoint; the rest on two cores.
             let before = record
@@ -298,9 +300,11 @@ public final class Exporter {
             countRows(from: before, to: record)
             position = next.offset
             if record == next.row {
-                writeInParallel(from: &position, record: &record)
-                if position >= end { return }
+                writeInParallel(from: &position, record: &record, isAll: isAll)
+                return
             }
+        } else if parallel && !isAll {
+            return   // the header's checkpoint is not indexed yet
         }
         hasFedParser = true
         let chunk: Int64 = 1 << 20
@@ -326,11 +330,9 @@ public final class Exporter {
     /// between checkpoints, each parsed by a parser of its own and written by a copy of the
     /// writer (`continuation`), their bytes then handed on in order. Returns at once when
     /// the writer has no copy (a table measures its rows in order).
-    private func writeInParallel(from position: inout Int64, record: inout Int) {
+    private func writeInParallel(from position: inout Int64, record: inout Int, isAll: Bool) {
         let checkpoints = reader.checkpoints
-        guard var index = checkpoints.firstIndex(where: { $0.offset == position }), writer.continuation(sink: { _ in true }) != nil else {
-            return
-        }
+        guard var index = checkpoints.firstIndex(where: { $0.offset == position }) else { return }
         let reader = self.reader!
         let plan = self.plan
         let failure = plan.readers.progress.failure
@@ -341,13 +343,20 @@ public final class Exporter {
                 let start = checkpoints[index]
                 var next = index + 1
                 while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
-                let endsInput = next >= checkpoints.count
+                var endsInput = next >= checkpoints.count
+                if endsInput && !isAll {
+                    // Still loading: up to the last checkpoint, the rest later.
+                    next = checkpoints.count - 1
+                    endsInput = false
+                    if next <= index { break }
+                }
                 let end = endsInput ? reader.end : checkpoints[next].offset
                 let lastRecord = endsInput ? plan.readers.progress.rowCount : checkpoints[next].row
                 stretches.append((start.offset, end, start.row, endsInput,
                                   lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
                 index = next
             }
+            if stretches.isEmpty { return }
             let work = ParallelWork(count: stretches.count)
             for slot in stretches.indices {
                 let box = work.outputs[slot]
