@@ -1,6 +1,6 @@
 #!/bin/sh
 # Makes .venv-peers/, a Python virtual environment holding the programs the benchmark
-# compares csvfreeze with (DuckDB). Only csvfreeze-bench uses it: building and
+# compares csvfreeze with (DuckDB for --sql). Only csvfreeze-bench uses it: building and
 # testing never need it. Run again to update.
 set -eu
 cd "$(dirname "$0")/.."

@@ -24,9 +24,16 @@ public struct RecordReaders: Sendable {
     /// True for readers of the records indexed when they were made (`recordReadersAsOfNow`):
     /// their input ends there, though the loader may not have finished.
     public var isSnapshot: Bool { frozen != nil }
+
+    /// Published whenever the index grows or the loader ends: a pass that follows the
+    /// input waits on it for more records.
+    public var changes: ChangeSignal { loader.progressSignal }
 }
 
 extension CellStore {
+    /// Published whenever the index grows or the loader ends (from the loader's thread).
+    public var progressSignal: ChangeSignal { loader.progressSignal }
+
     /// Readers of this store's input for other threads, following its index as it grows.
     public var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil) }
 

@@ -5,7 +5,9 @@ import Table
 /// Taken on the thread that owns the view; the export runs on any thread.
 public struct ExportPlan: Sendable {
     /// The input, followed as its index grows (or fixed, for the rows read so far).
-    public var readers: RecordReaders
+    public var readers: RecordReaders?
+    /// Rows in memory (a sheet's), when the view is not over a file.
+    public var snapshot: RowSnapshot?
     /// Records at the top of the input that are header rows (written first, never moved).
     public var headerRows: Int
     /// The data records written, in order; nil writes every data record in the file's order.
@@ -33,12 +35,28 @@ public struct ExportPlan: Sendable {
         self.name = name
     }
 
+    /// Rows in memory (a sheet's): every record as the snapshot holds it.
+    public init(snapshot: RowSnapshot, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil, name: String) {
+        self.snapshot = snapshot
+        self.headerRows = headerRows
+        self.rows = rows
+        self.columns = columns
+        self.name = name
+    }
+
     /// The view as it is: its header rows, its rows in its order, its columns. With
-    /// `asOfNow`, an input still loading is written as far as it has been read.
-    public init(view: TableView, asOfNow: Bool = false) {
-        let store = view.store
-        self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
-                  headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
+    /// `asOfNow`, an input still loading is written as far as it has been read. Nil when
+    /// the view's source can be read neither as a file nor as a snapshot.
+    public init?(view: TableView, asOfNow: Bool = false) {
+        if let store = view.file {
+            self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
+                      headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
+        } else if let snapshot = view.source.snapshot() {
+            self.init(snapshot: snapshot, headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown,
+                      name: view.source.name)
+        } else {
+            return nil
+        }
         if asOfNow { rowLimit = view.dataRowCount }
     }
 }

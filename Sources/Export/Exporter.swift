@@ -70,6 +70,9 @@ public final class Exporter {
     /// A record longer than this is written straight from the input in pieces.
     static let longRecord = 16 << 20
 
+    /// The file's readers (a plan over a snapshot never reaches the code that uses them).
+    private var readers: RecordReaders { plan.readers! }
+
     private init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
         self.plan = plan
         self.sink = sink
@@ -87,12 +90,20 @@ public final class Exporter {
     private func run(_ makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
         let sink = self.sink
         let hand: ([UInt8]) -> Bool = { bytes in sink.write(bytes) }
+        if let snapshot = plan.snapshot {
+            writeSnapshot(snapshot, writer: makeWriter(ExportStart(dialect: Dialect()), hand))
+            return control.isCancelled ? cancelled() : settle()
+        }
+        guard plan.readers != nil else {
+            outcome.failure = "\(plan.name): nothing to write"
+            return outcome
+        }
         guard let first = waitForInput() else {
             if control.isCancelled { return cancelled() }
             // No input at all (or it broke off before a record): an empty output.
             writer = makeWriter(ExportStart(dialect: Dialect()), hand)
             writer.finish(endsWithTerminator: true)
-            outcome.damage = plan.readers.progress.failure
+            outcome.damage = plan.readers?.progress.failure
             return settle()
         }
         reader = first
@@ -111,7 +122,7 @@ public final class Exporter {
         }
         if control.isCancelled { return cancelled() }
         if isStopped { return settle() }
-        let progress = plan.readers.progress
+        let progress = readers.progress
         let lastInputRecord = progress.rowCount - 1
         writer.finish(endsWithTerminator: lastRecordWritten == lastInputRecord ? progress.endsWithTerminator : true)
         outcome.damage = progress.failure
@@ -135,14 +146,48 @@ public final class Exporter {
 
     private var isStopped: Bool { control.isCancelled || !(writer?.isOpen ?? true) || sink.failure != nil || outcome.failure != nil }
 
+    // MARK: Rows in memory
+
+    /// Writes a snapshot's rows (a sheet's): its header rows, then its rows in the view's order.
+    private func writeSnapshot(_ snapshot: RowSnapshot, writer: RecordWriting) {
+        self.writer = writer
+        let headers = min(plan.headerRows, snapshot.count)
+        snapshot.forEachRow(in: 0..<headers) { record, row in
+            writeCells(row, record: record)
+            return !isStopped
+        }
+        if let rows = plan.rows {
+            let count = min(rows.count, plan.rowLimit ?? Int.max)
+            var written = 0
+            while written < count && !isStopped {
+                let refs = rows.records(in: written..<min(count, written + 4096))
+                if refs.isEmpty { break }
+                for ref in refs where !isStopped {
+                    guard let row = snapshot.row(ref.record) else { continue }
+                    writeCells(row, record: ref.record)
+                    countRows(from: ref.record, to: ref.record + 1)
+                }
+                written += refs.count
+            }
+        } else {
+            let end = min(snapshot.count, plan.rowLimit.map { plan.headerRows + $0 } ?? Int.max)
+            snapshot.forEachRow(in: headers..<end) { record, row in
+                writeCells(row, record: record)
+                countRows(from: record, to: record + 1)
+                return !isStopped
+            }
+        }
+        if !isStopped { writer.finish(endsWithTerminator: true) }
+    }
+
     // MARK: The input
 
     /// Waits until the input's dialect and first checkpoint are known; nil when it ended
     /// without (empty, or unreadable) or the export was cancelled.
     private func waitForInput() -> RecordReader? {
         while !control.isCancelled {
-            let progress = plan.readers.progress
-            if let reader = plan.readers.current(), !reader.checkpoints.isEmpty,
+            let progress = readers.progress
+            if let reader = readers.current(), !reader.checkpoints.isEmpty,
                progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
                 return reader
             }
@@ -171,17 +216,17 @@ public final class Exporter {
     /// Takes the index as it is now; true when it grew.
     @discardableResult
     private func refresh() -> Bool {
-        guard let now = plan.readers.current() else { return false }
+        guard let now = readers.current() else { return false }
         let grew = now.end != reader.end || now.checkpoints.count != reader.checkpoints.count || now.isFinal != reader.isFinal
         reader = now
-        let progress = plan.readers.progress
+        let progress = readers.progress
         // A problem is known at the end, or once the index has passed its record.
         var problem = progress.quotingProblem?.record
         if problem == nil, let last = now.checkpoints.last?.row, now.wellQuotedRecords < last { problem = now.wellQuotedRecords }
         var vouched = now.wellQuotedRecords
         if let problem {
             vouched = min(vouched, problem)
-        } else if now.isFinal && progress.isComplete && !plan.readers.isSnapshot {
+        } else if now.isFinal && progress.isComplete && !readers.isSnapshot {
             vouched = Int.max
         }
         knownProblem = problem
@@ -195,7 +240,7 @@ public final class Exporter {
 
     /// Records in the input known now, and whether that is all of them.
     private var knownRecords: (count: Int, isAll: Bool) {
-        let progress = plan.readers.progress
+        let progress = readers.progress
         if reader.isFinal && progress.isComplete { return (progress.rowCount, true) }
         return (reader.checkpoints.last?.row ?? 0, false)
     }
@@ -207,7 +252,7 @@ public final class Exporter {
     private func writeFileOrder() {
         // A snapshot of an input still loading ends at its last whole record.
         let limit = min(plan.rowLimit.map { plan.headerRows + $0 } ?? Int.max,
-                        plan.readers.isSnapshot ? plan.readers.progress.rowCount : Int.max)
+                        readers.isSnapshot ? readers.progress.rowCount : Int.max)
         var record = 0
         // Where `record` starts, when it starts at checkpoint `checkpoint`.
         var position: Int64? = reader.checkpoints[0].offset
@@ -236,7 +281,7 @@ public final class Exporter {
                     rawEnd = checkpoints[next].offset
                     rawRecords = checkpoints[next].row
                 }
-                if isAll && !plan.readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted, firstBlank)
+                if isAll && !readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted, firstBlank)
                     && rawEnd < reader.end {
                     rawEnd = reader.end
                     rawRecords = known
@@ -317,7 +362,7 @@ public final class Exporter {
             deliver(parser.takeRecords(), record: &record, limit: limit)
             countRows(from: before, to: record)
         }
-        if isAll && position >= end && record < limit && !isStopped && plan.readers.progress.failure == nil {
+        if isAll && position >= end && record < limit && !isStopped && readers.progress.failure == nil {
             let before = record
             parser.finish()
             deliver(parser.takeRecords(), record: &record, limit: limit)
@@ -335,7 +380,7 @@ public final class Exporter {
         guard var index = checkpoints.firstIndex(where: { $0.offset == position }) else { return }
         let reader = self.reader!
         let plan = self.plan
-        let failure = plan.readers.progress.failure
+        let failure = readers.progress.failure
         while index < checkpoints.count && !isStopped {
             // The next stretch for each core.
             var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
@@ -351,7 +396,7 @@ public final class Exporter {
                     if next <= index { break }
                 }
                 let end = endsInput ? reader.end : checkpoints[next].offset
-                let lastRecord = endsInput ? plan.readers.progress.rowCount : checkpoints[next].row
+                let lastRecord = endsInput ? readers.progress.rowCount : checkpoints[next].row
                 stretches.append((start.offset, end, start.row, endsInput,
                                   lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
                 index = next

@@ -19,7 +19,7 @@ extension Viewer {
             message = "already writing \(saving!.path): Esc cancels it"
             return
         }
-        if store.isInput(path) {
+        if file?.isInput(path) == true {
             message = "not written: that is the file being viewed"
             return
         }
@@ -34,19 +34,22 @@ extension Viewer {
                 return
             }
         }
-        guard store.dialect != nil else {
+        if let file, file.dialect == nil {
             message = "nothing to write yet"
             return
         }
         // What --output writes for the same view: the rows known now, in its order.
-        var plan = ExportPlan(view: table, asOfNow: !store.isComplete)
+        guard var plan = ExportPlan(view: table, asOfNow: !source.isComplete) else {
+            message = "nothing to write yet"
+            return
+        }
         plan.rowLimit = dataRowCount
         if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
             plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
         }
         plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
-        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: store.wake)
-        savedWhileLoading = !store.isComplete
+        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
+        savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
 

@@ -36,12 +36,6 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
     return result
 }
 
-/// The load average now, for the figures' context.
-func loadAverage() -> String {
-    var loads = [Double](repeating: 0, count: 3)
-    getloadavg(&loads, 3)
-    return String(format: "%.1f", loads[0])
-}
 
 @MainActor func exportBenchmark(big: String, directory: String) throws {
     print("\n— export (--output, Ctrl-S), beside cat, grep and DuckDB in the same run; load average \(loadAverage()) —")
@@ -117,12 +111,12 @@ func loadAverage() -> String {
     while !store.isComplete { usleep(1000) }
     let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Zürich")])
     filter.wait()
-    let view = TableView(store: store, headerRows: 1)
+    let view = TableView(source: store, headerRows: 1)
     view.show(rows: filter)
     let target = directory + "/bench-saved.csv"
     let (outcome, saveSeconds): (Exporter.Outcome, Double) = timed {
         let sink = try! ExportSink(replacing: target)
-        var plan = ExportPlan(view: view)
+        var plan = ExportPlan(view: view)!
         plan.rowLimit = view.dataRowCount
         let outcome = Exporter.run(plan, to: sink) { start, hand in
             OutputWriter(format: .csv, lineEnding: start.dialect.lineEnding, headerRows: 1, byteOrderMark: start.hasByteOrderMark,

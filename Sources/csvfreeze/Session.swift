@@ -48,7 +48,11 @@ enum Session {
         // before the terminal is taken, so a wrong name is a plain one-line error.
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
-            while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
+            while true {
+                let version = first!.progressSignal.version
+                if first!.rowCount >= max(1, options.headerRows) || first!.isComplete { break }
+                first!.progressSignal.wait(past: version)
+            }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
                 resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
@@ -94,15 +98,16 @@ enum Session {
             if case .column(let column) = choice {
                 // The column's cells in the view's rows, in its order, through the export
                 // pipeline: a file is read to its end, a stream as far as it came.
-                let asOfNow = !table.store.isComplete && (!table.store.isReloadable || table.store.follows)
-                if asOfNow { table.store.stopLoading() }
-                defer { table.store.stopLoading() }
+                let file = table.file
+                let asOfNow = file.map { !$0.isComplete && (!$0.isReloadable || $0.follows) } ?? false
+                if asOfNow { file?.stopLoading() }
+                defer { file?.stopLoading() }
                 return echo(column: column, of: table, asOfNow: asOfNow, headerRows: options.headerRows, terminator: terminator)
             }
-            table.store.stopLoading()
+            table.file?.stopLoading()
             return echo(choice, terminator: terminator)
         }
-        table.store.stopLoading()
+        table.file?.stopLoading()
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
@@ -112,7 +117,7 @@ enum Session {
     /// order, each followed by `terminator`; a cell of any size is printed whole.
     static func echo(column: Int, of viewer: Viewer, asOfNow: Bool, headerRows: Int, terminator: UInt8) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        var plan = ExportPlan(view: viewer.table, asOfNow: asOfNow)
+        guard var plan = ExportPlan(view: viewer.table, asOfNow: asOfNow) else { return 0 }
         plan.columns = nil
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { _, hand in
             ColumnValues(column: column, terminator: terminator, headerRows: headerRows, sink: hand)
