@@ -106,9 +106,9 @@ struct SortJob: Sendable {
         var builder = worker.builder
         var failure: QueryError?
         var spilled: [SpillFile] = []
-        func ended(_ record: Int, _ start: Int64, _ extractor: inout KeyExtractor) {
+        func ended(_ record: Int, _ start: Int64, _ cells: [[UInt8]]) {
             guard record >= headerRows, failure == nil else { return }
-            builder.withKey(cells: extractor.cells) { key in
+            builder.withKey(cells: cells) { key in
                 if run.isFull(adding: key.count) {
                     run.sort()
                     do throws(QueryError) {
