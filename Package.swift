@@ -50,6 +50,7 @@ let package = Package(
         .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Insight", "Table"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore"]),
+        .testTarget(name: "FieldKernelTests", dependencies: ["CellStore", "Query", "Insight", "Scan"]),
         .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
