@@ -142,6 +142,7 @@ extension CellStore {
                 first += Int64(cut)
             }
         }
+        rows.noteOrigins(from: first)
         return (first, rows)
     }
 }

@@ -225,7 +225,13 @@ public final class CellStore {
         }
         guard let key, let start else { return nil }
         if let block = cache.block(at: key) {
-            if let row = block.row(index) { return row }
+            // A record shown as far as it was read is read again once a checkpoint follows
+            // it (it has ended, and the next records are indexed): its cells after a long
+            // one, and the long one's length, are known then. One that runs to the end of
+            // the input (`/dev/zero`) is not: reading it through would hold the screen.
+            let isStale = block.endsInPartialRecord && index == block.firstRow + block.rows.count - 1
+                && hasNext && block.parsedEnd != end
+            if let row = block.row(index), !isStale { return row }
             if block.isComplete { return nil }
             // Parsing again would find nothing new: no more bytes, or a record still open
             // that no checkpoint says has ended since (its start, all that is shown of it,
@@ -292,6 +298,7 @@ public final class CellStore {
         var partial: Row?
         if overBudget || recordStillOpen { partial = parser.partialRecord() }
         if let partial { rows.append(partial) }
+        rows.noteOrigins(from: start.offset)
         rowsSeen = max(rowsSeen, start.row + rows.count)
         widestSeen = max(widestSeen, parser.widestRecord)
         var block = Block(firstRow: start.row, rows: rows,

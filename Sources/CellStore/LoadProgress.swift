@@ -16,6 +16,10 @@ public struct LoadProgress: Sendable, Equatable {
     public var isComplete = false
     /// The most cells any record has.
     public var widestRow = 0
+    /// The first record (0 is the first, header included) with more fields than a record
+    /// held in memory keeps (`RecordParser.Limits.fieldLimit`), if any: the screen shows
+    /// only its first fields, and output that reads records from the store refuses it.
+    public var tooWideRecord: Int?
     /// True when the input's last byte ends a record (so CSV output ends with a newline).
     public var endsWithTerminator = true
     /// True while following a file that has nothing new: everything is read for now.

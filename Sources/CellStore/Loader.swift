@@ -36,6 +36,9 @@ package final class Loader: Sendable {
     /// The encoding the user named (`--encoding`): a stream is converted from it.
     let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
+    /// Bumped whenever the index grows or the pass ends: background passes that follow the
+    /// input wait on it (`onChange` is for the event loop, and is throttled).
+    let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
     /// Whether `start()` made a thread, and a signal the thread gives as it ends.
@@ -265,6 +268,8 @@ package final class Loader: Sendable {
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
         var lastRecordEnd = bomLength
+        let fieldLimit = RecordParser.Limits.fieldLimit
+        var tooWide: Int?
         while !isStopped {
             if offset >= available {
                 if inputEnded { break }
@@ -279,9 +284,10 @@ package final class Loader: Sendable {
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             lastByte = chunk[count - 1]
             let chunkStart = offset
-            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, _ in
+            scanner.scan(chunk, at: chunkStart) { end, afterCR, records, fields in
                 let position = chunkStart + Int64(end)
                 lastRecordEnd = position
+                if fields > fieldLimit && tooWide == nil { tooWide = records - 1 }
                 guard position >= nextCheckpoint else { return }
                 // Not between the CR and LF of a CRLF: a fresh parser there would see a
                 // blank line. After a CR whose next byte is not in this chunk, wait.
@@ -296,6 +302,7 @@ package final class Loader: Sendable {
             pending.removeAll(keepingCapacity: true)
             let elapsed = Loader.now() - started
             let wellQuoted = scanner.firstProblem?.record ?? rows
+            let wide = tooWide
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
                 $0.wellQuotedRecords = wellQuoted
@@ -303,7 +310,9 @@ package final class Loader: Sendable {
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows
                 $0.progress.widestRow = widest
+                $0.progress.tooWideRecord = wide
             }
+            progressSignal.notify()
             notice(force: false)
         }
         // Where compressed data breaks off, the bytes after the last record's end are a
@@ -317,6 +326,9 @@ package final class Loader: Sendable {
         }
         let rows = scanner.recordCount
         let widest = scanner.widestRecord
+        // The last record, ended by the end of the input, is not reported as a boundary.
+        if widest > fieldLimit && tooWide == nil { tooWide = rows - 1 }
+        let wide = tooWide
         let endsWithTerminator = cutShort || lastByte == 0x0A || lastByte == 0x0D || offset <= bomLength
         var problem: QuotingProblem?
         if let first = scanner.firstProblem {
@@ -339,6 +351,7 @@ package final class Loader: Sendable {
             $0.progress.bytesRead = offset
             $0.progress.rowCount = rows
             $0.progress.widestRow = widest
+            $0.progress.tooWideRecord = wide
             $0.progress.endsWithTerminator = endsWithTerminator
             $0.progress.failure = failure ?? note
             $0.progress.wasTruncated = wasTruncated
@@ -353,6 +366,7 @@ package final class Loader: Sendable {
             $0.progress.isComplete = true
             $0.available = offset
         }
+        progressSignal.notify()
         notice(force: true)
     }
 

@@ -16,7 +16,8 @@ import CLibCSV
 /// No cell or record is buffered without limit: a cell longer than `limits.cell` bytes is
 /// clipped (its row says which cells were), or, in streaming mode, handed out in pieces
 /// (rows marked `continuesInNext` / `continuesPrevious`); cells past `limits.cells` in one
-/// record are counted, not kept.
+/// record are counted, not kept. Streaming keeps every cell: a record of many cells is
+/// handed out `limits.pieceCells` cells (or `limits.record` bytes) at a time.
 package final class RecordParser {
     /// How much of a record is kept.
     package struct Limits: Sendable {
@@ -24,20 +25,30 @@ package final class RecordParser {
         package var cell: Int
         /// Bytes kept of one record, past which further cells keep `smallCell` bytes.
         package var record: Int
-        /// Bytes kept of a cell once a record has reached `record` bytes.
+        /// Bytes kept of a cell once a record has reached `record` bytes (16 once it has
+        /// reached twice that, so that a record's bytes stay bounded with a million cells).
         package var smallCell: Int
-        /// Cells kept of one record.
+        /// Cells kept of one record: the most fields a record held in memory may have
+        /// (`fieldLimit`); streaming keeps every cell.
         package var cells: Int
+        /// Streaming: the most cells handed out in one piece of a record.
+        package var pieceCells: Int
         /// How much libcsv is given at a time, so that a field can be clipped while it grows.
         package var slice: Int
 
-        package init(cell: Int = 1 << 20, record: Int = 8 << 20, smallCell: Int = 256, cells: Int = 1 << 16, slice: Int = 1 << 16) {
+        package init(cell: Int = 1 << 20, record: Int = 8 << 20, smallCell: Int = 256, cells: Int = Limits.fieldLimit,
+                     pieceCells: Int = 1 << 16, slice: Int = 1 << 16) {
             self.cell = max(16, cell)
             self.record = max(self.cell, record)
             self.smallCell = max(16, smallCell)
             self.cells = max(1, cells)
+            self.pieceCells = max(2, pieceCells)
             self.slice = max(1, slice)
         }
+
+        /// The most fields of one record that are held in memory (the screen, sorted and
+        /// filtered output, a saved view): 1,048,576. Streamed output has no limit.
+        package static let fieldLimit = 1 << 20
     }
 
     /// What the callbacks fill in. It lives as long as the parser, since one record's
@@ -51,6 +62,7 @@ package final class RecordParser {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var clipped: [Int] = []
+        var clippedLengths: [Int] = []
         var omittedCells = 0
         var fieldsInRecord = 0
         var lastTerminator: Int32 = 0
@@ -61,6 +73,10 @@ package final class RecordParser {
         var suffix: [UInt8] = []
         /// The field being read lost bytes to the cell limit.
         var fieldClipped = false
+        /// Bytes of the field being read that were dropped before it ended.
+        var dropped = 0
+        /// The field's end was not read (a record shown as far as it came).
+        var lengthUnknown = false
         /// Streaming: the record's first cell goes on from the last row handed out.
         var continuesPrevious = false
 
@@ -74,7 +90,8 @@ package final class RecordParser {
         var allowance: Int {
             if streams { return Int.max }
             let left = limits.record - bytes.count
-            return left >= limits.smallCell ? min(limits.cell, left) : limits.smallCell
+            if left >= limits.smallCell { return min(limits.cell, left) }
+            return bytes.count < 2 * limits.record ? limits.smallCell : 16
         }
 
         mutating func field(_ pointer: UnsafeMutableRawPointer?, _ length: Int) {
@@ -82,9 +99,10 @@ package final class RecordParser {
             defer {
                 suffix.removeAll(keepingCapacity: true)
                 fieldClipped = false
+                dropped = 0
             }
             guard collectsCells else { return }
-            guard ends.count < limits.cells else {
+            guard streams || ends.count < limits.cells else {
                 omittedCells += 1
                 return
             }
@@ -105,8 +123,20 @@ package final class RecordParser {
                 // Never end a clipped cell in the middle of a character.
                 bytes.removeSubrange(RecordParser.characterBoundary(bytes[start...])...)
                 self.clipped.append(ends.count)
+                clippedLengths.append(lengthUnknown ? -1 : length + suffix.count + dropped)
             }
             ends.append(bytes.count)
+            if streams && (ends.count >= limits.pieceCells || bytes.count >= limits.record) { splitPiece() }
+        }
+
+        /// Streaming: hands out the record so far, so that a record of millions of cells
+        /// streams in bounded memory. The next piece starts with an empty cell that ends the
+        /// last one here (the cells of a piece and the one it continues are joined).
+        mutating func splitPiece() {
+            records.append(currentRow(continuesInNext: true))
+            clearRecord()
+            ends.append(0)
+            continuesPrevious = true
         }
 
         mutating func endRecord(_ terminator: Int32) {
@@ -135,8 +165,10 @@ package final class RecordParser {
         /// shared buffer allocates a new one as large: every later row then held as much as
         /// the longest cell (a 140 KB cell cost an `mmap` per record, 28 s instead of 1 s).
         func currentRow(continuesInNext: Bool) -> Row {
-            Row(bytes: Context.ownCopy(bytes), ends: Context.ownCopy(ends), clipped: clipped, omittedCells: omittedCells,
-                continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
+            var row = Row(bytes: Context.ownCopy(bytes), ends: Context.ownCopy(ends), clipped: clipped, omittedCells: omittedCells,
+                          continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
+            row.clippedLengths = clippedLengths
+            return row
         }
 
         static func ownCopy<Element>(_ array: [Element]) -> [Element] {
@@ -149,6 +181,7 @@ package final class RecordParser {
             bytes.removeAll(keepingCapacity: true)
             ends.removeAll(keepingCapacity: true)
             clipped.removeAll()
+            clippedLengths.removeAll()
             omittedCells = 0
             continuesPrevious = false
         }
@@ -248,6 +281,7 @@ package final class RecordParser {
         var length = parser.pointee.entry_pos
         if state == 3 { length -= 1 }   // the closing quote libcsv holds tentatively
         copy.fieldClipped = true        // its end is not known
+        copy.lengthUnknown = true
         if state == 1 {
             copy.field(nil, 0)
         } else {
@@ -344,6 +378,7 @@ package final class RecordParser {
             if held == 1 { buffer[limit] = buffer[length - 1] }
             parser.pointee.entry_pos = limit + held
             context.pointee.fieldClipped = true
+            context.pointee.dropped += length - held - limit
         }
     }
 
@@ -390,7 +425,10 @@ package final class RecordParser {
         } else {
             let held = parser.pointee.entry_pos + context.pointee.suffix.count
             let room = max(0, context.pointee.allowance - held)
-            if text.count > room { context.pointee.fieldClipped = true }
+            if text.count > room {
+                context.pointee.fieldClipped = true
+                context.pointee.dropped += text.count - room
+            }
             context.pointee.suffix.append(contentsOf: text.prefix(room))
         }
     }

@@ -47,8 +47,9 @@ public struct RecordReader: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         func deliver() -> Bool {
-            for row in parser.takeRecords() {
+            for var row in parser.takeRecords() {
                 defer { number += 1 }
+                if !row.clipped.isEmpty { row.origin = RecordOrigin(offset: start.offset, recordsBefore: number - start.row) }
                 if number >= first && !body(number, row) { return false }
             }
             return true
@@ -120,6 +121,8 @@ extension RecordReader {
             if buffer.count < chunk { buffer = [UInt8](repeating: 0, count: chunk) }
         }
         if parser.recordCount == 0 && isFinal && position >= end { parser.finish() }
-        return parser.takeRecords().first ?? parser.partialRecord()
+        var row = parser.takeRecords().first ?? parser.partialRecord()
+        if row?.clipped.isEmpty == false { row?.origin = RecordOrigin(offset: offset) }
+        return row
     }
 }

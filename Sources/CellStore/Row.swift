@@ -9,6 +9,12 @@ public struct Row: Sendable, Equatable {
     public var ends: [Int]
     /// Cells cut short at the parser's cell limit (their start is kept), in order.
     public var clipped: [Int] = []
+    /// The whole length in bytes of each cell of `clipped`, in the same order (-1 when it
+    /// is not known: the record was still being read).
+    public var clippedLengths: [Int] = []
+    /// Where the record starts in the input, for reading a clipped cell whole from there
+    /// (`InputCell`); set on rows with a clipped cell. Not part of a row's equality.
+    public var origin: RecordOrigin?
     /// Cells past the parser's limit of cells per record, counted but not kept.
     public var omittedCells = 0
     /// Streaming only: the first cell goes on from the last cell of the row before.
@@ -29,11 +35,25 @@ public struct Row: Sendable, Equatable {
     /// True when cell `index` was cut short at the parser's cell limit.
     public func isClipped(_ index: Int) -> Bool { clipped.contains(index) }
 
+    /// The whole length in bytes of cell `index`: its kept bytes' count unless it was
+    /// clipped; nil for a clipped cell whose end was not read.
+    public func fullLength(ofCell index: Int) -> Int? {
+        guard let place = clipped.firstIndex(of: index) else { return field(index).count }
+        let length = place < clippedLengths.count ? clippedLengths[place] : -1
+        return length >= 0 ? length : nil
+    }
+
+    public static func == (lhs: Row, rhs: Row) -> Bool {
+        lhs.bytes == rhs.bytes && lhs.ends == rhs.ends && lhs.clipped == rhs.clipped
+            && lhs.clippedLengths == rhs.clippedLengths && lhs.omittedCells == rhs.omittedCells
+            && lhs.continuesPrevious == rhs.continuesPrevious && lhs.continuesInNext == rhs.continuesInNext
+    }
+
     /// True when some of this record was not kept (a clipped cell, or cells past the limit).
     public var isCut: Bool { !clipped.isEmpty || omittedCells > 0 }
 
     /// Bytes this row holds in memory, roughly: what caches count against their budget.
-    public var memoryCost: Int { bytes.count + ends.count * 8 + 64 }
+    public var memoryCost: Int { bytes.count + ends.count * 8 + clipped.count * 16 + 64 }
 
     /// Builds a row from cell strings (for tests and synthetic rows).
     public init(cells: [String]) {
@@ -63,4 +83,27 @@ public struct Row: Sendable, Equatable {
 
     /// All cells decoded as UTF-8.
     public var strings: [String] { (0..<count).map(string) }
+}
+
+/// Where a record starts: the record after `recordsBefore` records from byte `offset`,
+/// which is where a record starts (a checkpoint, or the record itself). Finding the byte
+/// costs a scan of those records, paid only when a clipped cell is read whole.
+public struct RecordOrigin: Sendable, Equatable {
+    public var offset: Int64
+    public var recordsBefore: Int
+
+    public init(offset: Int64, recordsBefore: Int = 0) {
+        self.offset = offset
+        self.recordsBefore = recordsBefore
+    }
+}
+
+extension Array where Element == Row {
+    /// Notes on each row with a clipped cell where it starts: the `index`-th record from
+    /// byte `offset` (rows in order from a record start).
+    mutating func noteOrigins(from offset: Int64) {
+        for index in indices where !self[index].clipped.isEmpty {
+            self[index].origin = RecordOrigin(offset: offset, recordsBefore: index)
+        }
+    }
 }

@@ -94,6 +94,9 @@ struct ColumnProfile: Sendable {
     /// The least and greatest filled cells by their bytes (for booleans and text).
     var lowBytes: [UInt8]?
     var highBytes: [UInt8]?
+    /// When `lowBytes` or `highBytes` is only the start of a long value: that value.
+    var lowLong: LongValue?
+    var highLong: LongValue?
     var shortest = Int.max
     var longest = 0
 
@@ -110,8 +113,14 @@ struct ColumnProfile: Sendable {
         let length = CellReader.characterCount(bytes)
         if length < shortest { shortest = length }
         if length > longest { longest = length }
-        if lowBytes == nil || compareBytes(bytes, lowBytes!) < 0 { lowBytes = Array(bytes) }
-        if highBytes == nil || compareBytes(bytes, highBytes!) > 0 { highBytes = Array(bytes) }
+        if lowBytes == nil || (lowLong == nil ? compareBytes(bytes, lowBytes!) < 0 : LongValue.order(Array(bytes), nil, lowBytes!, lowLong) < 0) {
+            lowBytes = Array(bytes)
+            lowLong = nil
+        }
+        if highBytes == nil || (highLong == nil ? compareBytes(bytes, highBytes!) > 0 : LongValue.order(Array(bytes), nil, highBytes!, highLong) > 0) {
+            highBytes = Array(bytes)
+            highLong = nil
+        }
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else { return }
         let reading = CellReader.classify(bytes)
@@ -143,8 +152,14 @@ struct ColumnProfile: Sendable {
         }
         if let theirs = other.early, early == nil || theirs.instant < early!.instant { early = theirs }
         if let theirs = other.late, late == nil || theirs.instant > late!.instant { late = theirs }
-        if let theirs = other.lowBytes, lowBytes == nil || compare(theirs, lowBytes!) < 0 { lowBytes = theirs }
-        if let theirs = other.highBytes, highBytes == nil || compare(theirs, highBytes!) > 0 { highBytes = theirs }
+        if let theirs = other.lowBytes, lowBytes == nil || LongValue.order(theirs, other.lowLong, lowBytes!, lowLong) < 0 {
+            lowBytes = theirs
+            lowLong = other.lowLong
+        }
+        if let theirs = other.highBytes, highBytes == nil || LongValue.order(theirs, other.highLong, highBytes!, highLong) > 0 {
+            highBytes = theirs
+            highLong = other.highLong
+        }
         shortest = min(shortest, other.shortest)
         longest = max(longest, other.longest)
     }
@@ -161,12 +176,15 @@ struct ColumnProfile: Sendable {
         let common = counter.top(commonValues + 1).compactMap { entry -> FrequencyRow? in
             let count = entry.value.isEmpty ? empty : entry.count
             guard counter.isExact || entry.value.isEmpty || entry.count > counter.undercount else { return nil }
-            return FrequencyRow(value: entry.value, count: count, percent: FrequencyTable.percent(count, of: total))
+            return FrequencyRow(value: entry.value, count: count, percent: FrequencyTable.percent(count, of: total),
+                                wholeLength: entry.wholeLength)
         }.sorted { $0.count > $1.count }.prefix(commonValues).map { $0 }
         return ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
                              distinct: counter.distinct, distinctIsEstimate: !counter.isExact,
-                             minimum: numeric ? text(low?.written) : kind == .dateTime ? text(early?.written) : text(lowBytes),
-                             maximum: numeric ? text(high?.written) : kind == .dateTime ? text(late?.written) : text(highBytes),
+                             minimum: numeric ? text(low?.written) : kind == .dateTime ? text(early?.written)
+                                 : LongValue.shownText(lowBytes, lowLong),
+                             maximum: numeric ? text(high?.written) : kind == .dateTime ? text(late?.written)
+                                 : LongValue.shownText(highBytes, highLong),
                              mean: numeric ? moments.mean : nil,
                              standardDeviation: numeric ? moments.standardDeviation : nil,
                              shortest: filled > 0 ? shortest : nil, longest: filled > 0 ? longest : nil,
@@ -184,6 +202,3 @@ private func compareBytes(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> 
     }
 }
 
-private func compare(_ bytes: [UInt8], _ other: [UInt8]) -> Int {
-    bytes.withUnsafeBytes { compareBytes($0, other) }
-}

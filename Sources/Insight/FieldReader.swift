@@ -9,6 +9,8 @@ import Table
 protocol CellSink {
     /// Cell `column` of data record `record` (empty for a cell the record lacks).
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int)
+    /// Cell `column` of data record `record`, longer than `LongValue.threshold` bytes.
+    mutating func longCell(_ value: LongValue, column: Int, record: Int)
 }
 
 /// The records a pass counts: those from `first` on (after the header) that `chosen`
@@ -32,11 +34,13 @@ struct RecordFilter: Sendable {
 
     /// The records of `sequence`, once it is complete (nil when cancelled first): one bit
     /// per record of the input, whatever the sequence's order.
-    static func of(_ sequence: any RecordSequence, first: Int, isCancelled: () -> Bool) -> RecordFilter? {
-        while !sequence.isComplete {
-            if isCancelled() { return nil }
-            usleep(10_000)
+    static func of(_ sequence: any RecordSequence, first: Int, control: ScanControl) -> RecordFilter? {
+        while true {
+            let version = sequence.changes.version
+            if sequence.isComplete { break }
+            guard control.wait(for: sequence.changes, past: version) else { return nil }
         }
+        let isCancelled = { control.isCancelled }
         var bits: [UInt64] = []
         var index = 0
         let count = sequence.count
@@ -60,7 +64,8 @@ struct RecordFilter: Sendable {
 /// on where it lies in the buffer, or joined in a copy when it holds a doubled quote, and
 /// past the last wanted column the kernel skips to the record's end in bulk. The parser,
 /// and not this reader, handles every other piece, any record longer than the parser keeps
-/// whole, and anything in a raw piece that is not as the index promised.
+/// whole, and anything in a raw piece that is not as the index promised; it streams, so no
+/// cell is cut and a cell longer than the parser keeps arrives as a `LongValue`.
 final class FieldReader {
     let input: ScanInput
     let columns: Range<Int>
@@ -106,16 +111,10 @@ final class FieldReader {
         }
     }
 
-    private func deliver<Sink: CellSink>(_ row: Row, record: Int, into sink: inout Sink) {
-        guard filter.accepts(record) else { return }
-        for column in columns {
-            row.field(column).withUnsafeBytes { sink.cell($0, column: column, record: record) }
-        }
-    }
-
     private func parse<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
-        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return }
-        var record = piece.firstRecord
+        guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
+        var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: piece.start,
+                                  firstRecord: piece.firstRecord)
         var offset = piece.start
         let chunk = min(buffer.count, 1 << 20)
         while offset < piece.end {
@@ -125,29 +124,23 @@ final class FieldReader {
             if count <= 0 { break }
             parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             offset += Int64(count)
-            for row in parser.takeRecords() {
-                deliver(row, record: record, into: &sink)
-                record += 1
-            }
+            for row in parser.takeRecords() { cells.take(row, into: &sink) }
         }
         if piece.endsInput {
             parser.finish()
-            for row in parser.takeRecords() {
-                deliver(row, record: record, into: &sink)
-                record += 1
-            }
+            for row in parser.takeRecords() { cells.take(row, into: &sink) }
         }
     }
 
-    /// Parses records held in memory from `bytes` on (they start at a record boundary).
-    private func parseInMemory<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, firstRecord: Int, endsInput: Bool,
-                                               into sink: inout Sink) -> Int {
-        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return 0 }
+    /// Parses records held in memory from `bytes` on (they start at a record boundary, at
+    /// byte `offset` of the input).
+    private func parseInMemory<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, at offset: Int64, firstRecord: Int,
+                                               endsInput: Bool, into sink: inout Sink) {
+        guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
+        var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: offset, firstRecord: firstRecord)
         parser.parse(bytes)
         if endsInput { parser.finish() }
-        let rows = parser.takeRecords()
-        for (offset, row) in rows.enumerated() { deliver(row, record: firstRecord + offset, into: &sink) }
-        return rows.count
+        for row in parser.takeRecords() { cells.take(row, into: &sink) }
     }
 
     private func readRaw<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
@@ -172,8 +165,8 @@ final class FieldReader {
         if stopped {
             // Not as promised, or too long to keep whole: the parser reads the rest.
             rawFallbacks += 1
-            _ = parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[recordStart...]), firstRecord: record,
-                              endsInput: piece.endsInput, into: &sink)
+            parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[recordStart...]), at: piece.start + Int64(recordStart),
+                          firstRecord: record, endsInput: piece.endsInput, into: &sink)
         }
     }
 }

@@ -11,6 +11,21 @@ public struct FrequencyRow: Sendable, Equatable {
     public var count: Int
     /// `count` as a percentage of the records counted.
     public var percent: Double
+    /// For a value longer than a cell kept in memory (1 MiB): its whole length in bytes,
+    /// `value` being its start. Nil for a value held whole.
+    public var wholeLength: Int?
+    /// The first record the value is in (to read a long value again from the input).
+    public var firstRecord: Int?
+    /// What tells a long value apart from others with the same start (its key).
+    var identity: [UInt8]?
+
+    public init(value: [UInt8], count: Int, percent: Double, wholeLength: Int? = nil, firstRecord: Int? = nil) {
+        self.value = value
+        self.count = count
+        self.percent = percent
+        self.wholeLength = wholeLength
+        self.firstRecord = firstRecord
+    }
 
     /// The value as text (invalid UTF-8 becomes U+FFFD).
     public var text: String { String(decoding: value, as: UTF8.self) }
@@ -20,6 +35,27 @@ public struct FrequencyRow: Sendable, Equatable {
 
     /// A percentage with two decimals, no sign (`12.50`).
     public static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
+    /// True when `value` is only the start of the value (see `wholeLength`).
+    public var isShortened: Bool { wholeLength != nil }
+
+    /// The value as text to show: a shortened one ends in `…` and says its size.
+    public var shownText: String {
+        guard let wholeLength else { return text }
+        return text + "… (\(wholeLength) bytes)"
+    }
+}
+
+extension ValueTable {
+    /// Entry `index` as a row of a table of `total` records (counted `count` times, when
+    /// given, instead of its own count).
+    func row(_ index: Int, count: Int? = nil, total: Int) -> FrequencyRow {
+        let (value, length) = shown(index)
+        let counted = count ?? entries[index].count
+        var row = FrequencyRow(value: value, count: counted, percent: FrequencyTable.percent(counted, of: total),
+                               wholeLength: length, firstRecord: entries[index].first)
+        if entries[index].isLong { row.identity = self.value(index) }
+        return row
+    }
 }
 
 /// The values of one column, most frequent first (ties: the value seen first comes first).
@@ -83,16 +119,28 @@ public final class FrequencyCount {
 
     /// Starts counting column `column` (from 0) of the records of `input` from
     /// `headerRows` on; only those of `records` when given (a filter's result).
-    public init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
-                budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+    public convenience init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
+    /// Starts counting column `column` of the data rows of `rows` (a sheet's), as a file's
+    /// records are counted.
+    public convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(rows: rows, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
+    private init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
         let board = Board<FrequencyTable>()
         self.board = board
-        let pass = Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows))
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
-                chosen = Pass(input: input, columns: pass.columns, filter: filter)
+                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
+                chosen.filter = filter
             }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }
@@ -135,8 +183,7 @@ public final class FrequencyCount {
         var table = exact[0].table
         for other in exact.dropFirst() { table.addCounts(ofSameValues: other.table) }
         let listed = table.top(table.count).filter { table.entries[$0].count > merged.undercount }
-        let rows = listed.map { FrequencyRow(value: table.value($0), count: table.entries[$0].count,
-                                             percent: FrequencyTable.percent(table.entries[$0].count, of: merged.total)) }
+        let rows = listed.map { table.row($0, total: merged.total) }
         let listedCount = rows.reduce(0) { $0 + $1.count }
         return FrequencyTable(rows: rows, total: merged.total, distinct: max(merged.distinct, rows.count), distinctIsEstimate: true,
                               unlistedCount: merged.total - listedCount, unlistedAtMost: merged.undercount, isComplete: true)
@@ -144,7 +191,7 @@ public final class FrequencyCount {
 
     /// The shares' partial tables as one.
     static func combine(_ parts: [FrequencyTable]) -> FrequencyTable {
-        var counts: [[UInt8]: (count: Int, order: Int)] = [:]
+        var counts: [[UInt8]: (count: Int, order: Int, row: FrequencyRow)] = [:]
         var total = 0, distinct = 0, unlisted = 0, atMost = 0
         for part in parts {
             total += part.total
@@ -153,12 +200,19 @@ public final class FrequencyCount {
             atMost += part.unlistedAtMost
             for row in part.rows {
                 let order = counts.count
-                counts[row.value, default: (0, order)].count += row.count
+                // A long value is told apart by its key, not by its start.
+                let key = row.identity.map { [1] + $0 } ?? [0] + row.value
+                counts[key, default: (0, order, row)].count += row.count
             }
         }
-        let rows = counts.sorted { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.value.order < $1.value.order }
+        let rows = counts.values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.order < $1.order }
             .prefix(partialRows)
-            .map { FrequencyRow(value: $0.key, count: $0.value.count, percent: FrequencyTable.percent($0.value.count, of: total)) }
+            .map { entry in
+                var row = entry.row
+                row.count = entry.count
+                row.percent = FrequencyTable.percent(entry.count, of: total)
+                return row
+            }
         return FrequencyTable(rows: Array(rows), total: total, distinct: max(distinct, rows.count), distinctIsEstimate: true,
                               unlistedCount: unlisted, unlistedAtMost: atMost, isComplete: false)
     }
@@ -167,7 +221,7 @@ public final class FrequencyCount {
 extension ValueCounter {
     /// The counts as a table of at most `limit` rows.
     func table(limit: Int, isComplete: Bool = false) -> FrequencyTable {
-        let rows = top(limit).map { FrequencyRow(value: $0.value, count: $0.count, percent: FrequencyTable.percent($0.count, of: total)) }
+        let rows = table.top(limit).map { table.row($0, total: total) }
         let listed = rows.reduce(0) { $0 + $1.count }
         return FrequencyTable(rows: rows, total: total, distinct: distinct, distinctIsEstimate: !isExact,
                               unlistedCount: total - listed, unlistedAtMost: isExact ? (rows.last?.count ?? 0) : undercount,
@@ -184,6 +238,10 @@ struct FrequencySink: CellSink, Sendable {
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
         counter.add(bytes, record: record)
     }
+
+    mutating func longCell(_ value: LongValue, column: Int, record: Int) {
+        counter.add(value, record: record)
+    }
 }
 
 /// Counts only the values already in its table (the second pass).
@@ -194,5 +252,9 @@ struct CandidateSink: CellSink, Sendable {
     @inline(__always)
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
         table.add(bytes, hash: valueHash(bytes), record: record, inserts: false)
+    }
+
+    mutating func longCell(_ value: LongValue, column: Int, record: Int) {
+        value.key.withUnsafeBytes { _ = table.add($0, hash: value.hash.0, record: record, inserts: false, isLong: true) }
     }
 }

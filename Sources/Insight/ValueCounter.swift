@@ -34,10 +34,19 @@ struct ValueCounter {
 
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
-        let hash = valueHash(bytes)
+        count(bytes, hash: valueHash(bytes), isLong: false, record: record)
+    }
+
+    /// Counts a value longer than a cell kept, under its key (its start, length and hash).
+    mutating func add(_ value: LongValue, record: Int) {
+        value.key.withUnsafeBytes { count($0, hash: value.hash.0, isLong: true, record: record) }
+    }
+
+    @inline(__always)
+    private mutating func count(_ bytes: UnsafeRawBufferPointer, hash: UInt64, isLong: Bool, record: Int) {
         total += 1
         let before = table.count
-        table.add(bytes, hash: hash, record: record)
+        table.add(bytes, hash: hash, record: record, isLong: isLong)
         if sketch == nil {
             if table.count != before && table.memoryCost > budget { overflow() }
         } else {
@@ -102,7 +111,7 @@ struct ValueCounter {
             undercount += other.undercount
         }
         other.table.forEach { entry, bytes in
-            table.add(bytes, hash: entry.hash, record: entry.first, by: entry.count)
+            table.add(bytes, hash: entry.hash, record: entry.first, by: entry.count, isLong: entry.isLong)
         }
         if sketch != nil {
             if table.count >= kept * 2 || table.arena.count > budget / 2 { prune() }
@@ -112,15 +121,19 @@ struct ValueCounter {
     }
 
     /// The `limit` most frequent values, most frequent first, ties in order of first
-    /// appearance.
-    func top(_ limit: Int) -> [(value: [UInt8], count: Int)] {
-        table.top(limit).map { (table.value($0), table.entries[$0].count) }
+    /// appearance; a long value by its start, with its whole length (nil for a whole value)
+    /// and the first record it is in.
+    func top(_ limit: Int) -> [(value: [UInt8], count: Int, wholeLength: Int?, first: Int)] {
+        table.top(limit).map { index in
+            let (value, length) = table.shown(index)
+            return (value, table.entries[index].count, length, table.entries[index].first)
+        }
     }
 
     /// An empty table holding the kept values (for a second pass that counts them exactly).
     func candidates() -> ValueTable {
         var result = ValueTable(capacity: table.count)
-        table.forEach { entry, bytes in result.add(bytes, hash: entry.hash, record: Int.max, by: 0) }
+        table.forEach { entry, bytes in result.add(bytes, hash: entry.hash, record: Int.max, by: 0, isLong: entry.isLong) }
         return result
     }
 }

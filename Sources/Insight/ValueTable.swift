@@ -10,12 +10,19 @@ import Glibc
 struct ValueTable {
     struct Entry {
         var hash: UInt64
-        /// Where the value's bytes are in the arena (a budget keeps it far below 4 GiB).
+        /// Where the value's bytes are in the arena (a budget keeps it far below 4 GiB);
+        /// the top bit of `length` marks a long value's key (see `LongValue.key`).
         var start: UInt32
         var length: UInt32
         var count: Int
         /// The first record the value was seen in (Int.max: not seen yet).
         var first: Int
+
+        /// True for a long value, counted under its key.
+        var isLong: Bool { length & Entry.longFlag != 0 }
+        /// Bytes the entry has in the arena.
+        var storedLength: Int { Int(length & ~Entry.longFlag) }
+        static let longFlag: UInt32 = 1 << 31
     }
 
     private(set) var arena: [UInt8] = []
@@ -35,23 +42,35 @@ struct ValueTable {
     /// Bytes held, roughly: what the budget is checked against.
     var memoryCost: Int { arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + slots.count * 4 + 64 }
 
-    /// The bytes of entry `index`'s value.
+    /// The bytes of entry `index`'s value (of a long value, its key).
     func value(_ index: Int) -> [UInt8] {
         let entry = entries[index]
-        return Array(arena[Int(entry.start)..<Int(entry.start + entry.length)])
+        return Array(arena[Int(entry.start)..<(Int(entry.start) + entry.storedLength)])
+    }
+
+    /// Entry `index`'s value as shown: its bytes, or a long value's start and whole length.
+    func shown(_ index: Int) -> (value: [UInt8], wholeLength: Int?) {
+        let entry = entries[index]
+        let stored = arena[Int(entry.start)..<(Int(entry.start) + entry.storedLength)]
+        guard entry.isLong else { return (Array(stored), nil) }
+        let (bytes, length) = LongValue.shown(ofKey: stored)
+        return (Array(bytes), length)
     }
 
     /// Adds `by` to the value's count, inserting it unless `inserts` is false; returns
-    /// false when the value was not there and was not inserted.
+    /// false when the value was not there and was not inserted. `isLong`: `bytes` is a
+    /// long value's key.
     @inline(__always)
     @discardableResult
-    mutating func add(_ bytes: UnsafeRawBufferPointer, hash: UInt64, record: Int, by amount: Int = 1, inserts: Bool = true) -> Bool {
+    mutating func add(_ bytes: UnsafeRawBufferPointer, hash: UInt64, record: Int, by amount: Int = 1, inserts: Bool = true,
+                      isLong: Bool = false) -> Bool {
         var slot = Int(truncatingIfNeeded: hash) & mask
         let length = bytes.count
+        let stored = UInt32(truncatingIfNeeded: length) | (isLong ? Entry.longFlag : 0)
         while true {
             let index = Int(slots[slot])
             if index < 0 { break }
-            if entries[index].hash == hash && entries[index].length == UInt32(truncatingIfNeeded: length) {
+            if entries[index].hash == hash && entries[index].length == stored {
                 let start = Int(entries[index].start)
                 let same = length == 0 || arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
                 if same {
@@ -66,7 +85,7 @@ struct ValueTable {
         let start = arena.count
         if length > 0 { arena.append(contentsOf: bytes) }
         slots[slot] = Int32(entries.count)
-        entries.append(Entry(hash: hash, start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: length),
+        entries.append(Entry(hash: hash, start: UInt32(truncatingIfNeeded: start), length: stored,
                              count: amount, first: record))
         if entries.count * 2 > slots.count { grow() }
         return true
@@ -99,7 +118,7 @@ struct ValueTable {
     func forEach(_ body: (Entry, UnsafeRawBufferPointer) -> Void) {
         arena.withUnsafeBytes { bytes in
             for entry in entries {
-                body(entry, UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.length)]))
+                body(entry, UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<(Int(entry.start) + entry.storedLength)]))
             }
         }
     }
@@ -113,7 +132,7 @@ struct ValueTable {
         arena.withUnsafeMutableBytes { bytes in
             for index in entries.indices where entries[index].count > cut {
                 var entry = entries[index]
-                let length = Int(entry.length)
+                let length = entry.storedLength
                 if Int(entry.start) != end && length > 0 {
                     memmove(bytes.baseAddress! + end, bytes.baseAddress! + Int(entry.start), length)
                 }

@@ -1,32 +1,52 @@
 import CellStore
+import Table
 
 /// One JSON object a line, keyed by the header's names: `{"id":"1","name":"Ann"}`.
 ///
-/// Names come from the first header row; a name used twice gets `_2`, `_3`…, an empty
-/// one or a cell past the header's last is keyed `column N` (from 1). Without a header
-/// row every key is `column N`. A long cell may arrive in pieces (see `Row`): its key is
-/// written once, its string opened by the first piece and closed by the last.
+/// Keys are the columns' unique names (`ColumnNames`): a name used again gets the first of
+/// `_2`, `_3`… that no other column has, an empty one or a cell past the header's last is
+/// keyed `column N` (from 1), so no key is written twice and no value is lost. Without a
+/// header row every key is `column N`. A long cell may arrive in pieces (see `Row`): its
+/// key is written once, its string opened by the first piece and closed by the last.
 struct JSONLines {
-    private(set) var names: [String] = []
+    private(set) var names = ColumnNames([])
     /// Cells of the current record written so far (the one still arriving included).
     private var column = 0
+    /// The header's cells while its pieces arrive, and their bytes.
+    private var header: [[UInt8]] = []
+    private var headerBytes = 0
+    /// The header row is longer than names may be (`longestHeader`): nothing is written.
+    private(set) var isHeaderTooLong = false
 
-    /// Takes the keys from a header row (the first piece, if it comes in pieces).
+    /// Bytes of header a JSON lines output takes its keys from at most.
+    static let longestHeader = 8 << 20
+
+    /// Takes the keys from a header row, or from a piece of one (a header of many cells
+    /// comes in pieces; the keys are made when its last piece is in).
     mutating func name(from row: Row) {
-        guard !row.continuesPrevious else { return }
-        var seen: [String: Int] = [:]
-        names = (0..<row.count).map { index in
-            var name = row.string(index)
-            if name.isEmpty { name = "column \(index + 1)" }
-            seen[name, default: 0] += 1
-            if let count = seen[name], count > 1 { name += "_\(count)" }
-            return name
+        guard !isHeaderTooLong else { return }
+        for index in 0..<row.count {
+            let field = row.field(index)
+            headerBytes += field.count
+            if index == 0 && row.continuesPrevious && !header.isEmpty {
+                header[header.count - 1] += field
+            } else {
+                header.append(Array(field))
+            }
         }
+        if headerBytes > Self.longestHeader {
+            // Keys cut short would rename columns silently, and the bytes have no bound.
+            isHeaderTooLong = true
+            header = []
+            return
+        }
+        guard !row.continuesInNext else { return }
+        names = ColumnNames(header.map { String(decoding: $0, as: UTF8.self) })
+        header = []
+        headerBytes = 0
     }
 
-    func key(_ column: Int) -> String {
-        column < names.count ? names[column] : "column \(column + 1)"
-    }
+    func key(_ column: Int) -> String { names[column] }
 
     /// Appends a record, or a piece of one.
     mutating func append(_ row: Row, to buffer: inout [UInt8]) {

@@ -67,7 +67,7 @@ public enum KeyMap {
         KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),
         KeyBinding([.character("I")], "I", .summary, "a summary of every column: kind, counts, range, mean"),
         KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a CSV or TSV file"),
-        KeyBinding([.enter], "Enter", .inspect, "open the cell (with --echo: print it and quit)"),
+        KeyBinding([.enter], "Enter", .inspect, "open the whole cell (--echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
         KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),
         KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV (its shown columns)"),

@@ -73,6 +73,8 @@ public enum EchoMode: String, Sendable, CaseIterable {
 public enum Choice: Sendable, Equatable {
     /// Bytes to print as they are (a cell, or a row as CSV), then a line end.
     case bytes([UInt8])
+    /// A cell longer than a row keeps, to print from the input as it is, then a line end.
+    case cell(InputCell)
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
     /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.

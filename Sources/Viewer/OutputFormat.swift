@@ -36,8 +36,12 @@ public final class OutputWriter {
     /// Cells wider than this many cells are cut, with `…` (nil: none is).
     let maximumWidth: Int?
     private let headerRows: Int
-    /// False once the sink refused more (the reader went away).
+    /// False once the sink refused more (the reader went away), or on a `failure`.
     public private(set) var isOpen = true
+    /// Why the output stopped when the input cannot be written in this format.
+    public private(set) var failure: String?
+    /// CSV and TSV: the last cell of a piece, not written yet (see `appendPiece`).
+    private var held = HeldCell()
 
     /// Rows an aligned table measures before it writes anything.
     static let tableSampleRows = 1000
@@ -89,12 +93,25 @@ public final class OutputWriter {
 
     private func writeRecord(_ row: Row) -> Bool {
         switch format {
-        case .csv: withBuffer { OutputWriter.appendDelimited(row, delimiter: UInt8(ascii: ","), lineEnding: lineEnding, to: &$0) }
-        case .tsv: withBuffer { OutputWriter.appendDelimited(row, delimiter: 0x09, lineEnding: lineEnding, to: &$0) }
+        case .csv, .tsv:
+            let delimiter = format == .csv ? UInt8(ascii: ",") : 0x09
+            if row.continuesPrevious || row.continuesInNext {
+                var held = self.held
+                withBuffer { OutputWriter.appendPiece(row, delimiter: delimiter, lineEnding: lineEnding, held: &held, to: &$0) }
+                self.held = held
+            } else {
+                withBuffer { OutputWriter.appendDelimited(row, delimiter: delimiter, lineEnding: lineEnding, to: &$0) }
+            }
         case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
         case .jsonl:
             if records < headerRows {
                 if records == 0 { lines.name(from: row) }
+                if lines.isHeaderTooLong {
+                    failure = "the header row is longer than \(JSONLines.longestHeader >> 20) MiB, too long for JSON keys "
+                        + "(--no-header or --output json write it)"
+                    isOpen = false
+                    return false
+                }
             } else {
                 var state = lines
                 withBuffer { state.append(row, to: &$0) }
@@ -125,6 +142,9 @@ public final class OutputWriter {
     public func finish(endsWithTerminator: Bool = true) {
         switch format {
         case .csv, .tsv:
+            // A record cut short (damaged input) ends as far as it came.
+            if let bytes = held.bytes { withBuffer { OutputWriter.appendEscaped(bytes[...], opening: !held.isQuoted, to: &$0) } }
+            held = HeldCell()
             if !endsWithTerminator && records > 0 && buffer.count >= lineEnding.count {
                 buffer.removeLast(lineEnding.count)
             }
@@ -161,14 +181,19 @@ public final class OutputWriter {
     // MARK: CSV and TSV
 
     /// A record, or a piece of one: a cell that arrives in pieces is always quoted (its
-    /// quote opens with its first piece and closes with its last).
+    /// quote opens with its first piece and closes with its last). A record of one empty
+    /// cell is written `""`: as an empty line it would be lost after the last line ending,
+    /// and readers such as Python's csv skip blank lines.
     static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], to buffer: inout [UInt8]) {
+        if row.count == 0 && !row.continuesPrevious && !row.continuesInNext { buffer.append(contentsOf: [0x22, 0x22]) }
+        let isLoneCell = row.count == 1 && !row.continuesPrevious
         for index in 0..<row.count {
             let continues = index == 0 && row.continuesPrevious
             let goesOn = index == row.count - 1 && row.continuesInNext
             if index > 0 { buffer.append(delimiter) }
             let field = row.field(index)
-            let needsQuotes = continues || goesOn || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+            let needsQuotes = continues || goesOn || (isLoneCell && field.isEmpty)
+                || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             if needsQuotes {
                 if !continues { buffer.append(0x22) }
                 for byte in field {
@@ -181,6 +206,76 @@ public final class OutputWriter {
             }
         }
         if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
+    }
+
+    /// The start of a cell that goes on in the next piece of its record: held back until
+    /// that piece shows whether more bytes come, so that a cell a piece ends after (a
+    /// record of many cells is handed out a part at a time) is written as if whole, and
+    /// quoted only where needed, as a file round-trips byte for byte.
+    struct HeldCell {
+        /// The bytes held (at most one piece's), nil when nothing is held.
+        var bytes: [UInt8]?
+        /// The cell's opening quote and earlier pieces are written already.
+        var isQuoted = false
+    }
+
+    /// A piece of a record (`Row.continuesPrevious` / `continuesInNext`) in CSV or TSV.
+    static func appendPiece(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], held: inout HeldCell, to buffer: inout [UInt8]) {
+        let needsQuotes: (ArraySlice<UInt8>) -> Bool = { field in
+            field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        }
+        for index in 0..<row.count {
+            let field = row.field(index)
+            let goesOn = index == row.count - 1 && row.continuesInNext
+            if index == 0 && row.continuesPrevious {
+                // The rest of the held cell.
+                if held.isQuoted {
+                    appendEscaped(field, opening: false, to: &buffer)
+                } else {
+                    let start = held.bytes ?? []
+                    if field.isEmpty && goesOn { continue }   // nothing new yet: still held
+                    if field.isEmpty {
+                        // It ended where the piece did: a whole cell.
+                        let whole = start[...]
+                        if needsQuotes(whole) {
+                            appendEscaped(whole, opening: true, to: &buffer)
+                            buffer.append(0x22)
+                        } else {
+                            buffer.append(contentsOf: whole)
+                        }
+                        held = HeldCell()
+                        continue
+                    }
+                    appendEscaped(start[...], opening: true, to: &buffer)
+                    appendEscaped(field, opening: false, to: &buffer)
+                    held.isQuoted = true
+                }
+                held.bytes = nil
+                if goesOn { continue }
+                buffer.append(0x22)
+                held = HeldCell()
+                continue
+            }
+            if index > 0 { buffer.append(delimiter) }
+            if goesOn {
+                held = HeldCell(bytes: Array(field), isQuoted: false)
+            } else if needsQuotes(field) {
+                appendEscaped(field, opening: true, to: &buffer)
+                buffer.append(0x22)
+            } else {
+                buffer.append(contentsOf: field)
+            }
+        }
+        if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
+    }
+
+    /// Bytes of a quoted cell, quotes doubled, with its opening quote when `opening`.
+    static func appendEscaped(_ field: ArraySlice<UInt8>, opening: Bool, to buffer: inout [UInt8]) {
+        if opening { buffer.append(0x22) }
+        for byte in field {
+            if byte == 0x22 { buffer.append(0x22) }
+            buffer.append(byte)
+        }
     }
 
     // MARK: JSON

@@ -51,10 +51,9 @@ extension Viewer {
             message = error.description
             return
         }
-        let header = options.headerRows > 0 ? store.row(0) : nil
+        let names = table.columnNames
         let matching = (0..<table.fileColumnCount).filter { column in
-            let name = header?.field(column) ?? []
-            return matcher.matches(name.isEmpty ? ArraySlice("column \(column + 1)".utf8) : name)
+            matcher.matches(ArraySlice(names[column].utf8))
         }
         guard !matching.isEmpty else {
             message = "no column name matches \(text)"

@@ -49,10 +49,16 @@ extension Viewer {
                 message = "the view's rows are still coming: Enter once they are all here (Esc stops the pass and keeps them)"
                 return
             }
+            if echo == .cell, let whole = inputCell(row, column: cursorFileColumn) {
+                // Longer than the row keeps: printed from the input, a piece at a time.
+                chosen = .cell(whole)
+                finish()
+                return
+            }
             if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : isCutWhereShown(row)) {
                 // Printing the kept start as if it were the value would lose data silently.
-                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory: "
-                    + "--echo column or --output prints it whole"
+                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory"
+                    + (echo == .cell ? " and cannot be read again" : "") + ": --echo column or --output prints it whole"
                 return
             }
             switch echo {
@@ -92,19 +98,19 @@ extension Viewer {
     /// Goes to data row `number` (1-based), saying so when it is past what is known.
     func goToRow(_ number: Int) {
         sync()
-        if number > max(0, store.readRowCount - options.headerRows) && !store.isComplete && !options.follows {
+        if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
-            store.jumpToEnd(rows: max(200, screenSize.height * 4))
+            file.jumpToEnd(rows: max(200, screenSize.height * 4))
             sync()
-            if let estimated = store.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
+            if let estimated = file.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
                number + options.headerRows - 1 < estimated.upperBound {
                 message = "≈ row numbers are estimates until the file is read"
                 moveCursor(toRow: number - 1, column: cursorColumn)
                 return
             }
         }
-        let read = max(0, store.readRowCount - options.headerRows)
-        if !store.isComplete && number > read {
+        let read = max(0, (file?.readRowCount ?? source.rowCount) - options.headerRows)
+        if !source.isComplete && number > read {
             message = "row \(Self.grouped(number)) is past the \(Self.counted(read, "row")) read so far"
             moveCursor(toRow: read - 1, column: cursorColumn)
             return

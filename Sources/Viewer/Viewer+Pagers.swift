@@ -41,15 +41,34 @@ extension Viewer {
     ///   and, up to 64 KiB, its characters.
     func openInspector(_ row: Row) {
         let cell = row.field(cursorFileColumn)
-        let text = WrappedText(cell, width: inspectorTextWidth)
         let name = columnName(cursorColumn)
+        let head = "row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
+        if let whole = inputCell(row, column: cursorFileColumn) {
+            // Longer than the row keeps: read from the input a window at a time as it pages.
+            let text = WrappedText(TextBytes(whole), width: inspectorTextWidth)
+            mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: head + Self.counted(whole.length, "byte")
+                                        + ", read from the input as it scrolls", text: text,
+                                        top: PagedText.Position(section: 0, offset: text.start), isClipped: false))
+            return
+        }
+        let text = WrappedText(cell, width: inspectorTextWidth)
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
         let isClipped = row.isClipped(cursorFileColumn)
-        let title = "row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) · \(name.isEmpty ? "column \(cursorColumn + 1)" : name) · "
-            + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte") + (isClipped ? " kept" : "")
+        // A record whose end is not read yet (the input is still loading) has no length to say.
+        let stillReading = isClipped && row.fullLength(ofCell: cursorFileColumn) == nil && !source.isComplete
+        let title = head
+            + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte")
+            + (stillReading ? " read so far" : isClipped ? " kept" : "")
             + characters + ", " + Self.counted(Self.logicalLines(cell), "line")
         mode = .inspector(Inspector(row: cursorRow, column: cursorColumn, title: title, text: text,
                                     top: PagedText.Position(section: 0, offset: text.start), isClipped: isClipped))
+    }
+
+    /// Cell `column` of `row` read whole from the input, when the row keeps only its start
+    /// and the input can be read again there (nil otherwise: the kept start is all there is).
+    func inputCell(_ row: Row, column: Int) -> InputCell? {
+        guard row.isClipped(column), let reader = file?.recordReader() else { return nil }
+        return InputCell(row: row, column: column, reader: reader)
     }
 
     /// The inspector with its text wrapped to the current width (the top line found
@@ -151,20 +170,17 @@ extension Viewer {
     /// View column `column`'s name (see `name(ofFileColumn:)`).
     func columnName(_ column: Int) -> String { name(ofFileColumn: table.fileColumn(column)) }
 
-    /// An input column's name: its header cell, cut to 256 bytes (with `…`), so that a
-    /// header cell of megabytes costs no more per frame than a name (empty without a header row).
+    /// An input column's name: its unique name (`ColumnNames`: a repeated or empty header
+    /// cell gets one of its own, as in JSON and summaries), cut to 256 bytes (with `…`), so
+    /// that a header cell of megabytes costs no more per frame than a name (empty without
+    /// a header row).
     func name(ofFileColumn column: Int) -> String {
-        guard options.headerRows > 0 && store.rowCount > 0, let field = store.row(0)?.field(column) else { return "" }
-        guard field.count > 256 else { return String(decoding: field, as: UTF8.self) }
-        let start = field.prefix(256)
-        return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
+        guard options.headerRows > 0 && source.rowCount > 0 else { return "" }
+        return table.columnNames[column]
     }
 
-    /// An input column's name as the record view shows it: its header, else its number.
-    func displayName(ofFileColumn column: Int) -> String {
-        let name = name(ofFileColumn: column)
-        return name.isEmpty ? "column \(column + 1)" : name
-    }
+    /// An input column's name as the record view shows it: its unique name, else its number.
+    func displayName(ofFileColumn column: Int) -> String { table.columnNames[column] }
 
     /// "is" for one, "are" for any other count.
     static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }

@@ -15,9 +15,10 @@ import CellStore
 /// word is cut only when it is longer than the line), and a space where the line is full
 /// ends the line without starting the next: text reads as prose does (the record view).
 ///
-/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied).
+/// Positions are indices into `bytes` (the cell's slice of its row, shared, not copied,
+/// or a cell read from the input by window: see `TextBytes`).
 struct WrappedText: Sendable {
-    let bytes: ArraySlice<UInt8>
+    let bytes: TextBytes
     let width: Int
     let segment: Int
     let breaksAtSpaces: Bool
@@ -26,6 +27,10 @@ struct WrappedText: Sendable {
     static let defaultSegment = 1 << 16
 
     init(_ bytes: ArraySlice<UInt8>, width: Int, segment: Int = defaultSegment, breaksAtSpaces: Bool = false) {
+        self.init(TextBytes(bytes), width: width, segment: segment, breaksAtSpaces: breaksAtSpaces)
+    }
+
+    init(_ bytes: TextBytes, width: Int, segment: Int = defaultSegment, breaksAtSpaces: Bool = false) {
         self.bytes = bytes
         self.width = max(1, width)
         self.segment = max(16, segment)
@@ -206,9 +211,9 @@ struct WrappedText: Sendable {
     private func clusterBoundary(from position: Int) -> Int {
         let limit = min(end, position + 64)
         var index = position
-        var afterJoiner = position - start >= 3 && bytes[(position - 3)..<position].elementsEqual([0xE2, 0x80, 0x8D])
+        var afterJoiner = position - start >= 3 && bytes.bytes(in: (position - 3)..<position).elementsEqual([0xE2, 0x80, 0x8D])
         while index < limit, bytes[index] >= 0x80 {
-            var iterator = bytes[index..<min(end, index + 4)].makeIterator()
+            var iterator = bytes.bytes(in: index..<min(end, index + 4)).makeIterator()
             var parser = Unicode.UTF8.ForwardParser()
             guard case .valid(let encoded) = parser.parseScalar(from: &iterator) else { break }
             let scalar = Unicode.UTF8.decode(encoded)
@@ -269,7 +274,7 @@ struct WrappedText: Sendable {
         // become U+FFFD, and the offsets still add up).
         var scalars = String.UnicodeScalarView()
         var lengths: [Int] = []
-        var iterator = bytes[index..<windowEnd].makeIterator()
+        var iterator = bytes.bytes(in: index..<windowEnd).makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         loop: while true {
             switch parser.parseScalar(from: &iterator) {
@@ -300,11 +305,7 @@ extension WrappedText: Equatable {
     /// Same width and rules over the same bytes (compared by storage first: a huge cell
     /// is not compared byte by byte with itself).
     static func == (lhs: WrappedText, rhs: WrappedText) -> Bool {
-        guard lhs.width == rhs.width, lhs.segment == rhs.segment, lhs.breaksAtSpaces == rhs.breaksAtSpaces,
-              lhs.bytes.indices == rhs.bytes.indices else { return false }
-        let same = lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
-        }
-        return same || lhs.bytes.elementsEqual(rhs.bytes)
+        lhs.width == rhs.width && lhs.segment == rhs.segment && lhs.breaksAtSpaces == rhs.breaksAtSpaces
+            && lhs.bytes.isSame(as: rhs.bytes)
     }
 }

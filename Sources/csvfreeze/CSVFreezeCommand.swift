@@ -49,7 +49,7 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]",
+        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
@@ -59,6 +59,10 @@ struct CSVFreezeCommand: ParsableCommand {
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
+
+        A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
+        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
+        with one line (exit 1); --output alone writes every field of any record.
 
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
@@ -87,11 +91,20 @@ struct CSVFreezeCommand: ParsableCommand {
           line, then those in CSVFREEZE, come before the command line's own; an
           option given again takes the later value, so the command line wins.
 
+        SQL (--sql QUERY FILE...):
+          Each FILE is an SQLite table read through csvfreeze's index, named by
+          its file name without extensions (sales-2024.csv.gz is sales_2024); the
+          first is also t. Columns by header name, "column N" for a blank one;
+          rowid is the row's number. Numbers are numbers, empty cells NULL.
+          Several statements run in turn; the last one's answer is written.
+
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
-          compressed input is damaged, bytes not valid in --encoding); 2 the
-          screen cannot be drawn, or no such --frequency column; 64 bad options;
-          128+N after signal N; 130 with --echo, quit without choosing.
+          compressed input is damaged, bytes not valid in --encoding, a record
+          is too wide); 2 the screen cannot be drawn, no such --frequency
+          column, or several files without --sql; 64 bad options; 65 a query
+          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
+          without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -171,7 +184,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the header).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -182,9 +195,13 @@ struct CSVFreezeCommand: ParsableCommand {
 
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
+    @OptionGroup var sql: SQLOptions
 
-    @Argument(help: ArgumentHelp("The file to view ('-' for standard input).", valueName: "file"))
-    var file: String?
+    @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
+    var files: [String] = []
+
+    /// The one file viewed (several are taken only by --sql).
+    var file: String? { files.first }
 
     func validate() throws {
         _ = try delimiterByte()
@@ -200,6 +217,9 @@ struct CSVFreezeCommand: ParsableCommand {
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
+        if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
+            throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
+        }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -272,6 +292,7 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
         let path = file
         if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
@@ -285,6 +306,14 @@ struct CSVFreezeCommand: ParsableCommand {
         let delimiter = try delimiterByte()
         let quote = try quoteByte()
         let encoding = try textEncoding()
+        if let sqlQuery = sql.query {
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, delimiter: delimiter, quote: quote,
+                                       encoding: encoding, preamble: preambleRule(forOutput: true),
+                                       spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table,
+                                       maximumWidth: maxWidth)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
                                            preamble: preambleRule(forOutput: true),

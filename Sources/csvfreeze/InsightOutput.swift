@@ -25,18 +25,21 @@ enum InsightOutput {
             fail(error.description, status: 1)
         }
         // The index first: it shares the input out between the cores and vouches for raw bytes.
-        var progress = store.progress
-        while !progress.isComplete && progress.failure == nil {
-            usleep(2000)
+        var progress: LoadProgress
+        while true {
+            let version = store.progressSignal.version
             progress = store.progress
+            if progress.isComplete || progress.failure != nil { break }
+            store.progressSignal.wait(past: version)
         }
         guard let input = ScanInput(store: store) else {
             if let failure = progress.failure { fail("\(store.name): \(failure)", status: 1) }
             return 0   // no input at all: nothing to count
         }
         let columns = store.columnCount
-        let header = headerRows > 0 ? store.row(0)?.strings ?? [] : []
-        let names = (0..<columns).map { $0 < header.count && !header[$0].isEmpty ? header[$0] : String($0 + 1) }
+        // One name for each column, as JSON keys and the screen have them.
+        let header = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
+        let names = header.names(count: columns)
         // --filter and its kin: count only the records they keep (the viewer's filter engine).
         var records: (any RecordSequence)?
         if query.isActive {
@@ -57,11 +60,13 @@ enum InsightOutput {
             } catch {
                 fail(error.description, status: 2)
             }
+            if column >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
             let count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records)
             count.wait()
             guard case .finished(let table) = count.status else { return 1 }
-            writeFrequency(table, format: format, to: writer)
+            writeFrequency(table, format: format, to: writer, column: column, reader: store.recordReader())
         } else {
+            if columns > RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
             let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
@@ -75,13 +80,26 @@ enum InsightOutput {
         return 0
     }
 
+    /// A column past the most fields a record is read with: one line, and out.
+    static func failTooWide(_ store: CellStore, status: Int32) -> Never {
+        let record = store.progress.tooWideRecord.map { "record \($0 + 1)" } ?? "a record"
+        fail("\(store.name): \(record) has more than \(RecordParser.Limits.fieldLimit) fields, the most --frequency and "
+             + "--summary read (--output writes every field)", status: status)
+    }
+
     static func percent(_ value: Double) -> String { FrequencyRow.text(ofPercent: value) }
 
-    static func writeFrequency(_ table: FrequencyTable, format: OutputFormat, to writer: OutputWriter) {
+    static func writeFrequency(_ table: FrequencyTable, format: OutputFormat, to writer: OutputWriter, column: Int,
+                               reader: RecordReader?) {
         let shown = format == .table
         writer.write(Row(cells: ["value", "count", "percent"]))
         for row in table.rows {
-            let value = shown && row.value.isEmpty ? "(empty)" : row.text
+            if row.isShortened && !shown {
+                // Machine formats get the whole value, read again from the input a piece at a time.
+                writeWhole(row, column: column, reader: reader, to: writer)
+                continue
+            }
+            let value = shown && row.value.isEmpty ? "(empty)" : shown ? row.shownText : row.text
             writer.write(Row(bytes: shown ? Array(value.utf8) : row.value, ends: [shown ? value.utf8.count : row.value.count])
                 .appending(["\(row.count)", percent(row.percent)]))
         }
@@ -96,6 +114,22 @@ enum InsightOutput {
         // Machine formats keep their rows to true values; the estimate goes to stderr.
         let line = Array("csvfreeze: \(note)\n".utf8)
         _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// A value longer than a cell kept, written whole from where it first occurs, then
+    /// its count and share.
+    static func writeWhole(_ row: FrequencyRow, column: Int, reader: RecordReader?, to writer: OutputWriter) {
+        guard let reader, let record = row.firstRecord, let found = reader.record(record, at: nil),
+              let cell = InputCell(row: found, column: column, reader: reader) else {
+            fail("a value of \(row.wholeLength ?? 0) bytes could not be read again from the input", status: 1)
+        }
+        var first = true
+        let complete = cell.read { piece in
+            defer { first = false }
+            return writer.write(Row(bytes: Array(piece), ends: [piece.count], continuesPrevious: !first, continuesInNext: true))
+        }
+        guard complete else { fail("a value of \(cell.length) bytes could not be read again from the input", status: 1) }
+        writer.write(Row(bytes: [], ends: [0], continuesPrevious: !first).appending(["\(row.count)", percent(row.percent)]))
     }
 
     static func writeSummary(_ rows: [ColumnSummary], to writer: OutputWriter) {

@@ -24,6 +24,7 @@ enum Output {
             }) { row in
                 writer?.write(row) ?? false
             }
+            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
@@ -77,7 +78,7 @@ extension Output {
         let wanted = headerRows + (query.sorts.isEmpty ? 0 : 1000)
         while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
         if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-        let names = headerRows > 0 ? store.row(0)?.strings ?? [] : []
+        let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
         let resolved: QueryOptions.Resolved
         do {
             resolved = try query.resolve(names: names, columnCount: store.columnCount)
@@ -93,7 +94,7 @@ extension Output {
         } catch {
             fail(error.description, status: 2)
         }
-        let view = TableView(store: store, headerRows: headerRows)
+        let view = TableView(source: store, headerRows: headerRows)
         view.show(rows: filtered ?? sorted)
         if let columns = resolved.columns { view.columns.show(only: columns) }
 
@@ -113,6 +114,10 @@ extension Output {
         }
         func emit(_ row: Row?, record: Int) -> Bool {
             guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            if row.omittedCells > 0 {
+                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                     + "again may have; write it without --filter, --sort or --columns", status: 1)
+            }
             if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; write it without --filter, --sort or --columns", status: 1) }
             return writer.write(project(row))
         }

@@ -39,7 +39,7 @@ struct QueryOptions: ParsableArguments {
         !filters.isEmpty || !exclusions.isEmpty || !columnFilters.isEmpty || !columnExclusions.isEmpty || !sorts.isEmpty || columns != nil
     }
 
-    /// What the options ask for, with columns resolved against the header's `names`.
+    /// What the options ask for, with columns resolved against the columns' unique names.
     struct Resolved {
         var filters: [RecordFilter] = []
         var keys: [SortKey] = []
@@ -53,7 +53,10 @@ struct QueryOptions: ParsableArguments {
 
     /// Resolves every column named and compiles every pattern; the error names the option
     /// as given, and for a column lists the columns.
-    func resolve(names: [String], columnCount: Int) throws(Problem) -> Resolved {
+    func resolve(names columnNames: ColumnNames, columnCount: Int) throws(Problem) -> Resolved {
+        // The names the columns are shown by (a repeated or empty header cell gets one of
+        // its own), so that a column is found by the name a summary or JSON gives it.
+        let names = columnNames.names(count: columnCount)
         func column(_ text: String, option: String, given: String) throws(Problem) -> Int {
             do {
                 return try ColumnReference(text).resolve(in: names, columns: columnCount)

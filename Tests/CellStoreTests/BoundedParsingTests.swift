@@ -72,6 +72,79 @@ struct BoundedParsingTests {
         #expect(rows[1].strings == ["next"])
     }
 
+    @Test("a record of more fields than the old cap of 65,536 keeps every one")
+    func wideRecord() throws {
+        let text = (0..<70_000).map(String.init).joined(separator: ",") + "\nnext\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect())
+        #expect(rows[0].count == 70_000)
+        #expect(rows[0].omittedCells == 0 && !rows[0].isCut)
+        #expect(rows[0].string(69_999) == "69999")
+        #expect(rows[1].strings == ["next"])
+    }
+
+    @Test("streaming keeps every field of a very wide record, a bounded piece at a time", arguments: [1 << 16, 1000])
+    func wideRecordStreams(pieceCells: Int) throws {
+        let count = RecordParser.Limits.fieldLimit + 5000
+        let text = (0..<count).map { String($0 % 1000) }.joined(separator: ",") + "\nnext\n"
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: pieceCells))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        var fields: [String] = []
+        var records = 0
+        var pieces = 0
+        for row in parser.takeRecords() {
+            #expect(row.count <= pieceCells + 1)
+            #expect(row.omittedCells == 0)
+            var cells = row.strings
+            if row.continuesPrevious { fields[fields.count - 1] += cells.removeFirst() }
+            fields += cells
+            if row.continuesInNext { pieces += 1 } else { records += 1 }
+            if records == 1 && !row.continuesInNext {
+                #expect(fields.count == count)
+                #expect(fields == (0..<count).map { String($0 % 1000) })
+                fields = []
+            }
+        }
+        #expect(records == 2 && fields == ["next"])
+        #expect(pieces >= count / pieceCells)
+    }
+
+    @Test("streaming hands out a record of many middling cells by its bytes")
+    func streamsByBytes() throws {
+        let cell = String(repeating: "m", count: 900)
+        let text = Array(repeating: cell, count: 50).joined(separator: ",") + "\n"
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(cell: 1000, record: 5000))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        let rows = parser.takeRecords()
+        #expect(rows.allSatisfy { $0.bytes.count <= 5000 + 1000 })
+        #expect(rows.reduce(0) { $0 + $1.bytes.count } == 50 * 900)
+    }
+
+    @Test("the index names the first record with more fields than a row keeps")
+    func tooWideRecord() {
+        let wide = String(repeating: "a,", count: RecordParser.Limits.fieldLimit) + "end\n"
+        let store = CellStore(bytes: Array(("h\n1\n" + wide + "2\n" + wide).utf8))
+        #expect(store.progress.tooWideRecord == 2)
+        #expect(store.row(2)?.count == RecordParser.Limits.fieldLimit)
+        #expect(store.row(2)?.omittedCells == 1)
+        #expect(store.row(3)?.strings == ["2"])
+        let narrow = CellStore(bytes: Array("a,b\n1,2".utf8))
+        #expect(narrow.progress.tooWideRecord == nil)
+        let last = CellStore(bytes: Array(("h\n" + wide.dropLast()).utf8))
+        #expect(last.progress.tooWideRecord == 1)
+    }
+
+    @Test("a record's bytes stay bounded however many cells it has")
+    func manyCellsBounded() throws {
+        let text = (0..<20_000).map { _ in String(repeating: "q", count: 100) }.joined(separator: ",") + "\n"
+        let rows = try RecordParser.records(in: Array(text.utf8), dialect: Dialect(),
+                                            limits: .init(cell: 1000, record: 5000, smallCell: 20))
+        #expect(rows[0].count == 20_000)
+        #expect(rows[0].bytes.count <= 10_000 + 20 + 20_000 * 16)
+        #expect(rows[0].field(19_999).count == 16)
+    }
+
     @Test("a record keeps at most its budget of bytes")
     func recordBudget() throws {
         let text = (0..<50).map { _ in String(repeating: "z", count: 1000) }.joined(separator: ",") + "\n"

@@ -7,7 +7,7 @@ struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
                           "--echo", "--theme", "--print0",
-                          "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary",
+                          "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary", "--sql",
                           "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

@@ -139,6 +139,12 @@ struct CollectingSink: CellSink, Sendable {
         cells.append(Array(bytes))
         records.append(record)
     }
+
+    /// A long value: its start, then its whole length as text (no input here has one).
+    mutating func longCell(_ value: LongValue, column: Int, record: Int) {
+        cells.append(value.prefix + Array("…\(value.length)".utf8))
+        records.append(record)
+    }
 }
 
 /// The end of the chunk of `chunk` bytes from `index` in `count` bytes.

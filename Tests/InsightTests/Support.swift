@@ -10,6 +10,11 @@ struct CollectingSink: CellSink, Sendable {
         cells.append(Array(bytes))
         records.append(record)
     }
+    /// A long value: its start, then its whole length as text.
+    mutating func longCell(_ value: LongValue, column: Int, record: Int) {
+        cells.append(value.prefix + Array("…\(value.length)".utf8))
+        records.append(record)
+    }
 }
 
 /// A pass over `bytes` (comma-separated) with small pieces, shared between two threads.

@@ -18,7 +18,15 @@ struct OutputWriterTests {
     @Test("csv quotes only where needed and keeps cells exactly")
     func csv() {
         let rows = [["a", "b c", " d "], ["x,y", "say \"hi\"", "two\nlines"], [""]]
-        #expect(render(rows, format: .csv) == "a,b c, d \n\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\n\n")
+        #expect(render(rows, format: .csv) == "a,b c, d \n\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\n\"\"\n")
+    }
+
+    @Test("a record of one empty cell is written as \"\", so no reader takes it for a blank line to skip")
+    func emptySingleCell() {
+        #expect(render([["a"], [""], ["b"]], format: .csv) == "a\n\"\"\nb\n")
+        #expect(render([["a"], [""]], format: .csv, endsWithTerminator: false) == "a\n\"\"")
+        #expect(render([["a", "b"], [""]], format: .tsv) == "a\tb\n\"\"\n")
+        #expect(render([["", ""]], format: .csv) == ",\n")
     }
 
     @Test("csv keeps the input's line ending and its missing final newline")
@@ -107,6 +115,48 @@ struct OutputWriterTests {
         } else {
             #expect(String(decoding: streamed, as: UTF8.self) == render(whole, format: format))
         }
+    }
+
+    @Test("a record handed out a few cells at a time is written byte for byte (a cell in pieces is quoted)",
+          arguments: [OutputFormat.csv, .tsv])
+    func recordInParts(format: OutputFormat) throws {
+        let delimiter: UInt8 = format == .csv ? UInt8(ascii: ",") : 0x09
+        let d = format == .csv ? "," : "\t"
+        let long = String(repeating: "L", count: 40)
+        let text = ["h1", "h2", "h3", "h4", "h5", "h6", "h7"].joined(separator: d) + "\n"
+            + ["a", "\"b\(d)c\"", "d", "", "\"g\"\"h\"", "\"\(long)\"", "e"].joined(separator: d) + "\n"
+            + ["\"\(long)x\"\"\"", "1", "2", "3", "4", "5", "6"].joined(separator: d) + "\n" + "z"
+        for pieceCells in 2...4 {
+            let parser = try RecordParser(dialect: Dialect(delimiter: delimiter), streams: true,
+                                          limits: .init(cell: 16, pieceCells: pieceCells, slice: 7))
+            parser.parse(Array(text.utf8)[...])
+            parser.finish()
+            let rows = parser.takeRecords()
+            #expect(rows.filter { !$0.continuesInNext }.count == 4)
+            var streamed: [UInt8] = []
+            let writer = OutputWriter(format: format) { streamed += $0; return true }
+            for row in rows { writer.write(row) }
+            writer.finish(endsWithTerminator: false)
+            #expect(String(decoding: streamed, as: UTF8.self) == text, "\(pieceCells) cells a piece")
+        }
+    }
+
+    @Test("jsonl: a header in pieces gives every key; one too long to be keys stops the output")
+    func jsonLinesHeaderInPieces() throws {
+        let names = (0..<10).map { "n\($0)" }
+        let text = names.joined(separator: ",") + "\n" + (0..<10).map(String.init).joined(separator: ",") + "\n"
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: 3))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        var output: [UInt8] = []
+        let writer = OutputWriter(format: .jsonl) { output += $0; return true }
+        for row in parser.takeRecords() { writer.write(row) }
+        writer.finish()
+        let object = try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+        #expect(object == Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, String($0)) }))
+        let huge = OutputWriter(format: .jsonl) { _ in true }
+        #expect(!huge.write(Row(cells: [String(repeating: "k", count: JSONLines.longestHeader + 1)])))
+        #expect(huge.failure?.contains("header row is longer") == true)
     }
 
     @Test("jsonl: an object a line keyed by the header; repeated, empty and missing names")

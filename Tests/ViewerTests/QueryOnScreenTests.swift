@@ -29,7 +29,7 @@ struct QueryOnScreenTests {
     }
 
     private func settle(_ subject: Viewer) {
-        waitUntil("the view's passes") {
+        waitUntil("the view's passes", timeout: 60) {
             subject.handle(.refresh)
             return !subject.query.isRunning
         }

@@ -1,0 +1,94 @@
+import CellStore
+import CSQLite
+
+/// The answer to a query, stepped in batches of rows by its owner, who may stop it.
+///
+/// The rows are made as they are asked for: SQLite runs the statement as far as the next
+/// batch needs, reading the inputs through their virtual tables. Cells are text as a
+/// table shows it: an integer in decimal, a real in the shortest form that reads back as
+/// the same number, NULL as an empty cell.
+public final class QueryAnswer {
+    /// The answer's column names.
+    public let columns: [String]
+    private var statement: OpaquePointer?
+    private let database: SQLDatabase
+
+    init(statement: OpaquePointer, database: SQLDatabase) {
+        self.statement = statement
+        self.database = database
+        columns = (0..<sqlite3_column_count(statement)).map { index in
+            sqlite3_column_name(statement, index).map { String(cString: $0) } ?? "column \(index + 1)"
+        }
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Up to `batch` more rows, or nil when there are no more.
+    public func next(batch: Int) throws(SQLError) -> [Row]? {
+        guard let statement else { return nil }
+        var rows: [Row] = []
+        let width = Int32(columns.count)
+        while rows.count < max(1, batch) {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE {
+                finish()
+                break
+            }
+            guard status == SQLITE_ROW else {
+                let failure = database.error(status: status)
+                finish()
+                throw failure
+            }
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(Int(width))
+            for column in 0..<width {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER:
+                    bytes.append(contentsOf: String(sqlite3_column_int64(statement, column)).utf8)
+                case SQLITE_FLOAT:
+                    bytes.append(contentsOf: QueryAnswer.text(of: sqlite3_column_double(statement, column)).utf8)
+                case SQLITE_NULL:
+                    break
+                default:
+                    // Text and blobs, as their bytes.
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    if count > 0, let blob = sqlite3_column_blob(statement, column) {
+                        bytes.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: count))
+                    }
+                }
+                ends.append(bytes.count)
+            }
+            rows.append(Row(bytes: bytes, ends: ends))
+        }
+        return rows.isEmpty && self.statement == nil ? nil : rows
+    }
+
+    /// Stops the statement: the next `next(batch:)` throws `.cancelled` (the current one
+    /// soon, when another thread calls `cancellation.cancel()`).
+    public func cancel() {
+        database.control.cancel()
+    }
+
+    /// A handle that stops this answer from any thread.
+    public var cancellation: QueryCancellation { QueryCancellation(control: database.control) }
+
+    private func finish() {
+        sqlite3_finalize(statement)
+        statement = nil
+    }
+
+    /// A real as text: the shortest digits that read back as the same number, `1.0` for a
+    /// whole one (so it still reads as a real).
+    static func text(of value: Double) -> String {
+        value.isFinite ? "\(value)" : (value < 0 ? "-Inf" : value > 0 ? "Inf" : "NaN")
+    }
+}
+
+/// Stops a running answer from any thread (SQLite's progress handler and the tables' read-
+/// ahead threads see it within a few milliseconds).
+public struct QueryCancellation: Sendable {
+    let control: QueryControl
+
+    public func cancel() { control.cancel() }
+}

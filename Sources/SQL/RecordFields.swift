@@ -1,0 +1,487 @@
+import CellStore
+import CFieldScan
+import CSQLite
+import Scan
+
+/// Hands each row a scan keeps to whoever collects them (a batch, a partition).
+protocol RowSink {
+    /// Record `record`'s wanted cells: `cells[slot]` holds the bytes of the column in that
+    /// slot (empty when the record lacks it), valid during the call only. `offset` is where
+    /// the record starts in the input, or -1 when that is not known (a parsed piece).
+    mutating func row(record: Int, offset: Int64, cells: UnsafePointer<UnsafeRawBufferPointer>)
+}
+
+/// Reads the cells of the columns a query uses from pieces of an input, as the parser
+/// would read them, and hands the rows a `RowCheck` keeps to a sink.
+///
+/// The field kernel's rules (see `FieldReader` in Insight, which this follows): a raw
+/// piece (records the index vouches are well quoted) is read whole and its fields found
+/// in its bytes, an unquoted field running to the next delimiter or line end, a quoted one
+/// to its closing quote with doubled quotes made single; anything in it that is not as
+/// the index promised, every other piece and any record longer than the parser keeps
+/// whole are parsed by `RecordParser`. With a literal to look for, a raw piece is searched
+/// for it first and only the records around a hit are split (as `RecordSearch` does).
+final class RecordFields {
+    let input: ScanInput
+    let request: ScanRequest
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Per slot: where its field is in the buffer, whether it has doubled quotes, and the
+    /// record it belongs to.
+    private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
+    /// Per file column up to the highest wanted: its slot, or -1.
+    private let slotOfColumn: UnsafeMutablePointer<Int32>
+    private let highest: Int
+    /// The cells handed to a sink, per slot.
+    private let cells: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    private var scratch: UnsafeMutablePointer<UInt8>
+    private var scratchCapacity = 4096
+    /// The field ends of a piece (see `splitFields`).
+    private var ends: UnsafeMutablePointer<UInt32>
+    private var endsCapacity = 16
+    private let delimiter: UInt8
+    private let quote: UInt8
+    /// Set when a record cannot be read as the query needs; the scan stops.
+    private(set) var failure: SQLError?
+    /// Records split to confirm a literal's hit (for tests).
+    private(set) var confirmations = 0
+
+    /// Records longer than this are parsed (the parser clips cells past its limit).
+    static let longestRawRecord = RecordParser.Limits().cell
+
+    init(input: ScanInput, request: ScanRequest, bufferSize: Int) {
+        self.input = input
+        self.request = request
+        buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
+        let width = max(1, request.columns.count)
+        spans = .allocate(capacity: width)
+        spans.initialize(repeating: (0, 0, false, -1), count: width)
+        highest = (request.columns.last ?? -1) + 1
+        slotOfColumn = .allocate(capacity: max(1, highest))
+        slotOfColumn.initialize(repeating: -1, count: max(1, highest))
+        for (slot, column) in request.columns.enumerated() { slotOfColumn[column] = Int32(slot) }
+        cells = .allocate(capacity: width)
+        cells.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: width)
+        scratch = .allocate(capacity: scratchCapacity)
+        ends = .allocate(capacity: endsCapacity)
+        delimiter = input.reader.dialect.delimiter
+        quote = input.reader.dialect.quote
+    }
+
+    deinit {
+        buffer.deallocate()
+        spans.deallocate()
+        slotOfColumn.deallocate()
+        cells.deallocate()
+        scratch.deallocate()
+        ends.deallocate()
+    }
+
+    /// Hands the rows of a piece (which holds `item.records`) that the request keeps to
+    /// `sink`, in order.
+    func read<Sink: RowSink>(_ item: PieceSource.Item, into sink: inout Sink, isCancelled: () -> Bool) {
+        guard failure == nil else { return }
+        let piece = item.piece
+        if request.columns.isEmpty && request.check.isEmpty {
+            // Nothing to read: the index knows how many records the piece holds.
+            for record in item.records where request.records.contains(record) { sink.row(record: record, offset: -1, cells: cells) }
+            return
+        }
+        let fitsRaw = piece.isRaw && Int64(buffer.count) >= piece.byteCount
+        if fitsRaw, let literal = request.check.literal {
+            guard let filled = readWhole(piece) else { return }
+            searchRaw(filled: filled, piece: piece, literal: literal, into: &sink, isCancelled: isCancelled)
+        } else if fitsRaw {
+            guard let filled = readWhole(piece) else { return }
+            let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if !splitFields(base, filled: filled, piece: piece, records: item.records, into: &sink) {
+                _ = splitRaw(base, at: piece.start, from: 0, to: filled, firstRecord: piece.firstRecord, endsInput: piece.endsInput,
+                             into: &sink)
+            }
+        } else {
+            parse(piece, into: &sink, isCancelled: isCancelled)
+        }
+    }
+
+    /// Reads `piece` whole into the buffer; nil (and a failure) when it cannot be read.
+    private func readWhole(_ piece: ScanInput.Piece) -> Int? {
+        let size = Int(piece.byteCount)
+        var filled = 0
+        while filled < size {
+            let count = input.reader.source.read(at: piece.start + Int64(filled),
+                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
+            if count <= 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    // MARK: Rows found
+
+    /// Hands a row to the sink when it is in range and passes the check.
+    @inline(__always)
+    private func deliver<Sink: RowSink>(record: Int, offset: Int64, into sink: inout Sink) {
+        guard request.records.contains(record), request.check.accepts(cells) else { return }
+        sink.row(record: record, offset: offset, cells: cells)
+    }
+
+    /// Hands over a record parsed elsewhere (read alone by a lookup), as a parsed piece's.
+    func deliverParsed<Sink: RowSink>(_ row: Row, record: Int, into sink: inout Sink) {
+        deliver(row, record: record, into: &sink)
+    }
+
+    /// A parsed record's wanted cells; a failure when one was clipped.
+    private func deliver<Sink: RowSink>(_ row: Row, record: Int, into sink: inout Sink) {
+        guard request.records.contains(record) else { return }
+        for column in request.columns where row.isClipped(column) {
+            failure = .input("record \(record + 1), column \(column + 1): a cell longer than \(RecordFields.longestRawRecord >> 20) MiB, more than SQL reads")
+            return
+        }
+        row.bytes.withUnsafeBytes { bytes in
+            var start = 0
+            for (slot, column) in request.columns.enumerated() {
+                if column < row.count {
+                    start = column == 0 ? 0 : row.ends[column - 1]
+                    cells[slot] = UnsafeRawBufferPointer(rebasing: bytes[start..<row.ends[column]])
+                } else {
+                    cells[slot] = UnsafeRawBufferPointer(start: nil, count: 0)
+                }
+            }
+            deliver(record: record, offset: -1, into: &sink)
+        }
+    }
+
+    // MARK: Parsed pieces
+
+    private func parse<Sink: RowSink>(_ piece: ScanInput.Piece, into sink: inout Sink, isCancelled: () -> Bool) {
+        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return }
+        var record = piece.firstRecord
+        var offset = piece.start
+        let chunk = min(buffer.count, 1 << 20)
+        while offset < piece.end && failure == nil {
+            if isCancelled() { return }
+            let wanted = Int(min(Int64(chunk), piece.end - offset))
+            let count = input.reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            for row in parser.takeRecords() {
+                deliver(row, record: record, into: &sink)
+                record += 1
+            }
+        }
+        if piece.endsInput {
+            parser.finish()
+            for row in parser.takeRecords() {
+                deliver(row, record: record, into: &sink)
+                record += 1
+            }
+        }
+    }
+
+    /// Parses records held in memory (they start at a record boundary); returns how many.
+    private func parseInMemory<Sink: RowSink>(_ bytes: UnsafeRawBufferPointer, firstRecord: Int, endsInput: Bool,
+                                              into sink: inout Sink) -> Int {
+        guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return 0 }
+        parser.parse(bytes)
+        if endsInput { parser.finish() }
+        let rows = parser.takeRecords()
+        for (offset, row) in rows.enumerated() { deliver(row, record: firstRecord + offset, into: &sink) }
+        return rows.count
+    }
+
+    // MARK: Raw pieces
+
+    /// Splits a whole raw piece from the ends of its fields, found 64 bytes a step
+    /// (`cf_sql_field_ends`): false, having handed over nothing, when the piece is not as
+    /// the index vouched (it ends inside quotes, or holds another number of records).
+    private func splitFields<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, filled: Int, piece: ScanInput.Piece,
+                                            records expected: Range<Int>, into sink: inout Sink) -> Bool {
+        guard filled == Int(piece.byteCount), filled < 1 << 30 else { return false }
+        if endsCapacity < filled + 2 {
+            ends.deallocate()
+            endsCapacity = filled + 2
+            ends = .allocate(capacity: endsCapacity)
+        }
+        var inQuotes: Int32 = 0
+        var recordEnds = 0
+        var count = cf_sql_field_ends(base, filled, delimiter, quote, max(1, highest), ends, &inQuotes, &recordEnds)
+        // The input's last record may have no line end.
+        var lastEnd = 0
+        if let lastRecord = (0..<count).last(where: { ends[$0] & (1 << 31) != 0 }) { lastEnd = Int(ends[lastRecord] & 0x7FFF_FFFF) + 1 }
+        if piece.endsInput && lastEnd < filled {
+            ends[count] = UInt32(filled) | (1 << 31)
+            count += 1
+            recordEnds += 1
+        }
+        guard inQuotes == 0, recordEnds == expected.count else { return false }
+        let quote = self.quote
+        let spans = self.spans, slotOfColumn = self.slotOfColumn, highest = self.highest
+        for slot in 0..<request.columns.count { spans[slot].record = -1 }
+        var record = piece.firstRecord
+        var column = 0
+        var fieldStart = 0
+        var recordStart = 0
+        for index in 0..<count {
+            let entry = ends[index]
+            let isRecordEnd = entry & (1 << 31) != 0
+            var fieldEnd = Int(entry & 0x7FFF_FFFF)
+            let next = fieldEnd + 1
+            if column < highest {
+                let slot = Int(slotOfColumn[column])
+                if slot >= 0 {
+                    if isRecordEnd && fieldEnd > fieldStart && fieldEnd < filled && base[fieldEnd] == 0x0A && base[fieldEnd - 1] == 0x0D {
+                        fieldEnd -= 1   // the CR of a CRLF
+                    }
+                    if fieldStart < fieldEnd && base[fieldStart] == quote {
+                        guard fieldEnd - fieldStart >= 2 && base[fieldEnd - 1] == quote else {
+                            // Text after a closing quote: the parser reads the rest.
+                            _ = parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: filled - recordStart),
+                                              firstRecord: record, endsInput: piece.endsInput, into: &sink)
+                            return true
+                        }
+                        let start = fieldStart + 1, end = fieldEnd - 1
+                        let doubled = cf_find_byte(base + start, end - start, quote) < end - start
+                        spans[slot] = (start, end, doubled, record)
+                    } else {
+                        spans[slot] = (fieldStart, fieldEnd, false, record)
+                    }
+                }
+            }
+            column += 1
+            fieldStart = next
+            guard isRecordEnd else { continue }
+            if request.records.contains(record) { collect(base, record: record, offset: piece.start + Int64(recordStart), into: &sink) }
+            record += 1
+            column = 0
+            recordStart = next
+        }
+        return true
+    }
+
+    /// Hands over record `record` from the spans its wanted fields were found at.
+    @inline(__always)
+    private func collect<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, record: Int, offset: Int64, into sink: inout Sink) {
+        let width = request.columns.count
+        var doubledBytes = 0
+        for slot in 0..<width where spans[slot].record == record && spans[slot].doubled {
+            doubledBytes += spans[slot].end - spans[slot].start
+        }
+        if doubledBytes > scratchCapacity { growScratch(doubledBytes) }
+        var used = 0
+        for slot in 0..<width {
+            let span = spans[slot]
+            if span.record != record {
+                cells[slot] = UnsafeRawBufferPointer(start: nil, count: 0)
+            } else if span.doubled {
+                let length = unescape(base + span.start, count: span.end - span.start, into: scratch + used)
+                cells[slot] = UnsafeRawBufferPointer(start: scratch + used, count: length)
+                used += length
+            } else {
+                cells[slot] = UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
+            }
+        }
+        deliver(record: record, offset: offset, into: &sink)
+    }
+
+    /// Splits the records in `base[from..<to]` (from a record boundary) and hands over
+    /// those kept; returns the records read. The rest goes to the parser at the first
+    /// thing that is not as the index promised.
+    @discardableResult
+    func splitRaw<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, at position: Int64, from: Int, to n: Int,
+                                 firstRecord: Int, endsInput: Bool, into sink: inout Sink) -> Int {
+        let delimiter = self.delimiter, quote = self.quote
+        let spans = self.spans, slotOfColumn = self.slotOfColumn, highest = self.highest
+        let width = request.columns.count
+        // Spans of an earlier call may name any record (a lookup reads records in any order).
+        for slot in 0..<width { spans[slot].record = -1 }
+        var p = from
+        var record = firstRecord
+        while p < n {
+            let recordStart = p
+            var column = 0
+            var complete = false
+            var surprise = false
+            fields: while true {
+                let fieldStart: Int
+                var fieldEnd: Int
+                var doubled = false
+                if p < n && base[p] == quote {
+                    p += 1
+                    fieldStart = p
+                    while true {
+                        p += cf_find_byte(base + p, n - p, quote)
+                        if p >= n { break fields }   // cut short
+                        if p + 1 < n && base[p + 1] == quote {
+                            doubled = true
+                            p += 2
+                            continue
+                        }
+                        break
+                    }
+                    fieldEnd = p
+                    p += 1
+                    if p < n && base[p] != delimiter && base[p] != 0x0A && base[p] != 0x0D {
+                        surprise = true   // text after a closing quote: the parser's business
+                        break fields
+                    }
+                } else {
+                    fieldStart = p
+                    p += cf_find_special(base + p, n - p, delimiter, quote)
+                    if p < n && base[p] == quote {
+                        surprise = true   // a quote inside an unquoted field
+                        break fields
+                    }
+                    fieldEnd = p
+                }
+                if column < highest {
+                    let slot = Int(slotOfColumn[column])
+                    if slot >= 0 { spans[slot] = (fieldStart, fieldEnd, doubled, record) }
+                }
+                if p >= n {
+                    complete = endsInput
+                    break
+                }
+                let byte = base[p]
+                p += 1
+                if byte == delimiter {
+                    column += 1
+                    if column >= highest {
+                        // No wanted column is left: on to the record's end, delimiters in bulk.
+                        let end = skipFields(base, from: p, to: n)
+                        p = end.offset
+                        surprise = end.isSurprise
+                        complete = end.isComplete || (end.offset >= n && !end.isCut && endsInput)
+                        break fields
+                    }
+                    continue
+                }
+                if byte == 0x0D && p < n && base[p] == 0x0A { p += 1 }
+                complete = true
+                break
+            }
+            if surprise || (complete && p - recordStart > Self.longestRawRecord) {
+                // Not as promised, or too long to keep whole: the parser reads the rest.
+                return record - firstRecord
+                    + parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
+                                    firstRecord: record, endsInput: endsInput, into: &sink)
+            }
+            if !complete { return record - firstRecord }
+            if request.records.contains(record) {
+                collect(base, record: record, offset: position + Int64(recordStart), into: &sink)
+            }
+            record += 1
+        }
+        return record - firstRecord
+    }
+
+    /// From the start of a field to just past the record's terminator (and the LF of a
+    /// CRLF): `isComplete` when a terminator was found, `isCut` when the bytes ended inside
+    /// a quoted field, `isSurprise` at anything the parser must read (a quote inside an
+    /// unquoted field, text after a closing quote).
+    @inline(__always)
+    private func skipFields(_ base: UnsafeMutablePointer<UInt8>, from start: Int, to n: Int)
+        -> (offset: Int, isComplete: Bool, isCut: Bool, isSurprise: Bool) {
+        let delimiter = self.delimiter, quote = self.quote
+        var p = start
+        var afterDelimiter: Int32 = 1
+        while p < n {
+            if base[p] == quote {
+                guard afterDelimiter != 0 else { return (p, false, false, true) }
+                p += 1
+                while true {
+                    p += cf_find_byte(base + p, n - p, quote)
+                    if p >= n { return (n, false, true, false) }
+                    if p + 1 < n && base[p + 1] == quote {
+                        p += 2
+                        continue
+                    }
+                    break
+                }
+                p += 1
+                guard p < n else { return (n, false, false, false) }
+                let byte = base[p]
+                if byte == delimiter {
+                    p += 1
+                    afterDelimiter = 1
+                    continue
+                }
+                guard byte == 0x0A || byte == 0x0D else { return (p, false, false, true) }
+            } else {
+                var fields = 0
+                p += cf_scan_unquoted(base + p, n - p, delimiter, quote, &fields, &afterDelimiter)
+                guard p < n else { return (n, false, false, false) }
+                if base[p] == quote { continue }
+            }
+            // A terminator.
+            let byte = base[p]
+            p += 1
+            if byte == 0x0D && p < n && base[p] == 0x0A { p += 1 }
+            return (p, true, false, false)
+        }
+        return (p, false, false, false)
+    }
+
+    private func growScratch(_ needed: Int) {
+        scratch.deallocate()
+        scratchCapacity = max(needed, scratchCapacity * 2)
+        scratch = .allocate(capacity: scratchCapacity)
+    }
+
+    /// Copies a quoted field's content with doubled quotes made single; returns its length.
+    private func unescape(_ bytes: UnsafeMutablePointer<UInt8>, count: Int, into target: UnsafeMutablePointer<UInt8>) -> Int {
+        var index = 0, length = 0
+        while index < count {
+            let byte = bytes[index]
+            target[length] = byte
+            length += 1
+            index += byte == quote ? 2 : 1
+        }
+        return length
+    }
+
+    /// Candidates confirmed in a piece before the rest of it is split whole, when they are
+    /// that dense (more than one record in `denseRatio`).
+    static let candidatesBeforeSplitting = 32
+    static let denseRatio = 8
+
+    /// Finds `literal` in a raw piece and splits only the records around each hit.
+    ///
+    /// A raw piece is well quoted, so record ends are the line ends outside quotes, and a
+    /// byte is inside quotes when an odd number of quotes come before it in its record:
+    /// the records between hits are counted 64 bytes a step (`cf_sql_count_records`),
+    /// never split.
+    private func searchRaw<Sink: RowSink>(filled: Int, piece: ScanInput.Piece, literal: [UInt8], into sink: inout Sink,
+                                          isCancelled: () -> Bool) {
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let ignoresCase: Int32 = request.check.ignoresCase ? 1 : 0
+        // A record boundary, outside quotes, and the number of the record that starts there.
+        var position = 0
+        var record = piece.firstRecord
+        var confirmed = 0
+        while position < filled && failure == nil {
+            if isCancelled() || record >= request.records.upperBound { return }
+            let found = literal.withUnsafeBufferPointer { needle in
+                position + cf_sql_find(base + position, filled - position, needle.baseAddress!, needle.count, ignoresCase)
+            }
+            if found >= filled { return }
+            if confirmed >= Self.candidatesBeforeSplitting && (record - piece.firstRecord) < confirmed * Self.denseRatio {
+                // Hits in most records: splitting the rest is cheaper than finding each.
+                splitRaw(base, at: piece.start, from: position, to: filled, firstRecord: record, endsInput: piece.endsInput, into: &sink)
+                return
+            }
+            // The records that end before the hit, then the end of the hit's record.
+            let before = cf_sql_count_records(base + position, found - position, quote, 0, 0)
+            let start = position + before.last_end
+            record += before.records
+            let after = cf_sql_count_records(base + found, filled - found, quote, before.in_quotes, 1)
+            let end = after.records > 0 ? found + after.last_end : filled
+            if record >= request.records.upperBound { return }
+            confirmed += 1
+            confirmations += 1
+            let records = splitRaw(base, at: piece.start, from: start, to: end, firstRecord: record,
+                                   endsInput: piece.endsInput || after.records > 0, into: &sink)
+            position = end
+            record += max(1, records)
+        }
+    }
+}

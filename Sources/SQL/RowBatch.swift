@@ -1,0 +1,206 @@
+import Insight
+
+/// What one cell is for SQL: SQLite's storage classes that a cell can take.
+enum SQLKind: UInt8 {
+    case null = 0, integer, real, text
+}
+
+/// A typed cell in a batch: 16 bytes, no reference counting.
+struct SQLCell {
+    /// An integer's or a Double's bit pattern, or where a text starts in the batch's bytes.
+    var bits: UInt64
+    /// A text's length in bytes.
+    var length: Int32
+    var kind: SQLKind
+
+    static let null = SQLCell(bits: 0, length: 0, kind: .null)
+
+    var integer: Int64 { Int64(bitPattern: bits) }
+    var real: Double { Double(bitPattern: bits) }
+}
+
+/// How a cell becomes an SQL value: the one place that decides, so that a new way of
+/// reading numbers is taken up here alone.
+///
+/// Empty is NULL; what the summary reads as a number is one (an integer when it is whole
+/// and fits 64 bits, else a real); anything else is text, as it is written.
+enum SQLTyping {
+    /// The kind and bits of the cell written `bytes` (text: kind only, the caller keeps
+    /// the bytes).
+    @inline(__always)
+    static func type(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64) {
+        guard let first = bytes.first else { return (.null, 0) }
+        // Most text is told from numbers by its first byte: a number starts with a digit,
+        // a sign, a point or a currency sign ($, €, £, ¥).
+        let mayBeNumber = first &- 0x30 < 10 || first == 0x2D || first == 0x2B || first == 0x2E || first == 0x24
+            || first == 0xE2 || first == 0xC2
+        guard mayBeNumber else { return (.text, 0) }
+        if let plain = plainDecimal(bytes) { return plain }
+        guard let number = CellNumber.read(bytes) else { return (.text, 0) }
+        if number.isInteger {
+            if let small = number.small { return (.integer, UInt64(bitPattern: small)) }
+            if let wide = wholeNumber(bytes) { return (.integer, UInt64(bitPattern: wide)) }
+        }
+        return (.real, number.value.bitPattern)
+    }
+
+    /// Powers of ten a Double holds exactly.
+    static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+
+    /// The common forms, `-12`, `3.50`, `.5`, read without the general reading's copy and
+    /// `strtod`, to the same value: at most 18 digits, a Double's exact significand divided
+    /// by an exact power of ten (one correctly rounded division, as `strtod` rounds). Nil
+    /// for anything else (the general reading decides, a leading zero included).
+    @inline(__always)
+    static func plainDecimal(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64)? {
+        let count = bytes.count
+        var index = 0
+        var negative = false
+        let first = bytes[0]
+        if first == 0x2D || first == 0x2B {
+            negative = first == 0x2D
+            index = 1
+        }
+        let integerStart = index
+        var significand: UInt64 = 0
+        while index < count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { break }
+            significand = significand &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        let integerDigits = index - integerStart
+        guard integerDigits <= 18, integerDigits <= 1 || bytes[integerStart] != 0x30 else { return nil }
+        if index == count {
+            guard integerDigits > 0 else { return nil }
+            let value = Int64(significand)
+            return (.integer, UInt64(bitPattern: negative ? -value : value))
+        }
+        guard bytes[index] == 0x2E else { return nil }
+        index += 1
+        let fractionStart = index
+        while index < count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            significand = significand &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        let fractionDigits = index - fractionStart
+        guard integerDigits + fractionDigits > 0, integerDigits + fractionDigits <= 18, significand <= 1 << 53 else { return nil }
+        let value = Double(significand) / powersOfTen[fractionDigits]
+        return (.real, (negative ? -value : value).bitPattern)
+    }
+
+    /// An integer of 19 digits that still fits 64 bits (the summary's reading keeps 18).
+    static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var index = 0
+        var negative = false
+        if index < bytes.count && (bytes[index] == 0x2D || bytes[index] == 0x2B) {
+            negative = bytes[index] == 0x2D
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        var magnitude: UInt64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+            index += 1
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+}
+
+/// Rows of typed cells, made on a feed's thread and read by a cursor on SQLite's.
+///
+/// The cells of row `r` are `cells[r * width ..< (r + 1) * width]`, one per column the
+/// query reads (its slots); a text's bytes lie in `text`. Plain pointers, not arrays: a
+/// class's array property would pay an exclusivity check on every cell.
+final class RowBatch: @unchecked Sendable {
+    // @unchecked: a batch is filled by one thread, then handed over through a lock and
+    // never touched again by the thread that filled it.
+    let width: Int
+    let capacity: Int
+    private(set) var count = 0
+    /// Each row's record number in the input.
+    let records: UnsafeMutablePointer<Int>
+    let cells: UnsafeMutablePointer<SQLCell>
+    private(set) var text: UnsafeMutablePointer<UInt8>
+    private(set) var textCount = 0
+    private var textCapacity: Int
+
+    /// Rows a batch holds at most; fewer when its text grows past `textLimit`.
+    static let rows = 2048
+    static let textLimit = 1 << 20
+
+    init(width: Int, capacity: Int = RowBatch.rows) {
+        self.width = width
+        self.capacity = max(1, capacity)
+        records = .allocate(capacity: self.capacity)
+        cells = .allocate(capacity: self.capacity * max(1, width))
+        textCapacity = 4096
+        text = .allocate(capacity: textCapacity)
+    }
+
+    deinit {
+        records.deallocate()
+        cells.deallocate()
+        text.deallocate()
+    }
+
+    /// True when no more rows fit.
+    var isFull: Bool { count >= capacity || textCount >= RowBatch.textLimit }
+
+    /// Starts a row for `record`; its cells are to be set before the next one starts.
+    /// Returns where they go.
+    @inline(__always)
+    func appendRow(record: Int) -> UnsafeMutablePointer<SQLCell> {
+        records[count] = record
+        let row = cells + count * width
+        count += 1
+        return row
+    }
+
+    /// The cell for `bytes`, typed; a text's bytes are copied into the batch.
+    @inline(__always)
+    func cell(_ bytes: UnsafeRawBufferPointer) -> SQLCell {
+        let (kind, bits) = SQLTyping.type(bytes)
+        guard kind == .text else { return SQLCell(bits: bits, length: 0, kind: kind) }
+        return SQLCell(bits: UInt64(storeText(bytes)), length: Int32(bytes.count), kind: .text)
+    }
+
+    /// Copies `bytes` into the batch; returns where they start.
+    func storeText(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if textCount + bytes.count > textCapacity {
+            var capacity = textCapacity * 2
+            while capacity < textCount + bytes.count { capacity *= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: text, count: textCount)
+            text.deallocate()
+            text = grown
+            textCapacity = capacity
+        }
+        let start = textCount
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            (text + start).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        textCount += bytes.count
+        return start
+    }
+
+    /// The bytes of text cell `cell`.
+    @inline(__always)
+    func bytes(of cell: SQLCell) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text + Int(cell.bits), count: Int(cell.length))
+    }
+
+    /// Empties the batch to be filled again.
+    func removeAll() {
+        count = 0
+        textCount = 0
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CellStore
+import Dispatch
+import SQL
+import Viewer
+
+/// `--sql`: the option that asks a question of the inputs in SQL.
+struct SQLOptions: ParsableArguments {
+    @Option(name: .customLong("sql"),
+            help: ArgumentHelp("Answer QUERY with SQLite over the input(s) instead of viewing, and write the answer (--output chooses the format, default table). Each FILE is a table named by its file name without extensions (sales-2024.csv.gz is sales_2024), the first also t; columns by header name. Numbers are numbers, empty cells NULL. Several FILEs can be joined.",
+                               valueName: "query"))
+    var query: String?
+}
+
+/// Runs `--sql` over the inputs and writes the answer.
+enum SQLOutput {
+    /// Opens every input, waits for their indexes, runs `query`; returns the exit status:
+    /// 0, 65 for a query SQLite refuses, 1 when an input cannot be read.
+    static func run(_ query: String, paths: [String?], delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding?,
+                    preamble: PreambleRule, spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat,
+                    maximumWidth: Int?) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
+        let news = DispatchSemaphore(value: 0)
+        var stores: [CellStore] = []
+        for path in paths {
+            do {
+                stores.append(try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                 encoding: encoding, spoolLimit: spoolLimit, onChange: { news.signal() }))
+            } catch {
+                fail(error.description, status: 1)
+            }
+        }
+        // The header and the first rows of every input (for the columns); the rest is read
+        // as the index reaches it, while the query runs.
+        let sampleRows = headerRows + 1000
+        for store in stores {
+            while !store.isComplete && store.progress.failure == nil {
+                store.prefetch(upTo: sampleRows - 1)
+                if store.readRowCount >= sampleRows { break }
+                _ = news.wait(timeout: .now() + .milliseconds(20))
+            }
+        }
+        var inputs: [SQLInput] = []
+        var tables: [(store: CellStore, input: SQLInput)] = []
+        for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
+            if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
+            guard let input = SQLInput(store: store, name: names[0], headerRows: headerRows) else {
+                fail("\(store.name): no records to query", status: 1)
+            }
+            if input.omittedColumns > 0 {
+                warn("\(store.name): SQL sees its first \(input.columns.count) columns of \(input.columns.count + input.omittedColumns) (SQLite's limit)")
+            }
+            inputs += names.map { input.named($0) }
+            tables.append((store, input))
+        }
+        let writer = OutputWriter(format: format, headerRows: 1, maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
+        do throws(SQLError) {
+            let database = try SQLDatabase(inputs: inputs)
+            let answer = try database.prepare(query)
+            writer.write(Row(cells: answer.columns))
+            while writer.isOpen, let rows = try answer.next(batch: 1024) {
+                for row in rows where !writer.write(row) { break }
+            }
+        } catch {
+            writer.finish()
+            fail(error.description, status: error.isQueryError ? 65 : 1)
+        }
+        writer.finish()
+        // Columns SQLite could not take were said before the answer; the status says it too.
+        var status: Int32 = tables.contains { $0.input.omittedColumns > 0 } ? 1 : 0
+        for (store, input) in tables where input.omittedColumns == 0 && input.widestRecord > input.columns.count {
+            // The columns were set from the first rows; a wider record further on has cells
+            // the table did not show. Not silently, and not with the status of a whole answer.
+            status = 1
+            warn("\(store.name): records further on have up to \(input.widestRecord) cells; SQL saw the first \(input.columns.count) columns (as many as the header and the first rows have)")
+        }
+        for store in stores {
+            // Everything before the damage was queried; say where it stopped.
+            if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 1) }
+        }
+        return status
+    }
+
+    static func warn(_ message: String) {
+        let line = Array("csvfreeze: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// `--sql` with the real binary: answers, several files, compressed input, errors and
+/// exit statuses, and inputs never written.
+@Suite("SQL")
+struct SQLEndToEndTests {
+    let binary = Paths.binary
+
+    let sales = "id,country,city,price,note\n1,Kenya,Nairobi,10.5,ok\n2,France,Paris,,\"late, again\"\n"
+        + "3,Kenya,Mombasa,20,\"said \"\"fine\"\"\"\n4,Japan,Tokyo,7.25,\"line one\nline two\"\n5,Kenya,Nairobi,4,\n"
+
+    let rates = "country,rate\nKenya,0.16\nFrance,0.2\nPeru,0.18\n"
+
+    func directory() throws -> URL { try Paths.temporaryDirectory() }
+
+    @Test("a group-by with avg, as CSV, in the keys' order; NULL from an empty cell")
+    func groupBy() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run([binary, "--sql", "select country, count(*), avg(price), count(price) from t group by country", "--output", "csv", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text == "country,count(*),avg(price),count(price)\nFrance,1,,0\nJapan,1,7.25,1\nKenya,3,11.5,3\n")
+        #expect(result.stderr.isEmpty)
+        let cells = try run([binary, "--sql", "select note from sales where id in (3, 4)", "--output", "json", path])
+        #expect(cells.text == "[\n  [\"note\"],\n  [\"said \\\"fine\\\"\"],\n  [\"line one\\nline two\"]\n]\n")
+        let table = try run([binary, "--sql", "select city, price from t where price > 5 order by price desc", path])
+        #expect(table.text == "city     price\n──────────────\nMombasa     20\nNairobi   10.5\nTokyo     7.25\n")
+    }
+
+    @Test("a join of two files, one of them compressed, each named by its stem")
+    func join() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let salesPath = dir.appendingPathComponent("sales-2024.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: salesPath))
+        let ratesPath = dir.appendingPathComponent("tax rates.csv").path
+        try Data(rates.utf8).write(to: URL(fileURLWithPath: ratesPath))
+        #expect(try run(["/bin/sh", "-c", "gzip \(shellQuote(salesPath))"]).status == 0)
+        let query = "select s.country, round(sum(s.price * (1 + r.rate)), 2) as gross from sales_2024 s join tax_rates r using (country) group by s.country"
+        let result = try run([binary, "--sql", query, "--output", "tsv", salesPath + ".gz", ratesPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text == "country\tgross\nFrance\t\nKenya\t40.02\n")
+        let inOther = try run([binary, "--sql", "select id from t where country in (select country from tax_rates)", "--output", "csv",
+                               salesPath + ".gz", ratesPath])
+        #expect(inOther.text == "id\n1\n2\n3\n5\n")
+    }
+
+    @Test("standard input is t")
+    func standardInput() throws {
+        let result = try run([binary, "--sql", "select count(*) from t where city = 'Nairobi'", "--output", "csv"], stdin: Data(sales.utf8))
+        #expect(result.status == 0)
+        #expect(result.text == "count(*)\n2\n")
+    }
+
+    @Test("a bad query: SQLite's message on one line, exit 65; a missing column is named")
+    func badQuery() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
+        let syntax = try run([binary, "--sql", "select from where", path])
+        #expect(syntax.status == 65)
+        #expect(syntax.stdout.isEmpty)
+        #expect(syntax.stderr == "csvfreeze: near \"from\": syntax error\n")
+        let column = try run([binary, "--sql", "select pricee from t", path])
+        #expect(column.status == 65)
+        #expect(column.stderr.hasPrefix("csvfreeze: no such column: pricee (columns of t: id, country, city, price, note;"))
+        #expect(column.stderr.components(separatedBy: "\n").count == 2)
+        let table = try run([binary, "--sql", "select * from nope", path])
+        #expect(table.status == 65)
+        #expect(table.stderr == "csvfreeze: no such table: nope (tables: t, sales)\n")
+    }
+
+    @Test("the inputs are read only: writing to a table fails, and the file is untouched")
+    func readOnly() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+        for statement in ["delete from t", "update t set price = 0", "insert into t (id) values (9)"] {
+            let result = try run([binary, "--sql", statement, path])
+            #expect(result.status == 65, "\(statement): \(result.stderr)")
+            #expect(result.stderr.contains("may not be modified"), "\(result.stderr)")
+        }
+        // Dropping a table only takes it out of this run's tables.
+        #expect(try run([binary, "--sql", "drop table t; create temp table t as select 1 as x", path]).status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == sales)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["sales.csv"])
+    }
+
+    @Test("a cell longer than SQL reads is the input's error: named, exit 1, never cut silently")
+    func longCell() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.csv").path
+        try Data(("a,b\n1," + String(repeating: "x", count: 2 << 20) + "\n2,y\n").utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run([binary, "--sql", "select length(b) from t", "--output", "csv", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "csvfreeze: t: record 2, column 2: a cell longer than 1 MiB, more than SQL reads\n")
+        let other = try run([binary, "--sql", "select a from t", "--output", "csv", path])
+        #expect(other.status == 0)
+        #expect(other.text == "a\n1\n2\n")
+    }
+
+    @Test("several files without --sql: one line, exit 2; --sql with a view option: exit 64")
+    func severalFiles() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run([binary, "--output", "csv", path, path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "csvfreeze: several files need --sql\n")
+        #expect(try run([binary, "--sql", "select 1", "--summary", path]).status == 64)
+        #expect(try run([binary, "--sql", "select 1", path, "-", "-"]).status == 2)
+    }
+}
