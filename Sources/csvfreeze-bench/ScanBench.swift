@@ -41,7 +41,7 @@ func boundaryScan(_ path: String, bulk: FieldKernel.Bulk) throws -> (wall: Doubl
     func rate(_ seconds: Double) -> String { String(format: "%.2f GB/s", Double(bytes) / seconds / 1e9) }
     let wc = shellTime("wc -l < '\(big)'")
     report("wc -l (same file)", rate(wc), target: s(wc))
-    report("raw read, counting line feeds (pread + memchr)", rate(rawReadSeconds), target: s(rawReadSeconds))
+    report("raw read, counting LFs (pread + memchr)", rate(rawReadSeconds), target: s(rawReadSeconds))
     let levels = FieldKernel.Bulk.available.reversed() + [FieldKernel.Bulk.off]
     var counted: Int?
     for bulk in levels {
@@ -61,7 +61,7 @@ func boundaryScan(_ path: String, bulk: FieldKernel.Bulk) throws -> (wall: Doubl
            target: String(format: "old scanner %.2f GB/s", try inMemoryScan(big, bulk: .off)))
     var load = [0.0, 0.0, 0.0]
     getloadavg(&load, 3)
-    report("  load average during the scan figures", String(format: "%.2f %.2f %.2f", load[0], load[1], load[2]),
+    report("  load average during the scan figures", String(format: "%.1f %.1f %.1f", load[0], load[1], load[2]),
            target: "\(ProcessInfo.processInfo.activeProcessorCount) cores")
 }
 
