@@ -144,14 +144,7 @@ final class FieldReader {
     }
 
     private func readRaw<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
-        let size = Int(piece.byteCount)
-        var filled = 0
-        while filled < size {
-            let count = input.reader.source.read(at: piece.start + Int64(filled),
-                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
-            if count <= 0 { break }
-            filled += count
-        }
+        let filled = input.read(piece, into: buffer)
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
         var kernel = FieldKernel(dialect: input.reader.dialect, bulk: bulk)
         let (stopped, record, recordStart) = withUnsafeMutablePointer(to: &sink) { sink in
