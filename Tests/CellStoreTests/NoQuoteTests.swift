@@ -22,6 +22,18 @@ struct NoQuoteTests {
         #expect(Dialect.detect(sample: ArraySlice("a\t\"b\nc\td\"\n".utf8), fileName: nil, quote: Dialect.noQuote).lineEnding == [0x0A])
     }
 
+    @Test("a long cell measured from the input ends at its line end")
+    func longCellEndsAtLineEnd() {
+        // A cell whose length its row does not know is read to its end: the line feed that
+        // stands for "no quote" must end it, not read as a literal quote.
+        let bytes = Array("a\tbbbb\ncc\tdd\n".utf8)
+        let cell = InputCell(source: MemorySource(bytes), dialect: dialect, origin: RecordOrigin(offset: 0), column: 1,
+                             length: Int.max)
+        var read: [UInt8] = []
+        #expect(cell.read { read += $0; return true })
+        #expect(String(decoding: read, as: UTF8.self) == "bbbb")
+    }
+
     @Test("a stretch holding every byte value still never opens a quoted field")
     func everyByteValue() throws {
         var bytes: [UInt8] = []

@@ -52,6 +52,16 @@ package struct FieldKernel: Sendable {
         }
     }
 
+    /// Where in a field a kernel that starts inside one is.
+    package enum FieldPosition: UInt8, Sendable {
+        /// In an unquoted field, or in the text after a closing quote.
+        case unquoted
+        /// Inside quotes.
+        case quoted
+        /// Right after a quote inside quotes: the next byte decides (doubled, or closing).
+        case quoteSeen
+    }
+
     /// libcsv's parser states, with FIELD_BEGUN split by whether the field is quoted.
     @usableFromInline enum State: UInt8 {
         case rowNotBegun, fieldNotBegun, unquoted, quoted, quoteInQuoted
@@ -77,8 +87,29 @@ package struct FieldKernel: Sendable {
         fields = insideQuotes ? 1 : 0
     }
 
+    /// A kernel that starts inside a record's first field, at `position`: for reading one
+    /// value from a place inside it (a long cell read from the input by offset).
+    package init(dialect: Dialect, insideFieldAt position: FieldPosition, bulk: Bulk = .best) {
+        self.init(dialect: dialect, bulk: bulk)
+        switch position {
+        case .unquoted: state = .unquoted
+        case .quoted: state = .quoted
+        case .quoteSeen: state = .quoteInQuoted
+        }
+        fields = 1
+    }
+
     /// True between records (where a fresh parser could start).
     package var isBetweenRecords: Bool { state == .rowNotBegun }
+
+    /// Where in its field the kernel is (`unquoted` between fields and records).
+    package var fieldPosition: FieldPosition {
+        switch state {
+        case .quoted: .quoted
+        case .quoteInQuoted: .quoteSeen
+        case .rowNotBegun, .fieldNotBegun, .unquoted: .unquoted
+        }
+    }
 
     /// Reads `buffer`, which starts at byte `position` of the input, telling `visitor`;
     /// returns where it stopped: the buffer's end, or where the visitor said stop.
@@ -186,6 +217,7 @@ package struct FieldKernel: Sendable {
                         index += 1
                         fields += 1
                         state = .fieldNotBegun
+                        if fields - 2 <= visitor.lastWantedColumn && !visitor.fieldEnded(fields - 2, at: index - 1) { return index }
                     } else if byte == quote {
                         quoteOpenedAt = position + Int64(index)
                         index += 1
@@ -230,6 +262,7 @@ package struct FieldKernel: Sendable {
                     if byte == delimiter {
                         fields += 1
                         state = .fieldNotBegun
+                        if !visitor.fieldEnded(column, at: index - 1) { return index }
                     } else if byte == 0x0A || byte == 0x0D {
                         if !endRecord(byte) { return index }
                     } else {
@@ -255,6 +288,7 @@ package struct FieldKernel: Sendable {
                         index += 1
                         fields += 1
                         state = .fieldNotBegun
+                        if fields - 2 <= visitor.lastWantedColumn && !visitor.fieldEnded(fields - 2, at: index - 1) { return index }
                     } else if byte == 0x0A || byte == 0x0D {
                         index += 1
                         if !endRecord(byte) { return index }

@@ -15,6 +15,10 @@ package protocol FieldVisitor {
     /// quote inside an unquoted field kept. Empty pieces are not handed over; a value with
     /// none is empty.
     mutating func cell(_ column: Int, _ bytes: UnsafeRawBufferPointer)
+    /// Field `column` (one up to `lastWantedColumn`) ended at the delimiter at `index`.
+    /// Returns false to stop the scan there (past the delimiter). Most visitors need not
+    /// know: by default, nothing happens.
+    mutating func fieldEnded(_ column: Int, at index: Int) -> Bool
     /// A record ended with `fields` fields: `end` is just past its terminator (a CR or a
     /// LF). At the end of the input (`finish`) `terminator` is 0 and `end` is 0. Returns
     /// false to stop the scan right there.
@@ -24,4 +28,9 @@ package protocol FieldVisitor {
     /// A quoting problem at byte `offset` of the input (`index` in the buffer; -1 from
     /// `finish`). The kernel reads on by the rules unless this returns false.
     mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool
+}
+
+extension FieldVisitor {
+    @inlinable
+    package mutating func fieldEnded(_ column: Int, at index: Int) -> Bool { true }
 }
