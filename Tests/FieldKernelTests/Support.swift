@@ -151,3 +151,34 @@ struct CollectingSink: CellSink, Sendable {
 func chunkEnd(_ index: Int, _ chunk: Int, _ count: Int) -> Int {
     count - index <= chunk ? count : index + chunk
 }
+
+/// A visitor that notes where each field of each record starts (through the kernel's
+/// field-end hook, with every column wanted).
+struct FieldStarts: FieldVisitor {
+    var position: Int64 = 0
+    var records: [[Int]] = []
+    private var current: [Int] = [0]
+
+    var lastWantedColumn: Int { Int.max }
+    func wants(_ column: Int) -> Bool { false }
+    mutating func cell(_ column: Int, _ bytes: UnsafeRawBufferPointer) {}
+
+    mutating func fieldEnded(_ column: Int, at index: Int) -> Bool {
+        precondition(column == current.count - 1, "fields end in order")
+        current.append(Int(position) + index + 1)
+        return true
+    }
+
+    mutating func recordEnded(at end: Int, terminator: UInt8, fields: Int) -> Bool {
+        precondition(fields == current.count, "every field's end was told")
+        records.append(current)
+        current = [Int(position) + end]
+        return true
+    }
+
+    mutating func lineFeedAfterCR(at end: Int) {
+        current = [Int(position) + end]
+    }
+
+    mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool { true }
+}
