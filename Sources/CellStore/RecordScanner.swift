@@ -24,6 +24,10 @@ package struct RecordScanner {
         var firstProblem: Problem?
         var problems = 0
         var strayQuotes = 0
+        var firstBlank: Int?
+        /// Where the record being read starts in the input (`.min`: at the first byte
+        /// scanned; nil: unknown, for a scanner that starts inside quotes).
+        var recordStart: Int64? = .min
     }
 
     private var kernel: FieldKernel
@@ -36,6 +40,9 @@ package struct RecordScanner {
     package var firstProblem: Problem? { counts.firstProblem }
     /// How many quoting problems were met.
     package var problemCount: Int { counts.problems }
+    /// The first blank line (a record of one empty cell written as nothing), if any:
+    /// readers such as Python's csv skip those, so output writes them `""`.
+    package var firstBlankRecord: Int? { counts.firstBlank }
     /// How many of them were quotes inside an unquoted field: data, for every reader
     /// (`{"x": 1}` in a cell), so they say nothing against the delimiter.
     package var strayQuoteCount: Int { counts.strayQuotes }
@@ -45,11 +52,13 @@ package struct RecordScanner {
     /// the bulk scan (tests and the benchmark compare them).
     package init(dialect: Dialect, insideQuotes: Bool = false, bulk: FieldKernel.Bulk = .best) {
         kernel = FieldKernel(dialect: dialect, insideQuotes: insideQuotes, bulk: bulk)
+        if insideQuotes { counts.recordStart = nil }
     }
 
     /// The kernel's visitor: counts, and passes each boundary on.
     private struct Visitor: FieldVisitor {
         var counts: Counts
+        let position: Int64
         let boundary: (Int, Bool, Int, Int) -> Void
         let strayText: ((Int) -> Void)?
 
@@ -58,6 +67,12 @@ package struct RecordScanner {
         mutating func cell(_ column: Int, _ bytes: UnsafeRawBufferPointer) {}
 
         mutating func recordEnded(at end: Int, terminator: UInt8, fields: Int) -> Bool {
+            let after = position + Int64(end)
+            // A blank line: one empty field whose record is its line end alone.
+            if fields == 1, terminator != 0, counts.firstBlank == nil, counts.recordStart == after - 1 {
+                counts.firstBlank = counts.records
+            }
+            counts.recordStart = after
             counts.records += 1
             if fields > counts.widest { counts.widest = fields }
             if terminator != 0 { boundary(end, terminator == 0x0D, counts.records, fields) }
@@ -65,6 +80,7 @@ package struct RecordScanner {
         }
 
         mutating func lineFeedAfterCR(at end: Int) {
+            counts.recordStart = position + Int64(end)
             boundary(end, false, counts.records, 0)
         }
 
@@ -90,7 +106,8 @@ package struct RecordScanner {
                                boundary: (Int, Bool, Int, Int) -> Void = { _, _, _, _ in },
                                strayText: ((Int) -> Void)? = nil) {
         withoutActuallyEscaping(boundary) { boundary in
-            var visitor = Visitor(counts: counts, boundary: boundary, strayText: strayText)
+            if counts.recordStart == .min { counts.recordStart = position }
+            var visitor = Visitor(counts: counts, position: position, boundary: boundary, strayText: strayText)
             kernel.scan(buffer, at: position, into: &visitor)
             counts = visitor.counts
         }
@@ -113,7 +130,7 @@ package struct RecordScanner {
 
     /// Ends the input: a record still open is complete (libcsv's `csv_fini`).
     package mutating func finish() {
-        var visitor = Visitor(counts: counts, boundary: { _, _, _, _ in }, strayText: nil)
+        var visitor = Visitor(counts: counts, position: 0, boundary: { _, _, _, _ in }, strayText: nil)
         kernel.finish(into: &visitor)
         counts = visitor.counts
     }
