@@ -69,6 +69,11 @@ public struct CellSearch: Sendable {
     public struct Hit: Sendable, Equatable {
         public var record: Int
         public var column: Int
+
+        package init(record: Int, column: Int) {
+            self.record = record
+            self.column = column
+        }
     }
 
     /// The first record (forward) or the last (backward) in `range` for which `choose`

@@ -15,7 +15,7 @@ public struct ScanInput: Sendable {
         self.init(reader: reader, progress: store.progress)
     }
 
-    init(reader: RecordReader, progress: LoadProgress) {
+    package init(reader: RecordReader, progress: LoadProgress) {
         self.reader = reader
         if reader.isFinal && progress.isComplete {
             wellQuotedRecords = progress.quotingProblem.map(\.record) ?? Int.max
