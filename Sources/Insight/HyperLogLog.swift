@@ -39,20 +39,20 @@ func valueHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
 ///
 /// With precision 16 (64 KiB) the standard error is 0.4 %; two sketches of the same
 /// precision merge into the sketch of both streams.
-public struct HyperLogLog: Sendable {
-    public let precision: Int
+package struct HyperLogLog: Sendable {
+    package let precision: Int
     private var registers: [UInt8]
 
-    public init(precision: Int = 16) {
+    package init(precision: Int = 16) {
         self.precision = min(18, max(4, precision))
         registers = Array(repeating: 0, count: 1 << self.precision)
     }
 
     /// Bytes the sketch holds.
-    public var memoryCost: Int { registers.count }
+    package var memoryCost: Int { registers.count }
 
     @inline(__always)
-    public mutating func add(hash: UInt64) {
+    package mutating func add(hash: UInt64) {
         let index = Int(hash >> UInt64(64 - precision))
         // The rank of the first 1 bit after the index bits (a sentinel bounds it).
         let rest = (hash << UInt64(precision)) | (1 << UInt64(precision - 1))
@@ -61,7 +61,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// Folds `other` (of the same precision) in.
-    public mutating func merge(_ other: HyperLogLog) {
+    package mutating func merge(_ other: HyperLogLog) {
         precondition(other.precision == precision)
         for index in registers.indices where registers[index] < other.registers[index] {
             registers[index] = other.registers[index]
@@ -69,7 +69,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// The estimated number of distinct values added.
-    public var estimate: Int {
+    package var estimate: Int {
         let m = Double(registers.count)
         var sum = 0.0
         var zeros = 0
@@ -88,7 +88,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// The relative standard error of the estimate.
-    public var standardError: Double { 1.04 / Double(registers.count).squareRoot() }
+    package var standardError: Double { 1.04 / Double(registers.count).squareRoot() }
 }
 
 import Foundation

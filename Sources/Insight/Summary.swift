@@ -4,43 +4,43 @@ import Scan
 import Table
 
 /// One row of the summary: what one column holds.
-public struct ColumnSummary: Sendable, Equatable {
+package struct ColumnSummary: Sendable, Equatable {
     /// The column's position (from 0) and its header name (its number, without a header).
-    public var column: Int
-    public var name: String
-    public var kind: ValueKind
+    package var column: Int
+    package var name: String
+    package var kind: ValueKind
     /// Records with a value in this column, and records with an empty one (or none).
-    public var filled: Int
-    public var empty: Int
+    package var filled: Int
+    package var empty: Int
     /// Distinct values, the empty value included: exact unless `distinctIsEstimate`.
-    public var distinct: Int
-    public var distinctIsEstimate: Bool
+    package var distinct: Int
+    package var distinctIsEstimate: Bool
     /// The least and greatest values as written: compared as numbers in a number column
     /// and as instants in a date/time column (as the sort compares them: see `CellValue`),
     /// by their bytes (UTF-8 code point order) otherwise.
-    public var minimum: String?
-    public var maximum: String?
+    package var minimum: String?
+    package var maximum: String?
     /// For number columns: the mean and the sample standard deviation (the mean is ±infinity
     /// when values past Double's range are all of one sign, nil with both; the deviation
     /// nil then).
-    public var mean: Double?
-    public var standardDeviation: Double?
+    package var mean: Double?
+    package var standardDeviation: Double?
     /// The shortest and longest filled value, in characters (Unicode scalars).
-    public var shortest: Int?
-    public var longest: Int?
+    package var shortest: Int?
+    package var longest: Int?
     /// The most common values, most common first (the empty value among them).
-    public var common: [FrequencyRow]
+    package var common: [FrequencyRow]
     /// True when the column had more distinct values than the budget: `common` counts are
     /// then lower bounds, and `distinct` an estimate.
-    public var commonIsEstimate: Bool
+    package var commonIsEstimate: Bool
     /// False in a partial summary published while the scan runs.
-    public var isComplete: Bool
+    package var isComplete: Bool
 }
 
 /// Summarises every column in one pass, in the background: the summary sheet's engine,
 /// and `--summary`'s. While it runs, `partial` holds the summary so far.
-public final class SummaryScan {
-    public typealias Status = BackgroundScan<[ColumnSummary]>.Status
+package final class SummaryScan {
+    package typealias Status = BackgroundScan<[ColumnSummary]>.Status
 
     private let scan: BackgroundScan<[ColumnSummary]>
     private let board: Board<[ColumnSummary]>
@@ -50,7 +50,7 @@ public final class SummaryScan {
     /// Starts summarising the `names.count` columns of `input`'s records from `headerRows`
     /// on; only those of `records` when given (a filter's result). `commonValues` most
     /// common values are kept per column.
-    public convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
                             budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
@@ -59,7 +59,7 @@ public final class SummaryScan {
 
     /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
     /// records are summarised.
-    public convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
                             budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
@@ -83,10 +83,10 @@ public final class SummaryScan {
         }
     }
 
-    public var status: Status { scan.status }
+    package var status: Status { scan.status }
 
     /// The summary so far (nil before the first piece is read); the final one once finished.
-    public var partial: [ColumnSummary]? {
+    package var partial: [ColumnSummary]? {
         if case .finished(let rows) = scan.status { return rows }
         let parts = board.values
         guard var merged = parts.first else { return nil }
@@ -98,8 +98,8 @@ public final class SummaryScan {
         }
     }
 
-    public func cancel() { scan.cancel() }
-    public func wait() { scan.wait() }
+    package func cancel() { scan.cancel() }
+    package func wait() { scan.wait() }
 
     static func rows(_ profiles: [ColumnProfile], names: [String], commonValues: Int, isComplete: Bool) -> [ColumnSummary] {
         profiles.enumerated().map { index, profile in
@@ -193,7 +193,7 @@ extension ColumnSummary {
 
 extension ColumnSummary {
     /// The summary's columns, as `--summary` writes them and the summary sheet shows them.
-    public static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
+    package static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
                                 "shortest", "longest", "common"]
 
     /// A mean or a deviation as text: Swift's shortest form that reads back exactly,
@@ -205,7 +205,7 @@ extension ColumnSummary {
 
     /// This summary as text cells under `header` (`≈` marks estimates; the empty value's
     /// count is exact).
-    public var cells: [String] {
+    package var cells: [String] {
         let listed = common.map {
             "\($0.value.isEmpty ? "(empty)" : $0.shownText) (\(commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
         }

@@ -14,12 +14,12 @@ import Table
 ///
 /// Rows that are not a file's (a sheet's, in memory) are searched cell by cell with the
 /// same matcher that confirms a candidate, so both give the same matches.
-public struct CellSearch: Sendable {
-    public let pattern: CompiledPattern
+package struct CellSearch: Sendable {
+    package let pattern: CompiledPattern
     /// The pattern run on raw bytes, or nil when every record is parsed.
     let candidate: CompiledPattern?
     /// Only this column, or every column.
-    public let column: Int?
+    package let column: Int?
     /// What is searched: an input's bytes, or rows.
     let source: Source
 
@@ -35,7 +35,7 @@ public struct CellSearch: Sendable {
     package var minimumSharedBytes: Int64 = 8 << 20
 
     /// A search of rows (no raw bytes to look at: every cell is matched).
-    public init(rows: RowSnapshot, pattern: CompiledPattern, column: Int?) {
+    package init(rows: RowSnapshot, pattern: CompiledPattern, column: Int?) {
         source = .rows(rows)
         self.pattern = pattern
         self.column = column
@@ -43,7 +43,7 @@ public struct CellSearch: Sendable {
         recordCandidate = nil
     }
 
-    public init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
+    package init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
         source = .bytes(input)
         self.pattern = pattern
         self.column = column
@@ -63,12 +63,12 @@ public struct CellSearch: Sendable {
     let recordCandidate: CompiledPattern?
 
     /// True when raw bytes are searched where the input is well quoted.
-    public var searchesRawBytes: Bool { candidate != nil }
+    package var searchesRawBytes: Bool { candidate != nil }
 
     /// A match: the record and the column chosen.
-    public struct Hit: Sendable, Equatable {
-        public var record: Int
-        public var column: Int
+    package struct Hit: Sendable, Equatable {
+        package var record: Int
+        package var column: Int
 
         package init(record: Int, column: Int) {
             self.record = record
@@ -80,7 +80,7 @@ public struct CellSearch: Sendable {
     /// picks a column among its matching ones; nil when none, or when cancelled.
     /// - Complexity: reads the pieces from the start of `range` (or its end, backward) to
     ///   the hit; parses only records around a candidate where the input is well quoted.
-    public func find(in range: Range<Int>, forward: Bool, control: ScanControl,
+    package func find(in range: Range<Int>, forward: Bool, control: ScanControl,
                      choose: @escaping @Sendable (_ record: Int, _ columns: [Int]) -> Int?) -> Hit? {
         let input: ScanInput
         switch source {
@@ -121,17 +121,17 @@ public struct CellSearch: Sendable {
     }
 
     /// Work done by a search, for tests: what was parsed.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Candidates' records parsed one at a time (a whole-piece parse counts once).
-        public var recordParses = 0
+        package var recordParses = 0
         /// Pieces parsed record by record from their start.
-        public var piecesParsed = 0
+        package var piecesParsed = 0
     }
 
     /// Calls `visit` with every record in `range` that has a matching cell, in order,
     /// with its matching columns, until it returns false (one thread; for filters).
     @discardableResult
-    public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
+    package func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
         let input: ScanInput
         switch source {
         case .rows(let rows):

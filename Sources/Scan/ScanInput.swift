@@ -2,7 +2,7 @@ import CellStore
 
 /// An input's bytes and index as a scan on another thread sees them: a snapshot taken on
 /// the UI thread, which owns the store.
-public struct ScanInput: Sendable {
+package struct ScanInput: Sendable {
     package let reader: RecordReader
     /// Records before this one were indexed with no quoting problem met before them:
     /// their raw bytes hold each cell's value, quoted or not, with only its quotes doubled.
@@ -10,7 +10,7 @@ public struct ScanInput: Sendable {
     package let wellQuotedRecords: Int
 
     /// The store's input as read now (nil until its dialect is known).
-    public init?(store: CellStore) {
+    package init?(store: CellStore) {
         guard let reader = store.recordReader() else { return nil }
         self.init(reader: reader, progress: store.progress)
     }
@@ -26,7 +26,7 @@ public struct ScanInput: Sendable {
     }
 
     /// Bytes a scan reads at most.
-    public var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
+    package var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
 
     /// A stretch of the input a scan reads in one go: whole records, between checkpoints.
     package struct Piece: Sendable {
