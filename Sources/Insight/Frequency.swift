@@ -137,11 +137,7 @@ package final class FrequencyCount {
         let board = Board<FrequencyTable>()
         self.board = board
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
-            var chosen = pass
-            if let records {
-                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
-                chosen.filter = filter
-            }
+            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }
     }

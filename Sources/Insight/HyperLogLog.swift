@@ -1,3 +1,5 @@
+import CellStore
+
 /// A 64-bit hash of a value's bytes, the same in every run (the distinct-count estimate of
 /// a file does not change from one run to the next).
 @inline(__always)
@@ -15,23 +17,8 @@ func valueHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         hash = ((hash << 27) | (hash >> 37)) &* 5 &+ 0x52DC_E729
         index += 8
     }
-    if index < count {
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < count {
-            tail |= UInt64(bytes[index]) << shift
-            shift += 8
-            index += 1
-        }
-        hash ^= mix(tail)
-    }
-    // Murmur3's finalizer: every input bit reaches every output bit.
-    hash ^= hash >> 33
-    hash = hash &* 0xFF51_AFD7_ED55_8CCD
-    hash ^= hash >> 33
-    hash = hash &* 0xC4CE_B9FE_1A85_EC53
-    hash ^= hash >> 33
-    return hash
+    if index < count { hash ^= mix(ByteHash.tail(bytes, from: index)) }
+    return ByteHash.finalize(hash)
 }
 
 /// An estimate of how many distinct values a stream holds, in a fixed `2^precision` bytes

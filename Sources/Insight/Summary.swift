@@ -73,11 +73,7 @@ package final class SummaryScan {
         self.names = names
         self.commonValues = commonValues
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
-            var chosen = pass
-            if let records {
-                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
-                chosen.filter = filter
-            }
+            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
             guard let profiles = SummaryScan.profile(chosen, budget: budget, control: control, board: board) else { return nil }
             return SummaryScan.rows(profiles, names: names, commonValues: commonValues, isComplete: true)
         }

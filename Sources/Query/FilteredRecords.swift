@@ -57,7 +57,7 @@ package final class FilteredRecords: RecordSequence {
         return FilteredRecords(input: .rows(rows), headerRows: headerRows, filters: filters, patterns: patterns, base: base, wake: wake)
     }
 
-    init(input: FilterJob.Input, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
+    init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
         self.filters = filters
         self.headerRows = headerRows

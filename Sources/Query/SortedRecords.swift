@@ -45,7 +45,7 @@ package final class SortedRecords: RecordSequence {
     package let headerRows: Int
     let core = Core()
     /// What is sorted: read again to find a record's row by its key.
-    let input: SortJob.Input
+    let input: PassInput
     /// The pass; dropping it (with the object) cancels it and waits for its thread.
     private let scan: BackgroundScan<Bool>
 
@@ -72,7 +72,7 @@ package final class SortedRecords: RecordSequence {
                              workers: 1, wake: wake)
     }
 
-    init(input: SortJob.Input, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
+    init(input: PassInput, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
          workers: Int, wake: @escaping @Sendable () -> Void) {
         self.keys = keys
         self.kinds = kinds

@@ -236,14 +236,6 @@ package final class QueryRows: RowSource {
         return Self.row(index - 1, parts: parts, starts: starts)
     }
 
-    package func rows(_ refs: [RecordRef]) -> [Int: Row] {
-        var result: [Int: Row] = [:]
-        for ref in refs {
-            if let row = row(ref.record) { result[ref.record] = row }
-        }
-        return result
-    }
-
     /// The rows now: the parts are shared, not copied.
     package func snapshot() -> RowSnapshot? {
         guard let header else { return RowSnapshot(rows: []) }
@@ -255,12 +247,8 @@ package final class QueryRows: RowSource {
 
     /// Data row `index` (from 0) of `parts`.
     private static func row(_ index: Int, parts: [[Row]], starts: [Int]) -> Row {
-        var low = 0, high = parts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= index { low = middle } else { high = middle - 1 }
-        }
-        return parts[low][index - starts[low]]
+        let part = Self.part(holding: index, starts: starts)
+        return parts[part][index - starts[part]]
     }
 
     // MARK: The answer's thread

@@ -77,16 +77,19 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
     }
 
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
-    /// returns when all have.
-    package static func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// returns when all have: the worker threads of every pass (scans, sorts, filters,
+    /// SQL). Threads are named `threadName` and their number; those of a background pass
+    /// yield to the interactive thread, those a caller waits for keep its priority.
+    package static func runConcurrently(_ count: Int, threadName: String = "csvfreeze scan", yieldsToInteractiveThreads: Bool = true,
+                                        _ body: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 1..<max(1, count) {
             let thread = Thread {
-                yieldToInteractiveThreads()
+                if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
                 body(index)
                 done.signal()
             }
-            thread.name = "csvfreeze scan \(index)"
+            thread.name = "\(threadName) \(index)"
             thread.start()
         }
         body(0)

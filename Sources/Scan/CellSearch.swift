@@ -89,7 +89,7 @@ package struct CellSearch: Sendable {
         }
         let pieces = input.pieces(for: range, limit: pieceLimit, raw: candidate != nil)
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        let shares = workers > 1 && total >= minimumSharedBytes ? split(pieces, into: workers) : [pieces]
+        let shares = workers > 1 && total >= minimumSharedBytes ? ScanInput.split(pieces, into: workers) : [pieces]
         let hits = Mutex<[Hit?]>(Array(repeating: nil, count: shares.count))
         BackgroundScan<Int>.runConcurrently(shares.count) { share in
             let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
@@ -183,20 +183,5 @@ package struct CellSearch: Sendable {
             start = forward ? stretch.upperBound : stretch.lowerBound
         }
         return nil
-    }
-
-    /// `pieces` in `count` runs of about equal bytes, in order.
-    private func split(_ pieces: [ScanInput.Piece], into count: Int) -> [[ScanInput.Piece]] {
-        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        var shares: [[ScanInput.Piece]] = [[]]
-        var done: Int64 = 0
-        for piece in pieces {
-            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
-                shares.append([])
-            }
-            shares[shares.count - 1].append(piece)
-            done += piece.byteCount
-        }
-        return shares
     }
 }

@@ -74,3 +74,21 @@ package struct ScanInput: Sendable {
         return pieces
     }
 }
+
+extension ScanInput {
+    /// `pieces` in `count` runs of about equal bytes, in order: one share a worker, for
+    /// every pass that spreads pieces over threads.
+    package static func split(_ pieces: [Piece], into count: Int) -> [[Piece]] {
+        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
+        var shares: [[Piece]] = [[]]
+        var done: Int64 = 0
+        for piece in pieces {
+            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
+                shares.append([])
+            }
+            shares[shares.count - 1].append(piece)
+            done += piece.byteCount
+        }
+        return shares
+    }
+}

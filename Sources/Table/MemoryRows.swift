@@ -104,14 +104,6 @@ package final class MemoryRows: RowSource {
         return row
     }
 
-    package func rows(_ refs: [RecordRef]) -> [Int: Row] {
-        var result: [Int: Row] = [:]
-        for ref in refs {
-            if let row = row(ref.record) { result[ref.record] = row }
-        }
-        return result
-    }
-
     /// The records now: the parts are shared, not copied.
     package func snapshot() -> RowSnapshot? {
         let header = self.header, parts = self.parts, starts = self.starts
@@ -122,12 +114,21 @@ package final class MemoryRows: RowSource {
 
     /// Data row `index` (from 0) of `parts`.
     private static func make(_ index: Int, parts: [Part], starts: [Int]) -> Row {
-        // The last part that starts at or before the row (parts are few: a binary search).
-        var low = 0, high = parts.count - 1
+        let part = Self.part(holding: index, starts: starts)
+        return parts[part].make(index - starts[part])
+    }
+}
+
+extension RowSource {
+    /// The last of parts starting at `starts` (ascending, the first 0) that starts at or
+    /// before row `index`: the part that holds it, for sources that keep their rows in
+    /// parts as they come. Parts are few: a binary search.
+    package static func part(holding index: Int, starts: [Int]) -> Int {
+        var low = 0, high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= index { low = middle } else { high = middle - 1 }
         }
-        return parts[low].make(index - starts[low])
+        return low
     }
 }

@@ -41,6 +41,18 @@ public protocol RowSource: AnyObject {
     var file: CellStore? { get }
 }
 
+extension RowSource {
+    /// Each ref's row on its own: for sources that hold their rows in memory, where a
+    /// batch costs no less than its rows one by one.
+    package func rows(_ refs: [RecordRef]) -> [Int: Row] {
+        var result: [Int: Row] = [:]
+        for ref in refs {
+            if let row = row(ref.record) { result[ref.record] = row }
+        }
+        return result
+    }
+}
+
 extension CellStore: RowSource {
     /// A file: the user says how many header rows it has.
     public var headerRows: Int? { nil }
