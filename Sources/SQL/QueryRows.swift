@@ -227,8 +227,6 @@ package final class QueryRows: RowSource {
     package var columnCount: Int { widest }
     /// The answer's column names.
     package var headerRows: Int? { 1 }
-    /// An answer has no file behind it.
-    package var file: CellStore? { nil }
 
     package func row(_ index: Int) -> Row? {
         if index == 0 { return header }

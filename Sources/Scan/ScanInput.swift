@@ -92,3 +92,28 @@ extension ScanInput {
         return shares
     }
 }
+
+extension ScanInput {
+    /// Parses `piece` with `parser`, read through `buffer` a megabyte at most at a time,
+    /// and hands each batch of records to `take`; the parser is finished when the piece
+    /// ends the input. Reading stops when `goesOn` says no (what was read is still
+    /// finished), and stops at once, unfinished, when `isCancelled`.
+    package func parse(_ piece: Piece, with parser: RecordParser, buffer: UnsafeMutableRawBufferPointer,
+                       while goesOn: () -> Bool = { true }, isCancelled: () -> Bool, _ take: ([Row]) -> Void) {
+        var offset = piece.start
+        let chunk = min(buffer.count, 1 << 20)
+        while offset < piece.end && goesOn() {
+            if isCancelled() { return }
+            let wanted = Int(min(Int64(chunk), piece.end - offset))
+            let count = reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            take(parser.takeRecords())
+        }
+        if piece.endsInput {
+            parser.finish()
+            take(parser.takeRecords())
+        }
+    }
+}

@@ -91,8 +91,6 @@ package final class MemoryRows: RowSource {
     package var columnCount: Int { widest }
     /// The header row.
     package var headerRows: Int? { 1 }
-    /// Rows in memory have no file behind them.
-    package var file: CellStore? { nil }
 
     package func row(_ index: Int) -> Row? {
         if index == 0 { return header }

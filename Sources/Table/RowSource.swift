@@ -42,6 +42,9 @@ public protocol RowSource: AnyObject {
 }
 
 extension RowSource {
+    /// No file: what any source but a file says.
+    package var file: CellStore? { nil }
+
     /// Each ref's row on its own: for sources that hold their rows in memory, where a
     /// batch costs no less than its rows one by one.
     package func rows(_ refs: [RecordRef]) -> [Int: Row] {
