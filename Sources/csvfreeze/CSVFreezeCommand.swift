@@ -226,7 +226,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func spoolLimitValue() throws -> SpoolLimit {
         guard let spoolLimit else { return .keepFree }
         guard let limit = SpoolLimit(parsing: spoolLimit) else {
-            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(spoolLimit)'")
+            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(shownSafely(spoolLimit))'")
         }
         return limit
     }
@@ -239,7 +239,7 @@ struct CSVFreezeCommand: ParsableCommand {
         default:
             let bytes = Array(delimiter.utf8)
             guard bytes.count == 1 else {
-                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(delimiter)'")
+                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(shownSafely(delimiter))'")
             }
             guard bytes[0] != 0x0A, bytes[0] != 0x0D else {
                 throw ValidationError("--delimiter cannot be a line break")
@@ -257,7 +257,7 @@ struct CSVFreezeCommand: ParsableCommand {
         do {
             return try TextEncoding(named: encoding)
         } catch {
-            throw ValidationError("--encoding: \(error.description)")
+            throw ValidationError("--encoding: \(shownSafely(error.description))")
         }
     }
 
@@ -267,7 +267,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if quote == "none" { return Dialect.noQuote }
         let bytes = Array(quote.utf8)
         guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
-            throw ValidationError("--quote takes one single-byte character or 'none', not '\(quote)'")
+            throw ValidationError("--quote takes one single-byte character or 'none', not '\(shownSafely(quote))'")
         }
         if let delimiter = try delimiterByte(), delimiter == bytes[0] {
             throw ValidationError("--quote and --delimiter cannot be the same character")
@@ -344,9 +344,23 @@ struct CSVFreezeCommand: ParsableCommand {
 
 /// Prints `csvfreeze: message` on stderr and exits.
 func fail(_ message: String, status: Int32) -> Never {
-    let line = Array("csvfreeze: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    say(message)
     exit(status)
+}
+
+/// Prints `csvfreeze: message` on stderr, on one line. A message may quote a file name, a
+/// header or what the user typed: its control characters, escape sequences, line breaks
+/// and characters that draw nothing are shown as the screen shows them (`␛`, `↵`,
+/// `<U+200B>`), so nothing from the data reaches the terminal raw.
+func say(_ message: String) {
+    let line = Array("csvfreeze: \(shownSafely(message))\n".utf8)
+    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+}
+
+/// `text` as the screen shows it (`CellText`): safe to print on a terminal.
+func shownSafely(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+    return CellText.glyphs(text).map(\.text).joined()
 }
 
 enum Locale {

@@ -110,8 +110,7 @@ enum InsightOutput {
                                      percent(Double(table.unlistedCount) * 100 / Double(max(1, table.total)))]))
         }
         // Machine formats keep their rows to true values; the estimate goes to stderr.
-        let line = Array("csvfreeze: \(note)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        say(note)
     }
 
     /// A value longer than a cell kept, written whole from where it first occurs, then
