@@ -101,10 +101,10 @@ struct CSVFreezeCommand: ParsableCommand {
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
-          is too wide); 2 the screen cannot be drawn, no such --frequency
-          column, or several files without --sql; 64 bad options; 65 a query
-          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
-          without choosing.
+          is too wide), or is empty for --frequency or --summary; 2 the screen
+          cannot be drawn, no such --frequency column, or several files
+          without --sql; 64 bad options; 65 a query SQLite refuses (--sql);
+          128+N after signal N; 130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")

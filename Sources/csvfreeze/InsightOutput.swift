@@ -30,9 +30,10 @@ enum InsightOutput {
             usleep(2000)
             progress = store.progress
         }
-        guard let input = ScanInput(store: store) else {
+        guard let input = ScanInput(store: store), store.rowCount > 0 else {
             if let failure = progress.failure { fail("\(store.name): \(failure)", status: 1) }
-            return 0   // no input at all: nothing to count
+            // No record, so no column: there is nothing to name, count or summarise.
+            fail("\(store.name): empty input, nothing to count", status: 1)
         }
         let columns = store.columnCount
         // One name for each column, as JSON keys and the screen have them.
