@@ -3,7 +3,7 @@ import ArgumentParser
 /// The options that answer "what is in this column?" without opening the viewer.
 struct InsightOptions: ParsableArguments {
     @Option(name: .customLong("frequency"),
-            help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size.",
+            help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A record too short to have COLUMN counts as the empty value, as the screen shows its missing cell (so in --summary's empty count). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size.",
                                valueName: "column"))
     var frequency: String?
 

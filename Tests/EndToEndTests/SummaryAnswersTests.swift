@@ -33,4 +33,23 @@ struct SummaryAnswersTests {
         #expect(piped.status == 1)
         #expect(piped.stderr == "csvfreeze: stdin: empty input, nothing to count\n")
     }
+
+    @Test("records too short to have the column count as the empty value, and the documentation says so")
+    func shortRecords() throws {
+        let (directory, url) = try file(Array("a,b,c\n1,2,3\n4\n5,6\n7,8,\n".utf8))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counted = try run([binary, "--frequency", "c", "--output", "csv", url.path])
+        #expect(counted.status == 0)
+        #expect(counted.text == "value,count,percent\n,3,75.00\n3,1,25.00\n")
+        let summary = try run([binary, "--summary", "--output", "csv", url.path])
+        #expect(cells(summary, line: 3)[0...3] == ["c", "integer", "1", "3"])
+        let help = try run([binary, "--help"]).text.replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "  +", with: " ", options: .regularExpression)
+        #expect(help.contains("A record too short to have COLUMN counts as the empty value"), "\(help)")
+        let readme = try String(contentsOf: Paths.package.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("a record too short to have COLUMN counts as the empty value"))
+        let man = try String(contentsOf: Paths.package.appendingPathComponent("man/csvfreeze.1"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(man.contains("A record too short to have .I COLUMN counts as the empty value"))
+    }
 }
