@@ -5,13 +5,16 @@ import Glibc
 /// Mean and spread of numbers. The mean comes from a compensated sum (Neumaier's: the
 /// low-order bits each addition loses are summed apart), so it is the correctly rounded
 /// mean in all but contrived cases; the spread from Welford's method (Chan's to join two
-/// parts), which stays accurate where a sum of squares would cancel.
+/// parts), which stays accurate where a sum of squares would cancel. Welford's steps are
+/// taken on halves of the values, so a step between finite values never overflows (`1e308`
+/// and `-1e308` are 2e308 apart): the spread is then infinite only when its square is.
 struct Moments: Sendable, Equatable {
     var count = 0
     var sum = 0.0
     var compensation = 0.0
     var running = 0.0
-    var squares = 0.0
+    /// The sum of squared deviations, in quarters (deviations of the halved values).
+    var quarterSquares = 0.0
     /// Values past Double's range (`1e400`), kept out of the sums: a mean is then infinite
     /// (or has none, with both signs), and the spread has none.
     var positiveInfinities = 0
@@ -32,9 +35,9 @@ struct Moments: Sendable, Equatable {
         }
         count += 1
         addToSum(value)
-        let delta = value - running
-        running += delta / Double(count)
-        squares += delta * (value - running)
+        let halfDelta = value / 2 - running / 2
+        running += 2 * (halfDelta / Double(count))
+        quarterSquares += halfDelta * (value / 2 - running / 2)
     }
 
     mutating func merge(_ other: Moments) {
@@ -48,9 +51,9 @@ struct Moments: Sendable, Equatable {
             return
         }
         let total = count + other.count
-        let delta = other.running - running
-        running += delta * Double(other.count) / Double(total)
-        squares += other.squares + delta * delta * Double(count) * Double(other.count) / Double(total)
+        let halfDelta = other.running / 2 - running / 2
+        running += 2 * (halfDelta * (Double(other.count) / Double(total)))
+        quarterSquares += other.quarterSquares + halfDelta * halfDelta * (Double(count) * (Double(other.count) / Double(total)))
         addToSum(other.sum)
         compensation += other.compensation
         count = total
@@ -70,10 +73,10 @@ struct Moments: Sendable, Equatable {
     }
 
     /// The sample standard deviation (n − 1), nil below two values or when a value is past
-    /// Double's range; infinite when the spread itself is past it.
+    /// Double's range; infinite when the squared deviations are past it.
     var standardDeviation: Double? {
         guard count > 1, positiveInfinities == 0, negativeInfinities == 0 else { return nil }
-        let deviation = (squares / Double(count - 1)).squareRoot()
+        let deviation = 2 * (quarterSquares / Double(count - 1)).squareRoot()
         return deviation.isNaN ? nil : deviation
     }
 }

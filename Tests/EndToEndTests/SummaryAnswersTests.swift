@@ -19,6 +19,26 @@ struct SummaryAnswersTests {
         result.text.components(separatedBy: "\n")[line].components(separatedBy: ",")
     }
 
+    @Test("the standard deviation is blank when a value is past a double's range, and the documentation says so")
+    func deviationPastRange() throws {
+        let (directory, url) = try file(Array("v\n1\n1e400\n2\n".utf8))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let summary = try run([binary, "--summary", "--output", "csv", url.path])
+        #expect(cells(summary, line: 1)[7...8] == ["inf", ""])
+        let (spread, wide) = try file(Array("v\n1e308\n-1e308\n".utf8))
+        defer { try? FileManager.default.removeItem(at: spread) }
+        #expect(cells(try run([binary, "--summary", "--output", "csv", wide.path]), line: 1)[7...8] == ["0.0", "inf"])
+        let help = try run([binary, "--help"]).text.replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "  +", with: " ", options: .regularExpression)
+        let phrase = "blank when a value is past a double's range"
+        #expect(help.contains(phrase))
+        let readme = try String(contentsOf: Paths.package.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(phrase))
+        let man = try String(contentsOf: Paths.package.appendingPathComponent("man/csvfreeze.1"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(man.contains(phrase))
+    }
+
     @Test("an empty input: one clear line for --summary and --frequency alike")
     func emptyInput() throws {
         let (directory, url) = try file([])
