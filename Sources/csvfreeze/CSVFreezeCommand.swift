@@ -61,8 +61,10 @@ struct CSVFreezeCommand: ParsableCommand {
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
         A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
-        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
-        with one line (exit 1); --output alone writes every field of any record.
+        so; --filter, --sort and --columns stop at such a record with one line (exit 1); \
+        --frequency and --summary stop only at a column past 1,048,576 (--summary takes \
+        every column unless --columns chooses), with one line (exit 1), and count the \
+        columns within it in every record; --output alone writes every field of any record.
 
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))

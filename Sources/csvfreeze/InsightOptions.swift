@@ -8,7 +8,7 @@ struct InsightOptions: ParsableArguments {
     var frequency: String?
 
     @Flag(name: .customLong("summary"),
-          help: "Write one row per column instead of viewing: its kind (integer, decimal, date/time, boolean, text), filled and empty counts, distinct values, min and max (compared as --sort compares them), mean and sample standard deviation for number columns (the mean inf or -inf when a value is past a double's range such as 1e400, blank with both signs; the deviation blank when a value is past a double's range, inf when the deviations are too large to square in a double), shortest and longest length, most common values (--output chooses the format, default table). A value over 1 MiB counts whole and shows as its start, '…' and its size.")
+          help: "Write one row per column instead of viewing (with --columns, those columns in that order): its kind (integer, decimal, date/time, boolean, text for a mix, or empty), filled and empty counts, distinct values, min and max (the first and last filled values of an ascending --sort on the column, whatever its kind), mean and sample standard deviation for number columns (the mean inf or -inf when a value is past a double's range such as 1e400, blank with both signs; the deviation blank when a value is past a double's range, inf when the deviations are too large to square in a double), shortest and longest length, most common values (those --frequency lists first, with the same counts and distinct estimate) (--output chooses the format, default table). A value over 1 MiB counts whole and shows as its start, '…' and its size.")
     var summary = false
 
     /// True when one of these modes is asked for.

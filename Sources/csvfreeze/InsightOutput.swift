@@ -39,11 +39,15 @@ enum InsightOutput {
         // One name for each column, as JSON keys and the screen have them.
         let header = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
         let names = header.names(count: columns)
-        // --filter and its kin: count only the records they keep (the viewer's filter engine).
+        // --filter and its kin: count only the records they keep (the viewer's filter engine);
+        // --columns: summarise only those columns, in that order.
         var records: (any RecordSequence)?
+        var chosen: [Int]?
         if query.isActive {
             do {
-                let filters = try query.resolve(names: header, columnCount: columns).filters
+                let resolved = try query.resolve(names: header, columnCount: columns)
+                chosen = resolved.columns
+                let filters = resolved.filters
                 if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
             } catch let problem as QueryOptions.Problem {
                 fail(problem.description, status: 2)
@@ -65,8 +69,9 @@ enum InsightOutput {
             guard case .finished(let table) = count.status else { return 1 }
             writeFrequency(table, format: format, to: writer, column: column, reader: store.recordReader())
         } else {
-            if columns > RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
-            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records)
+            let summarised = chosen ?? Array(0..<columns)
+            if (summarised.max() ?? 0) >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
+            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, columns: summarised)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
             writeSummary(rows, to: writer)
