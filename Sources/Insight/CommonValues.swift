@@ -16,10 +16,7 @@ enum CommonValues {
     /// only those columns; reads nothing when `counters` is empty. Nil when cancelled.
     static func recount(_ pass: Pass, counters: [Int: ValueCounter], control: ScanControl) -> [Int: [FrequencyRow]]? {
         guard let low = counters.keys.min(), let high = counters.keys.max() else { return [:] }
-        var again = Pass(input: pass.input, columns: low..<(high + 1), filter: pass.filter)
-        again.pieceLimit = pass.pieceLimit
-        again.workers = pass.workers
-        again.minimumSharedBytes = pass.minimumSharedBytes
+        let again = pass.over(columns: low..<(high + 1))
         var tables = [ValueTable?](repeating: nil, count: high - low + 1)
         for (column, counter) in counters { tables[column - low] = counter.candidates() }
         let start = tables

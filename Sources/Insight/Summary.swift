@@ -64,10 +64,25 @@ public final class SummaryScan {
     /// them is `column N`). `commonValues` most common values are kept per column. `kinds`
     /// says how a sort orders each of `columns` (nil: judged from the first thousand data
     /// records, as a sort judges them).
-    public init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
-                columns: [Int]? = nil, kinds: [ColumnKind]? = nil,
-                budget: InsightBudget = .standard, commonValues: Int = 3,
-                wake: @escaping @Sendable () -> Void = {}) {
+    public convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+                            columns: [Int]? = nil, kinds: [ColumnKind]? = nil,
+                            budget: InsightBudget = .standard, commonValues: Int = 3,
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+                  records: records, columns: columns, kinds: kinds, budget: budget, commonValues: commonValues, wake: wake)
+    }
+
+    /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
+    /// records are summarised.
+    public convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+                            columns: [Int]? = nil, budget: InsightBudget = .standard, commonValues: Int = 3,
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+                  records: records, columns: columns, kinds: nil, budget: budget, commonValues: commonValues, wake: wake)
+    }
+
+    private init(_ whole: Pass, names: [String], records: (any RecordSequence)?, columns: [Int]?, kinds: [ColumnKind]?,
+                 budget: InsightBudget, commonValues: Int, wake: @escaping @Sendable () -> Void) {
         let board = Board<[ColumnSummary]>()
         self.board = board
         self.names = names
@@ -76,16 +91,15 @@ public final class SummaryScan {
         self.commonValues = commonValues
         // Each column once, in file order: what the pass profiles.
         let profiled = Array(Set(columns)).sorted()
-        let range = (profiled.first ?? 0)..<((profiled.last ?? 0) + 1)
-        let pass = Pass(input: input, columns: range, filter: RecordFilter(first: headerRows))
+        let pass = whole.over(columns: (profiled.first ?? 0)..<((profiled.last ?? 0) + 1))
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
-                chosen = Pass(input: input, columns: pass.columns, filter: filter)
+                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
+                chosen.filter = filter
             }
             let orders = kinds.map { given in profiled.map { given[columns.firstIndex(of: $0) ?? 0] } }
-                ?? SummaryScan.judge(profiled, reader: input.reader, headerRows: headerRows)
+                ?? SummaryScan.judge(profiled, in: pass)
             guard let profiles = SummaryScan.profile(chosen, columns: profiled, orders: orders, budget: budget, control: control,
                                                      board: board, names: names) else { return nil }
             // Past the budget: the frequency table's second pass, for those columns.
@@ -122,7 +136,24 @@ public final class SummaryScan {
     }
 
     /// How a sort orders each of `columns`, judged as it judges them: from the first
-    /// `ColumnKind.sample` data records.
+    /// `ColumnKind.sample` data records of what `pass` reads (its filter aside, as the sort's).
+    static func judge(_ columns: [Int], in pass: Pass) -> [ColumnKind] {
+        switch pass.source {
+        case .bytes(let input):
+            return judge(columns, reader: input.reader, headerRows: pass.filter.first)
+        case .rows(let rows):
+            var tallies = [ColumnKind.Tally](repeating: ColumnKind.Tally(), count: columns.count)
+            let first = min(pass.filter.first, rows.count)
+            for row in rows.rows(in: first..<min(rows.count, first + ColumnKind.sample)) {
+                for (index, column) in columns.enumerated() where column < row.count {
+                    row.field(column).withUnsafeBytes { tallies[index].add($0) }
+                }
+            }
+            return tallies.map(\.kind)
+        }
+    }
+
+    /// `judge(_:in:)` over a file's records, read from `headerRows` on.
     static func judge(_ columns: [Int], reader: RecordReader, headerRows: Int) -> [ColumnKind] {
         var tallies = [ColumnKind.Tally](repeating: ColumnKind.Tally(), count: columns.count)
         var read = 0

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Export
 import Table
 
 extension Viewer {
@@ -18,7 +19,7 @@ extension Viewer {
             message = "already writing \(saving!.path): Esc cancels it"
             return
         }
-        if store.isInput(path) {
+        if file?.isInput(path) == true {
             message = "not written: that is the file being viewed"
             return
         }
@@ -33,21 +34,22 @@ extension Viewer {
                 return
             }
         }
-        guard let reader = store.recordReader() else {
+        if let file, file.dialect == nil {
             message = "nothing to write yet"
             return
         }
-        let headers = (0..<min(options.headerRows, store.rowCount)).compactMap { store.row($0) }
-        var columns = table.columns.shown
-        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
-            columns = (columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+        // What --output writes for the same view: the rows known now, in its order.
+        guard var plan = ExportPlan(view: table, asOfNow: !source.isComplete) else {
+            message = "nothing to write yet"
+            return
         }
-        let plan = ViewSaver.Plan(path: path, reader: reader, headers: headers, rows: table.rows, firstRecord: options.headerRows,
-                                  rowCount: dataRowCount, columns: columns,
-                                  delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C,
-                                  emptiedFirstCells: options.sheetSaving?.emptyValueRecords ?? [])
-        saving = ViewSaver(plan, wake: store.wake)
-        savedWhileLoading = !store.isComplete
+        plan.rowLimit = dataRowCount
+        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
+            plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+        }
+        plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
+        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
+        savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
 
