@@ -39,6 +39,16 @@ struct Pass: Sendable {
         self.filter = filter
     }
 
+    /// This pass over only `records` (a filter's or a sort's view), when given; nil when
+    /// cancelled while the view's records were gathered.
+    func restricted(to records: (any RecordSequence)?, control: ScanControl) -> Pass? {
+        guard let records else { return self }
+        guard let filter = RecordFilter.of(records, first: filter.first, control: control) else { return nil }
+        var chosen = self
+        chosen.filter = filter
+        return chosen
+    }
+
     /// The same pass (source, filter, pieces, threads) over columns `columns`.
     func over(columns: Range<Int>) -> Pass {
         var other: Pass
