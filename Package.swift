@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "Query", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "CLibCSV", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CLibCSV", "CSQLite", "Scan", "Insight", "Table"]),
+        .target(name: "Diff", dependencies: ["CellStore", "CLibCSV", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "FreezeLayout"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
@@ -42,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query", "Insight", "SQL",
+                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query", "Insight", "SQL", "Diff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +54,7 @@ let package = Package(
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan"]),
+        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout"]),

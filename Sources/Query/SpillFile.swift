@@ -8,13 +8,13 @@ import Foundation
 /// It is unlinked the moment it is made, so nothing is left behind on any way out (the
 /// end of the sort, an error, Ctrl-C, SIGTERM, a crash): the system frees its space when
 /// the descriptor closes, which `deinit` does, or the process's end.
-final class SpillFile: @unchecked Sendable {
+package final class SpillFile: @unchecked Sendable {
     // @unchecked: `descriptor` is set once; pread/pwrite at explicit offsets are safe from
     // several threads, and `length` is written only by the one thread that appends.
     private let descriptor: Int32
-    private(set) var length: Int64 = 0
+    package private(set) var length: Int64 = 0
 
-    init() throws(QueryError) {
+    package init() throws(QueryError) {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/csvfreeze-sort-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -26,7 +26,7 @@ final class SpillFile: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Appends the bytes of `values` at the end.
-    func append<Element>(_ values: [Element]) throws(QueryError) {
+    package func append<Element>(_ values: [Element]) throws(QueryError) {
         let failure = values.withUnsafeBytes { bytes -> Int32 in
             var done = 0
             while done < bytes.count {
@@ -42,7 +42,7 @@ final class SpillFile: @unchecked Sendable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many.
-    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var done = 0
         while done < buffer.count {
             let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
