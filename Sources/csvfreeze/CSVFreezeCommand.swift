@@ -196,6 +196,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
     @OptionGroup var sql: SQLOptions
+    @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
     @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
     var files: [String] = []
@@ -220,6 +221,10 @@ struct CSVFreezeCommand: ParsableCommand {
         if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
             throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
         }
+        if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
+            throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
+        }
+        if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -293,6 +298,11 @@ struct CSVFreezeCommand: ParsableCommand {
 
     mutating func run() throws {
         if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
+        if diff.isRequested, diff.other == "-" || file == nil || file == "-" {
+            // Trouble is 2 for --diff, as for diff.
+            if fcntl(0, F_GETFD) < 0 { fail(CellStoreError.closedInput.description, status: 2) }
+            if isatty(0) != 0 { fail("no input: standard input is a terminal; give FILE and OTHER", status: 2) }
+        }
         let path = file
         if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
@@ -311,6 +321,14 @@ struct CSVFreezeCommand: ParsableCommand {
                                        encoding: encoding, preamble: preambleRule(forOutput: true),
                                        spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table,
                                        maximumWidth: maxWidth)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if diff.isRequested {
+            let status = DiffOutput.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                        preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
+                                        headerRows: headerRows, format: output ?? .table, summary: insight.summary,
+                                        maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
