@@ -37,6 +37,11 @@ struct Alignment {
     /// Calls `step` with each step in order; stops early when it returns false.
     mutating func run(isCancelled: () -> Bool = { false }, _ step: (Step) -> Bool) {
         var i = 0, j = 0
+        // Where searches keep failing (edits dense over a long stretch), each tries less
+        // before the anchor pass, so a stretch costs about its length, not its length
+        // times the search's bound; one that succeeds lets the next try more again.
+        let fullBudget = maxEdits
+        var budget = maxEdits
         let n = old.count, m = new.count
         while i < n || j < m {
             if isCancelled() { return }
@@ -51,11 +56,13 @@ struct Alignment {
                 if i < n || j < m { _ = step(.hunk(old: i..<n, new: j..<m)) }
                 return
             }
-            if let path = search(i, j) {
+            if let path = search(i, j, budget: budget) {
+                budget = min(fullBudget, budget * 2)
                 for item in path { guard step(item) else { return } }
                 let end = path.last.map(Alignment.end) ?? (i, j)
                 (i, j) = end
             } else {
+                budget = max(16, budget / 4)
                 let (p, q, exact) = anchor(i, j)
                 if !exact && approximateFrom == nil { approximateFrom = (i, j) }
                 guard step(.hunk(old: i..<p, new: j..<q)) else { return }
@@ -74,12 +81,12 @@ struct Alignment {
     /// Myers' forward search from the difference at (`i`, `j`): the steps up to and
     /// including the first run of `resync` equal records (or the end) that the fewest edits
     /// reach; nil past `maxEdits` edits.
-    private mutating func search(_ i: Int, _ j: Int) -> [Step]? {
+    private mutating func search(_ i: Int, _ j: Int, budget: Int) -> [Step]? {
         let n = old.count - i, m = new.count - j
         // trace[d] holds the furthest x on diagonals k = -d, -d+2, …, d after d edits.
         var trace: [[Int32]] = []
         var previous: [Int32] = []
-        for d in 0...maxEdits {
+        for d in 0...budget {
             var current = [Int32](repeating: 0, count: d + 1)
             for slot in 0...d {
                 let k = 2 * slot - d
@@ -165,20 +172,27 @@ struct Alignment {
     /// `exact` is false when the hunk up to it may not be minimal (both sides changed, or no
     /// anchor was found and a window of each side is taken as changed).
     private func anchor(_ i: Int, _ j: Int) -> (Int, Int, exact: Bool) {
-        func firstMatch(of a: [UInt64], from i: Int, in b: [UInt64], from j: Int) -> (Int, Int)? {
+        func firstMatch(of a: [UInt64], from i: Int, in b: [UInt64], from j: Int, window: Int, scan: Int) -> (Int, Int)? {
             var places: [UInt64: Int] = [:]
             let end = min(b.count, j + window)
             places.reserveCapacity(end - j)
             for q in j..<end where places[b[q]] == nil { places[b[q]] = q }
-            for p in i..<min(a.count, i + scanLimit) {
+            for p in i..<min(a.count, i + scan) {
                 if let q = places[a[p]] { return (p, q) }
             }
             return nil
         }
-        let fromOld = firstMatch(of: old, from: i, in: new, from: j)
-        let fromNew = firstMatch(of: new, from: j, in: old, from: i).map { ($0.1, $0.0) }
-        let best = [fromOld, fromNew].compactMap { $0 }.min { ($0.0 - i) + ($0.1 - j) < ($1.0 - i) + ($1.1 - j) }
-        if let (p, q) = best { return (p, q, p == i || q == j) }
+        // Small windows first: the next agreement is usually near.
+        var size = min(256, window)
+        while true {
+            let scan = size < window ? size : scanLimit
+            let fromOld = firstMatch(of: old, from: i, in: new, from: j, window: size, scan: scan)
+            let fromNew = firstMatch(of: new, from: j, in: old, from: i, window: size, scan: scan).map { ($0.1, $0.0) }
+            let best = [fromOld, fromNew].compactMap { $0 }.min { ($0.0 - i) + ($0.1 - j) < ($1.0 - i) + ($1.1 - j) }
+            if let (p, q) = best { return (p, q, p == i || q == j) }
+            if size >= window { break }
+            size = min(window, size * 16)
+        }
         return (min(old.count, i + window), min(new.count, j + window), false)
     }
 }

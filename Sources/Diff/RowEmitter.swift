@@ -86,9 +86,11 @@ final class RowEmitter {
     /// equal ones are one changed record), the rest removed or added.
     func hunk(old oldRefs: [RecordRef], new newRefs: [RecordRef], newFlags: (Int) -> Bool) {
         let pairs = min(oldRefs.count, newRefs.count)
-        for index in 0..<pairs { changed(old: oldRefs[index], new: newRefs[index], hasNewColumnValues: newFlags(newRefs[index].record)) }
-        for ref in oldRefs[pairs...] { removed(old: ref) }
-        for ref in newRefs[pairs...] { added(new: ref) }
+        for index in 0..<pairs where isOpen {
+            changed(old: oldRefs[index], new: newRefs[index], hasNewColumnValues: newFlags(newRefs[index].record))
+        }
+        for ref in oldRefs[pairs...] where isOpen { removed(old: ref) }
+        for ref in newRefs[pairs...] where isOpen { added(new: ref) }
     }
 
     /// Notes facts found by the passes (keys) in the statistics.
