@@ -49,7 +49,7 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
+        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...\n  csvfreeze --diff OTHER [--key COL,...] [OPTIONS] FILE",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
@@ -98,6 +98,21 @@ struct CSVFreezeCommand: ParsableCommand {
           rowid is the row's number. Numbers are numbers, empty cells NULL.
           Several statements run in turn; the last one's answer is written.
 
+        DIFF (--diff OTHER FILE):
+          FILE is the old table, OTHER the new one ('-' for standard input;
+          compressed, piped, each in its own dialect). Columns are matched by
+          name. With --key, records are matched by the key's values and come
+          in its order (as --sort orders it); repeated and empty keys are said
+          on stderr. Without it, by position: the fewest records changed,
+          added or removed (an old and a new record between the same two equal
+          ones are one changed record). Rows as daff writes them: a ! row when
+          columns were added (+++), removed (---) or moved (:), the @@ header,
+          then +++ added, --- removed, -> changed (old->new in the changed
+          cells; a longer arrow where a value holds ->), + for a row that only
+          fills new columns, blank for unchanged context rows (--context N,
+          default 1), ... for rows left out: daff patch OLD DIFF rebuilds the
+          new table. --summary writes only the changed cells per column.
+
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
@@ -105,6 +120,8 @@ struct CSVFreezeCommand: ParsableCommand {
           column, or several files without --sql; 64 bad options; 65 a query
           SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
           without choosing.
+          With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
+          input cannot be read, no such --key column); 64 bad options.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")

@@ -81,7 +81,7 @@ enum DiffOutput {
             fail(error.description, status: 2)
         }
         let columns = diff.columns
-        let writer = OutputWriter(format: format, headerRows: format == .table && !columns.isSameSchema ? 2 : 1,
+        let writer = OutputWriter(format: format, headerRows: format == .table && !columns.isSameSchema && !summary ? 2 : 1,
                                   maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
         if summary {
             while diff.next(batch: 4096) != nil {}
