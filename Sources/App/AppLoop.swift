@@ -14,7 +14,7 @@ public final class AppLoop {
 
     /// A sheet on the stack: its viewer, and the pass that makes its rows (none for the table).
     private struct Entry {
-        var viewer: Viewer
+        let viewer: Viewer
         let source: SheetSource?
         /// The sheet that opened this one: what Enter on a row means applies there.
         weak var opener: Viewer?
@@ -57,7 +57,7 @@ public final class AppLoop {
     /// Puts a sheet made by a pass over the others (opened from `opener`, the top sheet
     /// unless said); it fills in as the pass runs.
     public func push(_ source: SheetSource, openedFrom opener: Viewer? = nil) {
-        entries.append(Entry(viewer: source.viewer(size: top.screenSize), source: source, opener: opener ?? top))
+        entries.append(Entry(viewer: source.viewer, source: source, opener: opener ?? top))
         lastFrame = nil
     }
 
@@ -82,7 +82,7 @@ public final class AppLoop {
         if happenings.contains(.news) { hearNews() }
         if happenings.contains(where: \.isInput) {
             // Before any key acts on rows read earlier: did the file change since?
-            _ = table.store.noticeChangeOnDisk()
+            _ = table.file?.noticeChangeOnDisk()
         }
         for happening in happenings where !isFinished {
             apply(happening)
@@ -132,23 +132,15 @@ public final class AppLoop {
         }
     }
 
-    /// News from an input: every sheet takes it; a followed file that was truncated is
-    /// read again from its start, one whose name holds a new file (rotated) is read anew.
+    /// News from an input or a pass: every sheet takes it (a sheet's pass publishes its
+    /// rows first); a followed file that was truncated is read again from its start, one
+    /// whose name holds a new file (rotated) is read anew.
     private func hearNews() {
-        for index in entries.indices {
-            let old = entries[index].viewer
-            if let source = entries[index].source, source.hasNews {
-                // New rows: a new viewer over them, keeping what the user did in the old one.
-                let fresh = source.viewer(size: old.screenSize)
-                fresh.adopt(old)
-                entries[index].viewer = fresh
-                for other in entries.indices where entries[other].opener === old { entries[other].opener = fresh }
-            } else {
-                old.handle(.refresh)
-            }
+        for entry in entries {
+            entry.source?.update()
+            entry.viewer.handle(.refresh)
         }
-        let progress = table.store.progress
-        if table.options.follows && (progress.wasTruncated || progress.wasReplaced) {
+        if let progress = table.file?.progress, table.options.follows && (progress.wasTruncated || progress.wasReplaced) {
             replaceTable(restarting: progress.wasTruncated ? "file truncated: following from its new start"
                                                            : "file replaced: following the new file")
         }
@@ -203,7 +195,7 @@ public final class AppLoop {
         let old = table
         do {
             let fresh = Viewer(store: try reopen(), options: old.options, screenSize: old.screenSize)
-            old.store.stopLoading()
+            old.file?.stopLoading()
             fresh.adopt(old)
             if let restarting {
                 // The cursor on the new content's last row, followed on, as `tail -F` shows.

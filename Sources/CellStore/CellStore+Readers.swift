@@ -20,9 +20,16 @@ public struct RecordReaders: Sendable {
 
     /// The loader's progress now.
     public var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
+
+    /// Published whenever the index grows or the loader ends: a pass that follows the
+    /// input waits on it for more records.
+    public var changes: ChangeSignal { loader.progressSignal }
 }
 
 extension CellStore {
+    /// Published whenever the index grows or the loader ends (from the loader's thread).
+    public var progressSignal: ChangeSignal { loader.progressSignal }
+
     /// Readers of this store's input for other threads, following its index as it grows.
     public var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil) }
 

@@ -36,6 +36,9 @@ package final class Loader: Sendable {
     /// The encoding the user named (`--encoding`): a stream is converted from it.
     let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
+    /// Bumped whenever the index grows or the pass ends: background passes that follow the
+    /// input wait on it (`onChange` is for the event loop, and is throttled).
+    let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
     /// Whether `start()` made a thread, and a signal the thread gives as it ends.
@@ -309,6 +312,7 @@ package final class Loader: Sendable {
                 $0.progress.widestRow = widest
                 $0.progress.tooWideRecord = wide
             }
+            progressSignal.notify()
             notice(force: false)
         }
         // Where compressed data breaks off, the bytes after the last record's end are a
@@ -362,6 +366,7 @@ package final class Loader: Sendable {
             $0.progress.isComplete = true
             $0.available = offset
         }
+        progressSignal.notify()
         notice(force: true)
     }
 

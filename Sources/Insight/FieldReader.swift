@@ -35,11 +35,13 @@ struct RecordFilter: Sendable {
 
     /// The records of `sequence`, once it is complete (nil when cancelled first): one bit
     /// per record of the input, whatever the sequence's order.
-    static func of(_ sequence: any RecordSequence, first: Int, isCancelled: () -> Bool) -> RecordFilter? {
-        while !sequence.isComplete {
-            if isCancelled() { return nil }
-            usleep(10_000)
+    static func of(_ sequence: any RecordSequence, first: Int, control: ScanControl) -> RecordFilter? {
+        while true {
+            let version = sequence.changes.version
+            if sequence.isComplete { break }
+            guard control.wait(for: sequence.changes, past: version) else { return nil }
         }
+        let isCancelled = { control.isCancelled }
         var bits: [UInt64] = []
         var index = 0
         let count = sequence.count

@@ -119,16 +119,28 @@ public final class FrequencyCount {
 
     /// Starts counting column `column` (from 0) of the records of `input` from
     /// `headerRows` on; only those of `records` when given (a filter's result).
-    public init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
-                budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+    public convenience init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
+    /// Starts counting column `column` of the data rows of `rows` (a sheet's), as a file's
+    /// records are counted.
+    public convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(rows: rows, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
+    private init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
         let board = Board<FrequencyTable>()
         self.board = board
-        let pass = Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows))
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
-                chosen = Pass(input: input, columns: pass.columns, filter: filter)
+                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
+                chosen.filter = filter
             }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }

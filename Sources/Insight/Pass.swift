@@ -2,14 +2,24 @@ import CellStore
 import Foundation
 import Scan
 import Synchronization
+import Table
 
 /// One pass over an input's records, its pieces shared out between the cores: each share
 /// feeds a sink of its own, in input order, and the sinks come back in that order (the
 /// first holds the earliest records).
+///
+/// Rows that are not a file's (a sheet's) are read cell by cell from a snapshot, shared
+/// out the same way, into the same sinks.
 struct Pass: Sendable {
-    let input: ScanInput
+    /// What the pass reads.
+    enum Source: Sendable {
+        case bytes(ScanInput)
+        case rows(RowSnapshot)
+    }
+
+    let source: Source
     let columns: Range<Int>
-    let filter: RecordFilter
+    var filter: RecordFilter
     /// Bytes read in one piece (a longer record is parsed).
     var pieceLimit: Int64 = 1 << 21
     /// Threads a pass may use.
@@ -17,17 +27,43 @@ struct Pass: Sendable {
     /// Inputs smaller than this are read on one thread (starting one costs more).
     var minimumSharedBytes: Int64 = 8 << 20
 
-    /// Bytes the pass reads.
-    var byteCount: Int64 { pieces.reduce(0) { $0 + $1.byteCount } }
+    init(input: ScanInput, columns: Range<Int>, filter: RecordFilter) {
+        source = .bytes(input)
+        self.columns = columns
+        self.filter = filter
+    }
+
+    init(rows: RowSnapshot, columns: Range<Int>, filter: RecordFilter) {
+        source = .rows(rows)
+        self.columns = columns
+        self.filter = filter
+    }
+
+    /// What the pass reads, for its progress: bytes, or rows.
+    var byteCount: Int64 {
+        switch source {
+        case .bytes: return pieces.reduce(0) { $0 + $1.byteCount }
+        case .rows(let rows): return Int64(max(0, rows.count - filter.first))
+        }
+    }
 
     var pieces: [ScanInput.Piece] {
-        input.pieces(for: filter.first..<Int.max, limit: pieceLimit, raw: true)
+        guard case .bytes(let input) = source else { return [] }
+        return input.pieces(for: filter.first..<Int.max, limit: pieceLimit, raw: true)
     }
+
+    /// Rows read between two looks at the cancel flag and two calls of `afterPiece`.
+    static let rowsPerPiece = 1 << 16
 
     /// Runs the pass: `make(share)` makes each share's sink, `afterPiece` sees it after
     /// each piece (to publish partial results). Nil when cancelled.
     func run<Sink: CellSink & Sendable>(control: ScanControl, make: @escaping @Sendable (Int) -> Sink,
                                         afterPiece: @escaping @Sendable (Int, inout Sink) -> Void = { _, _ in }) -> [Sink]? {
+        let input: ScanInput
+        switch source {
+        case .bytes(let bytes): input = bytes
+        case .rows(let rows): return run(rows, control: control, make: make, afterPiece: afterPiece)
+        }
         let pieces = self.pieces
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
         let shares = workers > 1 && total >= minimumSharedBytes ? Pass.split(pieces, into: workers) : [pieces]
@@ -41,6 +77,39 @@ struct Pass: Sendable {
                 reader.read(piece, into: &sink)
                 afterPiece(share, &sink)
                 control.advance(by: piece.byteCount)
+            }
+            let done = sink
+            results.withLock { $0[share] = done }
+        }
+        if control.isCancelled { return nil }
+        let sinks = results.withLock { $0 }
+        return sinks.contains { $0 == nil } ? nil : sinks.map { $0! }
+    }
+
+    /// `run` over rows: the data rows cut into one stretch per worker (when there are
+    /// enough to be worth a thread), each cell of `columns` handed to the share's sink.
+    private func run<Sink: CellSink & Sendable>(_ rows: RowSnapshot, control: ScanControl, make: @escaping @Sendable (Int) -> Sink,
+                                                afterPiece: @escaping @Sendable (Int, inout Sink) -> Void) -> [Sink]? {
+        let all = min(filter.first, rows.count)..<rows.count
+        let count = workers > 1 && all.count >= Self.rowsPerPiece * 4 ? workers : 1
+        let shares = (0..<count).map { share in
+            (all.lowerBound + all.count * share / count)..<(all.lowerBound + all.count * (share + 1) / count)
+        }
+        let results = Mutex<[Sink?]>(Array(repeating: nil, count: shares.count))
+        BackgroundScan<Int>.runConcurrently(shares.count) { share in
+            var sink = make(share)
+            var start = shares[share].lowerBound
+            while start < shares[share].upperBound {
+                if control.isCancelled { return }
+                let end = min(shares[share].upperBound, start + Self.rowsPerPiece)
+                for (offset, row) in rows.rows(in: start..<end).enumerated() where filter.accepts(start + offset) {
+                    for column in columns {
+                        row.field(column).withUnsafeBytes { sink.cell($0, column: column, record: start + offset) }
+                    }
+                }
+                afterPiece(share, &sink)
+                control.advance(by: Int64(end - start))
+                start = end
             }
             let done = sink
             results.withLock { $0[share] = done }

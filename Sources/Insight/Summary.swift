@@ -50,19 +50,33 @@ public final class SummaryScan {
     /// Starts summarising the `names.count` columns of `input`'s records from `headerRows`
     /// on; only those of `records` when given (a filter's result). `commonValues` most
     /// common values are kept per column.
-    public init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
-                budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
-                wake: @escaping @Sendable () -> Void = {}) {
+    public convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+                  records: records, budget: budget, commonValues: commonValues, wake: wake)
+    }
+
+    /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
+    /// records are summarised.
+    public convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+                  records: records, budget: budget, commonValues: commonValues, wake: wake)
+    }
+
+    private init(_ pass: Pass, names: [String], records: (any RecordSequence)?, budget: InsightBudget, commonValues: Int,
+                 wake: @escaping @Sendable () -> Void) {
         let board = Board<[ColumnSummary]>()
         self.board = board
         self.names = names
         self.commonValues = commonValues
-        let pass = Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows))
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
-                guard let filter = RecordFilter.of(records, first: headerRows, isCancelled: { control.isCancelled }) else { return nil }
-                chosen = Pass(input: input, columns: pass.columns, filter: filter)
+                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
+                chosen.filter = filter
             }
             guard let profiles = SummaryScan.profile(chosen, budget: budget, control: control, board: board) else { return nil }
             return SummaryScan.rows(profiles, names: names, commonValues: commonValues, isComplete: true)

@@ -20,10 +20,7 @@ import Table
 /// covers the records indexed so far and goes on as the index grows (`isFollowingInput`
 /// says so). `index(of:)` is a rank in the bitmap. Dropping the object cancels the pass
 /// and waits for its thread.
-public final class FilteredRecords: RecordSequence, @unchecked Sendable {
-    // @unchecked: every stored property is Sendable except `scan`, which is only
-    // cancelled (an atomic store) and dropped.
-
+public final class FilteredRecords: RecordSequence {
     final class Core: Sendable {
         /// Over the file: members are record numbers. Over a base: rows of the base.
         let rows = Mutex(RankedBitmap())
@@ -31,6 +28,8 @@ public final class FilteredRecords: RecordSequence, @unchecked Sendable {
         let done = Atomic<Int64>(0)
         let total = Atomic<Int64>(0)
         let state = Mutex<(complete: Bool, following: Bool, failure: String?)>((false, true, nil))
+        /// Published when rows are added and when the pass ends.
+        let changes = ChangeSignal()
     }
 
     public let filters: [RecordFilter]
@@ -38,34 +37,41 @@ public final class FilteredRecords: RecordSequence, @unchecked Sendable {
     /// The view filtered, or nil for the file's order.
     public let base: (any RecordSequence)?
     let core = Core()
-    private var scan: BackgroundScan<Bool>?
+    /// The pass; dropping it (with the object) cancels it and waits for its thread.
+    private let scan: BackgroundScan<Bool>
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
     public static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
-        return FilteredRecords(readers: store.follows ? store.recordReadersAsOfNow : store.recordReaders, headerRows: headerRows, filters: filters, patterns: patterns,
-                               base: base, wake: wake)
+        return FilteredRecords(input: .readers(store.follows ? store.recordReadersAsOfNow : store.recordReaders), headerRows: headerRows,
+                               filters: filters, patterns: patterns, base: base, wake: wake)
     }
 
-    init(readers: RecordReaders, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
+    /// Starts filtering the data records of `rows` (a sheet's), each cell matched as the
+    /// raw-byte scan confirms a file's. Throws when a pattern does not compile.
+    public static func start(rows: RowSnapshot, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+                             wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
+        let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
+        return FilteredRecords(input: .rows(rows), headerRows: headerRows, filters: filters, patterns: patterns, base: base, wake: wake)
+    }
+
+    init(input: FilterJob.Input, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
-        let job = FilterJob(readers: readers, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
+        let job = FilterJob(input: input, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
                             core: core, wake: wake)
         scan = BackgroundScan(name: "csvfreeze filter", total: 0, wake: wake) { control in job.run(control: control) }
     }
 
-    deinit { scan = nil }
-
     /// Stops the pass; the rows found so far stay readable.
-    public func cancel() { scan?.cancel() }
+    public func cancel() { scan.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    public func wait() { scan?.wait() }
+    public func wait() { scan.wait() }
 
     /// Bytes of the input read so far by the filters, and what they will read as known now.
     public var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
@@ -78,6 +84,7 @@ public final class FilteredRecords: RecordSequence, @unchecked Sendable {
 
     public var count: Int { core.rows.withLock { $0.count } }
     public var isComplete: Bool { core.state.withLock { $0.complete } }
+    public var changes: ChangeSignal { core.changes }
 
     public func records(in range: Range<Int>) -> [RecordRef] {
         let positions = core.rows.withLock { $0.members(range) }

@@ -48,7 +48,8 @@ final class Permutation: Sendable {
             } else {
                 pairs = Array(state.memory[(wanted.lowerBound * 2)..<(wanted.upperBound * 2)])
             }
-            return (0..<wanted.count).map { RecordRef(record: Int(pairs[2 * $0]), offset: pairs[2 * $0 + 1]) }
+            // A negative offset: rows with no bytes behind them (a sheet's).
+            return (0..<wanted.count).map { RecordRef(record: Int(pairs[2 * $0]), offset: pairs[2 * $0 + 1] < 0 ? nil : pairs[2 * $0 + 1]) }
         }
     }
 }

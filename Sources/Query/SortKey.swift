@@ -1,4 +1,5 @@
 import CellStore
+import Table
 
 /// One key of a sort: a column of the input (from 0) and a direction.
 public struct SortKey: Sendable, Equatable {
@@ -43,5 +44,10 @@ public enum ColumnKind: Sendable, Equatable {
         let end = min(store.rowCount, headerRows + sample)
         guard headerRows < end else { return .text }
         return judge((headerRows..<end).lazy.compactMap { store.row($0)?.field(column) })
+    }
+
+    /// Judges column `column` from the first `sample` data rows of `rows`.
+    public static func judge(column: Int, in rows: RowSnapshot, headerRows: Int, sample: Int = 1000) -> ColumnKind {
+        judge(rows.rows(in: headerRows..<(headerRows + sample)).map { $0.field(column) })
     }
 }

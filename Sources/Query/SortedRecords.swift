@@ -22,10 +22,7 @@ import Table
 /// them, and the merge starts when the input is complete. Temporary files are unlinked as
 /// they are made, so none is left on any way out. Dropping the object cancels the pass
 /// and waits for its thread; `cancel()` stops it sooner.
-public final class SortedRecords: RecordSequence, @unchecked Sendable {
-    // @unchecked: every stored property is Sendable except `scan`, which is only
-    // cancelled (an atomic store) and dropped; the pass's results go through `core`.
-
+public final class SortedRecords: RecordSequence {
     /// Where the pass is.
     public enum Phase: Sendable, Equatable {
         case reading, merging, done, cancelled
@@ -39,14 +36,18 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
         let done = Atomic<Int64>(0)
         let total = Atomic<Int64>(0)
         let runs = Atomic<Int>(0)
+        /// Published when merged rows are added and when the pass ends.
+        let changes = ChangeSignal()
     }
 
     public let keys: [SortKey]
     public let kinds: [ColumnKind]
     public let headerRows: Int
     let core = Core()
-    let readers: RecordReaders
-    private var scan: BackgroundScan<Bool>?
+    /// What is sorted: read again to find a record's row by its key.
+    let input: SortJob.Input
+    /// The pass; dropping it (with the object) cancels it and waits for its thread.
+    private let scan: BackgroundScan<Bool>
 
     /// Memory the sort may use for keys, all workers together.
     public static let defaultBudget = 64 << 20
@@ -57,31 +58,39 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
                              memoryBudget: Int = defaultBudget, workers: Int = 2,
                              wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
         let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: store, headerRows: headerRows) }
-        return SortedRecords(readers: store.follows ? store.recordReadersAsOfNow : store.recordReaders, headerRows: headerRows, keys: keys, kinds: kinds,
-                             memoryBudget: memoryBudget, workers: workers, wake: wake)
+        return SortedRecords(input: .readers(store.follows ? store.recordReadersAsOfNow : store.recordReaders), headerRows: headerRows,
+                             keys: keys, kinds: kinds, memoryBudget: memoryBudget, workers: workers, wake: wake)
     }
 
-    init(readers: RecordReaders, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
+    /// Starts sorting the data rows of `rows` (a sheet's) by `keys`, with the same keys as
+    /// a file's records (kinds judged from the first thousand data rows).
+    public static func start(rows: RowSnapshot, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
+                             memoryBudget: Int = defaultBudget, wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
+        let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: rows, headerRows: headerRows) }
+        // One thread reads the rows: the one budget is its own.
+        return SortedRecords(input: .rows(rows), headerRows: headerRows, keys: keys, kinds: kinds, memoryBudget: memoryBudget,
+                             workers: 1, wake: wake)
+    }
+
+    init(input: SortJob.Input, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
          workers: Int, wake: @escaping @Sendable () -> Void) {
         self.keys = keys
         self.kinds = kinds
         self.headerRows = headerRows
-        self.readers = readers
+        self.input = input
         let core = self.core
-        let job = SortJob(readers: readers, headerRows: headerRows, builder: KeyBuilder(keys: keys, kinds: kinds),
+        let job = SortJob(input: input, headerRows: headerRows, builder: KeyBuilder(keys: keys, kinds: kinds),
                           budget: max(1 << 16, memoryBudget / max(1, workers)), workers: max(1, workers), core: core, wake: wake)
         scan = BackgroundScan(name: "csvfreeze sort", total: 0, wake: wake) { control in
             job.run(control: control)
         }
     }
 
-    deinit { scan = nil }
-
     /// Stops the pass; the rows merged so far stay readable.
-    public func cancel() { scan?.cancel() }
+    public func cancel() { scan.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    public func wait() { scan?.wait() }
+    public func wait() { scan.wait() }
 
     public var phase: Phase { core.phase.withLock { $0 } }
     /// Bytes of the input read so far, and the input's size as known now.
@@ -92,6 +101,7 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
     // MARK: RecordSequence
 
     public var count: Int { core.permutation.count }
+    public var changes: ChangeSignal { core.changes }
     public var isComplete: Bool {
         switch phase {
         case .done, .cancelled, .failed: return true
@@ -102,15 +112,24 @@ public final class SortedRecords: RecordSequence, @unchecked Sendable {
     public func records(in range: Range<Int>) -> [RecordRef] { core.permutation.records(in: range) }
 
     public func index(of record: Int) -> Int? {
-        guard record >= headerRows, let reader = readers.current(), let row = reader.record(record) else { return nil }
+        let lookUp: (Int) -> Row?, probe: (RecordRef) -> Row?
+        switch input {
+        case .readers(let readers):
+            guard let reader = readers.current() else { return nil }
+            lookUp = { reader.record($0) }
+            probe = { ref in ref.offset.flatMap { reader.record(at: $0) } }
+        case .rows(let rows):
+            lookUp = rows.row
+            probe = { rows.row($0.record) }
+        }
+        guard record >= headerRows, let row = lookUp(record) else { return nil }
         var builder = KeyBuilder(keys: keys, kinds: kinds)
         let wanted = builder.key(of: { row.field($0) })
         // The first row whose (key, record) is not before the wanted one.
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
-            guard let ref = records(in: middle..<(middle + 1)).first,
-                  let probe = ref.offset.flatMap({ reader.record(at: $0) }) else { return nil }
+            guard let ref = records(in: middle..<(middle + 1)).first, let probe = probe(ref) else { return nil }
             let key = builder.key(of: { probe.field($0) })
             let order = key.withUnsafeBytes { a in wanted.withUnsafeBytes { b in SortRun.compare(a, b) } }
             if order < 0 || (order == 0 && ref.record < record) { low = middle + 1 } else { high = middle }

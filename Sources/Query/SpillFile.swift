@@ -2,17 +2,22 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// A temporary file for what does not fit the memory budget: sorted runs, a permutation.
 ///
 /// It is unlinked the moment it is made, so nothing is left behind on any way out (the
 /// end of the sort, an error, Ctrl-C, SIGTERM, a crash): the system frees its space when
 /// the descriptor closes, which `deinit` does, or the process's end.
-package final class SpillFile: @unchecked Sendable {
-    // @unchecked: `descriptor` is set once; pread/pwrite at explicit offsets are safe from
-    // several threads, and `length` is written only by the one thread that appends.
+///
+/// Reads and writes are `pread`/`pwrite` at explicit offsets, safe from several threads;
+/// appending is for one thread at a time (the one that fills the file).
+package final class SpillFile: Sendable {
     private let descriptor: Int32
-    package private(set) var length: Int64 = 0
+    private let appended = Atomic<Int64>(0)
+
+    /// Bytes appended so far.
+    package var length: Int64 { appended.load(ordering: .acquiring) }
 
     package init() throws(QueryError) {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -38,7 +43,7 @@ package final class SpillFile: @unchecked Sendable {
             return 0
         }
         guard failure == 0 else { throw .spill("cannot write a temporary file: \(String(cString: strerror(failure)))") }
-        length += Int64(values.count * MemoryLayout<Element>.stride)
+        appended.add(Int64(values.count * MemoryLayout<Element>.stride), ordering: .releasing)
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many.

@@ -1,3 +1,4 @@
+import CellStore
 import Foundation
 import Synchronization
 
@@ -8,7 +9,7 @@ import Synchronization
 /// and hands back a result. Its owner reads `status` when woken; `cancel()` stops it at
 /// the next check (every piece of a few hundred KiB); dropping the scan cancels it and
 /// waits for its thread, so no pass outlives its owner.
-public final class BackgroundScan<Result: Sendable> {
+public final class BackgroundScan<Result: Sendable>: Sendable {
     /// Where the pass is.
     public enum Status: Sendable {
         case running(done: Int64, total: Int64)
@@ -96,6 +97,9 @@ public final class BackgroundScan<Result: Sendable> {
 /// What a pass shares with its owner: whether to stop, and how far it has come.
 public final class ScanControl: Sendable {
     private let cancelled = Atomic<Bool>(false)
+    /// The signals the pass is waiting on: `cancel()` wakes them, so a pass never waits
+    /// for news that will not come once it is told to stop.
+    private let waits = Mutex<(isCancelled: Bool, signals: [ChangeSignal])>((false, []))
     private let done = Atomic<Int64>(0)
     /// Bytes the pass expects to read (for a percentage).
     public let total: Int64
@@ -109,7 +113,34 @@ public final class ScanControl: Sendable {
     }
 
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        let waiting = waits.withLock { state -> [ChangeSignal] in
+            state.isCancelled = true
+            return state.signals
+        }
+        for signal in waiting { signal.notify() }
+    }
+
+    /// Waits until `signal` publishes a change after `version` (read before looking at
+    /// what is waited for), or the pass is cancelled; returns false when cancelled.
+    @discardableResult
+    public func wait(for signal: ChangeSignal, past version: UInt64) -> Bool {
+        // Registered under the same lock `cancel()` takes: either it sees this signal and
+        // wakes it, or this sees that it was cancelled.
+        let registered = waits.withLock { state -> Bool in
+            guard !state.isCancelled else { return false }
+            state.signals.append(signal)
+            return true
+        }
+        guard registered else { return false }
+        signal.wait(past: version)
+        waits.withLock { state in
+            if let index = state.signals.firstIndex(where: { $0 === signal }) { state.signals.remove(at: index) }
+        }
+        return !isCancelled
+    }
     public var bytesDone: Int64 { done.load(ordering: .relaxed) }
 
     /// Counts `bytes` more as done; wakes the owner every 2% (or 4 MiB).

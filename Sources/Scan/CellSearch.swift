@@ -1,6 +1,7 @@
 import CellStore
 import Foundation
 import Synchronization
+import Table
 
 /// A search for cells matching a pattern in an input, exact to the cell and as fast as
 /// the raw bytes allow: the engine under `/`, `n` and `N`, and under filters to come.
@@ -10,13 +11,22 @@ import Synchronization
 /// are parsed; elsewhere, and for patterns the candidate rewrite does not analyse, every
 /// record is parsed. Both give exactly what matching each parsed cell gives. Over an
 /// indexed input of some size, the pieces are shared out between the cores.
+///
+/// Rows that are not a file's (a sheet's, in memory) are searched cell by cell with the
+/// same matcher that confirms a candidate, so both give the same matches.
 public struct CellSearch: Sendable {
     public let pattern: CompiledPattern
     /// The pattern run on raw bytes, or nil when every record is parsed.
     let candidate: CompiledPattern?
     /// Only this column, or every column.
     public let column: Int?
-    let input: ScanInput
+    /// What is searched: an input's bytes, or rows.
+    let source: Source
+
+    enum Source: Sendable {
+        case bytes(ScanInput)
+        case rows(RowSnapshot)
+    }
     /// Bytes read in one piece (a longer record is parsed).
     package var pieceLimit: Int64 = 1 << 21
     /// Threads a search may use.
@@ -24,8 +34,17 @@ public struct CellSearch: Sendable {
     /// Inputs smaller than this are searched on one thread (starting one costs more).
     package var minimumSharedBytes: Int64 = 8 << 20
 
+    /// A search of rows (no raw bytes to look at: every cell is matched).
+    public init(rows: RowSnapshot, pattern: CompiledPattern, column: Int?) {
+        source = .rows(rows)
+        self.pattern = pattern
+        self.column = column
+        candidate = nil
+        recordCandidate = nil
+    }
+
     public init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
-        self.input = input
+        source = .bytes(input)
         self.pattern = pattern
         self.column = column
         let dialect = input.reader.dialect
@@ -58,6 +77,11 @@ public struct CellSearch: Sendable {
     ///   the hit; parses only records around a candidate where the input is well quoted.
     public func find(in range: Range<Int>, forward: Bool, control: ScanControl,
                      choose: @escaping @Sendable (_ record: Int, _ columns: [Int]) -> Int?) -> Hit? {
+        let input: ScanInput
+        switch source {
+        case .rows(let rows): return find(in: rows, range: range, forward: forward, control: control, choose: choose)
+        case .bytes(let bytes): input = bytes
+        }
         let pieces = input.pieces(for: range, limit: pieceLimit, raw: candidate != nil)
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
         let shares = workers > 1 && total >= minimumSharedBytes ? split(pieces, into: workers) : [pieces]
@@ -103,6 +127,22 @@ public struct CellSearch: Sendable {
     /// with its matching columns, until it returns false (one thread; for filters).
     @discardableResult
     public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
+        let input: ScanInput
+        switch source {
+        case .rows(let rows):
+            let matcher = PatternMatcher(pattern)
+            var done = 0
+            rows.forEachRow(in: range) { record, row in
+                if done % 4096 == 0 && control.isCancelled { return false }
+                done += 1
+                control.advance(by: 1)
+                let columns = Self.matchingColumns(row, matcher: matcher, column: column)
+                return columns.isEmpty || visit(record, columns)
+            }
+            return Statistics()
+        case .bytes(let bytes):
+            input = bytes
+        }
         let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
                                   bufferSize: Int(pieceLimit))
         for piece in input.pieces(for: range, limit: pieceLimit, raw: candidate != nil) {
@@ -110,6 +150,34 @@ public struct CellSearch: Sendable {
             control.advance(by: piece.byteCount)
         }
         return Statistics(recordParses: search.confirmations, piecesParsed: search.parsedPieces)
+    }
+
+    /// The columns of `row` whose cell matches, in order (as `RecordSearch` confirms them).
+    static func matchingColumns(_ row: Row, matcher: PatternMatcher, column: Int?) -> [Int] {
+        if let column { return matcher.matches(row.field(column)) ? [column] : [] }
+        return (0..<row.count).filter { matcher.matches(row.field($0)) }
+    }
+
+    /// `find` over rows: one thread (rows in memory are few enough), cell by cell.
+    private func find(in rows: RowSnapshot, range: Range<Int>, forward: Bool, control: ScanControl,
+                      choose: (Int, [Int]) -> Int?) -> Hit? {
+        let matcher = PatternMatcher(pattern)
+        let wanted = range.clamped(to: 0..<rows.count)
+        let batch = 4096
+        var start = forward ? wanted.lowerBound : wanted.upperBound
+        while forward ? start < wanted.upperBound : start > wanted.lowerBound {
+            if control.isCancelled { return nil }
+            let stretch = forward ? start..<min(wanted.upperBound, start + batch) : max(wanted.lowerBound, start - batch)..<start
+            let found = rows.rows(in: stretch)
+            for offset in forward ? Array(found.indices) : Array(found.indices.reversed()) {
+                let record = stretch.lowerBound + offset
+                let columns = Self.matchingColumns(found[offset], matcher: matcher, column: column)
+                if !columns.isEmpty, let chosen = choose(record, columns) { return Hit(record: record, column: chosen) }
+            }
+            control.advance(by: Int64(stretch.count))
+            start = forward ? stretch.upperBound : stretch.lowerBound
+        }
+        return nil
     }
 
     /// `pieces` in `count` runs of about equal bytes, in order.

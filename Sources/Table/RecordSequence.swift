@@ -14,6 +14,9 @@ public struct RecordRef: Sendable, Hashable, Comparable {
     public static func < (lhs: RecordRef, rhs: RecordRef) -> Bool { lhs.record < rhs.record }
 }
 
+import CellStore
+import Synchronization
+
 /// The data records a view shows, in its order: what a filter or a sort makes.
 ///
 /// It is read on the UI thread. One that a background scan fills grows while the scan
@@ -23,6 +26,9 @@ public protocol RecordSequence: AnyObject, Sendable {
     var count: Int { get }
     /// True once no more rows will come.
     var isComplete: Bool { get }
+    /// Published when rows come and when the sequence completes: a pass over the view
+    /// (a count over a filter's rows) waits on it rather than polling.
+    var changes: ChangeSignal { get }
     /// The records of view rows `range` (clamped to `count`), in view order.
     func records(in range: Range<Int>) -> [RecordRef]
     /// The view row that shows `record`, or nil when it is not in the view (yet).
@@ -35,13 +41,12 @@ extension RecordSequence {
 }
 
 /// The records of a view, as a list in memory: for small views and for tests.
-public final class RecordList: RecordSequence, @unchecked Sendable {
+public final class RecordList: RecordSequence {
     private let refs: [RecordRef]
-    private lazy var positions: [Int: Int] = {
-        var positions: [Int: Int] = [:]
-        for (index, ref) in refs.enumerated() { positions[ref.record] = index }
-        return positions
-    }()
+    /// Each record's row, made on the first `index(of:)` (from any thread: a pass may ask).
+    private let positions = Mutex<[Int: Int]?>(nil)
+    /// Never published: the list is complete from the start.
+    public let changes = ChangeSignal()
 
     public init(_ records: [Int]) { refs = records.map { RecordRef(record: $0) } }
     public init(refs: [RecordRef]) { self.refs = refs }
@@ -51,5 +56,14 @@ public final class RecordList: RecordSequence, @unchecked Sendable {
     public func records(in range: Range<Int>) -> [RecordRef] {
         Array(refs[range.clamped(to: 0..<refs.count)])
     }
-    public func index(of record: Int) -> Int? { positions[record] }
+    public func index(of record: Int) -> Int? {
+        positions.withLock { positions in
+            if positions == nil {
+                var made: [Int: Int] = [:]
+                for (index, ref) in refs.enumerated() { made[ref.record] = index }
+                positions = made
+            }
+            return positions?[record]
+        }
+    }
 }

@@ -1,13 +1,55 @@
 import CellStore
 
-/// Where a view's rows come from: many records in one call, read in the order they lie in
-/// the input, so a sorted or filtered screen never reads the same stretch twice.
+/// Where a table's rows come from: a file (`CellStore`), rows a pass made in memory (a
+/// sheet's `MemoryRows`), and later a query's answer, a diff, several files stacked.
+///
+/// Records are numbered from 0, header records included. A source may still be filling:
+/// `rowCount` grows until `isComplete`. Rows are handed out in batches (`rows(_:)`), so a
+/// source that reads them from somewhere reads each batch in one go, in its own order.
+/// It is read on the UI thread; passes on other threads read a file's bytes, or any
+/// other source's `snapshot()`.
+///
+/// What only a file has (the estimated tail after `G`, the preamble, the dialect and
+/// compression, reload, changes on disk, following) is reached through `file`, which
+/// any other source leaves nil.
 public protocol RowSource: AnyObject {
-    /// The records `refs` that are known, by record number.
+    /// What the source is called on screen (a path, `stdin`, `frequency of city`).
+    var name: String { get }
+    /// Records known so far, header records included.
+    var rowCount: Int { get }
+    /// True once no more records will come.
+    var isComplete: Bool { get }
+    /// Columns: the most cells of any record known so far.
+    var columnCount: Int { get }
+    /// Header records the source brings itself (a sheet's column names: 1), or nil when
+    /// the user says how many there are (a file's `-r` and `--no-header`).
+    var headerRows: Int? { get }
+    /// Changes when records already handed out may read differently (rows replaced, not
+    /// just added): whatever was made from them (a sort, cells on screen) is made again.
+    var generation: Int { get }
+    /// Record `index`, or nil when it is not known (yet).
+    func row(_ index: Int) -> Row?
+    /// The records `refs` that are known, by record number: one batch.
     func rows(_ refs: [RecordRef]) -> [Int: Row]
+    /// Called from any thread when the source or a pass over it has news: it wakes the
+    /// event loop.
+    var wake: @Sendable () -> Void { get }
+    /// The records as they are now, for a pass on another thread; nil for a file, whose
+    /// passes read its bytes through its index instead (much faster than rows).
+    func snapshot() -> RowSnapshot?
+    /// The file behind the rows, for what only a file has; nil for any other source.
+    var file: CellStore? { get }
 }
 
 extension CellStore: RowSource {
+    /// A file: the user says how many header rows it has.
+    public var headerRows: Int? { nil }
+    /// A file's records never change while it is open (`R` opens a new store).
+    public var generation: Int { 0 }
+    /// A file's passes read its bytes, not rows.
+    public func snapshot() -> RowSnapshot? { nil }
+    public var file: CellStore? { self }
+
     /// - Complexity: one record's parse for each ref with an offset that is not cached,
     ///   else one block parse for each block not cached; refs are read in input order.
     public func rows(_ refs: [RecordRef]) -> [Int: Row] {
@@ -17,5 +59,54 @@ extension CellStore: RowSource {
             if let row = row(ref.record) { result[ref.record] = row }
         }
         return result
+    }
+}
+
+/// A source's records fixed at one moment, readable from any thread: what a sort, a
+/// filter, a search, a count or a save reads when the source is not a file.
+///
+/// It is cheap to take (the rows it reads are shared, not copied) and never changes, so
+/// a pass sees one consistent table whatever the source does meanwhile.
+public struct RowSnapshot: Sendable {
+    /// Records, header records included.
+    public let count: Int
+    /// Columns: the most cells of any record.
+    public let columnCount: Int
+    private let read: @Sendable (Range<Int>) -> [Row]
+
+    /// A snapshot of `count` records whose rows `read` makes, a range at a time (always
+    /// within `0..<count`).
+    public init(count: Int, columnCount: Int, read: @escaping @Sendable (Range<Int>) -> [Row]) {
+        self.count = count
+        self.columnCount = columnCount
+        self.read = read
+    }
+
+    /// A snapshot of rows in hand (for tests and small tables).
+    public init(rows: [Row]) {
+        self.init(count: rows.count, columnCount: rows.map(\.count).max() ?? 0) { range in Array(rows[range]) }
+    }
+
+    /// Records `range` (clamped to the snapshot), in order.
+    public func rows(in range: Range<Int>) -> [Row] {
+        let wanted = range.clamped(to: 0..<count)
+        return wanted.isEmpty ? [] : read(wanted)
+    }
+
+    /// Record `index`, or nil past the end.
+    public func row(_ index: Int) -> Row? { rows(in: index..<(index + 1)).first }
+
+    /// Calls `body` with each record of `range` and its number, a batch at a time, until
+    /// it returns false; returns false then.
+    @discardableResult
+    public func forEachRow(in range: Range<Int>, batch: Int = 4096, _ body: (Int, Row) -> Bool) -> Bool {
+        let wanted = range.clamped(to: 0..<count)
+        var start = wanted.lowerBound
+        while start < wanted.upperBound {
+            let end = min(wanted.upperBound, start + batch)
+            for (offset, row) in rows(in: start..<end).enumerated() where !body(start + offset, row) { return false }
+            start = end
+        }
+        return true
     }
 }

@@ -1,14 +1,15 @@
 import CellStore
 
-/// A view over the input: which data records show in which order, and which columns.
+/// A view over a row source: which data records show in which order, and which columns.
 ///
 /// Every read of cells by the viewer goes through it. Rows are numbered in the view
-/// (0 is the first data row shown); records are numbered in the input (header records
+/// (0 is the first data row shown); records are numbered in the source (header records
 /// included), and a view row keeps its record's number, so a user always knows where a
-/// row lives. The plain view (every record, every column, in the file's order) holds no
-/// list and reads straight from the store.
+/// row lives. The plain view (every record, every column, in the source's order) holds
+/// no list and reads straight from the source.
 public final class TableView {
-    public let store: CellStore
+    /// Where the rows come from: a file, a sheet's rows in memory, …
+    public let source: any RowSource
     /// Records at the top of the input that are header rows (they never move).
     public let headerRows: Int
     /// The data records shown, in order; nil shows every data record in the file's order.
@@ -22,13 +23,18 @@ public final class TableView {
     private var batchRecords: [Int: Int] = [:]
     private var batchRanges: [Range<Int>] = []
     private var batchCount = 0
+    /// The source's generation the batch was read in.
+    private var batchGeneration = 0
     /// The columns' names, and the shape of the header row they were made from.
     private var names: (key: [Int], names: ColumnNames)?
 
-    public init(store: CellStore, headerRows: Int) {
-        self.store = store
+    public init(source: any RowSource, headerRows: Int) {
+        self.source = source
         self.headerRows = headerRows
     }
+
+    /// The file behind the rows, if they come from one.
+    public var file: CellStore? { source.file }
 
     /// Shows `rows` (nil: every data record in the file's order).
     public func show(rows: (any RecordSequence)?) {
@@ -40,8 +46,8 @@ public final class TableView {
 
     // MARK: Rows
 
-    /// Data rows in the input known so far.
-    public var fileDataRowCount: Int { max(0, store.rowCount - headerRows) }
+    /// Data rows in the source known so far (every row of the view's source, shown or not).
+    public var fileDataRowCount: Int { max(0, source.rowCount - headerRows) }
     /// Rows in the view known so far.
     public var dataRowCount: Int { rows?.count ?? fileDataRowCount }
     /// True when some records are left out or reordered.
@@ -65,13 +71,20 @@ public final class TableView {
     public func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }
 
     /// Reads the rows of view rows `ranges` (those on screen) in one batch, in the order
-    /// they lie in the input (a mapped view; the plain view reads through the store's
+    /// they lie in the source (a mapped view; the plain view reads through the source's
     /// own cache).
     public func fetch(rows ranges: [Range<Int>]) {
         guard let rows else { return }
         let total = rows.count
         let wanted = ranges.map { $0.clamped(to: 0..<total) }
         let count = wanted.reduce(0) { $0 + $1.count }
+        // Rows of an older generation read differently now: none is kept.
+        if batchGeneration != source.generation {
+            batch = [:]
+            batchRecords = [:]
+            batchRanges = []
+            batchGeneration = source.generation
+        }
         // The same rows as last time, all read, in a sequence that has not changed: nothing to do.
         guard wanted != batchRanges || batch.count < count || total != batchCount else { return }
         // Rows still on screen are kept; only those that came into view are read (a scroll
@@ -86,7 +99,7 @@ public final class TableView {
                 if let row = batch[ref.record] { kept[ref.record] = row } else { refs.append(ref) }
             }
         }
-        kept.merge(store.rows(refs)) { old, _ in old }
+        kept.merge(source.rows(refs)) { old, _ in old }
         batch = kept
         batchRecords = records
         batchRanges = wanted
@@ -99,24 +112,24 @@ public final class TableView {
         return record >= 0 ? self.row(ofInputRecord: record) : nil
     }
 
-    /// Input record `record`'s row: from the rows on screen in a mapped view (read in
-    /// their batch), else from the store.
+    /// Source record `record`'s row: from the rows on screen in a mapped view (read in
+    /// their batch), else from the source.
     public func row(ofInputRecord record: Int) -> Row? {
-        if rows != nil, let row = batch[record] { return row }
-        return store.row(record)
+        if rows != nil, batchGeneration == source.generation, let row = batch[record] { return row }
+        return source.row(record)
     }
 
-    /// Header record `index` (0 is the first record of the input).
-    public func headerRecord(_ index: Int) -> Row? { store.row(index) }
+    /// Header record `index` (0 is the first record of the source).
+    public func headerRecord(_ index: Int) -> Row? { source.row(index) }
 
     // MARK: Columns
 
-    /// Columns in the input known so far (at least 1), up to the most fields a record
+    /// Columns in the source known so far (at least 1), up to the most fields a record
     /// held in memory keeps (the status line says when a record has more).
-    public var fileColumnCount: Int { max(min(store.columnCount, RecordParser.Limits.fieldLimit), 1) }
+    public var fileColumnCount: Int { max(min(source.columnCount, RecordParser.Limits.fieldLimit), 1) }
     /// Columns in the view.
     public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
-    /// The input column shown at view column `column`.
+    /// The source column shown at view column `column`.
     public func fileColumn(_ column: Int) -> Int { columns.fileColumn(column) }
 
     /// The cell of view row `row` at view column `column`.
@@ -130,7 +143,7 @@ public final class TableView {
     /// - Complexity: O(1) once made; made again only when the header row changes (it is
     ///   still arriving).
     public var columnNames: ColumnNames {
-        let header = headerRows > 0 && store.rowCount > 0 ? store.row(0) : nil
+        let header = headerRows > 0 && source.rowCount > 0 ? source.row(0) : nil
         let key = header.map { [$0.bytes.count, $0.ends.count, $0.clipped.count] } ?? []
         if let names, names.key == key { return names.names }
         let made = ColumnNames(header: header, longest: 256)

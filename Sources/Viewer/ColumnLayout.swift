@@ -15,6 +15,7 @@ struct ColumnLayout {
         var grid: Size
         var rowNumberWidth: Int
         var sampledRecords: Int
+        var sampleGeneration: Int
         var requestedFrozenColumns: Int
         var overrides: [Int: Int]
     }
@@ -36,10 +37,11 @@ struct ColumnLayout {
 
     /// Brings the geometry up to date with the view, the screen and the sample.
     mutating func update(table: TableView, grid: Size, rowNumberWidth: Int, requestedFrozenColumns: Int) {
-        sizer.update(from: table.store, headerRows: table.headerRows)
+        sizer.update(from: table.source, headerRows: table.headerRows)
         let count = table.columnCount
         let newKey = Key(columns: table.columns, viewColumns: count, grid: grid, rowNumberWidth: rowNumberWidth,
-                         sampledRecords: sizer.sampledRecords, requestedFrozenColumns: requestedFrozenColumns,
+                         sampledRecords: sizer.sampledRecords, sampleGeneration: sizer.generation,
+                         requestedFrozenColumns: requestedFrozenColumns,
                          overrides: overrides)
         guard newKey != key else { return }
         key = newKey

@@ -1,4 +1,5 @@
 import CellStore
+import Table
 
 /// Column widths from a sample of the rows, so widths stay put while scrolling.
 ///
@@ -16,41 +17,48 @@ struct ColumnSizer {
     /// Records the sample covered when it was taken.
     private(set) var sampledRecords = -1
     private(set) var isFinal = false
+    /// The source's generation the sample was taken from.
+    private(set) var generation = 0
 
     /// Whether the last rows have been measured (once the whole input is known).
     private var hasSampledTail = false
     /// Whether rows shown under estimated numbers have been measured.
     private var hasSampledEstimatedRows = false
 
-    /// Takes the sample again if the input has grown and the sample was not full; once
-    /// the input is complete, also measures its last rows (ids and totals grow there).
-    mutating func update(from store: CellStore, headerRows: Int) {
+    /// Takes the sample again if the source has grown and the sample was not full; once
+    /// it is complete, also measures its last rows (ids and totals grow there).
+    mutating func update(from source: any RowSource, headerRows: Int) {
+        if source.generation != generation {
+            // The rows were replaced (a sheet's newer counts): measured again from scratch.
+            self = ColumnSizer()
+            generation = source.generation
+        }
         if !isFinal {
-            let available = store.rowCount
-            guard available != sampledRecords || store.isComplete else { return }
+            let available = source.rowCount
+            guard available != sampledRecords || source.isComplete else { return }
             let limit = min(available, headerRows + ColumnSizer.sampleRows)
-            var widths = [Int](repeating: 0, count: store.columnCount)
-            measure(store, rows: 0..<limit, into: &widths)
+            var widths = [Int](repeating: 0, count: source.columnCount)
+            measure(source, rows: 0..<limit, into: &widths)
             natural = widths.map { max(1, $0) }
             sampledRecords = available
-            isFinal = limit >= headerRows + ColumnSizer.sampleRows || store.isComplete
+            isFinal = limit >= headerRows + ColumnSizer.sampleRows || source.isComplete
         }
-        if let estimated = store.estimatedRows, !hasSampledEstimatedRows {
+        if let estimated = source.file?.estimatedRows, !hasSampledEstimatedRows {
             // Rows shown after a jump to the end: ids and totals grow there too.
             hasSampledEstimatedRows = true
             var widths = natural
-            measure(store, rows: max(estimated.lowerBound, estimated.upperBound - ColumnSizer.tailRows)..<estimated.upperBound,
+            measure(source, rows: max(estimated.lowerBound, estimated.upperBound - ColumnSizer.tailRows)..<estimated.upperBound,
                     into: &widths)
             natural = widths.map { max(1, $0) }
             sampledRecords = -3
         }
-        if isFinal && !hasSampledTail && store.isComplete {
+        if isFinal && !hasSampledTail && source.isComplete {
             hasSampledTail = true
-            let count = store.rowCount
+            let count = source.rowCount
             let start = max(headerRows + ColumnSizer.sampleRows, count - ColumnSizer.tailRows)
             guard start < count else { return }
             var widths = natural
-            measure(store, rows: start..<count, into: &widths)
+            measure(source, rows: start..<count, into: &widths)
             natural = widths.map { max(1, $0) }
             sampledRecords = -2   // a new layout key
         }
@@ -63,10 +71,10 @@ struct ColumnSizer {
     /// columns) costs no more to size than a narrow one.
     static let sampleBytes = 4 << 20
 
-    private func measure(_ store: CellStore, rows: Range<Int>, into widths: inout [Int]) {
+    private func measure(_ source: any RowSource, rows: Range<Int>, into widths: inout [Int]) {
         var bytes = 0
         for index in rows {
-            guard bytes < ColumnSizer.sampleBytes, let row = store.row(index) else { break }
+            guard bytes < ColumnSizer.sampleBytes, let row = source.row(index) else { break }
             bytes += row.bytes.count + row.count
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for column in 0..<row.count {

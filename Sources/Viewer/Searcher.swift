@@ -24,22 +24,22 @@ final class Searcher {
     let forward: Bool
     private let scan: BackgroundScan<Found?>
 
-    /// Starts from data row `row`, input column `column`, over `rows` data rows after
+    /// Runs `search` (over a file's bytes, or rows; `total` is what its progress counts)
+    /// from data row `row`, input column `column`, over `rows` data rows after
     /// `headerRows`. `shows` says whether a record is in the view (a filtered view's);
     /// matches in records it hides are passed over. `columns` are the input columns the
     /// view shows, in its order (nil: all, in the file's): a match in a hidden column is
     /// out of the view, and a row's matches are visited in the order they show.
-    init(pattern: SearchPattern, compiled: CompiledPattern, forward: Bool, input: ScanInput,
+    init(pattern: SearchPattern, search: CellSearch, total: Int64, forward: Bool,
          headerRows: Int, rows: Int, row: Int, column: Int, columns: [Int]? = nil,
          shows: (@Sendable (Int) -> Bool)? = nil, wake: @escaping @Sendable () -> Void) {
         self.pattern = pattern
         self.forward = forward
-        let search = CellSearch(input: input, pattern: compiled, column: pattern.column)
         let cursor = headerRows + row
         let first = headerRows, end = headerRows + rows
         let order = ViewOrder(columns)
         let here = order.position(of: column) ?? -1
-        scan = BackgroundScan(name: "csvfreeze search", total: input.byteCount, wake: wake) { control in
+        scan = BackgroundScan(name: "csvfreeze search", total: total, wake: wake) { control in
             func find(_ range: Range<Int>, forward: Bool, wrapped: Bool,
                       _ choose: @escaping @Sendable (Int, [Int]) -> Int?) -> Found? {
                 guard !range.isEmpty else { return nil }

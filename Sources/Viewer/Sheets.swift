@@ -6,12 +6,17 @@ import Scan
 import Table
 
 /// A sheet pushed over the table (a frequency or summary sheet): a viewer over rows that
-/// a pass over the input makes, and what Enter on one of them does.
+/// a pass publishes as it runs, and what Enter on one of them does.
+///
+/// The viewer is made once, over the sheet's `MemoryRows`; news from the pass goes into
+/// those rows, and the viewer takes it like a file's new rows, so the cursor, the sheet's
+/// own sort and filters and the widths stay while it fills.
 public protocol SheetSource: AnyObject {
-    /// The sheet as it is now, at `size`.
-    func viewer(size: Size) -> Viewer
-    /// True when the pass has news since the last `viewer(size:)`.
-    var hasNews: Bool { get }
+    /// The sheet's viewer (always the same one).
+    var viewer: Viewer { get }
+    /// Publishes the pass's news into the sheet's rows (on news, before the viewer
+    /// refreshes; at most four times a second while the pass runs).
+    func update()
     /// What Enter on data record `record` of the sheet does.
     func choose(record: Int) -> SheetChoice
     /// Stops the pass (the sheet was closed).
@@ -29,6 +34,27 @@ public enum SheetChoice {
     case stay(String)
 }
 
+/// What a sheet's pass reads: a file's bytes, or the rows of the sheet below (a sheet of
+/// a sheet).
+enum SheetInput {
+    case bytes(ScanInput)
+    case rows(RowSnapshot)
+
+    func frequency(column: Int, headerRows: Int, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) -> FrequencyCount {
+        switch self {
+        case .bytes(let input): return FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: wake)
+        case .rows(let rows): return FrequencyCount(rows: rows, column: column, headerRows: headerRows, records: records, wake: wake)
+        }
+    }
+
+    func summary(names: [String], headerRows: Int, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) -> SummaryScan {
+        switch self {
+        case .bytes(let input): return SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: wake)
+        case .rows(let rows): return SummaryScan(rows: rows, names: names, headerRows: headerRows, records: records, wake: wake)
+        }
+    }
+}
+
 extension Viewer {
     /// Options for a sheet: one header row, Enter chooses, Esc goes back.
     static func sheetOptions(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
@@ -39,21 +65,9 @@ extension Viewer {
         return sheet
     }
 
-    /// A sheet's viewer over `rows` (the first is the header), saying `note`. `wake` is the
-    /// table's: passes started in the sheet (a sort, a save) wake the event loop through it.
-    static func sheet(named name: String, rows: [Row], options: ViewerOptions, size: Size, note: String?, saving: SheetSaving? = nil,
-                      wake: @escaping @Sendable () -> Void) -> Viewer {
-        var bytes: [UInt8] = []
-        for row in rows { OutputWriter.appendDelimited(row, delimiter: 0x2C, lineEnding: [0x0A], to: &bytes) }
-        let store = CellStore(bytes: bytes, name: name, delimiter: 0x2C, onChange: wake)
-        let viewer = Viewer(store: store, options: sheetOptions(like: options, saving: saving), screenSize: size)
-        if let note { viewer.say(note) }
-        return viewer
-    }
-
     /// `#`: the frequency sheet of the cursor's column, over the rows in view.
     func openFrequency(of column: Int) {
-        guard let input = scanInput else {
+        guard let input = sheetInput else {
             message = "nothing to count yet"
             return
         }
@@ -63,7 +77,7 @@ extension Viewer {
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
     func openSummary() {
-        guard let input = scanInput else {
+        guard let input = sheetInput else {
             message = "nothing to summarise yet"
             return
         }
@@ -72,9 +86,10 @@ extension Viewer {
     }
 
     /// The input for a sheet's pass: what is read now (a followed input never ends, so
-    /// its pass covers the rows read so far).
-    private var scanInput: ScanInput? {
-        store.follows ? ScanInput(readers: store.recordReadersAsOfNow) : ScanInput(store: store)
+    /// its pass covers the rows read so far); the rows of a sheet, as they are now.
+    private var sheetInput: SheetInput? {
+        guard let file else { return source.snapshot().map(SheetInput.rows) }
+        return (file.follows ? ScanInput(readers: file.recordReadersAsOfNow) : ScanInput(store: file)).map(SheetInput.bytes)
     }
 
     /// A sheet this viewer asks to push (the event loop takes it).
@@ -88,117 +103,143 @@ extension Viewer {
         query.filters.append(RecordFilter(pattern: Self.exactPattern(value[...]), column: column))
         applyQuery(saying: nil)
     }
+
+    /// Says a sheet's note: at once when it is new news (the pass ended), else only over
+    /// nothing or over the note before it, so a message of the user's own stays.
+    func sayNote(_ note: String?, replacing previous: String?, always: Bool) {
+        guard let note, note != previous || always else { return }
+        if always || message == nil || message == previous { message = note }
+    }
 }
 
-/// How often a sheet is rebuilt while its pass runs: counts so far are merged and laid out
-/// on the UI thread, so not on every piece the pass finishes.
-private let rebuildInterval = Duration.milliseconds(250)
+/// How often a sheet takes its pass's news while it runs: counts so far are merged and
+/// laid out on the UI thread, so not on every piece the pass finishes.
+private let publishInterval = Duration.milliseconds(250)
 
-/// True when a running pass's sheet was rebuilt less than `rebuildInterval` ago.
+/// True when a running pass's rows were published less than `publishInterval` ago.
 private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool {
     guard isRunning, let last else { return false }
-    return ContinuousClock.now - last < rebuildInterval
+    return ContinuousClock.now - last < publishInterval
+}
+
+extension Row {
+    /// A row of the cells `cells`, given as bytes.
+    init(byteCells cells: [[UInt8]]) {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        for cell in cells {
+            bytes.append(contentsOf: cell)
+            ends.append(bytes.count)
+        }
+        self.init(bytes: bytes, ends: ends)
+    }
 }
 
 /// One row per distinct value of a column: its count, share and a bar, most frequent
 /// first; it fills in while the count runs.
 final class FrequencySheet: SheetSource {
+    let viewer: Viewer
+    /// The sheet's rows: made from the count's table when shown, never all at once.
+    private let rows: MemoryRows
     private let count: FrequencyCount
     private let column: Int
-    private let name: String
-    private let options: ViewerOptions
-    private let wake: @Sendable () -> Void
     /// The input was still loading when the count started: it covers the rows read then.
     private let readSoFar: Bool
-    /// The values shown, by data record (a sheet can be sorted: records say which); nil
-    /// for a value shown by its start only (it cannot be a filter).
-    private var values: [[UInt8]?] = []
-    private var shown: (rows: Int, total: Int, done: Bool)?
-    private var builtAt: ContinuousClock.Instant?
+    /// The table published, the rows of it listed (a sheet can be sorted: records say
+    /// which), and how many of those are values shown by their start only.
+    private var published: (table: FrequencyTable, listed: Int, shortened: Int)?
+    private var publishedAt: ContinuousClock.Instant?
+    private var note: String?
     /// Rows shown while the count runs (the whole table once it is done).
     static let partialRows = 2000
+    static let columns = ["value", "count", "percent", "share"]
 
-    init(input: ScanInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+    init(input: SheetInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.column = column
-        self.name = name
-        options = table.options
-        wake = table.store.wake
-        readSoFar = !table.store.isComplete
-        count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: table.store.wake)
+        readSoFar = !table.source.isComplete
+        rows = MemoryRows(name: "frequency of \(name)", columns: Self.columns, wake: table.source.wake)
+        // Ctrl-S writes what `--frequency --output csv` writes: no bar, the empty value empty.
+        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options, saving: Self.saving(emptyValueRecord: nil)),
+                        screenSize: table.screenSize)
+        count = input.frequency(column: column, headerRows: headerRows, records: records, wake: table.source.wake)
+        update()
     }
 
     deinit { count.cancel() }
-
-    private var table: FrequencyTable? { count.partial }
 
     private var isRunning: Bool {
         if case .running = count.status { return true }
         return false
     }
 
-    var hasNews: Bool {
-        if tooSoon(builtAt, isRunning: isRunning) { return false }
-        guard let table else { return shown == nil }
-        return shown.map { $0.total != table.total || $0.done != table.isComplete || $0.rows != table.rows.count } ?? true
+    func update() {
+        if tooSoon(publishedAt, isRunning: isRunning) { return }
+        publishedAt = ContinuousClock.now
+        let status = count.status
+        if let current = count.partial {
+            let listed = current.isComplete ? current.rows.count : min(current.rows.count, Self.partialRows)
+            let before = published
+            if before == nil || before?.table.total != current.total || before?.table.isComplete != current.isComplete
+                || before?.table.rows.count != current.rows.count {
+                let entries = current.rows
+                published = (current, listed, current.isComplete ? entries.prefix(listed).filter(\.isShortened).count : 0)
+                let most = max(1, entries.first?.count ?? 1)
+                rows.replace(count: listed, columns: Self.columns.count) { FrequencySheet.row(entries[$0], most: most) }
+                let empty = entries.prefix(listed).firstIndex { $0.value.isEmpty }
+                viewer.setSheetSaving(Self.saving(emptyValueRecord: empty.map { $0 + 1 }))
+            }
+            if current.isComplete { rows.finish() }
+        }
+        let previous = note
+        var ended = false
+        if case .running(let done, let total) = status {
+            note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+        } else if let current = published?.table {
+            ended = note == nil || note?.hasPrefix("counting") == true
+            if current.areAllUnique {
+                note = "all \(Viewer.grouped(current.total)) values are unique" + (readSoFar ? " in the rows read so far" : "")
+                    + (current.isExact ? "  (Enter filters the table)" : "")
+            } else if !current.isExact, current.rows.isEmpty {
+                note = "≈\(Viewer.grouped(current.distinct)) distinct values in \(Viewer.counted(current.total, "row")), none more than "
+                    + "\(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
+            } else if !current.isExact {
+                note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
+            } else {
+                note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
+                    + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
+            }
+            if let shortened = published?.shortened, shortened > 0 {
+                // Said before the hint about Enter, which the status line drops first.
+                note = "\(Viewer.counted(current.rows.count, "distinct value")), \(shortened) over 1 MiB shown by "
+                    + "\(shortened == 1 ? "its" : "their") start (…)" + (current.isExact ? "  (Enter filters the table)" : "")
+            }
+        }
+        viewer.sayNote(note, replacing: previous, always: ended)
     }
 
-    func viewer(size: Size) -> Viewer {
-        builtAt = ContinuousClock.now
-        let current = table
-        let complete = current?.isComplete ?? false
-        let listed = complete ? current?.rows ?? [] : Array((current?.rows ?? []).prefix(Self.partialRows))
-        shown = (current?.rows.count ?? 0, current?.total ?? 0, complete)
-        values = listed.map { $0.isShortened ? nil : $0.value }
-        let most = max(1, listed.first?.count ?? 1)
-        // The cells `--frequency` writes (a table's `(empty)` for the empty value), and a bar
-        // for reading, which Ctrl-S leaves out.
-        var rows = [Row(cells: ["value", "count", "percent", "share"])]
-        var emptyValueRecords: Set<Int> = []
-        for (index, entry) in listed.enumerated() {
-            let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
-            if entry.value.isEmpty { emptyValueRecords.insert(index + 1) }
-            // A value longer than a cell kept shows its start, ending in `…` and its size.
-            let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
-            var row = Row(bytes: value, ends: [value.count])
-            for cell in ["\(entry.count)", entry.percentText, bar] {
-                row.bytes.append(contentsOf: cell.utf8)
-                row.ends.append(row.bytes.count)
-            }
-            rows.append(row)
-        }
+    /// The sheet's row for one value: the cells `--frequency` writes (a table's `(empty)`
+    /// for the empty value), and a bar as long as its count next to the most frequent's,
+    /// for reading, which Ctrl-S leaves out.
+    static func row(_ entry: FrequencyRow, most: Int) -> Row {
+        let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
+        // A value longer than a cell kept shows its start, ending in `…` and its size.
+        let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
+        return Row(byteCells: [value, Array("\(entry.count)".utf8), Array(entry.percentText.utf8), Array(bar.utf8)])
+    }
 
-        var note: String?
-        if case .running(let done, let total) = count.status {
-            note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
-        } else if let current, current.areAllUnique {
-            note = "all \(Viewer.grouped(current.total)) values are unique" + (readSoFar ? " in the rows read so far" : "")
-                + (current.isExact ? "  (Enter filters the table)" : "")
-        } else if let current, !current.isExact, current.rows.isEmpty {
-            note = "≈\(Viewer.grouped(current.distinct)) distinct values in \(Viewer.counted(current.total, "row")), none more than "
-                + "\(Viewer.counted(current.unlistedAtMost, "time")): none stands out"
-        } else if let current, !current.isExact {
-            note = "≈\(Viewer.grouped(current.distinct)) distinct values: the \(Viewer.grouped(current.rows.count)) most frequent listed"
-        } else if let current {
-            note = "\(Viewer.counted(current.rows.count, "distinct value")) in \(Viewer.counted(current.total, "row"))"
-                + (readSoFar ? " read so far" : "") + "  (Enter filters the table)"
-        }
-        let shortened = listed.filter(\.isShortened).count
-        if shortened > 0, case .finished = count.status, let current {
-            // Said before the hint about Enter, which the status line drops first.
-            note = "\(Viewer.counted(current.rows.count, "distinct value")), \(shortened) over 1 MiB shown by "
-                + "\(shortened == 1 ? "its" : "their") start (…)" + (current.isExact ? "  (Enter filters the table)" : "")
-        }
-        return Viewer.sheet(named: "frequency of \(name)", rows: rows, options: options, size: size, note: note,
-                            saving: SheetSaving(drawnColumns: [3], emptyValueRecords: emptyValueRecords), wake: wake)
+    /// What Ctrl-S leaves out or writes otherwise: the bar, and `(empty)` (at `record`).
+    private static func saving(emptyValueRecord record: Int?) -> SheetSaving {
+        SheetSaving(drawnColumns: [3], emptyValueRecords: record.map { [$0] } ?? [])
     }
 
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
-        guard values.indices.contains(index) else { return .nothing }
-        guard let value = values[index] else {
+        guard let published, index >= 0, index < published.listed else { return .nothing }
+        let entry = published.table.rows[index]
+        guard !entry.isShortened else {
             return .stay("this value is longer than 1 MiB and shown by its start: it cannot be a filter")
         }
-        return .command(.keepValue(column: column, value: value))
+        return .command(.keepValue(column: column, value: entry.value))
     }
 
     func cancel() { count.cancel() }
@@ -207,30 +248,32 @@ final class FrequencySheet: SheetSource {
 /// One row per column: its kind, filled and empty counts, distinct values, range, mean,
 /// lengths and most common values; it fills in while the pass runs.
 final class SummarySheet: SheetSource {
+    let viewer: Viewer
+    private let rows: MemoryRows
     private let scan: SummaryScan
-    private let options: ViewerOptions
-    private let input: ScanInput
+    private let input: SheetInput
     private let headerRows: Int
     private let records: (any RecordSequence)?
     private let names: [String]
     private weak var table: Viewer?
-    private let wake: @Sendable () -> Void
     /// The input was still loading when the pass started: it covers the rows read then.
     private let readSoFar: Bool
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
-    private var builtAt: ContinuousClock.Instant?
+    private var publishedAt: ContinuousClock.Instant?
+    private var note: String?
 
-    init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+    init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.input = input
         self.names = names
         self.headerRows = headerRows
         self.records = records
         self.table = table
-        options = table.options
-        wake = table.store.wake
-        readSoFar = !table.store.isComplete
-        scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: table.store.wake)
+        readSoFar = !table.source.isComplete
+        rows = MemoryRows(name: "summary", columns: ColumnSummary.header, wake: table.source.wake)
+        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options), screenSize: table.screenSize)
+        scan = input.summary(names: names, headerRows: headerRows, records: records, wake: table.source.wake)
+        update()
     }
 
     deinit { scan.cancel() }
@@ -240,22 +283,25 @@ final class SummarySheet: SheetSource {
         return -2
     }
 
-    var hasNews: Bool {
-        if tooSoon(builtAt, isRunning: progress >= 0) { return false }
-        return shownDone == nil || progress != shownAt
-    }
-
-    func viewer(size: Size) -> Viewer {
-        builtAt = ContinuousClock.now
-        shownAt = progress
-        let summaries = scan.partial ?? []
-        shownDone = summaries.first?.isComplete
-        let rows = [Row(cells: ColumnSummary.header)] + summaries.map { Row(cells: $0.cells) }
-        var note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
+    func update() {
+        let progress = self.progress
+        if tooSoon(publishedAt, isRunning: progress >= 0) { return }
+        publishedAt = ContinuousClock.now
+        if shownDone == nil || progress != shownAt {
+            shownAt = progress
+            let summaries = scan.partial ?? []
+            shownDone = summaries.first?.isComplete
+            rows.replace(count: summaries.count, columns: ColumnSummary.header.count) { Row(cells: summaries[$0].cells) }
+            if progress < 0 { rows.finish() }
+        }
+        let previous = note
         if case .running(let done, let total) = scan.status {
             note = "summarising… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+        } else {
+            note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
         }
-        return Viewer.sheet(named: "summary", rows: rows, options: options, size: size, note: note, wake: wake)
+        let ended = progress < 0 && (previous == nil || previous?.hasPrefix("summarising") == true)
+        viewer.sayNote(note, replacing: previous, always: ended)
     }
 
     func choose(record: Int) -> SheetChoice {

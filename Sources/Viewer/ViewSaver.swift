@@ -23,10 +23,32 @@ final class ViewSaver {
         case failed(String)
     }
 
+    /// Where the records are read again: a file's bytes, or a snapshot of rows (a sheet's).
+    enum Records: Sendable {
+        case file(RecordReader)
+        case rows(RowSnapshot)
+
+        /// Record `number`, read alone (from `offset` when known).
+        func record(_ number: Int, at offset: Int64?) -> Row? {
+            switch self {
+            case .file(let reader): return reader.record(number, at: offset)
+            case .rows(let rows): return rows.row(number)
+            }
+        }
+
+        /// Calls `body` with each record from `first` on, in order, until it returns false.
+        func forEach(from first: Int, _ body: (Int, Row) -> Bool) {
+            switch self {
+            case .file(let reader): reader.forEachRecord(from: first, body)
+            case .rows(let rows): rows.forEachRow(in: first..<rows.count, body)
+            }
+        }
+    }
+
     /// Everything the pass needs, taken on the UI thread.
-    struct Plan: @unchecked Sendable {
+    struct Plan: Sendable {
         var path: String
-        var reader: RecordReader
+        var reader: Records
         var headers: [Row]
         /// The view's records, in order (nil: every data record from `firstRecord` on).
         var rows: (any RecordSequence)?
@@ -129,7 +151,7 @@ final class ViewSaver {
         } else {
             let end = plan.firstRecord + plan.rowCount
             var stopped = false
-            plan.reader.forEachRecord(from: plan.firstRecord) { number, row in
+            plan.reader.forEach(from: plan.firstRecord) { number, row in
                 guard number < end else { return false }
                 if !append(row, number: number) { stopped = true; return false }
                 rows += 1

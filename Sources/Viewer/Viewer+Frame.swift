@@ -45,7 +45,7 @@ extension Viewer {
         }
         let topLines: [LineContent] = (0..<window.headerHeight).map { line in
             let headerRecords = window.headerHeight - frozenDataRows.count
-            if line < headerRecords { return line < store.rowCount ? .headerRecord(line) : .blank }
+            if line < headerRecords { return line < source.rowCount ? .headerRecord(line) : .blank }
             return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
@@ -157,7 +157,7 @@ extension Viewer {
         case .headerRecord(let record):
             separatorStyle = .header
             if column < 0 {
-                let title = record == 0 ? (store.isApproximate ? "≈" : "#") : ""
+                let title = record == 0 ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
                 let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
@@ -182,7 +182,7 @@ extension Viewer {
     private func drawPreamble(_ frame: inout Frame) {
         let area = window.preamble
         guard !area.isEmpty else { return }
-        let lines = store.preamble
+        let lines = file?.preamble ?? []
         for line in 0..<min(area.height, lines.count) {
             frame.write(lines[line], x: area.minX, y: area.minY + line, style: .preamble, limit: area.width)
         }
@@ -217,51 +217,53 @@ extension Viewer {
     private func drawStatusLine(_ frame: inout Frame) {
         let y = screenSize.height - 1
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
-        let progress = store.progress
+        // Only a file loads (a sheet fills, and says so itself).
+        let progress = file?.progress
+        let isComplete = source.isComplete
         var status = StatusLine()
-        // A view's count grows while its passes run; the file's while it loads.
-        let growing = table.isMapped ? query.isRunning || query.isPending : !progress.isComplete
+        // A view's count grows while its passes run; the source's while it loads or fills.
+        let growing = table.isMapped ? query.isRunning || query.isPending : !isComplete
         var total = Self.grouped(dataRowCount) + (growing ? "+" : "")
-        if table.isMapped && (dataRowCount != table.fileDataRowCount || growing || !progress.isComplete) {
-            total += " of " + Self.grouped(table.fileDataRowCount) + (progress.isComplete ? "" : "+")
+        if table.isMapped && (dataRowCount != table.fileDataRowCount || growing || !isComplete) {
+            total += " of " + Self.grouped(table.fileDataRowCount) + (isComplete ? "" : "+")
         }
         status.view = queryNote
-        if store.rowCount == 0 && progress.isComplete {
+        if source.rowCount == 0 && isComplete {
             status.position = "empty input"
         } else {
-            let approximate = store.isApproximate ? "≈" : ""
-            status.position = dataRowCount == 0 ? "no rows" + (progress.isComplete ? "" : " yet")
+            let approximate = file?.isApproximate == true ? "≈" : ""
+            status.position = dataRowCount == 0 ? "no rows" + (isComplete ? "" : " yet")
                 : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)"
         }
         let header = columnName(cursorColumn)
         status.column = "col \(Self.grouped(cursorColumn + 1))/\(Self.grouped(columnCount))"
             + (hiddenColumnsNote.map { " (\($0))" } ?? "")
         if !header.isEmpty { status.columnName = Self.fitting(header, width: 24, keepingEnd: false) }
-        let input = [store.dialect?.summary, store.compressionName].compactMap { $0 }
+        let input = [file?.dialect?.summary, file?.compressionName].compactMap { $0 }
         status.dialect = input.isEmpty ? nil : input.joined(separator: "  ")
         if options.showsDebugStats {
             let stats = cells.statistics
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
-        status.name = store.name
+        status.name = source.name
         if let message {
             status.right = message
-        } else if let failure = progress.failure {
+        } else if let progress, let failure = progress.failure {
             status.right = failure
-        } else if let wide = progress.tooWideRecord {
+        } else if let progress, let wide = progress.tooWideRecord {
             // Never cut silently: the fields past the limit are not on screen.
             let place = wide < options.headerRows ? "the header" : "row \(Self.grouped(wide - options.headerRows + 1))"
             status.right = "\(place) has more than \(Self.grouped(RecordParser.Limits.fieldLimit)) fields: "
                 + "only those are shown (--output writes every field)"
-        } else if let notice = progress.notice {
+        } else if let progress, let notice = progress.notice {
             status.right = notice
-        } else if progress.isCaughtUp {
+        } else if let progress, progress.isCaughtUp {
             status.right = "following"
-        } else if !progress.isComplete {
+        } else if let progress, !progress.isComplete {
             status.right = Self.progressText(progress)
-        } else if store.dialect?.looksBinary == true {
+        } else if file?.dialect?.looksBinary == true {
             status.right = "binary data? (NUL bytes, shown as ␀)"
-        } else if let problem = progress.quotingProblem {
+        } else if let progress, let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"

@@ -4,18 +4,18 @@ import FreezeLayout
 extension Viewer {
     // MARK: Layout
 
-    /// Brings geometry up to date with the store and the screen.
+    /// Brings geometry up to date with the source and the screen.
     func sync() {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet. A sorted or filtered view's rows are
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
-        store.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
+        file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
         let count = columnCount
         let grid = gridSize
         layout.update(table: table, grid: grid, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
                       requestedFrozenColumns: requestedFrozenColumns)
-        var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0
         // The band of header rows takes at most half the grid, so data always shows; the
         // header rows past it scroll at the top of main (not under a freeze made with F).
         let band = max(1, grid.height / 2)
@@ -29,17 +29,17 @@ extension Viewer {
         window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
                         contentSize: Size(width: mainMetrics.totalWidth,
                                           height: max(0, dataRowCount - mainFirstRow) + scrollingHeaderRows),
-                        preambleLines: store.preamble.count)
+                        preambleLines: file?.preamble.count ?? 0)
         cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
         cursorRow = max(0, cursorRow)
         knownDataRows = dataRowCount
         cursorColumn = max(0, min(cursorColumn, count - 1))
     }
 
-    /// True when the input has rows the geometry has not taken in yet (they arrived after
-    /// the last command): the loop then sends `.refresh` before drawing, so that a frame
-    /// never shows a row count its rows are not laid out for.
-    public var needsRefresh: Bool { dataRowCount != knownDataRows }
+    /// True when the source has rows the geometry has not taken in yet (they arrived, or
+    /// were replaced, after the last command): the loop then sends `.refresh` before
+    /// drawing, so that a frame never shows a row count its rows are not laid out for.
+    public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration }
 
     /// Says when some header rows scroll with the data because the screen is too short
     /// to keep them all on top.
@@ -60,8 +60,7 @@ extension Viewer {
     /// The final row count as far as it can be guessed now (to size the row-number band
     /// once, not every time the count gains a digit).
     var estimatedRowCount: Int {
-        let progress = store.progress
-        if !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
+        if let progress = file?.progress, !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
             return Int(Double(table.fileDataRowCount) / fraction)
         }
         return table.fileDataRowCount

@@ -98,19 +98,19 @@ extension Viewer {
     /// Goes to data row `number` (1-based), saying so when it is past what is known.
     func goToRow(_ number: Int) {
         sync()
-        if number > max(0, store.readRowCount - options.headerRows) && !store.isComplete && !options.follows {
+        if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
-            store.jumpToEnd(rows: max(200, screenSize.height * 4))
+            file.jumpToEnd(rows: max(200, screenSize.height * 4))
             sync()
-            if let estimated = store.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
+            if let estimated = file.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
                number + options.headerRows - 1 < estimated.upperBound {
                 message = "≈ row numbers are estimates until the file is read"
                 moveCursor(toRow: number - 1, column: cursorColumn)
                 return
             }
         }
-        let read = max(0, store.readRowCount - options.headerRows)
-        if !store.isComplete && number > read {
+        let read = max(0, (file?.readRowCount ?? source.rowCount) - options.headerRows)
+        if !source.isComplete && number > read {
             message = "row \(Self.grouped(number)) is past the \(Self.counted(read, "row")) read so far"
             moveCursor(toRow: read - 1, column: cursorColumn)
             return

@@ -110,7 +110,7 @@ extension Viewer {
         let firstInView = window.visibleRows.lowerBound + mainFirstRow
         // Frozen rows and header rows take at most half the grid, as `-r` does, so data
         // always shows below them: the rows nearest the cursor are the ones kept.
-        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, store.rowCount), 1) : 0
+        let headerRecords = options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0
         let room = max(0, max(1, gridSize.height / 2) - headerRecords)
         let wanted = min(firstInView, cursorRow)..<cursorRow
         frozenDataRows = max(wanted.lowerBound, cursorRow - room)..<cursorRow

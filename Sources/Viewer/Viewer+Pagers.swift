@@ -55,7 +55,7 @@ extension Viewer {
         let characters = text.isSmall ? ", " + Self.counted(String(decoding: cell, as: UTF8.self).count, "character") : ""
         let isClipped = row.isClipped(cursorFileColumn)
         // A record whose end is not read yet (the input is still loading) has no length to say.
-        let stillReading = isClipped && row.fullLength(ofCell: cursorFileColumn) == nil && !store.isComplete
+        let stillReading = isClipped && row.fullLength(ofCell: cursorFileColumn) == nil && !source.isComplete
         let title = head
             + (isClipped ? "only the first " : "") + Self.counted(cell.count, "byte")
             + (stillReading ? " read so far" : isClipped ? " kept" : "")
@@ -67,7 +67,7 @@ extension Viewer {
     /// Cell `column` of `row` read whole from the input, when the row keeps only its start
     /// and the input can be read again there (nil otherwise: the kept start is all there is).
     func inputCell(_ row: Row, column: Int) -> InputCell? {
-        guard row.isClipped(column), let reader = store.recordReader() else { return nil }
+        guard row.isClipped(column), let reader = file?.recordReader() else { return nil }
         return InputCell(row: row, column: column, reader: reader)
     }
 
@@ -175,7 +175,7 @@ extension Viewer {
     /// that a header cell of megabytes costs no more per frame than a name (empty without
     /// a header row).
     func name(ofFileColumn column: Int) -> String {
-        guard options.headerRows > 0 && store.rowCount > 0 else { return "" }
+        guard options.headerRows > 0 && source.rowCount > 0 else { return "" }
         return table.columnNames[column]
     }
 

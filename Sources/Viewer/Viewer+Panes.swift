@@ -95,7 +95,7 @@ extension Viewer {
         guard height >= 1 else { return }
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: height))
         let omitted = page.record.omittedCells > 0 ? "  (" + Self.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
-        let title = " record \(Self.grouped(table.displayNumber(ofRow: page.row))) of \(Self.grouped(dataRowCount))\(store.isComplete ? "" : "+")"
+        let title = " record \(Self.grouped(table.displayNumber(ofRow: page.row))) of \(Self.grouped(dataRowCount))\(source.isComplete ? "" : "+")"
             + omitted + "   ←/→ previous/next   v back "
         frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)

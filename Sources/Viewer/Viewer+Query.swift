@@ -1,4 +1,5 @@
 import CellStore
+import FreezeLayout
 import Query
 import Scan
 import Table
@@ -33,6 +34,12 @@ struct ViewQuery {
     /// A new sort's rows show from their top, the cursor on the first (a user sorts to see
     /// the largest or smallest values; `''` goes back to the record it was on).
     var showsTop = false
+    /// The source's generation the passes read: when its rows are replaced (a sheet's
+    /// newer counts), the passes run again.
+    var sourceGeneration = 0
+    /// The passes run again over replaced rows: their rows show with the cursor on the
+    /// same line, not on the record it was on (a record of replaced rows is another row).
+    var keepsCursorRow = false
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -121,7 +128,7 @@ extension Viewer {
         if query.sortKeys.isEmpty {
             query.sorted = nil
         } else if sortChanged || query.sorted == nil {
-            query.sorted = SortedRecords.start(store: store, headerRows: options.headerRows, keys: query.sortKeys, wake: store.wake)
+            query.sorted = startSort()
         }
         if query.filters.isEmpty {
             query.filtered = nil
@@ -133,8 +140,7 @@ extension Viewer {
                 return filter
             }
             do {
-                query.filtered = try FilteredRecords.start(store: store, headerRows: options.headerRows, filters: filters,
-                                                           over: query.sorted, wake: store.wake)
+                query.filtered = try startFilter(filters)
             } catch {
                 let filter = query.filters.removeLast()
                 // The reason without the command line's option name.
@@ -152,12 +158,42 @@ extension Viewer {
         message = text ?? (query.isRunning ? queryProgress : nil)
     }
 
+    /// The sort's pass over the source: a file's bytes, or any other source's rows.
+    private func startSort() -> SortedRecords? {
+        if let file {
+            return SortedRecords.start(store: file, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake)
+        }
+        return source.snapshot().map { SortedRecords.start(rows: $0, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake) }
+    }
+
+    /// The filters' pass over the source (over the sort's rows when there is one).
+    private func startFilter(_ filters: [RecordFilter]) throws(QueryError) -> FilteredRecords? {
+        if let file {
+            return try FilteredRecords.start(store: file, headerRows: options.headerRows, filters: filters, over: query.sorted,
+                                             wake: source.wake)
+        }
+        guard let rows = source.snapshot() else { return nil }
+        return try FilteredRecords.start(rows: rows, headerRows: options.headerRows, filters: filters, over: query.sorted,
+                                         wake: source.wake)
+    }
+
     /// Puts the passes' rows on screen (the cursor stays on its record where it can).
     private func showQueryRows() {
         query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
                                      filtered: query.filtered)
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
+        let line = cursorRow, top = window.offset.y
         show(rows: query.rows)
+        let keepsLine = query.keepsCursorRow && !query.opensAtTop && !query.showsTop
+        query.keepsCursorRow = false
+        if keepsLine {
+            // Replaced rows sorted or filtered again: the screen stays as it was.
+            query.awaitedRecord = nil
+            sync()
+            window.scroll(to: Point(x: window.offset.x, y: top))
+            moveCursor(toRow: line, column: cursorColumn)
+            return
+        }
         // Not on its record: that record is not merged yet (or not in the view at all).
         let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
         query.awaitedRecord = missed && !query.opensAtTop && !query.showsTop ? record : nil
@@ -186,6 +222,22 @@ extension Viewer {
         } else {
             message = "stopped: the rows found so far stay"
         }
+    }
+
+    /// On news: when the source's rows were replaced (a sheet filling in), what was made
+    /// from them is made again: the filters and sort run over the new rows (the cursor
+    /// stays on its row), matches on screen are looked at again, widths are measured again.
+    func takeReplacedRows() {
+        guard source.generation != query.sourceGeneration else { return }
+        query.sourceGeneration = source.generation
+        search.matchCache = [:]
+        guard !query.isEmpty else { return }
+        query.sorted?.cancel()
+        query.sorted = nil
+        query.keepsCursorRow = true
+        let said = message
+        applyQuery(saying: nil)
+        if message == nil { message = said }
     }
 
     /// On news: the passes' progress, and their end.

@@ -18,7 +18,7 @@ extension Viewer {
             message = "already writing \(saving!.path): Esc cancels it"
             return
         }
-        if store.isInput(path) {
+        if file?.isInput(path) == true {
             message = "not written: that is the file being viewed"
             return
         }
@@ -33,11 +33,20 @@ extension Viewer {
                 return
             }
         }
-        guard let reader = store.recordReader() else {
+        let reader: ViewSaver.Records
+        if let file {
+            guard let fileReader = file.recordReader() else {
+                message = "nothing to write yet"
+                return
+            }
+            reader = .file(fileReader)
+        } else if let rows = source.snapshot() {
+            reader = .rows(rows)
+        } else {
             message = "nothing to write yet"
             return
         }
-        let headers = (0..<min(options.headerRows, store.rowCount)).compactMap { store.row($0) }
+        let headers = (0..<min(options.headerRows, source.rowCount)).compactMap { source.row($0) }
         var columns = table.columns.shown
         if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
             columns = (columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
@@ -46,8 +55,8 @@ extension Viewer {
                                   rowCount: dataRowCount, columns: columns,
                                   delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C,
                                   emptiedFirstCells: options.sheetSaving?.emptyValueRecords ?? [])
-        saving = ViewSaver(plan, wake: store.wake)
-        savedWhileLoading = !store.isComplete
+        saving = ViewSaver(plan, wake: source.wake)
+        savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
 

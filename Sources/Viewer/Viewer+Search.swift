@@ -35,12 +35,23 @@ extension Viewer {
         }
         sync()
         cancelSearch()
-        guard let input = ScanInput(store: store), let compiled = search.matcher?.pattern else { return }
-        search.searcher = Searcher(pattern: pattern, compiled: compiled, forward: forward, input: input,
+        guard let compiled = search.matcher?.pattern else { return }
+        // A file's raw bytes, or any other source's rows, cell by cell.
+        let cellSearch: CellSearch, total: Int64
+        if let file {
+            guard let input = ScanInput(store: file) else { return }
+            cellSearch = CellSearch(input: input, pattern: compiled, column: pattern.column)
+            total = input.byteCount
+        } else {
+            guard let rows = source.snapshot() else { return }
+            cellSearch = CellSearch(rows: rows, pattern: compiled, column: pattern.column)
+            total = Int64(rows.count)
+        }
+        search.searcher = Searcher(pattern: pattern, search: cellSearch, total: total, forward: forward,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: store.wake)
-        search.searchedRows = store.isComplete ? nil : table.fileDataRowCount
+                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: source.wake)
+        search.searchedRows = source.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 

@@ -5,15 +5,19 @@ import Table
 
 /// The viewer's state and its one entry point for change, `handle(_:)`.
 ///
-/// It reads rows from a `CellStore`, keeps the cursor and the frozen-pane geometry, and
-/// composes a `Frame` for the terminal (see `Viewer+Frame.swift`). It never touches a
-/// terminal or a clock, so tests drive it with commands (`.tick` is one animation
-/// frame) and read the frame as text.
+/// It reads rows from a `RowSource` (a file, or a sheet's rows in memory), keeps the
+/// cursor and the frozen-pane geometry, and composes a `Frame` for the terminal (see
+/// `Viewer+Frame.swift`). It never touches a terminal or a clock, so tests drive it with
+/// commands (`.tick` is one animation frame) and read the frame as text.
 public final class Viewer {
-    /// The view over the input: which records and columns show, in which order. Every
+    /// The view over the source: which records and columns show, in which order. Every
     /// read of cells goes through it.
     public let table: TableView
-    public var store: CellStore { table.store }
+    /// Where the rows come from.
+    public var source: any RowSource { table.source }
+    /// The file behind the rows, for what only a file has (loading, reload, the preamble,
+    /// the dialect); nil for a sheet.
+    public var file: CellStore? { table.file }
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
@@ -42,8 +46,12 @@ public final class Viewer {
     static let wheelRows = 3
     static let sidewaysCells = 8
 
-    public init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {
-        self.table = TableView(store: store, headerRows: options.headerRows)
+    /// A viewer over `source`; a source that brings its own header rows (a sheet) has
+    /// them whatever `options` says.
+    public init(source: any RowSource, options given: ViewerOptions = ViewerOptions(), screenSize: Size) {
+        var options = given
+        if let headerRows = source.headerRows { options.headerRows = headerRows }
+        self.table = TableView(source: source, headerRows: options.headerRows)
         self.options = options
         self.screenSize = screenSize
         self.navigation = Navigation(requestedFrozenColumns: options.frozenColumns)
@@ -53,11 +61,16 @@ public final class Viewer {
         noteScrollingHeaderRows()
     }
 
+    /// A viewer over a file.
+    public convenience init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {
+        self.init(source: store, options: options, screenSize: screenSize)
+    }
+
     /// Rows of data (records after the header rows) known so far.
     public var dataRowCount: Int { table.dataRowCount }
     /// Columns known so far.
     public var columnCount: Int { table.columnCount }
-    /// The record number in the store of data row `row`.
+    /// The record number in the source of data row `row`.
     func record(ofDataRow row: Int) -> Int { table.record(ofRow: row) }
     /// The input column under the cursor.
     var cursorFileColumn: Int { table.fileColumn(cursorColumn) }
@@ -94,9 +107,9 @@ public final class Viewer {
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
-            if !store.isComplete && !options.follows && store.jumpToEnd(rows: max(200, screenSize.height * 4)) {
+            if let file, !file.isComplete && !options.follows && file.jumpToEnd(rows: max(200, screenSize.height * 4)) {
                 message = "≈ row numbers are estimates until the file is read"
-            } else if !store.isComplete && !options.follows {
+            } else if let file, !file.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
             moveCursor(toRow: dataRowCount - 1, edge: .zero)
@@ -113,12 +126,13 @@ public final class Viewer {
             revealCursor()
             noteScrollingHeaderRows()
         case .refresh:
+            takeReplacedRows()
             collectSearch()
             collectSave()
             collectQuery()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
             let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
-            if let shift = store.settleEstimate() {
+            if let shift = file?.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
                 // stay on the same lines, only their numbers change.
                 let top = window.offset.y
@@ -130,7 +144,7 @@ public final class Viewer {
             sync()
             goToAwaitedRecord()
             // Said after G while loading: untrue once everything is read.
-            if store.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
+            if source.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 cursorRow = dataRowCount - 1
                 revealCursor()
@@ -138,11 +152,13 @@ public final class Viewer {
         case .reload:
             if options.isSheet {
                 message = "a sheet is made from the table: Esc goes back, and R there reads the file again"
-            } else if store.isReloadable {
+            } else if file?.isReloadable == true {
                 wantsReload = true
+            } else if file == nil {
+                message = "\(source.name) cannot be read again"
             } else {
-                message = store.name == "stdin" ? "standard input cannot be read again"
-                    : "\(store.name) is a stream: it cannot be read again"
+                message = source.name == "stdin" ? "standard input cannot be read again"
+                    : "\(source.name) is a stream: it cannot be read again"
             }
         case .tick:
             if holdFrames > 0 {
@@ -214,6 +230,9 @@ public final class Viewer {
         cancelSearch()
         isFinished = true
     }
+
+    /// What Ctrl-S of a sheet writes otherwise than it shows (it changes as the sheet fills).
+    func setSheetSaving(_ saving: SheetSaving?) { options.sheetSaving = saving }
 
     /// Takes back a finish (a sheet whose row opened another sheet over it stays).
     public func reopen() {
@@ -322,7 +341,7 @@ public final class Viewer {
         sync()
         let row = table.row(ofRecord: record) ?? previous.cursorRow
         moveCursor(toRow: row, column: previous.cursorColumn)
-        if (row > cursorRow || previous.cursorColumn > cursorColumn) && !store.isComplete && !table.isMapped {
+        if (row > cursorRow || previous.cursorColumn > cursorColumn) && !source.isComplete && !table.isMapped {
             navigation.awaited = (record, previous.cursorColumn)
         }
     }
@@ -334,7 +353,7 @@ public final class Viewer {
         if let row = table.row(ofRecord: awaited.record), row < dataRowCount, awaited.column < columnCount {
             navigation.awaited = nil
             moveCursor(toRow: row, column: awaited.column)
-        } else if store.isComplete {
+        } else if source.isComplete {
             navigation.awaited = nil
         }
     }

@@ -20,7 +20,7 @@ import Table
     let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: column)])
     while sorted.count == 0 && !sorted.isComplete { usleep(200) }
     let first = now() - start
-    let view = TableView(store: store, headerRows: 1)
+    let view = TableView(source: store, headerRows: 1)
     view.show(rows: sorted)
     view.fetch(rows: [0..<60])
     _ = (0..<60).map { view.row($0) }

@@ -25,10 +25,12 @@ enum InsightOutput {
             fail(error.description, status: 1)
         }
         // The index first: it shares the input out between the cores and vouches for raw bytes.
-        var progress = store.progress
-        while !progress.isComplete && progress.failure == nil {
-            usleep(2000)
+        var progress: LoadProgress
+        while true {
+            let version = store.progressSignal.version
             progress = store.progress
+            if progress.isComplete || progress.failure != nil { break }
+            store.progressSignal.wait(past: version)
         }
         guard let input = ScanInput(store: store) else {
             if let failure = progress.failure { fail("\(store.name): \(failure)", status: 1) }

@@ -94,7 +94,7 @@ extension Output {
         } catch {
             fail(error.description, status: 2)
         }
-        let view = TableView(store: store, headerRows: headerRows)
+        let view = TableView(source: store, headerRows: headerRows)
         view.show(rows: filtered ?? sorted)
         if let columns = resolved.columns { view.columns.show(only: columns) }
 

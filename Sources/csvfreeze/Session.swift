@@ -47,7 +47,11 @@ enum Session {
         // before the terminal is taken, so a wrong name is a plain one-line error.
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
-            while first!.rowCount < max(1, options.headerRows) && !first!.isComplete { usleep(2000) }
+            while true {
+                let version = first!.progressSignal.version
+                if first!.rowCount >= max(1, options.headerRows) || first!.isComplete { break }
+                first!.progressSignal.wait(past: version)
+            }
             let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
                 resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
@@ -89,7 +93,7 @@ enum Session {
         let table = loop.table
         session.end()
         HistoryFile.save(table.history, to: historyPath)
-        table.store.stopLoading()
+        table.file?.stopLoading()
         if let choice = table.chosen {
             if case .column(let column) = choice, table.table.isMapped {
                 // Filtered or sorted: the column's cells in the view's rows, in its order.
@@ -97,7 +101,7 @@ enum Session {
             }
             // A column is read again from the input: only a file can be (a FIFO would wait
             // for a writer that is gone).
-            return echo(choice, path: table.store.isReloadable ? path : nil, delimiter: delimiter, quote: quote,
+            return echo(choice, path: table.file?.isReloadable == true ? path : nil, delimiter: delimiter, quote: quote,
                         encoding: encoding, preamble: preamble, headerRows: options.headerRows, terminator: terminator)
         }
         // A script must tell "quit without choosing" from "chose an empty cell".

@@ -3,6 +3,7 @@ import Testing
 import App
 import CellStore
 import FreezeLayout
+import Table
 import Viewer
 
 @Suite("Frequency and summary sheets over the table")
@@ -110,6 +111,80 @@ struct SheetTests {
 }
 
 extension SheetTests {
+    @Test("a sheet's viewer is made once: the cursor, the sheet's sort and a width stay while its rows are replaced")
+    func viewerMadeOnce() {
+        let (subject, screen) = loop()
+        func counts(_ values: [(String, Int)]) -> [Row] { values.map { Row(cells: [$0.0, "\($0.1)"]) } }
+        let sheet = SteppedSheet(steps: [
+            counts([("Oslo", 3), ("Bergen", 2), ("Tromsø", 1), ("Bodø", 1)]),
+            counts([("Oslo", 5), ("Bergen", 4), ("Tromsø", 2), ("Bodø", 1), ("Alta", 1)]),
+            counts([("Oslo", 6), ("Bergen", 7), ("Tromsø", 3), ("Bodø", 1), ("Alta", 2), ("Molde", 9)]),
+        ])
+        subject.push(sheet)
+        let viewer = subject.top
+        /// Until the sheet's passes are done, then one more turn to show what they made.
+        func settle(_ what: String) {
+            run(subject, screen, until: what) { !viewer.isQueryRunning }
+            screen.script = [[.news]]
+            subject.step()
+        }
+        // Sorted by count, then the cursor on the third row and the value column widened.
+        screen.script = [keys("l]")]
+        subject.step()
+        settle("the sort")
+        screen.script = [keys("jj") + [.key(.left)] + keys(">>>")]
+        subject.step()
+        #expect(cells(viewer, column: 0) == ["Oslo", "Bergen", "Tromsø", "Bodø"])
+        let width = viewer.columnWidths[0]
+        #expect(viewer.cursorRow == 2)
+        // The pass publishes twice: the same viewer, its sort run again over the new rows.
+        for _ in 0..<2 {
+            sheet.release()
+            screen.script = [[.news]]
+            subject.step()
+        }
+        settle("the sort of the new rows")
+        #expect(sheet.published == 3)
+        #expect(subject.top === viewer, "no new viewer was made")
+        #expect(cells(viewer, column: 0) == ["Molde", "Bergen", "Oslo", "Tromsø", "Alta", "Bodø"])
+        #expect(viewer.cursorRow == 2 && viewer.cursorColumn == 0, "the cursor stays where the user put it")
+        #expect(viewer.columnWidths[0] == width, "the width the user chose stays")
+        #expect(viewer.frame().lines.last?.contains("sorted by count") == true, "\(viewer.frame().lines.last ?? "")")
+    }
+
+    @Test("a sheet is rows in memory, never a file: no CSV is written out and parsed back for it", arguments: ["l#", "I"])
+    func sheetsAreRowsInMemory(keysTyped: String) {
+        let (subject, screen) = loop()
+        screen.script = [keys(keysTyped)]
+        subject.step()
+        #expect(subject.sheets.count == 2)
+        let sheet = subject.top
+        run(subject, screen, until: "the pass") { sheet.source.isComplete }
+        #expect(sheet.file == nil, "a sheet has no file behind it")
+        #expect(sheet.source is MemoryRows)
+        #expect(subject.top === sheet)
+    }
+
+    @Test("a sheet of a sheet: # and I over a frequency sheet count its own rows")
+    func sheetOfASheet() {
+        let (subject, screen) = loop()
+        screen.script = [keys("l#")]
+        subject.step()
+        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        // Of the counts 6, 3, 2 and 1, each occurs once.
+        screen.script = [keys("l#")]
+        subject.step()
+        #expect(subject.sheets.count == 3)
+        run(subject, screen, until: "the count of the sheet") { subject.top.frame().lines.last?.contains("all 4 values are unique") == true }
+        #expect(cells(subject.top, column: 0) == ["6", "3", "2", "1"])
+        #expect(cells(subject.top, column: 1) == ["1", "1", "1", "1"])
+        screen.script = [keys("qI")]
+        subject.step()
+        run(subject, screen, until: "the summary of the sheet") { subject.top.frame().lines.last?.contains("Enter: the column") == true }
+        #expect(cells(subject.top, column: 0) == ["value", "count", "percent", "share"])
+        #expect(cells(subject.top, column: 1) == ["text", "integer", "decimal", "text"])
+    }
+
     @Test("a value chosen in a sheet opened from another sheet applies to the sheet that opened both, and both close")
     func nestedSheets() {
         let (subject, screen) = loop()
@@ -156,22 +231,53 @@ extension SheetTests {
 
 /// A sheet whose rows are given, and whose Enter does what it is told.
 final class FixedSheet: SheetSource {
-    let csv: String
+    let viewer: Viewer
     let choice: (Int) -> SheetChoice
     private(set) var cancelled = false
 
     init(csv: String, choice: @escaping (Int) -> SheetChoice) {
-        self.csv = csv
+        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let rows = MemoryRows(name: "fixed", columns: lines.first ?? [])
+        rows.append(lines.dropFirst().map { Row(cells: $0) })
+        rows.finish()
+        var options = ViewerOptions()
+        options.isSheet = true
+        viewer = Viewer(source: rows, options: options, screenSize: Size(width: 90, height: 12))
         self.choice = choice
     }
 
-    func viewer(size: Size) -> Viewer {
-        var options = ViewerOptions()
-        options.isSheet = true
-        return Viewer(store: CellStore(bytes: Array(csv.utf8)), options: options, screenSize: size)
-    }
-
-    var hasNews: Bool { false }
+    func update() {}
     func choose(record: Int) -> SheetChoice { choice(record) }
     func cancel() { cancelled = true }
+}
+
+/// A sheet whose pass is the test: `update()` publishes the next of `steps` (rows that
+/// replace those before, as a count's newer table does) once the test has released it.
+final class SteppedSheet: SheetSource {
+    let viewer: Viewer
+    let rows = MemoryRows(name: "stepped", columns: ["value", "count"])
+    private var steps: [[Row]]
+    private var released = 1
+    private(set) var published = 0
+
+    init(steps: [[Row]]) {
+        self.steps = steps
+        var options = ViewerOptions(bounce: .none, showsIndicators: false)
+        options.isSheet = true
+        viewer = Viewer(source: rows, options: options, screenSize: Size(width: 90, height: 12))
+        update()
+    }
+
+    /// Lets the next `update()` publish one more step.
+    func release() { released += 1 }
+
+    func update() {
+        guard published < released, !steps.isEmpty else { return }
+        published += 1
+        rows.replace(steps.removeFirst())
+        if steps.isEmpty { rows.finish() }
+    }
+
+    func choose(record: Int) -> SheetChoice { .nothing }
+    func cancel() {}
 }

@@ -103,7 +103,11 @@ struct InteractiveTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
         try pane.send("PageDown")
         try pane.resize(width: 50, height: 12)
-        let lines = try pane.waitFor("the smaller screen") { $0.count >= 12 && $0[11].contains("row 29/") }
+        // tmux keeps the bottom of the old screen when it shrinks, old status line and all:
+        // the new frame is the one with the header on top again.
+        let lines = try pane.waitFor("the smaller screen") {
+            $0.count >= 12 && $0[11].contains("row 29/") && $0[0].contains("#│id")
+        }
         #expect(lines[0].contains("#│id"))
         #expect(lines[1].hasPrefix("  29│  29 "))
         try pane.resize(width: 6, height: 2)

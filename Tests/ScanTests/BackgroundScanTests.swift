@@ -1,3 +1,5 @@
+import CellStore
+import Foundation
 import Scan
 import Synchronization
 import Testing
@@ -50,5 +52,51 @@ struct BackgroundScanTests {
             Issue.record("not cancelled: \(cancelled.status)")
             return
         }
+    }
+
+    @Test("a pass waiting on a signal goes on when it is published, and stops at once when cancelled")
+    func waitsOnASignal() {
+        let signal = ChangeSignal()
+        let published = Mutex(0)
+        // The pass waits for the third change; it looks only when woken.
+        let scan = BackgroundScan<Int>(name: "test scan", total: 0, wake: {}) { control in
+            while true {
+                let version = signal.version
+                let seen = published.withLock { $0 }
+                if seen >= 3 { return seen }
+                guard control.wait(for: signal, past: version) else { return nil }
+            }
+        }
+        for count in 1...3 {
+            published.withLock { $0 = count }
+            signal.notify()
+        }
+        #expect(Self.ends(scan), "the third change was missed")
+        guard case .finished(3) = scan.status else {
+            Issue.record("not finished with 3: \(scan.status)")
+            return
+        }
+        // Nothing is ever published: only the cancel can end the wait.
+        let waiting = BackgroundScan<Int>(name: "test scan", total: 0, wake: {}) { control in
+            let version = signal.version
+            return control.wait(for: signal, past: version) ? 1 : nil
+        }
+        waiting.cancel()
+        #expect(Self.ends(waiting), "the cancel did not wake the pass")
+        guard case .cancelled = waiting.status else {
+            Issue.record("not cancelled: \(waiting.status)")
+            return
+        }
+    }
+
+    /// True when `scan` ends within ten seconds (a pass that never wakes fails, not hangs).
+    private static func ends<Result>(_ scan: BackgroundScan<Result>) -> Bool {
+        let ended = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            scan.wait()
+            ended.signal()
+        }
+        thread.start()
+        return ended.wait(timeout: .now() + 10) == .success
     }
 }

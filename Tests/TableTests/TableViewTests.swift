@@ -31,7 +31,7 @@ struct TableViewTests {
     @Test("the plain view reads the store's data rows in order and numbers them as the file does")
     func identity() {
         let store = CellStore(bytes: sampleCSV(rows: 50))
-        let view = TableView(store: store, headerRows: 1)
+        let view = TableView(source: store, headerRows: 1)
         #expect(view.dataRowCount == 50)
         #expect(view.columnCount == 3)
         #expect(view.record(ofRow: 0) == 1)
@@ -44,7 +44,7 @@ struct TableViewTests {
     @Test("a mapped view shows its records in its order, keeps their numbers, and maps back")
     func mapped() {
         let store = CellStore(bytes: sampleCSV(rows: 50))
-        let view = TableView(store: store, headerRows: 1)
+        let view = TableView(source: store, headerRows: 1)
         // Data rows 40, 3, 17 (records 41, 4, 18).
         view.show(rows: RecordList([41, 4, 18]))
         view.fetch(rows: [0..<3])

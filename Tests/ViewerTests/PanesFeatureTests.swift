@@ -126,7 +126,7 @@ struct PreambleTests {
     @Test("leading # lines show above the header as text, and are not parsed as CSV")
     func shown() {
         let subject = preambleViewer()
-        #expect(subject.store.preamble == ["# exported 2024-05-01", "# by: \"ops\", quotes and, commas"])
+        #expect(subject.file?.preamble == ["# exported 2024-05-01", "# by: \"ops\", quotes and, commas"])
         let lines = subject.frame().lines
         #expect(lines[0].hasPrefix("# exported 2024-05-01"))
         #expect(lines[1].hasPrefix("# by: \"ops\", quotes and, commas"))

@@ -115,14 +115,14 @@ extension SaveViewTests {
     /// The frequency sheet of `column` of `text`, once its count is done.
     private func frequencySheet(_ text: String, column: Int) throws -> Viewer {
         let table = try viewer(text)
-        let sheet = FrequencySheet(input: try #require(ScanInput(store: table.store)), column: column, name: "c", headerRows: 1,
-                                   records: nil, table: table)
-        var shown = sheet.viewer(size: table.screenSize)
+        let input = try #require(table.file.flatMap { ScanInput(store: $0) })
+        let sheet = FrequencySheet(input: .bytes(input), column: column, name: "c", headerRows: 1, records: nil, table: table)
         waitUntil("the count's end") {
-            shown = sheet.viewer(size: table.screenSize)
-            return !(shown.frame().lines.last ?? "").contains("counting")
+            sheet.update()
+            sheet.viewer.handle(.refresh)
+            return sheet.viewer.source.isComplete
         }
-        return shown
+        return sheet.viewer
     }
 
     @Test("Ctrl-S of a frequency sheet writes what --frequency --output csv writes")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import CellStore
 import FreezeLayout
@@ -77,5 +78,70 @@ extension TableViewViewerTests {
             if !broken.isEmpty { return }
             _ = subject.frame()
         }
+    }
+}
+
+extension TableViewViewerTests {
+    @Test("a viewer over rows in memory: its header row, its rows, no file; its count grows with '+' until complete")
+    func overRowsInMemory() {
+        _ = utf8Locale
+        let rows = MemoryRows(name: "frequency of city", columns: ["value", "count"])
+        rows.append([Row(cells: ["Oslo", "6"]), Row(cells: ["Bergen", "3"])])
+        // A file's options: the rows bring their own header, whatever -r said.
+        let subject = Viewer(source: rows, options: .plain(headerRows: 0), screenSize: Size(width: 80, height: 6))
+        #expect(subject.file == nil && subject.options.headerRows == 1)
+        var lines = subject.frame().lines
+        #expect(lines[0].hasPrefix("  #│value  count"), "\(lines)")
+        #expect(lines[1].hasPrefix("  1│Oslo       6"), "\(lines)")
+        #expect(lines[2].hasPrefix("  2│Bergen     3"), "\(lines)")
+        #expect(lines[5].contains("row 1/2+") && lines[5].contains("frequency of city"), "\(lines[5])")
+        rows.append([Row(cells: ["Tromsø", "1"])])
+        rows.finish()
+        subject.handle(.refresh)
+        lines = subject.frame().lines
+        #expect(lines[3].hasPrefix("  3│Tromsø     1"), "\(lines)")
+        #expect(lines[5].contains("row 1/3") && !lines[5].contains("row 1/3+"), "\(lines[5])")
+        subject.handle(.reload)
+        #expect(subject.frame().lines[5].contains("cannot be read again"))
+        #expect(subject.invariantViolations.isEmpty)
+    }
+}
+
+extension TableViewViewerTests {
+    @Test("over rows in memory, a sort, a filter, a search and Ctrl-S work as they do over a file")
+    func queriesOverRowsInMemory() throws {
+        _ = utf8Locale
+        let rows = MemoryRows(name: "sheet", columns: ["value", "count"])
+        rows.append([("Oslo", "6"), ("Bergen", "3"), ("Tromsø", "1"), ("Bodø", "12"), ("", "2")].map { Row(cells: [$0.0, $0.1]) })
+        rows.finish()
+        let subject = Viewer(source: rows, options: .plain, screenSize: Size(width: 60, height: 10))
+        func settle() {
+            waitUntil("the passes") {
+                subject.handle(.refresh)
+                return !subject.isQueryRunning && !subject.isSearching && !subject.isSaving
+            }
+            subject.handle(.refresh)
+        }
+        func values() -> [String] {
+            subject.table.fetch(rows: [0..<subject.dataRowCount])
+            return (0..<subject.dataRowCount).map { String(decoding: subject.table.cell(row: $0, column: 0), as: UTF8.self) }
+        }
+        subject.handle(.moveRight)
+        subject.handle(.sort(descending: true, adding: false))
+        settle()
+        #expect(values() == ["Bodø", "Oslo", "Bergen", "", "Tromsø"], "by count, largest first")
+        subject.handle(.filter("o", columnOnly: false))
+        settle()
+        #expect(values() == ["Bodø", "Oslo", "Tromsø"], "the sort's order, filtered")
+        subject.handle(.moveLeft)
+        subject.handle(.find("^tr", columnOnly: false))
+        settle()
+        #expect(subject.cursorRow == 2 && subject.cursorColumn == 0, "the search lands on Tromsø")
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        subject.handle(.saveTo(target, overwrite: false))
+        settle()
+        #expect(subject.frame().lines.last?.contains("wrote 3 rows") == true, "\(subject.frame().lines.last ?? "")")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "value,count\nBodø,12\nOslo,6\nTromsø,1\n")
     }
 }
