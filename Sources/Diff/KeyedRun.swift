@@ -35,8 +35,10 @@ struct KeyedRun {
 
     mutating func append(key: [UInt8], record: Int, offset: Int64, hash: UInt64, flagged: Bool) {
         if entries.capacity == 0 {
-            entries.reserveCapacity(min(entryLimit, 1 << 16))
-            arena.reserveCapacity(min(arenaLimit, 1 << 20))
+            // Reserved whole (pages are touched only as they fill), so the arrays never
+            // double past the budget.
+            entries.reserveCapacity(entryLimit)
+            arena.reserveCapacity(arenaLimit)
         }
         let start = arena.count
         arena.append(contentsOf: key)

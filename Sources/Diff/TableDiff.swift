@@ -27,7 +27,7 @@ public final class TableDiff {
         /// Bytes the keyed passes keep in memory, both inputs together, before spilling.
         public var memoryBudget: Int
 
-        public init(key: [String] = [], context: Int = 0, memoryBudget: Int = 48 << 20) {
+        public init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
             self.key = key
             self.context = context
             self.memoryBudget = memoryBudget

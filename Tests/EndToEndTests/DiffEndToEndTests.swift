@@ -109,6 +109,20 @@ struct DiffEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["new.csv", "old.csv"])
     }
 
+    @Test("binary input is compared as one file is shown, with a warning; a directory is trouble")
+    func binaryAndUnreadable() throws {
+        let dir = try files(["old.csv": "a,b\n1,\u{0}x\n2,y\n", "new.csv": "a,b\n1,\u{0}x\n2,z\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = try run([self.binary, "--diff", dir.appendingPathComponent("new.csv").path, "--context", "0", "--output", "csv",
+                              dir.appendingPathComponent("old.csv").path])
+        #expect(binary.status == 1)
+        #expect(binary.text == "@@,a,b\n->,2,y->z\n")
+        #expect(binary.stderr.contains("old.csv: binary data? (NUL bytes)"))
+        let directory = try run([self.binary, "--diff", dir.path, dir.appendingPathComponent("old.csv").path])
+        #expect(directory.status == 2)
+        #expect(directory.stderr.hasPrefix("csvfreeze: ") && directory.stderr.components(separatedBy: "\n").count == 2)
+    }
+
     @Test("repeated and empty keys are said, with how many and the first; records still match in order")
     func keyProblems() throws {
         let dir = try files(["old.csv": "id,v\n1,a\n1,b\n,c\n2,d\n", "new.csv": "id,v\n1,a\n1,B\n,c\n,e\n2,d\n"])
