@@ -48,9 +48,11 @@ public final class TableDiff {
     private var scan: BackgroundScan<Bool>?
 
     final class Core: Sendable {
-        let queue = RowQueue()
+        let queue: RowQueue
         let phase = Mutex(Phase.reading)
         let statistics = Mutex(DiffStatistics())
+
+        init(wake: @escaping @Sendable () -> Void) { queue = RowQueue(wake: wake) }
     }
 
     /// Starts comparing `old` with `new`. Throws when a key column is missing from either.
@@ -72,7 +74,7 @@ public final class TableDiff {
         }
         self.columns = columns
         self.keyColumns = keyColumns
-        let core = Core()
+        let core = Core(wake: wake)
         self.core = core
         core.statistics.withLock { $0.changedCells = Array(repeating: 0, count: columns.columns.count) }
         let job = DiffJob(old: old, new: new, columns: columns, keyColumns: keyColumns, options: options, core: core, wake: wake)
@@ -88,6 +90,10 @@ public final class TableDiff {
 
     /// Up to `batch` more rows, waiting for them while the comparison runs; nil at the end.
     public func next(batch: Int) -> [DiffRow]? { core.queue.take(max(1, batch)) }
+
+    /// The rows made so far, up to `batch`, without waiting: empty when none is ready yet,
+    /// nil at the end (what the screen takes on news, between frames).
+    public func poll(batch: Int) -> [DiffRow]? { core.queue.poll(max(1, batch)) }
 
     /// Stops the comparison; rows already made stay readable.
     public func cancel() {
@@ -113,15 +119,21 @@ final class RowQueue: Sendable {
     private let state = Mutex(State())
     private let news = DispatchSemaphore(value: 0)
     private let room = DispatchSemaphore(value: 0)
+    /// Wakes the owner's event loop when rows come into an empty queue.
+    private let wake: @Sendable () -> Void
     static let limit = 8192
+
+    init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
 
     /// Adds rows, waiting while the queue is full; false when the owner has gone.
     func push(_ rows: [DiffRow]) -> Bool {
         guard !rows.isEmpty else { return true }
         while true {
+            var wasEmpty = false
             let done: Bool? = state.withLock { state in
                 if state.isClosed { return false }
                 guard state.rows.count - state.start < RowQueue.limit else { return nil }
+                wasEmpty = state.rows.count == state.start
                 if state.start > 0 && state.start * 2 > state.rows.count {
                     state.rows.removeSubrange(..<state.start)
                     state.start = 0
@@ -131,6 +143,8 @@ final class RowQueue: Sendable {
             }
             if let done {
                 news.signal()
+                // One wake per time the owner emptied the queue: it takes all there is then.
+                if done && wasEmpty { wake() }
                 return done
             }
             _ = room.wait(timeout: .now() + .milliseconds(50))
@@ -151,25 +165,29 @@ final class RowQueue: Sendable {
 
     func take(_ count: Int) -> [DiffRow]? {
         while true {
-            let taken: [DiffRow]?? = state.withLock { state in
-                let available = state.rows.count - state.start
-                if available > 0 {
-                    let end = state.start + min(count, available)
-                    let rows = Array(state.rows[state.start..<end])
-                    state.start = end
-                    if state.start == state.rows.count {
-                        state.rows.removeAll(keepingCapacity: true)
-                        state.start = 0
-                    }
-                    return .some(rows)
-                }
-                return state.isFinished || state.isClosed ? .some(nil) : nil
-            }
-            if let taken {
-                room.signal()
-                return taken
-            }
+            guard let taken = poll(count) else { return nil }
+            if !taken.isEmpty { return taken }
             _ = news.wait(timeout: .now() + .milliseconds(50))
         }
+    }
+
+    /// Up to `count` rows, without waiting: empty when none is ready, nil at the end.
+    func poll(_ count: Int) -> [DiffRow]? {
+        let taken: [DiffRow]? = state.withLock { state in
+            let available = state.rows.count - state.start
+            if available > 0 {
+                let end = state.start + min(count, available)
+                let rows = Array(state.rows[state.start..<end])
+                state.start = end
+                if state.start == state.rows.count {
+                    state.rows.removeAll(keepingCapacity: true)
+                    state.start = 0
+                }
+                return rows
+            }
+            return state.isFinished || state.isClosed ? nil : []
+        }
+        if let taken, !taken.isEmpty { room.signal() }
+        return taken
     }
 }

@@ -37,6 +37,8 @@ public enum KeyMap {
         KeyBinding([.character("G")], "G", .lastRow, "last row (while loading: the last row known so far)"),
         KeyBinding([], "''", .jumpBack, "the record before the last jump (G, :, /, sort)",
                    sequences: [[.character("'"), .character("'")]]),
+        KeyBinding([.character(")")], ")", .nextChange, "--diff: the next changed, added or removed row"),
+        KeyBinding([.character("(")], "(", .previousChange, "--diff: the previous changed, added or removed row"),
         KeyBinding([.character("F")], "F", .toggleFreeze,
                    "freeze panes at the cursor (F again: unfreeze)"),
         KeyBinding([.character("U")], "U", .unfreeze, "unfreeze (header rows stay)"),

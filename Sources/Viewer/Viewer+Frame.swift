@@ -160,16 +160,21 @@ extension Viewer {
                 let title = record == 0 ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
-                let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
+                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .header
+                let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : marked)
                 cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
             }
         case .dataRow(let dataRow):
+            // A diff's marks: added, removed and changed records and cells in their own styles.
+            let record = placement.key.record
             if column < 0 {
-                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .rowNumber
+                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
+                    : Style(source.mark(record: record, column: -1)) ?? .rowNumber
                 cells = CellText.layout(ArraySlice(String(table.displayNumber(ofRow: dataRow)).utf8), width: textWidth,
                                         alignRight: true, style: style)
             } else {
-                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .plain)
+                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
+                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
             }
@@ -267,6 +272,9 @@ extension Viewer {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Self.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Self.grouped) ?? "?"): \(problem.summary)\(more)"
+        } else if let note = source.statusNote {
+            // A diff's counts, with + while it compares.
+            status.right = note
         }
         status = status.fitted(to: screenSize.width)
         frame.write(status.left, x: 0, y: y, style: .status)

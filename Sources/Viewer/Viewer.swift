@@ -126,6 +126,7 @@ public final class Viewer {
             revealCursor()
             noteScrollingHeaderRows()
         case .refresh:
+            source.update()
             takeReplacedRows()
             collectSearch()
             collectSave()
@@ -183,6 +184,8 @@ public final class Viewer {
             markJump()
             goToRow(number)
         case .jumpBack: jumpBack()
+        case .nextChange: goToChange(forward: true)
+        case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
         case .hideColumn: hideColumn()

@@ -341,6 +341,15 @@ struct CSVFreezeCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        if diff.isRequested && output == nil && !insight.summary && isatty(1) != 0 {
+            let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
+                                        bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
+            let status = DiffScreen.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                        preamble: preambleRule(forOutput: false), spoolLimit: try spoolLimitValue(),
+                                        options: options, mouse: !noMouse, theme: chosenTheme, escapeDelay: escapeDelay)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if diff.isRequested {
             let status = DiffOutput.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
                                         preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
