@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan"]),
-        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table"]),
+        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table"]),

@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Table
+import Testing
+import Viewer
+@testable import Diff
+
+/// A diff on screen: `old` against `new` in a viewer of `width`×`height`, the comparison
+/// run to its end unless `waits` is false.
+@MainActor
+private func diffViewer(old: String, new: String, key: [String] = [], width: Int = 40, height: Int = 9,
+                        waits: Bool = true) throws -> (Viewer, DiffRows) {
+    setlocale(LC_ALL, "C.UTF-8")
+    let rows = DiffRows(old: CellStore(bytes: Array(old.utf8), name: "old.csv"), new: CellStore(bytes: Array(new.utf8), name: "new.csv"),
+                        headerRows: 1, options: TableDiff.Options(key: key), wake: {})
+    let options = ViewerOptions(headerRows: 1, frozenColumns: 1 + key.count, bounce: .none, showsIndicators: false)
+    let viewer = Viewer(source: rows, options: options, screenSize: Size(width: width, height: height))
+    if waits { try finish(viewer, rows) }
+    return (viewer, rows)
+}
+
+/// Takes the comparison's rows until it ends (bounded).
+@MainActor
+private func finish(_ viewer: Viewer, _ rows: DiffRows) throws {
+    let deadline = Date().addingTimeInterval(60)
+    while !rows.isComplete {
+        viewer.handle(.refresh)
+        try #require(Date() < deadline, "the comparison did not end")
+        usleep(1000)
+    }
+    viewer.handle(.refresh)
+}
+
+/// Waits (bounded) until `condition` holds, refreshing the viewer as news would.
+@MainActor
+private func refresh(_ viewer: Viewer, until what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(60)
+    while !condition() {
+        viewer.handle(.refresh)
+        try #require(Date() < deadline, "timed out waiting for \(what)")
+        usleep(1000)
+    }
+}
+
+private let oldTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Lyon\n3,Cy,Rome\n4,Di,Pisa\n"
+private let newTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Bergen\n4,Di,Pisa\n5,Ed,Nice\n"
+
+@Suite("Diff on screen", .serialized)
+@MainActor
+struct DiffScreenTests {
+    @Test("one grid: the marker first and pinned, old→new in a changed cell, the counts on the status line")
+    func grid() throws {
+        let (viewer, rows) = try diffViewer(old: oldTable, new: newTable)
+        let frame = viewer.frame()
+        let expected: [String] = [
+            "  # @@ │id name city                    ",
+            "  1    │ 1 Ann  Oslo                    ",
+            "  2 -> │ 2 Bo   Lyon→Bergen             ",
+            "  3 ---│ 3 Cy   Rome                    ",
+            "  4    │ 4 Di   Pisa                    ",
+            "  5 +++│ 5 Ed   Nice                    ",
+            "                                        ",
+            "                                        ",
+        ]
+        #expect(Array(frame.lines.prefix(8)) == expected, "\(frame.lines.joined(separator: "\n"))")
+        viewer.handle(.resize(Size(width: 80, height: 9)))
+        #expect(viewer.frame().line(8).hasSuffix("1 changed, 1 added, 1 removed "), "\(viewer.frame().line(8))")
+        #expect(rows.counts.changed == 1 && rows.counts.added == 1 && rows.counts.removed == 1)
+    }
+
+    @Test("added and removed records and changed cells each have their own style; unchanged cells none")
+    func styles() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)   // the cursor on row 4, unchanged, out of the way
+        let frame = viewer.frame()
+        func style(_ text: String, line: Int) -> Style? {
+            guard let start = frame.line(line).range(of: text) else { return nil }
+            return frame.style(x: frame.line(line).distance(from: frame.line(line).startIndex, to: start.lowerBound), y: line)
+        }
+        #expect(style("Ann", line: 1) == .plain)
+        #expect(style("->", line: 2) == .changed && style("2", line: 2) == .changed)
+        #expect(style("Lyon→Bergen", line: 2) == .changedCell && style("Bo", line: 2) == .plain)
+        #expect(style("---", line: 3) == .removed && style("Rome", line: 3) == .removed && style("3", line: 3) == .removed)
+        #expect(style("+++", line: 5) == .added && style("Nice", line: 5) == .added)
+        #expect(Set([Style.added, .removed, .changed, .changedCell, .plain, .cursor]).count == 6)
+    }
+
+    @Test("columns only one table has are marked in the header; the key is pinned after the marker")
+    func columnsAndKey() throws {
+        let old = "id,name,gone\n1,Ann,x\n2,Bo,y\n"
+        let new = "name,id,fresh\nAnn,1,p\nBob,2,q\n"
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 50)
+        let frame = viewer.frame()
+        #expect(frame.line(0).hasPrefix("  # @@ id│"))
+        #expect(frame.line(2).contains("->  2│Bo→Bob"))
+        let header = frame.line(0)
+        let fresh = try #require(header.range(of: "fresh"))
+        let gone = try #require(header.range(of: "gone"))
+        #expect(frame.style(x: header.distance(from: header.startIndex, to: fresh.lowerBound), y: 0) == .added)
+        #expect(frame.style(x: header.distance(from: header.startIndex, to: gone.lowerBound), y: 0) == .removed)
+    }
+
+    @Test(") and ( go from change to change, and say when there is none further")
+    func changes() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        #expect(viewer.cursorRow == 0)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 1)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 2)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 4)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 4 && viewer.message == "no change after this row")
+        viewer.handle(key: .character("("))
+        #expect(viewer.cursorRow == 2)
+        viewer.handle(key: .character("'"))
+        viewer.handle(key: .character("'"))
+        #expect(viewer.cursorRow == 4, "'' comes back from a jump to a change")
+        let same = try diffViewer(old: oldTable, new: oldTable).0
+        same.handle(key: .character(")"))
+        #expect(same.cursorRow == 0 && same.message == "no changes")
+    }
+
+    @Test("| on the marker column keeps only the changed rows; ) and ( go through the filtered view")
+    func filterOnMarker() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.filter("^->$", columnOnly: true))
+        try refresh(viewer, until: "the filter's rows") {
+            return viewer.dataRowCount == 1 && !viewer.frame().line(8).contains("filtering") }
+        #expect(viewer.frame().lines[1] == "  2 -> │ 2 Bo   Lyon→Bergen             ")
+        // Any marker: every row that differs, in order, and ) steps through them.
+        let (all, _) = try diffViewer(old: oldTable, new: newTable)
+        all.handle(.filter(".", columnOnly: true))
+        try refresh(all, until: "the filter's rows") { all.dataRowCount == 3 && !all.frame().line(8).contains("filtering") }
+        let lines = all.frame().lines
+        #expect(lines[1].hasPrefix("  2 -> ") && lines[2].hasPrefix("  3 ---") && lines[3].hasPrefix("  5 +++"))
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 1)
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 2)
+        all.handle(key: .character("("))
+        #expect(all.cursorRow == 1)
+    }
+
+    @Test("search and sort work on the diff as on any table")
+    func searchAndSort() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.find("→", columnOnly: false))
+        try refresh(viewer, until: "the search") { viewer.cursorRow == 1 }
+        viewer.handle(.moveRight)
+        viewer.handle(.moveRight)
+        viewer.handle(.moveRight)   // the city
+        viewer.handle(.sort(descending: false, adding: false))
+        try refresh(viewer, until: "the sort") { viewer.frame().line(1).contains("Lyon→Bergen") }
+        #expect(viewer.frame().lines[2].contains("Nice") && viewer.frame().lines[5].contains("Rome"))
+    }
+
+    @Test("the frequency sheet of the marker column counts the rows of each kind")
+    func sheet() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.frequency)
+        let sheet = try #require(viewer.takeSheet())
+        try refresh(sheet.viewer, until: "the count") {
+            sheet.update()
+            return sheet.viewer.source.isComplete
+        }
+        sheet.viewer.handle(.refresh)
+        let text = sheet.viewer.frame().lines.joined(separator: "\n")
+        #expect(text.contains("(empty)") && text.contains("2 "), "\(text)")
+        #expect(text.contains("---") && text.contains("+++") && text.contains("->"), "\(text)")
+    }
+
+    @Test("the first screen comes while the comparison runs: the counts say + until it ends")
+    func whileComparing() throws {
+        var old = "id,value\n", new = "id,value\n"
+        for index in 0..<60_000 {
+            old += "\(index),v\(index)\n"
+            new += "\(index),\(index % 10_000 == 0 ? "w" : "v")\(index)\n"
+        }
+        let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false)
+        #expect(!rows.isComplete)
+        #expect(viewer.frame().line(8).contains("+ changed") || viewer.frame().line(8).contains("reading"))
+        try finish(viewer, rows)
+        let status = viewer.frame().line(8)
+        #expect(status.contains("6 changed, 0 added, 0 removed") && !status.contains("+"), "\(status)")
+        #expect(viewer.dataRowCount == 60_000)
+        viewer.handle(key: .character("G"))
+        viewer.handle(key: .character("("))
+        #expect(viewer.cursorRow == 50_000)
+    }
+}
