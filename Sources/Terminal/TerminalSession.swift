@@ -143,6 +143,9 @@ public final class TerminalSession {
         return String(String.UnicodeScalarView(buffer[..<Int(count)].compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
     }
 
+    /// The attributes (colour pair included) a style is drawn with (tests).
+    package func attributes(of style: Style) -> Int32 { attributes[Int(style.rawValue)] }
+
     /// Where ncurses puts the terminal's cursor, or nil while it is hidden (tests).
     package var cursorPosition: Point? {
         guard isCursorShown else { return nil }
