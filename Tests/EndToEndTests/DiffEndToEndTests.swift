@@ -185,4 +185,31 @@ struct DiffEndToEndTests {
             #expect(patched == expected, "round \(round)\n\(diff.text)")
         }
     }
+
+    @Test("on a terminal: the diff as one grid, ) to the next change, | on the marker keeps changed rows, q exits as diff")
+    func onScreen() throws {
+        let dir = try files(["old.csv": old, "new.csv": new])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pane = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --theme mono --diff new.csv old.csv", width: 60, height: 12)
+        let screen = try pane.waitFor("the counts") { $0.contains { $0.contains("1 changed, 1 added, 1 removed") } }
+        #expect(screen[0].hasPrefix("  # @@ │id name age"))
+        #expect(screen[2].hasPrefix("  2 -> │ 2 Bob  40→41"))
+        #expect(screen[3].hasPrefix("  3 ---│ 3 Cy      50"))
+        #expect(screen[6].hasPrefix("  6 +++│ 7 Gus     90"))
+        // The changed cell reversed and underlined, in mono too.
+        #expect(try pane.styledScreen().contains("\u{1B}[4;7m40→41"))
+        try pane.send(")", ")")
+        try pane.waitFor("the second change") { $0.contains { $0.contains("row 3/7") } }
+        try pane.send("|")
+        try pane.send("-l", "^->$")
+        try pane.send("Enter")
+        let filtered = try pane.waitFor("the changed rows only") { $0.contains { $0.contains("row 1/1 of 7") } }
+        #expect(filtered[1].hasPrefix("  2 -> │ 2 Bob  40→41") && filtered[2].trimmingCharacters(in: .whitespaces).isEmpty)
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=1 modes=icanon echo") == true)
+        // A key column a table lacks: one line before the screen is taken, exit 2.
+        let wrong = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --diff new.csv --key ident old.csv", width: 100, height: 6)
+        #expect(try wrong.waitForExit()?.hasPrefix("[exit=2 ") == true)
+        #expect(try wrong.screen()[0] == "csvfreeze: --key 'ident': old.csv: no column 'ident' (columns: 'id', 'name', 'age')")
+    }
 }
