@@ -112,6 +112,13 @@ struct CSVFreezeCommand: ParsableCommand {
           fills new columns, blank for unchanged context rows (--context N,
           default 1), ... for rows left out: daff patch OLD DIFF rebuilds the
           new table. --summary writes only the changed cells per column.
+          On a terminal without --output or --summary, the diff is one table
+          on screen, filling in while it is compared: the marker column @@
+          and the key pinned, every row of both tables aligned, changed cells
+          old→new; added rows bold, removed dim, changed cells reversed and
+          underlined (colours too, but for mono). ) and ( go from change to
+          change; the status line counts them (+ while comparing); filters,
+          search, sort and sheets work on it (| . on @@: the rows that differ).
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,

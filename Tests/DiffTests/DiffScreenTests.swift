@@ -162,6 +162,17 @@ struct DiffScreenTests {
         #expect(viewer.frame().lines[2].contains("Nice") && viewer.frame().lines[5].contains("Rome"))
     }
 
+    @Test("Ctrl-S writes the diff as shown: the marker column, the cells old→new")
+    func save() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-diff-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        viewer.handle(.saveTo(path, overwrite: false))
+        try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true }
+        #expect(try String(contentsOfFile: path, encoding: .utf8)
+                == "@@,id,name,city\n,1,Ann,Oslo\n->,2,Bo,Lyon→Bergen\n---,3,Cy,Rome\n,4,Di,Pisa\n+++,5,Ed,Nice\n")
+    }
+
     @Test("the frequency sheet of the marker column counts the rows of each kind")
     func sheet() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
@@ -187,6 +198,11 @@ struct DiffScreenTests {
         let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false)
         #expect(!rows.isComplete)
         #expect(viewer.frame().line(8).contains("+ changed") || viewer.frame().line(8).contains("reading"))
+        // A filter made while it compares covers every row once it ends.
+        let (filtered, filteredRows) = try diffViewer(old: old, new: new, width: 60, waits: false)
+        filtered.handle(.filter("->", columnOnly: true))
+        try finish(filtered, filteredRows)
+        try refresh(filtered, until: "the filter made again") { filtered.dataRowCount == 6 && !filtered.frame().line(8).contains("filtering") }
         try finish(viewer, rows)
         let status = viewer.frame().line(8)
         #expect(status.contains("6 changed, 0 added, 0 removed") && !status.contains("+"), "\(status)")
