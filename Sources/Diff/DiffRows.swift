@@ -33,6 +33,9 @@ public final class DiffRows: RowSource {
     public private(set) var generation = 0
     /// A pass took the rows before they were all there: it is made again at the end.
     private var isSnapshotPartial = false
+    /// Rows taken at most on one news, so a frame comes between batches however fast
+    /// the comparison runs.
+    let batchLimit: Int
     /// Rows made lately, with their marks.
     private var made: [Int: Made] = [:]
     static let madeLimit = 1024
@@ -46,8 +49,14 @@ public final class DiffRows: RowSource {
 
     /// A diff of `old` with `new` (both still loading, perhaps): it starts when both are
     /// read; `wake` wakes the event loop when rows come.
-    public init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
-                wake: @escaping @Sendable () -> Void) {
+    public convenience init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
+                            wake: @escaping @Sendable () -> Void) {
+        self.init(old: old, new: new, headerRows: headerRows, options: options, batchLimit: 1 << 18, wake: wake)
+    }
+
+    init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options, batchLimit: Int,
+         wake: @escaping @Sendable () -> Void) {
+        self.batchLimit = max(1, batchLimit)
         stores = [old, new]
         inputHeaderRows = headerRows
         var options = options
@@ -70,13 +79,20 @@ public final class DiffRows: RowSource {
         if diff == nil && failure == nil { start() }
         guard let diff else { return }
         var isOver = false
+        var taken = 0
         while true {
-            guard let rows = diff.poll(batch: 65_536) else {
+            guard taken < batchLimit else {
+                // More may be waiting: the loop comes back for them after a frame.
+                wake()
+                break
+            }
+            guard let rows = diff.poll(batch: min(65_536, batchLimit - taken)) else {
                 isOver = true
                 break
             }
             if rows.isEmpty { break }
             for row in rows { append(row) }
+            taken += rows.count
         }
         statistics = diff.statistics
         if isOver {
@@ -216,7 +232,9 @@ public final class DiffRows: RowSource {
 
     public var statusNote: String? {
         if let failure { return "diff stopped: " + failure }
-        guard diff != nil else { return "reading both tables…" }
+        guard let diff else { return "reading both tables…" }
+        // Rows come once both tables are hashed (by position) or sorted by key.
+        if entries.count == 0 && !isComplete && diff.phase == .reading { return "comparing…" }
         let more = isComplete ? "" : "+"
         func grouped(_ value: Int) -> String {
             var digits = Array(String(value))

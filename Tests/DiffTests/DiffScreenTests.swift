@@ -13,10 +13,10 @@ import Viewer
 /// run to its end unless `waits` is false.
 @MainActor
 private func diffViewer(old: String, new: String, key: [String] = [], width: Int = 40, height: Int = 9,
-                        waits: Bool = true) throws -> (Viewer, DiffRows) {
+                        waits: Bool = true, batchLimit: Int = 1 << 18) throws -> (Viewer, DiffRows) {
     setlocale(LC_ALL, "C.UTF-8")
     let rows = DiffRows(old: CellStore(bytes: Array(old.utf8), name: "old.csv"), new: CellStore(bytes: Array(new.utf8), name: "new.csv"),
-                        headerRows: 1, options: TableDiff.Options(key: key), wake: {})
+                        headerRows: 1, options: TableDiff.Options(key: key), batchLimit: batchLimit, wake: {})
     let options = ViewerOptions(headerRows: 1, frozenColumns: 1 + key.count, bounce: .none, showsIndicators: false)
     let viewer = Viewer(source: rows, options: options, screenSize: Size(width: width, height: height))
     if waits { try finish(viewer, rows) }
@@ -195,9 +195,14 @@ struct DiffScreenTests {
             old += "\(index),v\(index)\n"
             new += "\(index),\(index % 10_000 == 0 ? "w" : "v")\(index)\n"
         }
-        let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false)
+        let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false, batchLimit: 1000)
         #expect(!rows.isComplete)
-        #expect(viewer.frame().line(8).contains("+ changed") || viewer.frame().line(8).contains("reading"))
+        #expect(viewer.frame().line(8).hasSuffix("comparing… "), "\(viewer.frame().line(8))")
+        // The first rows on screen, a batch of them, while the rest are compared.
+        try refresh(viewer, until: "the first rows") { viewer.dataRowCount > 0 }
+        #expect(viewer.dataRowCount <= 1000 && !rows.isComplete)
+        #expect(viewer.frame().line(1).hasPrefix("   1 ->│  0 v0→w0"), "\(viewer.frame().lines.joined(separator: "\n"))")
+        #expect(viewer.frame().line(8).contains("+ changed, 0+ added, 0+ removed"), "\(viewer.frame().line(8))")
         // A filter made while it compares covers every row once it ends.
         let (filtered, filteredRows) = try diffViewer(old: old, new: new, width: 60, waits: false)
         filtered.handle(.filter("->", columnOnly: true))
