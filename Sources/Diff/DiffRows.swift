@@ -6,7 +6,7 @@ import Table
 /// changed cell reads `old→new`.
 ///
 /// It starts comparing once both inputs are indexed, and takes the comparison's rows in
-/// batches on news (`update()`), so the screen shows the first rows while the rest are
+/// batches on news (`takeNews()`), so the screen shows the first rows while the rest are
 /// compared. It keeps no cells: each aligned row is a record of the old table, of the new
 /// one, or both, kept as runs (a run of rows whose records follow one another on both
 /// sides costs one entry), and its cells are read from the inputs when shown, or by a
@@ -64,7 +64,7 @@ public final class DiffRows: RowSource {
         self.options = options
         self.wake = wake
         name = "\(old.name) → \(new.name)"
-        update()
+        takeNews()
     }
 
     deinit { diff?.cancel() }
@@ -74,7 +74,7 @@ public final class DiffRows: RowSource {
 
     // MARK: Taking the comparison's rows
 
-    public func update() {
+    public func takeNews() {
         guard !isComplete else { return }
         if diff == nil && failure == nil { start() }
         guard let diff else { return }

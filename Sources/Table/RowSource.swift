@@ -41,7 +41,7 @@ public protocol RowSource: AnyObject {
     var file: CellStore? { get }
     /// Takes in what the source's own work made since the last call (a diff's rows as the
     /// comparison runs): called on the UI thread on news, before anything is read.
-    func update()
+    func takeNews()
     /// How record `record` shows in column `column` (-1: the row as a whole, its number):
     /// a diff's added, removed and changed records and cells. Most sources mark nothing.
     func mark(record: Int, column: Int) -> RowMark
@@ -67,7 +67,7 @@ public enum RowMark: UInt8, Sendable, Equatable {
 }
 
 extension RowSource {
-    public func update() {}
+    public func takeNews() {}
     public func mark(record: Int, column: Int) -> RowMark { .none }
     public func markedRecord(from record: Int, forward: Bool) -> Int? { nil }
     public var statusNote: String? { nil }
