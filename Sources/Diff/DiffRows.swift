@@ -23,9 +23,10 @@ public final class DiffRows: RowSource {
     public private(set) var columns: DiffColumns?
     private var order: [Int] = []
     private var header = Row()
-    private var entries = DiffEntries()
-    /// Data rows (by index from 0) that show a difference, in order: for `(` and `)`.
-    private var differences: [Int] = []
+    private var entries: DiffEntries
+    /// Stretches of data rows (by index from 0) that show a difference, in order, next
+    /// ones joined: for `(` and `)`.
+    private var differences: [Range<Int>] = []
     private var statistics = DiffStatistics()
     /// Why the comparison stopped, if it failed.
     public private(set) var failure: String?
@@ -51,12 +52,14 @@ public final class DiffRows: RowSource {
     /// read; `wake` wakes the event loop when rows come.
     public convenience init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
                             wake: @escaping @Sendable () -> Void) {
-        self.init(old: old, new: new, headerRows: headerRows, options: options, batchLimit: 1 << 18, wake: wake)
+        self.init(old: old, new: new, headerRows: headerRows, options: options, batchLimit: 1 << 18, entries: DiffEntries(),
+                  wake: wake)
     }
 
     init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options, batchLimit: Int,
-         wake: @escaping @Sendable () -> Void) {
+         entries: DiffEntries, wake: @escaping @Sendable () -> Void) {
         self.batchLimit = max(1, batchLimit)
+        self.entries = entries
         stores = [old, new]
         inputHeaderRows = headerRows
         var options = options
@@ -150,7 +153,14 @@ public final class DiffRows: RowSource {
         case .added: kind = DiffEntries.added
         case .removed: kind = DiffEntries.removed
         }
-        if kind != DiffEntries.same { differences.append(entries.count) }
+        if kind != DiffEntries.same {
+            let index = entries.count
+            if let last = differences.last, last.upperBound == index {
+                differences[differences.count - 1] = last.lowerBound..<(index + 1)
+            } else {
+                differences.append(index..<(index + 1))
+            }
+        }
         entries.append(kind: kind, old: row.old, new: row.new)
     }
 
@@ -221,13 +231,19 @@ public final class DiffRows: RowSource {
     public func markedRecord(from record: Int, forward: Bool) -> Int? {
         // Records are data rows from 1; `differences` holds data rows from 0.
         let index = record - 1
+        let wanted = forward ? index + 1 : index - 1
+        // The first stretch that ends after the row wanted (or at it, going back).
         var low = 0, high = differences.count
         while low < high {
             let middle = (low + high) / 2
-            if forward ? differences[middle] <= index : differences[middle] < index { low = middle + 1 } else { high = middle }
+            if differences[middle].upperBound <= wanted { low = middle + 1 } else { high = middle }
         }
-        if forward { return low < differences.count ? differences[low] + 1 : nil }
-        return low > 0 ? differences[low - 1] + 1 : nil
+        if forward {
+            guard low < differences.count else { return nil }
+            return max(wanted, differences[low].lowerBound) + 1
+        }
+        if low < differences.count && differences[low].contains(wanted) { return wanted + 1 }
+        return low > 0 ? differences[low - 1].upperBound : nil
     }
 
     public var statusNote: String? {
@@ -248,6 +264,9 @@ public final class DiffRows: RowSource {
         return "\(grouped(statistics.changed))\(more) changed, \(grouped(statistics.added))\(more) added, "
             + "\(grouped(statistics.removed))\(more) removed"
     }
+
+    /// Runs the aligned rows are kept as (for tests).
+    var entriesRunCount: Int { entries.runCount }
 
     /// The counts so far (all of them once complete).
     public var counts: DiffStatistics { statistics }
@@ -335,59 +354,5 @@ public final class DiffRows: RowSource {
             ends.append(bytes.count)
         }
         return (Row(bytes: bytes, ends: ends), changed)
-    }
-}
-
-/// The aligned rows of a diff as runs: a run is rows of one kind whose old records (and
-/// new records) follow one another, kept as its first row's; so a long stretch of same
-/// records by position costs one entry, and a row is found by a binary search.
-struct DiffEntries: Sendable {
-    static let same: UInt8 = 0, changed: UInt8 = 1, added: UInt8 = 2, removed: UInt8 = 3
-    /// The same values, and values in columns only the new table has (daff's `+`).
-    static let filled: UInt8 = 4
-
-    private var starts: [Int] = []
-    private var kinds: [UInt8] = []
-    private var olds: [Int] = []
-    private var news: [Int] = []
-    private var oldOffsets: [Int64] = []
-    private var newOffsets: [Int64] = []
-    private(set) var count = 0
-
-    struct Entry {
-        var kind: UInt8
-        var old: RecordRef?
-        var new: RecordRef?
-    }
-
-    mutating func append(kind: UInt8, old: RecordRef?, new: RecordRef?) {
-        defer { count += 1 }
-        if let last = kinds.indices.last, kinds[last] == kind {
-            let length = count - starts[last]
-            let oldFollows = old.map { olds[last] >= 0 && $0.record == olds[last] + length } ?? (olds[last] < 0)
-            let newFollows = new.map { news[last] >= 0 && $0.record == news[last] + length } ?? (news[last] < 0)
-            if oldFollows && newFollows { return }
-        }
-        starts.append(count)
-        kinds.append(kind)
-        olds.append(old?.record ?? -1)
-        news.append(new?.record ?? -1)
-        oldOffsets.append(old?.offset ?? -1)
-        newOffsets.append(new?.offset ?? -1)
-    }
-
-    /// Aligned row `index` (from 0).
-    func entry(_ index: Int) -> Entry {
-        var low = 0, high = starts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= index { low = middle } else { high = middle - 1 }
-        }
-        let step = index - starts[low]
-        func ref(_ records: [Int], _ offsets: [Int64]) -> RecordRef? {
-            guard records[low] >= 0 else { return nil }
-            return RecordRef(record: records[low] + step, offset: step == 0 && offsets[low] >= 0 ? offsets[low] : nil)
-        }
-        return Entry(kind: kinds[low], old: ref(olds, oldOffsets), new: ref(news, newOffsets))
     }
 }

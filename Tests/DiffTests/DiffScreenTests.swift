@@ -13,10 +13,10 @@ import Viewer
 /// run to its end unless `waits` is false.
 @MainActor
 private func diffViewer(old: String, new: String, key: [String] = [], width: Int = 40, height: Int = 9,
-                        waits: Bool = true, batchLimit: Int = 1 << 18) throws -> (Viewer, DiffRows) {
+                        waits: Bool = true, batchLimit: Int = 1 << 18, entries: DiffEntries = DiffEntries()) throws -> (Viewer, DiffRows) {
     setlocale(LC_ALL, "C.UTF-8")
     let rows = DiffRows(old: CellStore(bytes: Array(old.utf8), name: "old.csv"), new: CellStore(bytes: Array(new.utf8), name: "new.csv"),
-                        headerRows: 1, options: TableDiff.Options(key: key), batchLimit: batchLimit, wake: {})
+                        headerRows: 1, options: TableDiff.Options(key: key), batchLimit: batchLimit, entries: entries, wake: {})
     let options = ViewerOptions(headerRows: 1, frozenColumns: 1 + key.count, bounce: .none, showsIndicators: false)
     let viewer = Viewer(source: rows, options: options, screenSize: Size(width: width, height: height))
     if waits { try finish(viewer, rows) }
@@ -188,6 +188,34 @@ struct DiffScreenTests {
         #expect(text.contains("---") && text.contains("+++") && text.contains("->"), "\(text)")
     }
 
+    @Test("a keyed diff of an unsorted file, its rows spilled to a file: the same screen, ) and filter as in memory")
+    func spilledRows() throws {
+        var old = "id,value\n", new = "id,value\n"
+        var generator = SeededGenerator(seed: 7)
+        var ids = Array(0..<3_000)
+        for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+        for id in ids {
+            old += "\(id),v\(id)\n"
+            if id % 500 != 7 { new += "\(id),\(id % 700 == 3 ? "w" : "v")\(id)\n" }
+        }
+        let (plain, _) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12)
+        let (spilled, rows) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12,
+                                             entries: DiffEntries(memoryLimit: 32, blockSize: 8))
+        #expect(rows.entriesRunCount > 2_000, "a run a row: the keyed order is not the file's")
+        for _ in 0..<8 {
+            #expect(spilled.frame().lines == plain.frame().lines)
+            spilled.handle(key: .character(")"))
+            plain.handle(key: .character(")"))
+        }
+        spilled.handle(key: .character("G"))
+        plain.handle(key: .character("G"))
+        #expect(spilled.frame().lines == plain.frame().lines)
+        spilled.handle(.firstRow)
+        spilled.handle(.filter(".", columnOnly: true))
+        try refresh(spilled, until: "the filter's rows") { spilled.dataRowCount == 11 && !spilled.frame().line(11).contains("filtering") }
+        #expect(spilled.frame().lines[1].hasPrefix("   4 ->     3│v3→w3") && spilled.frame().lines[2].hasPrefix("   8 ---    7│v7"), "\(spilled.frame().lines.joined(separator: "\n"))")
+    }
+
     @Test("the first screen comes while the comparison runs: the counts say + until it ends")
     func whileComparing() throws {
         var old = "id,value\n", new = "id,value\n"
@@ -215,5 +243,45 @@ struct DiffScreenTests {
         viewer.handle(key: .character("G"))
         viewer.handle(key: .character("("))
         #expect(viewer.cursorRow == 50_000)
+    }
+}
+
+@Suite("Diff rows as runs")
+struct DiffEntriesTests {
+    @Test("runs spilled to a file read back as the runs kept in memory; a copy keeps what it had",
+          arguments: [(1, 1), (4, 2), (64, 16)])
+    func spilled(memoryLimit: Int, blockSize: Int) {
+        var generator = SeededGenerator(seed: UInt64(memoryLimit * 131 + blockSize))
+        var plain = DiffEntries(memoryLimit: 1 << 30)
+        var spilled = DiffEntries(memoryLimit: memoryLimit, blockSize: blockSize)
+        var copy: DiffEntries?
+        var old = 1, new = 1
+        for index in 0..<5_000 {
+            let choice = generator.next() % 10
+            // Mostly runs of same records, some keyed jumps (with offsets), some changes.
+            let kind: UInt8 = choice < 6 ? DiffEntries.same : UInt8(choice % 5)
+            if choice == 9 {
+                old += Int(generator.next() % 50)
+                new += Int(generator.next() % 50)
+            }
+            let oldRef = kind == DiffEntries.added ? nil : RecordRef(record: old, offset: choice == 9 ? Int64(old * 10) : nil)
+            let newRef = kind == DiffEntries.removed ? nil : RecordRef(record: new, offset: choice == 9 ? Int64(new * 10) : nil)
+            if oldRef != nil { old += 1 }
+            if newRef != nil { new += 1 }
+            plain.append(kind: kind, old: oldRef, new: newRef)
+            spilled.append(kind: kind, old: oldRef, new: newRef)
+            if index == 3_000 { copy = spilled }
+        }
+        #expect(spilled.count == plain.count && spilled.runCount == plain.runCount)
+        #expect(spilled.runCount > 1_000)
+        for index in 0..<plain.count {
+            if spilled.entry(index) != plain.entry(index) {
+                Issue.record("row \(index): \(spilled.entry(index)) is not \(plain.entry(index))")
+                break
+            }
+        }
+        let kept = try? #require(copy)
+        #expect(kept?.count == 3_001)
+        #expect((0..<3_001).allSatisfy { kept?.entry($0) == plain.entry($0) })
     }
 }
