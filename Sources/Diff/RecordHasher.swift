@@ -1,5 +1,5 @@
 import CellStore
-import CLibCSV
+import CFieldScan
 
 /// Reads records from raw bytes and hashes each one's cells, without making rows: the pass
 /// a diff makes over each input.
