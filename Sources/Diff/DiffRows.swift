@@ -261,8 +261,16 @@ public final class DiffRows: RowSource {
             }
             return String(digits)
         }
-        return "\(grouped(statistics.changed))\(more) changed, \(grouped(statistics.added))\(more) added, "
+        var note = "\(grouped(statistics.changed))\(more) changed, \(grouped(statistics.added))\(more) added, "
             + "\(grouped(statistics.removed))\(more) removed"
+        // What --diff says on standard error, as asides the status line drops first when narrow.
+        let repeated = statistics.duplicateKeys.reduce(0, +), empty = statistics.emptyKeys.reduce(0, +)
+        if repeated > 0 { note += "  (\(grouped(repeated)) repeated keys, matched in order)" }
+        if empty > 0 { note += "  (\(grouped(empty)) empty keys)" }
+        if let (old, _) = statistics.approximateFrom {
+            note += "  (alignment may not be minimal from old row \(grouped(old - inputHeaderRows + 1)))"
+        }
+        return note
     }
 
     /// Runs the aligned rows are kept as (for tests).

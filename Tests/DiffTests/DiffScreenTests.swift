@@ -106,6 +106,15 @@ struct DiffScreenTests {
         #expect(frame.style(x: header.distance(from: header.startIndex, to: gone.lowerBound), y: 0) == .removed)
     }
 
+    @Test("repeated and empty keys are said on the status line, as --diff says them on standard error")
+    func keyTrouble() throws {
+        let old = "id,v\n1,a\n1,b\n,c\n2,d\n"
+        let new = "id,v\n1,a\n1,B\n,c\n2,d\n"
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 120)
+        #expect(viewer.frame().line(8).hasSuffix("1 changed, 0 added, 0 removed  (2 repeated keys, matched in order)  (2 empty keys) "),
+                "\(viewer.frame().line(8))")
+    }
+
     @Test(") and ( go from change to change, and say when there is none further")
     func changes() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
