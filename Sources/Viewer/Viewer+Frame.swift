@@ -160,8 +160,18 @@ extension Viewer {
                 let title = record == 0 ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
-                let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
-                cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
+                let isCursorColumn = placement.key.highlight & 3 == 1, isMatch = placement.key.highlight & 4 != 0
+                let fileColumn = table.fileColumn(column)
+                let names = record == 0 ? table.columnNames : nil
+                if let names, names.isMade(fileColumn) {
+                    // The name every other place uses (JSON keys, summaries, `:`), not the
+                    // file's empty or repeated cell, drawn so it does not pass for the file's text.
+                    let style: Style = isCursorColumn ? .madeNameOfCursorColumn : (isMatch ? .match : .madeName)
+                    cells = CellText.layout(ArraySlice(names[fileColumn].utf8), width: textWidth, alignRight: false, style: style)
+                } else {
+                    let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : .header)
+                    cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
+                }
             }
         case .dataRow(let dataRow):
             if column < 0 {
