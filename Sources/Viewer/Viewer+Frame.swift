@@ -258,6 +258,7 @@ extension Viewer {
         status.name = source.name
         if let message {
             status.right = message
+            status.isMessage = true
         } else if let progress, let failure = progress.failure {
             status.right = failure
         } else if let progress, let wide = progress.tooWideRecord {
