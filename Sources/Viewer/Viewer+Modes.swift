@@ -95,9 +95,14 @@ extension Viewer {
         }
     }
 
-    /// Goes to data row `number` (1-based), saying so when it is past what is known.
+    /// Goes to data row `number` (1-based, as the margin numbers rows), saying so when it
+    /// is past what is known.
     func goToRow(_ number: Int) {
         sync()
+        if table.isMapped {
+            goToRecordRow(max(1, number))
+            return
+        }
         if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
             file.jumpToEnd(rows: max(200, screenSize.height * 4))
@@ -119,6 +124,34 @@ extension Viewer {
             message = "there \(Self.isAre(dataRowCount)) \(Self.counted(dataRowCount, "row"))"
         }
         moveCursor(toRow: max(1, number) - 1, column: cursorColumn)
+    }
+
+    /// In a filtered or sorted view, the row of data record `number` (the margin shows
+    /// records' numbers there too); when the view leaves it out, the first row shown after
+    /// its place, or the last row at the end, saying so.
+    private func goToRecordRow(_ number: Int) {
+        guard dataRowCount > 0 else { return }
+        let known = table.fileDataRowCount
+        if number > known {
+            message = source.isComplete ? "there \(Self.isAre(known)) \(Self.counted(known, "row"))"
+                : "row \(Self.grouped(number)) is past the \(Self.counted(known, "row")) read so far"
+            moveCursor(toRow: dataRowCount - 1, column: cursorColumn)
+            return
+        }
+        let record = number - 1 + options.headerRows
+        if let row = table.row(ofRecord: record) {
+            moveCursor(toRow: row, column: cursorColumn)
+            return
+        }
+        guard let next = table.row(following: record) else {
+            message = "row \(Self.grouped(number)) is not in this view"
+            return
+        }
+        let isLast = next >= dataRowCount
+        moveCursor(toRow: min(next, dataRowCount - 1), column: cursorColumn)
+        let soFar = table.rows?.isComplete == false ? " so far" : ""
+        message = "row \(Self.grouped(number)) is not in this view: row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) is the "
+            + (isLast ? "last shown" + soFar : "next shown")
     }
 
     /// A column by name: exact, then ignoring case, then the first that starts with it,
