@@ -272,6 +272,8 @@ extension Viewer {
             status.right = "following"
         } else if let progress, !progress.isComplete {
             status.right = Self.progressText(progress)
+        } else if let encoding = file?.dialect?.likelyUTF16 {
+            status.right = "looks like UTF-16: --encoding \(encoding)"
         } else if file?.dialect?.looksBinary == true {
             status.right = "binary data? (NUL bytes, shown as ␀)"
         } else if let progress, let problem = progress.quotingProblem {
