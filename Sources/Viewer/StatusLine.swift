@@ -130,8 +130,10 @@ struct StatusLine: Equatable {
 
     /// `text` fitted to `width` cells keeping whole the file name it ends with (see
     /// `fileName(in:)`): asides go first, then the path's directory from its start, and with
-    /// `droppingWords` the words between the first and the path, nearest the path first
-    /// (`wrote 5 rows …/sales.csv`); nil when that is not enough.
+    /// `droppingWords` the words between the count and the path, nearest the path first
+    /// (`wrote 5 rows …/sales.csv`). The count and its noun (`wrote 5 rows`) say what
+    /// happened and stay: when they leave too little room, the name gives way from its start
+    /// instead. Nil when that is not enough.
     static func wordsKeepingName(_ text: String, width: Int, droppingWords: Bool = false) -> String? {
         guard DisplayWidth.of(text) > width else { return text }
         var text = text
@@ -142,6 +144,10 @@ struct StatusLine: Equatable {
         var parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         guard let name = fileName(in: text), let path = parts.last else { return nil }
         var index = parts.count - 1
+        // Words up to the count's noun (`wrote 5 rows`) are kept; without a number, the first.
+        let count = parts.dropLast().firstIndex { $0.contains { $0.isNumber } }
+        let kept = min(index, count.map { $0 + 2 } ?? 1)
+        let minimumPathRoom = 8
         while true {
             let others = parts.enumerated().filter { $0.offset != index }.map { DisplayWidth.of($0.element) }
             let room = width - others.reduce(0, +) - (parts.count - 1)
@@ -150,7 +156,12 @@ struct StatusLine: Equatable {
                 parts[index] = Viewer.fitting(path, width: room, keepingEnd: true)
                 return parts.joined(separator: " ")
             }
-            guard droppingWords, index > 1 else { return nil }
+            guard droppingWords else { return nil }
+            guard index > kept else {
+                guard room >= minimumPathRoom else { return nil }
+                parts[index] = Viewer.fitting(path, width: room, keepingEnd: true)
+                return parts.joined(separator: " ")
+            }
             parts.remove(at: index - 1)
             index -= 1
         }

@@ -38,6 +38,19 @@ struct MessageNameTests {
         #expect(progress.fitted(to: 45).position == "row 1/5")
     }
 
+    @Test("the count and its noun stay: a name too long for the rest gives way from its start")
+    func countKept() {
+        let name = "rows-FB755F4C-58B6-4D65-8B6B-BD9CD3778243.csv"
+        let line = StatusLine(name: "t.csv", position: "row 1/5", right: "wrote 3 rows to /tmp/\(name)", isMessage: true)
+        for width in 30...70 {
+            let fitted = line.fitted(to: width)
+            #expect(fitted.width <= width, "width \(width): \(fitted)")
+            #expect(fitted.right?.hasPrefix("wrote 3 rows ") == true, "width \(width): \(fitted)")
+            #expect(fitted.right?.hasSuffix(".csv") == true, "the name's end stays: width \(width): \(fitted)")
+        }
+        #expect(line.fitted(to: 70).right == "wrote 3 rows to /tmp/\(name)")
+    }
+
     @Test("parts with control characters are measured as they are drawn: nothing runs together")
     func controls() {
         let line = StatusLine(name: "t.csv", position: "row 1/3", column: "col 1/2", columnName: "n\u{0}a\u{0}m",
