@@ -32,9 +32,9 @@ extension Viewer {
         let target = columns.move(cursorColumn, by: offset, of: table.fileColumnCount)
         guard target != cursorColumn else { return }
         show(rows: table.rows, columns: columns)
-        cursorColumn = table.columns.viewColumn(of: column) ?? target
+        navigation.place(column: table.columns.viewColumn(of: column) ?? target)
         sync()
-        revealCursor()
+        navigation.revealCursor()
     }
 
     /// `*` PATTERN: only the columns whose names match (PCRE2, smart case); nothing typed

@@ -11,30 +11,17 @@ extension Viewer {
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
-        let count = columnCount
-        let grid = gridSize
-        layout.update(table: table, grid: grid, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
+        layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
                       requestedFrozenColumns: requestedFrozenColumns)
-        var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0
-        // The band of header rows takes at most half the grid, so data always shows; the
-        // header rows past it scroll at the top of main (not under a freeze made with F).
-        let band = max(1, grid.height / 2)
-        scrollingHeaderRows = 0
-        if headerRecords > band && frozenDataRows.isEmpty {
-            scrollingHeaderRows = headerRecords - band
-            headerRecords = band
-        } else if headerRecords > band {
-            headerRecords = band
-        }
-        window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
-                        contentSize: Size(width: mainMetrics.totalWidth,
-                                          height: max(0, dataRowCount - mainFirstRow) + scrollingHeaderRows),
-                        preambleLines: file?.preamble.count ?? 0)
-        cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
-        cursorRow = max(0, cursorRow)
-        knownDataRows = dataRowCount
-        cursorColumn = max(0, min(cursorColumn, count - 1))
+        navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
+                                               main: layout.main),
+                             grid: gridSize, headerRecords: headerRecords, leftWidth: leftMetrics.totalWidth,
+                             preambleLines: file?.preamble.count ?? 0)
     }
+
+    /// Header records on top (at least one when the header is asked for, even before any
+    /// row is read).
+    var headerRecords: Int { options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0 }
 
     /// True when the source has rows the geometry has not taken in yet (they arrived, or
     /// were replaced, after the last command): the loop then sends `.refresh` before

@@ -173,14 +173,14 @@ extension Viewer {
         let current = columnWidths.indices.contains(cursorColumn) ? columnWidths[cursorColumn] : 8
         layout.setWidth(max(1, min(current + delta, maximumColumnWidth)), of: cursorFileColumn)
         sync()
-        revealCursor()
+        navigation.revealCursor()
     }
 
     func fitColumn() {
         sync()
         layout.setWidth(layout.naturalWidth(cursorFileColumn, maximum: maximumColumnWidth), of: cursorFileColumn)
         sync()
-        revealCursor()
+        navigation.revealCursor()
         message = "column fitted to its content (\(Self.counted(columnWidths[cursorColumn], "cell")))"
     }
 
@@ -188,7 +188,7 @@ extension Viewer {
         sync()
         layout.toggleFullWidth(cursorFileColumn, maximum: maximumColumnWidth)
         sync()
-        revealCursor()
+        navigation.revealCursor()
     }
 
     /// No column wider than main can show.

@@ -142,8 +142,8 @@ extension Viewer {
         switch command {
         case .close:
             mode = .grid
-            cursorRow = page.row
-            revealCursor()
+            navigation.place(row: page.row)
+            navigation.revealCursor()
             return
         case .next, .previous:
             let row = command == .next ? (page.row + 1) % count : (page.row - 1 + count) % count

@@ -13,7 +13,7 @@ extension Viewer {
         let rowsChange = rows !== table.rows
         if rowsChange {
             table.show(rows: rows)
-            frozenDataRows = 0..<0
+            navigation.unfreezeRows()
         }
         let hiddenChange = columns.map { Set($0.shown ?? []) != Set(table.columns.shown ?? []) } ?? false
         if let columns { table.columns = columns }
@@ -25,11 +25,11 @@ extension Viewer {
             if message == nil { message = said }
         }
         if rowsChange {
-            cursorRow = record.flatMap(table.row(ofRecord:)) ?? 0
+            navigation.place(row: record.flatMap(table.row(ofRecord:)) ?? 0)
             window.scroll(to: Point(x: window.offset.x, y: 0))
         }
-        cursorColumn = table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1)
+        navigation.place(column: table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1))
         sync()
-        revealCursor()
+        navigation.revealCursor()
     }
 }

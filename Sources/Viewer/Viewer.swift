@@ -21,10 +21,9 @@ public final class Viewer {
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
-    /// The cursor, the freeze, and the spring-back's pause.
+    /// The cursor, the freeze, the scroll and the spring-back's pause: the only writer of
+    /// the cursor and the freeze.
     var navigation: Navigation
-    /// The frozen-pane geometry and main's offset.
-    public internal(set) var window: FreezeWindow
     /// The columns' widths and metrics.
     var layout = ColumnLayout()
     /// The last search, the one running, and matches found on screen.
@@ -54,10 +53,10 @@ public final class Viewer {
         self.table = TableView(source: source, headerRows: options.headerRows)
         self.options = options
         self.screenSize = screenSize
-        self.navigation = Navigation(requestedFrozenColumns: options.frozenColumns)
-        self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
+        let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
+        self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
         sync()
-        if scrollingHeaderRows > 0 { revealCursor() }
+        if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
     }
 
@@ -91,19 +90,19 @@ public final class Viewer {
         // drawing only reads.
         defer { sync() }
         switch command {
-        case .moveDown: moveCursor(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
-        case .moveUp: moveCursor(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
-        case .moveRight: moveCursor(toColumn: cursorColumn + 1, edge: 1)
-        case .moveLeft: moveCursor(toColumn: cursorColumn - 1, edge: -1)
+        case .moveDown: move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
+        case .moveUp: move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
+        case .moveRight: move(toColumn: cursorColumn + 1, edge: 1)
+        case .moveLeft: move(toColumn: cursorColumn - 1, edge: -1)
         case .pageDown: page(by: 1)
         case .pageUp: page(by: -1)
         case .halfPageDown: page(by: 1, fraction: 2)
         case .halfPageUp: page(by: -1, fraction: 2)
-        case .firstColumn: moveCursor(toColumn: 0, edge: 0)
-        case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
+        case .firstColumn: move(toColumn: 0, edge: 0)
+        case .lastColumn: move(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
             markJump()
-            moveCursor(toRow: mainFirstRow, edge: .zero)
+            move(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
@@ -112,9 +111,13 @@ public final class Viewer {
             } else if let file, !file.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
-            moveCursor(toRow: dataRowCount - 1, edge: .zero)
-        case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
-        case .scrollRight: scrollSideways(by: Self.sidewaysCells)
+            move(toRow: dataRowCount - 1, edge: .zero)
+        case .scrollLeft:
+            sync()
+            navigation.scrollSideways(by: -Self.sidewaysCells)
+        case .scrollRight:
+            sync()
+            navigation.scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
@@ -123,7 +126,7 @@ public final class Viewer {
             screenSize = size
             window.settle()
             sync()
-            revealCursor()
+            navigation.revealCursor()
             noteScrollingHeaderRows()
         case .refresh:
             takeReplacedRows()
@@ -136,7 +139,7 @@ public final class Viewer {
                 // The index caught up with rows shown under estimated numbers: the same rows
                 // stay on the same lines, only their numbers change.
                 let top = window.offset.y
-                cursorRow += shift
+                navigation.shiftCursor(by: shift)
                 sync()
                 window.scroll(to: Point(x: window.offset.x, y: top + shift))
                 if message?.hasPrefix("≈") == true { message = nil }
@@ -146,8 +149,7 @@ public final class Viewer {
             // Said after G while loading: untrue once everything is read.
             if source.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
-                cursorRow = dataRowCount - 1
-                revealCursor()
+                navigation.go(toRow: dataRowCount - 1, column: cursorColumn)
             }
         case .reload:
             if options.isSheet {
@@ -160,12 +162,7 @@ public final class Viewer {
                 message = source.name == "stdin" ? "standard input cannot be read again"
                     : "\(source.name) is a stream: it cannot be read again"
             }
-        case .tick:
-            if holdFrames > 0 {
-                holdFrames -= 1
-            } else {
-                window.springStep()
-            }
+        case .tick: navigation.tick()
         case .search: input.open(.search(columnOnly: false))
         case .searchColumn: input.open(.search(columnOnly: true))
         case .find(let text, let columnOnly):
@@ -291,10 +288,10 @@ public final class Viewer {
     /// count of millions costs no more than one move); anything else runs once.
     private func handle(_ command: Command, times count: Int) {
         switch command {
-        case .moveDown where count > 1: moveCursor(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
-        case .moveUp where count > 1: moveCursor(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
-        case .moveRight where count > 1: moveCursor(toColumn: cursorColumn + min(count, columnCount), edge: 1)
-        case .moveLeft where count > 1: moveCursor(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .moveDown where count > 1: move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
+        case .moveUp where count > 1: move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
+        case .moveRight where count > 1: move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
+        case .moveLeft where count > 1: move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
@@ -324,8 +321,7 @@ public final class Viewer {
         sync()
         let rows = max(0, dataRowCount)
         let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
-        frozenDataRows = min(previous.frozenDataRows.lowerBound, upper)..<upper
-        requestedFrozenColumns = previous.requestedFrozenColumns
+        navigation.freeze(rows: min(previous.frozenDataRows.lowerBound, upper)..<upper, columns: previous.requestedFrozenColumns)
         layout.adopt(previous.layout)
         table.columns = previous.table.columns
         history = previous.history
@@ -361,8 +357,24 @@ public final class Viewer {
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
     public func moveCursor(toRow row: Int, column: Int) {
         sync()
-        cursorRow = max(mainFirstRow, min(row, dataRowCount - 1))
-        cursorColumn = max(0, min(column, columnCount - 1))
-        revealCursor()
+        navigation.go(toRow: row, column: column)
+    }
+
+    /// Moves the cursor to a data row; at the end of the rows it pulls the sheet instead.
+    func move(toRow row: Int, edge: Point) {
+        sync()
+        navigation.move(toRow: row, edge: edge)
+    }
+
+    /// Moves the cursor to a column; past the first or last column it pulls the sheet.
+    func move(toColumn column: Int, edge: Int) {
+        sync()
+        navigation.move(toColumn: column, edge: edge)
+    }
+
+    /// Scrolls one screen and moves the cursor with it; at an end it pulls.
+    func page(by direction: Int, fraction: Int = 1) {
+        sync()
+        navigation.page(by: direction, fraction: fraction)
     }
 }
