@@ -53,6 +53,9 @@ package struct RecordScanner {
     package private(set) var firstProblem: Problem?
     /// How many quoting problems were met.
     package private(set) var problemCount = 0
+    /// The first blank line (a record of one empty cell written as nothing), if any:
+    /// readers such as Python's csv skip those, so output writes them `""`.
+    package private(set) var firstBlankRecord: Int?
     /// How many of them were quotes inside an unquoted field: data, for every reader
     /// (`{"x": 1}` in a cell), so they say nothing against the delimiter.
     package private(set) var strayQuoteCount = 0
@@ -107,6 +110,7 @@ package struct RecordScanner {
         var widestRecord = self.widestRecord
         var endedFields = self.endedFields
         var quoteOpenedAt = self.quoteOpenedAt
+        var firstBlankRecord = self.firstBlankRecord
         var problems: [(Problem.Kind, Int64, Int)] = []
         let delimiter = self.delimiter, quote = self.quote
         var index = 0
@@ -179,6 +183,7 @@ package struct RecordScanner {
                             boundary(index, false, recordCount, 0)
                         } else {
                             fields = 1   // a blank line: one empty field
+                            if firstBlankRecord == nil { firstBlankRecord = recordCount }
                             endRecord(byte)
                         }
                         continue
@@ -209,6 +214,7 @@ package struct RecordScanner {
         self.widestRecord = widestRecord
         self.endedFields = endedFields
         self.quoteOpenedAt = quoteOpenedAt
+        self.firstBlankRecord = firstBlankRecord
     }
 
     /// Scans a whole input held in memory, fed in chunks of `chunk` bytes, and finishes it

@@ -66,7 +66,7 @@ public enum KeyMap {
         KeyBinding([.character("o")], "o", .fileOrder, "back to the file's order (filters stay)"),
         KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),
         KeyBinding([.character("I")], "I", .summary, "a summary of every column: kind, counts, range, mean"),
-        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a CSV or TSV file"),
+        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a file, as --output does"),
         KeyBinding([.enter], "Enter", .inspect, "open the whole cell (--echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
         KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),

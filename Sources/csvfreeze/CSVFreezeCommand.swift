@@ -184,7 +184,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -323,7 +323,8 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
-            let status = query.isActive
+            // A file goes through the export pipeline; a stream without a query is streamed.
+            let status = query.isActive || Output.readsThroughStore(path)
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
                                maximumWidth: maxWidth)
