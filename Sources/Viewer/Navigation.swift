@@ -30,6 +30,9 @@ struct Navigation {
     private(set) var scrollingHeaderRows = 0
     /// The counts and metrics of the last reconcile.
     private(set) var extent = Extent()
+    /// The cursor is to be scrolled into view once the geometry is reconciled (the view
+    /// under it changed: widths, the freeze).
+    private var revealsCursor = false
     /// The frozen-pane geometry and main's offset.
     var window: FreezeWindow
     /// Animation frames to wait before the spring-back starts.
@@ -71,6 +74,16 @@ struct Navigation {
                                           height: max(0, extent.rows - mainFirstRow) + scrollingHeaderRows),
                         preambleLines: preambleLines)
         clamp()
+        if revealsCursor {
+            revealsCursor = false
+            revealCursor()
+        }
+    }
+
+    /// Scrolls the cursor into view at the next reconcile, once the geometry that changed
+    /// under it is taken in.
+    mutating func revealAfterReconcile() {
+        revealsCursor = true
     }
 
     /// The cursor inside the rows main shows and the columns there are (0 when none).

@@ -33,7 +33,6 @@ extension Viewer {
         guard target != cursorColumn else { return }
         show(rows: table.rows, columns: columns)
         navigation.place(column: table.columns.viewColumn(of: column) ?? target)
-        sync()
         navigation.revealCursor()
     }
 

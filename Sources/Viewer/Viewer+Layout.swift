@@ -4,8 +4,10 @@ import FreezeLayout
 extension Viewer {
     // MARK: Layout
 
-    /// Brings geometry up to date with the source and the screen.
-    func sync() {
+    /// Brings the geometry up to date with the source and the screen: the columns' layout,
+    /// the header band, the window and the cursor's bounds. Once per command, at the end of
+    /// `handle(_:)`.
+    func reconcile() {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet. A sorted or filtered view's rows are
         // records from anywhere: its screen is read in the frame's batch instead.

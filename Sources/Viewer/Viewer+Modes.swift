@@ -36,7 +36,6 @@ extension Viewer {
 
     /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
     func inspectOrChoose() {
-        sync()
         guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
         if options.isSheet {
             chosen = .record(table.record(ofRow: cursorRow))
@@ -98,7 +97,8 @@ extension Viewer {
     /// Goes to data row `number` (1-based, as the margin numbers rows), saying so when it
     /// is past what is known.
     func goToRow(_ number: Int) {
-        sync()
+        // A row of the input: the rows read since the last frame count.
+        reconcile()
         if table.isMapped {
             goToRecordRow(max(1, number))
             return
@@ -106,7 +106,7 @@ extension Viewer {
         if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
             file.jumpToEnd(rows: max(200, screenSize.height * 4))
-            sync()
+            reconcile()
             if let estimated = file.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
                number + options.headerRows - 1 < estimated.upperBound {
                 message = "≈ row numbers are estimates until the file is read"
@@ -169,26 +169,22 @@ extension Viewer {
     // MARK: Column widths
 
     func changeWidth(by delta: Int) {
-        sync()
         let current = columnWidths.indices.contains(cursorColumn) ? columnWidths[cursorColumn] : 8
         layout.setWidth(max(1, min(current + delta, maximumColumnWidth)), of: cursorFileColumn)
-        sync()
-        navigation.revealCursor()
+        navigation.revealAfterReconcile()
     }
 
     func fitColumn() {
-        sync()
         layout.setWidth(layout.naturalWidth(cursorFileColumn, maximum: maximumColumnWidth), of: cursorFileColumn)
-        sync()
-        navigation.revealCursor()
+        // The message says the width in use.
+        navigation.revealAfterReconcile()
+        reconcile()
         message = "column fitted to its content (\(Self.counted(columnWidths[cursorColumn], "cell")))"
     }
 
     func toggleFullWidth() {
-        sync()
         layout.toggleFullWidth(cursorFileColumn, maximum: maximumColumnWidth)
-        sync()
-        navigation.revealCursor()
+        navigation.revealAfterReconcile()
     }
 
     /// No column wider than main can show.

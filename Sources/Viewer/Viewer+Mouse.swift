@@ -14,7 +14,6 @@ extension Viewer {
             }
             return
         }
-        sync()
         let point = event.position
         let region = navigation.region(at: point)
         switch event.kind {

@@ -6,10 +6,10 @@ extension Viewer {
 
     /// Freezes the rows above the cursor (those in view) and the columns left of it.
     func freezeAtCursor() {
-        sync()
         let left = navigation.freezeAtCursor(headerRecords: headerRecords)
-        sync()
-        navigation.revealCursor()
+        // The message says what of the freeze fits.
+        navigation.revealAfterReconcile()
+        reconcile()
         message = "froze \(Self.counted(frozenDataRows.count + options.headerRows, "row")) and "
             + "\(Self.counted(frozenColumns, "column")) (F again to unfreeze)"
             + (left > 0 ? "; at most half the screen: \(Self.grouped(left)) above left out" : "")
@@ -17,10 +17,8 @@ extension Viewer {
 
     /// Removes the freeze: only the header rows stay on top.
     func unfreeze() {
-        sync()
         navigation.freeze(rows: 0..<0, columns: 0)
-        sync()
-        navigation.revealCursor()
+        navigation.revealAfterReconcile()
         message = "unfrozen"
     }
 }

@@ -110,7 +110,6 @@ extension Viewer {
     // MARK: The record view
 
     func openRecordView() {
-        sync()
         guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
         mode = .record(recordPage(cursorRow, record))
     }

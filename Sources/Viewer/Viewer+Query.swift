@@ -189,7 +189,6 @@ extension Viewer {
         if keepsLine {
             // Replaced rows sorted or filtered again: the screen stays as it was.
             query.awaitedRecord = nil
-            sync()
             window.scroll(to: Point(x: window.offset.x, y: top))
             moveCursor(toRow: line, column: cursorColumn)
             return
@@ -254,8 +253,6 @@ extension Viewer {
         } else if message?.hasPrefix("filtering") == true || message?.hasPrefix("sorting") == true {
             message = nil
         }
-        // The cursor's row keeps its place while rows arrive; the geometry follows.
-        sync()
     }
 
     /// Once the rows are all there, puts the cursor on the record it was on before they

@@ -33,7 +33,6 @@ extension Viewer {
             message = "no search yet: / to search"
             return
         }
-        sync()
         cancelSearch()
         guard let compiled = search.matcher?.pattern else { return }
         // A file's raw bytes, or any other source's rows, cell by cell.

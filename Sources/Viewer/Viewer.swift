@@ -55,7 +55,7 @@ public final class Viewer {
         self.screenSize = screenSize
         let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
-        sync()
+        reconcile()
         if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
     }
@@ -86,23 +86,24 @@ public final class Viewer {
             // A key of the user's own: the cursor no longer waits for its record after `R`.
             if case .resize = command {} else { navigation.awaited = nil }
         }
-        // Whatever the command did, the geometry is brought up to date here, so that
-        // drawing only reads.
-        defer { sync() }
+        // Whatever the command did, the geometry is brought up to date here, once, so that
+        // drawing only reads. A command acts on the geometry the last frame was drawn from:
+        // only one that changes it and then reads it reconciles on its way.
+        defer { reconcile() }
         switch command {
-        case .moveDown: move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
-        case .moveUp: move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
-        case .moveRight: move(toColumn: cursorColumn + 1, edge: 1)
-        case .moveLeft: move(toColumn: cursorColumn - 1, edge: -1)
-        case .pageDown: page(by: 1)
-        case .pageUp: page(by: -1)
-        case .halfPageDown: page(by: 1, fraction: 2)
-        case .halfPageUp: page(by: -1, fraction: 2)
-        case .firstColumn: move(toColumn: 0, edge: 0)
-        case .lastColumn: move(toColumn: columnCount - 1, edge: 0)
+        case .moveDown: navigation.move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
+        case .moveUp: navigation.move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
+        case .moveRight: navigation.move(toColumn: cursorColumn + 1, edge: 1)
+        case .moveLeft: navigation.move(toColumn: cursorColumn - 1, edge: -1)
+        case .pageDown: navigation.page(by: 1)
+        case .pageUp: navigation.page(by: -1)
+        case .halfPageDown: navigation.page(by: 1, fraction: 2)
+        case .halfPageUp: navigation.page(by: -1, fraction: 2)
+        case .firstColumn: navigation.move(toColumn: 0, edge: 0)
+        case .lastColumn: navigation.move(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
             markJump()
-            move(toRow: mainFirstRow, edge: .zero)
+            navigation.move(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
@@ -111,13 +112,11 @@ public final class Viewer {
             } else if let file, !file.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
-            move(toRow: dataRowCount - 1, edge: .zero)
-        case .scrollLeft:
-            sync()
-            navigation.scrollSideways(by: -Self.sidewaysCells)
-        case .scrollRight:
-            sync()
-            navigation.scrollSideways(by: Self.sidewaysCells)
+            // The rows known now, found by the jump or read since the last frame.
+            reconcile()
+            navigation.move(toRow: dataRowCount - 1, edge: .zero)
+        case .scrollLeft: navigation.scrollSideways(by: -Self.sidewaysCells)
+        case .scrollRight: navigation.scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
@@ -125,26 +124,27 @@ public final class Viewer {
         case .resize(let size):
             screenSize = size
             window.settle()
-            sync()
-            navigation.revealCursor()
+            navigation.revealAfterReconcile()
+            reconcile()
             noteScrollingHeaderRows()
         case .refresh:
+            // A followed file with no rows yet (new, or just truncated) follows its end too.
+            let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
+            // News: the rows that came are taken in before anything acts on them.
+            reconcile()
             takeReplacedRows()
             collectSearch()
             collectSave()
             collectQuery()
-            // A followed file with no rows yet (new, or just truncated) follows its end too.
-            let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             if let shift = file?.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
                 // stay on the same lines, only their numbers change.
                 let top = window.offset.y
                 navigation.shiftCursor(by: shift)
-                sync()
+                reconcile()
                 window.scroll(to: Point(x: window.offset.x, y: top + shift))
                 if message?.hasPrefix("≈") == true { message = nil }
             }
-            sync()
             goToAwaitedRecord()
             // Said after G while loading: untrue once everything is read.
             if source.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
@@ -288,10 +288,10 @@ public final class Viewer {
     /// count of millions costs no more than one move); anything else runs once.
     private func handle(_ command: Command, times count: Int) {
         switch command {
-        case .moveDown where count > 1: move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
-        case .moveUp where count > 1: move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
-        case .moveRight where count > 1: move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
-        case .moveLeft where count > 1: move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .moveDown where count > 1: navigation.move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
+        case .moveUp where count > 1: navigation.move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
+        case .moveRight where count > 1: navigation.move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
+        case .moveLeft where count > 1: navigation.move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
@@ -318,7 +318,6 @@ public final class Viewer {
     /// Takes over what the user did in `previous` (a viewer of the same file before `R`):
     /// the freeze, column widths, and the cursor's place, clamped to the rows there are now.
     public func adopt(_ previous: Viewer) {
-        sync()
         let rows = max(0, dataRowCount)
         let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
         navigation.freeze(rows: min(previous.frozenDataRows.lowerBound, upper)..<upper, columns: previous.requestedFrozenColumns)
@@ -334,7 +333,7 @@ public final class Viewer {
         search.matcher = previous.search.matcher
         // The cursor on the same record, where it is still there.
         let record = previous.dataRowCount > 0 ? previous.table.record(ofRow: previous.cursorRow) : 0
-        sync()
+        reconcile()
         let row = table.row(ofRecord: record) ?? previous.cursorRow
         moveCursor(toRow: row, column: previous.cursorColumn)
         if (row > cursorRow || previous.cursorColumn > cursorColumn) && !source.isComplete && !table.isMapped {
@@ -356,25 +355,6 @@ public final class Viewer {
 
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
     public func moveCursor(toRow row: Int, column: Int) {
-        sync()
         navigation.go(toRow: row, column: column)
-    }
-
-    /// Moves the cursor to a data row; at the end of the rows it pulls the sheet instead.
-    func move(toRow row: Int, edge: Point) {
-        sync()
-        navigation.move(toRow: row, edge: edge)
-    }
-
-    /// Moves the cursor to a column; past the first or last column it pulls the sheet.
-    func move(toColumn column: Int, edge: Int) {
-        sync()
-        navigation.move(toColumn: column, edge: edge)
-    }
-
-    /// Scrolls one screen and moves the cursor with it; at an end it pulls.
-    func page(by direction: Int, fraction: Int = 1) {
-        sync()
-        navigation.page(by: direction, fraction: fraction)
     }
 }
