@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Export", dependencies: ["CellStore", "CExport", "CLibCSV", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CLibCSV", "CSQLite", "Scan", "Insight", "Table"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),
     ],

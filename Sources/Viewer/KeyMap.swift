@@ -66,6 +66,7 @@ public enum KeyMap {
         KeyBinding([.character("o")], "o", .fileOrder, "back to the file's order (filters stay)"),
         KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),
         KeyBinding([.character("I")], "I", .summary, "a summary of every column: kind, counts, range, mean"),
+        KeyBinding([.character("Q")], "Q", .sqlPrompt, "ask SQL of the file (table t); the answer is a sheet"),
         KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a file, as --output does"),
         KeyBinding([.enter], "Enter", .inspect, "open the whole cell (--echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
@@ -73,7 +74,7 @@ public enum KeyMap {
         KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV (its shown columns)"),
         KeyBinding([.character("?"), .function(1)], "?, F1", .help, "this list of keys"),
         KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
-        KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
+        KeyBinding([.character("q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
     ]
 
     private static let table: [[Key]: Command] = {

@@ -78,7 +78,7 @@ struct CSVFreezeCommand: ParsableCommand {
         IN THE CELL INSPECTOR, THE RECORD VIEW AND THE HELP SCREEN:
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
-        AT A PROMPT (/, \\, :):
+        AT A PROMPT (/, \\, :, Q):
           Left/Right, Home/End, Ctrl-A/E move; Backspace, Delete, Ctrl-U/W/K
           erase; Up/Down walk earlier entries, kept across sessions in
           $XDG_STATE_HOME/csvfreeze/history (CSVFREEZE_HISTORY names another
@@ -97,6 +97,9 @@ struct CSVFreezeCommand: ParsableCommand {
           first is also t. Columns by header name, "column N" for a blank one;
           rowid is the row's number. Numbers are numbers, empty cells NULL.
           Several statements run in turn; the last one's answer is written.
+          On screen, Q asks a query of the file viewed (t): the answer is a sheet,
+          at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
+          rowid goes to that row.
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
