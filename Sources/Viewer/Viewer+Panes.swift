@@ -2,24 +2,8 @@ import CellStore
 import FreezeLayout
 
 extension Viewer {
-    /// A prompt on the status line, or a pane over the grid.
+    /// A pane over the grid.
     func drawMode(_ frame: inout Frame) {
-        if let prompt = input.prompt {
-            let kind = prompt.kind, line = prompt.line
-            let y = screenSize.height - 1
-            frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
-            // The text up to the cursor stays in view (its start gives way on a long line).
-            let room = max(1, screenSize.width - 2)
-            let before = Self.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
-            let after = String(line.characters[line.cursor...])
-            let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
-            if x < screenSize.width {
-                // The terminal's own cursor shows where typing goes, on the character it
-                // goes before: a drawn blank there read as a typed space.
-                frame.cursor = Point(x: x, y: y)
-                if !after.isEmpty { frame.write(after, x: x, y: y, style: .status, limit: screenSize.width - x) }
-            }
-        }
         switch mode {
         case .grid:
             return

@@ -121,17 +121,4 @@ extension Viewer {
 
     /// True while a search runs (the loop keeps collecting it).
     public var isSearching: Bool { search.searcher != nil }
-
-    /// Whether a cell on screen (a view column) matches the last search (cached per cell).
-    func cellMatches(record: Int, column viewColumn: Int) -> Bool {
-        guard let matcher = search.matcher, let pattern = search.pattern, viewColumn >= 0 else { return false }
-        let column = table.fileColumn(viewColumn)
-        if pattern.column != nil && pattern.column != column { return false }
-        let key = record &* 100_003 &+ column
-        if let cached = search.matchCache[key] { return cached }
-        let result = table.row(ofInputRecord: record).map { matcher.matches($0.field(column)) } ?? false
-        if search.matchCache.count > 4096 { search.matchCache.removeAll() }
-        search.matchCache[key] = result
-        return result
-    }
 }
