@@ -30,6 +30,7 @@ struct FrameComposer {
     let matcher: PatternMatcher?
     let message: String?
     let prompt: (kind: PromptKind, line: PromptLine)?
+    let panes: Panes
     let notes: Notes
     /// The cells on screen and the pool they are recycled through (taken back after).
     var cells: CellCache
@@ -82,7 +83,7 @@ struct FrameComposer {
         var y: Int
     }
 
-    /// Composes the grid, the status line and the prompt (the panes are drawn over it).
+    /// Composes the grid, the status line, the prompt and a pane over them.
     ///
     /// - Complexity: proportional to the cells on screen (plus a binary search for the
     ///   first visible column), whatever the size of the input. Cells that were on screen
@@ -131,6 +132,7 @@ struct FrameComposer {
         if options.showsIndicators { drawVerticalIndicator(&frame) }
         drawStatusLine(&frame)
         drawPrompt(&frame)
+        panes.draw(into: &frame, table: table, screen: screenSize)
         return frame
     }
 

@@ -11,15 +11,14 @@ extension Viewer {
                                         isGrowing: query.isRunning || query.isPending)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
-                                     prompt: input.prompt.map { ($0.kind, $0.line) }, notes: notes, cells: cells,
+                                     prompt: input.prompt.map { ($0.kind, $0.line) }, panes: panes, notes: notes, cells: cells,
                                      matchCache: search.matchCache)
         // The composer owns the caches for the frame (held once, they are changed in place).
         cells = CellCache()
         search.matchCache = [:]
-        var frame = composer.compose()
+        let frame = composer.compose()
         cells = composer.cells
         search.matchCache = composer.matchCache
-        if !FrameComposer.isTooSmall(screenSize) { drawMode(&frame) }
         return frame
     }
 

@@ -2,36 +2,6 @@ import CellStore
 import FreezeLayout
 
 extension Viewer {
-    // MARK: Panes
-
-    /// Applies a key of the inspector, the record view or the help screen.
-    func applyPager(_ command: PagerCommand) {
-        switch mode {
-        case .grid:
-            return
-        case .inspector(let inspector):
-            if command == .close { mode = .grid } else { scrollInspector(inspector, command) }
-        case .record(let page):
-            scrollRecord(page, command)
-        case .help(let scroll):
-            if command == .close { mode = .grid; return }
-            mode = .help(scroll: scrolled(scroll, command, page: helpHeight, count: HelpPage.lines(helpText, width: screenSize.width).count))
-        }
-    }
-
-    private func scrolled(_ scroll: Int, _ command: PagerCommand, page: Int, count: Int) -> Int {
-        let limit = max(0, count - page)
-        switch command {
-        case .lineDown: return min(limit, scroll + 1)
-        case .lineUp: return max(0, scroll - 1)
-        case .pageDown: return min(limit, scroll + page)
-        case .pageUp: return max(0, scroll - page)
-        case .top: return 0
-        case .bottom: return limit
-        default: return scroll
-        }
-    }
-
     // MARK: Commands that open modes
 
     /// Enter on a cell: the inspector, or with `--echo` the choice and the end.
@@ -204,41 +174,6 @@ extension Viewer {
         message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.counted(bytes.count, "byte"))) to the clipboard"
     }
 
-    // MARK: Help
-
-    /// Lines of help on screen at once (the last line says where you are).
-    var helpHeight: Int { max(1, screenSize.height - 1) }
-
-    /// The help screen's lines, from the key tables that dispatch keys.
-    var helpText: [String] {
-        ["csvfreeze keys     q: Quit this help (q in the grid quits csvfreeze)", ""]
-            + KeyMap.helpLines.map { "  " + $0 }
-            + ["", "In the cell inspector, the record view and this help:", ""]
-            + KeyMap.pagerHelpLines.map { "  " + $0 }
-            + ["", "Stopping, and sheets:", ""] + Self.aligned(Self.sheetKeys)
-            + ["", "At a prompt:", ""] + Self.aligned(Self.promptKeys)
-    }
-
-    static let sheetKeys = [
-        ("Esc", "stop a search, filter, sort or save (in a sheet: go back)"),
-        ("&!, |!", "keep the rows where nothing matches"),
-        ("Enter in a sheet", "filter the table to the value (summary: the column's counts)"),
-    ]
-
-    static let promptKeys = [
-        ("Enter, Esc", "go, cancel"),
-        ("Left, Right, Home, End", "move (also Ctrl-A, Ctrl-E)"),
-        ("Backspace, Delete", "erase (also Ctrl-U, Ctrl-W, Ctrl-K)"),
-        ("Up, Down", "earlier entries"),
-        ("/ and Enter", "repeat the last search"),
-        ("a paste", "typed at a prompt; in the grid it does nothing"),
-    ]
-
-    /// Key lines laid out as the key tables are, under their column.
-    static func aligned(_ entries: [(String, String)]) -> [String] {
-        let width = max(KeyMap.labelWidth, entries.map(\.0.count).max() ?? 0)
-        return entries.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-    }
 }
 
 extension StringProtocol {

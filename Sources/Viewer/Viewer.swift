@@ -32,8 +32,10 @@ public final class Viewer {
     var query = ViewQuery()
     /// Input in progress (a count, a key sequence, a prompt's line) and earlier entries.
     var input = InputInterpreter()
+    /// The inspector, the record view and the help screen over the grid.
+    var panes = Panes()
     /// The grid, or a pane over it.
-    public internal(set) var mode: Mode = .grid
+    public var mode: Mode { panes.mode }
     /// A one-shot message for the status line, cleared by the next command.
     public internal(set) var message: String?
     /// What the viewer asks of the event loop: to end, to reload, to copy, what was chosen.
@@ -220,7 +222,7 @@ public final class Viewer {
         case .toggleFullWidth: toggleFullWidth()
         case .inspect: inspectOrChoose()
         case .recordView: openRecordView()
-        case .help: mode = .help(scroll: 0)
+        case .help: panes.openHelp()
         case .copyCell: copy(row: false)
         case .copyRow: copy(row: true)
         case .quit:
