@@ -1,5 +1,5 @@
 import CellStore
-import CLibCSV
+import CFieldScan
 
 /// Where one record's bytes lie in the input: from its first byte to the first byte of the
 /// record after it (its line ending included, both bytes of a CRLF).

@@ -1,5 +1,5 @@
 import CellStore
-import CLibCSV
+import CFieldScan
 
 /// Splits whole records that the index vouches are well quoted into cells straight from
 /// their bytes, without the parser: a field is either unquoted (up to the next delimiter or

@@ -112,14 +112,7 @@ final class RecordSearch {
     private func searchRaw(_ piece: ScanInput.Piece, candidates: PatternMatcher, range: Range<Int>,
                            isCancelled: () -> Bool, visit: (Int, [Int]) -> Bool) -> Bool {
         // Read the piece whole: a candidate can then never be cut at a buffer's edge.
-        let size = Int(piece.byteCount)
-        var filled = 0
-        while filled < size {
-            let count = input.reader.source.read(at: piece.start + Int64(filled),
-                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
-            if count <= 0 { break }
-            filled += count
-        }
+        let filled = input.read(piece, into: buffer)
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
         let dialect = input.reader.dialect
         // The record where the next candidate is looked for, and a scanner that started there.
