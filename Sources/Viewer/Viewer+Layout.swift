@@ -54,25 +54,4 @@ extension Viewer {
         }
         return table.fileDataRowCount
     }
-
-    /// How far a pass running in the background is, in whole percent: 99 at most, so 100
-    /// means done.
-    static func percent(_ done: Int64, of total: Int64) -> Int {
-        total > 0 ? min(99, Int(done * 100 / total)) : 0
-    }
-
-    static func digits(_ value: Int) -> Int {
-        max(3, String(max(0, value)).count)
-    }
-
-    /// `1234567` as `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
-    }
 }

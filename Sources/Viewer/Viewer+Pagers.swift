@@ -49,12 +49,4 @@ extension Viewer {
 
     /// An input column's name as the record view shows it: its unique name, else its number.
     func displayName(ofFileColumn column: Int) -> String { table.columnNames[column] }
-
-    /// "is" for one, "are" for any other count.
-    static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }
-
-    /// `1 row`, `2 rows`, `1,024 bytes`: a count with its noun, singular for one.
-    static func counted(_ count: Int, _ noun: String) -> String {
-        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
-    }
 }

@@ -1,41 +1,6 @@
 import FreezeLayout
 import Scan
 
-/// The last search, its matcher, the one running in the background, and which cells on
-/// screen match.
-struct SearchSession {
-    var pattern: SearchPattern?
-    var matcher: PatternMatcher?
-    var matchCache: [Int: Bool] = [:]
-    /// The search running in the background, if any (dropping it cancels and joins it).
-    var searcher: Searcher?
-    /// Data rows a search could look at when the input was still loading (nil: all).
-    var searchedRows: Int?
-    /// Matches still to step over after the one running (`3n` runs one search, then two more).
-    var stepsLeft = 0
-    /// Whether a step of a counted search wrapped around.
-    var hasWrapped = false
-    /// Whether the place before this search's first match was kept for `''`.
-    var hasMarkedJump = false
-}
-
-/// What the viewer asks of the event loop, which takes it.
-struct Requests {
-    /// The user asked to quit.
-    var isFinished = false
-    /// The user asked to read the file again: the loop opens a new store and a new viewer.
-    var wantsReload = false
-    /// Bytes to put on the clipboard.
-    var clipboard: [UInt8]?
-    /// What `--echo` prints once the viewer has finished.
-    var chosen: Choice?
-    /// The view being written to a file (Ctrl-S), and whether the input was still loading.
-    var saving: ViewSaver?
-    var savedWhileLoading = false
-    /// A sheet to push over this viewer (a frequency or summary sheet).
-    var sheet: SheetSource?
-}
-
 /// The parts' fields, under the names the viewer's code uses.
 extension Viewer {
     public var cursorRow: Int { navigation.cursorRow }
