@@ -13,32 +13,13 @@ extension Viewer {
             return
         }
         if let echo = options.echo {
-            if echo == .column && query.isRunning {
-                // The column is printed from the view's rows: all of them, once they are known.
-                message = "the view's rows are still coming: Enter once they are all here (Esc stops the pass and keeps them)"
-                return
-            }
-            if echo == .cell, let whole = inputCell(row, column: cursorFileColumn) {
-                // Longer than the row keeps: printed from the input, a piece at a time.
-                chosen = .cell(whole)
+            switch Echo.choose(echo, row: row, column: cursorFileColumn, table: table, isViewGrowing: query.isRunning) {
+            case .chosen(let choice):
+                chosen = choice
                 finish()
-                return
+            case .refused(let reason):
+                message = reason
             }
-            if echo != .column && (echo == .cell ? row.isClipped(cursorFileColumn) : isCutWhereShown(row)) {
-                // Printing the kept start as if it were the value would lose data silently.
-                message = "this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory"
-                    + (echo == .cell ? " and cannot be read again" : "") + ": --echo column or --output prints it whole"
-                return
-            }
-            switch echo {
-            case .cell: chosen = .bytes(Array(row.field(cursorFileColumn)))
-            case .row:
-                var bytes: [UInt8] = []
-                OutputWriter.appendDelimited(shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
-                chosen = .bytes(bytes)
-            case .column: chosen = .column(cursorFileColumn)
-            }
-            finish()
             return
         }
         openInspector(row)
@@ -65,63 +46,20 @@ extension Viewer {
     }
 
     /// Goes to data row `number` (1-based, as the margin numbers rows), saying so when it
-    /// is past what is known.
+    /// is past what is known (see `RowTarget`).
     func goToRow(_ number: Int) {
         // A row of the input: the rows read since the last frame count.
         reconcile()
-        if table.isMapped {
-            goToRecordRow(max(1, number))
-            return
-        }
-        if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
+        var pastRead = false
+        if !table.isMapped, let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
             file.jumpToEnd(rows: max(200, screenSize.height * 4))
             reconcile()
-            if let estimated = file.estimatedRows, number + options.headerRows - 1 >= estimated.lowerBound,
-               number + options.headerRows - 1 < estimated.upperBound {
-                message = "≈ row numbers are estimates until the file is read"
-                moveCursor(toRow: number - 1, column: cursorColumn)
-                return
-            }
+            pastRead = true
         }
-        let read = max(0, (file?.readRowCount ?? source.rowCount) - options.headerRows)
-        if !source.isComplete && number > read {
-            message = "row \(Self.grouped(number)) is past the \(Self.counted(read, "row")) read so far"
-            moveCursor(toRow: read - 1, column: cursorColumn)
-            return
-        }
-        if number > dataRowCount {
-            message = "there \(Self.isAre(dataRowCount)) \(Self.counted(dataRowCount, "row"))"
-        }
-        moveCursor(toRow: max(1, number) - 1, column: cursorColumn)
-    }
-
-    /// In a filtered or sorted view, the row of data record `number` (the margin shows
-    /// records' numbers there too); when the view leaves it out, the first row shown after
-    /// its place, or the last row at the end, saying so.
-    private func goToRecordRow(_ number: Int) {
-        guard dataRowCount > 0 else { return }
-        let known = table.fileDataRowCount
-        if number > known {
-            message = source.isComplete ? "there \(Self.isAre(known)) \(Self.counted(known, "row"))"
-                : "row \(Self.grouped(number)) is past the \(Self.counted(known, "row")) read so far"
-            moveCursor(toRow: dataRowCount - 1, column: cursorColumn)
-            return
-        }
-        let record = number - 1 + options.headerRows
-        if let row = table.row(ofRecord: record) {
-            moveCursor(toRow: row, column: cursorColumn)
-            return
-        }
-        guard let next = table.row(following: record) else {
-            message = "row \(Self.grouped(number)) is not in this view"
-            return
-        }
-        let isLast = next >= dataRowCount
-        moveCursor(toRow: min(next, dataRowCount - 1), column: cursorColumn)
-        let soFar = table.rows?.isComplete == false ? " so far" : ""
-        message = "row \(Self.grouped(number)) is not in this view: row \(Self.grouped(table.displayNumber(ofRow: cursorRow))) is the "
-            + (isLast ? "last shown" + soFar : "next shown")
+        let target = RowTarget(number: number, table: table, mayBeEstimated: pastRead)
+        if let row = target.row { moveCursor(toRow: row, column: cursorColumn) }
+        if let text = target.message?(cursorRow) { message = text }
     }
 
     /// A column by name: exact, then ignoring case, then the first that starts with it,
@@ -166,7 +104,7 @@ extension Viewer {
         guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
         var bytes: [UInt8] = []
         if row {
-            OutputWriter.appendDelimited(shownCells(of: record), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+            OutputWriter.appendDelimited(table.shownCells(of: record), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
         } else {
             bytes = Array(record.field(cursorFileColumn))
         }
@@ -186,39 +124,10 @@ extension StringProtocol {
 }
 
 extension Viewer {
-    // MARK: What the view shows, for copying and --echo
-
-    /// `row` as the view shows it: its shown columns, in the view's order.
-    func shownCells(of row: Row) -> Row {
-        table.columns.shown.map { row.projected($0) } ?? row
-    }
-
-    /// True when a cell the view shows of `row` was cut short by the parser.
-    func isCutWhereShown(_ row: Row) -> Bool {
-        guard let shown = table.columns.shown else { return row.isCut }
-        return shown.contains { row.isClipped($0) || ($0 >= row.count && row.omittedCells > 0) }
-    }
 
     /// Hands `body` the cell of input column `column` of each row of the view, in its
-    /// order (`body` returns false to stop); returns why it stopped early, if it did.
-    /// For `--echo column` over a filtered or sorted view: the rows are read a batch at a
-    /// time, so memory stays bounded.
+    /// order (see `TableView.forEachShownCell`).
     public func forEachShownCell(inColumn column: Int, _ body: (ArraySlice<UInt8>) -> Bool) -> String? {
-        var start = 0
-        let count = dataRowCount
-        while start < count {
-            let batch = start..<min(count, start + 512)
-            table.fetch(rows: [batch])
-            for index in batch {
-                guard let row = table.row(index) else { return "row \(index + 1) of the view could not be read again" }
-                if row.isClipped(column) {
-                    return "record \(table.record(ofRow: index) + 1) has a cell longer than what is kept in memory: "
-                        + "--echo column without a filter or a sort prints it whole"
-                }
-                if !body(row.field(column)) { return nil }
-            }
-            start = batch.upperBound
-        }
-        return nil
+        table.forEachShownCell(inColumn: column, body)
     }
 }

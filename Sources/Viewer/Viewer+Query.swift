@@ -7,6 +7,9 @@ import Table
 extension Viewer {
     // MARK: Filters
 
+    /// What the status line says is in force: `sorted by price ↓  2 filters`.
+    package var queryNote: String? { query.note(naming: name(ofFileColumn:)) }
+
     /// `&` / `|` input: keeps rows where some cell (or the cell in `column`) matches;
     /// `!` first keeps those where none does. Nothing typed clears every filter.
     func addFilter(_ text: String, column: Int?) {
@@ -31,20 +34,6 @@ extension Viewer {
             return
         }
         keep(value: Array(row.field(column)), column: column)
-    }
-
-    /// A pattern that matches exactly `value`, case and all: every character that is not
-    /// a letter, digit or non-ASCII is escaped.
-    static func exactPattern(_ value: ArraySlice<UInt8>) -> String {
-        var pattern = "(?-i)^"
-        for scalar in String(decoding: value, as: UTF8.self).unicodeScalars {
-            if scalar.value < 0x80 && !(scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))) {
-                pattern += scalar == "\n" ? "\\n" : scalar == "\r" ? "\\r" : scalar == "\0" ? "\\x00" : "\\" + String(scalar)
-            } else {
-                pattern.unicodeScalars.append(scalar)
-            }
-        }
-        return pattern + "$"
     }
 
     // MARK: Sort
@@ -74,34 +63,9 @@ extension Viewer {
     /// Starts the passes for the filters and sort in force and shows their rows as they
     /// come; the cursor stays on its record when it is among them.
     func applyQuery(saying text: String?) {
-        // The filters are made again; the sort only when its keys changed (a sort still
-        // running goes on under the new filters).
-        let sortChanged = query.sorted?.keys != query.sortKeys || query.sorted?.phase == .cancelled
-        if sortChanged { query.sorted?.cancel() }
-        query.filtered?.cancel()
-        if query.sortKeys.isEmpty {
-            query.sorted = nil
-        } else if sortChanged || query.sorted == nil {
-            query.sorted = startSort()
-        }
-        if query.filters.isEmpty {
-            query.filtered = nil
-        } else {
-            // A filter on every column looks at the columns shown: a hidden one is out of the view.
-            let filters = query.filters.map { filter in
-                var filter = filter
-                if filter.column == nil { filter.columns = table.columns.shown }
-                return filter
-            }
-            do {
-                query.filtered = try startFilter(filters)
-            } catch {
-                let filter = query.filters.removeLast()
-                // The reason without the command line's option name.
-                let reason = error.description.components(separatedBy: "': ").dropFirst().joined(separator: "': ")
-                message = "\(filter.column == nil ? "&" : "|")\(filter.pattern): " + (reason.isEmpty ? error.description : reason)
-                return
-            }
+        if let failure = query.startPasses(over: table) {
+            message = failure
+            return
         }
         if let rows = query.rows, rows.count == 0, !rows.isComplete, !query.opensAtTop {
             // Nothing to show yet: the view stays as it was until the first rows come (a view
@@ -109,26 +73,7 @@ extension Viewer {
         } else {
             showQueryRows()
         }
-        message = text ?? (query.isRunning ? queryProgress : nil)
-    }
-
-    /// The sort's pass over the source: a file's bytes, or any other source's rows.
-    private func startSort() -> SortedRecords? {
-        if let file {
-            return SortedRecords.start(store: file, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake)
-        }
-        return source.snapshot().map { SortedRecords.start(rows: $0, headerRows: options.headerRows, keys: query.sortKeys, wake: source.wake) }
-    }
-
-    /// The filters' pass over the source (over the sort's rows when there is one).
-    private func startFilter(_ filters: [RecordFilter]) throws(QueryError) -> FilteredRecords? {
-        if let file {
-            return try FilteredRecords.start(store: file, headerRows: options.headerRows, filters: filters, over: query.sorted,
-                                             wake: source.wake)
-        }
-        guard let rows = source.snapshot() else { return nil }
-        return try FilteredRecords.start(rows: rows, headerRows: options.headerRows, filters: filters, over: query.sorted,
-                                         wake: source.wake)
+        message = text ?? (query.isRunning ? query.progress : nil)
     }
 
     /// Puts the passes' rows on screen (the cursor stays on its record where it can).
@@ -164,17 +109,7 @@ extension Viewer {
         query.sorted?.cancel()
         query.filtered?.cancel()
         guard !quietly else { return }
-        if query.isPending {
-            // Stopped before any row came: the view, and what is in force, stay as they were.
-            query.filters = query.shown.filters
-            query.sortKeys = query.shown.sortKeys
-            query.sorted = query.shown.sorted
-            query.filtered = query.shown.filtered
-            query.showsTop = false
-            message = "stopped: the view is as it was"
-        } else {
-            message = "stopped: the rows found so far stay"
-        }
+        message = query.takeBackPending() ? "stopped: the view is as it was" : "stopped: the rows found so far stay"
     }
 
     /// On news: when the source's rows were replaced (a sheet filling in), what was made
@@ -203,7 +138,7 @@ extension Viewer {
         } else if case .failed(let reason)? = query.sorted?.phase {
             message = "sort stopped: " + reason
         } else if query.isRunning {
-            message = queryProgress
+            message = query.progress
         } else if message?.hasPrefix("filtering") == true || message?.hasPrefix("sorting") == true {
             message = nil
         }
@@ -217,32 +152,6 @@ extension Viewer {
         if cursorRow == 0, let row = table.row(ofRecord: record) { moveCursor(toRow: row, column: cursorColumn) }
     }
 
-    /// `filtering… 45%` or `sorting… 30%`, with how to stop it.
-    private var queryProgress: String {
-        let pass: (String, (done: Int64, total: Int64))? =
-            query.sorted.flatMap { $0.isComplete ? nil : ("sorting", $0.progress) }
-            ?? query.filtered.flatMap { $0.isComplete ? nil : ("filtering", $0.progress) }
-        guard let (name, progress) = pass else { return "" }
-        if name == "sorting", query.sorted?.phase == .merging { return "sorting… merging the sorted runs  (Esc stops)" }
-        let percent = Self.percent(progress.done, of: progress.total)
-        return "\(name)… \(percent)%  (Esc stops)"
-    }
-
-    /// What the status line says is in force: `↓price  2 filters`.
-    package var queryNote: String? {
-        // What made the rows on screen (new passes' rows replace them when they come).
-        let shown = query.shown
-        var parts: [String] = []
-        if !shown.sortKeys.isEmpty {
-            parts.append("sorted by " + shown.sortKeys.map { key in
-                let name = name(ofFileColumn: key.column)
-                return (name.isEmpty ? "column \(key.column + 1)" : Self.fitting(name, width: 16, keepingEnd: false))
-                    + (key.descending ? " ↓" : " ↑")
-            }.joined(separator: ", "))
-        }
-        if !shown.filters.isEmpty { parts.append(Self.counted(shown.filters.count, "filter")) }
-        return parts.isEmpty ? nil : parts.joined(separator: "  ")
-    }
 }
 
 extension Viewer {
