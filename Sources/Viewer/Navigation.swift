@@ -260,6 +260,31 @@ struct Navigation {
         Region.allCases.first { rect(of: $0).contains(point) }
     }
 
+    /// The wheel scrolls the region under the pointer, each band in its own axis (as in
+    /// DQK); a press selects the cell, column or row under it, and nothing on blank space.
+    mutating func apply(_ event: MouseEvent, wheelRows: Int, sidewaysCells: Int) {
+        let point = event.position
+        let region = region(at: point)
+        switch event.kind {
+        case .wheelUp, .wheelDown:
+            let sign = event.kind == .wheelUp ? -1 : 1
+            switch region {
+            case .main?:
+                if event.isShifted {
+                    scrollColumns(by: sign * sidewaysCells)
+                } else {
+                    scrollRows(by: sign * wheelRows)
+                }
+            case .headerBand?: scrollColumns(by: sign * sidewaysCells)
+            case .leftBand?: scrollRows(by: sign * wheelRows)
+            default: break
+            }
+        case .press:
+            guard let region else { return }
+            select(at: point, in: region)
+        }
+    }
+
     /// Selects what is under a press; blank overscroll selects nothing.
     mutating func select(at point: Point, in region: Region) {
         let area = rect(of: region)

@@ -7,7 +7,7 @@ extension Viewer {
     ///
     /// - Complexity: proportional to the cells on screen, whatever the size of the input.
     public func frame() -> Frame {
-        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: hiddenColumnsNote, columnName: columnName(cursorColumn),
+        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: columnName(cursorColumn),
                                         isGrowing: query.isRunning || query.isPending)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,

@@ -17,7 +17,7 @@ extension Viewer {
                       requestedFrozenColumns: requestedFrozenColumns)
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
                                                main: layout.main),
-                             grid: gridSize, headerRecords: headerRecords, leftWidth: leftMetrics.totalWidth,
+                             grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,
                              preambleLines: file?.preamble.count ?? 0)
     }
 

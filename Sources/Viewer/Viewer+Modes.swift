@@ -38,7 +38,7 @@ extension Viewer {
                 return
             }
             moveCursor(toRow: cursorRow, column: number - 1)
-        } else if let column = findColumn(named: target) {
+        } else if let column = table.viewColumn(named: target) {
             moveCursor(toRow: cursorRow, column: column)
         } else {
             message = "no column named \(target)"
@@ -60,18 +60,6 @@ extension Viewer {
         let target = RowTarget(number: number, table: table, mayBeEstimated: pastRead)
         if let row = target.row { moveCursor(toRow: row, column: cursorColumn) }
         if let text = target.message?(cursorRow) { message = text }
-    }
-
-    /// A column by name: exact, then ignoring case, then the first that starts with it,
-    /// then the first that contains it.
-    func findColumn(named name: String) -> Int? {
-        guard !name.isEmpty else { return nil }
-        let names = (0..<columnCount).map(columnName)
-        let lower = name.lowercased()
-        return names.firstIndex(of: name)
-            ?? names.firstIndex { $0.lowercased() == lower }
-            ?? names.firstIndex { $0.lowercased().hasPrefix(lower) }
-            ?? names.firstIndex { $0.lowercased().contains(lower) }
     }
 
     // MARK: Column widths
@@ -96,7 +84,7 @@ extension Viewer {
     }
 
     /// No column wider than main can show.
-    var maximumColumnWidth: Int { max(1, gridSize.width - leftMetrics.totalWidth - 1) }
+    var maximumColumnWidth: Int { max(1, gridSize.width - layout.left.totalWidth - 1) }
 
     // MARK: Copy
 

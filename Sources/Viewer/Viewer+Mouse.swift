@@ -14,25 +14,6 @@ extension Viewer {
             }
             return
         }
-        let point = event.position
-        let region = navigation.region(at: point)
-        switch event.kind {
-        case .wheelUp, .wheelDown:
-            let sign = event.kind == .wheelUp ? -1 : 1
-            switch region {
-            case .main?:
-                if event.isShifted {
-                    navigation.scrollColumns(by: sign * Self.sidewaysCells)
-                } else {
-                    navigation.scrollRows(by: sign * Self.wheelRows)
-                }
-            case .headerBand?: navigation.scrollColumns(by: sign * Self.sidewaysCells)
-            case .leftBand?: navigation.scrollRows(by: sign * Self.wheelRows)
-            default: break
-            }
-        case .press:
-            guard let region else { return }
-            navigation.select(at: point, in: region)
-        }
+        navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Self.sidewaysCells)
     }
 }

@@ -38,14 +38,8 @@ extension Viewer {
     /// View column `column`'s name (see `name(ofFileColumn:)`).
     func columnName(_ column: Int) -> String { name(ofFileColumn: table.fileColumn(column)) }
 
-    /// An input column's name: its unique name (`ColumnNames`: a repeated or empty header
-    /// cell gets one of its own, as in JSON and summaries), cut to 256 bytes (with `…`), so
-    /// that a header cell of megabytes costs no more per frame than a name (empty without
-    /// a header row).
-    func name(ofFileColumn column: Int) -> String {
-        guard options.headerRows > 0 && source.rowCount > 0 else { return "" }
-        return table.columnNames[column]
-    }
+    /// An input column's name (see `TableView.headerName(ofFileColumn:)`).
+    func name(ofFileColumn column: Int) -> String { table.headerName(ofFileColumn: column) }
 
     /// An input column's name as the record view shows it: its unique name, else its number.
     func displayName(ofFileColumn column: Int) -> String { table.columnNames[column] }

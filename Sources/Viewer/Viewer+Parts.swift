@@ -24,9 +24,6 @@ extension Viewer {
     public var columnWidths: [Int] { layout.widths }
     /// Frozen columns that fit on this screen (the rest of the freeze is dropped).
     public var frozenColumns: Int { layout.frozenColumns }
-    var leftMetrics: ColumnMetrics { layout.left }
-    var mainMetrics: ColumnMetrics { layout.main }
-    var layoutGeneration: Int { layout.generation }
 
     /// Earlier entries at the prompts (Up and Down walk them).
     public var history: PromptHistory {
@@ -52,13 +49,5 @@ extension Viewer {
     public internal(set) var chosen: Choice? {
         get { requests.chosen }
         set { requests.chosen = newValue }
-    }
-    var saving: ViewSaver? {
-        get { requests.saving }
-        set { requests.saving = newValue }
-    }
-    var savedWhileLoading: Bool {
-        get { requests.savedWhileLoading }
-        set { requests.savedWhileLoading = newValue }
     }
 }

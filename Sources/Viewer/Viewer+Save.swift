@@ -15,8 +15,8 @@ extension Viewer {
         var path = text.trimmingSpaces
         if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
         guard !path.isEmpty else { return }
-        guard saving == nil else {
-            message = "already writing \(saving!.path): Esc cancels it"
+        guard requests.saving == nil else {
+            message = "already writing \(requests.saving!.path): Esc cancels it"
             return
         }
         if file?.isInput(path) == true {
@@ -48,40 +48,40 @@ extension Viewer {
             plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
         }
         plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
-        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
-        savedWhileLoading = !source.isComplete
+        requests.saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
+        requests.savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }
 
     /// Takes a save's progress or end (on news from the background).
     func collectSave() {
-        guard let saver = saving else { return }
+        guard let saver = requests.saving else { return }
         switch saver.outcome {
         case .running(let rows, let total):
             let percent = Self.percent(Int64(rows), of: Int64(total))
             message = "writing \(saver.path)… \(percent)%  (Esc cancels)"
         case .finished(let rows):
-            saving = nil
-            let sofar = savedWhileLoading ? " (the rows read so far)" : ""
+            requests.saving = nil
+            let sofar = requests.savedWhileLoading ? " (the rows read so far)" : ""
             message = "wrote \(Self.counted(rows, "row"))\(sofar) to \(saver.path)"
         case .failed(let reason):
-            saving = nil
+            requests.saving = nil
             message = "not written: " + reason
         case .cancelled:
-            saving = nil
+            requests.saving = nil
             message = "not written: cancelled"
         }
     }
 
     /// Stops a save that is running; nothing is left at its path.
     func cancelSave() {
-        guard let saver = saving else { return }
+        guard let saver = requests.saving else { return }
         saver.cancel()
         saver.wait()
-        saving = nil
+        requests.saving = nil
         message = "not written: cancelled"
     }
 
     /// True while the view is being written (the loop keeps collecting it).
-    public var isSaving: Bool { saving != nil }
+    public var isSaving: Bool { requests.saving != nil }
 }
