@@ -26,9 +26,6 @@ extension Viewer {
         }
     }
 
-    /// Cell `column` of `row` read whole from the input, when the row keeps only its start.
-    func inputCell(_ row: Row, column: Int) -> InputCell? { Panes.inputCell(row, column: column, table: table) }
-
     /// The help screen's lines.
     var helpText: [String] { Panes.helpText }
 
