@@ -25,16 +25,22 @@ enum Output {
             }) { row in
                 writer?.write(row) ?? false
             }
-            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
+            if let failure = writer?.failure { fail("\(inputName(path)): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
-                fail("\(path ?? "stdin"): \(damage)", status: 1)
+                fail("\(inputName(path)): \(damage)", status: 1)
             }
             return 0
         } catch {
             fail(error.description, status: 1)
         }
+    }
+
+    /// The input as messages name it: its path, or `stdin` (also for `-`), as the store names it.
+    static func inputName(_ path: String?) -> String {
+        guard let path, path != "-" else { return "stdin" }
+        return path
     }
 
     static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
@@ -92,7 +98,7 @@ extension Output {
         } catch {
             fail(error.description, status: 1)
         }
-        let name = path ?? "stdin"
+        let name = inputName(path)
         var resolved = QueryOptions.Resolved()
         var sorted: SortedRecords?
         var filtered: FilteredRecords?

@@ -85,8 +85,5 @@ enum SQLOutput {
         return status
     }
 
-    static func warn(_ message: String) {
-        let line = Array("csvfreeze: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-    }
+    static func warn(_ message: String) { say(message) }
 }
