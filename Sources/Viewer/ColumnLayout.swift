@@ -32,8 +32,11 @@ struct ColumnLayout {
     private(set) var frozenColumns = 0
     private(set) var left = ColumnMetrics(widths: [])
     private(set) var main = ColumnMetrics(widths: [])
-    /// The widths of names made for columns (see `madeNameWidths(_:)`).
+    /// The widths of names made for columns (see `madeNameWidths(_:)`), and what they were
+    /// found for: they change only with the header and the number of columns, not with every
+    /// rows read (a header of a million columns made them a million names each time).
     private var madeNameWidths: [Int: Int] = [:]
+    private var madeNamesKey: [Int]?
     /// Bumped when the geometry changes, so every cached cell is configured again.
     private(set) var generation = 0
 
@@ -48,7 +51,11 @@ struct ColumnLayout {
         guard newKey != key else { return }
         key = newKey
         generation += 1
-        madeNameWidths = Self.madeNameWidths(table)
+        let namesKey = [table.fileColumnCount, table.headerRows, min(table.headerRows, table.source.rowCount), table.source.generation]
+        if namesKey != madeNamesKey {
+            madeNamesKey = namesKey
+            madeNameWidths = Self.madeNameWidths(table)
+        }
         let sampled = sizer.widths(count: table.fileColumnCount, screenWidth: grid.width, atLeast: madeNameWidths)
         widths = (0..<count).map { view in
             let column = table.fileColumn(view)
@@ -80,7 +87,9 @@ struct ColumnLayout {
         let names = table.columnNames
         var widths: [Int: Int] = [:]
         for column in 0..<table.fileColumnCount where names.isMade(column) {
-            widths[column] = DisplayWidth.of(names[column])
+            let name = names[column]
+            // Most made names are `column N`: plain ASCII is as wide as its bytes.
+            widths[column] = name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? name.utf8.count : DisplayWidth.of(name)
         }
         return widths
     }
