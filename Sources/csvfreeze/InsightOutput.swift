@@ -79,6 +79,7 @@ enum InsightOutput {
             writeSummary(rows, to: writer)
         }
         writer.finish()
+        Output.checkStandardOutput()
         if let failure = store.progress.failure {
             // Everything before the damage was counted; say where it stopped.
             fail("\(store.name): \(failure)", status: 1)
