@@ -31,6 +31,11 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case changed
     /// A diff's cell whose value changed (`old→new`).
     case changedCell
+    /// A header name the file does not hold (`ColumnNames` made it unique: a repeated or
+    /// empty header cell), told apart from the file's own text.
+    case madeName
+    /// A made name in the cursor's column.
+    case madeNameOfCursorColumn
 }
 
 extension Style {
