@@ -227,17 +227,22 @@ struct FrameComposer {
                     let style: Style = isCursorColumn ? .madeNameOfCursorColumn : (isMatch ? .match : .madeName)
                     cells = CellText.layout(ArraySlice(names[fileColumn].utf8), width: textWidth, alignRight: false, style: style)
                 } else {
-                    let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : .header)
+                    let marked = Style(source.mark(record: record, column: fileColumn)) ?? .header
+                    let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : marked)
                     cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
                 }
             }
         case .dataRow(let dataRow):
+            // A diff's marks: added, removed and changed records and cells in their own styles.
+            let record = placement.key.record
             if column < 0 {
-                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .rowNumber
+                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
+                    : Style(source.mark(record: record, column: -1)) ?? .rowNumber
                 cells = CellText.layout(ArraySlice(String(table.displayNumber(ofRow: dataRow)).utf8), width: textWidth,
                                         alignRight: true, style: style)
             } else {
-                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .plain)
+                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
+                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
             }
@@ -328,6 +333,9 @@ struct FrameComposer {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Viewer.grouped) ?? "?"): \(problem.summary)\(more)"
+        } else if let note = source.statusNote {
+            // A diff's counts, with + while it compares.
+            status.right = note
         }
         status = status.fitted(to: screenSize.width)
         frame.write(status.left, x: 0, y: y, style: .status)

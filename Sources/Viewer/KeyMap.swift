@@ -44,6 +44,8 @@ public enum KeyMap {
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
         KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
+        KeyBinding([.character(")")], ")", .nextChange, "--diff: the next changed, added or removed row"),
+        KeyBinding([.character("(")], "(", .previousChange, "--diff: the previous changed, added or removed row"),
         KeyBinding([.character(":")], ":", .goTo, "go to a row by its margin number, a column or #N"),
         KeyBinding([.character("<")], "<", .narrowColumn, "narrow the cursor's column"),
         KeyBinding([.character(">")], ">", .widenColumn, "widen the cursor's column"),

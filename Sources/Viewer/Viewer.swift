@@ -130,6 +130,7 @@ public final class Viewer {
             reconcile()
             noteScrollingHeaderRows()
         case .refresh:
+            source.takeNews()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
             let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             // News: the rows that came are taken in before anything acts on them.
@@ -182,6 +183,8 @@ public final class Viewer {
             markJump()
             goToRow(number)
         case .jumpBack: jumpBack()
+        case .nextChange: goToChange(forward: true)
+        case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
         case .hideColumn: hideColumn()
