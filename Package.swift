@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "CExport"),
         .target(name: "Export", dependencies: ["CellStore", "CExport", "CFieldScan", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Insight", "Table"]),
+        .target(name: "Diff", dependencies: ["CellStore", "CFieldScan", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
         // Generators, references and fuzz helpers for the tests and the benchmark; no
@@ -51,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "csvfreeze",
             dependencies: [
-                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query", "Insight", "SQL", "Export",
+                "CellStore", "FreezeLayout", "Scan", "Table", "Viewer", "App", "Terminal", "Query", "Insight", "SQL", "Export", "Diff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +65,7 @@ let package = Package(
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore"]),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
+        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL"]),

@@ -11,14 +11,14 @@ import Foundation
 /// Text keys hold no zero byte, so a shorter key that is a prefix of a longer one sorts
 /// first whether or not it is padded with zeros.
 package enum KeyEncoding {
-    static let valueClass: UInt8 = 1
-    static let textClass: UInt8 = 2
-    static let emptyClass: UInt8 = 0xFF
+    package static let valueClass: UInt8 = 1
+    package static let textClass: UInt8 = 2
+    package static let emptyClass: UInt8 = 0xFF
     /// Text keys are cut at this many bytes: cells that agree that far tie (file order).
-    static let textLimit = 4096
+    package static let textLimit = 4096
 
     /// Appends the key of `cell` for a column of `kind` to `key`.
-    static func append(_ cell: UnsafeRawBufferPointer, kind: ColumnKind, to key: inout [UInt8]) {
+    package static func append(_ cell: UnsafeRawBufferPointer, kind: ColumnKind, to key: inout [UInt8]) {
         if cell.isEmpty {
             key.append(emptyClass)
             return

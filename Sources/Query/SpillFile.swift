@@ -13,14 +13,14 @@ import Synchronization
 ///
 /// Reads and writes are `pread`/`pwrite` at explicit offsets, safe from several threads;
 /// appending is for one thread at a time (the one that fills the file).
-final class SpillFile: Sendable {
+package final class SpillFile: Sendable {
     private let descriptor: Int32
     private let appended = Atomic<Int64>(0)
 
     /// Bytes appended so far.
-    var length: Int64 { appended.load(ordering: .acquiring) }
+    package var length: Int64 { appended.load(ordering: .acquiring) }
 
-    init() throws(QueryError) {
+    package init() throws(QueryError) {
         do {
             descriptor = try TemporaryFile.openUnlinked(tag: "sort")
         } catch {
@@ -31,7 +31,7 @@ final class SpillFile: Sendable {
     deinit { close(descriptor) }
 
     /// Appends the bytes of `values` at the end.
-    func append<Element>(_ values: [Element]) throws(QueryError) {
+    package func append<Element>(_ values: [Element]) throws(QueryError) {
         let failure = values.withUnsafeBytes { bytes -> Int32 in
             var done = 0
             while done < bytes.count {
@@ -47,7 +47,7 @@ final class SpillFile: Sendable {
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many.
-    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var done = 0
         while done < buffer.count {
             let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))

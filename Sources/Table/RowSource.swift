@@ -39,6 +39,38 @@ public protocol RowSource: AnyObject {
     func snapshot() -> RowSnapshot?
     /// The file behind the rows, for what only a file has; nil for any other source.
     var file: CellStore? { get }
+    /// Takes in what the source's own work made since the last call (a diff's rows as the
+    /// comparison runs): called on the UI thread on news, before anything is read.
+    func takeNews()
+    /// How record `record` shows in column `column` (-1: the row as a whole, its number):
+    /// a diff's added, removed and changed records and cells. Most sources mark nothing.
+    func mark(record: Int, column: Int) -> RowMark
+    /// The nearest marked record after (`forward`) or before `record`, in the source's
+    /// order; nil when there is none (yet), or when the source marks nothing.
+    func markedRecord(from record: Int, forward: Bool) -> Int?
+    /// What the status line says of the source as a whole (a diff's counts), or nil.
+    var statusNote: String? { get }
+}
+
+/// How a source marks a record or one of its cells on screen.
+public enum RowMark: UInt8, Sendable, Equatable {
+    case none
+    /// A record only the new table has.
+    case added
+    /// A record only the old table has.
+    case removed
+    /// A record both tables have with some values changed (its number, its marker, its
+    /// cells that did not change).
+    case changed
+    /// A cell whose value changed.
+    case changedCell
+}
+
+extension RowSource {
+    public func takeNews() {}
+    public func mark(record: Int, column: Int) -> RowMark { .none }
+    public func markedRecord(from record: Int, forward: Bool) -> Int? { nil }
+    public var statusNote: String? { nil }
 }
 
 extension RowSource {

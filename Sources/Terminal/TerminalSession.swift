@@ -143,6 +143,9 @@ package final class TerminalSession {
         return String(String.UnicodeScalarView(buffer[..<Int(count)].compactMap { Unicode.Scalar(UInt32(bitPattern: $0)) }))
     }
 
+    /// The attributes (colour pair included) a style is drawn with (tests).
+    package func attributes(of style: Style) -> Int32 { attributes[Int(style.rawValue)] }
+
     /// Where ncurses puts the terminal's cursor, or nil while it is hidden (tests).
     package var cursorPosition: Point? {
         guard isCursorShown else { return nil }
@@ -469,9 +472,13 @@ package final class TerminalSession {
             init_pair(2, Int16(light ? COLOR_MAGENTA : COLOR_YELLOW), -1)
             init_pair(3, Int16(light ? COLOR_RED : COLOR_MAGENTA), -1)
             init_pair(4, Int16(COLOR_BLUE), -1)
+            // A diff: added green, removed red, changed cells yellow (magenta on light).
+            init_pair(5, Int16(COLOR_GREEN), -1)
+            init_pair(6, Int16(COLOR_RED), -1)
+            init_pair(7, Int16(light ? COLOR_MAGENTA : COLOR_YELLOW), -1)
             hasColors = true
         }
-        let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim()
+        let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim(), italic = cf_attr_italic()
         func pair(_ number: Int32) -> Int32 { hasColors ? cf_color_pair(number) : 0 }
         attributes = Style.allCases.map { style in
             switch style {
@@ -489,6 +496,17 @@ package final class TerminalSession {
             case .indicator: return pair(4) | bold
             case .preamble: return pair(1) | (hasColors ? 0 : dim)
             case .match: return bold | cf_attr_underline() | pair(2)
+            // In mono too, each of a diff's marks reads apart: added bold, removed dim, a
+            // changed row's marker underlined, a changed cell reversed and underlined (the
+            // cursor is reversed alone).
+            case .added: return bold | pair(5)
+            case .removed: return pair(6) | (hasColors ? 0 : dim)
+            case .changed: return cf_attr_underline() | pair(7)
+            case .changedCell: return reverse | cf_attr_underline() | pair(7)
+            // A name the file does not hold: the header's colour, dim and italic instead of
+            // bold (in every theme, mono too), so it never reads as the file's own text.
+            case .madeName: return dim | italic | pair(1)
+            case .madeNameOfCursorColumn: return reverse | dim | italic | pair(1)
             }
         }
     }

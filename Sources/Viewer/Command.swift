@@ -42,6 +42,9 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case goToRow(Int)
     /// Back to the record the cursor was on before the last jump or sort (`''`).
     case jumpBack
+    /// `)` and `(`: the next or previous row a diff marks as changed, added or removed.
+    case nextChange
+    case previousChange
     /// A motion repeated, as `5j` (rows and columns move in one step, so a count of
     /// millions costs no more than one move).
     case repeated(Command, times: Int)

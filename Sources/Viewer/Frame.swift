@@ -1,4 +1,5 @@
 import FreezeLayout
+import Table
 
 /// How a screen cell is drawn; the terminal backend maps each to colors and attributes.
 public enum Style: UInt8, Sendable, CaseIterable {
@@ -22,6 +23,32 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case preamble
     /// A cell that matches the search.
     case match
+    /// A diff's record only the new table has (its cells, number and marker).
+    case added
+    /// A diff's record only the old table has.
+    case removed
+    /// A diff's changed record: its number and marker (its changed cells are `changedCell`).
+    case changed
+    /// A diff's cell whose value changed (`old→new`).
+    case changedCell
+    /// A header name the file does not hold (`ColumnNames` made it unique: a repeated or
+    /// empty header cell), told apart from the file's own text.
+    case madeName
+    /// A made name in the cursor's column.
+    case madeNameOfCursorColumn
+}
+
+extension Style {
+    /// The style a source's mark gives a cell, or nil for no mark.
+    init?(_ mark: RowMark) {
+        switch mark {
+        case .none: return nil
+        case .added: self = .added
+        case .removed: self = .removed
+        case .changed: self = .changed
+        case .changedCell: self = .changedCell
+        }
+    }
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

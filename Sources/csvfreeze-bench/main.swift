@@ -3,13 +3,14 @@
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
-//                                        [--scan-only] [--export-only]
+//                                        [--scan-only] [--diff-only] [--export-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
 // UTF-8, and a narrow file of 12 million rows; compressed copies (gzip and zstd of the big
 // file, xz and bzip2 of a 200 MB one) for the figures of compressed input, beside each
-// format's own decompressor; for --sql, a 1 GiB sales-like file (15 million short rows).
+// format's own decompressor; for --sql, a 1 GiB sales-like file (15 million short rows); for
+// --diff, a copy of the big file with 0.1 % of its records changed, removed or added.
 // Memory is measured in child processes.
 #if canImport(Glibc)
 import Glibc
@@ -94,7 +95,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--export-only"]
+                 "--sql-only", "--diff-only", "--export-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -134,6 +135,11 @@ if arguments.contains("--views-only") {
 
 if arguments.contains("--sql-only") {
     sqlBenchmark(big: big, directory: directory)
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+
+if arguments.contains("--diff-only") {
+    diffBenchmark(big: big, directory: directory)
     exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
@@ -342,6 +348,7 @@ try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("-
 try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
+diffBenchmark(big: big, directory: directory)
 try exportBenchmark(big: big, directory: directory)
 
 print("")

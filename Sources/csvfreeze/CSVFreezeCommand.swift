@@ -49,7 +49,7 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
+        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...\n  csvfreeze --diff OTHER [--key COL,...] [OPTIONS] FILE",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
@@ -103,6 +103,28 @@ struct CSVFreezeCommand: ParsableCommand {
           at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
           rowid goes to that row.
 
+        DIFF (--diff OTHER FILE):
+          FILE is the old table, OTHER the new one ('-' for standard input;
+          compressed, piped, each in its own dialect). Columns are matched by
+          name. With --key, records are matched by the key's values and come
+          in its order (as --sort orders it); repeated and empty keys are said
+          on stderr. Without it, by position: the fewest records changed,
+          added or removed (an old and a new record between the same two equal
+          ones are one changed record). Rows as daff writes them: a ! row when
+          columns were added (+++), removed (---) or moved (:), the @@ header,
+          then +++ added, --- removed, -> changed (old->new in the changed
+          cells; a longer arrow where a value holds ->), + for a row that only
+          fills new columns, blank for unchanged context rows (--context N,
+          default 1), ... for rows left out: daff patch OLD DIFF rebuilds the
+          new table. --summary writes only the changed cells per column.
+          On a terminal without --output or --summary, the diff is one table
+          on screen, filling in while it is compared: the marker column @@
+          and the key pinned, every row of both tables aligned, changed cells
+          old→new; added rows bold, removed dim, changed cells reversed and
+          underlined (colours too, but for mono). ) and ( go from change to
+          change; the status line counts them (+ while comparing); filters,
+          search, sort and sheets work on it (| . on @@: the rows that differ).
+
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
@@ -110,6 +132,8 @@ struct CSVFreezeCommand: ParsableCommand {
           cannot be drawn, no such --frequency column, or several files
           without --sql; 64 bad options; 65 a query SQLite refuses (--sql);
           128+N after signal N; 130 with --echo, quit without choosing.
+          With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
+          input cannot be read, no such --key column); 64 bad options.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -123,7 +147,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
 
-    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark). Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read, unnamed it is not.",
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names). Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read, unnamed it is not.",
                                valueName: "name"))
     var encoding: String?
 
@@ -201,6 +225,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup(title: "Filter, sort, columns") var query: QueryOptions
     @OptionGroup var insight: InsightOptions
     @OptionGroup var sql: SQLOptions
+    @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
     @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
     var files: [String] = []
@@ -225,6 +250,10 @@ struct CSVFreezeCommand: ParsableCommand {
         if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
             throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
         }
+        if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
+            throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
+        }
+        if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
     }
 
     /// The spool limit, from `--spool-limit`.
@@ -298,6 +327,11 @@ struct CSVFreezeCommand: ParsableCommand {
 
     mutating func run() throws {
         if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
+        if diff.isRequested, diff.other == "-" || file == nil || file == "-" {
+            // Trouble is 2 for --diff, as for diff.
+            if fcntl(0, F_GETFD) < 0 { fail(CellStoreError.closedInput.description, status: 2) }
+            if isatty(0) != 0 { fail("no input: standard input is a terminal; give FILE and OTHER", status: 2) }
+        }
         let path = file
         if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
@@ -316,6 +350,23 @@ struct CSVFreezeCommand: ParsableCommand {
                                        encoding: encoding, preamble: preambleRule(forOutput: true),
                                        spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table,
                                        maximumWidth: maxWidth)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if diff.isRequested && output == nil && !insight.summary && isatty(1) != 0 {
+            let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
+                                        bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
+            let status = DiffScreen.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                        preamble: preambleRule(forOutput: false), spoolLimit: try spoolLimitValue(),
+                                        options: options, mouse: !noMouse, theme: chosenTheme, escapeDelay: escapeDelay)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if diff.isRequested {
+            let status = DiffOutput.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+                                        preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
+                                        headerRows: headerRows, format: output ?? .table, summary: insight.summary,
+                                        maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }

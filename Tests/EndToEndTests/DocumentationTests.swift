@@ -8,6 +8,7 @@ struct DocumentationTests {
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
                           "--echo", "--theme", "--print0",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary", "--sql",
+                          "--diff", "--key", "--context",
                           "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

@@ -43,6 +43,22 @@ struct TerminalSessionTests {
         #expect(session.screenLine(0).hasPrefix(String(repeating: "z", count: min(width, 10))))
     }
 
+    @Test("a diff's marks read apart in every theme, mono too: by attributes, not only colour", arguments: [Theme.mono, .dark, .light])
+    func diffStyles(theme: Theme) throws {
+        setlocale(LC_ALL, "C.UTF-8")
+        let session = try TerminalSession(input: open("/dev/null", O_RDONLY), output: open("/dev/null", O_WRONLY),
+                                          type: "xterm-256color", theme: theme)
+        defer { session.end() }
+        let marks: [Style] = [.added, .removed, .changed, .changedCell]
+        let drawn = (marks + [.plain, .cursor, .match]).map(session.attributes(of:))
+        #expect(Set(drawn).count == drawn.count, "each mark differs from the others, from plain text, the cursor and a match")
+        // Without colour, what is left (bold, dim, underline, reverse) must still tell them apart.
+        guard theme == .mono else { return }
+        let colourless = ~cf_color_pair(255)
+        let shapes = marks.map { session.attributes(of: $0) & colourless }
+        #expect(Set(shapes).count == marks.count && !shapes.contains(cf_attr_normal()))
+    }
+
     @Test("keys decode to the viewer's keys")
     func decodesKeys() {
         #expect(TerminalSession.decode(character: 13) == .enter)

@@ -1,0 +1,366 @@
+import CellStore
+import Table
+
+/// A diff as a table on screen: one row per aligned record, the first column daff's
+/// marker (`+++`, `---`, `->`, `+`, blank), then the key columns, then the others; a
+/// changed cell reads `old→new`.
+///
+/// It starts comparing once both inputs are indexed, and takes the comparison's rows in
+/// batches on news (`takeNews()`), so the screen shows the first rows while the rest are
+/// compared. It keeps no cells: each aligned row is a record of the old table, of the new
+/// one, or both, kept as runs (a run of rows whose records follow one another on both
+/// sides costs one entry), and its cells are read from the inputs when shown, or by a
+/// pass through `snapshot()`.
+public final class DiffRows: RowSource {
+    public let name: String
+    public let wake: @Sendable () -> Void
+    private let stores: [CellStore]
+    private let inputHeaderRows: Int
+    private let options: TableDiff.Options
+    private var diff: TableDiff?
+    private var inputs: [DiffInput] = []
+    /// The columns as matched, and the order shown: places in `columns.columns`, the key's first.
+    public private(set) var columns: DiffColumns?
+    private var order: [Int] = []
+    private var header = Row()
+    private var entries: DiffEntries
+    /// Stretches of data rows (by index from 0) that show a difference, in order, next
+    /// ones joined: for `(` and `)`.
+    private var differences: [Range<Int>] = []
+    private var statistics = DiffStatistics()
+    /// Why the comparison stopped, if it failed.
+    public private(set) var failure: String?
+    public private(set) var isComplete = false
+    public private(set) var generation = 0
+    /// A pass took the rows before they were all there: it is made again at the end.
+    private var isSnapshotPartial = false
+    /// Rows taken at most on one news, so a frame comes between batches however fast
+    /// the comparison runs.
+    let batchLimit: Int
+    /// Rows made lately, with their marks.
+    private var made: [Int: Made] = [:]
+    static let madeLimit = 1024
+
+    struct Made {
+        let row: Row
+        let kind: UInt8
+        /// Shown columns (1 on) whose cells changed.
+        let changed: Set<Int>
+    }
+
+    /// A diff of `old` with `new` (both still loading, perhaps): it starts when both are
+    /// read; `wake` wakes the event loop when rows come.
+    public convenience init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
+                            wake: @escaping @Sendable () -> Void) {
+        self.init(old: old, new: new, headerRows: headerRows, options: options, batchLimit: 1 << 18, entries: DiffEntries(),
+                  wake: wake)
+    }
+
+    init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options, batchLimit: Int,
+         entries: DiffEntries, wake: @escaping @Sendable () -> Void) {
+        self.batchLimit = max(1, batchLimit)
+        self.entries = entries
+        stores = [old, new]
+        inputHeaderRows = headerRows
+        var options = options
+        options.context = 0
+        self.options = options
+        self.wake = wake
+        name = "\(old.name) → \(new.name)"
+        takeNews()
+    }
+
+    deinit { diff?.cancel() }
+
+    /// The key's columns in the shown order (they come right after the marker).
+    public var keyCount: Int { diff?.keyColumns.count ?? options.key.count }
+
+    // MARK: Taking the comparison's rows
+
+    public func takeNews() {
+        guard !isComplete else { return }
+        if diff == nil && failure == nil { start() }
+        guard let diff else { return }
+        var isOver = false
+        var taken = 0
+        while true {
+            guard taken < batchLimit else {
+                // More may be waiting: the loop comes back for them after a frame.
+                wake()
+                break
+            }
+            guard let rows = diff.poll(batch: min(65_536, batchLimit - taken)) else {
+                isOver = true
+                break
+            }
+            if rows.isEmpty { break }
+            for row in rows { append(row) }
+            taken += rows.count
+        }
+        statistics = diff.statistics
+        if isOver {
+            switch diff.phase {
+            case .failed(let why): failure = why
+            case .done, .cancelled: break
+            case .reading, .aligning: return
+            }
+            isComplete = true
+            if isSnapshotPartial {
+                // A filter or sort taken while rows came covers only those: made again now.
+                generation += 1
+                made = [:]
+            }
+        }
+    }
+
+    /// Starts the comparison once both inputs are indexed.
+    private func start() {
+        for store in stores {
+            if let failure = store.progress.failure {
+                fail("\(store.name): \(failure)")
+                return
+            }
+        }
+        guard stores.allSatisfy(\.isComplete) else { return }
+        guard let old = DiffInput(store: stores[0], headerRows: inputHeaderRows),
+              let new = DiffInput(store: stores[1], headerRows: inputHeaderRows) else {
+            fail("an input could not be read")
+            return
+        }
+        do {
+            let diff = try TableDiff(old: old, new: new, options: options, wake: wake)
+            self.diff = diff
+            inputs = [old, new]
+            let columns = diff.columns
+            self.columns = columns
+            order = diff.keyColumns + columns.columns.indices.filter { !diff.keyColumns.contains($0) }
+            header = Row(cells: ["@@"] + order.map { columns.columns[$0].name })
+        } catch {
+            fail(error.description)
+        }
+    }
+
+    private func fail(_ why: String) {
+        failure = why
+        isComplete = true
+    }
+
+    private func append(_ row: DiffRow) {
+        let kind: UInt8
+        switch row.kind {
+        case .same: kind = row.hasNewColumnValues ? DiffEntries.filled : DiffEntries.same
+        case .changed: kind = DiffEntries.changed
+        case .added: kind = DiffEntries.added
+        case .removed: kind = DiffEntries.removed
+        }
+        if kind != DiffEntries.same {
+            let index = entries.count
+            if let last = differences.last, last.upperBound == index {
+                differences[differences.count - 1] = last.lowerBound..<(index + 1)
+            } else {
+                differences.append(index..<(index + 1))
+            }
+        }
+        entries.append(kind: kind, old: row.old, new: row.new)
+    }
+
+    // MARK: RowSource
+
+    /// The header and the aligned rows taken so far.
+    public var rowCount: Int { diff == nil ? 0 : 1 + entries.count }
+    public var columnCount: Int { 1 + order.count }
+    public var headerRows: Int? { 1 }
+    public var file: CellStore? { nil }
+
+    public func row(_ index: Int) -> Row? { rows([RecordRef(record: index)])[index] }
+
+    public func rows(_ refs: [RecordRef]) -> [Int: Row] {
+        var result: [Int: Row] = [:]
+        var wanted: [Int] = []
+        for ref in refs {
+            if ref.record == 0 && diff != nil {
+                result[0] = header
+            } else if let made = made[ref.record] {
+                result[ref.record] = made.row
+            } else if ref.record > 0 && ref.record <= entries.count {
+                wanted.append(ref.record)
+            }
+        }
+        guard !wanted.isEmpty, let columns else { return result }
+        let places = wanted.map { entries.entry($0 - 1) }
+        var read: [[Int: Row]] = [[:], [:]]
+        for side in 0..<2 {
+            let refs = places.compactMap { side == 0 ? $0.old : $0.new }
+            if !refs.isEmpty { read[side] = stores[side].rows(refs) }
+        }
+        if made.count + wanted.count > Self.madeLimit { made.removeAll(keepingCapacity: true) }
+        for (record, entry) in zip(wanted, places) {
+            let oldRow = entry.old.flatMap { read[0][$0.record] }
+            let newRow = entry.new.flatMap { read[1][$0.record] }
+            let shown = Self.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order)
+            made[record] = Made(row: shown.row, kind: entry.kind, changed: shown.changed)
+            result[record] = shown.row
+        }
+        return result
+    }
+
+    public func mark(record: Int, column: Int) -> RowMark {
+        if record == 0 {
+            guard let columns, column >= 1, column <= order.count else { return .none }
+            switch columns.columns[order[column - 1]].status {
+            case .common: return .none
+            case .added: return .added
+            case .removed: return .removed
+            case .moved: return .changed
+            }
+        }
+        guard record > 0 && record <= entries.count else { return .none }
+        // The row's kind is in the runs; only which cells changed needs the cells.
+        switch entries.entry(record - 1).kind {
+        case DiffEntries.added: return .added
+        case DiffEntries.removed: return .removed
+        case DiffEntries.changed:
+            if column <= 0 { return .changed }
+            guard let made = made[record] ?? (row(record) != nil ? made[record] : nil) else { return .none }
+            return made.changed.contains(column) ? .changedCell : .none
+        case DiffEntries.filled: return column <= 0 ? .added : .none
+        default: return .none
+        }
+    }
+
+    public func markedRecord(from record: Int, forward: Bool) -> Int? {
+        // Records are data rows from 1; `differences` holds data rows from 0.
+        let index = record - 1
+        let wanted = forward ? index + 1 : index - 1
+        // The first stretch that ends after the row wanted (or at it, going back).
+        var low = 0, high = differences.count
+        while low < high {
+            let middle = (low + high) / 2
+            if differences[middle].upperBound <= wanted { low = middle + 1 } else { high = middle }
+        }
+        if forward {
+            guard low < differences.count else { return nil }
+            return max(wanted, differences[low].lowerBound) + 1
+        }
+        if low < differences.count && differences[low].contains(wanted) { return wanted + 1 }
+        return low > 0 ? differences[low - 1].upperBound : nil
+    }
+
+    public var statusNote: String? {
+        if let failure { return "diff stopped: " + failure }
+        guard let diff else { return "reading both tables…" }
+        // Rows come once both tables are hashed (by position) or sorted by key.
+        if entries.count == 0 && !isComplete && diff.phase == .reading { return "comparing…" }
+        let more = isComplete ? "" : "+"
+        func grouped(_ value: Int) -> String {
+            var digits = Array(String(value))
+            var index = digits.count - 3
+            while index > 0 {
+                digits.insert(",", at: index)
+                index -= 3
+            }
+            return String(digits)
+        }
+        var note = "\(grouped(statistics.changed))\(more) changed, \(grouped(statistics.added))\(more) added, "
+            + "\(grouped(statistics.removed))\(more) removed"
+        // What --diff says on standard error, as asides the status line drops first when narrow.
+        let repeated = statistics.duplicateKeys.reduce(0, +), empty = statistics.emptyKeys.reduce(0, +)
+        if repeated > 0 { note += "  (\(grouped(repeated)) repeated keys, matched in order)" }
+        if empty > 0 { note += "  (\(grouped(empty)) empty keys)" }
+        if let (old, _) = statistics.approximateFrom {
+            note += "  (alignment may not be minimal from old row \(grouped(old - inputHeaderRows + 1)))"
+        }
+        return note
+    }
+
+    /// Runs the aligned rows are kept as (for tests).
+    var entriesRunCount: Int { entries.runCount }
+
+    /// The counts so far (all of them once complete).
+    public var counts: DiffStatistics { statistics }
+
+    public func snapshot() -> RowSnapshot? {
+        guard let columns, inputs.count == 2 else { return nil }
+        if !isComplete { isSnapshotPartial = true }
+        let entries = self.entries, header = self.header, order = self.order
+        let readers = inputs.map(\.reader)
+        return RowSnapshot(count: rowCount, columnCount: columnCount) { range in
+            let places = range.map { $0 == 0 ? nil : entries.entry($0 - 1) }
+            var read: [[Int: Row]] = [[:], [:]]
+            for side in 0..<2 {
+                read[side] = DiffRows.read(places.compactMap { side == 0 ? $0?.old : $0?.new }, from: readers[side])
+            }
+            return places.map { entry in
+                guard let entry else { return header }
+                let oldRow = entry.old.flatMap { read[0][$0.record] }
+                let newRow = entry.new.flatMap { read[1][$0.record] }
+                return DiffRows.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order).row
+            }
+        }
+    }
+
+    /// Records `refs` of one input, on any thread: each from its offset where it is known,
+    /// the others by sweeps over the stretches they lie in (a run of the alignment is a
+    /// stretch of consecutive records).
+    static func read(_ refs: [RecordRef], from reader: RecordReader) -> [Int: Row] {
+        var result: [Int: Row] = [:]
+        var plain: [Int] = []
+        for ref in refs {
+            if let offset = ref.offset {
+                if let row = reader.record(ref.record, at: offset) { result[ref.record] = row }
+            } else {
+                plain.append(ref.record)
+            }
+        }
+        plain.sort()
+        var start = 0
+        while start < plain.count {
+            // A stretch: records no more than a few thousand apart.
+            var end = start + 1
+            while end < plain.count && plain[end] - plain[end - 1] < 4096 { end += 1 }
+            let wanted = Set(plain[start..<end])
+            let last = plain[end - 1]
+            reader.forEachRecord(from: plain[start]) { number, row in
+                if wanted.contains(number) { result[number] = row }
+                return number < last
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// The row shown for an aligned record: the marker, then each shown column's cell (the
+    /// new value, the old one where only the old table has the column or the record, and
+    /// `old→new` where it changed); and the shown columns (from 1) that changed.
+    static func display(kind: UInt8, old: Row?, new: Row?, columns: DiffColumns, order: [Int]) -> (row: Row, changed: Set<Int>) {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        var changed = Set<Int>()
+        let marker: String
+        switch kind {
+        case DiffEntries.added: marker = "+++"
+        case DiffEntries.removed: marker = "---"
+        case DiffEntries.changed: marker = "->"
+        case DiffEntries.filled: marker = "+"
+        default: marker = ""
+        }
+        bytes.append(contentsOf: marker.utf8)
+        ends.append(bytes.count)
+        for (index, place) in order.enumerated() {
+            let column = columns.columns[place]
+            let oldCell = column.old.flatMap { old?.field($0) }
+            let newCell = column.new.flatMap { new?.field($0) }
+            if kind == DiffEntries.changed, let oldCell, let newCell, let oldColumn = column.old, let newColumn = column.new,
+               oldCell != newCell || old?.fullLength(ofCell: oldColumn) != new?.fullLength(ofCell: newColumn) {
+                changed.insert(index + 1)
+                bytes.append(contentsOf: oldCell)
+                bytes.append(contentsOf: "→".utf8)
+                bytes.append(contentsOf: newCell)
+            } else if let cell = kind == DiffEntries.removed ? oldCell : newCell ?? oldCell {
+                bytes.append(contentsOf: cell)
+            }
+            ends.append(bytes.count)
+        }
+        return (Row(bytes: bytes, ends: ends), changed)
+    }
+}

@@ -1,0 +1,193 @@
+import CellStore
+import Dispatch
+import Query
+import Scan
+import Synchronization
+import Table
+
+/// The comparison of two tables, made on threads of its own and stepped by its owner in
+/// batches of aligned rows while it runs; dropping it (or `cancel()`) stops it.
+///
+/// With key columns, records are matched by their keys' values: each input's (key, record,
+/// hash) entries are sorted in runs that spill to temporary files past the memory budget
+/// (the sort's way), and the two sorted streams are merged; rows come in the keys' order
+/// (the order `--sort` gives them, ties by the exact bytes), duplicates matched in file
+/// order. Without keys, records are aligned by position: each input's records become
+/// 64-bit hashes (8 bytes a record in memory), aligned by `Alignment`. A record's hash is
+/// of its values in the columns both tables have, so quoting, the delimiter and the
+/// columns' order do not matter; two records whose hashes are equal are the same (a chance
+/// of about 2⁻⁶⁴ otherwise). Only the records of rows that differ, and of same rows within
+/// the context asked for, are read again (by offset).
+public final class TableDiff {
+    public struct Options: Sendable {
+        /// Key columns as the user names them (a name, or a number from 1); none: by position.
+        public var key: [String]
+        /// Same rows before and after each difference whose records are read for showing.
+        public var context: Int
+        /// Bytes the keyed passes keep in memory, both inputs together, before spilling.
+        public var memoryBudget: Int
+
+        public init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
+            self.key = key
+            self.context = context
+            self.memoryBudget = memoryBudget
+        }
+    }
+
+    /// Where the comparison is.
+    public enum Phase: Sendable, Equatable {
+        case reading, aligning, done, cancelled
+        case failed(String)
+    }
+
+    /// The columns matched by name, in the order shown.
+    public let columns: DiffColumns
+    /// The key's columns, as places in `columns` (empty: by position).
+    public let keyColumns: [Int]
+    let core: Core
+    private var scan: BackgroundScan<Bool>?
+
+    final class Core: Sendable {
+        let queue: RowQueue
+        let phase = Mutex(Phase.reading)
+        let statistics = Mutex(DiffStatistics())
+
+        init(wake: @escaping @Sendable () -> Void) { queue = RowQueue(wake: wake) }
+    }
+
+    /// Starts comparing `old` with `new`. Throws when a key column is missing from either.
+    public init(old: DiffInput, new: DiffInput, options: Options, wake: @escaping @Sendable () -> Void = {}) throws(DiffError) {
+        let columns = DiffColumns(old: old.names, new: new.names)
+        var keyColumns: [Int] = []
+        for reference in options.key {
+            let oldColumn: Int
+            do {
+                oldColumn = try ColumnReference(reference).resolve(in: old.names, columns: old.names.count)
+            } catch {
+                throw .unknownKey("--key '\(reference)': \(old.name): \(error.description)")
+            }
+            let name = old.names[oldColumn]
+            guard let shown = columns.commonColumn(named: name) else {
+                throw .unknownKey("--key '\(reference)': \(new.name) has no column '\(name)'")
+            }
+            if !keyColumns.contains(shown) { keyColumns.append(shown) }
+        }
+        self.columns = columns
+        self.keyColumns = keyColumns
+        let core = Core(wake: wake)
+        self.core = core
+        core.statistics.withLock { $0.changedCells = Array(repeating: 0, count: columns.columns.count) }
+        let job = DiffJob(old: old, new: new, columns: columns, keyColumns: keyColumns, options: options, core: core, wake: wake)
+        scan = BackgroundScan(name: "csvfreeze diff", total: 0, wake: wake) { control in
+            job.run(control: control)
+        }
+    }
+
+    deinit {
+        core.queue.close()
+        scan = nil
+    }
+
+    /// Up to `batch` more rows, waiting for them while the comparison runs; nil at the end.
+    public func next(batch: Int) -> [DiffRow]? { core.queue.take(max(1, batch)) }
+
+    /// The rows made so far, up to `batch`, without waiting: empty when none is ready yet,
+    /// nil at the end (what the screen takes on news, between frames).
+    public func poll(batch: Int) -> [DiffRow]? { core.queue.poll(max(1, batch)) }
+
+    /// Stops the comparison; rows already made stay readable.
+    public func cancel() {
+        scan?.cancel()
+        core.queue.close()
+    }
+
+    /// Waits until the comparison has ended (it must not be waiting for room: read its rows).
+    public func wait() { scan?.wait() }
+
+    public var phase: Phase { core.phase.withLock { $0 } }
+    public var statistics: DiffStatistics { core.statistics.withLock { $0 } }
+}
+
+/// Rows handed from the comparison's thread to its owner, a bounded number at a time.
+final class RowQueue: Sendable {
+    private struct State {
+        var rows: [DiffRow] = []
+        var start = 0
+        var isFinished = false
+        var isClosed = false
+    }
+    private let state = Mutex(State())
+    private let news = DispatchSemaphore(value: 0)
+    private let room = DispatchSemaphore(value: 0)
+    /// Wakes the owner's event loop when rows come into an empty queue.
+    private let wake: @Sendable () -> Void
+    static let limit = 8192
+
+    init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
+
+    /// Adds rows, waiting while the queue is full; false when the owner has gone.
+    func push(_ rows: [DiffRow]) -> Bool {
+        guard !rows.isEmpty else { return true }
+        while true {
+            var wasEmpty = false
+            let done: Bool? = state.withLock { state in
+                if state.isClosed { return false }
+                guard state.rows.count - state.start < RowQueue.limit else { return nil }
+                wasEmpty = state.rows.count == state.start
+                if state.start > 0 && state.start * 2 > state.rows.count {
+                    state.rows.removeSubrange(..<state.start)
+                    state.start = 0
+                }
+                state.rows.append(contentsOf: rows)
+                return true
+            }
+            if let done {
+                news.signal()
+                // One wake per time the owner emptied the queue: it takes all there is then.
+                if done && wasEmpty { wake() }
+                return done
+            }
+            _ = room.wait(timeout: .now() + .milliseconds(50))
+        }
+    }
+
+    /// No more rows will come.
+    func finish() {
+        state.withLock { $0.isFinished = true }
+        news.signal()
+    }
+
+    /// The owner stops reading: a waiting producer gives up.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        room.signal()
+    }
+
+    func take(_ count: Int) -> [DiffRow]? {
+        while true {
+            guard let taken = poll(count) else { return nil }
+            if !taken.isEmpty { return taken }
+            _ = news.wait(timeout: .now() + .milliseconds(50))
+        }
+    }
+
+    /// Up to `count` rows, without waiting: empty when none is ready, nil at the end.
+    func poll(_ count: Int) -> [DiffRow]? {
+        let taken: [DiffRow]? = state.withLock { state in
+            let available = state.rows.count - state.start
+            if available > 0 {
+                let end = state.start + min(count, available)
+                let rows = Array(state.rows[state.start..<end])
+                state.start = end
+                if state.start == state.rows.count {
+                    state.rows.removeAll(keepingCapacity: true)
+                    state.start = 0
+                }
+                return rows
+            }
+            return state.isFinished || state.isClosed ? nil : []
+        }
+        if let taken, !taken.isEmpty { room.signal() }
+        return taken
+    }
+}

@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CellStore
+import Diff
+import Dispatch
+import Table
+import Viewer
+
+/// `--diff OTHER`: the options that compare FILE (the old table) with OTHER (the new one).
+struct DiffOptions: ParsableArguments {
+    @Option(name: .customLong("diff"),
+            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change. With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table). Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
+                               valueName: "other"))
+    var other: String?
+
+    @Option(name: .customLong("key"),
+            help: ArgumentHelp("With --diff: match records by these columns' values (names or numbers from 1, separated by commas; repeatable) instead of by position. Rows come in the key's order (as --sort orders it); a key that several records have is reported and matched in order.",
+                               valueName: "column,…"))
+    var keys: [String] = []
+
+    @Option(name: .customLong("context"), parsing: .unconditional,
+            help: ArgumentHelp("With --diff: unchanged rows shown before and after each difference (default 1, as daff: its patch places rows by them).",
+                               valueName: "n"))
+    var context: Int?
+
+    var isRequested: Bool { other != nil }
+
+    func validate() throws {
+        if let context, context < 0 { throw ValidationError("--context must be 0 or more") }
+        if other == nil && (!keys.isEmpty || context != nil) { throw ValidationError("--key and --context go with --diff") }
+        if keys.contains(where: \.isEmpty) { throw ValidationError("--key takes a column name or number") }
+    }
+
+    /// The key's columns as given: each `--key` split at commas, unless the whole text is
+    /// meant (resolved later; a name holding a comma is given in a `--key` of its own).
+    var keyColumns: [String] {
+        keys.flatMap { text in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+}
+
+/// Runs `--diff` and writes what differs.
+enum DiffOutput {
+    /// Compares the table at `oldPath` with `options.other`; returns the exit status:
+    /// 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
+    static func run(_ options: DiffOptions, oldPath: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding?,
+                    preamble: PreambleRule, spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat,
+                    summary: Bool, maximumWidth: Int?) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let paths = [oldPath, options.other]
+        if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
+        let news = DispatchSemaphore(value: 0)
+        var stores: [CellStore] = []
+        for path in paths {
+            do {
+                stores.append(try CellStore.open(path: path == "-" ? nil : path, delimiter: delimiter, quote: quote, preamble: preamble,
+                                                 encoding: encoding, spoolLimit: spoolLimit, readsAtRandom: !options.keys.isEmpty,
+                                                 onChange: { news.signal() }))
+            } catch {
+                fail(error.description, status: 2)
+            }
+        }
+        // Both indexes whole: the columns (the widest record) and every record's place.
+        while stores.contains(where: { !$0.isComplete && $0.progress.failure == nil }) {
+            _ = news.wait(timeout: .now() + .milliseconds(20))
+        }
+        for store in stores {
+            if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
+            if store.dialect?.looksBinary == true { warn("\(store.name): binary data? (NUL bytes)") }
+        }
+        guard let old = DiffInput(store: stores[0], headerRows: headerRows),
+              let new = DiffInput(store: stores[1], headerRows: headerRows) else {
+            fail("an input could not be read", status: 2)
+        }
+        let context = options.context ?? 1
+        let diff: TableDiff
+        do {
+            diff = try TableDiff(old: old, new: new, options: TableDiff.Options(key: options.keyColumns, context: summary ? 0 : context))
+        } catch {
+            fail(error.description, status: 2)
+        }
+        let columns = diff.columns
+        let writer = OutputWriter(format: format, headerRows: format == .table && !columns.isSameSchema && !summary ? 2 : 1,
+                                  maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
+        if summary {
+            while diff.next(batch: 4096) != nil {}
+        } else {
+            write(diff, old: old, new: new, context: context, format: format, to: writer)
+        }
+        diff.wait()
+        if case .failed(let why) = diff.phase {
+            writer.finish()
+            fail(why, status: 2)
+        }
+        let statistics = diff.statistics
+        if summary { writeSummary(statistics, columns: columns, keys: diff.keyColumns, to: writer) }
+        writer.finish()
+        report(statistics, old: old, new: new, summary: summary)
+        return statistics.hasDifferences || !columns.isSameSchema ? 1 : 0
+    }
+
+    /// The highlighter rows: the schema row when columns differ, the header, then each row
+    /// shown, with `...` for rows left out between them (when there is context).
+    static func write(_ diff: TableDiff, old: DiffInput, new: DiffInput, context: Int, format: OutputFormat, to writer: OutputWriter) {
+        let columns = diff.columns
+        let header = Row(cells: ["@@"] + columns.columns.map(\.name))
+        var schema: Row?
+        if !columns.isSameSchema {
+            schema = Row(cells: ["!"] + columns.columns.map { column in
+                switch column.status {
+                case .common: return ""
+                case .added: return "+++"
+                case .removed: return "---"
+                case .moved: return ":"
+                }
+            })
+        }
+        if format == .jsonl {
+            // The header names the keys; the schema row is then a record like the others.
+            writer.write(header)
+            if let schema { writer.write(schema) }
+        } else {
+            if let schema { writer.write(schema) }
+            writer.write(header)
+        }
+        let skipped = Row(cells: Array(repeating: "...", count: columns.columns.count + 1))
+        var hasSkipped = false
+        var hasShown = false
+        while writer.isOpen, let rows = diff.next(batch: 1024) {
+            for row in rows {
+                guard row.oldRow != nil || row.newRow != nil else {
+                    hasSkipped = true
+                    continue
+                }
+                if hasSkipped && context > 0 { writer.write(skipped) }
+                hasSkipped = false
+                hasShown = true
+                guard writer.write(cells(of: row, columns: columns, old: old, new: new)) else { break }
+            }
+        }
+        if !writer.isOpen {
+            diff.cancel()
+            return
+        }
+        // As daff: no rows at all when nothing differs.
+        if hasSkipped && hasShown && context > 0 { writer.write(skipped) }
+    }
+
+    /// One highlighter row: the action, then each shown column's cell.
+    static func cells(of row: DiffRow, columns: DiffColumns, old: DiffInput, new: DiffInput) -> Row {
+        for (input, record, cells) in [(old, row.old, row.oldRow), (new, row.new, row.newRow)] {
+            guard let ref = record else { continue }
+            guard let cells else { fail("\(input.name): record \(ref.record + 1) could not be read again", status: 2) }
+            if cells.isCut {
+                fail("\(input.name): record \(ref.record + 1) has a cell longer than 1 MiB or more than \(RecordParser.Limits.fieldLimit) fields, more than --diff writes", status: 2)
+            }
+        }
+        let changed = Set(row.changedColumns)
+        var arrow: [UInt8] = Array("->".utf8)
+        if row.kind == .changed, let oldRow = row.oldRow, let newRow = row.newRow {
+            func holdsArrow(_ place: Int) -> Bool {
+                let column = columns.columns[place]
+                return [oldRow.field(column.old ?? -1), newRow.field(column.new ?? -1)].contains { contains($0, arrow) }
+            }
+            while changed.contains(where: holdsArrow) { arrow.insert(UInt8(ascii: "-"), at: 0) }
+        }
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        let action: String
+        switch row.kind {
+        case .same: action = row.hasNewColumnValues ? "+" : ""
+        case .changed: action = String(decoding: arrow, as: UTF8.self)
+        case .added: action = "+++"
+        case .removed: action = "---"
+        }
+        bytes.append(contentsOf: action.utf8)
+        ends.append(bytes.count)
+        for (place, column) in columns.columns.enumerated() {
+            let oldCell = column.old.flatMap { row.oldRow?.field($0) }
+            let newCell = column.new.flatMap { row.newRow?.field($0) }
+            if changed.contains(place), let oldCell, let newCell {
+                bytes.append(contentsOf: oldCell)
+                bytes.append(contentsOf: arrow)
+                bytes.append(contentsOf: newCell)
+            } else if let cell = row.kind == .removed ? oldCell : newCell ?? oldCell {
+                bytes.append(contentsOf: cell)
+            }
+            ends.append(bytes.count)
+        }
+        return Row(bytes: bytes, ends: ends)
+    }
+
+    static func contains(_ cell: ArraySlice<UInt8>, _ arrow: [UInt8]) -> Bool {
+        guard cell.count >= arrow.count else { return false }
+        var index = cell.startIndex
+        while index + arrow.count <= cell.endIndex {
+            if cell[index..<(index + arrow.count)].elementsEqual(arrow) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// `--summary`: one row per shown column with its status and how many cells changed.
+    static func writeSummary(_ statistics: DiffStatistics, columns: DiffColumns, keys: [Int], to writer: OutputWriter) {
+        writer.write(Row(cells: ["column", "status", "changed"]))
+        for (place, column) in columns.columns.enumerated() {
+            let status: String
+            switch column.status {
+            case .common: status = keys.contains(place) ? "key" : ""
+            case .added: status = "added"
+            case .removed: status = "removed"
+            case .moved: status = keys.contains(place) ? "key, moved" : "moved"
+            }
+            let count = place < statistics.changedCells.count ? statistics.changedCells[place] : 0
+            writer.write(Row(cells: [column.name, status, column.old != nil && column.new != nil ? "\(count)" : ""]))
+        }
+    }
+
+    /// What the user should know beside the rows: the counts (with --summary), repeated
+    /// and empty keys, an alignment that is not minimal.
+    static func report(_ statistics: DiffStatistics, old: DiffInput, new: DiffInput, summary: Bool) {
+        let inputs = [old, new]
+        if summary {
+            warn("\(Count.records(statistics.changed)) changed, \(statistics.added) added, \(statistics.removed) removed, "
+                 + "\(statistics.same) the same")
+        }
+        for side in 0..<2 {
+            let input = inputs[side]
+            if statistics.duplicateKeys[side] > 0, let first = statistics.firstDuplicate[side] {
+                warn("\(input.name): \(Count.records(statistics.duplicateKeys[side])) repeat a key of an earlier one "
+                     + "(first: \(first.key.joined(separator: ", ")) in rows \(first.first - input.headerRows + 1) and "
+                     + "\(first.second - input.headerRows + 1)); matched in order")
+            }
+            if statistics.emptyKeys[side] > 0, let first = statistics.firstEmptyKey[side] {
+                warn("\(input.name): \(Count.records(statistics.emptyKeys[side])) with an empty key (first: row \(first - input.headerRows + 1))")
+            }
+        }
+        if let (o, n) = statistics.approximateFrom {
+            warn("the alignment by position may not be minimal from row \(o - old.headerRows + 1) of \(old.name) and row "
+                 + "\(n - new.headerRows + 1) of \(new.name) on (many differences close together); --key matches by key")
+        }
+    }
+
+    static func warn(_ message: String) { SQLOutput.warn(message) }
+}
+
+private enum Count {
+    static func records(_ count: Int) -> String { count == 1 ? "1 record" : "\(count) records" }
+}

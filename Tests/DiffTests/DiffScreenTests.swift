@@ -1,0 +1,296 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import FreezeLayout
+import Table
+import Testing
+import Viewer
+@testable import Diff
+
+/// A diff on screen: `old` against `new` in a viewer of `width`×`height`, the comparison
+/// run to its end unless `waits` is false.
+@MainActor
+private func diffViewer(old: String, new: String, key: [String] = [], width: Int = 40, height: Int = 9,
+                        waits: Bool = true, batchLimit: Int = 1 << 18, entries: DiffEntries = DiffEntries()) throws -> (Viewer, DiffRows) {
+    setlocale(LC_ALL, "C.UTF-8")
+    let rows = DiffRows(old: CellStore(bytes: Array(old.utf8), name: "old.csv"), new: CellStore(bytes: Array(new.utf8), name: "new.csv"),
+                        headerRows: 1, options: TableDiff.Options(key: key), batchLimit: batchLimit, entries: entries, wake: {})
+    let options = ViewerOptions(headerRows: 1, frozenColumns: 1 + key.count, bounce: .none, showsIndicators: false)
+    let viewer = Viewer(source: rows, options: options, screenSize: Size(width: width, height: height))
+    if waits { try finish(viewer, rows) }
+    return (viewer, rows)
+}
+
+/// Takes the comparison's rows until it ends (bounded).
+@MainActor
+private func finish(_ viewer: Viewer, _ rows: DiffRows) throws {
+    let deadline = Date().addingTimeInterval(60)
+    while !rows.isComplete {
+        viewer.handle(.refresh)
+        try #require(Date() < deadline, "the comparison did not end")
+        usleep(1000)
+    }
+    viewer.handle(.refresh)
+}
+
+/// Waits (bounded) until `condition` holds, refreshing the viewer as news would.
+@MainActor
+private func refresh(_ viewer: Viewer, until what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(60)
+    while !condition() {
+        viewer.handle(.refresh)
+        try #require(Date() < deadline, "timed out waiting for \(what)")
+        usleep(1000)
+    }
+}
+
+private let oldTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Lyon\n3,Cy,Rome\n4,Di,Pisa\n"
+private let newTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Bergen\n4,Di,Pisa\n5,Ed,Nice\n"
+
+@Suite("Diff on screen", .serialized)
+@MainActor
+struct DiffScreenTests {
+    @Test("one grid: the marker first and pinned, old→new in a changed cell, the counts on the status line")
+    func grid() throws {
+        let (viewer, rows) = try diffViewer(old: oldTable, new: newTable)
+        let frame = viewer.frame()
+        let expected: [String] = [
+            "  # @@ │id name city                    ",
+            "  1    │ 1 Ann  Oslo                    ",
+            "  2 -> │ 2 Bo   Lyon→Bergen             ",
+            "  3 ---│ 3 Cy   Rome                    ",
+            "  4    │ 4 Di   Pisa                    ",
+            "  5 +++│ 5 Ed   Nice                    ",
+            "                                        ",
+            "                                        ",
+        ]
+        #expect(Array(frame.lines.prefix(8)) == expected, "\(frame.lines.joined(separator: "\n"))")
+        viewer.handle(.resize(Size(width: 80, height: 9)))
+        #expect(viewer.frame().line(8).hasSuffix("1 changed, 1 added, 1 removed "), "\(viewer.frame().line(8))")
+        #expect(rows.counts.changed == 1 && rows.counts.added == 1 && rows.counts.removed == 1)
+    }
+
+    @Test("added and removed records and changed cells each have their own style; unchanged cells none")
+    func styles() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)   // the cursor on row 4, unchanged, out of the way
+        let frame = viewer.frame()
+        func style(_ text: String, line: Int) -> Style? {
+            guard let start = frame.line(line).range(of: text) else { return nil }
+            return frame.style(x: frame.line(line).distance(from: frame.line(line).startIndex, to: start.lowerBound), y: line)
+        }
+        #expect(style("Ann", line: 1) == .plain)
+        #expect(style("->", line: 2) == .changed && style("2", line: 2) == .changed)
+        #expect(style("Lyon→Bergen", line: 2) == .changedCell && style("Bo", line: 2) == .plain)
+        #expect(style("---", line: 3) == .removed && style("Rome", line: 3) == .removed && style("3", line: 3) == .removed)
+        #expect(style("+++", line: 5) == .added && style("Nice", line: 5) == .added)
+        #expect(Set([Style.added, .removed, .changed, .changedCell, .plain, .cursor]).count == 6)
+    }
+
+    @Test("columns only one table has are marked in the header; the key is pinned after the marker")
+    func columnsAndKey() throws {
+        let old = "id,name,gone\n1,Ann,x\n2,Bo,y\n"
+        let new = "name,id,fresh\nAnn,1,p\nBob,2,q\n"
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 50)
+        let frame = viewer.frame()
+        #expect(frame.line(0).hasPrefix("  # @@ id│"))
+        #expect(frame.line(2).contains("->  2│Bo→Bob"))
+        let header = frame.line(0)
+        let fresh = try #require(header.range(of: "fresh"))
+        let gone = try #require(header.range(of: "gone"))
+        #expect(frame.style(x: header.distance(from: header.startIndex, to: fresh.lowerBound), y: 0) == .added)
+        #expect(frame.style(x: header.distance(from: header.startIndex, to: gone.lowerBound), y: 0) == .removed)
+    }
+
+    @Test("repeated and empty keys are said on the status line, as --diff says them on standard error")
+    func keyTrouble() throws {
+        let old = "id,v\n1,a\n1,b\n,c\n2,d\n"
+        let new = "id,v\n1,a\n1,B\n,c\n2,d\n"
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 120)
+        #expect(viewer.frame().line(8).hasSuffix("1 changed, 0 added, 0 removed  (2 repeated keys, matched in order)  (2 empty keys) "),
+                "\(viewer.frame().line(8))")
+    }
+
+    @Test(") and ( go from change to change, and say when there is none further")
+    func changes() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        #expect(viewer.cursorRow == 0)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 1)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 2)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 4)
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 4 && viewer.message == "no change after this row")
+        viewer.handle(key: .character("("))
+        #expect(viewer.cursorRow == 2)
+        viewer.handle(key: .character("'"))
+        viewer.handle(key: .character("'"))
+        #expect(viewer.cursorRow == 4, "'' comes back from a jump to a change")
+        let same = try diffViewer(old: oldTable, new: oldTable).0
+        same.handle(key: .character(")"))
+        #expect(same.cursorRow == 0 && same.message == "no changes")
+    }
+
+    @Test("| on the marker column keeps only the changed rows; ) and ( go through the filtered view")
+    func filterOnMarker() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.filter("^->$", columnOnly: true))
+        try refresh(viewer, until: "the filter's rows") {
+            return viewer.dataRowCount == 1 && !viewer.frame().line(8).contains("filtering") }
+        #expect(viewer.frame().lines[1] == "  2 -> │ 2 Bo   Lyon→Bergen             ")
+        // Any marker: every row that differs, in order, and ) steps through them.
+        let (all, _) = try diffViewer(old: oldTable, new: newTable)
+        all.handle(.filter(".", columnOnly: true))
+        try refresh(all, until: "the filter's rows") { all.dataRowCount == 3 && !all.frame().line(8).contains("filtering") }
+        let lines = all.frame().lines
+        #expect(lines[1].hasPrefix("  2 -> ") && lines[2].hasPrefix("  3 ---") && lines[3].hasPrefix("  5 +++"))
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 1)
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 2)
+        all.handle(key: .character("("))
+        #expect(all.cursorRow == 1)
+    }
+
+    @Test("search and sort work on the diff as on any table")
+    func searchAndSort() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.find("→", columnOnly: false))
+        try refresh(viewer, until: "the search") { viewer.cursorRow == 1 }
+        viewer.handle(.moveRight)
+        viewer.handle(.moveRight)
+        viewer.handle(.moveRight)   // the city
+        viewer.handle(.sort(descending: false, adding: false))
+        try refresh(viewer, until: "the sort") { viewer.frame().line(1).contains("Lyon→Bergen") }
+        #expect(viewer.frame().lines[2].contains("Nice") && viewer.frame().lines[5].contains("Rome"))
+    }
+
+    @Test("Ctrl-S writes the diff as shown: the marker column, the cells old→new")
+    func save() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-diff-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        viewer.handle(.saveTo(path, overwrite: false))
+        try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true }
+        #expect(try String(contentsOfFile: path, encoding: .utf8)
+                == "@@,id,name,city\n,1,Ann,Oslo\n->,2,Bo,Lyon→Bergen\n---,3,Cy,Rome\n,4,Di,Pisa\n+++,5,Ed,Nice\n")
+    }
+
+    @Test("the frequency sheet of the marker column counts the rows of each kind")
+    func sheet() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        viewer.handle(.frequency)
+        let sheet = try #require(viewer.takeSheet())
+        try refresh(sheet.viewer, until: "the count") {
+            sheet.update()
+            return sheet.viewer.source.isComplete
+        }
+        sheet.viewer.handle(.refresh)
+        let text = sheet.viewer.frame().lines.joined(separator: "\n")
+        #expect(text.contains("(empty)") && text.contains("2 "), "\(text)")
+        #expect(text.contains("---") && text.contains("+++") && text.contains("->"), "\(text)")
+    }
+
+    @Test("a keyed diff of an unsorted file, its rows spilled to a file: the same screen, ) and filter as in memory")
+    func spilledRows() throws {
+        var old = "id,value\n", new = "id,value\n"
+        var generator = SeededGenerator(seed: 7)
+        var ids = Array(0..<3_000)
+        for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+        for id in ids {
+            old += "\(id),v\(id)\n"
+            if id % 500 != 7 { new += "\(id),\(id % 700 == 3 ? "w" : "v")\(id)\n" }
+        }
+        let (plain, _) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12)
+        let (spilled, rows) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12,
+                                             entries: DiffEntries(memoryLimit: 32, blockSize: 8))
+        #expect(rows.entriesRunCount > 2_000, "a run a row: the keyed order is not the file's")
+        for _ in 0..<8 {
+            #expect(spilled.frame().lines == plain.frame().lines)
+            spilled.handle(key: .character(")"))
+            plain.handle(key: .character(")"))
+        }
+        spilled.handle(key: .character("G"))
+        plain.handle(key: .character("G"))
+        #expect(spilled.frame().lines == plain.frame().lines)
+        spilled.handle(.firstRow)
+        spilled.handle(.filter(".", columnOnly: true))
+        try refresh(spilled, until: "the filter's rows") { spilled.dataRowCount == 11 && !spilled.frame().line(11).contains("filtering") }
+        #expect(spilled.frame().lines[1].hasPrefix("   4 ->     3│v3→w3") && spilled.frame().lines[2].hasPrefix("   8 ---    7│v7"), "\(spilled.frame().lines.joined(separator: "\n"))")
+    }
+
+    @Test("the first screen comes while the comparison runs: the counts say + until it ends")
+    func whileComparing() throws {
+        var old = "id,value\n", new = "id,value\n"
+        for index in 0..<60_000 {
+            old += "\(index),v\(index)\n"
+            new += "\(index),\(index % 10_000 == 0 ? "w" : "v")\(index)\n"
+        }
+        let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false, batchLimit: 1000)
+        #expect(!rows.isComplete)
+        #expect(viewer.frame().line(8).hasSuffix("comparing… "), "\(viewer.frame().line(8))")
+        // The first rows on screen, a batch of them, while the rest are compared.
+        try refresh(viewer, until: "the first rows") { viewer.dataRowCount > 0 }
+        #expect(viewer.dataRowCount <= 1000 && !rows.isComplete)
+        #expect(viewer.frame().line(1).hasPrefix("   1 ->│  0 v0→w0"), "\(viewer.frame().lines.joined(separator: "\n"))")
+        #expect(viewer.frame().line(8).contains("+ changed, 0+ added, 0+ removed"), "\(viewer.frame().line(8))")
+        // A filter made while it compares covers every row once it ends.
+        let (filtered, filteredRows) = try diffViewer(old: old, new: new, width: 60, waits: false)
+        filtered.handle(.filter("->", columnOnly: true))
+        try finish(filtered, filteredRows)
+        try refresh(filtered, until: "the filter made again") { filtered.dataRowCount == 6 && !filtered.frame().line(8).contains("filtering") }
+        try finish(viewer, rows)
+        let status = viewer.frame().line(8)
+        #expect(status.contains("6 changed, 0 added, 0 removed") && !status.contains("+"), "\(status)")
+        #expect(viewer.dataRowCount == 60_000)
+        viewer.handle(key: .character("G"))
+        viewer.handle(key: .character("("))
+        #expect(viewer.cursorRow == 50_000)
+    }
+}
+
+@Suite("Diff rows as runs")
+struct DiffEntriesTests {
+    @Test("runs spilled to a file read back as the runs kept in memory; a copy keeps what it had",
+          arguments: [(1, 1), (4, 2), (64, 16)])
+    func spilled(memoryLimit: Int, blockSize: Int) {
+        var generator = SeededGenerator(seed: UInt64(memoryLimit * 131 + blockSize))
+        var plain = DiffEntries(memoryLimit: 1 << 30)
+        var spilled = DiffEntries(memoryLimit: memoryLimit, blockSize: blockSize)
+        var copy: DiffEntries?
+        var old = 1, new = 1
+        for index in 0..<5_000 {
+            let choice = generator.next() % 10
+            // Mostly runs of same records, some keyed jumps (with offsets), some changes.
+            let kind: UInt8 = choice < 6 ? DiffEntries.same : UInt8(choice % 5)
+            if choice == 9 {
+                old += Int(generator.next() % 50)
+                new += Int(generator.next() % 50)
+            }
+            let oldRef = kind == DiffEntries.added ? nil : RecordRef(record: old, offset: choice == 9 ? Int64(old * 10) : nil)
+            let newRef = kind == DiffEntries.removed ? nil : RecordRef(record: new, offset: choice == 9 ? Int64(new * 10) : nil)
+            if oldRef != nil { old += 1 }
+            if newRef != nil { new += 1 }
+            plain.append(kind: kind, old: oldRef, new: newRef)
+            spilled.append(kind: kind, old: oldRef, new: newRef)
+            if index == 3_000 { copy = spilled }
+        }
+        #expect(spilled.count == plain.count && spilled.runCount == plain.runCount)
+        #expect(spilled.runCount > 1_000)
+        for index in 0..<plain.count {
+            if spilled.entry(index) != plain.entry(index) {
+                Issue.record("row \(index): \(spilled.entry(index)) is not \(plain.entry(index))")
+                break
+            }
+        }
+        let kept = try? #require(copy)
+        #expect(kept?.count == 3_001)
+        #expect((0..<3_001).allSatisfy { kept?.entry($0) == plain.entry($0) })
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+/// daff, when it is installed: on the PATH, or in the benchmark's `.venv-peers`.
+enum Daff {
+    static let path: String? = {
+        let local = Paths.package.appendingPathComponent(".venv-peers/bin/daff").path
+        if FileManager.default.isExecutableFile(atPath: local) { return local }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/daff"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+}
+
+/// `--diff` with the real binary: daff's highlighter format, exit statuses, inputs of every
+/// kind, errors in one line, inputs never written.
+@Suite("Diff end to end")
+struct DiffEndToEndTests {
+    let binary = Paths.binary
+    let old = "id,name,age\n1,Ann,30\n2,Bob,40\n3,Cy,50\n4,Di,60\n5,Ed,70\n6,Flo,80\n"
+    let new = "id,name,age\n1,Ann,30\n2,Bob,41\n4,Di,60\n5,Ed,70\n7,Gus,90\n6,Flo,80\n"
+
+    func files(_ texts: [String: String]) throws -> URL {
+        let directory = try Paths.temporaryDirectory()
+        for (name, text) in texts { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        return directory
+    }
+
+    @Test("by position: daff's rows, with context; exit 1 for differences, 0 and the header alone for none")
+    func positional() throws {
+        let dir = try files(["old.csv": old, "new.csv": new])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--output", "csv",
+                              dir.appendingPathComponent("old.csv").path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.text == "@@,id,name,age\n,1,Ann,30\n->,2,Bob,40->41\n---,3,Cy,50\n,4,Di,60\n,5,Ed,70\n+++,7,Gus,90\n,6,Flo,80\n")
+        #expect(result.stderr.isEmpty)
+        let none = try run([binary, "--diff", dir.appendingPathComponent("old.csv").path, "--output", "csv",
+                            dir.appendingPathComponent("old.csv").path])
+        #expect(none.status == 0)
+        #expect(none.text == "@@,id,name,age\n")
+        let bare = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--context", "0", "--output", "tsv",
+                            dir.appendingPathComponent("old.csv").path])
+        #expect(bare.text == "@@\tid\tname\tage\n->\t2\tBob\t40->41\n---\t3\tCy\t50\n+++\t7\tGus\t90\n")
+    }
+
+    @Test("by key: rows in the key's order, ... for rows left out; --summary counts per column")
+    func keyed() throws {
+        let dir = try files(["old.csv": old, "new.csv": new])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = [dir.appendingPathComponent("new.csv").path, dir.appendingPathComponent("old.csv").path]
+        let result = try run([binary, "--diff", paths[0], "--key", "id", "--output", "csv", paths[1]])
+        #expect(result.status == 1)
+        #expect(result.text == "@@,id,name,age\n,1,Ann,30\n->,2,Bob,40->41\n---,3,Cy,50\n,4,Di,60\n...,...,...,...\n,6,Flo,80\n+++,7,Gus,90\n")
+        let summary = try run([binary, "--diff", paths[0], "--key", "id", "--summary", "--output", "csv", paths[1]])
+        #expect(summary.status == 1)
+        #expect(summary.text == "column,status,changed\nid,key,0\nname,,0\nage,,1\n")
+        #expect(summary.stderr == "csvfreeze: 1 record changed, 1 added, 1 removed, 4 the same\n")
+        let json = try run([binary, "--diff", paths[0], "--key", "id", "--context", "0", "--output", "jsonl", paths[1]])
+        #expect(json.text == "{\"@@\":\"->\",\"id\":\"2\",\"name\":\"Bob\",\"age\":\"40->41\"}\n{\"@@\":\"---\",\"id\":\"3\",\"name\":\"Cy\",\"age\":\"50\"}\n{\"@@\":\"+++\",\"id\":\"7\",\"name\":\"Gus\",\"age\":\"90\"}\n")
+    }
+
+    @Test("columns by name: a ! row marks added, removed and moved ones; a changed cell holding -> gets a longer arrow")
+    func columns() throws {
+        let dir = try files(["old.csv": "id,name,zip\n1,Ann,a\n2,Bob,b\n", "new.csv": "name,id,city\nAnn,1,x\nBob->B,2,\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--output", "csv",
+                              dir.appendingPathComponent("old.csv").path])
+        #expect(result.status == 1)
+        // id and name swapped places: one of them moved; zip stays after name, as it was.
+        #expect(result.text == "!,,---,:,+++\n@@,name,zip,id,city\n+,Ann,a,1,x\n-->,Bob-->Bob->B,b,2,\n")
+    }
+
+    @Test("compressed, piped and in another dialect: the same rows as the plain files")
+    func inputsOfEveryKind() throws {
+        let other = new.replacingOccurrences(of: ",", with: ";").replacingOccurrences(of: "\n", with: "\r\n")
+        let dir = try files(["old.csv": old, "new.csv": new, "other.txt": other])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try run(["/bin/sh", "-c", "gzip -k \(shellQuote(dir.appendingPathComponent("old.csv").path))"]).status == 0)
+        let plain = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--output", "csv",
+                             dir.appendingPathComponent("old.csv").path])
+        let mixed = try run([binary, "--diff", "-", "--output", "csv", dir.appendingPathComponent("old.csv.gz").path],
+                            stdin: Data(other.utf8))
+        #expect(mixed.status == 1, "\(mixed.stderr)")
+        #expect(mixed.text == plain.text)
+        let keyed = try run([binary, "--diff", dir.appendingPathComponent("other.txt").path, "--key", "id", "--output", "csv",
+                             dir.appendingPathComponent("old.csv.gz").path])
+        #expect(keyed.status == 1)
+        #expect(keyed.text.hasPrefix("@@,id,name,age\n,1,Ann,30\n->,2,Bob,40->41\n"))
+    }
+
+    @Test("trouble is exit 2 with one line: an unknown key column, a missing file, stdin twice; nothing is written")
+    func trouble() throws {
+        let dir = try files(["old.csv": old, "new.csv": new])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let oldPath = dir.appendingPathComponent("old.csv").path, newPath = dir.appendingPathComponent("new.csv").path
+        let unknown = try run([binary, "--diff", newPath, "--key", "ident", oldPath])
+        #expect(unknown.status == 2)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr == "csvfreeze: --key 'ident': \(oldPath): no column 'ident' (columns: 'id', 'name', 'age')\n")
+        let missing = try run([binary, "--diff", dir.appendingPathComponent("nope.csv").path, oldPath])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.components(separatedBy: "\n").count == 2 && missing.stderr.contains("nope.csv"))
+        #expect(try run([binary, "--diff", "-", "-"], stdin: Data(old.utf8)).status == 2)
+        #expect(try run([binary, "--key", "id", oldPath]).status == 64)
+        #expect(try String(contentsOfFile: oldPath, encoding: .utf8) == old)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["new.csv", "old.csv"])
+    }
+
+    @Test("binary input is compared as one file is shown, with a warning; a directory is trouble")
+    func binaryAndUnreadable() throws {
+        let dir = try files(["old.csv": "a,b\n1,\u{0}x\n2,y\n", "new.csv": "a,b\n1,\u{0}x\n2,z\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = try run([self.binary, "--diff", dir.appendingPathComponent("new.csv").path, "--context", "0", "--output", "csv",
+                              dir.appendingPathComponent("old.csv").path])
+        #expect(binary.status == 1)
+        #expect(binary.text == "@@,a,b\n->,2,y->z\n")
+        #expect(binary.stderr.contains("old.csv: binary data? (NUL bytes)"))
+        let directory = try run([self.binary, "--diff", dir.path, dir.appendingPathComponent("old.csv").path])
+        #expect(directory.status == 2)
+        #expect(directory.stderr.hasPrefix("csvfreeze: ") && directory.stderr.components(separatedBy: "\n").count == 2)
+    }
+
+    @Test("repeated and empty keys are said, with how many and the first; records still match in order")
+    func keyProblems() throws {
+        let dir = try files(["old.csv": "id,v\n1,a\n1,b\n,c\n2,d\n", "new.csv": "id,v\n1,a\n1,B\n,c\n,e\n2,d\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--key", "id", "--context", "0",
+                              "--output", "csv", dir.appendingPathComponent("old.csv").path])
+        #expect(result.status == 1)
+        // Empty keys sort last, as empty cells do in --sort.
+        #expect(result.text == "@@,id,v\n->,1,b->B\n+++,,e\n")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.contains("old.csv: 1 record repeat") && $0.contains("first: 1 in rows 1 and 2") })
+        #expect(lines.contains { $0.contains("new.csv: 2 records repeat") })
+        #expect(lines.contains { $0.hasSuffix("old.csv: 1 record with an empty key (first: row 3)") })
+        #expect(lines.contains { $0.hasSuffix("new.csv: 2 records with an empty key (first: row 3)") })
+    }
+
+    @Test("daff patch rebuilds the new table from the diff, by position and by key",
+          .enabled(if: Daff.path != nil, "daff is not installed (scripts/setup-peers.sh puts it in .venv-peers)"),
+          arguments: [false, true])
+    func daffRoundTrip(byKey: Bool) throws {
+        let daff = try #require(Daff.path)
+        var seed: UInt64 = byKey ? 99 : 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let words = ["alpha", "beta", "a, b", "say \"hi\"", "Zürich", "x->y", "two\nlines", "9", "10"]
+        for round in 0..<6 {
+            let dir = try Paths.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            func field(_ text: String) -> String {
+                text.contains(",") || text.contains("\"") || text.contains("\n") ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            }
+            var records = (0..<40).map { id in [String(id * 10), words[next(words.count)], words[next(words.count)] + String(next(100))] }
+            let oldText = "id,a,b\n" + records.map { $0.map(field).joined(separator: ",") + "\n" }.joined()
+            for _ in 0..<(1 + next(6)) {
+                switch next(3) {
+                case 0: records[next(records.count)][1 + next(2)] = words[next(words.count)] + "!"
+                case 1:
+                    // By key the new record keeps the key order; by position it goes anywhere.
+                    let place = next(records.count)
+                    records.insert([String((Int(records[place][0]) ?? 0) - 5), "new", words[next(words.count)]], at: place)
+                default: records.remove(at: next(records.count))
+                }
+            }
+            let newText = "id,a,b\n" + records.map { $0.map(field).joined(separator: ",") + "\n" }.joined()
+            let oldPath = dir.appendingPathComponent("old.csv").path, newPath = dir.appendingPathComponent("new.csv").path
+            try Data(oldText.utf8).write(to: URL(fileURLWithPath: oldPath))
+            try Data(newText.utf8).write(to: URL(fileURLWithPath: newPath))
+            let diffPath = dir.appendingPathComponent("diff.csv").path
+            let diff = try run([binary, "--diff", newPath, "--output", "csv"] + (byKey ? ["--key", "id"] : []) + [oldPath])
+            #expect(diff.status == 1, "\(diff.stderr)")
+            try diff.stdout.write(to: URL(fileURLWithPath: diffPath))
+            let patchedPath = dir.appendingPathComponent("patched.csv").path
+            let patch = try run([daff, "patch", "--output", patchedPath, oldPath, diffPath])
+            #expect(patch.status == 0, "\(patch.stderr)")
+            // Compared as records (daff quotes in its own way).
+            let patched = try run([binary, "--output", "json", patchedPath]).text
+            let expected = try run([binary, "--output", "json", newPath]).text
+            #expect(patched == expected, "round \(round)\n\(diff.text)")
+        }
+    }
+
+    @Test("on a terminal: the diff as one grid, ) to the next change, | on the marker keeps changed rows, q exits as diff")
+    func onScreen() throws {
+        let dir = try files(["old.csv": old, "new.csv": new])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pane = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --theme mono --diff new.csv old.csv", width: 60, height: 12)
+        let screen = try pane.waitFor("the counts") { $0.contains { $0.contains("1 changed, 1 added, 1 removed") } }
+        #expect(screen[0].hasPrefix("  # @@ │id name age"))
+        #expect(screen[2].hasPrefix("  2 -> │ 2 Bob  40→41"))
+        #expect(screen[3].hasPrefix("  3 ---│ 3 Cy      50"))
+        #expect(screen[6].hasPrefix("  6 +++│ 7 Gus     90"))
+        // The changed cell reversed and underlined, in mono too.
+        #expect(try pane.styledScreen().contains("\u{1B}[4;7m40→41"))
+        try pane.send(")", ")")
+        try pane.waitFor("the second change") { $0.contains { $0.contains("row 3/7") } }
+        try pane.send("|")
+        try pane.send("-l", "^->$")
+        try pane.send("Enter")
+        let filtered = try pane.waitFor("the changed rows only") { $0.contains { $0.contains("row 1/1 of 7") } }
+        #expect(filtered[1].hasPrefix("  2 -> │ 2 Bob  40→41") && filtered[2].trimmingCharacters(in: .whitespaces).isEmpty)
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=1 modes=icanon echo") == true)
+        // A key column a table lacks: one line before the screen is taken, exit 2.
+        let wrong = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --diff new.csv --key ident old.csv", width: 100, height: 6)
+        #expect(try wrong.waitForExit()?.hasPrefix("[exit=2 ") == true)
+        #expect(try wrong.screen()[0] == "csvfreeze: --key 'ident': old.csv: no column 'ident' (columns: 'id', 'name', 'age')")
+    }
+}
