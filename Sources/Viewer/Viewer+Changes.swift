@@ -7,7 +7,7 @@ extension Viewer {
     /// - Complexity: a binary search in the plain view; in a sorted or filtered one, the
     ///   view's records are read in batches from the cursor on until a marked one.
     func goToChange(forward: Bool) {
-        sync()
+        reconcile()
         guard source.markedRecord(from: 0, forward: true) != nil else {
             message = source.statusNote == nil ? "( and ) go through the changes of a diff (--diff)"
                 : "no changes" + (source.isComplete ? "" : " yet")
@@ -21,7 +21,7 @@ extension Viewer {
             return
         }
         markJump()
-        moveCursor(toRow: row, edge: .zero)
+        moveCursor(toRow: row, column: cursorColumn)
     }
 
     /// The plain view: the source knows its marked records in order.
