@@ -43,6 +43,10 @@ let package = Package(
         .target(name: "Diff", dependencies: ["CellStore", "CFieldScan", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
+        // Generators, references and fuzz helpers for the tests and the benchmark; no
+        // product target depends on it. `SeededGenerator` stays in CellStore: a query's
+        // key sample (SQL) draws from it.
+        .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
@@ -52,15 +56,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Insight", "Table", "SQL", "Export"]),
-        .testTarget(name: "CellStoreTests", dependencies: ["CellStore"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore", "Table"]),
-        .testTarget(name: "FieldKernelTests", dependencies: ["CellStore", "Query", "Insight", "Scan"]),
-        .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table", "Query"]),
+        .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Insight", "Table", "SQL", "Export", "TestSupport"]),
+        .testTarget(name: "CellStoreTests", dependencies: ["CellStore", "TestSupport"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore", "Table", "TestSupport"]),
+        .testTarget(name: "FieldKernelTests", dependencies: ["CellStore", "Query", "Insight", "Scan", "TestSupport"]),
+        .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table", "Query", "TestSupport"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
-        .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore"]),
+        .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore", "TestSupport"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore"]),
-        .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan"]),
+        .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query"]),

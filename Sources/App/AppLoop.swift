@@ -8,9 +8,9 @@ import Viewer
 ///
 /// It never touches a terminal: the executable gives it the real `Screen` and `Clock`,
 /// tests give it fakes and drive it step by step.
-public final class AppLoop {
+package final class AppLoop {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
-    public static let frameInterval = 0.03
+    package static let frameInterval = 0.03
 
     /// A sheet on the stack: its viewer, and the pass that makes its rows (none for the table).
     private struct Entry {
@@ -22,7 +22,7 @@ public final class AppLoop {
 
     private var entries: [Entry]
     /// The sheets, the table first; the last is on screen.
-    public var sheets: [Viewer] { entries.map(\.viewer) }
+    package var sheets: [Viewer] { entries.map(\.viewer) }
     private let screen: any Screen
     private let clock: any Clock
     /// Opens the input again (for `R`, and a followed file that was truncated).
@@ -32,10 +32,10 @@ public final class AppLoop {
     /// then waits with no timeout, so an idle viewer uses no CPU).
     private var nextTick: Double?
     /// 128 + the signal that ended the session, or 0.
-    public private(set) var status: Int32 = 0
-    public private(set) var isFinished = false
+    package private(set) var status: Int32 = 0
+    package private(set) var isFinished = false
 
-    public init(table: Viewer, screen: any Screen, clock: any Clock,
+    package init(table: Viewer, screen: any Screen, clock: any Clock,
                 reopen: @escaping () throws(CellStoreError) -> CellStore) {
         entries = [Entry(viewer: table, source: nil)]
         self.screen = screen
@@ -44,30 +44,30 @@ public final class AppLoop {
     }
 
     /// The table (the bottom sheet).
-    public var table: Viewer { entries[0].viewer }
+    package var table: Viewer { entries[0].viewer }
     /// The sheet on screen.
-    public var top: Viewer { entries[entries.count - 1].viewer }
+    package var top: Viewer { entries[entries.count - 1].viewer }
 
     /// Puts `sheet` over the others; `q` or Esc in it comes back here.
-    public func push(_ sheet: Viewer) {
+    package func push(_ sheet: Viewer) {
         entries.append(Entry(viewer: sheet, source: nil, opener: top))
         lastFrame = nil
     }
 
     /// Puts a sheet made by a pass over the others (opened from `opener`, the top sheet
     /// unless said); it fills in as the pass runs.
-    public func push(_ source: SheetSource, openedFrom opener: Viewer? = nil) {
+    package func push(_ source: SheetSource, openedFrom opener: Viewer? = nil) {
         entries.append(Entry(viewer: source.viewer, source: source, opener: opener ?? top))
         lastFrame = nil
     }
 
     /// Runs until the user quits, a signal ends the session, or the terminal goes away.
-    public func run() {
+    package func run() {
         while !isFinished { step() }
     }
 
     /// One turn: draw if needed, wait, apply what happened.
-    public func step() {
+    package func step() {
         draw()
         if top.isAnimating {
             if nextTick == nil { nextTick = clock.now + Self.frameInterval }

@@ -2,7 +2,7 @@ import FreezeLayout
 import Viewer
 
 /// Something that happened, as the event loop hears of it.
-public enum Happening: Sendable, Equatable {
+package enum Happening: Sendable, Equatable {
     case key(Key)
     case mouse(MouseEvent)
     case resize(Size)
@@ -25,7 +25,7 @@ extension Happening {
 }
 
 /// Where the loop draws and what it waits on: the terminal, or a fake in tests.
-public protocol Screen: AnyObject {
+package protocol Screen: AnyObject {
     var size: Size { get }
     /// Shows `frame` (the loop calls it only when the frame changed).
     func draw(_ frame: Frame)
@@ -42,6 +42,6 @@ public protocol Screen: AnyObject {
 }
 
 /// The time, in seconds, from any fixed start.
-public protocol Clock: AnyObject {
+package protocol Clock: AnyObject {
     var now: Double { get }
 }

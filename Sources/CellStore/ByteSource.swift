@@ -104,13 +104,9 @@ package final class SpoolSource: ByteSource {
     package init(limit: SpoolLimit = .keepFree, directory: String? = nil, reserve: Int64? = nil) {
         self.limit = limit
         self.reserve = reserve
-        let directory = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = directory ?? TemporaryFile.directory
         self.directory = directory
-        var template = Array((directory + "/csvfreeze-stdin-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd >= 0 {
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        }
+        let fd = (try? TemporaryFile.openUnlinked(tag: "stdin", in: directory)) ?? -1
         descriptor = fd
         overflowStart = Atomic(fd >= 0 ? Int64.max : 0)
     }

@@ -3,7 +3,7 @@
 extension CellStore {
     /// Stops the loader at its next wait for input (it waits in short steps), so that
     /// a store that is replaced or closed leaves no thread reading behind it.
-    public func stopLoading() { loader.stop() }
+    package func stopLoading() { loader.stop() }
 
     /// Looks whether the file changed on disk since it was opened (shorter, longer,
     /// rewritten or replaced) and, if so, says so on the status line, offering `R`.
@@ -11,7 +11,7 @@ extension CellStore {
     /// calls; meant to be called before the user's keys are handled.
     /// - Returns: true when the file changed.
     @discardableResult
-    public func noticeChangeOnDisk() -> Bool {
+    package func noticeChangeOnDisk() -> Bool {
         guard !loader.follows, let file = Loader.regularFile(of: loader.input), let opened = loader.openedAs else { return false }
         let now = FileIdentity(file)
         let atPath = FileIdentity(path: name)
@@ -33,7 +33,7 @@ extension CellStore {
 extension CellStore {
     /// True when `path` names the file this store reads (the same device and inode), so
     /// that writing there would overwrite the input being viewed.
-    public func isInput(_ path: String) -> Bool {
+    package func isInput(_ path: String) -> Bool {
         guard let file = Loader.regularFile(of: loader.input), let now = FileIdentity(file),
               let there = FileIdentity(path: path) else {
             return false
@@ -44,5 +44,5 @@ extension CellStore {
 
 extension CellStore {
     /// True when the input is followed as it grows (it never ends).
-    public var follows: Bool { loader.follows }
+    package var follows: Bool { loader.follows }
 }

@@ -1,13 +1,13 @@
 /// Hands out readers of the records indexed so far, from any thread: what a background
 /// pass that follows an input still loading (a sort, a filter) holds instead of the store,
 /// which belongs to the UI thread.
-public struct RecordReaders: Sendable {
+package struct RecordReaders: Sendable {
     let loader: Loader
     /// A reader and progress fixed when these readers were made (see `asOfNow`).
     let frozen: (reader: RecordReader?, progress: LoadProgress)?
 
     /// A reader of the records known now (nil until the dialect is known).
-    public func current() -> RecordReader? {
+    package func current() -> RecordReader? {
         if let frozen { return frozen.reader }
         return loader.shared.withLock { state in
             state.dialect.map { dialect in
@@ -19,27 +19,27 @@ public struct RecordReaders: Sendable {
     }
 
     /// The loader's progress now.
-    public var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
+    package var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
 
     /// True for readers of the records indexed when they were made (`recordReadersAsOfNow`):
     /// their input ends there, though the loader may not have finished.
-    public var isSnapshot: Bool { frozen != nil }
+    package var isSnapshot: Bool { frozen != nil }
 
     /// Published whenever the index grows or the loader ends: a pass that follows the
     /// input waits on it for more records.
-    public var changes: ChangeSignal { loader.progressSignal }
+    package var changes: ChangeSignal { loader.progressSignal }
 }
 
 extension CellStore {
     /// Published whenever the index grows or the loader ends (from the loader's thread).
-    public var progressSignal: ChangeSignal { loader.progressSignal }
+    package var progressSignal: ChangeSignal { loader.progressSignal }
 
     /// Readers of this store's input for other threads, following its index as it grows.
-    public var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil) }
+    package var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil) }
 
     /// Readers of the records indexed now, as if the input ended there: for a pass over an
     /// input that is followed (it never ends), which then covers the rows read so far.
-    public var recordReadersAsOfNow: RecordReaders {
+    package var recordReadersAsOfNow: RecordReaders {
         loader.shared.withLock { state in
             var progress = state.progress
             let end = state.checkpoints.isEmpty ? state.available : max(state.checkpoints.last!.offset, progress.bytesRead)

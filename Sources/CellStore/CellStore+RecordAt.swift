@@ -36,7 +36,7 @@ extension CellStore {
     /// around it is parsed. Without an offset, as `row(_:)`.
     ///
     /// - Complexity: one record's bytes when not cached.
-    public func row(_ index: Int, at offset: Int64?) -> Row? {
+    package func row(_ index: Int, at offset: Int64?) -> Row? {
         guard let offset else { return row(index) }
         return rows(startingAt: [(index, offset)])[index]
     }
@@ -46,7 +46,7 @@ extension CellStore {
     /// megabyte, so there they are shared out between two threads.
     ///
     /// - Complexity: one record's bytes for each that is not cached.
-    public func rows(startingAt places: [(record: Int, offset: Int64)]) -> [Int: Row] {
+    package func rows(startingAt places: [(record: Int, offset: Int64)]) -> [Int: Row] {
         var found: [Int: Row] = [:]
         var missing: [(record: Int, offset: Int64)] = []
         for place in places where found[place.record] == nil {

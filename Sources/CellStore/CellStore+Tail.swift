@@ -18,7 +18,7 @@ extension CellStore {
     /// complete, not a file, or indexed nearly to its end).
     /// - Complexity: reads and parses at most `tailWindow.limit` bytes.
     @discardableResult
-    public func jumpToEnd(rows wanted: Int) -> Bool {
+    package func jumpToEnd(rows wanted: Int) -> Bool {
         guard !isComplete, case .file(let file, _) = loader.input, let dialect else { return false }
         // Once numbers are estimated they stay as they are until the index settles them:
         // estimating again would move rows under the user.
@@ -50,12 +50,12 @@ extension CellStore {
     }
 
     /// True while rows near the end are numbered by estimate.
-    public var isApproximate: Bool { provisionalTail != nil && !isComplete }
+    package var isApproximate: Bool { provisionalTail != nil && !isComplete }
 
     /// Once the index is complete: how far the estimated numbers were off (exact − estimate),
     /// exactly once, so the viewer can shift its cursor and view without a jump. Nil when
     /// there was no estimate, or when it cannot be matched (the view then just stays valid).
-    public func settleEstimate() -> Int? {
+    package func settleEstimate() -> Int? {
         guard let tail = provisionalTail, isComplete else { return nil }
         provisionalTail = nil
         guard let exact = recordNumber(at: tail.offset) else { return nil }

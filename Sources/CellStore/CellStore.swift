@@ -13,17 +13,17 @@ import Synchronization
 public final class CellStore {
     /// Counters for tests and `--debug-stats`: work done, not time taken.
     public struct Statistics: Sendable, Equatable {
-        public var blocksParsed = 0
-        public var bytesParsed: Int64 = 0
-        public var cachedBlocks = 0
-        public var checkpoints = 0
+        package var blocksParsed = 0
+        package var bytesParsed: Int64 = 0
+        package var cachedBlocks = 0
+        package var checkpoints = 0
         /// `row(_:)` calls for a record that does not exist (negative, or past the end of
         /// a complete input). A well-behaved caller makes none.
-        public var outOfRangeRequests = 0
+        package var outOfRangeRequests = 0
     }
 
     /// The C libraries this module runs on, with their versions, for `--version`.
-    public static var libraryVersions: [String] {
+    package static var libraryVersions: [String] {
         ["libcsv \(CSV_MAJOR).\(CSV_MINOR).\(CSV_RELEASE)"] + Compression.libraryVersions
     }
 
@@ -64,7 +64,7 @@ public final class CellStore {
     /// input is then always spooled, where gzip is otherwise read through access points.
     /// `encoding` names what the text is written in (converted to UTF-8 as it is read);
     /// without it, a UTF-16 or UTF-32 byte-order mark names it.
-    public static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
+    package static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
                             encoding: TextEncoding? = nil,
                             follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, readsAtRandom: Bool = false,
                             checkpointSpacing: Int64 = 64 << 10,
@@ -88,7 +88,7 @@ public final class CellStore {
     }
 
     /// A store over bytes in memory, indexed on the calling thread before it returns.
-    public convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil, quote: UInt8? = nil,
+    package convenience init(bytes: [UInt8], name: String = "memory", delimiter: UInt8? = nil, quote: UInt8? = nil,
                             preamble: PreambleRule = .none, checkpointSpacing: Int64 = 64 << 10, cacheCapacity: Int = 32,
                             onChange: @escaping @Sendable () -> Void = {}) {
         let loader = Loader(input: .memory(MemorySource(bytes)), spacing: checkpointSpacing,
@@ -98,13 +98,13 @@ public final class CellStore {
     }
 
     /// The loader's progress now.
-    public var progress: LoadProgress { loader.shared.withLock { $0.progress } }
+    package var progress: LoadProgress { loader.shared.withLock { $0.progress } }
 
     /// The dialect in use, once the start of the input has been seen.
-    public var dialect: Dialect? { loader.shared.withLock { $0.dialect } }
+    package var dialect: Dialect? { loader.shared.withLock { $0.dialect } }
 
     /// True when the input can be opened again (a file, not a stream).
-    public var isReloadable: Bool {
+    package var isReloadable: Bool {
         switch loader.input {
         case .file: return true
         case .packed(let packed): return packed.compressedSize != nil
@@ -114,17 +114,17 @@ public final class CellStore {
 
     /// The compression the input was read through (`gzip`, `zstd`, `xz`, `bzip2`), if any.
     /// A file's is known at once; a stream's once its first bytes are read.
-    public var compressionName: String? {
+    package var compressionName: String? {
         if case .packed(let packed) = loader.input { return packed.compression?.name }
         return progress.compression
     }
 
     /// The encoding the text is converted from to UTF-8, once known (nil: read as UTF-8).
-    public var encodingName: String? { dialect?.encoding }
+    package var encodingName: String? { dialect?.encoding }
 
     /// True when the input is decoded in the background (converted from another encoding,
     /// or decompressed): it is read once, to its end, and cannot be followed.
-    public var isConverted: Bool {
+    package var isConverted: Bool {
         if case .packed = loader.input { return true }
         return progress.compression != nil || encodingName != nil
     }
@@ -137,7 +137,7 @@ public final class CellStore {
 
 
     /// The lines before the table, if any (shown above the header, never parsed as CSV).
-    public var preamble: [String] { loader.shared.withLock { $0.preamble } }
+    package var preamble: [String] { loader.shared.withLock { $0.preamble } }
 
     /// Records known to exist: indexed ones, and any parsed ahead of the loader.
     public var rowCount: Int {
@@ -153,10 +153,10 @@ public final class CellStore {
     }
 
     /// Records read so far, not counting an estimated tail (rows between are not known yet).
-    public var readRowCount: Int { max(progress.rowCount, rowsSeen) }
+    package var readRowCount: Int { max(progress.rowCount, rowsSeen) }
 
     /// Records shown under estimated numbers after `jumpToEnd`, while the index is not complete.
-    public var estimatedRows: Range<Int>? {
+    package var estimatedRows: Range<Int>? {
         guard let tail = provisionalTail, !isComplete else { return nil }
         return tail.estimatedFirstRecord..<(tail.estimatedFirstRecord + tail.rows.count)
     }
@@ -171,7 +171,7 @@ public final class CellStore {
     private var widestSeen = 0
 
     /// Work counters.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         var result = counters
         result.cachedBlocks = cache.count
         result.checkpoints = loader.shared.withLock { $0.checkpoints.count }
@@ -205,7 +205,7 @@ public final class CellStore {
 
     /// Parses ahead so that records up to `index` are known, if they exist, even before
     /// the loader reaches them (the first screen, and the width sample).
-    public func prefetch(upTo index: Int) {
+    package func prefetch(upTo index: Int) {
         guard !isComplete || index < rowCount else { return }
         // With an estimated tail shown, nothing past the indexed part is parsed ahead: the
         // tail's rows are in hand, and those between are not worth a long parse.

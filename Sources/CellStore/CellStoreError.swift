@@ -1,5 +1,5 @@
 /// What can go wrong when opening or reading an input; each message names the path.
-public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
     case isDirectory(String)
     case permissionDenied(String)
@@ -10,7 +10,7 @@ public enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `--encoding` named something iconv cannot convert from.
     case unknownEncoding(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let path): return "\(path): no such file"
         case .isDirectory(let path): return "\(path): is a directory, not a file"

@@ -3,24 +3,24 @@ import Glibc
 #endif
 
 /// A number as a cell writes it: what `CellValue.number(_:)` reads.
-public struct CellNumber: Sendable, Equatable {
+package struct CellNumber: Sendable, Equatable {
     /// A minus sign was written (`-0` is negative zero, equal to zero).
-    public var isNegative: Bool
+    package var isNegative: Bool
     /// The value as the nearest Double, correctly rounded: ±infinity past Double's range
     /// (`1e400`), 0 below it; a percentage is read in hundredths (`50%` is 0.5).
-    public var value: Double
+    package var value: Double
     /// Neither a decimal point, an exponent nor a percent sign: a whole number as written.
-    public var isInteger: Bool
+    package var isInteger: Bool
     /// Written with a trailing `%`.
-    public var isPercent: Bool
+    package var isPercent: Bool
     /// The value, when it is a whole number of at most 18 digits (exact, and compared fast).
-    public var small: Int64?
+    package var small: Int64?
     /// Where the digits before the point are in the cell (thousands separators among them).
-    public var integerDigits: Range<Int>
+    package var integerDigits: Range<Int>
     /// Where the digits after the point are in the cell.
-    public var fractionDigits: Range<Int>
+    package var fractionDigits: Range<Int>
     /// The written exponent (`e-3` is -3), less 2 for a percentage; clamped to ±10^9.
-    public var exponent: Int
+    package var exponent: Int
 }
 
 /// The one reading of a cell as a number or an instant, shared by the sort's keys, the
@@ -32,11 +32,11 @@ public struct CellNumber: Sendable, Equatable {
 /// `01234` are codes, not numbers); a currency sign of `$`, `€`, `£` or `¥`; a trailing `%`
 /// reads as hundredths. An instant is an ISO 8601 date, optionally with a time and a zone
 /// (see `instant(_:)`). Spaces around a value are ignored (`a, 12, 13` has numbers).
-public enum CellValue {
+package enum CellValue {
     /// The cell as a number, or nil.
     /// - Complexity: one pass over the cell, no allocation unless the value needs `strtod`
     ///   (more than 19 significant digits, or an exponent past 22).
-    public static func number(_ cell: UnsafeRawBufferPointer) -> CellNumber? {
+    package static func number(_ cell: UnsafeRawBufferPointer) -> CellNumber? {
         var start = 0, end = cell.count
         while start < end && cell[start] == 0x20 { start += 1 }
         while end > start && cell[end - 1] == 0x20 { end -= 1 }
@@ -134,19 +134,19 @@ public enum CellValue {
     }
 
     /// The cell as a number, or nil.
-    public static func number(_ cell: ArraySlice<UInt8>) -> CellNumber? {
+    package static func number(_ cell: ArraySlice<UInt8>) -> CellNumber? {
         cell.withUnsafeBytes { number($0) }
     }
 
     /// True when the cell reads as a number (the screen right-aligns it).
-    public static func isNumber(_ cell: ArraySlice<UInt8>) -> Bool {
+    package static func isNumber(_ cell: ArraySlice<UInt8>) -> Bool {
         guard let first = cell.first, first < 0x41 || first >= 0x80 else { return false }
         return number(cell) != nil
     }
 
     /// The significant digits of `number` (read from `cell`) and the power of ten of the
     /// first one: the value is ±0.d1d2d3… × 10^power. No digits: zero.
-    public static func significand(of number: CellNumber, in cell: UnsafeRawBufferPointer) -> (digits: [UInt8], power: Int) {
+    package static func significand(of number: CellNumber, in cell: UnsafeRawBufferPointer) -> (digits: [UInt8], power: Int) {
         var digits: [UInt8] = []
         var integerDigits = 0
         var leadingZeros = 0
@@ -245,7 +245,7 @@ public enum CellValue {
     /// `,fraction`), and `Z` or an offset `±hh`, `±hh:mm` or `±hhmm`. Months 1–12, days
     /// 1–31, hours 0–23, minutes 0–59, seconds 0–60; a date alone is its midnight in UTC,
     /// a time without a zone is read as UTC.
-    public static func instant(_ cell: UnsafeRawBufferPointer) -> Double? {
+    package static func instant(_ cell: UnsafeRawBufferPointer) -> Double? {
         var index = 0
         var count = cell.count
         while index < count && cell[index] == 0x20 { index += 1 }
@@ -303,12 +303,12 @@ public enum CellValue {
     }
 
     /// The cell as an instant, or nil.
-    public static func instant(_ cell: ArraySlice<UInt8>) -> Double? {
+    package static func instant(_ cell: ArraySlice<UInt8>) -> Double? {
         cell.withUnsafeBytes { instant($0) }
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -12,13 +12,13 @@ import Synchronization
 public final class ChangeSignal: Sendable {
     private let state = Mutex<(version: UInt64, waiters: [DispatchSemaphore])>((0, []))
 
-    public init() {}
+    package init() {}
 
     /// The number of changes published so far.
-    public var version: UInt64 { state.withLock { $0.version } }
+    package var version: UInt64 { state.withLock { $0.version } }
 
     /// Publishes a change: every thread waiting wakes.
-    public func notify() {
+    package func notify() {
         let waiters = state.withLock { state -> [DispatchSemaphore] in
             state.version &+= 1
             defer { state.waiters = [] }
@@ -28,7 +28,7 @@ public final class ChangeSignal: Sendable {
     }
 
     /// Returns once a change after `version` has been published (at once if one has).
-    public func wait(past version: UInt64) {
+    package func wait(past version: UInt64) {
         let semaphore = DispatchSemaphore(value: 0)
         let waits = state.withLock { state -> Bool in
             guard state.version == version else { return false }

@@ -1,39 +1,39 @@
 /// How an input is delimited: the field delimiter, the quote byte, and the line ending
 /// that output writers reproduce.
-public struct Dialect: Sendable, Equatable {
-    public var delimiter: UInt8
-    public var quote: UInt8
+package struct Dialect: Sendable, Equatable {
+    package var delimiter: UInt8
+    package var quote: UInt8
     /// The record terminator seen first in the input (`\n`, `\r\n` or `\r`), used when
     /// writing CSV back out so a file round-trips byte for byte.
-    public var lineEnding: [UInt8]
+    package var lineEnding: [UInt8]
     /// True when the start of the input holds NUL bytes, which text does not: probably not
     /// a delimited text file at all.
-    public var looksBinary = false
+    package var looksBinary = false
     /// `UTF-16LE` or `UTF-16BE` when the NUL bytes are every other byte of the start, as
     /// in UTF-16 text with no byte-order mark (read as UTF-8, it shows as NULs): the
     /// `--encoding` to give.
-    public var likelyUTF16: String?
+    package var likelyUTF16: String?
     /// The character encoding the input was converted from to UTF-8 (`--encoding`, or a
     /// UTF-16 byte-order mark), nil when it was read as UTF-8.
-    public var encoding: String?
+    package var encoding: String?
     /// True when the first line was Excel's `sep=X`, which set the delimiter.
-    public var hasSeparatorLine = false
+    package var hasSeparatorLine = false
 
     /// The quote byte meaning "no quoting" (`--quote none`): a quote is data everywhere. A
     /// line feed, because every reader of the field rules (the scanner, the sort-key and
     /// field readers) tests for a line end before it tests for the quote, so a quote byte
     /// that is a line end can never open a quoted field. libcsv tests the quote first
     /// inside a field: `RecordParser` gives it a byte absent from the bytes it parses.
-    public static let noQuote: UInt8 = 0x0A
+    package static let noQuote: UInt8 = 0x0A
 
     /// False with `--quote none`.
-    public var isQuoting: Bool { quote != Dialect.noQuote }
+    package var isQuoting: Bool { quote != Dialect.noQuote }
 
     /// The quote a search's candidate pattern is written for. Unquoted data is matched
     /// by a pattern written for `"`: it finds a superset of the records, as it must.
     package var candidateQuote: UInt8 { isQuoting ? quote : UInt8(ascii: "\"") }
 
-    public init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
+    package init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
         self.delimiter = delimiter
         self.quote = quote
         self.lineEnding = lineEnding
@@ -41,7 +41,7 @@ public struct Dialect: Sendable, Equatable {
 
     /// The delimiter's name, the quote's when it is not the usual double quote, and the
     /// encoding the input was converted from.
-    public var summary: String {
+    package var summary: String {
         var parts = [delimiterName]
         if !isQuoting {
             parts.append("no quotes")
@@ -54,7 +54,7 @@ public struct Dialect: Sendable, Equatable {
 
     /// Excel's first line `sep=X` (any case, X one byte), which names the delimiter and is
     /// not a record: the delimiter, and the line's length with its terminator.
-    public static func separatorLine(in bytes: ArraySlice<UInt8>) -> (delimiter: UInt8, length: Int)? {
+    package static func separatorLine(in bytes: ArraySlice<UInt8>) -> (delimiter: UInt8, length: Int)? {
         let start = bytes.startIndex
         guard bytes.count >= 5, bytes[start..<(start + 4)].map({ $0 | 0x20 }) == Array("sep=".utf8) else { return nil }
         let delimiter = bytes[start + 4]
@@ -89,7 +89,7 @@ public struct Dialect: Sendable, Equatable {
     }
 
     /// A short human name for the delimiter, for the status line.
-    public var delimiterName: String {
+    package var delimiterName: String {
         switch delimiter {
         case UInt8(ascii: ","): return "comma"
         case 0x09: return "tab"
@@ -111,7 +111,7 @@ public struct Dialect: Sendable, Equatable {
     /// lines, less its quoting problems. A quote inside a cell that does not start it is
     /// data (`a|{"x": "y"}|0.5`) and does not count against a delimiter; between two that
     /// split equally well, the one with fewer such quotes wins, then the one with more fields.
-    public static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
+    package static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
         var dialect = Dialect(quote: quote)
         dialect.lineEnding = detectLineEnding(sample, quote: quote)
         if let name = fileName?.lowercased(), name.hasSuffix(".tsv") || name.hasSuffix(".tab") {

@@ -8,9 +8,9 @@ import CLibCSV
 /// and VTE draw it (a skin tone after an emoji takes its own two cells, an emoji selector
 /// none, a ZWJ sequence its separate emoji), and how ncurses advances when it writes it,
 /// so the screen and ncurses never disagree about where the next column starts.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// The width of one grapheme cluster.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         if character.isASCII {
             let value = character.asciiValue ?? 0
             return value >= 0x20 && value < 0x7F ? 1 : 0
@@ -24,13 +24,13 @@ public enum DisplayWidth {
 
     /// The width of one code point: -1 when the C library knows no width for it (not
     /// assigned, or newer than its tables), which a terminal may draw as it pleases.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }
         return Int(cf_wcwidth(scalar.value))
     }
 
     /// The width of a string, cluster by cluster.
-    public static func of(_ string: String) -> Int {
+    package static func of(_ string: String) -> Int {
         var total = 0
         for character in string { total += of(character) }
         return total

@@ -16,9 +16,9 @@ import Synchronization
 /// been read through (its first jump to the end), paging costs what is on screen.
 public final class InputCell: Sendable {
     /// The cell's length in bytes (its whole value).
-    public let length: Int
+    package let length: Int
     /// The cell's column in its record (from 0).
-    public let column: Int
+    package let column: Int
     let source: any ByteSource
     let delimiter: UInt8
     let quote: UInt8
@@ -48,7 +48,7 @@ public final class InputCell: Sendable {
     /// to its end, once `reader` covers the whole input; until then it is nil.
     ///
     /// - Complexity: O(1), or O(the cell) to measure it.
-    public convenience init?(row: Row, column: Int, reader: RecordReader) {
+    package convenience init?(row: Row, column: Int, reader: RecordReader) {
         guard row.isClipped(column), let origin = row.origin else { return nil }
         if let length = row.fullLength(ofCell: column) {
             self.init(source: reader.source, dialect: reader.dialect, origin: origin, column: column, length: length)
@@ -80,7 +80,7 @@ public final class InputCell: Sendable {
     ///
     /// - Complexity: O(the bytes delivered + 256 KiB), once the cell has been found.
     @discardableResult
-    public func read(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    package func read(from offset: Int = 0, _ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
         guard let start = place(before: offset) else { return false }
         var decoder = FieldDecoder(mode: start.mode, delimiter: delimiter, quote: quote)
         var value = start.value
@@ -121,7 +121,7 @@ public final class InputCell: Sendable {
     }
 
     /// The cell's bytes in `range` of its value (fewer when the input ends first).
-    public func bytes(in range: Range<Int>) -> [UInt8] {
+    package func bytes(in range: Range<Int>) -> [UInt8] {
         var result: [UInt8] = []
         let range = range.clamped(to: 0..<length)
         guard !range.isEmpty else { return [] }

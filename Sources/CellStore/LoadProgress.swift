@@ -1,54 +1,54 @@
 /// How far the background loader has come, as the screen shows it.
-public struct LoadProgress: Sendable, Equatable {
+package struct LoadProgress: Sendable, Equatable {
     /// Records indexed so far (exact once `isComplete`).
-    public var rowCount = 0
+    package var rowCount = 0
     /// Bytes of the input read so far.
-    public var bytesRead: Int64 = 0
+    package var bytesRead: Int64 = 0
     /// The input's size when known in advance (a regular file), else nil.
-    public var totalBytes: Int64?
+    package var totalBytes: Int64?
     /// For compressed input: compressed bytes read so far, and the compressed file's size
     /// (nil through a pipe). Progress and the time left count these.
-    public var packedBytesRead: Int64 = 0
-    public var packedSize: Int64?
+    package var packedBytesRead: Int64 = 0
+    package var packedSize: Int64?
     /// The compression of the input (`gzip`, …), once known; nil for plain text.
-    public var compression: String?
+    package var compression: String?
     /// True once the whole input has been read and indexed.
-    public var isComplete = false
+    package var isComplete = false
     /// The most cells any record has.
-    public var widestRow = 0
+    package var widestRow = 0
     /// The first record (0 is the first, header included) with more fields than a record
     /// held in memory keeps (`RecordParser.Limits.fieldLimit`), if any: the screen shows
     /// only its first fields, and output that reads records from the store refuses it.
-    public var tooWideRecord: Int?
+    package var tooWideRecord: Int?
     /// True when the input's last byte ends a record (so CSV output ends with a newline).
-    public var endsWithTerminator = true
+    package var endsWithTerminator = true
     /// True while following a file that has nothing new: everything is read for now.
-    public var isCaughtUp = false
+    package var isCaughtUp = false
     /// Seconds since the loader started, at the last update.
-    public var elapsed: Double = 0
+    package var elapsed: Double = 0
     /// A read error that stopped the loader, if any.
-    public var failure: String?
+    package var failure: String?
     /// A note about the input for the status line: it waits for a writer, reading paused
     /// at the spool limit, the file changed on disk.
-    public var notice: String?
+    package var notice: String?
     /// True when a followed file became shorter, so it must be read again from its start.
-    public var wasTruncated = false
+    package var wasTruncated = false
     /// True when a followed file's name came to hold another file (a log rotated by
     /// renaming), so the new file must be read.
-    public var wasReplaced = false
+    package var wasReplaced = false
     /// The first malformed quoting met (read leniently), and how many there were.
-    public var quotingProblem: QuotingProblem?
-    public var quotingProblemCount = 0
+    package var quotingProblem: QuotingProblem?
+    package var quotingProblemCount = 0
 
-    public init() {}
+    package init() {}
 
     /// Bytes read per second so far (0 until measurable).
-    public var bytesPerSecond: Double {
+    package var bytesPerSecond: Double {
         elapsed > 0.01 ? Double(bytesRead) / elapsed : 0
     }
 
     /// Seconds still to go at the rate so far, when the size is known.
-    public var secondsLeft: Double? {
+    package var secondsLeft: Double? {
         if let packed = packedSize {
             guard elapsed > 0.01, packedBytesRead > 0 else { return nil }
             return Double(max(0, packed - packedBytesRead)) / (Double(packedBytesRead) / elapsed)
@@ -58,7 +58,7 @@ public struct LoadProgress: Sendable, Equatable {
     }
 
     /// The fraction of the input read, when its size is known.
-    public var fractionRead: Double? {
+    package var fractionRead: Double? {
         if let packed = packedSize {
             return packed > 0 ? min(1, Double(packedBytesRead) / Double(packed)) : nil
         }
@@ -68,18 +68,18 @@ public struct LoadProgress: Sendable, Equatable {
 }
 
 /// Malformed quoting, as a user can find it: the record, the line, and what is wrong.
-public struct QuotingProblem: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct QuotingProblem: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case quoteInUnquotedField, textAfterClosingQuote, unclosedQuote
     }
-    public var kind: Kind
+    package var kind: Kind
     /// The record (0 is the first, header included).
-    public var record: Int
+    package var record: Int
     /// The physical line of the input (1 is the first), once known.
-    public var line: Int?
+    package var line: Int?
 
     /// What is wrong, in a few words.
-    public var summary: String {
+    package var summary: String {
         switch kind {
         case .quoteInUnquotedField: return "a quote inside an unquoted field"
         case .textAfterClosingQuote: return "text after a closing quote"

@@ -1,5 +1,5 @@
 /// Lines before the header that are not part of the table (titles, `# exported …` notes).
-public enum PreambleRule: Sendable, Equatable {
+package enum PreambleRule: Sendable, Equatable {
     /// No preamble: the first line is the header.
     case none
     /// Leading lines that start with `#` are the preamble.

@@ -1,6 +1,6 @@
 /// Reads records in order from any record on, with a parser of its own: what a background
 /// task (a search) uses, since `CellStore` belongs to the UI thread.
-public struct RecordReader: Sendable {
+package struct RecordReader: Sendable {
     package let source: ByteSource
     package let checkpoints: [Checkpoint]
     package let dialect: Dialect
@@ -38,7 +38,7 @@ public struct RecordReader: Sendable {
     /// Calls `body` with each record's number and cells from `first` on, in order, until
     /// `body` returns false or the known records end.
     /// - Complexity: reads from the checkpoint before `first` to where `body` stops.
-    public func forEachRecord(from first: Int, _ body: (Int, Row) -> Bool) {
+    package func forEachRecord(from first: Int, _ body: (Int, Row) -> Bool) {
         guard let parser = try? RecordParser(dialect: dialect) else { return }
         var low = 0, high = checkpoints.count - 1
         guard high >= 0 else { return }
@@ -76,7 +76,7 @@ public struct RecordReader: Sendable {
 
 extension CellStore {
     /// A reader of the records known now, for use on another thread.
-    public func recordReader() -> RecordReader? {
+    package func recordReader() -> RecordReader? {
         guard let dialect else { return nil }
         return loader.shared.withLock { state in
             RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
@@ -92,7 +92,7 @@ extension CellStore {
 extension RecordReader {
     /// Record `number`, read alone from `offset` where it starts when that is known, else
     /// parsed from the checkpoint before it. Safe on any thread (reads with `pread`).
-    public func record(_ number: Int, at offset: Int64?) -> Row? {
+    package func record(_ number: Int, at offset: Int64?) -> Row? {
         guard let offset else {
             var found: Row?
             forEachRecord(from: number) { index, row in

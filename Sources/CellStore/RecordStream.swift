@@ -4,25 +4,25 @@ import Glibc
 
 /// Reads an input once from start to end and hands over each record, in constant memory:
 /// the path for output modes (`--output`, or stdout not a terminal).
-public enum RecordStream {
+package enum RecordStream {
     /// The result of a pass.
-    public struct Summary: Sendable {
-        public var dialect: Dialect
-        public var records: Int
+    package struct Summary: Sendable {
+        package var dialect: Dialect
+        package var records: Int
         /// True when the input's last byte ended a record.
-        public var endsWithTerminator: Bool
+        package var endsWithTerminator: Bool
         /// Where compressed input broke off, if it did: every record before was delivered.
-        public var damage: String?
+        package var damage: String?
     }
 
     /// What the start of the input says, known before the first record.
-    public struct Start: Sendable {
-        public var dialect: Dialect
+    package struct Start: Sendable {
+        package var dialect: Dialect
         /// True when the input starts with a UTF-8 byte-order mark (skipped when parsing,
         /// written back by CSV and TSV output so a file round-trips byte for byte).
-        public var hasByteOrderMark: Bool
+        package var hasByteOrderMark: Bool
         /// The lines before the table (with their line ends) as the input has them.
-        public var preamble: [UInt8]
+        package var preamble: [UInt8]
     }
 
     /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
@@ -32,7 +32,7 @@ public enum RecordStream {
     /// The text is converted from `encoding` (or what a byte-order mark says) to UTF-8;
     /// where it is not valid in it, `damage` says so once every record is delivered.
     @discardableResult
-    public static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
+    package static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
                                encoding: TextEncoding? = nil, started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
         let opened = try OpenedInput.open(path: path, encoding: encoding)
@@ -104,15 +104,15 @@ public enum RecordStream {
 
 /// Where each piece of a streamed record sits in its record, for readers that want a
 /// cell by its column: a piece's first cell is a later cell of the same record.
-public struct RecordPieces: Sendable {
+package struct RecordPieces: Sendable {
     /// The record's cell number of the next piece's first cell.
     private var nextFirstCell = 0
 
-    public init() {}
+    package init() {}
 
     /// Takes the rows of a stream in order and returns the record's cell number of `row`'s
     /// cell 0 (0 for a whole record, and for the first piece of one).
-    public mutating func place(_ row: Row) -> Int {
+    package mutating func place(_ row: Row) -> Int {
         let first = row.continuesPrevious ? nextFirstCell : 0
         // The next piece goes on with this one's last cell.
         nextFirstCell = row.continuesInNext ? first + max(row.count, 1) - 1 : 0

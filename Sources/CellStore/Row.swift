@@ -4,25 +4,25 @@
 /// newlines kept) so nothing is lost before it reaches the screen or an output writer.
 public struct Row: Sendable, Equatable {
     /// The cells' bytes, concatenated.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// `ends[i]` is the offset in `bytes` just past cell `i`.
-    public var ends: [Int]
+    package var ends: [Int]
     /// Cells cut short at the parser's cell limit (their start is kept), in order.
-    public var clipped: [Int] = []
+    package var clipped: [Int] = []
     /// The whole length in bytes of each cell of `clipped`, in the same order (-1 when it
     /// is not known: the record was still being read).
-    public var clippedLengths: [Int] = []
+    package var clippedLengths: [Int] = []
     /// Where the record starts in the input, for reading a clipped cell whole from there
     /// (`InputCell`); set on rows with a clipped cell. Not part of a row's equality.
-    public var origin: RecordOrigin?
+    package var origin: RecordOrigin?
     /// Cells past the parser's limit of cells per record, counted but not kept.
-    public var omittedCells = 0
+    package var omittedCells = 0
     /// Streaming only: the first cell goes on from the last cell of the row before.
-    public var continuesPrevious = false
+    package var continuesPrevious = false
     /// Streaming only: the last cell goes on in the next row (this row is a piece of a record).
-    public var continuesInNext = false
+    package var continuesInNext = false
 
-    public init(bytes: [UInt8] = [], ends: [Int] = [], clipped: [Int] = [], omittedCells: Int = 0,
+    package init(bytes: [UInt8] = [], ends: [Int] = [], clipped: [Int] = [], omittedCells: Int = 0,
                 continuesPrevious: Bool = false, continuesInNext: Bool = false) {
         self.bytes = bytes
         self.ends = ends
@@ -33,11 +33,11 @@ public struct Row: Sendable, Equatable {
     }
 
     /// True when cell `index` was cut short at the parser's cell limit.
-    public func isClipped(_ index: Int) -> Bool { clipped.contains(index) }
+    package func isClipped(_ index: Int) -> Bool { clipped.contains(index) }
 
     /// The whole length in bytes of cell `index`: its kept bytes' count unless it was
     /// clipped; nil for a clipped cell whose end was not read.
-    public func fullLength(ofCell index: Int) -> Int? {
+    package func fullLength(ofCell index: Int) -> Int? {
         guard let place = clipped.firstIndex(of: index) else { return field(index).count }
         let length = place < clippedLengths.count ? clippedLengths[place] : -1
         return length >= 0 ? length : nil
@@ -50,13 +50,13 @@ public struct Row: Sendable, Equatable {
     }
 
     /// True when some of this record was not kept (a clipped cell, or cells past the limit).
-    public var isCut: Bool { !clipped.isEmpty || omittedCells > 0 }
+    package var isCut: Bool { !clipped.isEmpty || omittedCells > 0 }
 
     /// Bytes this row holds in memory, roughly: what caches count against their budget.
-    public var memoryCost: Int { bytes.count + ends.count * 8 + clipped.count * 16 + 64 }
+    package var memoryCost: Int { bytes.count + ends.count * 8 + clipped.count * 16 + 64 }
 
     /// Builds a row from cell strings (for tests and synthetic rows).
-    public init(cells: [String]) {
+    package init(cells: [String]) {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         for cell in cells {
@@ -67,32 +67,32 @@ public struct Row: Sendable, Equatable {
     }
 
     /// The number of cells in this record (ragged rows keep their own length).
-    public var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// The bytes of cell `index`; a cell past the end of a short row is empty.
-    public func field(_ index: Int) -> ArraySlice<UInt8> {
+    package func field(_ index: Int) -> ArraySlice<UInt8> {
         guard index >= 0, index < ends.count else { return [] }
         let start = index == 0 ? 0 : ends[index - 1]
         return bytes[start..<ends[index]]
     }
 
     /// Cell `index` decoded as UTF-8; invalid bytes become U+FFFD.
-    public func string(_ index: Int) -> String {
+    package func string(_ index: Int) -> String {
         String(decoding: field(index), as: UTF8.self)
     }
 
     /// All cells decoded as UTF-8.
-    public var strings: [String] { (0..<count).map(string) }
+    package var strings: [String] { (0..<count).map(string) }
 }
 
 /// Where a record starts: the record after `recordsBefore` records from byte `offset`,
 /// which is where a record starts (a checkpoint, or the record itself). Finding the byte
 /// costs a scan of those records, paid only when a clipped cell is read whole.
-public struct RecordOrigin: Sendable, Equatable {
-    public var offset: Int64
-    public var recordsBefore: Int
+package struct RecordOrigin: Sendable, Equatable {
+    package var offset: Int64
+    package var recordsBefore: Int
 
-    public init(offset: Int64, recordsBefore: Int = 0) {
+    package init(offset: Int64, recordsBefore: Int = 0) {
         self.offset = offset
         self.recordsBefore = recordsBefore
     }

@@ -5,7 +5,7 @@ import Glibc
 /// How much of a stream may be spooled before reading pauses (the producer then waits on
 /// the pipe): a cap given with `--spool-limit`, or by default a reserve of free space
 /// that the temporary file system keeps.
-public enum SpoolLimit: Sendable, Equatable {
+package enum SpoolLimit: Sendable, Equatable {
     /// Keep `reserve(ofFileSystemSize:)` free on the temporary file system; in memory
     /// (no temporary file could be made, or it filled up), 1 GiB or a quarter of RAM.
     case keepFree
@@ -15,7 +15,7 @@ public enum SpoolLimit: Sendable, Equatable {
     /// Reads `100M`, `2G`, `512KiB`, `1.5GB`, `4096`: K, M, G and T (with or without `iB`)
     /// are powers of 1024, KB, MB, GB and TB powers of 1000, as in GNU tools. Nil when the
     /// text is not a size, or is not above zero.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let trimmed = text.trimmingSpaces
         let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         guard let value = Double(number), value > 0 else { return nil }
@@ -44,7 +44,7 @@ public enum SpoolLimit: Sendable, Equatable {
     }
 
     /// `104857600` as `100 MiB`, `1536` as `1.5 KiB`: sizes in the units the limit is set in.
-    public static func describe(_ bytes: Int64) -> String {
+    package static func describe(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var amount = Double(bytes), unit = 0
         while amount >= 1024 && unit < units.count - 1 { amount /= 1024; unit += 1 }

@@ -3,7 +3,7 @@ import CellStore
 /// `--echo column`'s format: the cell of one column of each data record, each followed by
 /// a terminator (a line feed, or NUL), written as it is; a cell over the parser's limit is
 /// written as its pieces come.
-public final class ColumnValues: RecordWriting {
+package final class ColumnValues: RecordWriting {
     let column: Int
     let terminator: UInt8
     let headerRows: Int
@@ -11,12 +11,12 @@ public final class ColumnValues: RecordWriting {
     private var buffer: [UInt8] = []
     private var records = 0
     private var pieces = RecordPieces()
-    public private(set) var isOpen = true
+    package private(set) var isOpen = true
 
     /// - Parameters:
     ///   - column: the input column written.
     ///   - headerRows: records at the start that are not written.
-    public init(column: Int, terminator: UInt8, headerRows: Int, sink: @escaping ([UInt8]) -> Bool) {
+    package init(column: Int, terminator: UInt8, headerRows: Int, sink: @escaping ([UInt8]) -> Bool) {
         self.column = column
         self.terminator = terminator
         self.headerRows = headerRows
@@ -24,11 +24,11 @@ public final class ColumnValues: RecordWriting {
         buffer.reserveCapacity(1 << 16)
     }
 
-    public var formatFailure: String? { nil }
-    public var rawDelimiter: UInt8? { nil }
+    package var formatFailure: String? { nil }
+    package var rawDelimiter: UInt8? { nil }
 
     @discardableResult
-    public func write(_ row: Row) -> Bool {
+    package func write(_ row: Row) -> Bool {
         let first = pieces.place(row)
         if records >= headerRows {
             if column >= first { buffer.append(contentsOf: row.field(column - first)) }
@@ -40,19 +40,19 @@ public final class ColumnValues: RecordWriting {
     }
 
     @discardableResult
-    public func writeRaw(_ bytes: UnsafeRawBufferPointer, records: Int, lineEnding: Bool) -> Bool { false }
+    package func writeRaw(_ bytes: UnsafeRawBufferPointer, records: Int, lineEnding: Bool) -> Bool { false }
 
     @discardableResult
-    public func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool { false }
+    package func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool { false }
 
-    public func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? { nil }
+    package func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? { nil }
 
     @discardableResult
-    public func flushAll() -> Bool {
+    package func flushAll() -> Bool {
         if isOpen && !buffer.isEmpty { isOpen = sink(buffer) }
         buffer.removeAll(keepingCapacity: true)
         return isOpen
     }
 
-    public func finish(endsWithTerminator: Bool) { flushAll() }
+    package func finish(endsWithTerminator: Bool) { flushAll() }
 }

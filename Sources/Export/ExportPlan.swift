@@ -3,30 +3,30 @@ import Table
 
 /// What an export writes: which records in which order, which columns, from which input.
 /// Taken on the thread that owns the view; the export runs on any thread.
-public struct ExportPlan: Sendable {
+package struct ExportPlan: Sendable {
     /// The input, followed as its index grows (or fixed, for the rows read so far).
-    public var readers: RecordReaders?
+    package var readers: RecordReaders?
     /// Rows in memory (a sheet's), when the view is not over a file.
-    public var snapshot: RowSnapshot?
+    package var snapshot: RowSnapshot?
     /// Records at the top of the input that are header rows (written first, never moved).
-    public var headerRows: Int
+    package var headerRows: Int
     /// The data records written, in order; nil writes every data record in the file's order.
-    public var rows: (any RecordSequence)?
+    package var rows: (any RecordSequence)?
     /// Input columns written, in order; nil writes each record whole.
-    public var columns: [Int]?
+    package var columns: [Int]?
     /// False when a record's own bytes must never stand for it (cells are always written).
-    public var allowsRawBytes = true
+    package var allowsRawBytes = true
     /// Records whose first cell is written empty (a sheet's `(empty)`).
-    public var emptiedFirstCells: Set<Int> = []
+    package var emptiedFirstCells: Set<Int> = []
     /// Data rows written at most (nil: every one, following the input as it grows).
-    public var rowLimit: Int?
+    package var rowLimit: Int?
     /// The input's name, for messages.
-    public var name: String
+    package var name: String
     /// Bytes of input one core parses and formats at a time when records are written as
     /// cells (tests make it small, to cut a small input into many stretches).
     package var parallelStretch: Int64 = 4 << 20
 
-    public init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
+    package init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
                 name: String) {
         self.readers = readers
         self.headerRows = headerRows
@@ -36,7 +36,7 @@ public struct ExportPlan: Sendable {
     }
 
     /// Rows in memory (a sheet's): every record as the snapshot holds it.
-    public init(snapshot: RowSnapshot, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil, name: String) {
+    package init(snapshot: RowSnapshot, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil, name: String) {
         self.snapshot = snapshot
         self.headerRows = headerRows
         self.rows = rows
@@ -47,7 +47,7 @@ public struct ExportPlan: Sendable {
     /// The view as it is: its header rows, its rows in its order, its columns. With
     /// `asOfNow`, an input still loading is written as far as it has been read. Nil when
     /// the view's source can be read neither as a file nor as a snapshot.
-    public init?(view: TableView, asOfNow: Bool = false) {
+    package init?(view: TableView, asOfNow: Bool = false) {
         if let store = view.file {
             self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
                       headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
@@ -62,14 +62,14 @@ public struct ExportPlan: Sendable {
 }
 
 /// What an export knows of its input before the first record.
-public struct ExportStart: Sendable {
-    public var dialect: Dialect
+package struct ExportStart: Sendable {
+    package var dialect: Dialect
     /// True when the input starts with a UTF-8 byte-order mark.
-    public var hasByteOrderMark: Bool
+    package var hasByteOrderMark: Bool
     /// The lines before the table, as the input has them.
-    public var preamble: [UInt8]
+    package var preamble: [UInt8]
 
-    public init(dialect: Dialect, hasByteOrderMark: Bool = false, preamble: [UInt8] = []) {
+    package init(dialect: Dialect, hasByteOrderMark: Bool = false, preamble: [UInt8] = []) {
         self.dialect = dialect
         self.hasByteOrderMark = hasByteOrderMark
         self.preamble = preamble

@@ -8,15 +8,15 @@ import CExport
 ///
 /// Bytes are written as they come; a stretch of an input file that leaves unchanged can be
 /// copied inside the kernel (`copy(from:offset:length:)`), never through user memory.
-public final class ExportSink {
+package final class ExportSink {
     /// The descriptor written to.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// Why writing stopped, once it has (nil while it works).
-    public private(set) var failure: String?
+    package private(set) var failure: String?
     /// True when the reader went away (a closed pipe: `| head`), which ends an export quietly.
-    public private(set) var readerLeft = false
+    package private(set) var readerLeft = false
     /// Bytes written so far.
-    public private(set) var bytesWritten: Int64 = 0
+    package private(set) var bytesWritten: Int64 = 0
     /// Where the bytes end up when they go to a file.
     private enum Destination {
         /// A temporary file beside `path`, renamed over it by `commit()`; `mode` is the
@@ -34,7 +34,7 @@ public final class ExportSink {
     private var copiesInKernel = true
 
     /// A sink writing to an open descriptor (standard output: 1). It is not closed.
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
         destination = nil
         targetName = nil
@@ -46,7 +46,7 @@ public final class ExportSink {
     /// it. A symbolic link is followed (the file it names is replaced, the link stays), a
     /// replaced file keeps its permissions, and a device, FIFO or hard-linked file is
     /// written in place.
-    public init(replacing path: String) throws(ExportError) {
+    package init(replacing path: String) throws(ExportError) {
         targetName = path
         var resolved = path
         if let real = realpath(path, nil) {
@@ -81,7 +81,7 @@ public final class ExportSink {
 
     /// Writes `bytes`; false when they cannot be (see `failure` and `readerLeft`).
     @discardableResult
-    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil, !isClosed else { return false }
         var done = 0
         while done < bytes.count {
@@ -96,13 +96,13 @@ public final class ExportSink {
 
     /// Writes `bytes`; false when they cannot be.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { write($0) } }
+    package func write(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { write($0) } }
 
     /// Copies `length` bytes of the file open as `input` from `offset` in the kernel
     /// (`copy_file_range`, else `sendfile`). Returns how many were copied: fewer when the
     /// kernel cannot copy between these two (the caller copies the rest itself), or when
     /// the file ended; check `failure` for a write that failed.
-    public func copy(from input: Int32, offset: Int64, length: Int64) -> Int64 {
+    package func copy(from input: Int32, offset: Int64, length: Int64) -> Int64 {
         guard failure == nil, !isClosed, copiesInKernel else { return 0 }
         var position = offset
         while position < offset + length {
@@ -137,7 +137,7 @@ public final class ExportSink {
     /// Ends a sink for a file: gives the temporary file the replaced file's permissions (a
     /// new file's, if none) and renames it over the target. False (see `failure`) when that
     /// fails.
-    public func commit() -> Bool {
+    package func commit() -> Bool {
         guard let destination, !isClosed else { return failure == nil }
         guard failure == nil else {
             discard()
@@ -166,7 +166,7 @@ public final class ExportSink {
 
     /// Removes the temporary file of a sink for a file that was not committed (a file
     /// written in place keeps what was written).
-    public func discard() {
+    package func discard() {
         guard let destination, !isClosed else { return }
         isClosed = true
         close(descriptor)

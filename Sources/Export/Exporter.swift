@@ -17,20 +17,20 @@ import Table
 /// in the view's order, so the input is read sequentially, never record by record at
 /// random. It runs on the calling thread, follows an input still loading and a view still
 /// growing, and stops at the next stretch when `control` is cancelled.
-public final class Exporter {
+package final class Exporter {
     /// How an export ended.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Data rows written.
-        public var rows = 0
+        package var rows = 0
         /// Why it stopped early (the output could not be written, the format cannot hold
         /// the input, a record could not be read again).
-        public var failure: String?
+        package var failure: String?
         /// The reader of the output went away (`| head`): not a failure.
-        public var readerLeft = false
-        public var isCancelled = false
+        package var readerLeft = false
+        package var isCancelled = false
         /// Where the input itself broke off (damaged compressed data): everything before
         /// was written.
-        public var damage: String?
+        package var damage: String?
     }
 
     let plan: ExportPlan
@@ -81,7 +81,7 @@ public final class Exporter {
 
     /// Writes `plan` to `sink` with the writer `makeWriter` makes once the input's start is
     /// known (its second argument is what the writer hands its bytes to).
-    public static func run(_ plan: ExportPlan, to sink: ExportSink, control: ScanControl = ScanControl(),
+    package static func run(_ plan: ExportPlan, to sink: ExportSink, control: ScanControl = ScanControl(),
                            makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
         let exporter = Exporter(plan: plan, sink: sink, control: control)
         return exporter.run(makeWriter)

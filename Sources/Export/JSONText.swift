@@ -4,13 +4,13 @@ import CExport
 /// bytes at a time and copied whole; quotes, backslashes and controls are escaped; UTF-8
 /// is copied as it is, and each maximal invalid sequence becomes one U+FFFD, exactly as
 /// Swift's `String(decoding:as:)` reads it. Nothing is allocated per cell.
-public enum JSONText {
+package enum JSONText {
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
     private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     /// Appends `bytes` as a JSON string; `opens` and `closes` say whether the quotes
     /// around it are written (a string that arrives in pieces opens with its first).
-    public static func append(_ bytes: UnsafeRawBufferPointer, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
+    package static func append(_ bytes: UnsafeRawBufferPointer, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
         if opens { buffer.append(0x22) }
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             if closes { buffer.append(0x22) }
@@ -52,7 +52,7 @@ public enum JSONText {
     }
 
     /// Appends `bytes` as a JSON string (see `append(_:opens:closes:to:)`).
-    public static func append(_ bytes: ArraySlice<UInt8>, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
+    package static func append(_ bytes: ArraySlice<UInt8>, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
         bytes.withUnsafeBytes { append($0, opens: opens, closes: closes, to: &buffer) }
     }
 

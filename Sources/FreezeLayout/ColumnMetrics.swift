@@ -1,13 +1,13 @@
 /// Where columns stand along x: each column's width plus one separator cell.
-public struct ColumnMetrics: Sendable, Equatable {
+package struct ColumnMetrics: Sendable, Equatable {
     /// Display width of each column's text, without the separator.
-    public private(set) var widths: [Int]
+    package private(set) var widths: [Int]
     /// `positions[i]` is where column `i` starts; the last entry is the total width.
-    public private(set) var positions: [Int]
+    package private(set) var positions: [Int]
     /// Cells between two columns.
-    public let separator: Int
+    package let separator: Int
 
-    public init(widths: [Int], separator: Int = 1) {
+    package init(widths: [Int], separator: Int = 1) {
         self.widths = widths.map { max(0, $0) }
         self.separator = separator
         var positions = [0]
@@ -16,13 +16,13 @@ public struct ColumnMetrics: Sendable, Equatable {
         self.positions = positions
     }
 
-    public var count: Int { widths.count }
+    package var count: Int { widths.count }
     /// The width of all columns with their separators.
-    public var totalWidth: Int { positions[positions.count - 1] }
+    package var totalWidth: Int { positions[positions.count - 1] }
 
     /// The column under content position `x`, or nil outside the columns.
     /// - Complexity: O(log n).
-    public func column(at x: Int) -> Int? {
+    package func column(at x: Int) -> Int? {
         guard x >= 0, x < totalWidth else { return nil }
         var low = 0, high = widths.count - 1
         while low < high {
@@ -33,14 +33,14 @@ public struct ColumnMetrics: Sendable, Equatable {
     }
 
     /// The extent of column `index` along x, separator included.
-    public func span(of index: Int) -> Range<Int> {
+    package func span(of index: Int) -> Range<Int> {
         positions[index]..<positions[index + 1]
     }
 
     /// The columns that show in a window `width` cells wide scrolled to `offset`, each with
     /// where it lands on screen (relative to the window) and how much of it is cut off.
     /// - Complexity: O(log n + visible columns).
-    public func visible(offset: Int, width: Int) -> [ColumnSlice] {
+    package func visible(offset: Int, width: Int) -> [ColumnSlice] {
         guard width > 0, count > 0 else { return [] }
         var slices: [ColumnSlice] = []
         let start = max(0, offset)
@@ -63,15 +63,15 @@ public struct ColumnMetrics: Sendable, Equatable {
 }
 
 /// The visible part of one column in a window.
-public struct ColumnSlice: Sendable, Equatable {
+package struct ColumnSlice: Sendable, Equatable {
     /// The column's index.
-    public var column: Int
+    package var column: Int
     /// Where the visible part starts, relative to the window's left edge.
-    public var screenX: Int
+    package var screenX: Int
     /// How many cells of the column show.
-    public var width: Int
+    package var width: Int
     /// How many cells of the column are cut off on the left.
-    public var clipLeft: Int
+    package var clipLeft: Int
     /// The column's whole extent (text width plus separator).
-    public var fullWidth: Int
+    package var fullWidth: Int
 }

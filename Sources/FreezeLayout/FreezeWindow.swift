@@ -11,27 +11,27 @@
 /// grid there may be a *preamble* (lines before the header) that scrolls away first.
 public struct FreezeWindow: Sendable, Equatable {
     /// How far past an edge the offset may go: lines on y, cells on x.
-    public static let overscrollCap = Point(x: 6, y: 3)
+    package static let overscrollCap = Point(x: 6, y: 3)
 
     /// The area the grid may use (the terminal less the status line).
-    public private(set) var bounds: Size
+    package private(set) var bounds: Size
     /// Width of the left band (row numbers and frozen columns), after fitting.
-    public private(set) var leftWidth: Int
+    package private(set) var leftWidth: Int
     /// Height of the header band (frozen rows), after fitting.
-    public private(set) var headerHeight: Int
+    package private(set) var headerHeight: Int
     /// Main's content: total width of the scrolling columns, and the number of scrolling rows.
-    public private(set) var contentSize: Size
+    package private(set) var contentSize: Size
     /// Main's content offset: x in character cells, y in rows. Past [0, maxOffset] only
     /// while overscrolled.
-    public private(set) var offset: Point
-    public private(set) var bounce: BounceStyle
+    package private(set) var offset: Point
+    package private(set) var bounce: BounceStyle
     /// Lines of preamble above the grid, and whether they are scrolled away.
-    public private(set) var preambleLines: Int
-    public private(set) var isPreambleHidden: Bool
+    package private(set) var preambleLines: Int
+    package private(set) var isPreambleHidden: Bool
 
     /// Lays out a grid. Frozen bands are cut so that main keeps at least one row and one
     /// column whenever the bounds allow it.
-    public init(bounds: Size, leftWidth: Int, headerHeight: Int, contentSize: Size, offset: Point = .zero,
+    package init(bounds: Size, leftWidth: Int, headerHeight: Int, contentSize: Size, offset: Point = .zero,
                 bounce: BounceStyle = .none, preambleLines: Int = 0, isPreambleHidden: Bool = false) {
         self.bounds = bounds
         self.bounce = bounce
@@ -48,39 +48,39 @@ public struct FreezeWindow: Sendable, Equatable {
     // MARK: Regions
 
     /// Preamble lines on screen now (0 when hidden, or when there is no room).
-    public var visiblePreamble: Int {
+    package var visiblePreamble: Int {
         isPreambleHidden ? 0 : min(preambleLines, max(0, bounds.height - 2))
     }
 
     /// How far the whole sheet is pulled right and down (bounce `all` at the left or top
     /// edge): max(0, −offset) on each axis, 0 for the other styles.
-    public var shift: Point {
+    package var shift: Point {
         guard bounce == .all else { return .zero }
         return Point(x: max(0, -offset.x), y: max(0, -offset.y))
     }
 
     /// The preamble's lines on screen.
-    public var preamble: Rect {
+    package var preamble: Rect {
         Rect(x: shift.x, y: shift.y, width: bounds.width - shift.x, height: visiblePreamble).clipped(to: bounds)
     }
     /// Where the grid starts: below the preamble, moved by the pull of bounce `all`.
     var gridTop: Int { visiblePreamble + shift.y }
 
     /// The top-left region: frozen rows of the frozen columns.
-    public var corner: Rect {
+    package var corner: Rect {
         Rect(x: shift.x, y: gridTop, width: leftWidth, height: headerHeight).clipped(to: bounds)
     }
     /// The header band: frozen rows of the scrolling columns.
-    public var headerBand: Rect {
+    package var headerBand: Rect {
         Rect(x: shift.x + leftWidth, y: gridTop, width: bounds.width - leftWidth - shift.x, height: headerHeight).clipped(to: bounds)
     }
     /// The left band: scrolling rows of the frozen columns.
-    public var leftBand: Rect {
+    package var leftBand: Rect {
         Rect(x: shift.x, y: gridTop + headerHeight, width: leftWidth,
              height: bounds.height - gridTop - headerHeight).clipped(to: bounds)
     }
     /// The main region: scrolling rows of the scrolling columns.
-    public var main: Rect {
+    package var main: Rect {
         Rect(x: shift.x + leftWidth, y: gridTop + headerHeight, width: bounds.width - leftWidth - shift.x,
              height: bounds.height - gridTop - headerHeight).clipped(to: bounds)
     }
@@ -91,22 +91,22 @@ public struct FreezeWindow: Sendable, Equatable {
 
     /// The offset main's content is drawn from: the offset less the pull, so under
     /// `all` the pulled sheet starts at its first row and column.
-    public var drawingOffset: Point { Point(x: offset.x + shift.x, y: offset.y + shift.y) }
+    package var drawingOffset: Point { Point(x: offset.x + shift.x, y: offset.y + shift.y) }
     /// The header band's content offset: main's x, always.
-    public var headerBandOffset: Point { Point(x: drawingOffset.x, y: 0) }
+    package var headerBandOffset: Point { Point(x: drawingOffset.x, y: 0) }
     /// The left band's content offset: main's y, always.
-    public var leftBandOffset: Point { Point(x: 0, y: drawingOffset.y) }
+    package var leftBandOffset: Point { Point(x: 0, y: drawingOffset.y) }
 
     /// The largest offset at rest on each axis (0 when the content fits).
-    public var maxOffset: Point {
+    package var maxOffset: Point {
         Point(x: max(0, contentSize.width - restMain.width), y: max(0, contentSize.height - restMain.height))
     }
 
     /// True when the offset is past an edge.
-    public var isOverscrolled: Bool { offset != rest(offset) }
+    package var isOverscrolled: Bool { offset != rest(offset) }
 
     /// Rows of main's content that show, by index (never outside the content).
-    public var visibleRows: Range<Int> {
+    package var visibleRows: Range<Int> {
         let first = max(0, drawingOffset.y)
         let last = min(contentSize.height, drawingOffset.y + main.height)
         return first < last ? first..<last : first..<first
@@ -130,7 +130,7 @@ public struct FreezeWindow: Sendable, Equatable {
     /// Scrolls main (and with it both bands) by `delta`, at rest. The preamble takes a
     /// downward scroll first (it hides, whole) and comes back with an upward scroll that
     /// reaches the top.
-    public mutating func scrollMain(by delta: Point) {
+    package mutating func scrollMain(by delta: Point) {
         var delta = delta
         if delta.y > 0 && visiblePreamble > 0 {
             isPreambleHidden = true
@@ -142,22 +142,22 @@ public struct FreezeWindow: Sendable, Equatable {
     }
 
     /// Scrolls the header band along x; main follows, the left band does not move.
-    public mutating func scrollHeaderBand(by dx: Int) {
+    package mutating func scrollHeaderBand(by dx: Int) {
         offset = rest(Point(x: offset.x + dx, y: offset.y))
     }
 
     /// Scrolls the left band along y; main follows, the header band does not move.
-    public mutating func scrollLeftBand(by dy: Int) {
+    package mutating func scrollLeftBand(by dy: Int) {
         scrollMain(by: Point(x: 0, y: dy))
     }
 
     /// Sets main's offset (at rest).
-    public mutating func scroll(to point: Point) {
+    package mutating func scroll(to point: Point) {
         offset = rest(point)
     }
 
     /// Shows or hides the preamble (a jump to the top shows it).
-    public mutating func setPreambleHidden(_ hidden: Bool) {
+    package mutating func setPreambleHidden(_ hidden: Bool) {
         guard preambleLines > 0 else { return }
         isPreambleHidden = hidden
         offset = rest(offset)
@@ -167,7 +167,7 @@ public struct FreezeWindow: Sendable, Equatable {
     /// goes to that edge if it is not there yet and past it, each push adding half of
     /// what is left up to the cap (at least one cell), so the sheet resists more the
     /// further it goes. Under `none`, the offset only goes to the edge.
-    public mutating func pull(by direction: Point) {
+    package mutating func pull(by direction: Point) {
         let limit = maxOffset, cap = FreezeWindow.overscrollCap
         let allowed = bounce != .none
         func pulled(_ value: Int, _ push: Int, _ maximum: Int, _ cap: Int) -> Int {
@@ -190,19 +190,19 @@ public struct FreezeWindow: Sendable, Equatable {
     /// One frame of the spring-back: the overscroll halves (rounding towards rest) and
     /// reaches rest exactly. Returns true while still overscrolled.
     @discardableResult
-    public mutating func springStep() -> Bool {
+    package mutating func springStep() -> Bool {
         let target = rest(offset)
         offset = Point(x: target.x + (offset.x - target.x) / 2, y: target.y + (offset.y - target.y) / 2)
         return isOverscrolled
     }
 
     /// Ends any overscroll at once (new input, a resize, a change of style).
-    public mutating func settle() {
+    package mutating func settle() {
         offset = rest(offset)
     }
 
     /// Changes the bounce style; an overscroll in progress snaps back to rest.
-    public mutating func setBounce(_ style: BounceStyle) {
+    package mutating func setBounce(_ style: BounceStyle) {
         bounce = style
         settle()
     }
@@ -210,7 +210,7 @@ public struct FreezeWindow: Sendable, Equatable {
     /// Scrolls the least needed to show the content rectangle `x`×`rows` whole in main
     /// (its left edge wins when it is wider than main), like `scrollRectToVisible`.
     /// The preamble hides when the rectangle is below main.
-    public mutating func scrollToVisible(x: Range<Int>, rows: Range<Int>) {
+    package mutating func scrollToVisible(x: Range<Int>, rows: Range<Int>) {
         settle()
         if !rows.isEmpty && visiblePreamble > 0 && rows.upperBound > offset.y + restMain.height {
             isPreambleHidden = true
@@ -230,7 +230,7 @@ public struct FreezeWindow: Sendable, Equatable {
 
     /// Changes the bounds or the content, keeping the offset where it can. A layout change
     /// ends any overscroll.
-    public mutating func relayout(bounds: Size, leftWidth: Int, headerHeight: Int, contentSize: Size, preambleLines: Int) {
+    package mutating func relayout(bounds: Size, leftWidth: Int, headerHeight: Int, contentSize: Size, preambleLines: Int) {
         let keepOverscroll = bounds == self.bounds && leftWidth == self.leftWidth && headerHeight == self.headerHeight
             && preambleLines == self.preambleLines
         let previous = offset

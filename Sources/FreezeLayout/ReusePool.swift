@@ -4,17 +4,17 @@
 public struct ReusePool<Element: AnyObject> {
     private var free: [Element] = []
     /// Objects made so far.
-    public private(set) var created = 0
+    package private(set) var created = 0
     /// Times an object came from the pool instead of being made.
-    public private(set) var reused = 0
+    package private(set) var reused = 0
 
-    public init() {}
+    package init() {}
 
     /// Objects waiting to be reused.
-    public var pooled: Int { free.count }
+    package var pooled: Int { free.count }
 
     /// An object from the pool, or a new one from `make` when the pool is empty.
-    public mutating func dequeue(_ make: () -> Element) -> Element {
+    package mutating func dequeue(_ make: () -> Element) -> Element {
         if let element = free.popLast() {
             reused += 1
             return element
@@ -24,12 +24,12 @@ public struct ReusePool<Element: AnyObject> {
     }
 
     /// Takes an object back for reuse.
-    public mutating func enqueue(_ element: Element) {
+    package mutating func enqueue(_ element: Element) {
         free.append(element)
     }
 
     /// Keeps at most `limit` objects waiting (after the screen shrinks).
-    public mutating func trim(to limit: Int) {
+    package mutating func trim(to limit: Int) {
         if free.count > limit { free.removeLast(free.count - limit) }
     }
 }

@@ -115,20 +115,8 @@ final class FieldReader {
         guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
         var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: piece.start,
                                   firstRecord: piece.firstRecord)
-        var offset = piece.start
-        let chunk = min(buffer.count, 1 << 20)
-        while offset < piece.end {
-            if isCancelled() { return }
-            let wanted = Int(min(Int64(chunk), piece.end - offset))
-            let count = input.reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
-            if count <= 0 { break }
-            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            offset += Int64(count)
-            for row in parser.takeRecords() { cells.take(row, into: &sink) }
-        }
-        if piece.endsInput {
-            parser.finish()
-            for row in parser.takeRecords() { cells.take(row, into: &sink) }
+        input.parse(piece, with: parser, buffer: buffer, isCancelled: isCancelled) { rows in
+            for row in rows { cells.take(row, into: &sink) }
         }
     }
 

@@ -5,21 +5,21 @@ import Synchronization
 import Table
 
 /// One value of a frequency table: how often it occurs and its share of the records.
-public struct FrequencyRow: Sendable, Equatable {
+package struct FrequencyRow: Sendable, Equatable {
     /// The cell's bytes, as the parser reads them (empty: the empty value).
-    public var value: [UInt8]
-    public var count: Int
+    package var value: [UInt8]
+    package var count: Int
     /// `count` as a percentage of the records counted.
-    public var percent: Double
+    package var percent: Double
     /// For a value longer than a cell kept in memory (1 MiB): its whole length in bytes,
     /// `value` being its start. Nil for a value held whole.
-    public var wholeLength: Int?
+    package var wholeLength: Int?
     /// The first record the value is in (to read a long value again from the input).
-    public var firstRecord: Int?
+    package var firstRecord: Int?
     /// What tells a long value apart from others with the same start (its key).
     var identity: [UInt8]?
 
-    public init(value: [UInt8], count: Int, percent: Double, wholeLength: Int? = nil, firstRecord: Int? = nil) {
+    package init(value: [UInt8], count: Int, percent: Double, wholeLength: Int? = nil, firstRecord: Int? = nil) {
         self.value = value
         self.count = count
         self.percent = percent
@@ -28,18 +28,18 @@ public struct FrequencyRow: Sendable, Equatable {
     }
 
     /// The value as text (invalid UTF-8 becomes U+FFFD).
-    public var text: String { String(decoding: value, as: UTF8.self) }
+    package var text: String { String(decoding: value, as: UTF8.self) }
 
     /// The percentage as `--frequency` and the frequency sheet write it: two decimals, no sign.
-    public var percentText: String { FrequencyRow.text(ofPercent: percent) }
+    package var percentText: String { FrequencyRow.text(ofPercent: percent) }
 
     /// A percentage with two decimals, no sign (`12.50`).
-    public static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
+    package static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
     /// True when `value` is only the start of the value (see `wholeLength`).
-    public var isShortened: Bool { wholeLength != nil }
+    package var isShortened: Bool { wholeLength != nil }
 
     /// The value as text to show: a shortened one ends in `…` and says its size.
-    public var shownText: String {
+    package var shownText: String {
         guard let wholeLength else { return text }
         return text + "… (\(wholeLength) bytes)"
     }
@@ -59,27 +59,27 @@ extension ValueTable {
 }
 
 /// The values of one column, most frequent first (ties: the value seen first comes first).
-public struct FrequencyTable: Sendable, Equatable {
-    public var rows: [FrequencyRow]
+package struct FrequencyTable: Sendable, Equatable {
+    package var rows: [FrequencyRow]
     /// Records counted (every record has one value, the empty value included).
-    public var total: Int
+    package var total: Int
     /// Distinct values: exact when `distinctIsEstimate` is false.
-    public var distinct: Int
-    public var distinctIsEstimate: Bool
+    package var distinct: Int
+    package var distinctIsEstimate: Bool
     /// Records whose value is not among `rows` (0 when every value is listed).
-    public var unlistedCount: Int
+    package var unlistedCount: Int
     /// Each value not listed occurs at most this many times (0 when every value is listed).
-    public var unlistedAtMost: Int
+    package var unlistedAtMost: Int
     /// False for a partial table published while the scan runs: counts so far, and values
     /// past the budget still unsettled.
-    public var isComplete: Bool
+    package var isComplete: Bool
 
     /// True when every value is listed with its exact count.
-    public var isExact: Bool { isComplete && unlistedCount == 0 && !distinctIsEstimate }
+    package var isExact: Bool { isComplete && unlistedCount == 0 && !distinctIsEstimate }
 
     /// True when each of the (more than one) records counted has a value of its own: known
     /// exactly past the budget too, when no value is listed and none left out can occur twice.
-    public var areAllUnique: Bool {
+    package var areAllUnique: Bool {
         guard isComplete && total > 1 else { return false }
         return isExact ? rows.count == total : rows.isEmpty && unlistedAtMost <= 1
     }
@@ -88,19 +88,19 @@ public struct FrequencyTable: Sendable, Equatable {
 }
 
 /// Limits that keep a count's memory bounded whatever the input.
-public struct InsightBudget: Sendable, Equatable {
+package struct InsightBudget: Sendable, Equatable {
     /// Bytes the exact counts of one frequency table (or of all a summary's columns) may hold.
-    public var bytes: Int
+    package var bytes: Int
     /// Values a frequency table keeps once past `bytes` (the most frequent ones).
-    public var keptValues: Int
+    package var keptValues: Int
 
-    public init(bytes: Int = 64 << 20, keptValues: Int = 1 << 16) {
+    package init(bytes: Int = 64 << 20, keptValues: Int = 1 << 16) {
         self.bytes = bytes
         self.keptValues = keptValues
     }
 
     /// 64 MiB: exact up to about 600,000 distinct values of a few bytes.
-    public static let standard = InsightBudget()
+    package static let standard = InsightBudget()
 
     /// Bytes the count of one column in one share of a pass may hold: half the budget,
     /// shared out between the columns and the shares (the other half is room to prune,
@@ -121,15 +121,15 @@ public struct InsightBudget: Sendable, Equatable {
 /// count (see `ValueCounter`), and a second pass counts the values kept exactly: the
 /// table then lists every value that occurs more often than any value it leaves out.
 /// While it runs, `partial` holds the counts so far.
-public final class FrequencyCount {
-    public typealias Status = BackgroundScan<FrequencyTable>.Status
+package final class FrequencyCount {
+    package typealias Status = BackgroundScan<FrequencyTable>.Status
 
     private let scan: BackgroundScan<FrequencyTable>
     private let board: Board<FrequencyTable>
 
     /// Starts counting column `column` (from 0) of the records of `input` from
     /// `headerRows` on; only those of `records` when given (a filter's result).
-    public convenience init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(input: ScanInput, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
                             budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(input: input, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
                   records: records, budget: budget, wake: wake)
@@ -137,7 +137,7 @@ public final class FrequencyCount {
 
     /// Starts counting column `column` of the data rows of `rows` (a sheet's), as a file's
     /// records are counted.
-    public convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
                             budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(rows: rows, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
                   records: records, budget: budget, wake: wake)
@@ -147,28 +147,24 @@ public final class FrequencyCount {
         let board = Board<FrequencyTable>()
         self.board = board
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
-            var chosen = pass
-            if let records {
-                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
-                chosen.filter = filter
-            }
+            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }
     }
 
     /// Where the count is; the table once finished.
-    public var status: Status { scan.status }
+    package var status: Status { scan.status }
 
     /// The table so far (nil before the first piece is counted); the final table once finished.
-    public var partial: FrequencyTable? {
+    package var partial: FrequencyTable? {
         if case .finished(let table) = scan.status { return table }
         let parts = board.values
         guard !parts.isEmpty else { return nil }
         return FrequencyCount.combine(parts)
     }
 
-    public func cancel() { scan.cancel() }
-    public func wait() { scan.wait() }
+    package func cancel() { scan.cancel() }
+    package func wait() { scan.wait() }
 
     /// Rows a partial table lists.
     static let partialRows = 500

@@ -1,3 +1,5 @@
+import CellStore
+
 /// A 64-bit hash of a value's bytes, the same in every run (the distinct-count estimate of
 /// a file does not change from one run to the next).
 @inline(__always)
@@ -15,23 +17,8 @@ func valueHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         hash = ((hash << 27) | (hash >> 37)) &* 5 &+ 0x52DC_E729
         index += 8
     }
-    if index < count {
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < count {
-            tail |= UInt64(bytes[index]) << shift
-            shift += 8
-            index += 1
-        }
-        hash ^= mix(tail)
-    }
-    // Murmur3's finalizer: every input bit reaches every output bit.
-    hash ^= hash >> 33
-    hash = hash &* 0xFF51_AFD7_ED55_8CCD
-    hash ^= hash >> 33
-    hash = hash &* 0xC4CE_B9FE_1A85_EC53
-    hash ^= hash >> 33
-    return hash
+    if index < count { hash ^= mix(ByteHash.tail(bytes, from: index)) }
+    return ByteHash.finalize(hash)
 }
 
 /// An estimate of how many distinct values a stream holds, in a fixed `2^precision` bytes
@@ -39,17 +26,17 @@ func valueHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
 ///
 /// With precision 16 (64 KiB) the standard error is 0.4 %; two sketches of the same
 /// precision merge into the sketch of both streams.
-public struct HyperLogLog: Sendable {
-    public let precision: Int
+package struct HyperLogLog: Sendable {
+    package let precision: Int
     private var registers: [UInt8]
 
-    public init(precision: Int = 16) {
+    package init(precision: Int = 16) {
         self.precision = min(18, max(4, precision))
         registers = Array(repeating: 0, count: 1 << self.precision)
     }
 
     /// Bytes the sketch holds.
-    public var memoryCost: Int { registers.count }
+    package var memoryCost: Int { registers.count }
 
     /// The precision for `count` sketches held at once: 16 (64 KiB each) while they fit
     /// in 8 MiB together, one less each time they would not (at least 10). A sketch's
@@ -63,7 +50,7 @@ public struct HyperLogLog: Sendable {
     }
 
     @inline(__always)
-    public mutating func add(hash: UInt64) {
+    package mutating func add(hash: UInt64) {
         let index = Int(hash >> UInt64(64 - precision))
         // The rank of the first 1 bit after the index bits (a sentinel bounds it).
         let rest = (hash << UInt64(precision)) | (1 << UInt64(precision - 1))
@@ -72,7 +59,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// Folds `other` (of the same precision) in.
-    public mutating func merge(_ other: HyperLogLog) {
+    package mutating func merge(_ other: HyperLogLog) {
         precondition(other.precision == precision)
         for index in registers.indices where registers[index] < other.registers[index] {
             registers[index] = other.registers[index]
@@ -80,7 +67,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// The estimated number of distinct values added.
-    public var estimate: Int {
+    package var estimate: Int {
         let m = Double(registers.count)
         var sum = 0.0
         var zeros = 0
@@ -99,7 +86,7 @@ public struct HyperLogLog: Sendable {
     }
 
     /// The relative standard error of the estimate.
-    public var standardError: Double { 1.04 / Double(registers.count).squareRoot() }
+    package var standardError: Double { 1.04 / Double(registers.count).squareRoot() }
 }
 
 import Foundation

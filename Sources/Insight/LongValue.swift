@@ -103,15 +103,7 @@ struct StreamingHash {
     var value: (UInt64, UInt64) {
         var copy = self
         if copy.pendingBytes > 0 { copy.word(copy.pending ^ (UInt64(copy.pendingBytes) << 56)) }
-        func finish(_ x: UInt64) -> UInt64 {
-            var h = x ^ UInt64(copy.length)
-            h ^= h >> 33
-            h = h &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 33
-            h = h &* 0xC4CE_B9FE_1A85_EC53
-            h ^= h >> 33
-            return h
-        }
+        func finish(_ x: UInt64) -> UInt64 { ByteHash.finalize(x ^ UInt64(copy.length)) }
         return (finish(copy.lanes.0), finish(copy.lanes.1 &+ copy.lanes.0))
     }
 }

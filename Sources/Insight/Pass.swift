@@ -39,6 +39,16 @@ struct Pass: Sendable {
         self.filter = filter
     }
 
+    /// This pass over only `records` (a filter's or a sort's view), when given; nil when
+    /// cancelled while the view's records were gathered.
+    func restricted(to records: (any RecordSequence)?, control: ScanControl) -> Pass? {
+        guard let records else { return self }
+        guard let filter = RecordFilter.of(records, first: filter.first, control: control) else { return nil }
+        var chosen = self
+        chosen.filter = filter
+        return chosen
+    }
+
     /// The same pass (source, filter, pieces, threads) over columns `columns`.
     func over(columns: Range<Int>) -> Pass {
         var other: Pass
@@ -79,7 +89,7 @@ struct Pass: Sendable {
         }
         let pieces = self.pieces
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        let shares = workers > 1 && total >= minimumSharedBytes ? Pass.split(pieces, into: workers) : [pieces]
+        let shares = workers > 1 && total >= minimumSharedBytes ? ScanInput.split(pieces, into: workers) : [pieces]
         let results = Mutex<[Sink?]>(Array(repeating: nil, count: shares.count))
         BackgroundScan<Int>.runConcurrently(shares.count) { share in
             let reader = FieldReader(input: input, columns: columns, filter: filter, bufferSize: Int(pieceLimit))
@@ -130,21 +140,6 @@ struct Pass: Sendable {
         if control.isCancelled { return nil }
         let sinks = results.withLock { $0 }
         return sinks.contains { $0 == nil } ? nil : sinks.map { $0! }
-    }
-
-    /// `pieces` in `count` runs of about equal bytes, in order.
-    static func split(_ pieces: [ScanInput.Piece], into count: Int) -> [[ScanInput.Piece]] {
-        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        var shares: [[ScanInput.Piece]] = [[]]
-        var done: Int64 = 0
-        for piece in pieces {
-            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
-                shares.append([])
-            }
-            shares[shares.count - 1].append(piece)
-            done += piece.byteCount
-        }
-        return shares
     }
 }
 

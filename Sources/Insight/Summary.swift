@@ -5,38 +5,38 @@ import Scan
 import Table
 
 /// One row of the summary: what one column holds.
-public struct ColumnSummary: Sendable, Equatable {
+package struct ColumnSummary: Sendable, Equatable {
     /// The column's position (from 0) and its name (`ColumnNames`: `column N` without one).
-    public var column: Int
-    public var name: String
-    public var kind: ValueKind
+    package var column: Int
+    package var name: String
+    package var kind: ValueKind
     /// Records with a value in this column, and records with an empty one (or none).
-    public var filled: Int
-    public var empty: Int
+    package var filled: Int
+    package var empty: Int
     /// Distinct values, the empty value included: exact unless `distinctIsEstimate`.
-    public var distinct: Int
-    public var distinctIsEstimate: Bool
+    package var distinct: Int
+    package var distinctIsEstimate: Bool
     /// The least and greatest values as written: the first and last filled cells of an
     /// ascending sort on the column (`--sort`, `[`), whatever its kind: a sort by numbers
     /// or dates when nine in ten of the first thousand cells are ones (the rest after them,
     /// as text), else natural text order ignoring case; equal keys by the file's order.
-    public var minimum: String?
-    public var maximum: String?
+    package var minimum: String?
+    package var maximum: String?
     /// For number columns: the mean and the sample standard deviation (the mean is ±infinity
     /// when values past Double's range are all of one sign, nil with both; the deviation
     /// nil then).
-    public var mean: Double?
-    public var standardDeviation: Double?
+    package var mean: Double?
+    package var standardDeviation: Double?
     /// The shortest and longest filled value, in characters (Unicode scalars).
-    public var shortest: Int?
-    public var longest: Int?
+    package var shortest: Int?
+    package var longest: Int?
     /// The most common values, most common first (the empty value among them).
-    public var common: [FrequencyRow]
+    package var common: [FrequencyRow]
     /// True when the column had more distinct values than the budget: `common` counts are
     /// then lower bounds, and `distinct` an estimate.
-    public var commonIsEstimate: Bool
+    package var commonIsEstimate: Bool
     /// False in a partial summary published while the scan runs.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// The cells behind `minimum` and `maximum`, with their sort keys (to join partial
     /// summaries as the sort would).
     var least: SortEnd?
@@ -49,8 +49,8 @@ public struct ColumnSummary: Sendable, Equatable {
 /// Columns past their share of the budget get a second pass, the frequency table's: the
 /// values its count kept are counted again exactly (`CommonValues`), so the most common
 /// values and the distinct estimate are those `FrequencyCount` finds for the column.
-public final class SummaryScan {
-    public typealias Status = BackgroundScan<[ColumnSummary]>.Status
+package final class SummaryScan {
+    package typealias Status = BackgroundScan<[ColumnSummary]>.Status
 
     private let scan: BackgroundScan<[ColumnSummary]>
     private let board: Board<[ColumnSummary]>
@@ -64,7 +64,7 @@ public final class SummaryScan {
     /// them is `column N`). `commonValues` most common values are kept per column. `kinds`
     /// says how a sort orders each of `columns` (nil: judged from the first thousand data
     /// records, as a sort judges them).
-    public convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
                             columns: [Int]? = nil, kinds: [ColumnKind]? = nil,
                             budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
@@ -74,7 +74,7 @@ public final class SummaryScan {
 
     /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
     /// records are summarised.
-    public convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
+    package convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
                             columns: [Int]? = nil, budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
@@ -93,11 +93,7 @@ public final class SummaryScan {
         let profiled = Array(Set(columns)).sorted()
         let pass = whole.over(columns: (profiled.first ?? 0)..<((profiled.last ?? 0) + 1))
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
-            var chosen = pass
-            if let records {
-                guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
-                chosen.filter = filter
-            }
+            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
             let orders = kinds.map { given in profiled.map { given[columns.firstIndex(of: $0) ?? 0] } }
                 ?? SummaryScan.judge(profiled, in: pass)
             guard let profiles = SummaryScan.profile(chosen, columns: profiled, orders: orders, budget: budget, control: control,
@@ -114,10 +110,10 @@ public final class SummaryScan {
         }
     }
 
-    public var status: Status { scan.status }
+    package var status: Status { scan.status }
 
     /// The summary so far (nil before the first piece is read); the final one once finished.
-    public var partial: [ColumnSummary]? {
+    package var partial: [ColumnSummary]? {
         if case .finished(let rows) = scan.status { return rows }
         let parts = board.values
         guard var merged = parts.first else { return nil }
@@ -127,8 +123,8 @@ public final class SummaryScan {
         return columns.compactMap { byColumn[$0] }
     }
 
-    public func cancel() { scan.cancel() }
-    public func wait() { scan.wait() }
+    package func cancel() { scan.cancel() }
+    package func wait() { scan.wait() }
 
     /// The name of column `column`: `names` has it, else `column N` (`ColumnNames`).
     static func name(of column: Int, in names: [String]) -> String {
@@ -253,7 +249,7 @@ extension ColumnSummary {
 
 extension ColumnSummary {
     /// The summary's columns, as `--summary` writes them and the summary sheet shows them.
-    public static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
+    package static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
                                 "shortest", "longest", "common"]
 
     /// A mean or a deviation as text: Swift's shortest form that reads back exactly,
@@ -265,7 +261,7 @@ extension ColumnSummary {
 
     /// This summary as text cells under `header` (`≈` marks estimates; the empty value's
     /// count is exact).
-    public var cells: [String] {
+    package var cells: [String] {
         let listed = common.map {
             "\($0.value.isEmpty ? "(empty)" : $0.shownText) (\(commonIsEstimate && !$0.value.isEmpty ? "≈" : "")\($0.count))"
         }

@@ -1,7 +1,7 @@
 import CellStore
 
 /// What a column holds, judged from its filled cells.
-public enum ValueKind: String, Sendable, CaseIterable {
+package enum ValueKind: String, Sendable, CaseIterable {
     /// No filled cell.
     case empty
     /// Whole numbers: an optional sign and digits, without leading zeros (`007` is text),

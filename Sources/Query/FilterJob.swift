@@ -6,14 +6,7 @@ import Table
 
 /// The pass behind `FilteredRecords`.
 struct FilterJob: Sendable {
-    /// What the filters read: an input's bytes through its index (followed while it
-    /// loads), or rows (a sheet's), cell by cell.
-    enum Input: Sendable {
-        case readers(RecordReaders)
-        case rows(RowSnapshot)
-    }
-
-    let input: Input
+    let input: PassInput
     let headerRows: Int
     let filters: [RecordFilter]
     let patterns: [CompiledPattern]

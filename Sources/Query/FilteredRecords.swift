@@ -20,7 +20,7 @@ import Table
 /// covers the records indexed so far and goes on as the index grows (`isFollowingInput`
 /// says so). `index(of:)` is a rank in the bitmap. Dropping the object cancels the pass
 /// and waits for its thread.
-public final class FilteredRecords: RecordSequence {
+package final class FilteredRecords: RecordSequence {
     final class Core: Sendable {
         /// Over the file: members are record numbers. Over a base: rows of the base.
         let rows = Mutex(RankedBitmap())
@@ -32,17 +32,17 @@ public final class FilteredRecords: RecordSequence {
         let changes = ChangeSignal()
     }
 
-    public let filters: [RecordFilter]
-    public let headerRows: Int
+    package let filters: [RecordFilter]
+    package let headerRows: Int
     /// The view filtered, or nil for the file's order.
-    public let base: (any RecordSequence)?
+    package let base: (any RecordSequence)?
     let core = Core()
     /// The pass; dropping it (with the object) cancels it and waits for its thread.
     private let scan: BackgroundScan<Bool>
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
-    public static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+    package static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
         return FilteredRecords(input: .readers(store.follows ? store.recordReadersAsOfNow : store.recordReaders), headerRows: headerRows,
@@ -51,13 +51,13 @@ public final class FilteredRecords: RecordSequence {
 
     /// Starts filtering the data records of `rows` (a sheet's), each cell matched as the
     /// raw-byte scan confirms a file's. Throws when a pattern does not compile.
-    public static func start(rows: RowSnapshot, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+    package static func start(rows: RowSnapshot, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
         return FilteredRecords(input: .rows(rows), headerRows: headerRows, filters: filters, patterns: patterns, base: base, wake: wake)
     }
 
-    init(input: FilterJob.Input, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
+    init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
         self.filters = filters
         self.headerRows = headerRows
@@ -68,25 +68,25 @@ public final class FilteredRecords: RecordSequence {
     }
 
     /// Stops the pass; the rows found so far stay readable.
-    public func cancel() { scan.cancel() }
+    package func cancel() { scan.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    public func wait() { scan.wait() }
+    package func wait() { scan.wait() }
 
     /// Bytes of the input read so far by the filters, and what they will read as known now.
-    public var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
+    package var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
     /// True while the input is still loading and the pass follows it.
-    public var isFollowingInput: Bool { core.state.withLock { $0.following && !$0.complete } }
+    package var isFollowingInput: Bool { core.state.withLock { $0.following && !$0.complete } }
     /// Why the pass stopped early, if it did.
-    public var failure: String? { core.state.withLock { $0.failure } }
+    package var failure: String? { core.state.withLock { $0.failure } }
 
     // MARK: RecordSequence
 
-    public var count: Int { core.rows.withLock { $0.count } }
-    public var isComplete: Bool { core.state.withLock { $0.complete } }
-    public var changes: ChangeSignal { core.changes }
+    package var count: Int { core.rows.withLock { $0.count } }
+    package var isComplete: Bool { core.state.withLock { $0.complete } }
+    package var changes: ChangeSignal { core.changes }
 
-    public func records(in range: Range<Int>) -> [RecordRef] {
+    package func records(in range: Range<Int>) -> [RecordRef] {
         let positions = core.rows.withLock { $0.members(range) }
         guard let base else { return positions.map { RecordRef(record: $0) } }
         guard let first = positions.first, let last = positions.last else { return [] }
@@ -98,7 +98,7 @@ public final class FilteredRecords: RecordSequence {
         return positions.compactMap { base.records(in: $0..<($0 + 1)).first }
     }
 
-    public func index(of record: Int) -> Int? {
+    package func index(of record: Int) -> Int? {
         guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
         return core.rows.withLock { $0.contains(position) ? $0.rank(position) : nil }
     }

@@ -1,4 +1,5 @@
 import CellStore
+import Scan
 
 /// A stretch of the input between checkpoints, read by one worker of a pass.
 struct Stretch: Sendable {
@@ -96,19 +97,7 @@ extension RecordReader {
 /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
 /// returns when all have.
 func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    guard count > 1 else { return body(0) }
-    let threads = (1..<count).map { index in
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body(index)
-            done.signal()
-        }
-        thread.name = "csvfreeze query \(index)"
-        thread.start()
-        return done
-    }
-    body(0)
-    for done in threads { done.wait() }
+    BackgroundScan<Int>.runConcurrently(count, threadName: "csvfreeze query", yieldsToInteractiveThreads: false, body)
 }
 
 import Foundation

@@ -6,14 +6,7 @@ import Table
 
 /// The pass behind `SortedRecords`: read keys (following the index), sort runs, merge.
 struct SortJob: Sendable {
-    /// What is sorted: an input's records read through its index (followed while it
-    /// loads), or rows (a sheet's).
-    enum Input: Sendable {
-        case readers(RecordReaders)
-        case rows(RowSnapshot)
-    }
-
-    let input: Input
+    let input: PassInput
     let headerRows: Int
     let builder: KeyBuilder
     /// Bytes of keys one worker holds before it spills a run.

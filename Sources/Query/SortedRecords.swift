@@ -22,9 +22,9 @@ import Table
 /// them, and the merge starts when the input is complete. Temporary files are unlinked as
 /// they are made, so none is left on any way out. Dropping the object cancels the pass
 /// and waits for its thread; `cancel()` stops it sooner.
-public final class SortedRecords: RecordSequence {
+package final class SortedRecords: RecordSequence {
     /// Where the pass is.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         case reading, merging, done, cancelled
         case failed(String)
     }
@@ -40,21 +40,21 @@ public final class SortedRecords: RecordSequence {
         let changes = ChangeSignal()
     }
 
-    public let keys: [SortKey]
-    public let kinds: [ColumnKind]
-    public let headerRows: Int
+    package let keys: [SortKey]
+    package let kinds: [ColumnKind]
+    package let headerRows: Int
     let core = Core()
     /// What is sorted: read again to find a record's row by its key.
-    let input: SortJob.Input
+    let input: PassInput
     /// The pass; dropping it (with the object) cancels it and waits for its thread.
     private let scan: BackgroundScan<Bool>
 
     /// Memory the sort may use for keys, all workers together.
-    public static let defaultBudget = 64 << 20
+    package static let defaultBudget = 64 << 20
 
     /// Starts sorting the data records of `store` by `keys` (kinds judged from the first
     /// thousand data records). `wake` is called from the pass's thread on progress.
-    public static func start(store: CellStore, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
+    package static func start(store: CellStore, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
                              memoryBudget: Int = defaultBudget, workers: Int = 2,
                              wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
         let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: store, headerRows: headerRows) }
@@ -64,7 +64,7 @@ public final class SortedRecords: RecordSequence {
 
     /// Starts sorting the data rows of `rows` (a sheet's) by `keys`, with the same keys as
     /// a file's records (kinds judged from the first thousand data rows).
-    public static func start(rows: RowSnapshot, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
+    package static func start(rows: RowSnapshot, headerRows: Int, keys: [SortKey], kinds: [ColumnKind]? = nil,
                              memoryBudget: Int = defaultBudget, wake: @escaping @Sendable () -> Void = {}) -> SortedRecords {
         let kinds = kinds ?? keys.map { ColumnKind.judge(column: $0.column, in: rows, headerRows: headerRows) }
         // One thread reads the rows: the one budget is its own.
@@ -72,7 +72,7 @@ public final class SortedRecords: RecordSequence {
                              workers: 1, wake: wake)
     }
 
-    init(input: SortJob.Input, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
+    init(input: PassInput, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], memoryBudget: Int,
          workers: Int, wake: @escaping @Sendable () -> Void) {
         self.keys = keys
         self.kinds = kinds
@@ -87,31 +87,31 @@ public final class SortedRecords: RecordSequence {
     }
 
     /// Stops the pass; the rows merged so far stay readable.
-    public func cancel() { scan.cancel() }
+    package func cancel() { scan.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    public func wait() { scan.wait() }
+    package func wait() { scan.wait() }
 
-    public var phase: Phase { core.phase.withLock { $0 } }
+    package var phase: Phase { core.phase.withLock { $0 } }
     /// Bytes of the input read so far, and the input's size as known now.
-    public var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
+    package var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }
     /// Sorted runs written to temporary files.
-    public var spilledRuns: Int { core.runs.load(ordering: .relaxed) }
+    package var spilledRuns: Int { core.runs.load(ordering: .relaxed) }
 
     // MARK: RecordSequence
 
-    public var count: Int { core.permutation.count }
-    public var changes: ChangeSignal { core.changes }
-    public var isComplete: Bool {
+    package var count: Int { core.permutation.count }
+    package var changes: ChangeSignal { core.changes }
+    package var isComplete: Bool {
         switch phase {
         case .done, .cancelled, .failed: return true
         case .reading, .merging: return false
         }
     }
 
-    public func records(in range: Range<Int>) -> [RecordRef] { core.permutation.records(in: range) }
+    package func records(in range: Range<Int>) -> [RecordRef] { core.permutation.records(in: range) }
 
-    public func index(of record: Int) -> Int? {
+    package func index(of record: Int) -> Int? {
         let lookUp: (Int) -> Row?, probe: (RecordRef) -> Row?
         switch input {
         case .readers(let readers):

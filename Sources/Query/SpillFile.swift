@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CellStore
 import Foundation
 import Synchronization
 
@@ -20,12 +21,11 @@ package final class SpillFile: Sendable {
     package var length: Int64 { appended.load(ordering: .acquiring) }
 
     package init() throws(QueryError) {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/csvfreeze-sort-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .spill("cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        do {
+            descriptor = try TemporaryFile.openUnlinked(tag: "sort")
+        } catch {
+            throw .spill(error.message)
+        }
     }
 
     deinit { close(descriptor) }

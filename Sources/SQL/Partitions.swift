@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CellStore
 
 /// Rows spread over partitions by their group key (see `KeyRanges`), in runs of one key,
 /// kept in memory up to a budget and spilled to a temporary file past it.
@@ -162,22 +163,8 @@ final class Partitions {
             hash ^= hash >> 29
             index += 8
         }
-        if index < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                tail |= UInt64(bytes[index]) << shift
-                shift += 8
-                index += 1
-            }
-            hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        }
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        hash &*= 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 33
-        return hash
+        if index < count { hash = (hash ^ ByteHash.tail(bytes, from: index)) &* 0xC4CE_B9FE_1A85_EC53 }
+        return ByteHash.finalize(hash)
     }
 }
 

@@ -7,9 +7,9 @@ import CSQLite
 /// batch needs, reading the inputs through their virtual tables. Cells are text as a
 /// table shows it: an integer in decimal, a real in the shortest form that reads back as
 /// the same number, NULL as an empty cell.
-public final class QueryAnswer {
+package final class QueryAnswer {
     /// The answer's column names.
-    public let columns: [String]
+    package let columns: [String]
     private var statement: OpaquePointer?
     private let database: SQLDatabase
 
@@ -39,7 +39,7 @@ public final class QueryAnswer {
     }
 
     /// Up to `batch` more rows, or nil when there are no more.
-    public func next(batch: Int) throws(SQLError) -> [Row]? {
+    package func next(batch: Int) throws(SQLError) -> [Row]? {
         guard let statement else { return nil }
         var rows: [Row] = []
         let width = Int32(columns.count)
@@ -81,12 +81,12 @@ public final class QueryAnswer {
 
     /// Stops the statement: the next `next(batch:)` throws `.cancelled` (the current one
     /// soon, when another thread calls `cancellation.cancel()`).
-    public func cancel() {
+    package func cancel() {
         database.control.cancel()
     }
 
     /// A handle that stops this answer from any thread.
-    public var cancellation: QueryCancellation { QueryCancellation(control: database.control) }
+    package var cancellation: QueryCancellation { QueryCancellation(control: database.control) }
 
     private func finish() {
         sqlite3_finalize(statement)
@@ -102,8 +102,8 @@ public final class QueryAnswer {
 
 /// Stops a running answer from any thread (SQLite's progress handler and the tables' read-
 /// ahead threads see it within a few milliseconds).
-public struct QueryCancellation: Sendable {
+package struct QueryCancellation: Sendable {
     let control: QueryControl
 
-    public func cancel() { control.cancel() }
+    package func cancel() { control.cancel() }
 }

@@ -19,22 +19,22 @@ import Table
 /// answer of any size. `cancel()` stops the statement from the UI thread (SQLite's
 /// progress handler, and the tables' read-ahead); dropping the answer cancels it and waits
 /// for its thread.
-public final class QueryRows: RowSource {
+package final class QueryRows: RowSource {
     /// How much of an answer is kept in memory.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Rows kept at most.
-        public var rows: Int
+        package var rows: Int
         /// Bytes of rows kept at most (cells and their bookkeeping, as `Row.memoryCost`).
-        public var bytes: Int
+        package var bytes: Int
 
-        public init(rows: Int = 1_000_000, bytes: Int = 256 << 20) {
+        package init(rows: Int = 1_000_000, bytes: Int = 256 << 20) {
             self.rows = rows
             self.bytes = bytes
         }
     }
 
     /// Where the answer is.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// Waiting for the input's first rows, which name its columns.
         case waiting
         /// SQLite runs the statement.
@@ -49,7 +49,7 @@ public final class QueryRows: RowSource {
         case cancelled
 
         /// True when no more rows will come.
-        public var isFinal: Bool {
+        package var isFinal: Bool {
             switch self {
             case .waiting, .running: false
             case .done, .cut, .failed, .cancelled: true
@@ -66,10 +66,10 @@ public final class QueryRows: RowSource {
         var seconds: Double?
     }
 
-    public let name: String
-    public let wake: @Sendable () -> Void
+    package let name: String
+    package let wake: @Sendable () -> Void
     /// The query, as typed.
-    public let query: String
+    package let query: String
     private let published = Handoff(Published())
     private let control: QueryControl
     private let readers: RecordReaders
@@ -84,17 +84,17 @@ public final class QueryRows: RowSource {
     private var widest = 0
     private var tookRowsWhileRunning = false
     /// Where the answer is, as of the last `update()`.
-    public private(set) var phase = Phase.waiting
+    package private(set) var phase = Phase.waiting
     /// The column of the answer that is the input's rowid (`select rowid, …`), if any.
-    public private(set) var rowidColumn: Int?
+    package private(set) var rowidColumn: Int?
     /// Seconds the statement took, once it has ended.
-    public private(set) var seconds: Double?
-    public private(set) var generation = 0
+    package private(set) var seconds: Double?
+    package private(set) var generation = 0
 
     /// Starts `query` over the input that `readers` read, whose header row's cells are
     /// `header` (none when `headerRows` is 0), as tables `names` (`t` and its stem).
     /// `wake` is called from the answer's thread when it has news.
-    public init(query: String, readers: RecordReaders, header: [String], headerRows: Int, names: [String],
+    package init(query: String, readers: RecordReaders, header: [String], headerRows: Int, names: [String],
                 limits: Limits = Limits(), settings: SQLSettings = SQLSettings(),
                 wake: @escaping @Sendable () -> Void) {
         self.query = query
@@ -166,10 +166,10 @@ public final class QueryRows: RowSource {
 
     /// Stops the statement; the rows so far stay (the phase becomes `cancelled` once the
     /// thread has stopped).
-    public func cancel() { control.cancel() }
+    package func cancel() { control.cancel() }
 
     /// Blocks until the statement has ended (for tests).
-    public func waitForEnd() {
+    package func waitForEnd() {
         ended.wait()
         ended.signal()
     }
@@ -177,7 +177,7 @@ public final class QueryRows: RowSource {
     /// Takes what the answer's thread published since the last call (on the UI thread, on
     /// news); true when something changed.
     @discardableResult
-    public func update() -> Bool {
+    package func update() -> Bool {
         let before = phase
         let news = published.change { state -> Published in
             let news = state
@@ -208,44 +208,34 @@ public final class QueryRows: RowSource {
 
     /// Bytes of the input the statement's scans have read so far, and the input's size
     /// when known (a scan of a table twice reads it twice).
-    public var inputRead: (bytes: Int64, total: Int64?) {
+    package var inputRead: (bytes: Int64, total: Int64?) {
         let progress = readers.progress
         return (control.bytesRead, progress.isComplete ? progress.bytesRead : progress.totalBytes)
     }
 
     /// The answer's column names, once the statement is prepared.
-    public var columns: [String]? { header?.strings }
+    package var columns: [String]? { header?.strings }
 
     /// Rows of the answer taken so far.
-    public var answerRowCount: Int { dataRows }
+    package var answerRowCount: Int { dataRows }
 
     // MARK: RowSource
 
     /// The header (once the columns are known) and the rows so far.
-    public var rowCount: Int { header == nil ? 0 : 1 + dataRows }
-    public var isComplete: Bool { phase.isFinal }
-    public var columnCount: Int { widest }
+    package var rowCount: Int { header == nil ? 0 : 1 + dataRows }
+    package var isComplete: Bool { phase.isFinal }
+    package var columnCount: Int { widest }
     /// The answer's column names.
-    public var headerRows: Int? { 1 }
-    /// An answer has no file behind it.
-    public var file: CellStore? { nil }
+    package var headerRows: Int? { 1 }
 
-    public func row(_ index: Int) -> Row? {
+    package func row(_ index: Int) -> Row? {
         if index == 0 { return header }
         guard index > 0, index <= dataRows else { return nil }
         return Self.row(index - 1, parts: parts, starts: starts)
     }
 
-    public func rows(_ refs: [RecordRef]) -> [Int: Row] {
-        var result: [Int: Row] = [:]
-        for ref in refs {
-            if let row = row(ref.record) { result[ref.record] = row }
-        }
-        return result
-    }
-
     /// The rows now: the parts are shared, not copied.
-    public func snapshot() -> RowSnapshot? {
+    package func snapshot() -> RowSnapshot? {
         guard let header else { return RowSnapshot(rows: []) }
         let parts = self.parts, starts = self.starts
         return RowSnapshot(count: rowCount, columnCount: widest) { range in
@@ -255,12 +245,8 @@ public final class QueryRows: RowSource {
 
     /// Data row `index` (from 0) of `parts`.
     private static func row(_ index: Int, parts: [[Row]], starts: [Int]) -> Row {
-        var low = 0, high = parts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= index { low = middle } else { high = middle - 1 }
-        }
-        return parts[low][index - starts[low]]
+        let part = Self.part(holding: index, starts: starts)
+        return parts[part][index - starts[part]]
     }
 
     // MARK: The answer's thread

@@ -147,23 +147,8 @@ final class RecordFields {
     private func parse<Sink: RowSink>(_ piece: ScanInput.Piece, into sink: inout Sink, isCancelled: () -> Bool) {
         guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return }
         var record = piece.firstRecord
-        var offset = piece.start
-        let chunk = min(buffer.count, 1 << 20)
-        while offset < piece.end && failure == nil {
-            if isCancelled() { return }
-            let wanted = Int(min(Int64(chunk), piece.end - offset))
-            let count = input.reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
-            if count <= 0 { break }
-            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            offset += Int64(count)
-            for row in parser.takeRecords() {
-                deliver(row, record: record, into: &sink)
-                record += 1
-            }
-        }
-        if piece.endsInput {
-            parser.finish()
-            for row in parser.takeRecords() {
+        input.parse(piece, with: parser, buffer: buffer, while: { failure == nil }, isCancelled: isCancelled) { rows in
+            for row in rows {
                 deliver(row, record: record, into: &sink)
                 record += 1
             }

@@ -67,17 +67,7 @@ enum Workers {
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
     /// returns when all have.
     static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        for index in 1..<max(1, count) {
-            let thread = Thread {
-                body(index)
-                done.signal()
-            }
-            thread.name = "csvfreeze sql \(index)"
-            thread.start()
-        }
-        body(0)
-        for _ in 1..<max(1, count) { done.wait() }
+        BackgroundScan<Int>.runConcurrently(count, threadName: "csvfreeze sql", yieldsToInteractiveThreads: false, body)
     }
 }
 

@@ -7,17 +7,17 @@ import CSQLite
 /// connection closes) and its temporary store is on disk too, both in `$TMPDIR`, each
 /// with a page cache of `settings.cacheKiB`: a large sort or a `CREATE TABLE … AS` spills
 /// there instead of growing in memory. The inputs are only ever read.
-public final class SQLDatabase {
+package final class SQLDatabase {
     let db: OpaquePointer
     private let module: UnsafeMutablePointer<sqlite3_module>
     private let registry: TableRegistry
     let control: QueryControl
     /// The tables, in the order of the inputs, with their columns.
-    public let tables: [(name: String, columns: [String])]
+    package let tables: [(name: String, columns: [String])]
 
     /// Opens a connection with a table for each of `inputs` (their names must differ,
     /// ignoring case).
-    public convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings()) throws(SQLError) {
+    package convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings()) throws(SQLError) {
         try self.init(inputs: inputs, settings: settings, control: QueryControl())
     }
 
@@ -74,7 +74,7 @@ public final class SQLDatabase {
 
     /// Prepares `sql`: every statement but the last is run to its end, and the last one's
     /// answer is returned, to be stepped by the caller.
-    public func prepare(_ sql: String) throws(SQLError) -> QueryAnswer {
+    package func prepare(_ sql: String) throws(SQLError) -> QueryAnswer {
         control.reset()
         return try prepareKeepingControl(sql)
     }

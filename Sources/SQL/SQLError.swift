@@ -1,5 +1,5 @@
 /// What can go wrong with SQL over the open inputs, in words a user can act on.
-public enum SQLError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum SQLError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The query is not valid SQL, names something that does not exist, or fails as it
     /// runs (SQLite's own message, on one line).
     case query(String)
@@ -10,7 +10,7 @@ public enum SQLError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The query was stopped by its owner.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .query(let message), .input(let message), .engine(let message): message
         case .cancelled: "query cancelled"
@@ -18,7 +18,7 @@ public enum SQLError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     /// True when the query itself is at fault (the command line exits with 65 for it).
-    public var isQueryError: Bool {
+    package var isQueryError: Bool {
         if case .query = self { return true }
         return false
     }

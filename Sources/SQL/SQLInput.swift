@@ -4,25 +4,25 @@ import Scan
 
 /// One input as SQL sees it: a table name, its columns' names, and its records through
 /// the input's index, followed while it grows (a query starts before the index is done).
-public struct SQLInput: Sendable {
+package struct SQLInput: Sendable {
     /// The table's name (see `SQLNames.tableName`).
-    public let name: String
+    package let name: String
     /// Column names, unique ignoring case (see `SQLNames.columnNames`).
-    public let columns: [String]
+    package let columns: [String]
     /// Records at the top that are header rows (not data).
-    public let headerRows: Int
+    package let headerRows: Int
     /// Columns past SQLite's limit, not in the table.
-    public let omittedColumns: Int
+    package let omittedColumns: Int
     let readers: RecordReaders
     let dialect: Dialect
 
     /// The most columns a table may have (SQLite's `SQLITE_MAX_COLUMN` as Debian builds it).
-    public static let maximumColumns = 2000
+    package static let maximumColumns = 2000
 
     /// The input of `store`, once its start has been read (nil before that). Columns are
     /// named by the first header row's cells; there are as many as the widest record read
     /// so far has (see `widestRecord` for records read later).
-    public init?(store: CellStore, name: String, headerRows: Int) {
+    package init?(store: CellStore, name: String, headerRows: Int) {
         guard let dialect = store.dialect, store.isComplete || store.readRowCount > 0 else { return nil }
         let header = headerRows > 0 ? store.row(0)?.strings ?? [] : []
         let count = max(1, store.columnCount, header.count)
@@ -49,7 +49,7 @@ public struct SQLInput: Sendable {
     }
 
     /// The same input under another table name (the first input is also `t`).
-    public func named(_ name: String) -> SQLInput {
+    package func named(_ name: String) -> SQLInput {
         SQLInput(name: name, columns: columns, headerRows: headerRows, omittedColumns: omittedColumns, readers: readers, dialect: dialect)
     }
 
@@ -64,7 +64,7 @@ public struct SQLInput: Sendable {
 
     /// Data records (rows of the table): exact once the index is complete, else an estimate
     /// from the part indexed so far.
-    public var estimatedRows: Int {
+    package var estimatedRows: Int {
         let progress = readers.progress
         if progress.isComplete { return max(0, progress.rowCount - headerRows) }
         guard let fraction = progress.fractionRead, fraction > 0 else { return max(1, progress.rowCount) }
@@ -73,25 +73,25 @@ public struct SQLInput: Sendable {
 
     /// The most cells a record indexed so far has: when it exceeds the columns, the table
     /// does not show some cells (the command line says so).
-    public var widestRecord: Int { readers.progress.widestRow }
+    package var widestRecord: Int { readers.progress.widestRow }
 
     /// A snapshot of the input as indexed now.
     var scan: ScanInput? { ScanInput(readers: readers) }
 }
 
 /// How the SQL engine may use the machine.
-public struct SQLSettings: Sendable {
+package struct SQLSettings: Sendable {
     /// Threads reading an input ahead of SQLite (the machine's cores, at most 2).
-    public var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    package var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
     /// SQLite's page cache per database, in KiB (`PRAGMA cache_size`), which also bounds
     /// how much of a sort it keeps in memory before it writes to `$TMPDIR`.
-    public var cacheKiB = 8192
+    package var cacheKiB = 8192
     /// Memory the grouping of rows for a GROUP BY may hold before it spills.
     var grouping = GroupingBudget()
     /// Bytes a scan reads in one piece (whole records; a thread's unit of work).
     var pieceBytes: Int64 = 512 << 10
 
-    public init() {}
+    package init() {}
 
     /// Settings with small memory budgets and pieces, so that tests reach every spill and
     /// share small inputs out between threads.

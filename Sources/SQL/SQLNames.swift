@@ -4,13 +4,13 @@ import Table
 ///
 /// SQLite compares identifiers without regard to ASCII case, so names are made unique
 /// that way too: `Name` and `name` in one header become `Name` and `name_2`.
-public enum SQLNames {
+package enum SQLNames {
     /// Extensions of compressed files, dropped before the file's own extension.
     static let compressionExtensions: Set<String> = ["gz", "gzip", "bgz", "zst", "zstd", "xz", "bz2", "bzip2"]
 
     /// The table name for the input at `path` (nil or `-`: standard input): the file's
     /// stem made into an identifier, `sales_2024` for `dir/sales-2024.csv.gz`.
-    public static func tableName(forPath path: String?) -> String {
+    package static func tableName(forPath path: String?) -> String {
         guard let path, path != "-" else { return "stdin" }
         var stem = Substring(path.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
         if let dot = stem.lastIndex(of: "."), compressionExtensions.contains(stem[stem.index(after: dot)...].lowercased()) {
@@ -59,7 +59,7 @@ public enum SQLNames {
     /// keys and summaries give the columns (`ColumnNames`); where two of those differ only
     /// in the case of ASCII letters (one name to SQLite), the later gets the first of `_2`,
     /// `_3`… that no other column's name holds, so every other column keeps its name.
-    public static func columnNames(header: [String], count: Int) -> [String] {
+    package static func columnNames(header: [String], count: Int) -> [String] {
         // SQLite's C strings end at a NUL byte.
         let shown = ColumnNames(header).names(count: count).map { $0.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
         var reserved = Set(shown.map(folded))
@@ -79,7 +79,7 @@ public enum SQLNames {
     }
 
     /// `name` as an SQL identifier in double quotes.
-    public static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
@@ -87,7 +87,7 @@ public enum SQLNames {
 extension SQLNames {
     /// The names of the inputs at `paths` (nil or `-`: standard input), one list per
     /// input: the first is also `t`; every stem is made unique.
-    public static func tableNames(forPaths paths: [String?]) -> [[String]] {
+    package static func tableNames(forPaths paths: [String?]) -> [[String]] {
         var taken: Set<String> = ["t"]
         return paths.enumerated().map { index, path in
             let stem = tableName(forPath: path)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CellStore
 import Foundation
 
 /// A temporary file in `$TMPDIR` for what does not fit a memory budget (grouped rows),
@@ -13,12 +14,11 @@ final class SpillFile: Sendable {
     private let descriptor: Int32
 
     init() throws(SQLError) {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/csvfreeze-sql-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .engine("cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        do {
+            descriptor = try TemporaryFile.openUnlinked(tag: "sql")
+        } catch {
+            throw .engine(error.message)
+        }
     }
 
     deinit { close(descriptor) }

@@ -9,9 +9,9 @@ import Synchronization
 /// and hands back a result. Its owner reads `status` when woken; `cancel()` stops it at
 /// the next check (every piece of a few hundred KiB); dropping the scan cancels it and
 /// waits for its thread, so no pass outlives its owner.
-public final class BackgroundScan<Result: Sendable>: Sendable {
+package final class BackgroundScan<Result: Sendable>: Sendable {
     /// Where the pass is.
-    public enum Status: Sendable {
+    package enum Status: Sendable {
         case running(done: Int64, total: Int64)
         case finished(Result)
         case cancelled
@@ -35,7 +35,7 @@ public final class BackgroundScan<Result: Sendable>: Sendable {
 
     /// Starts `body` on a new thread; `wake` is called (from that thread) on progress and
     /// at the end. `body` returns nil when it stopped because it was cancelled.
-    public init(name: String, total: Int64, wake: @escaping @Sendable () -> Void,
+    package init(name: String, total: Int64, wake: @escaping @Sendable () -> Void,
                 _ body: @escaping @Sendable (ScanControl) -> Result?) {
         let core = Core(control: ScanControl(total: total, wake: wake))
         self.core = core
@@ -57,15 +57,15 @@ public final class BackgroundScan<Result: Sendable>: Sendable {
     }
 
     /// Progress, the result, or that it was cancelled.
-    public var status: Status {
+    package var status: Status {
         core.outcome.withLock { $0 } ?? .running(done: core.control.bytesDone, total: core.control.total)
     }
 
     /// Asks the pass to stop; its status becomes `.cancelled` when it has.
-    public func cancel() { core.control.cancel() }
+    package func cancel() { core.control.cancel() }
 
     /// Blocks until the pass has ended (for tests and the benchmark).
-    public func wait() { core.waitForEnd() }
+    package func wait() { core.waitForEnd() }
 
     /// Lowers the calling thread's priority a little, so that the thread that reads keys
     /// and draws gets a core first even when scans and other programs want every core.
@@ -77,16 +77,19 @@ public final class BackgroundScan<Result: Sendable>: Sendable {
     }
 
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
-    /// returns when all have.
-    package static func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// returns when all have: the worker threads of every pass (scans, sorts, filters,
+    /// SQL). Threads are named `threadName` and their number; those of a background pass
+    /// yield to the interactive thread, those a caller waits for keep its priority.
+    package static func runConcurrently(_ count: Int, threadName: String = "csvfreeze scan", yieldsToInteractiveThreads: Bool = true,
+                                        _ body: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
         for index in 1..<max(1, count) {
             let thread = Thread {
-                yieldToInteractiveThreads()
+                if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
                 body(index)
                 done.signal()
             }
-            thread.name = "csvfreeze scan \(index)"
+            thread.name = "\(threadName) \(index)"
             thread.start()
         }
         body(0)
@@ -95,26 +98,26 @@ public final class BackgroundScan<Result: Sendable>: Sendable {
 }
 
 /// What a pass shares with its owner: whether to stop, and how far it has come.
-public final class ScanControl: Sendable {
+package final class ScanControl: Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// The signals the pass is waiting on: `cancel()` wakes them, so a pass never waits
     /// for news that will not come once it is told to stop.
     private let waits = Mutex<(isCancelled: Bool, signals: [ChangeSignal])>((false, []))
     private let done = Atomic<Int64>(0)
     /// Bytes the pass expects to read (for a percentage).
-    public let total: Int64
+    package let total: Int64
     private let wake: @Sendable () -> Void
     private let step: Int64
 
-    public init(total: Int64 = 0, wake: @escaping @Sendable () -> Void = {}) {
+    package init(total: Int64 = 0, wake: @escaping @Sendable () -> Void = {}) {
         self.total = total
         self.wake = wake
         step = max(total / 50, 1 << 22)
     }
 
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    public func cancel() {
+    package func cancel() {
         cancelled.store(true, ordering: .relaxed)
         let waiting = waits.withLock { state -> [ChangeSignal] in
             state.isCancelled = true
@@ -126,7 +129,7 @@ public final class ScanControl: Sendable {
     /// Waits until `signal` publishes a change after `version` (read before looking at
     /// what is waited for), or the pass is cancelled; returns false when cancelled.
     @discardableResult
-    public func wait(for signal: ChangeSignal, past version: UInt64) -> Bool {
+    package func wait(for signal: ChangeSignal, past version: UInt64) -> Bool {
         // Registered under the same lock `cancel()` takes: either it sees this signal and
         // wakes it, or this sees that it was cancelled.
         let registered = waits.withLock { state -> Bool in
@@ -141,10 +144,10 @@ public final class ScanControl: Sendable {
         }
         return !isCancelled
     }
-    public var bytesDone: Int64 { done.load(ordering: .relaxed) }
+    package var bytesDone: Int64 { done.load(ordering: .relaxed) }
 
     /// Counts `bytes` more as done; wakes the owner every 2% (or 4 MiB).
-    public func advance(by bytes: Int64) {
+    package func advance(by bytes: Int64) {
         let before = done.add(bytes, ordering: .relaxed).oldValue
         if before / step != (before + bytes) / step { wake() }
     }

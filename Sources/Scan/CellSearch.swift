@@ -14,12 +14,12 @@ import Table
 ///
 /// Rows that are not a file's (a sheet's, in memory) are searched cell by cell with the
 /// same matcher that confirms a candidate, so both give the same matches.
-public struct CellSearch: Sendable {
-    public let pattern: CompiledPattern
+package struct CellSearch: Sendable {
+    package let pattern: CompiledPattern
     /// The pattern run on raw bytes, or nil when every record is parsed.
     let candidate: CompiledPattern?
     /// Only this column, or every column.
-    public let column: Int?
+    package let column: Int?
     /// What is searched: an input's bytes, or rows.
     let source: Source
 
@@ -35,7 +35,7 @@ public struct CellSearch: Sendable {
     package var minimumSharedBytes: Int64 = 8 << 20
 
     /// A search of rows (no raw bytes to look at: every cell is matched).
-    public init(rows: RowSnapshot, pattern: CompiledPattern, column: Int?) {
+    package init(rows: RowSnapshot, pattern: CompiledPattern, column: Int?) {
         source = .rows(rows)
         self.pattern = pattern
         self.column = column
@@ -43,7 +43,7 @@ public struct CellSearch: Sendable {
         recordCandidate = nil
     }
 
-    public init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
+    package init(input: ScanInput, pattern: CompiledPattern, column: Int?) {
         source = .bytes(input)
         self.pattern = pattern
         self.column = column
@@ -63,19 +63,24 @@ public struct CellSearch: Sendable {
     let recordCandidate: CompiledPattern?
 
     /// True when raw bytes are searched where the input is well quoted.
-    public var searchesRawBytes: Bool { candidate != nil }
+    package var searchesRawBytes: Bool { candidate != nil }
 
     /// A match: the record and the column chosen.
-    public struct Hit: Sendable, Equatable {
-        public var record: Int
-        public var column: Int
+    package struct Hit: Sendable, Equatable {
+        package var record: Int
+        package var column: Int
+
+        package init(record: Int, column: Int) {
+            self.record = record
+            self.column = column
+        }
     }
 
     /// The first record (forward) or the last (backward) in `range` for which `choose`
     /// picks a column among its matching ones; nil when none, or when cancelled.
     /// - Complexity: reads the pieces from the start of `range` (or its end, backward) to
     ///   the hit; parses only records around a candidate where the input is well quoted.
-    public func find(in range: Range<Int>, forward: Bool, control: ScanControl,
+    package func find(in range: Range<Int>, forward: Bool, control: ScanControl,
                      choose: @escaping @Sendable (_ record: Int, _ columns: [Int]) -> Int?) -> Hit? {
         let input: ScanInput
         switch source {
@@ -84,7 +89,7 @@ public struct CellSearch: Sendable {
         }
         let pieces = input.pieces(for: range, limit: pieceLimit, raw: candidate != nil)
         let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        let shares = workers > 1 && total >= minimumSharedBytes ? split(pieces, into: workers) : [pieces]
+        let shares = workers > 1 && total >= minimumSharedBytes ? ScanInput.split(pieces, into: workers) : [pieces]
         let hits = Mutex<[Hit?]>(Array(repeating: nil, count: shares.count))
         BackgroundScan<Int>.runConcurrently(shares.count) { share in
             let search = RecordSearch(input: input, pattern: pattern, candidate: candidate, recordCandidate: recordCandidate, column: column,
@@ -116,17 +121,17 @@ public struct CellSearch: Sendable {
     }
 
     /// Work done by a search, for tests: what was parsed.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Candidates' records parsed one at a time (a whole-piece parse counts once).
-        public var recordParses = 0
+        package var recordParses = 0
         /// Pieces parsed record by record from their start.
-        public var piecesParsed = 0
+        package var piecesParsed = 0
     }
 
     /// Calls `visit` with every record in `range` that has a matching cell, in order,
     /// with its matching columns, until it returns false (one thread; for filters).
     @discardableResult
-    public func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
+    package func forEachMatch(in range: Range<Int>, control: ScanControl, _ visit: (Int, [Int]) -> Bool) -> Statistics {
         let input: ScanInput
         switch source {
         case .rows(let rows):
@@ -178,20 +183,5 @@ public struct CellSearch: Sendable {
             start = forward ? stretch.upperBound : stretch.lowerBound
         }
         return nil
-    }
-
-    /// `pieces` in `count` runs of about equal bytes, in order.
-    private func split(_ pieces: [ScanInput.Piece], into count: Int) -> [[ScanInput.Piece]] {
-        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
-        var shares: [[ScanInput.Piece]] = [[]]
-        var done: Int64 = 0
-        for piece in pieces {
-            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
-                shares.append([])
-            }
-            shares[shares.count - 1].append(piece)
-            done += piece.byteCount
-        }
-        return shares
     }
 }

@@ -6,18 +6,18 @@ import CPCRE2
 ///
 /// The compiled code is read-only once built, and PCRE2 documents it as safe to use from
 /// several threads at once; each thread matches with its own `PatternMatcher`.
-public final class CompiledPattern: @unchecked Sendable {
+package final class CompiledPattern: @unchecked Sendable {
     // @unchecked: `code` is written only in init and never after; PCRE2 allows concurrent
     // matching with one compiled pattern (match data is per matcher, never shared).
     let code: OpaquePointer
     /// The pattern's text, as given.
-    public let text: String
+    package let text: String
     /// Whether case is ignored (smart case decided it).
-    public let ignoresCase: Bool
+    package let ignoresCase: Bool
     /// The shortest text a match needs (0: it may match an empty cell).
-    public let minimumLength: Int
+    package let minimumLength: Int
     /// True when PCRE2's JIT compiled it.
-    public let isJIT: Bool
+    package let isJIT: Bool
 
     /// Compiles `text`, or says where it is wrong.
     init(_ text: String, ignoresCase: Bool) throws(PatternError) {
@@ -51,20 +51,20 @@ public final class CompiledPattern: @unchecked Sendable {
 ///
 /// Backtracking is bounded (a match limit and a depth limit), so a pathological pattern
 /// gives up on a cell instead of hanging; a cell where it gives up counts as no match.
-public final class PatternMatcher {
-    public let pattern: CompiledPattern
+package final class PatternMatcher {
+    package let pattern: CompiledPattern
     private let data: OpaquePointer?
     private let context: OpaquePointer?
 
     /// What one search in a buffer found.
-    public enum Result: Equatable {
+    package enum Result: Equatable {
         case match(Range<Int>)
         case none
         /// A limit was reached: the buffer may or may not hold a match.
         case gaveUp
     }
 
-    public init(_ pattern: CompiledPattern) {
+    package init(_ pattern: CompiledPattern) {
         self.pattern = pattern
         // Only allocation failure gives nil; matching then reports nothing found.
         data = cf_re_match_data_create(pattern.code)
@@ -77,7 +77,7 @@ public final class PatternMatcher {
     }
 
     /// The first match in `buffer` at or after `start`.
-    public func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Result {
+    package func firstMatch(in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Result {
         guard let data else { return .gaveUp }
         var low = 0, high = 0
         // PCRE2 10.42's JIT reads past the end of a subject that ends in invalid UTF-8
@@ -90,13 +90,13 @@ public final class PatternMatcher {
     }
 
     /// True when the pattern matches somewhere in a cell's bytes (`^`, `$` at its edges).
-    public func matches(_ cell: UnsafeRawBufferPointer) -> Bool {
+    package func matches(_ cell: UnsafeRawBufferPointer) -> Bool {
         if case .match = firstMatch(in: cell) { return true }
         return false
     }
 
     /// True when the pattern matches somewhere in a cell's bytes.
-    public func matches(_ cell: ArraySlice<UInt8>) -> Bool {
+    package func matches(_ cell: ArraySlice<UInt8>) -> Bool {
         cell.withUnsafeBytes { matches($0) }
     }
 }

@@ -1,9 +1,9 @@
 import CPCRE2
 
 /// The regular-expression library searches run on.
-public enum PatternLibrary {
+package enum PatternLibrary {
     /// Its name and version, for `--version`: "PCRE2 10.42".
-    public static var libraryVersions: [String] {
+    package static var libraryVersions: [String] {
         var buffer = [UInt8](repeating: 0, count: 64)
         let length = buffer.withUnsafeMutableBufferPointer { cf_re_version($0.baseAddress!) }
         guard length > 1 else { return ["PCRE2"] }

@@ -2,7 +2,7 @@ import CellStore
 
 /// An input's bytes and index as a scan on another thread sees them: a snapshot taken on
 /// the UI thread, which owns the store.
-public struct ScanInput: Sendable {
+package struct ScanInput: Sendable {
     package let reader: RecordReader
     /// Records before this one were indexed with no quoting problem met before them:
     /// their raw bytes hold each cell's value, quoted or not, with only its quotes doubled.
@@ -10,12 +10,12 @@ public struct ScanInput: Sendable {
     package let wellQuotedRecords: Int
 
     /// The store's input as read now (nil until its dialect is known).
-    public init?(store: CellStore) {
+    package init?(store: CellStore) {
         guard let reader = store.recordReader() else { return nil }
         self.init(reader: reader, progress: store.progress)
     }
 
-    init(reader: RecordReader, progress: LoadProgress) {
+    package init(reader: RecordReader, progress: LoadProgress) {
         self.reader = reader
         if reader.isFinal && progress.isComplete {
             wellQuotedRecords = progress.quotingProblem.map(\.record) ?? Int.max
@@ -26,7 +26,7 @@ public struct ScanInput: Sendable {
     }
 
     /// Bytes a scan reads at most.
-    public var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
+    package var byteCount: Int64 { reader.end - (reader.checkpoints.first?.offset ?? 0) }
 
     /// A stretch of the input a scan reads in one go: whole records, between checkpoints.
     package struct Piece: Sendable {
@@ -72,5 +72,48 @@ public struct ScanInput: Sendable {
             }
         }
         return pieces
+    }
+}
+
+extension ScanInput {
+    /// `pieces` in `count` runs of about equal bytes, in order: one share a worker, for
+    /// every pass that spreads pieces over threads.
+    package static func split(_ pieces: [Piece], into count: Int) -> [[Piece]] {
+        let total = pieces.reduce(Int64(0)) { $0 + $1.byteCount }
+        var shares: [[Piece]] = [[]]
+        var done: Int64 = 0
+        for piece in pieces {
+            if done >= total * Int64(shares.count) / Int64(count) && shares.count < count && !shares[shares.count - 1].isEmpty {
+                shares.append([])
+            }
+            shares[shares.count - 1].append(piece)
+            done += piece.byteCount
+        }
+        return shares
+    }
+}
+
+extension ScanInput {
+    /// Parses `piece` with `parser`, read through `buffer` a megabyte at most at a time,
+    /// and hands each batch of records to `take`; the parser is finished when the piece
+    /// ends the input. Reading stops when `goesOn` says no (what was read is still
+    /// finished), and stops at once, unfinished, when `isCancelled`.
+    package func parse(_ piece: Piece, with parser: RecordParser, buffer: UnsafeMutableRawBufferPointer,
+                       while goesOn: () -> Bool = { true }, isCancelled: () -> Bool, _ take: ([Row]) -> Void) {
+        var offset = piece.start
+        let chunk = min(buffer.count, 1 << 20)
+        while offset < piece.end && goesOn() {
+            if isCancelled() { return }
+            let wanted = Int(min(Int64(chunk), piece.end - offset))
+            let count = reader.source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+            if count <= 0 { break }
+            parser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            offset += Int64(count)
+            take(parser.takeRecords())
+        }
+        if piece.endsInput {
+            parser.finish()
+            take(parser.takeRecords())
+        }
     }
 }

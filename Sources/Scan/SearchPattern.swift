@@ -4,18 +4,18 @@
 /// Case does not matter unless the pattern has a capital letter outside an escape
 /// (`\D`, `\p{Lu}` and the like do not count); folding is Unicode's, so `zürich` finds
 /// `ZÜRICH`. `^` and `$` anchor a cell's start and end, and a match never spans cells.
-public struct SearchPattern: Sendable, Equatable {
-    public var text: String
+package struct SearchPattern: Sendable, Equatable {
+    package var text: String
     /// Only this column, or every column when nil.
-    public var column: Int?
+    package var column: Int?
 
-    public init(text: String, column: Int? = nil) {
+    package init(text: String, column: Int? = nil) {
         self.text = text
         self.column = column
     }
 
     /// True when the pattern has no capital letter of its own, so case does not matter.
-    public var ignoresCase: Bool {
+    package var ignoresCase: Bool {
         let characters = Array(text.unicodeScalars)
         var index = 0
         while index < characters.count {
@@ -38,17 +38,17 @@ public struct SearchPattern: Sendable, Equatable {
     }
 
     /// Compiles the pattern for matching cells.
-    public func compile() throws(PatternError) -> CompiledPattern {
+    package func compile() throws(PatternError) -> CompiledPattern {
         try CompiledPattern(text, ignoresCase: ignoresCase)
     }
 }
 
 /// A pattern that PCRE2 refuses, with where and why, in one line.
-public struct PatternError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// PCRE2's own message.
-    public var reason: String
+    package var reason: String
     /// The character (from 1) where the pattern is wrong.
-    public var position: Int
+    package var position: Int
 
-    public var description: String { "invalid pattern at character \(position): \(reason)" }
+    package var description: String { "invalid pattern at character \(position): \(reason)" }
 }

@@ -4,28 +4,28 @@
 /// number of columns costs nothing until a column is hidden or moved.
 public struct ColumnMap: Sendable, Equatable {
     /// The file columns shown, in view order; nil shows every column in order.
-    public private(set) var shown: [Int]?
+    package private(set) var shown: [Int]?
 
-    public init(shown: [Int]? = nil) { self.shown = shown }
+    package init(shown: [Int]? = nil) { self.shown = shown }
 
-    public static let all = ColumnMap()
+    package static let all = ColumnMap()
 
-    public var isIdentity: Bool { shown == nil }
+    package var isIdentity: Bool { shown == nil }
 
     /// Columns in view, given the input's column count.
-    public func count(of fileColumns: Int) -> Int { shown?.count ?? fileColumns }
+    package func count(of fileColumns: Int) -> Int { shown?.count ?? fileColumns }
 
     /// The file column shown at `viewColumn`.
-    public func fileColumn(_ viewColumn: Int) -> Int { shown.map { viewColumn < $0.count ? $0[viewColumn] : -1 } ?? viewColumn }
+    package func fileColumn(_ viewColumn: Int) -> Int { shown.map { viewColumn < $0.count ? $0[viewColumn] : -1 } ?? viewColumn }
 
     /// The view column that shows `fileColumn`, or nil when it is hidden.
-    public func viewColumn(of fileColumn: Int) -> Int? {
+    package func viewColumn(of fileColumn: Int) -> Int? {
         guard let shown else { return fileColumn }
         return shown.firstIndex(of: fileColumn)
     }
 
     /// Hides view column `viewColumn` (at least one column stays).
-    public mutating func hide(_ viewColumn: Int, of fileColumns: Int) {
+    package mutating func hide(_ viewColumn: Int, of fileColumns: Int) {
         var list = shown ?? Array(0..<fileColumns)
         guard list.count > 1, list.indices.contains(viewColumn) else { return }
         list.remove(at: viewColumn)
@@ -34,7 +34,7 @@ public struct ColumnMap: Sendable, Equatable {
 
     /// Moves view column `viewColumn` by `offset` places; returns where it went.
     @discardableResult
-    public mutating func move(_ viewColumn: Int, by offset: Int, of fileColumns: Int) -> Int {
+    package mutating func move(_ viewColumn: Int, by offset: Int, of fileColumns: Int) -> Int {
         var list = shown ?? Array(0..<fileColumns)
         guard list.indices.contains(viewColumn) else { return viewColumn }
         let target = max(0, min(list.count - 1, viewColumn + offset))
@@ -45,8 +45,8 @@ public struct ColumnMap: Sendable, Equatable {
     }
 
     /// Shows exactly `fileColumns`, in that order.
-    public mutating func show(only fileColumns: [Int]) { shown = fileColumns }
+    package mutating func show(only fileColumns: [Int]) { shown = fileColumns }
 
     /// Shows every column in the file's order again.
-    public mutating func showAll() { shown = nil }
+    package mutating func showAll() { shown = nil }
 }

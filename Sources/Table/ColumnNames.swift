@@ -12,7 +12,7 @@ import CellStore
 ///
 /// - Complexity: O(n) to make for n header cells; a name is O(1) (past the header, O(1)
 ///   unless the file holds the name it would take).
-public struct ColumnNames: Sendable, Equatable {
+package struct ColumnNames: Sendable, Equatable {
     /// The unique names of the header's columns.
     private let unique: [String]
     /// Every name `unique` holds, to keep the names of columns past the header apart.
@@ -22,7 +22,7 @@ public struct ColumnNames: Sendable, Equatable {
 
     /// Names for the columns of `header` (the first header row's cells, as text; empty
     /// for none) and any past it.
-    public init(_ header: [String]) {
+    package init(_ header: [String]) {
         var names = [String?](repeating: nil, count: header.count)
         var taken = Set<String>()
         taken.reserveCapacity(header.count)
@@ -54,7 +54,7 @@ public struct ColumnNames: Sendable, Equatable {
     /// Names for the columns of a header row (nil for none); a cell longer than
     /// `longest` bytes is cut there (at a character's end) and ends in `…`, so that a
     /// header cell of megabytes costs what a name does.
-    public init(header row: Row?, longest: Int = .max) {
+    package init(header row: Row?, longest: Int = .max) {
         guard let row else {
             self.init([])
             return
@@ -68,10 +68,10 @@ public struct ColumnNames: Sendable, Equatable {
     }
 
     /// Columns the header names (others are named by number).
-    public var headerCount: Int { unique.count }
+    package var headerCount: Int { unique.count }
 
     /// The name of column `column` (from 0), within the header or past it.
-    public subscript(column: Int) -> String {
+    package subscript(column: Int) -> String {
         if column >= 0 && column < unique.count { return unique[column] }
         let base = ColumnNames.numbered(column)
         guard taken.contains(base) else { return base }
@@ -90,18 +90,18 @@ public struct ColumnNames: Sendable, Equatable {
     }
 
     /// The names of the first `count` columns (at least those of the header).
-    public func names(count: Int) -> [String] {
+    package func names(count: Int) -> [String] {
         (0..<max(count, unique.count)).map { self[$0] }
     }
 
     /// `column N`, N counting from 1: the name of a column that has none.
-    public static func numbered(_ column: Int) -> String { "column \(column + 1)" }
+    package static func numbered(_ column: Int) -> String { "column \(column + 1)" }
 }
 
 extension ColumnReference {
     /// The column (from 0) this names among the unique names of `names` (see
     /// `resolve(in:columns:)`), so that every name shown for a column also finds it.
-    public func resolve(in names: ColumnNames, columns: Int) throws(Failure) -> Int {
+    package func resolve(in names: ColumnNames, columns: Int) throws(Failure) -> Int {
         try resolve(in: names.names(count: columns), columns: columns)
     }
 }

@@ -1,18 +1,18 @@
 /// A column as a user names it on the command line or at a prompt: by its header name, or
 /// by its number counting from 1.
-public struct ColumnReference: Sendable, Equatable, CustomStringConvertible {
-    public let text: String
+package struct ColumnReference: Sendable, Equatable, CustomStringConvertible {
+    package let text: String
 
-    public init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
-    public var description: String { text }
+    package var description: String { text }
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case unknown(String, known: [String])
         case ambiguous(String, matches: [Int])
         case outOfRange(Int, columns: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unknown(let name, let known):
                 let shown = known.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
@@ -28,7 +28,7 @@ public struct ColumnReference: Sendable, Equatable, CustomStringConvertible {
     /// The column (from 0) this names among `names` (the header's cells; `columns` counts
     /// the columns when there is no header). An exact name wins, then a unique name that
     /// differs only in case, then a number.
-    public func resolve(in names: [String], columns: Int? = nil) throws(Failure) -> Int {
+    package func resolve(in names: [String], columns: Int? = nil) throws(Failure) -> Int {
         let total = max(columns ?? 0, names.count)
         let exact = names.indices.filter { names[$0] == text }
         if exact.count == 1 { return exact[0] }

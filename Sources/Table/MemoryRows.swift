@@ -11,23 +11,23 @@ import CellStore
 /// shares them.
 ///
 /// Record 0 is the header (the column names); data rows follow.
-public final class MemoryRows: RowSource {
+package final class MemoryRows: RowSource {
     /// Rows `0..<count` of a part, made by `make`.
     private struct Part: Sendable {
         let count: Int
         let make: @Sendable (Int) -> Row
     }
 
-    public let name: String
-    public let wake: @Sendable () -> Void
+    package let name: String
+    package let wake: @Sendable () -> Void
     private var header: Row
     private var parts: [Part] = []
     /// The first data row of each part, and the data rows in all.
     private var starts: [Int] = []
     private var dataRows = 0
     private var widest: Int
-    public private(set) var isComplete = false
-    public private(set) var generation = 0
+    package private(set) var isComplete = false
+    package private(set) var generation = 0
     /// Rows made lately: a frame asks for each cell, and a row may cost something to make.
     private var made: [Int: Row] = [:]
     /// Rows kept made at most.
@@ -35,7 +35,7 @@ public final class MemoryRows: RowSource {
 
     /// Rows named `name` under the header row `header`; `wake` is the event loop's
     /// (passes started over the rows wake it).
-    public init(name: String, header: Row, wake: @escaping @Sendable () -> Void = {}) {
+    package init(name: String, header: Row, wake: @escaping @Sendable () -> Void = {}) {
         self.name = name
         self.wake = wake
         self.header = header
@@ -43,7 +43,7 @@ public final class MemoryRows: RowSource {
     }
 
     /// Rows named `name` under a header of `columns`.
-    public convenience init(name: String, columns: [String], wake: @escaping @Sendable () -> Void = {}) {
+    package convenience init(name: String, columns: [String], wake: @escaping @Sendable () -> Void = {}) {
         self.init(name: name, header: Row(cells: columns), wake: wake)
     }
 
@@ -51,7 +51,7 @@ public final class MemoryRows: RowSource {
 
     /// Adds `count` rows after those there, row `i` of them made by `make` (with at most
     /// `columns` cells).
-    public func append(count: Int, columns: Int, make: @escaping @Sendable (Int) -> Row) {
+    package func append(count: Int, columns: Int, make: @escaping @Sendable (Int) -> Row) {
         guard count > 0 else { return }
         parts.append(Part(count: count, make: make))
         starts.append(dataRows)
@@ -60,13 +60,13 @@ public final class MemoryRows: RowSource {
     }
 
     /// Adds rows in hand after those there.
-    public func append(_ rows: [Row]) {
+    package func append(_ rows: [Row]) {
         append(count: rows.count, columns: rows.map(\.count).max() ?? 0) { rows[$0] }
     }
 
     /// Replaces every data row with `count` rows made by `make`: a pass's newer results.
     /// Whatever was made from the old rows is made again (`generation` changes).
-    public func replace(count: Int, columns: Int, make: @escaping @Sendable (Int) -> Row) {
+    package func replace(count: Int, columns: Int, make: @escaping @Sendable (Int) -> Row) {
         parts = []
         starts = []
         dataRows = 0
@@ -77,24 +77,22 @@ public final class MemoryRows: RowSource {
     }
 
     /// Replaces every data row with rows in hand.
-    public func replace(_ rows: [Row]) {
+    package func replace(_ rows: [Row]) {
         replace(count: rows.count, columns: rows.map(\.count).max() ?? 0) { rows[$0] }
     }
 
     /// No more rows will come.
-    public func finish() { isComplete = true }
+    package func finish() { isComplete = true }
 
     // MARK: RowSource
 
     /// The header and the data rows.
-    public var rowCount: Int { 1 + dataRows }
-    public var columnCount: Int { widest }
+    package var rowCount: Int { 1 + dataRows }
+    package var columnCount: Int { widest }
     /// The header row.
-    public var headerRows: Int? { 1 }
-    /// Rows in memory have no file behind them.
-    public var file: CellStore? { nil }
+    package var headerRows: Int? { 1 }
 
-    public func row(_ index: Int) -> Row? {
+    package func row(_ index: Int) -> Row? {
         if index == 0 { return header }
         guard index > 0, index <= dataRows else { return nil }
         if let row = made[index] { return row }
@@ -104,16 +102,8 @@ public final class MemoryRows: RowSource {
         return row
     }
 
-    public func rows(_ refs: [RecordRef]) -> [Int: Row] {
-        var result: [Int: Row] = [:]
-        for ref in refs {
-            if let row = row(ref.record) { result[ref.record] = row }
-        }
-        return result
-    }
-
     /// The records now: the parts are shared, not copied.
-    public func snapshot() -> RowSnapshot? {
+    package func snapshot() -> RowSnapshot? {
         let header = self.header, parts = self.parts, starts = self.starts
         return RowSnapshot(count: rowCount, columnCount: widest) { range in
             range.map { $0 == 0 ? header : Self.make($0 - 1, parts: parts, starts: starts) }
@@ -122,12 +112,21 @@ public final class MemoryRows: RowSource {
 
     /// Data row `index` (from 0) of `parts`.
     private static func make(_ index: Int, parts: [Part], starts: [Int]) -> Row {
-        // The last part that starts at or before the row (parts are few: a binary search).
-        var low = 0, high = parts.count - 1
+        let part = Self.part(holding: index, starts: starts)
+        return parts[part].make(index - starts[part])
+    }
+}
+
+extension RowSource {
+    /// The last of parts starting at `starts` (ascending, the first 0) that starts at or
+    /// before row `index`: the part that holds it, for sources that keep their rows in
+    /// parts as they come. Parts are few: a binary search.
+    package static func part(holding index: Int, starts: [Int]) -> Int {
+        var low = 0, high = starts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= index { low = middle } else { high = middle - 1 }
         }
-        return parts[low].make(index - starts[low])
+        return low
     }
 }

@@ -2,11 +2,11 @@
 /// the rows of a view in any order are read one record each, never a block each.
 public struct RecordRef: Sendable, Hashable, Comparable {
     /// The record's number in the input, header records included.
-    public var record: Int
+    package var record: Int
     /// The offset of its first byte in the input, or nil when unknown.
-    public var offset: Int64?
+    package var offset: Int64?
 
-    public init(record: Int, offset: Int64? = nil) {
+    package init(record: Int, offset: Int64? = nil) {
         self.record = record
         self.offset = offset
     }
@@ -43,26 +43,26 @@ extension RecordSequence {
     public func index(following record: Int) -> Int? { nil }
 
     /// The record of view row `index` (which must be below `count`).
-    public func record(at index: Int) -> Int { records(in: index..<(index + 1)).first?.record ?? -1 }
+    package func record(at index: Int) -> Int { records(in: index..<(index + 1)).first?.record ?? -1 }
 }
 
 /// The records of a view, as a list in memory: for small views and for tests.
-public final class RecordList: RecordSequence {
+package final class RecordList: RecordSequence {
     private let refs: [RecordRef]
     /// Each record's row, made on the first `index(of:)` (from any thread: a pass may ask).
     private let positions = Mutex<[Int: Int]?>(nil)
     /// Never published: the list is complete from the start.
-    public let changes = ChangeSignal()
+    package let changes = ChangeSignal()
 
-    public init(_ records: [Int]) { refs = records.map { RecordRef(record: $0) } }
-    public init(refs: [RecordRef]) { self.refs = refs }
+    package init(_ records: [Int]) { refs = records.map { RecordRef(record: $0) } }
+    package init(refs: [RecordRef]) { self.refs = refs }
 
-    public var count: Int { refs.count }
-    public var isComplete: Bool { true }
-    public func records(in range: Range<Int>) -> [RecordRef] {
+    package var count: Int { refs.count }
+    package var isComplete: Bool { true }
+    package func records(in range: Range<Int>) -> [RecordRef] {
         Array(refs[range.clamped(to: 0..<refs.count)])
     }
-    public func index(of record: Int) -> Int? {
+    package func index(of record: Int) -> Int? {
         positions.withLock { positions in
             if positions == nil {
                 var made: [Int: Int] = [:]

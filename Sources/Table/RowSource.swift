@@ -73,6 +73,21 @@ extension RowSource {
     public var statusNote: String? { nil }
 }
 
+extension RowSource {
+    /// No file: what any source but a file says.
+    package var file: CellStore? { nil }
+
+    /// Each ref's row on its own: for sources that hold their rows in memory, where a
+    /// batch costs no less than its rows one by one.
+    package func rows(_ refs: [RecordRef]) -> [Int: Row] {
+        var result: [Int: Row] = [:]
+        for ref in refs {
+            if let row = row(ref.record) { result[ref.record] = row }
+        }
+        return result
+    }
+}
+
 extension CellStore: RowSource {
     /// A file: the user says how many header rows it has.
     public var headerRows: Int? { nil }
@@ -101,37 +116,37 @@ extension CellStore: RowSource {
 /// a pass sees one consistent table whatever the source does meanwhile.
 public struct RowSnapshot: Sendable {
     /// Records, header records included.
-    public let count: Int
+    package let count: Int
     /// Columns: the most cells of any record.
-    public let columnCount: Int
+    package let columnCount: Int
     private let read: @Sendable (Range<Int>) -> [Row]
 
     /// A snapshot of `count` records whose rows `read` makes, a range at a time (always
     /// within `0..<count`).
-    public init(count: Int, columnCount: Int, read: @escaping @Sendable (Range<Int>) -> [Row]) {
+    package init(count: Int, columnCount: Int, read: @escaping @Sendable (Range<Int>) -> [Row]) {
         self.count = count
         self.columnCount = columnCount
         self.read = read
     }
 
     /// A snapshot of rows in hand (for tests and small tables).
-    public init(rows: [Row]) {
+    package init(rows: [Row]) {
         self.init(count: rows.count, columnCount: rows.map(\.count).max() ?? 0) { range in Array(rows[range]) }
     }
 
     /// Records `range` (clamped to the snapshot), in order.
-    public func rows(in range: Range<Int>) -> [Row] {
+    package func rows(in range: Range<Int>) -> [Row] {
         let wanted = range.clamped(to: 0..<count)
         return wanted.isEmpty ? [] : read(wanted)
     }
 
     /// Record `index`, or nil past the end.
-    public func row(_ index: Int) -> Row? { rows(in: index..<(index + 1)).first }
+    package func row(_ index: Int) -> Row? { rows(in: index..<(index + 1)).first }
 
     /// Calls `body` with each record of `range` and its number, a batch at a time, until
     /// it returns false; returns false then.
     @discardableResult
-    public func forEachRow(in range: Range<Int>, batch: Int = 4096, _ body: (Int, Row) -> Bool) -> Bool {
+    package func forEachRow(in range: Range<Int>, batch: Int = 4096, _ body: (Int, Row) -> Bool) -> Bool {
         let wanted = range.clamped(to: 0..<count)
         var start = wanted.lowerBound
         while start < wanted.upperBound {

@@ -9,13 +9,13 @@ import CellStore
 /// no list and reads straight from the source.
 public final class TableView {
     /// Where the rows come from: a file, a sheet's rows in memory, …
-    public let source: any RowSource
+    package let source: any RowSource
     /// Records at the top of the input that are header rows (they never move).
-    public let headerRows: Int
+    package let headerRows: Int
     /// The data records shown, in order; nil shows every data record in the file's order.
-    public private(set) var rows: (any RecordSequence)?
+    package private(set) var rows: (any RecordSequence)?
     /// The columns shown, in order.
-    public var columns: ColumnMap = .all
+    package var columns: ColumnMap = .all
     /// The rows of the last batch fetched from a mapped view, by record number.
     private var batch: [Int: Row] = [:]
     /// The records of the view rows in the last batch, by view row: a frame asks for each
@@ -28,16 +28,16 @@ public final class TableView {
     /// The columns' names, and the shape of the header row they were made from.
     private var names: (key: [Int], names: ColumnNames)?
 
-    public init(source: any RowSource, headerRows: Int) {
+    package init(source: any RowSource, headerRows: Int) {
         self.source = source
         self.headerRows = headerRows
     }
 
     /// The file behind the rows, if they come from one.
-    public var file: CellStore? { source.file }
+    package var file: CellStore? { source.file }
 
     /// Shows `rows` (nil: every data record in the file's order).
-    public func show(rows: (any RecordSequence)?) {
+    package func show(rows: (any RecordSequence)?) {
         self.rows = rows
         batch = [:]
         batchRecords = [:]
@@ -47,21 +47,21 @@ public final class TableView {
     // MARK: Rows
 
     /// Data rows in the source known so far (every row of the view's source, shown or not).
-    public var fileDataRowCount: Int { max(0, source.rowCount - headerRows) }
+    package var fileDataRowCount: Int { max(0, source.rowCount - headerRows) }
     /// Rows in the view known so far.
-    public var dataRowCount: Int { rows?.count ?? fileDataRowCount }
+    package var dataRowCount: Int { rows?.count ?? fileDataRowCount }
     /// True when some records are left out or reordered.
-    public var isMapped: Bool { rows != nil }
+    package var isMapped: Bool { rows != nil }
 
     /// The input record shown at view row `row`.
-    public func record(ofRow row: Int) -> Int {
+    package func record(ofRow row: Int) -> Int {
         guard let rows else { return row + headerRows }
         if let record = batchRecords[row] { return record }
         return row < rows.count ? rows.record(at: row) : -1
     }
 
     /// The view row showing input record `record`, if it is in the view.
-    public func row(ofRecord record: Int) -> Int? {
+    package func row(ofRecord record: Int) -> Int? {
         guard let rows else { return record >= headerRows ? record - headerRows : nil }
         return rows.index(of: record)
     }
@@ -76,12 +76,12 @@ public final class TableView {
 
     /// The number a user sees for view row `row`: its data record's place in the file,
     /// counting from 1.
-    public func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }
+    package func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }
 
     /// Reads the rows of view rows `ranges` (those on screen) in one batch, in the order
     /// they lie in the source (a mapped view; the plain view reads through the source's
     /// own cache).
-    public func fetch(rows ranges: [Range<Int>]) {
+    package func fetch(rows ranges: [Range<Int>]) {
         guard let rows else { return }
         let total = rows.count
         let wanted = ranges.map { $0.clamped(to: 0..<total) }
@@ -115,33 +115,33 @@ public final class TableView {
     }
 
     /// View row `row`'s record, or nil when it is not known (yet).
-    public func row(_ row: Int) -> Row? {
+    package func row(_ row: Int) -> Row? {
         let record = record(ofRow: row)
         return record >= 0 ? self.row(ofInputRecord: record) : nil
     }
 
     /// Source record `record`'s row: from the rows on screen in a mapped view (read in
     /// their batch), else from the source.
-    public func row(ofInputRecord record: Int) -> Row? {
+    package func row(ofInputRecord record: Int) -> Row? {
         if rows != nil, batchGeneration == source.generation, let row = batch[record] { return row }
         return source.row(record)
     }
 
     /// Header record `index` (0 is the first record of the source).
-    public func headerRecord(_ index: Int) -> Row? { source.row(index) }
+    package func headerRecord(_ index: Int) -> Row? { source.row(index) }
 
     // MARK: Columns
 
     /// Columns in the source known so far (at least 1), up to the most fields a record
     /// held in memory keeps (the status line says when a record has more).
-    public var fileColumnCount: Int { max(min(source.columnCount, RecordParser.Limits.fieldLimit), 1) }
+    package var fileColumnCount: Int { max(min(source.columnCount, RecordParser.Limits.fieldLimit), 1) }
     /// Columns in the view.
-    public var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
+    package var columnCount: Int { max(1, columns.count(of: fileColumnCount)) }
     /// The source column shown at view column `column`.
-    public func fileColumn(_ column: Int) -> Int { columns.fileColumn(column) }
+    package func fileColumn(_ column: Int) -> Int { columns.fileColumn(column) }
 
     /// The cell of view row `row` at view column `column`.
-    public func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
+    package func cell(row: Int, column: Int) -> ArraySlice<UInt8> {
         self.row(row)?.field(fileColumn(column)) ?? []
     }
 
@@ -150,7 +150,7 @@ public final class TableView {
     ///
     /// - Complexity: O(1) once made; made again only when the header row changes (it is
     ///   still arriving).
-    public var columnNames: ColumnNames {
+    package var columnNames: ColumnNames {
         let header = headerRows > 0 && source.rowCount > 0 ? source.row(0) : nil
         let key = header.map { [$0.bytes.count, $0.ends.count, $0.clipped.count] } ?? []
         if let names, names.key == key { return names.names }
@@ -160,7 +160,7 @@ public final class TableView {
     }
 
     /// The cell of header record `index` at view column `column`.
-    public func headerCell(_ index: Int, column: Int) -> ArraySlice<UInt8> {
+    package func headerCell(_ index: Int, column: Int) -> ArraySlice<UInt8> {
         headerRecord(index)?.field(fileColumn(column)) ?? []
     }
 }

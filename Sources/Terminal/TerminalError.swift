@@ -1,11 +1,11 @@
 /// Why the screen cannot be drawn; each message says what to do instead.
-public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     case noTerminalType
     case dumbTerminal
     case unknownTerminalType(String)
     case noControllingTerminal(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noTerminalType:
             return "TERM is not set, so the screen cannot be drawn (use --output table|csv|tsv|json to print instead)"

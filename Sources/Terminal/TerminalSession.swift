@@ -6,7 +6,7 @@ import FreezeLayout
 import Viewer
 
 /// An input event from the terminal.
-public enum InputEvent: Sendable, Equatable {
+package enum InputEvent: Sendable, Equatable {
     case key(Key)
     case mouse(MouseEvent)
     case resize(Size)
@@ -17,12 +17,12 @@ public enum InputEvent: Sendable, Equatable {
 /// It opens /dev/tty for both keys and drawing, so data can come on stdin from a pipe.
 /// It only copies `Frame`s to the screen and decodes keys; it knows nothing of CSV.
 /// Not `Sendable`: ncurses belongs to the thread that made the session.
-public final class TerminalSession {
+package final class TerminalSession {
     private let screen: OpaquePointer
     private let inputFile: UnsafeMutablePointer<FILE>
     private let outputFile: UnsafeMutablePointer<FILE>
     /// The descriptor to poll for keys.
-    public let inputDescriptor: Int32
+    package let inputDescriptor: Int32
     private var attributes: [Int32] = []
     private var isEnded = false
     private var hasMouse = false
@@ -34,7 +34,7 @@ public final class TerminalSession {
     private var paste: PasteReader?
     /// How long, in milliseconds, the rest of an escape sequence may take to come after
     /// its Esc (ncurses' ESCDELAY).
-    public let escapeDelay: Int
+    package let escapeDelay: Int
     /// When a lone Esc was last taken as the Esc key: an introducer (`[`, `O`) within the
     /// escape delay after it is the rest of a sequence on a slow link, never a key.
     private var loneEscapeTime: Double?
@@ -42,11 +42,11 @@ public final class TerminalSession {
     private var isCursorShown = false
 
     /// The escape delay when neither `--esc-delay` nor ESCDELAY says (see DECISIONS.md).
-    public static let defaultEscapeDelay = 100
+    package static let defaultEscapeDelay = 100
 
     /// The escape delay to use: the one given, else ESCDELAY's (as ncurses reads it), else
     /// the default.
-    public static func escapeDelay(given: Int?, environment value: String?) -> Int {
+    package static func escapeDelay(given: Int?, environment value: String?) -> Int {
         if let given { return max(0, given) }
         if let value, let milliseconds = Int(value.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 {
             return milliseconds
@@ -56,7 +56,7 @@ public final class TerminalSession {
 
     /// Starts ncurses on /dev/tty, for keys and drawing. Call `end()` on every way out.
     /// With `.auto`, the theme follows the terminal's background (see `Theme`).
-    public convenience init(theme: Theme = .auto, escapeDelay: Int? = nil) throws(TerminalError) {
+    package convenience init(theme: Theme = .auto, escapeDelay: Int? = nil) throws(TerminalError) {
         guard let type = getenv("TERM").map({ String(cString: $0) }), !type.isEmpty else { throw .noTerminalType }
         guard type != "dumb" else { throw .dumbTerminal }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
@@ -110,10 +110,10 @@ public final class TerminalSession {
     deinit { end() }
 
     /// The C library this module runs on, with its version, for `--version`.
-    public static var libraryVersions: [String] { [String(cString: curses_version()).replacingOccurrences(of: "ncurses ", with: "ncursesw ")] }
+    package static var libraryVersions: [String] { [String(cString: curses_version()).replacingOccurrences(of: "ncurses ", with: "ncursesw ")] }
 
     /// Restores the terminal: leaves the alternate screen, shows the cursor, resets modes.
-    public func end() {
+    package func end() {
         guard !isEnded else { return }
         isEnded = true
         // A terminal with no alternate screen (vt100) would keep the last frame, with the
@@ -133,7 +133,7 @@ public final class TerminalSession {
     }
 
     /// The screen's size as ncurses has it.
-    public var size: Size { Size(width: Int(cf_cols()), height: Int(cf_lines())) }
+    package var size: Size { Size(width: Int(cf_cols()), height: Int(cf_lines())) }
 
     /// The text ncurses holds for line `y` (tests read the screen back with this).
     package func screenLine(_ y: Int) -> String {
@@ -158,7 +158,7 @@ public final class TerminalSession {
     }
 
     /// Reads the tty's size after a SIGWINCH and tells ncurses about it.
-    public func refreshSize() -> Size {
+    package func refreshSize() -> Size {
         var rows: Int32 = 0, columns: Int32 = 0
         cf_tty_size(inputDescriptor, &rows, &columns)
         if rows > 0 && columns > 0 {
@@ -171,7 +171,7 @@ public final class TerminalSession {
     }
 
     /// Copies a frame to the screen; ncurses sends only what changed.
-    public func draw(_ frame: Frame) {
+    package func draw(_ frame: Frame) {
         let window = cf_stdscr()
         if frame.size != size {
             werase(window)
@@ -219,7 +219,7 @@ public final class TerminalSession {
     }
 
     /// The next pending input event, or nil when none is waiting.
-    public func nextEvent() -> InputEvent? {
+    package func nextEvent() -> InputEvent? {
         if paste != nil { return nextPasteEvent() }
         var value: wint_t = 0
         let status = wget_wch(cf_stdscr(), &value)
@@ -334,7 +334,7 @@ public final class TerminalSession {
 
     /// Leaves the screen as it was before the viewer, stops the job (as the shell's Ctrl-Z
     /// would), and on `fg` takes the screen back; the caller then draws everything anew.
-    public func suspend() {
+    package func suspend() {
         endwin()
         if hasMouse { writeToTerminal("\u{1B}[?1006l") }
         if hasBracketedPaste { writeToTerminal("\u{1B}[?2004l") }
@@ -351,7 +351,7 @@ public final class TerminalSession {
     }
 
     /// Makes the next draw repaint every cell (Ctrl-L, after garbage reached the terminal).
-    public func repaintAll() {
+    package func repaintAll() {
         clearok(cf_stdscr(), true)
     }
 
@@ -366,14 +366,14 @@ public final class TerminalSession {
     /// Routes SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGWINCH to `descriptor` (their number
     /// as one byte), so the event loop handles them, and makes crash signals restore the
     /// terminal before the process dies.
-    public func routeSignals(to descriptor: Int32) {
+    package func routeSignals(to descriptor: Int32) {
         cf_install_signal_handlers(descriptor, inputDescriptor)
     }
 
     /// Puts bytes on the terminal's clipboard with OSC 52 (it passes through SSH, and
     /// through tmux with `set-clipboard` on). The sequence goes straight to the tty, next to
     /// ncurses' output: it moves nothing on screen.
-    public func copyToClipboard(_ bytes: [UInt8]) {
+    package func copyToClipboard(_ bytes: [UInt8]) {
         let sequence = Array("\u{1B}]52;c;".utf8) + TerminalSession.base64(bytes) + [0x07]
         sequence.withUnsafeBytes { buffer in
             _ = fwrite(buffer.baseAddress, 1, buffer.count, outputFile)
@@ -402,7 +402,7 @@ public final class TerminalSession {
     /// SGR reports (mode 1006) are asked for on every terminal: ncurses enables only the old
     /// encoding for some (`tmux-256color`, `screen-256color`), whose coordinates stop at
     /// column 223. Reports ncurses does not decode itself are decoded by `EscapeSequence`.
-    public func enableMouse() {
+    package func enableMouse() {
         hasMouse = mousemask(cf_mouse_wanted(), nil) != 0
         mouseinterval(0)
         if hasMouse { writeToTerminal("\u{1B}[?1006h") }

@@ -8,7 +8,7 @@ import Glibc
 /// draw them); `mono` uses none: the cursor, headers and matches stay visible through
 /// reverse, bold, dim and underline. `auto` picks `light` or `dark` from the terminal's
 /// background: `COLORFGBG` when set, else the terminal is asked (OSC 11), else `dark`.
-public enum Theme: String, Sendable, CaseIterable {
+package enum Theme: String, Sendable, CaseIterable {
     case auto, dark, light, mono
 
     /// `light` or `dark`: from `COLORFGBG`, else from what the terminal said of its background.

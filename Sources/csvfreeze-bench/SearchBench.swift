@@ -6,6 +6,7 @@ import CellStore
 import Foundation
 import FreezeLayout
 import Scan
+import TestSupport
 import Viewer
 
 /// Seconds `grep` takes over `path` (its output, the count, is returned too).

@@ -3,6 +3,7 @@ import Foundation
 @testable import Insight
 @testable import Query
 import Scan
+import TestSupport
 import Testing
 
 /// The field rules are written once (`FieldKernel`) and read by visitors: the record

@@ -1,6 +1,7 @@
 import CellStore
 import Foundation
 @testable import Insight
+import TestSupport
 import Testing
 
 /// An input of the differential suite: its bytes and the dialect they are read with.

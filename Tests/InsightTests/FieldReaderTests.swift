@@ -1,6 +1,7 @@
 import CellStore
 @testable import Insight
 import Scan
+import TestSupport
 import Testing
 
 struct FieldReaderTests {

@@ -2,6 +2,7 @@ import CellStore
 @testable import Insight
 import Scan
 import Table
+import TestSupport
 import Testing
 
 struct FrequencyTests {

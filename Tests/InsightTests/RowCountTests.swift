@@ -2,6 +2,7 @@ import CellStore
 @testable import Insight
 import Scan
 import Table
+import TestSupport
 import Testing
 
 /// Counts and summaries over rows in memory (a sheet's) equal those over the same table in

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import Scan
 import Table
+import TestSupport
 import Testing
 @testable import Query
 

@@ -1,6 +1,7 @@
 import CellStore
 import Scan
 import Table
+import TestSupport
 import Testing
 @testable import Query
 

@@ -1,6 +1,7 @@
 import CellStore
 import Foundation
 import Table
+import TestSupport
 import Testing
 @testable import Query
 

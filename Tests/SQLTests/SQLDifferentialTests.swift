@@ -1,4 +1,5 @@
 import CellStore
+import TestSupport
 import Testing
 @testable import SQL
 

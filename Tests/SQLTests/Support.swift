@@ -1,6 +1,7 @@
 import CellStore
 import Foundation
 @testable import SQL
+import TestSupport
 
 /// A database over inputs held in memory, each indexed at once.
 func database(_ inputs: [(name: String, text: String)], headerRows: Int = 1, spacing: Int64 = 64,

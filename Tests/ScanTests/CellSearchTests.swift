@@ -1,5 +1,6 @@
 import CellStore
 @testable import Scan
+import TestSupport
 import Testing
 
 @Suite("Cell search: raw bytes, confirmed on cells")

@@ -4,13 +4,13 @@ import Glibc
 
 /// A character encoding an input is written in, converted to UTF-8 as it is read (with the
 /// C library's iconv), so that everything after the input stage sees UTF-8.
-public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
+package struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
     /// The name iconv knows it by, as the user gave it (upper case): `LATIN1`,
     /// `WINDOWS-1252`, `UTF-16LE`, …
-    public let name: String
+    package let name: String
 
     /// Checks that iconv can convert from `name` to UTF-8.
-    public init(named name: String) throws(CellStoreError) {
+    package init(named name: String) throws(CellStoreError) {
         let upper = name.uppercased()
         let converter = iconv_open("UTF-8", upper)
         guard converter != iconv_t(bitPattern: -1) else { throw .unknownEncoding(name) }
@@ -20,11 +20,11 @@ public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
 
     private init(known name: String) { self.name = name }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// True for UTF-8 itself: named, it is checked as it is read (through iconv, as any
     /// other encoding, so bytes not valid in it are counted and said); unnamed, nothing is.
-    public var isUTF8: Bool { ["UTF-8", "UTF8"].contains(name) }
+    package var isUTF8: Bool { ["UTF-8", "UTF8"].contains(name) }
 
     /// Bytes per code unit: skipped at once over a sequence the encoding does not allow,
     /// so that UTF-16 and UTF-32 stay in step after one.

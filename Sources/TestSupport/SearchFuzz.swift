@@ -1,5 +1,6 @@
 import CellStore
 import Foundation
+import Scan
 
 /// Differential runs of `CellSearch` against the plain path (every record parsed, every
 /// cell matched), over generated hostile inputs and patterns: for the tests and the
