@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "SQL", dependencies: ["CellStore", "CLibCSV", "CSQLite", "Scan", "Insight", "Table"]),
         .target(name: "FreezeLayout"),
         .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "FreezeLayout"]),
-        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
+        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",

@@ -245,7 +245,7 @@ extension Viewer {
             let stats = cells.statistics
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
-        status.name = source.name
+        status.name = source.name + (options.place.map { " " + $0 } ?? "")
         if let message {
             status.right = message
         } else if let progress, let failure = progress.failure {

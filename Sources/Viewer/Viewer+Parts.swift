@@ -59,6 +59,8 @@ struct Requests {
     var savedWhileLoading = false
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
+    /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
+    var table: TableRequest?
 }
 
 /// The parts' fields, under the names the viewer's code uses.

@@ -160,6 +160,10 @@ public final class Viewer {
                 message = source.name == "stdin" ? "standard input cannot be read again"
                     : "\(source.name) is a stream: it cannot be read again"
             }
+        case .nextTable: requests.table = .next
+        case .previousTable: requests.table = .previous
+        case .listTables: requests.table = .list
+        case .showTable(let index): requests.table = .show(index)
         case .tick:
             if holdFrames > 0 {
                 holdFrames -= 1
@@ -320,31 +324,7 @@ public final class Viewer {
 
     /// Takes over what the user did in `previous` (a viewer of the same file before `R`):
     /// the freeze, column widths, and the cursor's place, clamped to the rows there are now.
-    public func adopt(_ previous: Viewer) {
-        sync()
-        let rows = max(0, dataRowCount)
-        let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
-        frozenDataRows = min(previous.frozenDataRows.lowerBound, upper)..<upper
-        requestedFrozenColumns = previous.requestedFrozenColumns
-        layout.adopt(previous.layout)
-        table.columns = previous.table.columns
-        history = previous.history
-        // Filters and sort run again over the new input.
-        query.filters = previous.query.filters
-        query.sortKeys = previous.query.sortKeys
-        if !query.isEmpty { applyQuery(saying: nil) }
-        // The last search stays (n and N go on with it), and its highlights.
-        search.pattern = previous.search.pattern
-        search.matcher = previous.search.matcher
-        // The cursor on the same record, where it is still there.
-        let record = previous.dataRowCount > 0 ? previous.table.record(ofRow: previous.cursorRow) : 0
-        sync()
-        let row = table.row(ofRecord: record) ?? previous.cursorRow
-        moveCursor(toRow: row, column: previous.cursorColumn)
-        if (row > cursorRow || previous.cursorColumn > cursorColumn) && !source.isComplete && !table.isMapped {
-            navigation.awaited = (record, previous.cursorColumn)
-        }
-    }
+    public func adopt(_ previous: Viewer) { restore(previous.keptState()) }
 
     /// Puts the cursor on the record (and column) it was on before `R` once the rows read
     /// again reach it, unless a key was pressed meanwhile.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import App
 import ArgumentParser
 import CellStore
 import FreezeLayout
@@ -49,7 +50,7 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
+        usage: "csvfreeze [OPTIONS] [FILE|DIR...]\n  csvfreeze --sql QUERY [OPTIONS] FILE...",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
@@ -197,11 +198,15 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var insight: InsightOptions
     @OptionGroup var sql: SQLOptions
 
-    @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
+    @Flag(name: .customLong("skip-bad"),
+          help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
+    var skipBad = false
+
+    @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them.", valueName: "file"))
     var files: [String] = []
 
-    /// The one file viewed (several are taken only by --sql).
-    var file: String? { files.first }
+    /// True when standard input is one of the inputs (named `-`, or no file at all).
+    var readsStandardInput: Bool { files.isEmpty || files.contains("-") }
 
     func validate() throws {
         _ = try delimiterByte()
@@ -292,14 +297,12 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
-        let path = file
-        if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
+        if readsStandardInput && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
             fail(CellStoreError.closedInput.description, status: 1)
         }
         Locale.setUpUTF8()
-        if (path == nil || path == "-") && isatty(0) != 0 {
+        if readsStandardInput && isatty(0) != 0 {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
@@ -314,7 +317,17 @@ struct CSVFreezeCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        // Every input is looked at (and directories opened up) before anything is drawn or
+        // written, so one that cannot be read stops here, with one line naming it.
+        let gathered = TableInputs.gather(files)
+        if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
+            fail(problem, status: 1)
+        }
+        let leftOut = gathered.problemLine.map { "left out " + $0 }
+        let inputs = gathered.inputs
+        let path = inputs.first?.path
         if insight.isRequested {
+            if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
                                            preamble: preambleRule(forOutput: true),
                                            spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
@@ -323,6 +336,7 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
+            if inputs.count > 1 { fail("several files need --sql", status: 2) }
             let status = query.isActive
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
@@ -335,7 +349,9 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
-        let status = Session.run(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: false),
+        let note = [leftOut, gathered.skippedLine].compactMap { $0 }.joined(separator: "; ")
+        let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, delimiter: delimiter, quote: quote,
+                                 encoding: encoding, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
                                  terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay)
         if status != 0 { throw ExitCode(status) }
