@@ -54,7 +54,10 @@ struct CSVFreezeCommand: ParsableCommand {
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
-        nothing is drawn and the table is written as text.
+        nothing is drawn and the table is written as text; several inputs are written as one \
+        table, as csvstack does: one header (the union of their columns by name when the \
+        headers differ), a first column naming each record's input (--source-column, \
+        --no-source-column), and --filter, --sort and --columns across all of them.
 
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
@@ -103,9 +106,9 @@ struct CSVFreezeCommand: ParsableCommand {
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
           is too wide); 2 the screen cannot be drawn, no such --frequency
-          column, or several files without --sql; 64 bad options; 65 a query
-          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
-          without choosing.
+          column, or --frequency or --summary over several files; 64 bad
+          options; 65 a query SQLite refuses (--sql); 128+N after signal N;
+          130 with --echo, quit without choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -202,6 +205,14 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
     var skipBad = false
 
+    @Option(name: .customLong("source-column"),
+            help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
+                               valueName: "name"))
+    var sourceColumn: String?
+
+    @Flag(name: .customLong("no-source-column"), help: "Writing several inputs as one table: no column naming each record's input.")
+    var noSourceColumn = false
+
     @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them.", valueName: "file"))
     var files: [String] = []
 
@@ -222,6 +233,7 @@ struct CSVFreezeCommand: ParsableCommand {
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
+        if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
         if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
             throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
         }
@@ -336,7 +348,15 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
-            if inputs.count > 1 { fail("several files need --sql", status: 2) }
+            if inputs.count > 1 {
+                let settings = StackedOutput.Settings(delimiter: delimiter, quote: quote, encoding: encoding,
+                                                      preamble: preambleRule(forOutput: true), format: output ?? .table,
+                                                      headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
+                                                      maximumWidth: maxWidth, sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
+                let status = StackedOutput.write(inputs: inputs, settings: settings)
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
             let status = query.isActive
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
