@@ -51,10 +51,16 @@ extension AppLoop {
                 top.say("only one table is open: T lists several (csvfreeze a.csv b.csv, or a directory)")
                 return
             }
-            push(TableListSheet(shelf: shelf, current: current, like: table, headerRows: tableOptions.headerRows))
+            push(TableListSheet(shelf: shelf, current: sectionUnderCursor ?? current, like: table, headerRows: tableOptions.headerRows))
+        case .stack:
+            guard shelf != nil else {
+                top.say("only one table is open: S stacks several (csvfreeze a.csv b.csv, or a directory)")
+                return
+            }
+            if isStacked { leaveStack() } else { enterStack() }
         case .show(let index):
             guard index >= 0, index < count else { return }
-            if index == current {
+            if index == current && !isStacked {
                 closeTableList()
             } else {
                 show(index)
@@ -65,6 +71,7 @@ extension AppLoop {
     /// Shows table `index`, making its viewer if it has none; on failure the table on
     /// screen stays and says why.
     public func show(_ index: Int) {
+        if isStacked { return leaveStack(to: index) }
         guard index != current, index >= 0, index < slots.count else { return }
         closeTableList()
         let leaving = table
@@ -89,7 +96,7 @@ extension AppLoop {
 
     /// Table `index`'s sheets, or a new viewer for it (taking back what the user did there
     /// before it was put away); nil, said on screen, when its input cannot be opened.
-    private func viewer(of index: Int) -> [Entry]? {
+    func viewer(of index: Int) -> [Entry]? {
         if !slots[index].entries.isEmpty { return slots[index].entries }
         guard let shelf else { return nil }
         let store: CellStore
@@ -115,7 +122,7 @@ extension AppLoop {
     /// Puts away the viewers of the tables shown least recently, past `liveLimit`: each
     /// keeps what the user did, its sheets close, its store goes (unless the stacked view
     /// keeps it).
-    private func putAwayUnused() {
+    func putAwayUnused() {
         let live = slots.indices.filter { $0 != current && !slots[$0].entries.isEmpty }
         guard live.count + 1 > Self.liveLimit else { return }
         let candidates = live.filter { shelf?.inputs[$0].isStandardInput != true }
@@ -130,7 +137,7 @@ extension AppLoop {
     }
 
     /// Closes the list of tables if it is on top.
-    private func closeTableList() {
+    func closeTableList() {
         while entries.count > 1, entries[entries.count - 1].source is TableListSheet {
             entries.removeLast()
             lastFrame = nil

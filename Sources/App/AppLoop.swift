@@ -46,6 +46,11 @@ public final class AppLoop {
     let prepare: (Viewer, Int) -> Void
     /// Bumped each time a table is shown, to put away the least recently shown.
     var useClock = 0
+    /// The stacked view's viewer and sheets while a table is shown instead (nil until the
+    /// tables are first stacked); see `AppLoop+Stack`.
+    var stackEntries: [Entry]?
+    /// True while the stacked view is on screen.
+    public internal(set) var isStacked = false
     /// The next animation frame is due at this time; nil while nothing moves (the loop
     /// then waits with no timeout, so an idle viewer uses no CPU).
     private var nextTick: Double?
@@ -69,7 +74,7 @@ public final class AppLoop {
     /// caller so that its errors come before the screen); the viewers of the others are
     /// made with `options` when they are first shown, and given to `prepare` then.
     public init(shelf: TableShelf, first: Viewer, options: ViewerOptions, screen: any Screen, clock: any Clock,
-                prepare: @escaping (Viewer, Int) -> Void = { _, _ in }) {
+                stacked: Bool = false, prepare: @escaping (Viewer, Int) -> Void = { _, _ in }) {
         entries = [Entry(viewer: first, source: nil)]
         self.screen = screen
         self.clock = clock
@@ -80,6 +85,12 @@ public final class AppLoop {
         tableOptions = options
         self.prepare = prepare
         shelf.startCounting()
+        if stacked {
+            // What the first table had to say (files skipped, a note on following) is said on the stack.
+            let note = first.message
+            enterStack()
+            if let note { table.say(note) }
+        }
     }
 
     /// The table (the bottom sheet).

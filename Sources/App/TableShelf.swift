@@ -21,6 +21,9 @@ public final class TableShelf {
     /// Whether every input is followed as it grows (`--follow`).
     public let follows: Bool
     private let open: (TableInput) throws(CellStoreError) -> CellStore
+    /// Opens a table without starting its loader, from any thread (the census's opener;
+    /// a search through the stacked view reads the tables no one holds with it).
+    let countOpener: @Sendable (TableInput) throws(CellStoreError) -> CellStore
     let census: TableCensus
     private var handed: [Int: Handed] = [:]
     /// Stores kept open by recent use, least recent first.
@@ -42,6 +45,7 @@ public final class TableShelf {
         self.inputs = inputs
         self.follows = follows
         self.open = open
+        countOpener = count
         census = TableCensus(inputs: inputs, follows: follows, open: count, wake: wake)
     }
 

@@ -30,6 +30,8 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case previousTable
     case listTables
     case showTable(Int)
+    /// Every table stacked in one scroll, or back to the table under the cursor (`S`).
+    case toggleStack
     /// Open the prompt for a search with a regular expression (in every column, or the
     /// cursor's column only).
     case search

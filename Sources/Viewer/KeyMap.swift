@@ -76,6 +76,7 @@ public enum KeyMap {
         KeyBinding([.character("}")], "}", .nextTable, "next table (several files open)"),
         KeyBinding([.character("{")], "{", .previousTable, "previous table"),
         KeyBinding([.character("T")], "T", .listTables, "list the open tables (Enter shows one)"),
+        KeyBinding([.character("S")], "S", .toggleStack, "every table in one scroll (S again: back)"),
         KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
     ]
 

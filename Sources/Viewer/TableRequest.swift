@@ -8,6 +8,8 @@ public enum TableRequest: Sendable, Equatable {
     case list
     /// Table `n`, from 0 (Enter on its line in that list).
     case show(Int)
+    /// Every table in one scroll, or back from it to the table under the cursor (`S`).
+    case stack
 }
 
 extension Viewer {

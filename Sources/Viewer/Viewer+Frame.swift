@@ -43,9 +43,11 @@ extension Viewer {
             frame.write("terminal too small", x: 0, y: 0, style: .statusMessage)
             return frame
         }
+        // Stacked tables: the header of the table under the top of the screen.
+        let pinned = pinnedHeaderStart
         let topLines: [LineContent] = (0..<window.headerHeight).map { line in
             let headerRecords = window.headerHeight - frozenDataRows.count
-            if line < headerRecords { return line < source.rowCount ? .headerRecord(line) : .blank }
+            if line < headerRecords { return pinned + line < source.rowCount ? .headerRecord(pinned + line) : .blank }
             return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
@@ -157,17 +159,29 @@ extension Viewer {
         case .headerRecord(let record):
             separatorStyle = .header
             if column < 0 {
-                let title = record == 0 ? (file?.isApproximate == true ? "≈" : "#") : ""
+                let first = stack.map { $0.localRecord(record) == 0 } ?? (record == 0)
+                let title = first ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
                 let style: Style = placement.key.highlight & 3 == 1 ? .headerOfCursorColumn : (placement.key.highlight & 4 != 0 ? .match : .header)
                 cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
             }
+        case .dataRow(let dataRow) where isSectionHeader(dataRow: dataRow):
+            // A later table's header, in the scroll until it reaches the pinned place.
+            separatorStyle = .header
+            if column < 0 {
+                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .header
+                let first = stack?.localRecord(record(ofDataRow: dataRow)) == 0
+                cells = CellText.layout(ArraySlice((first ? "#" : "").utf8), width: textWidth, alignRight: true, style: style)
+            } else {
+                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .header)
+                cells = CellText.layout(table.cell(row: dataRow, column: column), width: textWidth, alignRight: false, style: style)
+            }
         case .dataRow(let dataRow):
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .rowNumber
-                cells = CellText.layout(ArraySlice(String(table.displayNumber(ofRow: dataRow)).utf8), width: textWidth,
-                                        alignRight: true, style: style)
+                let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
+                cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
             } else {
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .plain)
                 let field = table.cell(row: dataRow, column: column)
@@ -235,7 +249,7 @@ extension Viewer {
             status.position = dataRowCount == 0 ? "no rows" + (isComplete ? "" : " yet")
                 : "row \(approximate)\(Self.grouped(cursorRow + 1))/\(approximate)\(total)"
         }
-        let header = columnName(cursorColumn)
+        let header = stackColumnName(cursorColumn) ?? columnName(cursorColumn)
         status.column = "col \(Self.grouped(cursorColumn + 1))/\(Self.grouped(columnCount))"
             + (hiddenColumnsNote.map { " (\($0))" } ?? "")
         if !header.isEmpty { status.columnName = Self.fitting(header, width: 24, keepingEnd: false) }
@@ -246,6 +260,10 @@ extension Viewer {
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
         status.name = source.name + (options.place.map { " " + $0 } ?? "")
+        if let (name, position) = stackStatus() {
+            status.name = name
+            status.position = position
+        }
         if let message {
             status.right = message
         } else if let progress, let failure = progress.failure {

@@ -80,6 +80,7 @@ extension Viewer {
     /// `:` input: a row number, `#` and a column number, or a column name.
     func goTo(_ text: String) {
         let target = text.trimmingSpaces
+        if goToSectionRow(target) { return }
         if let number = Int(target) {
             goToRow(number)
         } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
@@ -98,6 +99,7 @@ extension Viewer {
     /// Goes to data row `number` (1-based), saying so when it is past what is known.
     func goToRow(_ number: Int) {
         sync()
+        if goToRowOfSection(number) { return }
         if let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).
             file.jumpToEnd(rows: max(200, screenSize.height * 4))

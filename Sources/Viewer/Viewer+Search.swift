@@ -50,7 +50,8 @@ extension Viewer {
         search.searcher = Searcher(pattern: pattern, search: cellSearch, total: total, forward: forward,
                              headerRows: options.headerRows, rows: table.fileDataRowCount,
                              row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, columns: table.columns.shown, shows: shownRecords, wake: source.wake)
+                             column: cursorFileColumn, columns: table.columns.shown, shows: stack?.dataRecordTest() ?? shownRecords,
+                             wake: source.wake)
         search.searchedRows = source.isComplete ? nil : table.fileDataRowCount
         message = "searching for \(pattern.text)…  (Esc cancels)"
     }

@@ -90,6 +90,7 @@ public final class Viewer {
         // Whatever the command did, the geometry is brought up to date here, so that
         // drawing only reads.
         defer { sync() }
+        if refusedInStack(command) { return }
         switch command {
         case .moveDown: moveCursor(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
         case .moveUp: moveCursor(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
@@ -160,10 +161,11 @@ public final class Viewer {
                 message = source.name == "stdin" ? "standard input cannot be read again"
                     : "\(source.name) is a stream: it cannot be read again"
             }
-        case .nextTable: requests.table = .next
-        case .previousTable: requests.table = .previous
+        case .nextTable: if !moveToSection(forward: true) { requests.table = .next }
+        case .previousTable: if !moveToSection(forward: false) { requests.table = .previous }
         case .listTables: requests.table = .list
         case .showTable(let index): requests.table = .show(index)
+        case .toggleStack: requests.table = .stack
         case .tick:
             if holdFrames > 0 {
                 holdFrames -= 1
@@ -262,6 +264,12 @@ public final class Viewer {
             } else {
                 message = "keys typed during the search were left out: it is still running  (Esc stops it)"
             }
+            return true
+        }
+        // A prompt for what the stacked view does not do is not opened, but said so.
+        if stack != nil, mode == .grid, input.prompt == nil, case .command(let command) = KeyMap.match([key]),
+           [.filterPrompt, .filterColumnPrompt, .saveView].contains(command) {
+            handle(command)
             return true
         }
         let hadCount = input.count != nil

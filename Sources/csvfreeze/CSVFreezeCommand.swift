@@ -205,6 +205,10 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
     var skipBad = false
 
+    @Flag(name: .customLong("stack"),
+          help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
+    var stack = false
+
     @Option(name: .customLong("source-column"),
             help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
                                valueName: "name"))
@@ -213,7 +217,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(name: .customLong("no-source-column"), help: "Writing several inputs as one table: no column naming each record's input.")
     var noSourceColumn = false
 
-    @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them, S stacks them in one scroll.", valueName: "file"))
     var files: [String] = []
 
     /// True when standard input is one of the inputs (named `-`, or no file at all).
@@ -369,11 +373,12 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
-        let note = [leftOut, gathered.skippedLine].compactMap { $0 }.joined(separator: "; ")
+        let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
+        let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, delimiter: delimiter, quote: quote,
                                  encoding: encoding, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
-                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay)
+                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay, stacked: stack)
         if status != 0 { throw ExitCode(status) }
     }
 }

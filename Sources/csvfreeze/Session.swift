@@ -17,7 +17,7 @@ enum Session {
     static func run(inputs: [TableInput], note: String? = nil, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
                     preamble: PreambleRule, spoolLimit: SpoolLimit,
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
-                    query: QueryOptions? = nil, escapeDelay: Int? = nil) -> Int32 {
+                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
         let options = given
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
@@ -96,7 +96,8 @@ enum Session {
         if let shelf {
             // Each table shown for the first time gets the command line's view, named
             // against its own header; one where a name is not found says so and shows all.
-            loop = AppLoop(shelf: shelf, first: viewer!, options: options, screen: screen, clock: MonotonicClock()) { viewer, _ in
+            loop = AppLoop(shelf: shelf, first: viewer!, options: options, screen: screen, clock: MonotonicClock(),
+                           stacked: stacked) { viewer, _ in
                 if let file = viewer.file, let notice = followNotice(file, options: options) { viewer.say(notice) }
                 guard let query, query.isActive, let file = viewer.file else { return }
                 do {

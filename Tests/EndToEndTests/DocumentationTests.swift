@@ -8,7 +8,7 @@ struct DocumentationTests {
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
                           "--echo", "--theme", "--print0",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary", "--sql",
-                          "--version", "--help"]
+                          "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
         try String(contentsOf: Paths.package.appendingPathComponent(relative), encoding: .utf8)

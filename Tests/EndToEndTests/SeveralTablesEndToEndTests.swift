@@ -86,4 +86,26 @@ struct SeveralTablesEndToEndTests {
         _ = try pane.waitForExit()
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data("id,name\n1,Ann\n2,Bo\n3,Cy\n".utf8), "nothing altered")
     }
+
+    @Test("--stack: every table in one scroll, the next header taking the pinned place; G, :table:row, S back to a table")
+    func stacked() throws {
+        let dir = try exports()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pane = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --stack --bounce none .", width: 80, height: 6)
+        var lines = try pane.waitFor("the stack") { self.status($0).contains("row 1/3") && self.status($0).contains("skipped") }
+        #expect(lines[0].contains("id") && lines[0].contains("name"), "the first table's header pinned")
+        #expect(lines[4].contains("x") && lines[4].contains("z"), "the next table's header in the scroll")
+        try pane.send(":", "b.tsv:1", "Enter")
+        lines = try pane.waitFor("the TSV") { self.status($0).contains("./b.tsv 2/3 stacked  row 1/1") }
+        // At the end, the second table's header has scrolled up and taken the pinned place.
+        try pane.send("G")
+        lines = try pane.waitFor("the last row of the last table") { self.status($0).contains("c.csv.gz 3/3 stacked  row 2/2") }
+        #expect(lines[0].contains("x") && lines[0].contains("z"), "b.tsv's header pinned: \(lines[0])")
+        #expect(lines.contains { $0.contains("k") && $0.contains("v") } && lines.contains { $0.contains("7") && $0.contains("6") })
+        try pane.send("S")
+        lines = try pane.waitFor("the table under the cursor") { self.status($0).contains("c.csv.gz 3/3  row 2/2") }
+        #expect(lines[0].contains("k") && lines[0].contains("v"))
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0") == true)
+    }
 }
