@@ -9,9 +9,6 @@ import Table
 /// and `G`, search (`/`, `n`, `N` run through the tables in order and wrap), widths and
 /// frozen columns need nothing of their own.
 extension Viewer {
-    /// The stacked tables, when this viewer shows them.
-    public var stack: StackRows? { source as? StackRows }
-
     /// The first of the header records pinned on top: those of the table the line just
     /// above main's first line belongs to, so that a table's header, scrolled up to the
     /// top of main, takes the pinned place from the one before (sticky section headers).

@@ -18,6 +18,9 @@ public final class Viewer {
     /// The file behind the rows, for what only a file has (loading, reload, the preamble,
     /// the dialect); nil for a sheet.
     public var file: CellStore? { table.file }
+    /// The stacked tables, when this viewer shows them (see `Viewer+Stack`); kept, not
+    /// cast, because drawing asks for each cell it lays out.
+    public let stack: StackRows?
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
@@ -52,6 +55,7 @@ public final class Viewer {
         var options = given
         if let headerRows = source.headerRows { options.headerRows = headerRows }
         self.table = TableView(source: source, headerRows: options.headerRows)
+        stack = source as? StackRows
         self.options = options
         self.screenSize = screenSize
         self.navigation = Navigation(requestedFrozenColumns: options.frozenColumns)
