@@ -215,6 +215,7 @@ public final class AppLoop {
             switch choice {
             case .nothing:
                 closed.source?.cancel()
+                if let farewell = closed.source?.farewell { top.say(farewell) }
             case .command(let command):
                 closed.source?.cancel()
                 // It applies to the sheet that opened this one: any sheet above that closes.

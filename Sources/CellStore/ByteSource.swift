@@ -15,7 +15,7 @@ package protocol ByteSource: Sendable {
 /// A regular file read with `pread`, never mapped: a file truncated while open must not
 /// turn into SIGBUS.
 package final class FileSource: ByteSource {
-    let descriptor: Int32
+    package let descriptor: Int32
 
     /// Opens `path`, with one clear error for each way that can fail. A FIFO is opened
     /// without waiting for a writer when `waitsForWriter` is false (then read it only

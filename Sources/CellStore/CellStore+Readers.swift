@@ -13,13 +13,17 @@ public struct RecordReaders: Sendable {
             state.dialect.map { dialect in
                 RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
                              end: state.available, isFinal: state.progress.isComplete,
-                             wellQuotedRecords: state.wellQuotedRecords)
+                             wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
             }
         }
     }
 
     /// The loader's progress now.
     public var progress: LoadProgress { frozen?.progress ?? loader.shared.withLock { $0.progress } }
+
+    /// True for readers of the records indexed when they were made (`recordReadersAsOfNow`):
+    /// their input ends there, though the loader may not have finished.
+    public var isSnapshot: Bool { frozen != nil }
 
     /// Published whenever the index grows or the loader ends: a pass that follows the
     /// input waits on it for more records.
@@ -42,7 +46,8 @@ extension CellStore {
             progress.isComplete = true
             let reader = state.dialect.map { dialect in
                 RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords)
+                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords,
+                             firstBlankRecord: state.firstBlankRecord)
             }
             return RecordReaders(loader: loader, frozen: (reader, progress))
         }

@@ -1,30 +1,44 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLibCSV
-
 /// Decodes a field's value from its raw bytes with the parser's rules, from a point inside
 /// it: quoted (doubled quotes made single, a closing quote followed by text that joins the
 /// value up to the next delimiter or line end), or unquoted (up to the next delimiter or
-/// line end; quotes are literal).
+/// line end; quotes are literal). The field kernel reads the bytes; this is its visitor.
 struct FieldDecoder {
-    enum Mode: UInt8, Sendable {
-        /// Outside quotes, or in the text after a closing quote.
-        case unquoted
-        /// Inside quotes.
-        case quoted
-        /// A quote inside quotes was the last byte: the next decides (doubled, or closing).
-        case quoteSeen
-    }
+    typealias Mode = FieldKernel.FieldPosition
 
-    var mode: Mode
-    let delimiter: UInt8
-    let quote: UInt8
+    private var kernel: FieldKernel
+
+    /// Where in the field the decoder is.
+    var mode: Mode { kernel.fieldPosition }
 
     init(mode: Mode, delimiter: UInt8, quote: UInt8) {
-        self.mode = mode
-        self.delimiter = delimiter
-        self.quote = quote
+        kernel = FieldKernel(dialect: Dialect(delimiter: delimiter, quote: quote), insideFieldAt: mode)
+    }
+
+    /// The kernel's visitor: the field's pieces, until the field ends.
+    private struct Visitor: FieldVisitor {
+        var output: [UInt8]?
+        /// Where the field ended (the delimiter or the terminator), once it has.
+        var end: Int?
+
+        var lastWantedColumn: Int { 0 }
+        func wants(_ column: Int) -> Bool { output != nil }
+
+        mutating func cell(_ column: Int, _ bytes: UnsafeRawBufferPointer) {
+            output?.append(contentsOf: bytes)
+        }
+
+        mutating func fieldEnded(_ column: Int, at index: Int) -> Bool {
+            end = index
+            return false
+        }
+
+        mutating func recordEnded(at end: Int, terminator: UInt8, fields: Int) -> Bool {
+            self.end = end - 1
+            return false
+        }
+
+        mutating func lineFeedAfterCR(at end: Int) {}
+        mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool { true }
     }
 
     /// Decodes from the start of `bytes`, appending value bytes to `output`; returns how
@@ -40,42 +54,12 @@ struct FieldDecoder {
 
     /// As above; with `output` nil the value is only skipped.
     mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into output: inout [UInt8]?) -> (used: Int, ended: Bool) {
-        @inline(__always) func emit(_ piece: UnsafeBufferPointer<UInt8>) {
-            if output != nil { output!.append(contentsOf: piece) }
-        }
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return (0, atEnd) }
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            switch mode {
-            case .unquoted:
-                // 16 bytes a step; a quote found is literal here, so the search goes on past it.
-                var end = index
-                while end < count {
-                    end += cf_find_special(base + end, count - end, delimiter, quote)
-                    guard end < count, base[end] == quote, quote != delimiter else { break }
-                    end += 1
-                }
-                if end > index { emit(UnsafeBufferPointer(rebasing: bytes[index..<end])) }
-                if end < count { return (end, true) }
-                index = end
-            case .quoted:
-                let found = index + cf_find_byte(base + index, count - index, quote)
-                if found > index { emit(UnsafeBufferPointer(rebasing: bytes[index..<min(found, count)])) }
-                if found >= count { index = count; break }
-                index = found + 1
-                mode = .quoteSeen
-            case .quoteSeen:
-                if base[index] == quote {
-                    emit(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]))
-                    index += 1
-                    mode = .quoted
-                } else {
-                    // A closing quote: what follows up to a delimiter or line end joins the value.
-                    mode = .unquoted
-                }
-            }
-        }
-        return (count, false)
+        guard !bytes.isEmpty else { return (0, atEnd) }
+        var visitor = Visitor(output: output)
+        output = nil   // the visitor holds the only reference, so appending never copies
+        kernel.scan(UnsafeRawBufferPointer(bytes), into: &visitor)
+        output = visitor.output
+        if let end = visitor.end { return (end, true) }
+        return (bytes.count, false)
     }
 }

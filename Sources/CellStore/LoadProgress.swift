@@ -106,6 +106,8 @@ package struct IndexState: Sendable {
     /// Records indexed so far before any quoting problem: those before the first problem's
     /// record, or every completed one (a search reads their raw bytes; see `Scan`).
     var wellQuotedRecords = 0
+    /// The first blank line indexed, if any (Int.max: none).
+    var firstBlankRecord = Int.max
 
     /// The index of the last checkpoint at or before `row`.
     /// - Complexity: O(log n) in the number of checkpoints.

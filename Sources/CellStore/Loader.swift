@@ -302,10 +302,12 @@ package final class Loader: Sendable {
             pending.removeAll(keepingCapacity: true)
             let elapsed = Loader.now() - started
             let wellQuoted = scanner.firstProblem?.record ?? rows
+            let firstBlank = scanner.firstBlankRecord ?? Int.max
             let wide = tooWide
             shared.withLock {
                 $0.checkpoints.append(contentsOf: checkpoints)
                 $0.wellQuotedRecords = wellQuoted
+                $0.firstBlankRecord = firstBlank
                 $0.progress.elapsed = elapsed
                 $0.progress.bytesRead = offset
                 $0.progress.rowCount = rows

@@ -9,6 +9,8 @@ public struct RecordReader: Sendable {
     package let isFinal: Bool
     /// Records indexed before any quoting problem (while the input is still being read).
     package let wellQuotedRecords: Int
+    /// The first blank line indexed, if any (Int.max: none so far).
+    package let firstBlankRecord: Int
 
     /// The same input as `reader`, as if the index had reached only checkpoint `last` and
     /// `end` bytes could be read (for tests of readers of an input still loading).
@@ -19,9 +21,12 @@ public struct RecordReader: Sendable {
         self.end = end
         isFinal = false
         wellQuotedRecords = min(reader.wellQuotedRecords, checkpoints.last?.row ?? 0)
+        firstBlankRecord = reader.firstBlankRecord
     }
 
-    init(source: ByteSource, checkpoints: [Checkpoint], dialect: Dialect, end: Int64, isFinal: Bool, wellQuotedRecords: Int) {
+    init(source: ByteSource, checkpoints: [Checkpoint], dialect: Dialect, end: Int64, isFinal: Bool, wellQuotedRecords: Int,
+         firstBlankRecord: Int = Int.max) {
+        self.firstBlankRecord = firstBlankRecord
         self.source = source
         self.checkpoints = checkpoints
         self.dialect = dialect
@@ -76,7 +81,7 @@ extension CellStore {
         return loader.shared.withLock { state in
             RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
                          end: state.available, isFinal: state.progress.isComplete,
-                         wellQuotedRecords: state.wellQuotedRecords)
+                         wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
         }
     }
 

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CellStore
-import CLibCSV
 import Scan
 import Table
 
@@ -60,12 +59,13 @@ struct RecordFilter: Sendable {
 
 /// Reads the cells of `columns` from pieces of an input, exactly as the parser reads them.
 ///
-/// A raw piece (records the index vouches are well quoted) is read whole and its fields
-/// are found in its bytes: an unquoted field runs to the next delimiter or line end, a
-/// quoted one to its closing quote, with doubled quotes made single. The parser, and not
-/// this reader, handles every other piece, any record longer than the parser keeps whole,
-/// and anything in a raw piece that is not as the index promised; it streams, so no cell
-/// is cut and a cell longer than the parser keeps arrives as a `LongValue`.
+/// A raw piece (records the index vouches are well quoted) is read whole and the field
+/// kernel finds its fields in its bytes (`RawRecords` is its visitor): a value is handed
+/// on where it lies in the buffer, or joined in a copy when it holds a doubled quote, and
+/// past the last wanted column the kernel skips to the record's end in bulk. The parser,
+/// and not this reader, handles every other piece, any record longer than the parser keeps
+/// whole, and anything in a raw piece that is not as the index promised; it streams, so no
+/// cell is cut and a cell longer than the parser keeps arrives as a `LongValue`.
 final class FieldReader {
     let input: ScanInput
     let columns: Range<Int>
@@ -73,15 +73,12 @@ final class FieldReader {
     /// Asked between chunks of a piece that is parsed: a record of gigabytes (`/dev/zero`)
     /// is one piece, and its owner must not wait for the whole of it to stop.
     var isCancelled: () -> Bool = { false }
+    /// The kernel's bulk scan (tests compare them).
+    var bulk = FieldKernel.Bulk.best
     private let buffer: UnsafeMutableRawBufferPointer
-    private var scratch: [UInt8] = []
-    /// Per wanted column: where its field is in the buffer, and the record it belongs to
+    /// Per wanted column: where its value is in the buffer, and the record it belongs to
     /// (behind a pointer: a class's array property pays an exclusivity check per access).
-    private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
-    private let delimiter: UInt8
-    private let quote: UInt8
-    /// False with `--quote none`: no field is quoted, a quote is data.
-    private let quotes: Bool
+    private let spans: UnsafeMutablePointer<ValueSpan>
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
     /// Pieces parsed record by record (for tests).
@@ -96,10 +93,7 @@ final class FieldReader {
         self.filter = filter
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
         spans = .allocate(capacity: max(1, columns.count))
-        spans.initialize(repeating: (0, 0, false, -1), count: max(1, columns.count))
-        delimiter = input.reader.dialect.delimiter
-        quote = input.reader.dialect.quote
-        quotes = input.reader.dialect.isQuoting
+        spans.initialize(repeating: ValueSpan(start: 0, count: 0, record: -1), count: max(1, columns.count))
     }
 
     deinit {
@@ -150,109 +144,109 @@ final class FieldReader {
     }
 
     private func readRaw<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
-        let size = Int(piece.byteCount)
-        var filled = 0
-        while filled < size {
-            let count = input.reader.source.read(at: piece.start + Int64(filled),
-                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
-            if count <= 0 { break }
-            filled += count
+        let filled = input.read(piece, into: buffer)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+        var kernel = FieldKernel(dialect: input.reader.dialect, bulk: bulk)
+        let (stopped, record, recordStart) = withUnsafeMutablePointer(to: &sink) { sink in
+            var visitor = RawRecords(sink: sink, spans: spans, bytes: bytes, columns: columns,
+                                     filter: filter, firstRecord: piece.firstRecord)
+            kernel.scan(bytes, at: piece.start, into: &visitor)
+            // A record cut short at the piece's end is read with the next piece.
+            if !visitor.isStopped && piece.endsInput { kernel.finish(into: &visitor) }
+            return (visitor.isStopped, visitor.record, visitor.recordStart)
         }
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let n = filled
-        let delimiter = self.delimiter, quote = self.quote, quotes = self.quotes
-        let low = columns.lowerBound, high = columns.upperBound
-        let spans = self.spans
-        var p = 0
-        var record = piece.firstRecord
-        while p < n {
-            let recordStart = p
-            var column = 0
-            var complete = false
-            var surprise = false
-            fields: while true {
-                let fieldStart: Int
-                var fieldEnd: Int
-                var doubled = false
-                if quotes && p < n && base[p] == quote {
-                    p += 1
-                    fieldStart = p
-                    while true {
-                        p += cf_find_byte(base + p, n - p, quote)
-                        if p >= n { break fields }   // cut short: the rest is not known yet
-                        if p + 1 < n && base[p + 1] == quote {
-                            doubled = true
-                            p += 2
-                            continue
-                        }
-                        break
-                    }
-                    fieldEnd = p
-                    p += 1
-                    if p < n && base[p] != delimiter && base[p] != 0x0A && base[p] != 0x0D {
-                        surprise = true   // text after a closing quote: the parser's business
-                        break fields
-                    }
-                } else {
-                    fieldStart = p
-                    p += cf_find_special(base + p, n - p, delimiter, quote)
-                    if quotes && p < n && base[p] == quote {
-                        surprise = true   // a quote inside an unquoted field
-                        break fields
-                    }
-                    fieldEnd = p
-                }
-                if column >= low && column < high {
-                    spans[column - low] = (fieldStart, fieldEnd, doubled, record)
-                }
-                if p >= n {
-                    complete = piece.endsInput
-                    break
-                }
-                let byte = base[p]
-                p += 1
-                if byte == delimiter {
-                    column += 1
-                    continue
-                }
-                if byte == 0x0D && p < n && base[p] == 0x0A { p += 1 }
-                complete = true
-                break
-            }
-            if surprise || (complete && p - recordStart > Self.longestRawRecord) {
-                // Not as promised, or too long to keep whole: the parser reads the rest.
-                rawFallbacks += 1
-                parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
-                              at: piece.start + Int64(recordStart), firstRecord: record, endsInput: piece.endsInput, into: &sink)
-                return
-            }
-            if !complete { return }
-            if filter.accepts(record) {
-                for column in low..<high {
-                    let span = spans[column - low]
-                    if span.record != record {
-                        sink.cell(UnsafeRawBufferPointer(start: nil, count: 0), column: column, record: record)
-                    } else if span.doubled {
-                        unescape(UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start))
-                        scratch.withUnsafeBytes { sink.cell($0, column: column, record: record) }
-                    } else {
-                        sink.cell(UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start),
-                                  column: column, record: record)
-                    }
-                }
-            }
-            record += 1
+        if stopped {
+            // Not as promised, or too long to keep whole: the parser reads the rest.
+            rawFallbacks += 1
+            parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[recordStart...]), at: piece.start + Int64(recordStart),
+                          firstRecord: record, endsInput: piece.endsInput, into: &sink)
         }
     }
+}
 
-    /// Puts the content of a quoted field, doubled quotes made single, in `scratch`.
-    private func unescape(_ bytes: UnsafeRawBufferPointer) {
-        scratch.removeAll(keepingCapacity: true)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            scratch.append(byte)
-            index += byte == quote ? 2 : 1
+/// Where a value lies in a raw piece's buffer (`count` -1: joined in a copy), and its record.
+struct ValueSpan {
+    var start: Int
+    var count: Int
+    var record: Int
+}
+
+/// The field kernel's visitor for a raw piece: keeps where each wanted value lies and hands
+/// a record's values to the sink when it ends; stops at a quoting problem or at a record
+/// longer than the parser keeps whole (the reader hands the rest to the parser).
+struct RawRecords<Sink: CellSink>: FieldVisitor {
+    let sink: UnsafeMutablePointer<Sink>
+    let spans: UnsafeMutablePointer<ValueSpan>
+    let bytes: UnsafeRawBufferPointer
+    let low: Int
+    let high: Int
+    let filter: RecordFilter
+    /// The record being read, and where it starts in the buffer.
+    private(set) var record: Int
+    private(set) var recordStart = 0
+    private(set) var isStopped = false
+    /// Values with a doubled quote, joined from their pieces.
+    private var joined: [[UInt8]]
+
+    init(sink: UnsafeMutablePointer<Sink>, spans: UnsafeMutablePointer<ValueSpan>, bytes: UnsafeRawBufferPointer,
+         columns: Range<Int>, filter: RecordFilter, firstRecord: Int) {
+        self.sink = sink
+        self.spans = spans
+        self.bytes = bytes
+        low = columns.lowerBound
+        high = columns.upperBound
+        self.filter = filter
+        record = firstRecord
+        joined = Array(repeating: [], count: columns.count)
+    }
+
+    var lastWantedColumn: Int { high - 1 }
+    func wants(_ column: Int) -> Bool { column >= low }
+
+    mutating func cell(_ column: Int, _ piece: UnsafeRawBufferPointer) {
+        let span = spans + (column - low)
+        guard span.pointee.record == record else {
+            span.pointee = ValueSpan(start: bytes.baseAddress!.distance(to: piece.baseAddress!), count: piece.count, record: record)
+            return
         }
+        // A second piece (after a doubled quote): the value is joined in a copy.
+        if span.pointee.count >= 0 {
+            joined[column - low].removeAll(keepingCapacity: true)
+            joined[column - low].append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[span.pointee.start..<(span.pointee.start + span.pointee.count)]))
+            span.pointee.count = -1
+        }
+        joined[column - low].append(contentsOf: piece)
+    }
+
+    mutating func recordEnded(at end: Int, terminator: UInt8, fields: Int) -> Bool {
+        if (terminator == 0 ? bytes.count : end) - recordStart > FieldReader.longestRawRecord {
+            isStopped = true
+            return false
+        }
+        if filter.accepts(record) {
+            for column in low..<high {
+                let span = spans[column - low]
+                if span.record != record {
+                    sink.pointee.cell(UnsafeRawBufferPointer(start: nil, count: 0), column: column, record: record)
+                } else if span.count < 0 {
+                    joined[column - low].withUnsafeBytes { sink.pointee.cell($0, column: column, record: record) }
+                } else {
+                    sink.pointee.cell(UnsafeRawBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)]),
+                                      column: column, record: record)
+                }
+            }
+        }
+        record += 1
+        recordStart = end
+        return true
+    }
+
+    mutating func lineFeedAfterCR(at end: Int) {
+        recordStart = end
+    }
+
+    mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool {
+        isStopped = true
+        return false
     }
 }

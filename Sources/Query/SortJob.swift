@@ -200,9 +200,9 @@ struct SortJob: Sendable {
         var builder = worker.builder
         var failure: QueryError?
         var spilled: [SpillFile] = []
-        func ended(_ record: Int, _ start: Int64, _ extractor: inout KeyExtractor) {
+        func ended(_ record: Int, _ start: Int64, _ cells: [[UInt8]]) {
             guard record >= headerRows, failure == nil else { return }
-            builder.withKey(cells: extractor.cells) { key in
+            builder.withKey(cells: cells) { key in
                 failure = Self.append(key, record: record, offset: start, to: &run, spilling: &spilled, core: core)
             }
         }

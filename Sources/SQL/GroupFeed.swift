@@ -24,6 +24,7 @@ struct GroupingBudget: Sendable {
 final class GroupFeed: BatchSource {
     private let queue: BatchQueue
     private let finished = DispatchSemaphore(value: 0)
+    private let changes: ChangeSignal
 
     /// Pieces read for the first sample of keys, and keys kept from them.
     static let samplePieces = 16
@@ -33,16 +34,18 @@ final class GroupFeed: BatchSource {
          control: QueryControl) {
         let queue = BatchQueue(limit: 4)
         self.queue = queue
+        changes = readers.changes
         let finished = self.finished
         let thread = Thread {
             do {
                 let isStopped: @Sendable () -> Bool = { control.isCancelled || queue.isStopped }
                 let codec = GroupKey(descending: request.groupDescending)
-                let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes)
+                let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes, control: control)
                 let ranges = try GroupFeed.sample(source, input: input, request: request, codec: codec, isStopped: isStopped)
                 let spread = try GroupFeed.spread(source, input: input, request: request,
                                                   workers: source.isFinal && source.knownCount <= 1 ? 1 : max(1, workers),
-                                                  budget: budget, codec: codec, ranges: ranges, isStopped: isStopped)
+                                                  budget: budget, codec: codec, ranges: ranges, control: control,
+                                                  isStopped: isStopped)
                 var emitter = RunEmitter(request: request, codec: codec, queue: queue)
                 for partition in 0..<ranges.partitionCount {
                     if isStopped() { throw SQLError.cancelled }
@@ -61,6 +64,8 @@ final class GroupFeed: BatchSource {
 
     deinit {
         queue.stop()
+        // A thread waiting for the index to reach its piece looks again, and stops.
+        changes.notify()
         finished.wait()
     }
 
@@ -93,10 +98,11 @@ final class GroupFeed: BatchSource {
     /// takes pieces `w`, `w + workers`… (so the answer is the same from run to run, a
     /// float sum's too, and the runs can be merged back into the input's order).
     static func spread(_ source: PieceSource, input: ScanInput, request: ScanRequest, workers: Int, budget: GroupingBudget,
-                       codec: GroupKey, ranges: KeyRanges, isStopped: @escaping @Sendable () -> Bool) throws(SQLError) -> [Partitions] {
-        let results = Mutex<[Int: Result<Partitions, SQLError>]>([:])
+                       codec: GroupKey, ranges: KeyRanges, control: QueryControl,
+                       isStopped: @escaping @Sendable () -> Bool) throws(SQLError) -> [FilledPartitions] {
+        let results = Mutex<[Int: Result<FilledPartitions, SQLError>]>([:])
         let work: @Sendable (Int) -> Void = { worker in
-            let outcome: Result<Partitions, SQLError>
+            let outcome: Result<FilledPartitions, SQLError>
             do throws(SQLError) {
                 let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
                 let partitions = Partitions(count: ranges.partitionCount, budget: max(1, budget.spreading / workers))
@@ -106,18 +112,18 @@ final class GroupFeed: BatchSource {
                     partitions.startPiece(index)
                     fields.read(item, into: &sink, isCancelled: isStopped)
                     if let failure = fields.failure ?? sink.failure { throw failure }
+                    control.noteRead(item.piece.byteCount)
                     index += workers
                 }
                 if isStopped() { throw SQLError.cancelled }
-                partitions.finish()
-                outcome = .success(partitions)
+                outcome = .success(partitions.finished())
             } catch {
                 outcome = .failure(error)
             }
             results.withLock { $0[worker] = outcome }
         }
         Workers.run(workers, work)
-        var all: [Partitions] = []
+        var all: [FilledPartitions] = []
         for worker in 0..<workers {
             guard let outcome = results.withLock({ $0[worker] }) else { throw .cancelled }
             all.append(try outcome.get())
@@ -161,9 +167,9 @@ final class GroupFeed: BatchSource {
         let ranges = KeyRanges(sample: sample.keys)
         let rest = Partitions(count: ranges.partitionCount, budget: budget.gathering)
         while let run = try again.nextRun() { try rest.add(run: run.bytes, partition: ranges.partition(of: run.key)) }
-        rest.finish()
+        let filled = rest.finished()
         for partition in 0..<ranges.partitionCount {
-            try gather([rest.parts(partition)], depth: depth + 1, budget: budget, emitter: &emitter)
+            try gather([filled.parts(partition)], depth: depth + 1, budget: budget, emitter: &emitter)
         }
     }
 }
@@ -423,62 +429,56 @@ struct RunEmitter {
 }
 
 /// A bounded queue of batches from one producer to one consumer.
-final class BatchQueue: @unchecked Sendable {
-    // @unchecked: every property is read and written with `condition` locked.
-    private let condition = NSCondition()
-    private var batches: [RowBatch] = []
-    private var isFinished = false
-    private var failure: SQLError?
-    private var stopped = false
+final class BatchQueue: Sendable {
+    private struct State: Sendable {
+        var batches: [RowBatch] = []
+        var isFinished = false
+        var failure: SQLError?
+        var stopped = false
+    }
+
+    private let state = Handoff(State())
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
+    var isStopped: Bool { state.read { $0.stopped } }
 
     /// Adds a batch, waiting for room; false when the consumer has stopped.
     func push(_ batch: RowBatch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.count >= limit && !stopped { condition.wait() }
-        guard !stopped else { return false }
-        batches.append(batch)
-        condition.broadcast()
-        return true
+        let limit = self.limit
+        return state.await { state in
+            if state.stopped { return false }
+            guard state.batches.count < limit else { return nil }
+            state.batches.append(batch)
+            return true
+        }
     }
 
     /// No more batches will come (`failure`: the producer failed).
     func finish(failure: Error?) {
-        condition.lock()
-        isFinished = true
-        self.failure = failure.map { $0 as? SQLError ?? .engine("\($0)") }
-        condition.broadcast()
-        condition.unlock()
+        let failure = failure.map { $0 as? SQLError ?? .engine("\($0)") }
+        state.change { state in
+            state.isFinished = true
+            state.failure = failure
+        }
     }
 
     /// The consumer goes: the producer's next push fails.
     func stop() {
-        condition.lock()
-        stopped = true
-        batches = []
-        condition.broadcast()
-        condition.unlock()
+        state.change { state in
+            state.stopped = true
+            state.batches = []
+        }
     }
 
     /// The next batch, waiting for it; nil at the end.
     func pop() throws(SQLError) -> RowBatch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty && !isFinished { condition.wait() }
-        if !batches.isEmpty {
-            condition.broadcast()
-            return batches.removeFirst()
+        let next: Result<RowBatch?, SQLError> = state.await { state in
+            if !state.batches.isEmpty { return .success(state.batches.removeFirst()) }
+            guard state.isFinished else { return nil }
+            return state.failure.map { .failure($0) } ?? .success(nil)
         }
-        if let failure { throw failure }
-        return nil
+        return try next.get()
     }
 }

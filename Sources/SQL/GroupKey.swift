@@ -121,13 +121,12 @@ struct GroupKey {
 /// Ranges of group keys cut at keys of a sample: partition `2i + 1` holds the rows whose
 /// key is boundary `i`, partition `2i` those between boundaries `i - 1` and `i`. A key
 /// the sample had thus gets a partition of its own, and partitions in order hold keys in
-/// order. The boundaries lie back to back in one block of memory, read by every thread
-/// that spreads rows (it never changes after `init`).
-final class KeyRanges: @unchecked Sendable {
-    // @unchecked: immutable after init; the memory is freed in deinit only.
-    private let bytes: UnsafeMutablePointer<UInt8>
+/// order. The boundaries lie back to back in one array, read by every thread that
+/// spreads rows (it never changes after `init`).
+final class KeyRanges: Sendable {
+    private let bytes: [UInt8]
     /// Where boundary `i` starts; `starts[count]` is where the last one ends.
-    private let starts: UnsafeMutablePointer<Int>
+    private let starts: [Int]
     let count: Int
 
     var partitionCount: Int { 2 * count + 1 }
@@ -139,15 +138,20 @@ final class KeyRanges: @unchecked Sendable {
     /// The partition of `key`.
     @inline(__always)
     func partition(of key: UnsafeRawBufferPointer) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            let boundary = UnsafeRawBufferPointer(start: bytes + starts[middle], count: starts[middle + 1] - starts[middle])
-            let order = GroupKey.compare(boundary, key)
-            if order == 0 { return 2 * middle + 1 }
-            if order < 0 { low = middle + 1 } else { high = middle }
+        let count = self.count
+        return bytes.withUnsafeBytes { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                var low = 0, high = count
+                while low < high {
+                    let middle = (low + high) / 2
+                    let boundary = UnsafeRawBufferPointer(rebasing: bytes[starts[middle]..<starts[middle + 1]])
+                    let order = GroupKey.compare(boundary, key)
+                    if order == 0 { return 2 * middle + 1 }
+                    if order < 0 { low = middle + 1 } else { high = middle }
+                }
+                return 2 * low
+            }
         }
-        return 2 * low
     }
 
     /// Boundaries from `sample`: every distinct key when there are at most `maximum`,
@@ -167,21 +171,15 @@ final class KeyRanges: @unchecked Sendable {
             }
         }
         count = chosen.count
-        let total = chosen.reduce(0) { $0 + $1.count }
-        bytes = .allocate(capacity: max(1, total))
-        starts = .allocate(capacity: count + 1)
+        var starts: [Int] = []
         var offset = 0
-        for (index, key) in chosen.enumerated() {
-            starts[index] = offset
-            key.withUnsafeBufferPointer { (bytes + offset).update(from: $0.baseAddress!, count: key.count) }
+        for key in chosen {
+            starts.append(offset)
             offset += key.count
         }
-        starts[count] = offset
-    }
-
-    deinit {
-        bytes.deallocate()
-        starts.deallocate()
+        starts.append(offset)
+        self.starts = starts
+        bytes = chosen.flatMap { $0 }
     }
 }
 

@@ -9,9 +9,8 @@ import Scan
 /// bytes; NULL never matches), so a hash finds every row SQLite would call equal among
 /// values of the same kind; SQLite checks each row it is given again.
 /// - Complexity: building reads the column once (on two threads); 16 bytes per record.
-final class LookupIndex: @unchecked Sendable {
-    // @unchecked: built once, then only read.
-    private var entries: [(hash: UInt32, record: UInt32, offset: Int64)] = []
+final class LookupIndex: Sendable {
+    private let entries: [(hash: UInt32, record: UInt32, offset: Int64)]
     /// Records the index has.
     var count: Int { entries.count }
 
@@ -21,7 +20,7 @@ final class LookupIndex: @unchecked Sendable {
         var columnRequest = ScanRequest(columns: [column], records: records)
         columnRequest.pieceBytes = settings.pieceBytes
         let request = columnRequest
-        let source = PieceSource(readers: input.readers, records: records, limit: request.pieceBytes)
+        let source = PieceSource(readers: input.readers, records: records, limit: request.pieceBytes, control: control)
         let count = source.isFinal && source.knownCount <= 1 ? 1 : max(1, settings.workers)
         let collected = Mutex<[[(hash: UInt32, record: UInt32, offset: Int64)]]>(Array(repeating: [], count: count))
         let failures = Mutex<SQLError?>(nil)
@@ -33,6 +32,7 @@ final class LookupIndex: @unchecked Sendable {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard let item = source.item(index, isCancelled: { control.isCancelled }) else { break }
                 fields.read(item, into: &sink, isCancelled: { control.isCancelled })
+                control.noteRead(item.piece.byteCount)
                 if let failure = fields.failure {
                     failures.withLock { $0 = $0 ?? failure }
                     break
@@ -44,7 +44,7 @@ final class LookupIndex: @unchecked Sendable {
         if let failure = failures.withLock({ $0 }) { throw failure }
         if control.isCancelled { throw .cancelled }
         entries = collected.withLock { $0 }.flatMap { $0 }
-        entries.sort { $0.hash < $1.hash || ($0.hash == $1.hash && $0.record < $1.record) }
+            .sorted { $0.hash < $1.hash || ($0.hash == $1.hash && $0.record < $1.record) }
     }
 
     /// The records (and where they start, -1 when unknown) whose value may equal `key`

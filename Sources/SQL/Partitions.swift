@@ -10,9 +10,10 @@ import Glibc
 /// rows. A row that has the key of the run before it in its partition, from the same
 /// piece, joins that run, so a key of many rows is written once per run, not once per
 /// row. Runs never straddle a spill or a piece.
-final class Partitions: @unchecked Sendable {
-    // @unchecked: one worker fills a set of partitions; it is handed over (through a lock)
-    // only once that worker has finished, and then only read.
+///
+/// Not `Sendable`: one thread fills a set of partitions (its memory is raw, for speed);
+/// what it hands to another thread is the `FilledPartitions` that `finished()` makes.
+final class Partitions {
     static let headerBytes = 16
 
     let count: Int
@@ -134,20 +135,20 @@ final class Partitions: @unchecked Sendable {
         memory = 0
     }
 
-    /// Closes every run: the partitions are complete.
-    func finish() {
-        for partition in 0..<count { closeRun(partition) }
-    }
-
-    /// What partition `partition` holds: its spilled segments, then its bytes in memory.
-    func parts(_ partition: Int) -> [PartitionPart] {
-        var parts: [PartitionPart] = []
-        if let spill {
-            parts += segments[partition].map { PartitionPart.spilled(spill, $0.offset, $0.length) }
+    /// Closes every run: the partitions are complete, and what they hold moves to a value
+    /// any thread may read (the bytes in memory are copied, at most the budget, and freed
+    /// here). The partitions are not to be used after.
+    func finished() -> FilledPartitions {
+        var held: [[UInt8]] = []
+        for partition in 0..<count {
+            closeRun(partition)
+            let buffer = buffers + partition
+            held.append(Array(buffer.pointee.bytes))
+            buffer.pointee.removeAll()
+            buffer.pointee.shrink(to: 16)
         }
-        let buffer = buffers[partition]
-        if buffer.count > 0 { parts.append(.memory(self, buffer.bytes)) }
-        return parts
+        memory = 0
+        return FilledPartitions(file: spill?.file, segments: segments, memory: held)
     }
 
     /// A key's hash, for bringing equal keys together (a multiply-and-mix over 8-byte words, then MurmurHash3's finalizer).
@@ -180,33 +181,50 @@ final class Partitions: @unchecked Sendable {
     }
 }
 
-/// A stretch of one partition's runs: spilled to a file, or in the memory of the
-/// partitions that hold it (kept alive by this reference).
-enum PartitionPart {
-    case spilled(SpillArea, Int64, Int)
-    case memory(Partitions, UnsafeRawBufferPointer)
+/// A set of partitions once filled: their spilled segments and the bytes they held in
+/// memory, read by the thread that gathers them.
+struct FilledPartitions: Sendable {
+    let file: SpillFile?
+    let segments: [[(offset: Int64, length: Int)]]
+    let memory: [[UInt8]]
+
+    /// What partition `partition` holds: its spilled segments, then its bytes in memory.
+    func parts(_ partition: Int) -> [PartitionPart] {
+        var parts: [PartitionPart] = []
+        if let file {
+            parts += segments[partition].map { PartitionPart.spilled(file, $0.offset, $0.length) }
+        }
+        if !memory[partition].isEmpty { parts.append(.memory(memory[partition])) }
+        return parts
+    }
+}
+
+/// A stretch of one partition's runs: spilled to a file, or in memory.
+enum PartitionPart: Sendable {
+    case spilled(SpillFile, Int64, Int)
+    case memory([UInt8])
 
     var length: Int {
         switch self {
         case .spilled(_, _, let length): length
-        case .memory(_, let bytes): bytes.count
+        case .memory(let bytes): bytes.count
         }
     }
 
-    /// The part's bytes: its memory, or read into `buffer` when spilled (valid until the
-    /// buffer is used again).
+    /// The part's bytes, read into `buffer` (valid until the buffer is used again).
     func load(into buffer: inout ByteBuffer) throws(SQLError) -> UnsafeRawBufferPointer {
+        buffer.removeAll()
         switch self {
-        case .memory(_, let bytes):
-            return bytes
-        case .spilled(let spill, let offset, let length):
-            buffer.removeAll()
+        case .memory(let bytes):
+            bytes.withUnsafeBytes { buffer.append($0) }
+        case .spilled(let file, let offset, let length):
             buffer.reserve(length)
-            guard spill.read(at: offset, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: length)) else {
+            guard file.read(at: offset, into: UnsafeMutableRawBufferPointer(start: buffer.base, count: length)) else {
                 throw .engine("cannot read back a temporary file")
             }
-            return UnsafeRawBufferPointer(start: buffer.base, count: length)
+            buffer.setCount(length)
         }
+        return buffer.bytes
     }
 }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CellStore
 import Scan
 import Synchronization
@@ -31,11 +28,14 @@ final class PieceSource: Sendable {
     private let records: Range<Int>
     private let limit: Int64
     private let state: Mutex<State>
+    /// The query's control, which counts the looks at the index (for tests).
+    private let control: QueryControl?
 
-    init(readers: RecordReaders, records: Range<Int>, limit: Int64) {
+    init(readers: RecordReaders, records: Range<Int>, limit: Int64, control: QueryControl? = nil) {
         self.readers = readers
         self.records = records
         self.limit = limit
+        self.control = control
         state = Mutex(State(nextRecord: records.lowerBound))
         if records.isEmpty { state.withLock { $0.isFinal = true } }
         refresh()
@@ -49,12 +49,22 @@ final class PieceSource: Sendable {
 
     /// Piece `index`, waiting for the index to reach it; nil when the input has fewer
     /// pieces, or when `isCancelled` says to stop.
+    ///
+    /// It waits on the index's signal (`readers.changes`), which the loader publishes on as
+    /// the index grows and at its end; whoever makes `isCancelled` true publishes on it too
+    /// (`QueryControl.cancel`, `RowFeed.stop`, a `GroupFeed` that goes), so a waiting scan
+    /// stops at once.
     func item(_ index: Int, isCancelled: () -> Bool) -> Item? {
+        let changes = readers.changes
         while true {
+            // Read before looking: a change after the look moves it on, and the wait returns.
+            let version = changes.version
+            control?.noteLook()
             let (found, isFinal) = state.withLock { ($0.items.indices.contains(index) ? $0.items[index] : nil, $0.isFinal) }
             if let found { return found }
             if isFinal || isCancelled() { return nil }
-            if !refreshIfGrown() { usleep(2000) }
+            if refreshIfGrown() { continue }
+            changes.wait(past: version)
         }
     }
 
@@ -72,8 +82,15 @@ final class PieceSource: Sendable {
     /// (or learned that there are no more).
     @discardableResult
     func refresh() -> Bool {
-        guard let input = ScanInput(readers: readers) else { return false }
         let progress = readers.progress
+        guard let input = ScanInput(readers: readers) else {
+            // An input that ended before its dialect was known has no pieces.
+            guard progress.isComplete else { return false }
+            return state.withLock { state in
+                defer { state.isFinal = true }
+                return !state.isFinal
+            }
+        }
         let isFinal = input.reader.isFinal && progress.isComplete
         return state.withLock { state in
             guard !state.isFinal else { return false }

@@ -23,6 +23,21 @@ public final class QueryAnswer {
 
     deinit { sqlite3_finalize(statement) }
 
+    /// The first column of the answer that is the rowid of one of the tables `names`
+    /// (SQLite's column metadata: `select rowid, …` gives one, `rowid + 0` does not).
+    func rowidColumn(ofTables names: [String]) -> Int? {
+        guard let statement else { return nil }
+        let tables = Set(names.map(SQLNames.folded))
+        for index in 0..<Int32(columns.count) {
+            guard let origin = sqlite3_column_origin_name(statement, index),
+                  let table = sqlite3_column_table_name(statement, index) else { continue }
+            if SQLNames.folded(String(cString: origin)) == "rowid" && tables.contains(SQLNames.folded(String(cString: table))) {
+                return Int(index)
+            }
+        }
+        return nil
+    }
+
     /// Up to `batch` more rows, or nil when there are no more.
     public func next(batch: Int) throws(SQLError) -> [Row]? {
         guard let statement else { return nil }

@@ -1,5 +1,5 @@
 import CellStore
-import CLibCSV
+import CFieldScan
 import CSQLite
 import Scan
 
@@ -104,15 +104,7 @@ final class RecordFields {
 
     /// Reads `piece` whole into the buffer; nil (and a failure) when it cannot be read.
     private func readWhole(_ piece: ScanInput.Piece) -> Int? {
-        let size = Int(piece.byteCount)
-        var filled = 0
-        while filled < size {
-            let count = input.reader.source.read(at: piece.start + Int64(filled),
-                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
-            if count <= 0 { break }
-            filled += count
-        }
-        return filled
+        input.read(piece, into: buffer)
     }
 
     // MARK: Rows found

@@ -121,8 +121,16 @@ enum SQLTyping {
 /// query reads (its slots); a text's bytes lie in `text`. Plain pointers, not arrays: a
 /// class's array property would pay an exclusivity check on every cell.
 final class RowBatch: @unchecked Sendable {
-    // @unchecked: a batch is filled by one thread, then handed over through a lock and
-    // never touched again by the thread that filled it.
+    // @unchecked, and why it is safe: the memory is written only through `appendRow`,
+    // `cell` and `storeText`, by the one thread that made the batch (a `BatchSink`, a
+    // `RunEmitter`, `LookupSource.joined`), before it is handed over; handing over is
+    // putting it in a `Handoff` (`RowFeed`, `BatchQueue`), whose lock orders every write
+    // before the reader's first read, or returning it on the same thread (`LookupSource`).
+    // The filler drops its reference as it hands the batch over (`BatchSink.finish`,
+    // `RunEmitter.flushFull`) and nothing writes to a batch after that: the cursor only
+    // reads (`TableCursor.column`, `bytes(of:)`). The pointers are freed in `deinit` alone.
+    // Raw pointers, not arrays, because the cursor reads every cell through them (the
+    // reason this is the one `@unchecked` class in the module).
     let width: Int
     let capacity: Int
     private(set) var count = 0
@@ -196,11 +204,5 @@ final class RowBatch: @unchecked Sendable {
     @inline(__always)
     func bytes(of cell: SQLCell) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: text + Int(cell.bits), count: Int(cell.length))
-    }
-
-    /// Empties the batch to be filled again.
-    func removeAll() {
-        count = 0
-        textCount = 0
     }
 }

@@ -9,18 +9,57 @@ final class QueryControl: Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// Why a table could not give its rows (an input's fault, not the query's).
     private let failure = Mutex<SQLError?>(nil)
+    /// The signals of the inputs' indexes, which scans wait on for more records: `cancel()`
+    /// publishes on each, so a scan waiting for the index looks again, and stops.
+    private let signals = Mutex<[ChangeSignal]>([])
+    /// Bytes of input the scans have read, for progress.
+    private let read = Atomic<Int64>(0)
+    /// Looks at the index by scans waiting for it (see `noteLook`).
+    private let looks = Atomic<Int>(0)
+    /// Called from the scans' threads after each piece they read: an answer on screen
+    /// wakes the event loop with it, so the progress shows while no row comes (a sort).
+    private let onRead: @Sendable () -> Void
+
+    init(onRead: @escaping @Sendable () -> Void = {}) { self.onRead = onRead }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    func cancel() {
+        // Set before the signals publish: a waiter that wakes, or that reads the signal's
+        // version after this, sees it.
+        cancelled.store(true, ordering: .relaxed)
+        for signal in signals.withLock({ $0 }) { signal.notify() }
+    }
 
     /// Ready for the next statement.
     func reset() {
         cancelled.store(false, ordering: .relaxed)
         failure.withLock { $0 = nil }
+        read.store(0, ordering: .relaxed)
+    }
+
+    /// Scans of these inputs may wait on their signals: `cancel()` wakes them.
+    func watch(_ more: [ChangeSignal]) {
+        signals.withLock { signals in
+            for signal in more where !signals.contains(where: { $0 === signal }) { signals.append(signal) }
+        }
     }
 
     func note(_ error: SQLError) { failure.withLock { $0 = $0 ?? error } }
     var noted: SQLError? { failure.withLock { $0 } }
+
+    /// Counts `bytes` of input as read by a scan.
+    func noteRead(_ bytes: Int64) {
+        read.add(bytes, ordering: .relaxed)
+        onRead()
+    }
+    /// Bytes of input read by the scans so far (a table read twice counts twice).
+    var bytesRead: Int64 { read.load(ordering: .relaxed) }
+
+    /// Times a scan looked whether the index had reached its next piece: once per piece,
+    /// and once more each time the index grew while it waited (never on a clock).
+    func noteLook() { looks.add(1, ordering: .relaxed) }
+    var lookCount: Int { looks.load(ordering: .relaxed) }
 }
 
 /// Threads a scan runs on, at the caller's own priority.
@@ -88,10 +127,8 @@ struct BatchSink: RowSink {
 /// pieces' rows whatever the input's size; the feed stops its threads and waits for them
 /// when it goes (a cursor closed early, a `LIMIT` reached, a new scan of the same cursor).
 final class RowFeed: BatchSource {
-    /// What the workers and the cursor share, under the condition's lock.
-    private final class Shared: @unchecked Sendable {
-        // @unchecked: every property is read and written with `condition` locked.
-        let condition = NSCondition()
+    /// What the workers and the cursor share.
+    private struct Shared: Sendable {
         var nextPiece = 0
         var delivered = 0
         /// Pieces in all, once a worker has found the end.
@@ -102,7 +139,10 @@ final class RowFeed: BatchSource {
         var running = 0
     }
 
-    private let shared = Shared()
+    private let shared = Handoff(Shared())
+    /// The index's signal, which a worker waiting for a piece waits on: `stop()` publishes
+    /// on it so that the worker sees it is to stop.
+    private let changes: ChangeSignal
     private var pending: [RowBatch] = []
     private var pendingIndex = 0
     /// Runs the scan on the caller's thread instead (an input of one piece).
@@ -110,10 +150,12 @@ final class RowFeed: BatchSource {
     private var isInline = false
 
     init(input: ScanInput, readers: RecordReaders, request: ScanRequest, workers: Int, control: QueryControl) {
-        let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes)
+        changes = readers.changes
+        let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes, control: control)
         let read: @Sendable (RecordFields, PieceSource.Item) -> ([RowBatch], SQLError?) = { fields, item in
             var sink = BatchSink(width: request.columns.count)
             fields.read(item, into: &sink, isCancelled: { control.isCancelled })
+            control.noteRead(item.piece.byteCount)
             return (sink.finish(), fields.failure)
         }
         if source.isFinal && source.knownCount <= 1 {
@@ -127,44 +169,32 @@ final class RowFeed: BatchSource {
         let count = max(1, workers)
         let window = 2 * count + 2
         let shared = self.shared
-        shared.running = count
+        shared.change { $0.running = count }
         for worker in 0..<count {
             let thread = Thread {
                 let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
-                let isStopped = { control.isCancelled || shared.condition.withLock { shared.stopped } }
+                let isStopped = { control.isCancelled || shared.read { $0.stopped } }
                 while true {
-                    shared.condition.lock()
-                    while !shared.stopped && shared.nextPiece < shared.pieceCount && shared.nextPiece >= shared.delivered + window {
-                        shared.condition.wait()
+                    // The next piece, once it is within the window of the cursor's; nil: no more.
+                    let next: Int? = shared.await { state in
+                        if state.stopped || state.nextPiece >= state.pieceCount || control.isCancelled { return .some(nil) }
+                        guard state.nextPiece < state.delivered + window else { return nil }
+                        state.nextPiece += 1
+                        return state.nextPiece - 1
                     }
-                    if shared.stopped || shared.nextPiece >= shared.pieceCount || control.isCancelled {
-                        shared.condition.unlock()
-                        break
-                    }
-                    let index = shared.nextPiece
-                    shared.nextPiece += 1
-                    shared.condition.unlock()
+                    guard let index = next else { break }
                     guard let item = source.item(index, isCancelled: isStopped) else {
-                        if !isStopped() {
-                            shared.condition.withLock {
-                                shared.pieceCount = min(shared.pieceCount, index)
-                                shared.condition.broadcast()
-                            }
-                        }
+                        if !isStopped() { shared.change { $0.pieceCount = min($0.pieceCount, index) } }
                         break
                     }
                     let (batches, failure) = read(fields, item)
-                    shared.condition.lock()
-                    shared.results[index] = batches
-                    if let failure, shared.failure == nil { shared.failure = failure }
-                    shared.condition.broadcast()
-                    shared.condition.unlock()
+                    shared.change { state in
+                        state.results[index] = batches
+                        if let failure, state.failure == nil { state.failure = failure }
+                    }
                     if failure != nil { break }
                 }
-                shared.condition.lock()
-                shared.running -= 1
-                shared.condition.broadcast()
-                shared.condition.unlock()
+                shared.change { $0.running -= 1 }
             }
             thread.name = "csvfreeze sql \(worker)"
             thread.start()
@@ -175,12 +205,11 @@ final class RowFeed: BatchSource {
 
     /// Stops the workers and waits until they have.
     func stop() {
-        shared.condition.lock()
-        shared.stopped = true
-        shared.condition.broadcast()
-        while shared.running > 0 { shared.condition.wait() }
-        shared.results = [:]
-        shared.condition.unlock()
+        shared.change { $0.stopped = true }
+        // A worker waiting for the index to reach its piece looks again, and stops.
+        changes.notify()
+        shared.await { $0.running == 0 ? () : nil }
+        shared.change { $0.results = [:] }
     }
 
     func next() throws(SQLError) -> RowBatch? {
@@ -197,25 +226,17 @@ final class RowFeed: BatchSource {
                 return pending[pendingIndex - 1]
             }
             if isInline { return nil }
-            shared.condition.lock()
-            while shared.results[shared.delivered] == nil && shared.failure == nil && shared.running > 0
-                    && shared.delivered < shared.pieceCount {
-                shared.condition.wait()
+            // The next piece's batches; nil: the input ended there; a failure, or the workers stopped.
+            let outcome: Result<[RowBatch]?, SQLError> = shared.await { state in
+                if let failure = state.failure { return .failure(failure) }
+                if let batches = state.results.removeValue(forKey: state.delivered) {
+                    state.delivered += 1
+                    return .success(batches)
+                }
+                if state.delivered >= state.pieceCount { return .success(nil) }
+                return state.running > 0 ? nil : .failure(.cancelled)
             }
-            if let failure = shared.failure {
-                shared.condition.unlock()
-                throw failure
-            }
-            guard let batches = shared.results.removeValue(forKey: shared.delivered) else {
-                // No such piece: the input ended there, or the workers stopped.
-                let ended = shared.delivered >= shared.pieceCount
-                shared.condition.unlock()
-                if ended { return nil }
-                throw .cancelled
-            }
-            shared.delivered += 1
-            shared.condition.broadcast()
-            shared.condition.unlock()
+            guard let batches = try outcome.get() else { return nil }
             pending = batches
             pendingIndex = 0
         }

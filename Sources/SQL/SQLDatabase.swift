@@ -11,13 +11,21 @@ public final class SQLDatabase {
     let db: OpaquePointer
     private let module: UnsafeMutablePointer<sqlite3_module>
     private let registry: TableRegistry
-    let control = QueryControl()
+    let control: QueryControl
     /// The tables, in the order of the inputs, with their columns.
     public let tables: [(name: String, columns: [String])]
 
     /// Opens a connection with a table for each of `inputs` (their names must differ,
     /// ignoring case).
-    public init(inputs: [SQLInput], settings: SQLSettings = SQLSettings()) throws(SQLError) {
+    public convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings()) throws(SQLError) {
+        try self.init(inputs: inputs, settings: settings, control: QueryControl())
+    }
+
+    /// A connection whose statements `control` stops (it may be cancelled before the
+    /// connection is made: its first statement then stops at once).
+    init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) throws(SQLError) {
+        self.control = control
+        control.watch(inputs.map(\.readers.changes))
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         let opened = sqlite3_open_v2("", &handle, flags, nil)
@@ -68,6 +76,12 @@ public final class SQLDatabase {
     /// answer is returned, to be stepped by the caller.
     public func prepare(_ sql: String) throws(SQLError) -> QueryAnswer {
         control.reset()
+        return try prepareKeepingControl(sql)
+    }
+
+    /// `prepare` without making the control ready again: a cancel that came before stops
+    /// the statements (for an answer stopped by its owner before it was prepared).
+    func prepareKeepingControl(_ sql: String) throws(SQLError) -> QueryAnswer {
         let bytes = Array(sql.utf8) + [0]
         return try bytes.withUnsafeBufferPointer { buffer throws(SQLError) -> QueryAnswer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)

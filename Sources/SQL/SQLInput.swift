@@ -34,6 +34,20 @@ public struct SQLInput: Sendable {
         self.dialect = dialect
     }
 
+    /// The input that `readers` read, with the header row's cells `header` (nil before its
+    /// dialect is known): for a thread of its own, which cannot read the store. Columns are
+    /// as many as the widest record indexed so far has.
+    init?(readers: RecordReaders, header: [String], name: String, headerRows: Int) {
+        guard let dialect = readers.current()?.dialect else { return nil }
+        let count = max(1, readers.progress.widestRow, header.count)
+        self.name = name
+        columns = SQLNames.columnNames(header: header, count: min(count, SQLInput.maximumColumns))
+        omittedColumns = max(0, count - SQLInput.maximumColumns)
+        self.headerRows = headerRows
+        self.readers = readers
+        self.dialect = dialect
+    }
+
     /// The same input under another table name (the first input is also `t`).
     public func named(_ name: String) -> SQLInput {
         SQLInput(name: name, columns: columns, headerRows: headerRows, omittedColumns: omittedColumns, readers: readers, dialect: dialect)

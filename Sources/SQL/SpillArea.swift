@@ -3,17 +3,14 @@ import Glibc
 #endif
 import Foundation
 
-/// A temporary file in `$TMPDIR` for what does not fit a memory budget (grouped rows,
-/// a column's index).
+/// A temporary file in `$TMPDIR` for what does not fit a memory budget (grouped rows),
+/// written by one thread (`SpillArea`), read by any (`SpillFile`).
 ///
 /// It is unlinked the moment it is made, so nothing is left behind on any way out: the
 /// system frees its space when the descriptor closes, which `deinit` does, or the
 /// process's end.
-final class SpillArea: @unchecked Sendable {
-    // @unchecked: `descriptor` is set once; pread and pwrite at explicit offsets are safe
-    // from several threads, and `length` is written only by the one thread that appends.
+final class SpillFile: Sendable {
     private let descriptor: Int32
-    private(set) var length: Int64 = 0
 
     init() throws(SQLError) {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -26,12 +23,11 @@ final class SpillArea: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `bytes`; returns where they start.
-    func append(_ bytes: UnsafeRawBufferPointer) throws(SQLError) -> Int64 {
-        let start = length
+    /// Writes `bytes` at `offset` (pwrite: an explicit offset, safe beside readers).
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SQLError) {
         var done = 0
         while done < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(length) + off_t(done))
+            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 let reason = written < 0 ? String(cString: strerror(errno)) : "no space left"
@@ -39,8 +35,6 @@ final class SpillArea: @unchecked Sendable {
             }
             done += written
         }
-        length += Int64(bytes.count)
-        return start
     }
 
     /// Reads `buffer.count` bytes at `offset`; false when they are not all there.
@@ -53,6 +47,23 @@ final class SpillArea: @unchecked Sendable {
             done += count
         }
         return true
+    }
+}
+
+/// The writing end of a spill file: appends, and knows where the end is. It belongs to
+/// the partitions that spill to it.
+final class SpillArea {
+    let file: SpillFile
+    private(set) var length: Int64 = 0
+
+    init() throws(SQLError) { file = try SpillFile() }
+
+    /// Appends `bytes`; returns where they start.
+    func append(_ bytes: UnsafeRawBufferPointer) throws(SQLError) -> Int64 {
+        let start = length
+        try file.write(bytes, at: start)
+        length += Int64(bytes.count)
+        return start
     }
 }
 
@@ -74,6 +85,12 @@ struct ByteBuffer {
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     mutating func removeAll() { count = 0 }
+
+    /// Takes the first `count` bytes of the capacity as filled (written through `base`).
+    mutating func setCount(_ count: Int) {
+        precondition(count <= capacity)
+        self.count = count
+    }
 
     @inline(__always)
     mutating func reserve(_ more: Int) {

@@ -30,8 +30,12 @@ final class RecordSearch {
 
     deinit { buffer.deallocate() }
 
-    /// Candidates confirmed one by one in a piece before the rest of it is parsed whole.
+    /// Candidates confirmed one by one in a piece before the rest of it may be parsed whole.
     static let candidatesBeforeParsing = 16
+    /// Past `candidatesBeforeParsing`, the rest of a piece is parsed whole only when at least
+    /// one record in this many held a candidate: a match in 3 % of the records (a city in a
+    /// column) is confirmed record by record, a pattern found in most records is parsed.
+    static let denseCandidates = 4
     /// The longest cell the parser keeps whole.
     static let longestWholeCell = RecordParser.Limits().cell
 
@@ -108,14 +112,7 @@ final class RecordSearch {
     private func searchRaw(_ piece: ScanInput.Piece, candidates: PatternMatcher, range: Range<Int>,
                            isCancelled: () -> Bool, visit: (Int, [Int]) -> Bool) -> Bool {
         // Read the piece whole: a candidate can then never be cut at a buffer's edge.
-        let size = Int(piece.byteCount)
-        var filled = 0
-        while filled < size {
-            let count = input.reader.source.read(at: piece.start + Int64(filled),
-                                                 into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
-            if count <= 0 { break }
-            filled += count
-        }
+        let filled = input.read(piece, into: buffer)
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
         let dialect = input.reader.dialect
         // The record where the next candidate is looked for, and a scanner that started there.
@@ -130,7 +127,9 @@ final class RecordSearch {
             if isCancelled() { return false }
             if record >= range.upperBound { return true }
             // When candidates are many, one parse of the rest beats a parse per record.
-            let found = confirmed < Self.candidatesBeforeParsing ? candidates.firstMatch(in: bytes, from: recordStart) : .gaveUp
+            let isDense = confirmed >= Self.candidatesBeforeParsing
+                && confirmed * Self.denseCandidates >= record - piece.firstRecord
+            let found = isDense ? .gaveUp : candidates.firstMatch(in: bytes, from: recordStart)
             guard case .match(let match) = found else {
                 if found == .none { return true }
                 // Too many candidates, or too costly for the candidate pattern: parse the rest.

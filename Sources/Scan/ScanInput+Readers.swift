@@ -11,4 +11,19 @@ extension ScanInput {
 
     /// Records indexed so far (all of them once `isFinal`).
     public var indexedRecords: Int { reader.checkpoints.last?.row ?? 0 }
+
+    /// Reads `piece` whole into the start of `buffer` (at least the piece's size), as raw
+    /// readers do so that nothing they look for is cut at a buffer's edge; returns the
+    /// bytes read (fewer when the input ends first).
+    package func read(_ piece: Piece, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let size = min(buffer.count, Int(piece.byteCount))
+        var filled = 0
+        while filled < size {
+            let count = reader.source.read(at: piece.start + Int64(filled),
+                                           into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size]))
+            if count <= 0 { break }
+            filled += count
+        }
+        return filled
+    }
 }

@@ -88,6 +88,13 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// Open the frequency sheet of the cursor's column (`#`); the summary sheet (`I`).
     case frequency
     case summary
+    /// Open the prompt for an SQL query over the table (`Q`); run one, its answer a sheet.
+    case sqlPrompt
+    case runSQL(String)
+    /// Stop the statement of an answer on screen (the rows so far stay).
+    case stopSQL
+    /// Go to record `n` of the source, header records counted (an answer's rowid).
+    case goToRecord(Int)
     /// Open the prompt for a path to write the view to (Ctrl-S); write it there.
     case saveView
     case saveTo(String, overwrite: Bool)

@@ -146,6 +146,7 @@ struct InputInterpreter {
             case .columns: return .commands([.showColumns(matching: text)])
             case .filter(let columnOnly): return .commands([.filter(prompt.line.text, columnOnly: columnOnly)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
+            case .sql: return .commands([.runSQL(text)])
             case .overwrite(let path):
                 let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
                 return .commands(yes ? [.saveTo(path, overwrite: true)] : [.cancelSave])

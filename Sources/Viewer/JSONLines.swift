@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import Table
 
 /// One JSON object a line, keyed by the header's names: `{"id":"1","name":"Ann"}`.
@@ -63,7 +64,7 @@ struct JSONLines {
                 buffer.append(UInt8(ascii: ":"))
                 column += 1
             }
-            OutputWriter.appendJSONString(row.string(index), opens: !continues, closes: !goesOn, to: &buffer)
+            JSONText.append(row.field(index), opens: !continues, closes: !goesOn, to: &buffer)
         }
         if !row.continuesInNext { buffer.append(contentsOf: [UInt8(ascii: "}"), 0x0A]) }
     }

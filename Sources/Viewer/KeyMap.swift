@@ -66,7 +66,8 @@ public enum KeyMap {
         KeyBinding([.character("o")], "o", .fileOrder, "back to the file's order (filters stay)"),
         KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),
         KeyBinding([.character("I")], "I", .summary, "a summary of every column: kind, counts, range, mean"),
-        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a CSV or TSV file"),
+        KeyBinding([.character("Q")], "Q", .sqlPrompt, "ask SQL of the file (table t); the answer is a sheet"),
+        KeyBinding([.control("s")], "Ctrl-S", .saveView, "write the view to a file, as --output does"),
         KeyBinding([.enter], "Enter", .inspect, "open the whole cell (--echo: print it and quit)"),
         KeyBinding([.character("v")], "v", .recordView, "the cursor's record as a list"),
         KeyBinding([.character("y")], "y", .copyCell, "copy the cell to the clipboard (OSC 52)"),
@@ -77,7 +78,7 @@ public enum KeyMap {
         KeyBinding([.character("{")], "{", .previousTable, "previous table"),
         KeyBinding([.character("T")], "T", .listTables, "list the open tables (Enter shows one)"),
         KeyBinding([.character("S")], "S", .toggleStack, "every table in one scroll (S again: back)"),
-        KeyBinding([.character("q"), .character("Q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
+        KeyBinding([.character("q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
     ]
 
     private static let table: [[Key]: Command] = {

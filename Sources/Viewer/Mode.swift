@@ -19,6 +19,8 @@ public enum PromptKind: Sendable, Equatable {
     /// A path to write the view to (Ctrl-S), and the answer when it exists already.
     case save
     case overwrite(String)
+    /// An SQL query over the table (`Q`).
+    case sql
 
     /// A search repeats the last one on an empty Enter.
     var isSearch: Bool {
@@ -34,6 +36,7 @@ public enum PromptKind: Sendable, Equatable {
         case .filter(let columnOnly): return columnOnly ? "|" : "&"
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
+        case .sql: return "SQL> "
         }
     }
 }

@@ -1,4 +1,5 @@
 import CellStore
+import Export
 
 /// The text formats written when nothing is drawn.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -38,6 +39,9 @@ public final class OutputWriter {
     private let headerRows: Int
     /// False once the sink refused more (the reader went away), or on a `failure`.
     public private(set) var isOpen = true
+    /// CSV and TSV: the buffer ends with a line ending this writer added, which `finish`
+    /// may take back (not one of a record copied as it was).
+    private var endsWithOwnLineEnding = false
     /// Why the output stopped when the input cannot be written in this format.
     public private(set) var failure: String?
     /// CSV and TSV: the last cell of a piece, not written yet (see `appendPiece`).
@@ -102,6 +106,7 @@ public final class OutputWriter {
             } else {
                 withBuffer { OutputWriter.appendDelimited(row, delimiter: delimiter, lineEnding: lineEnding, to: &$0) }
             }
+            endsWithOwnLineEnding = !row.continuesInNext
         case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
         case .jsonl:
             if records < headerRows {
@@ -145,7 +150,7 @@ public final class OutputWriter {
             // A record cut short (damaged input) ends as far as it came.
             if let bytes = held.bytes { withBuffer { OutputWriter.appendEscaped(bytes[...], opening: !held.isQuoted, to: &$0) } }
             held = HeldCell()
-            if !endsWithTerminator && records > 0 && buffer.count >= lineEnding.count {
+            if !endsWithTerminator && endsWithOwnLineEnding && records > 0 && buffer.count >= lineEnding.count {
                 buffer.removeLast(lineEnding.count)
             }
         case .json:
@@ -290,29 +295,14 @@ public final class OutputWriter {
             let continues = index == 0 && row.continuesPrevious
             let goesOn = index == row.count - 1 && row.continuesInNext
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            OutputWriter.appendJSONString(row.string(index), opens: !continues, closes: !goesOn, to: &buffer)
+            JSONText.append(row.field(index), opens: !continues, closes: !goesOn, to: &buffer)
         }
         if !row.continuesInNext { buffer.append(UInt8(ascii: "]")) }
     }
 
     static func appendJSONString(_ string: String, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        if opens { buffer.append(0x22) }
-        for byte in string.utf8 {
-            switch byte {
-            case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                buffer.append(contentsOf: Array("\\u00".utf8))
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 0xF)])
-            default: buffer.append(byte)
-            }
-        }
-        if closes { buffer.append(0x22) }
+        var string = string
+        string.withUTF8 { JSONText.append(UnsafeRawBufferPointer($0), opens: opens, closes: closes, to: &buffer) }
     }
 
     // MARK: Aligned table
@@ -513,5 +503,55 @@ public final class OutputWriter {
             back += 1
         }
         return 0
+    }
+}
+
+// MARK: The export pipeline's writer
+
+extension OutputWriter: RecordWriting {
+    public var formatFailure: String? { failure }
+
+    /// CSV and TSV write a well-quoted record of the same delimiter as its own bytes would.
+    public var rawDelimiter: UInt8? {
+        switch format {
+        case .csv: return UInt8(ascii: ",")
+        case .tsv: return 0x09
+        case .table, .json, .jsonl: return nil
+        }
+    }
+
+    @discardableResult
+    public func writeRaw(_ bytes: UnsafeRawBufferPointer, records count: Int, lineEnding addsLineEnding: Bool) -> Bool {
+        guard isOpen else { return false }
+        buffer.append(contentsOf: bytes)
+        if addsLineEnding { buffer.append(contentsOf: lineEnding) }
+        if !bytes.isEmpty || addsLineEnding { endsWithOwnLineEnding = addsLineEnding }
+        records += count
+        if buffer.count >= 1 << 16 { flush(keeping: endsWithOwnLineEnding ? lineEnding.count : 0) }
+        return isOpen
+    }
+
+    @discardableResult
+    public func writeFormatted(_ bytes: UnsafeRawBufferPointer, records count: Int) -> Bool {
+        guard isOpen else { return false }
+        buffer.append(contentsOf: bytes)
+        records += count
+        if !bytes.isEmpty { endsWithOwnLineEnding = format == .csv || format == .tsv }
+        if buffer.count >= 1 << 16 { flush(keeping: endsWithOwnLineEnding ? lineEnding.count : 0) }
+        return isOpen
+    }
+
+    public func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
+        guard format != .table else { return nil }
+        let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth, sink: sink)
+        writer.records = records
+        writer.lines = lines
+        return writer
+    }
+
+    @discardableResult
+    public func flushAll() -> Bool {
+        flush()
+        return isOpen
     }
 }

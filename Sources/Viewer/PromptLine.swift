@@ -65,18 +65,21 @@ public struct PromptLine: Sendable, Equatable {
     }
 }
 
-/// Earlier entries at the prompts, newest last, one list for searches and one for go-to,
-/// walked with Up and Down. The event loop loads and saves them (see `PromptHistoryFile`
-/// in the executable); the viewer only keeps them.
+/// Earlier entries at the prompts, newest last, one list for searches, one for go-to and
+/// one for SQL queries, walked with Up and Down. The event loop loads and saves them (see
+/// `PromptHistoryFile` in the executable); the viewer only keeps them.
 public struct PromptHistory: Sendable, Equatable {
     /// How many entries a list keeps.
     public static let limit = 200
     public private(set) var searches: [String] = []
     public private(set) var goTos: [String] = []
+    /// SQL queries (`Q`).
+    public private(set) var queries: [String] = []
 
-    public init(searches: [String] = [], goTos: [String] = []) {
+    public init(searches: [String] = [], goTos: [String] = [], queries: [String] = []) {
         self.searches = Array(searches.suffix(Self.limit))
         self.goTos = Array(goTos.suffix(Self.limit))
+        self.queries = Array(queries.suffix(Self.limit))
     }
 
     /// Paths the view was written to (this session only).
@@ -88,6 +91,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .save: return paths
         case .overwrite: return []
         case .search, .columns, .filter: return searches
+        case .sql: return queries
         }
     }
 
@@ -100,6 +104,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .save: paths = added(paths)
         case .overwrite: break
         case .search, .columns, .filter: searches = added(searches)
+        case .sql: queries = added(queries)
         }
     }
 }

@@ -21,6 +21,13 @@ public protocol SheetSource: AnyObject {
     func choose(record: Int) -> SheetChoice
     /// Stops the pass (the sheet was closed).
     func cancel()
+    /// What the sheet below says when this one closes by itself (an SQL query that
+    /// SQLite refused), if anything.
+    var farewell: String? { get }
+}
+
+extension SheetSource {
+    public var farewell: String? { nil }
 }
 
 /// What choosing a row of a sheet does.

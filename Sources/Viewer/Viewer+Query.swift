@@ -303,6 +303,7 @@ extension Viewer {
         if isSaving { return .cancelSave }
         if isSearching { return .cancelSearch }
         if query.isRunning { return .cancelQuery }
+        if isAnswerRunning { return .stopSQL }
         // A sheet goes back to the table on Esc.
         return options.isSheet ? .quit : nil
     }

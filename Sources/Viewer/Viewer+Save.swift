@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Export
 import Table
 
 extension Viewer {
@@ -33,29 +34,21 @@ extension Viewer {
                 return
             }
         }
-        let reader: ViewSaver.Records
-        if let file {
-            guard let fileReader = file.recordReader() else {
-                message = "nothing to write yet"
-                return
-            }
-            reader = .file(fileReader)
-        } else if let rows = source.snapshot() {
-            reader = .rows(rows)
-        } else {
+        if let file, file.dialect == nil {
             message = "nothing to write yet"
             return
         }
-        let headers = (0..<min(options.headerRows, source.rowCount)).compactMap { source.row($0) }
-        var columns = table.columns.shown
-        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
-            columns = (columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+        // What --output writes for the same view: the rows known now, in its order.
+        guard var plan = ExportPlan(view: table, asOfNow: !source.isComplete) else {
+            message = "nothing to write yet"
+            return
         }
-        let plan = ViewSaver.Plan(path: path, reader: reader, headers: headers, rows: table.rows, firstRecord: options.headerRows,
-                                  rowCount: dataRowCount, columns: columns,
-                                  delimiter: path.lowercased().hasSuffix(".tsv") ? 0x09 : 0x2C,
-                                  emptiedFirstCells: options.sheetSaving?.emptyValueRecords ?? [])
-        saving = ViewSaver(plan, wake: source.wake)
+        plan.rowLimit = dataRowCount
+        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
+            plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
+        }
+        plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
+        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
         savedWhileLoading = !source.isComplete
         message = "writing \(path)…  (Esc cancels)"
     }

@@ -213,6 +213,12 @@ public final class Viewer {
         case .keepValue(let column, let value): keep(value: value, column: column)
         case .frequency: openFrequency(of: cursorFileColumn)
         case .summary: openSummary()
+        case .sqlPrompt: openSQLPrompt()
+        case .runSQL(let text):
+            history.add(text, for: .sql)
+            runSQL(text)
+        case .stopSQL: stopSQL()
+        case .goToRecord(let record): goToRecord(record)
         case .saveView: input.open(.save)
         case .saveTo(let path, let overwrite):
             if !overwrite { history.add(path, for: .save) }

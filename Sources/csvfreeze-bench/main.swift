@@ -3,6 +3,7 @@
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
+//                                        [--scan-only] [--export-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -92,7 +93,8 @@ print(String(format: "input: %@ (%.0f MiB)", big, mib))
 let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
-let otherOnly = ["--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only", "--sql-only"]
+let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
+                 "--sql-only", "--export-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -116,6 +118,13 @@ if arguments.contains("--query-only") {
     try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
     try viewFrameBenchmark(big: big)
     exit(0)
+}
+
+if arguments.contains("--export-only") {
+    try exportBenchmark(big: big, directory: directory)
+    let over = results.filter { $0.3 == false }
+    print(over.isEmpty ? "\nall figures at or under target" : "\n\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
+    exit(over.isEmpty ? 0 : 1)
 }
 
 if arguments.contains("--views-only") {
@@ -148,6 +157,8 @@ let (lines, rawTime): (Int, Double) = timed {
     return lines
 }
 report("raw read, counting line feeds", s(rawTime), target: "\(lines) lines")
+try scanFigures(big: big, bytes: bigSize, rawReadSeconds: rawTime)
+if arguments.contains("--scan-only") { exit(0) }
 
 // MARK: libcsv full parse
 
@@ -281,7 +292,10 @@ while now() < fuzzEnd {
     let delimiter: UInt8 = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")][Int(fuzz.next() % 4)]
     let dialect = Dialect(delimiter: delimiter)
     let expected = try RecordParser.records(in: bytes, dialect: dialect)
-    let scanner = RecordScanner.scanning(bytes, dialect: dialect, chunk: 1 + Int(fuzz.next() % 64))
+    // Chunks past 64 bytes let the bulk boundary scan take its turns.
+    let chunk = 1 + Int(fuzz.next() % 300)
+    let bulk = FieldKernel.Bulk.available[Int(fuzz.next() % UInt64(FieldKernel.Bulk.available.count))]
+    let scanner = RecordScanner.scanning(bytes, dialect: dialect, chunk: chunk, bulk: bulk)
     executions += 1
     if scanner.recordCount != expected.count || scanner.widestRecord != (expected.map(\.count).max() ?? 0) {
         failures += 1
@@ -328,6 +342,7 @@ try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("-
 try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
+try exportBenchmark(big: big, directory: directory)
 
 print("")
 let over = results.filter { $0.3 == false }

@@ -82,7 +82,7 @@ struct CSVFreezeCommand: ParsableCommand {
         IN THE CELL INSPECTOR, THE RECORD VIEW AND THE HELP SCREEN:
         \(KeyMap.pagerHelpLines.map { "  " + $0 }.joined(separator: "\n"))
 
-        AT A PROMPT (/, \\, :):
+        AT A PROMPT (/, \\, :, Q):
           Left/Right, Home/End, Ctrl-A/E move; Backspace, Delete, Ctrl-U/W/K
           erase; Up/Down walk earlier entries, kept across sessions in
           $XDG_STATE_HOME/csvfreeze/history (CSVFREEZE_HISTORY names another
@@ -101,6 +101,9 @@ struct CSVFreezeCommand: ParsableCommand {
           first is also t. Columns by header name, "column N" for a blank one;
           rowid is the row's number. Numbers are numbers, empty cells NULL.
           Several statements run in turn; the last one's answer is written.
+          On screen, Q asks a query of the file viewed (t): the answer is a sheet,
+          at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
+          rowid goes to that row.
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
@@ -188,7 +191,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's line ending and byte-order mark), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -361,7 +364,8 @@ struct CSVFreezeCommand: ParsableCommand {
                 if status != 0 { throw ExitCode(status) }
                 return
             }
-            let status = query.isActive
+            // A file goes through the export pipeline; a stream without a query is streamed.
+            let status = query.isActive || Output.readsThroughStore(path)
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
                                format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
                                maximumWidth: maxWidth)

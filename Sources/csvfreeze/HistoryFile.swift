@@ -5,8 +5,9 @@ import Viewer
 
 /// The prompts' history across sessions: `$CSVFREEZE_HISTORY` (empty: none kept), else
 /// `$XDG_STATE_HOME/csvfreeze/history`, else `~/.local/state/csvfreeze/history`. One entry a
-/// line, `/` before a search and `:` before a go-to; written whole on the way out, private
-/// to the user (mode 0600), through a temporary file renamed into place.
+/// line, `/` before a search, `:` before a go-to and `Q` before an SQL query; written whole
+/// on the way out, private to the user (mode 0600), through a temporary file renamed into
+/// place.
 enum HistoryFile {
     static func path(environment: [String: String]) -> String? {
         if let path = environment["CSVFREEZE_HISTORY"] { return path.isEmpty ? nil : path }
@@ -17,12 +18,13 @@ enum HistoryFile {
 
     static func load(from path: String?) -> PromptHistory {
         guard let path, let text = Defaults.readFile(path) else { return PromptHistory() }
-        var searches: [String] = [], goTos: [String] = []
+        var searches: [String] = [], goTos: [String] = [], queries: [String] = []
         for line in text.split(separator: "\n") {
             if line.hasPrefix("/") { searches.append(String(line.dropFirst())) }
             if line.hasPrefix(":") { goTos.append(String(line.dropFirst())) }
+            if line.hasPrefix("Q") { queries.append(String(line.dropFirst())) }
         }
-        return PromptHistory(searches: searches, goTos: goTos)
+        return PromptHistory(searches: searches, goTos: goTos, queries: queries)
     }
 
     /// Saves quietly: a history that cannot be written is not worth an error at exit.
@@ -31,6 +33,7 @@ enum HistoryFile {
         var text = ""
         for entry in history.searches where !entry.contains("\n") { text += "/" + entry + "\n" }
         for entry in history.goTos where !entry.contains("\n") { text += ":" + entry + "\n" }
+        for entry in history.queries where !entry.contains("\n") { text += "Q" + entry + "\n" }
         makeDirectories(for: path)
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

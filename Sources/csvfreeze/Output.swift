@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CellStore
 import Dispatch
+import Export
 import Query
 import Table
 import Viewer
@@ -50,121 +51,88 @@ enum Output {
     }
 }
 
-// MARK: Filter, sort, columns
+// MARK: The export pipeline
 
 extension Output {
-    /// Writes the rows that `query` keeps, in its order, with its columns; returns the
-    /// exit status. The sort and the filters are the viewer's engine (`Query`), run over a
-    /// store of the input, so memory stays bounded whatever the input's size; rows are
-    /// written as soon as they are known (a sort's first row when its merge starts).
+    /// True when `path` is a regular file that the export pipeline reads through a store
+    /// (plain, or gzip read through its access points): its unchanged records can then leave
+    /// as their own bytes. Standard input, FIFOs and formats that would be spooled to disk
+    /// are streamed instead, in constant memory and disk.
+    static func readsThroughStore(_ path: String?) -> Bool {
+        guard let path, path != "-" else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var prefix = [UInt8](repeating: 0, count: 8)
+        let count = prefix.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 8) }
+        let compression = Compression.detect(prefix.prefix(max(0, count)), isWhole: count < 8)
+        return compression == nil || compression == .gzip
+    }
+
+    /// Writes the rows that `query` keeps (all of them without one), in its order, with its
+    /// columns; returns the exit status. The sort and the filters are the viewer's engine
+    /// (`Query`), run over a store of the input, and the rows leave through the export
+    /// pipeline (`Exporter`), as Ctrl-S writes them: memory stays bounded whatever the
+    /// input's size, and records written whole leave as their own bytes.
     static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
-                      format: OutputFormat, headerRows: Int, query: QueryOptions, spoolLimit: SpoolLimit,
+                      format: OutputFormat, headerRows: Int, query: QueryOptions?, spoolLimit: SpoolLimit,
                       maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
         let store: CellStore
+        let sorts = query?.sorts ?? []
         do {
-            // Sorted rows are read one at a time from all over the input: a spool serves that
-            // from the page cache, where gzip's access points would inflate for each row.
+            // Sorted rows are read a window at a time from all over the input: a spool serves
+            // that from the page cache, where gzip's access points would inflate for each window.
             store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                                       spoolLimit: spoolLimit,
-                                       readsAtRandom: !query.sorts.isEmpty, onChange: wake)
+                                       spoolLimit: spoolLimit, readsAtRandom: !sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
         }
         let name = path ?? "stdin"
-        // The header, and enough rows to judge the sort's column kinds.
-        let wanted = headerRows + (query.sorts.isEmpty ? 0 : 1000)
-        while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
-        if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-        let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
-        let resolved: QueryOptions.Resolved
-        do {
-            resolved = try query.resolve(names: names, columnCount: store.columnCount)
-        } catch {
-            fail(error.description, status: 2)
-        }
-        let sorted = resolved.keys.isEmpty ? nil
-            : SortedRecords.start(store: store, headerRows: headerRows, keys: resolved.keys, wake: wake)
-        let filtered: FilteredRecords?
-        do {
-            filtered = resolved.filters.isEmpty ? nil
-                : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted, wake: wake)
-        } catch {
-            fail(error.description, status: 2)
-        }
-        let view = TableView(source: store, headerRows: headerRows)
-        view.show(rows: filtered ?? sorted)
-        if let columns = resolved.columns { view.columns.show(only: columns) }
-
-        let start = inputStart(of: store)
-        let writer = OutputWriter(format: format, lineEnding: store.dialect?.lineEnding ?? [0x0A], headerRows: headerRows,
-                                  byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
-                                  sink: writeToStandardOutput)
-        func project(_ row: Row) -> Row {
-            guard let columns = resolved.columns else { return row }
-            var bytes: [UInt8] = []
-            var ends: [Int] = []
-            for column in columns {
-                bytes.append(contentsOf: row.field(column))
-                ends.append(bytes.count)
+        var resolved = QueryOptions.Resolved()
+        var sorted: SortedRecords?
+        var filtered: FilteredRecords?
+        if let query, query.isActive {
+            // The header, and enough rows to judge the sort's column kinds.
+            let wanted = headerRows + (sorts.isEmpty ? 0 : 1000)
+            while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
+            if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
+            let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
+            do {
+                resolved = try query.resolve(names: names, columnCount: store.columnCount)
+            } catch {
+                fail(error.description, status: 2)
             }
-            return Row(bytes: bytes, ends: ends)
-        }
-        func emit(_ row: Row?, record: Int) -> Bool {
-            guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
-            if row.omittedCells > 0 {
-                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
-                     + "again may have; write it without --filter, --sort or --columns", status: 1)
-            }
-            if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; write it without --filter, --sort or --columns", status: 1) }
-            return writer.write(project(row))
-        }
-        for record in 0..<min(headerRows, store.rowCount) where writer.isOpen {
-            _ = emit(store.row(record), record: record)
-        }
-        var written = 0
-        var lastRecord = -1
-        while writer.isOpen {
-            let complete = view.rows?.isComplete ?? store.isComplete
-            let available = view.dataRowCount
-            while written < available && writer.isOpen {
-                let batch = written..<min(available, written + 512)
-                view.fetch(rows: [batch])
-                for row in batch {
-                    lastRecord = view.record(ofRow: row)
-                    if !emit(view.row(row), record: lastRecord) { break }
+            if let columns = resolved.columns {
+                // As on screen: a filter looks only at the columns written.
+                for index in resolved.filters.indices where resolved.filters[index].column == nil {
+                    resolved.filters[index].columns = columns
                 }
-                written = batch.upperBound
             }
-            if complete && written >= view.dataRowCount { break }
-            _ = news.wait(timeout: .now() + .milliseconds(50))
+            sorted = resolved.keys.isEmpty ? nil
+                : SortedRecords.start(store: store, headerRows: headerRows, keys: resolved.keys, wake: wake)
+            do {
+                filtered = resolved.filters.isEmpty ? nil
+                    : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted, wake: wake)
+            } catch {
+                fail(error.description, status: 2)
+            }
         }
-        if !writer.isOpen { return 0 }
+        let plan = ExportPlan(readers: store.recordReaders, headerRows: headerRows, rows: filtered ?? sorted,
+                              columns: resolved.columns, name: name)
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
+            OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
+                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth, sink: hand)
+        }
+        if outcome.readerLeft { return 0 }
+        if let failure = outcome.failure { fail(failure, status: 1) }
         if case .failed(let why) = sorted?.phase { fail(why, status: 1) }
         if let why = filtered?.failure { fail(why, status: 1) }
-        let progress = store.progress
-        writer.finish(endsWithTerminator: lastRecord == store.rowCount - 1 ? progress.endsWithTerminator : true)
-        if let failure = progress.failure { fail("\(name): \(failure)", status: 1) }
+        if let damage = outcome.damage { fail("\(name): \(damage)", status: 1) }
         return 0
     }
-
-    /// The byte-order mark and the preamble's bytes, as the input has them.
-    private static func inputStart(of store: CellStore) -> (hasByteOrderMark: Bool, preamble: [UInt8]) {
-        guard let reader = store.recordReaders.current(), let dataStart = reader.checkpoints.first?.offset, dataStart > 0 else {
-            return (false, [])
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(min(dataStart, 1 << 20)))
-        let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
-        bytes.removeSubrange(max(0, count)...)
-        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        var preamble = bytes.dropFirst(bom ? 3 : 0)
-        // An Excel `sep=` line is left out: the output has a delimiter of its own.
-        if store.dialect?.hasSeparatorLine == true, let line = Dialect.separatorLine(in: preamble) {
-            preamble = preamble.dropFirst(line.length)
-        }
-        return (bom, Array(preamble))
-    }
 }
-

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import App
 import CellStore
+import Export
 import Table
 import Terminal
 import Viewer
@@ -114,20 +115,22 @@ enum Session {
         loop.run()
         shelf?.stopCounting()
         let table = loop.table
-        let chosenPath = loop.currentInput?.path ?? path
         session.end()
         HistoryFile.save(table.history, to: historyPath)
-        table.file?.stopLoading()
         if let choice = table.chosen {
-            if case .column(let column) = choice, table.table.isMapped {
-                // Filtered or sorted: the column's cells in the view's rows, in its order.
-                return echo(column: column, of: table, terminator: terminator)
+            if case .column(let column) = choice {
+                // The column's cells in the view's rows, in its order, through the export
+                // pipeline: a file is read to its end, a stream as far as it came.
+                let file = table.file
+                let asOfNow = file.map { !$0.isComplete && (!$0.isReloadable || $0.follows) } ?? false
+                if asOfNow { file?.stopLoading() }
+                defer { file?.stopLoading() }
+                return echo(column: column, of: table, asOfNow: asOfNow, headerRows: options.headerRows, terminator: terminator)
             }
-            // A column is read again from the input: only a file can be (a FIFO would wait
-            // for a writer that is gone).
-            return echo(choice, path: table.file?.isReloadable == true ? chosenPath : nil, delimiter: delimiter, quote: quote,
-                        encoding: encoding, preamble: preamble, headerRows: options.headerRows, terminator: terminator)
+            table.file?.stopLoading()
+            return echo(choice, terminator: terminator)
         }
+        table.file?.stopLoading()
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
@@ -155,32 +158,23 @@ enum Session {
         return nil
     }
 
-    /// Prints, for `--echo column` over a filtered or sorted view, the column's cell of each
-    /// row of the view, in its order, each followed by `terminator`.
-    static func echo(column: Int, of viewer: Viewer, terminator: UInt8) -> Int32 {
+    /// Prints, for `--echo column`, the column's cell of each row of the view, in its
+    /// order, each followed by `terminator`; a cell of any size is printed whole.
+    static func echo(column: Int, of viewer: Viewer, asOfNow: Bool, headerRows: Int, terminator: UInt8) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        var buffer: [UInt8] = []
-        var isOpen = true
-        let failure = viewer.forEachShownCell(inColumn: column) { cell in
-            buffer.append(contentsOf: cell)
-            buffer.append(terminator)
-            if buffer.count >= 1 << 16 {
-                isOpen = Output.writeToStandardOutput(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-            return isOpen
+        guard var plan = ExportPlan(view: viewer.table, asOfNow: asOfNow) else { return 0 }
+        plan.columns = nil
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { _, hand in
+            ColumnValues(column: column, terminator: terminator, headerRows: headerRows, sink: hand)
         }
-        if isOpen { _ = Output.writeToStandardOutput(buffer) }
-        if let failure { fail(failure, status: 1) }
+        if outcome.readerLeft { return 0 }
+        if let failure = outcome.failure { fail(failure, status: 1) }
         return 0
     }
 
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
-    /// row as it is, or every data value of a column (streamed), each followed by
-    /// `terminator` (a line feed, or NUL with `-0`).
-    static func echo(_ choice: Choice, path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
-                     preamble: PreambleRule,
-                     headerRows: Int, terminator: UInt8) -> Int32 {
+    /// row as it is, followed by `terminator` (a line feed, or NUL with `-0`).
+    static func echo(_ choice: Choice, terminator: UInt8) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         switch choice {
         case .bytes(let bytes):
@@ -192,35 +186,9 @@ enum Session {
                 return open
             }
             if open { _ = Output.writeToStandardOutput([terminator]) }
-        case .record:
+        case .record, .column:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
-        case .column(let column):
-            guard path != nil && path != "-" else {
-                fail("--echo column needs a FILE it can read again (a pipe or FIFO was read already)", status: 1)
-            }
-            var seen = 0
-            var buffer: [UInt8] = []
-            var pieces = RecordPieces()
-            do {
-                try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding) { row in
-                    // A record with a cell over the parser's limit comes in pieces.
-                    let first = pieces.place(row)
-                    defer { if !row.continuesInNext { seen += 1 } }
-                    guard seen >= headerRows else { return true }
-                    if column >= first { buffer.append(contentsOf: row.field(column - first)) }
-                    if !row.continuesInNext { buffer.append(terminator) }
-                    // Written out piece by piece too, so a value of any size streams.
-                    if buffer.count >= 1 << 16 {
-                        defer { buffer.removeAll(keepingCapacity: true) }
-                        return Output.writeToStandardOutput(buffer)
-                    }
-                    return true
-                }
-            } catch {
-                fail(error.description, status: 1)
-            }
-            _ = Output.writeToStandardOutput(buffer)
         }
         return 0
     }

@@ -59,15 +59,32 @@ struct QueryEndToEndTests {
         return (result.status, parsed ?? [])
     }
 
+    @Test("--output writes unchanged records as their own bytes (line ends, quotes); with --columns a filter looks only at those")
+    func ownBytesAndChosenColumns() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("mixed.csv")
+        let text = "\u{FEFF}id,city,note\r\n1,\"Oslo\",plain\n2,Lyon,\"Oslo, again\"\r3,\"Bergen\",\"say \"\"hi\"\"\"\r\n"
+        try Data(text.utf8).write(to: file)
+        #expect(try run([binary, "--output", "csv", file.path]).stdout == Data(text.utf8))
+        let filtered = try run([binary, "--filter", "Oslo", "--output", "csv", file.path])
+        #expect(filtered.text == "\u{FEFF}id,city,note\r\n1,\"Oslo\",plain\n2,Lyon,\"Oslo, again\"\r")
+        let sorted = try run([binary, "--sort", "city", "--output", "csv", file.path])
+        #expect(sorted.text == "\u{FEFF}id,city,note\r\n3,\"Bergen\",\"say \"\"hi\"\"\"\r\n2,Lyon,\"Oslo, again\"\r1,\"Oslo\",plain\n")
+        let chosen = try run([binary, "--filter", "Oslo", "--columns", "id,note", "--output", "csv", file.path])
+        #expect(chosen.text == "\u{FEFF}id,note\r\n2,\"Oslo, again\"\r\n", "the city column is not written, so it is not searched")
+    }
+
     @Test("--filter, --sort :desc and --columns give what the reference gives")
     func filterSortColumns() throws {
         let table = Self.table(rows: 3000)
         let (directory, file) = try write(table)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (status, got) = try json(["--filter", "Oslo", "--sort", "amount:desc", "--columns", "id,amount", file.path])
+        let (status, got) = try json(["--filter", "Oslo", "--sort", "amount:desc", "--columns", "id,city,amount", file.path])
         #expect(status == 0)
-        // Smart case: no capital... "Oslo" has one, so case matters; any cell may match.
-        let kept = table.rows.enumerated().filter { $0.element.contains { $0.contains("Oslo") } }
+        // Smart case: no capital... "Oslo" has one, so case matters; any cell written may
+        // match (the note is not written, so it is not searched).
+        let kept = table.rows.enumerated().filter { $0.element[0...2].contains { $0.contains("Oslo") } }
         let sorted = kept.sorted { a, b in
             let x = Self.amount(a.element[2]), y = Self.amount(b.element[2])
             switch (x, y) {
@@ -77,8 +94,8 @@ struct QueryEndToEndTests {
             case let (x?, y?): return x != y ? x > y : a.offset < b.offset
             }
         }
-        #expect(got.first == ["id", "amount"])
-        #expect(Array(got.dropFirst()) == sorted.map { [$0.element[0], $0.element[2]] })
+        #expect(got.first == ["id", "city", "amount"])
+        #expect(Array(got.dropFirst()) == sorted.map { [$0.element[0], $0.element[1], $0.element[2]] })
     }
 
     @Test("scoped and inverted filters, two sort keys, numbers for columns")
@@ -113,7 +130,7 @@ struct QueryEndToEndTests {
         #expect(result.status == 0)
         #expect(result.text == "# note\r\nname,price\r\n\"b, quoted\",\"1,000\"\r\ne,12e1\r\nc,5%\r\n\"a \"\"x\"\"\",-2.5\r\nd,\r\n")
         for format in ["tsv", "jsonl", "table", "json"] {
-            let other = try run([binary, "--filter", "b", "--columns", "price", "--output", format, file.path])
+            let other = try run([binary, "--filter-column", "name=b", "--columns", "price", "--output", format, file.path])
             #expect(other.status == 0, "\(format)")
             #expect(other.text.contains("1,000"), "\(format)")
             #expect(!other.text.contains("5%"), "\(format)")

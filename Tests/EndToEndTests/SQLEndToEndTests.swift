@@ -120,3 +120,57 @@ struct SQLEndToEndTests {
         #expect(try run([binary, "--sql", "select 1", path, "-", "-"]).status == 2)
     }
 }
+
+/// `Q` in the real binary, in a terminal: the prompt, the answer as a sheet, Esc back, a
+/// long query left with `q` at once, and the query remembered for the next session.
+@Suite("SQL on screen")
+struct SQLScreenEndToEndTests {
+    func status(_ lines: [String]) -> String { lines.last { !$0.isEmpty } ?? "" }
+
+    @Test("Q, a query and Enter show its answer; Esc goes back; q leaves a long query at once; the query is remembered")
+    func onScreen() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(SQLEndToEndTests().sales.utf8).write(to: URL(fileURLWithPath: path))
+        let history = dir.appendingPathComponent("history").path
+        let command = "CSVFREEZE_HISTORY=\(shellQuote(history)) \(shellQuote(Paths.binary)) \(shellQuote(path))"
+        var pane = try TmuxPane(command, width: 90, height: 12)
+        try pane.waitFor("the table") { status($0).contains("row 1/5") }
+        let query = "select country, count(*), avg(price) from t group by country"
+        try pane.send("Q")
+        try pane.send("-l", query)
+        try pane.waitFor("the prompt") { status($0).hasPrefix("SQL> select country") }
+        try pane.send("Enter")
+        let answer = try pane.waitFor("the answer") { status($0).contains("3 rows in") }
+        #expect(answer[0].contains("country") && answer[0].contains("count(*)") && answer[0].contains("avg(price)"), "\(answer[0])")
+        // Each row's cells, as words (the frozen column's bar apart).
+        let rows = answer[1...3].map { $0.replacingOccurrences(of: "│", with: " ").split(separator: " ").map(String.init) }
+        #expect(rows == [["1", "France", "1"], ["2", "Japan", "1", "7.25"], ["3", "Kenya", "3", "11.5"]], "\(answer)")
+        try pane.send("Escape")
+        try pane.waitFor("the table again") { status($0).contains("row 1/5") && !status($0).contains("rows in") }
+
+        // A query that never ends: q goes back at once, q again quits.
+        try pane.send("Q")
+        try pane.send("-l", "with recursive c(x) as (select 1 union all select x + 1 from c) select x from c where x < 0")
+        try pane.send("Enter")
+        try pane.waitFor("the query to run") { status($0).contains("SQL running") }
+        try pane.send("q")
+        try pane.waitFor("the table, the query stopped", timeout: 3) { status($0).contains("row 1/5") }
+        try pane.send("q")
+        #expect(try pane.waitForExit(timeout: 3)?.hasPrefix("[exit=0") == true)
+        let remembered = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(remembered.contains("Q" + query + "\n"), "\(remembered)")
+
+        // The next session brings the query back with Up.
+        pane = try TmuxPane(command, width: 90, height: 12)
+        try pane.waitFor("the table") { status($0).contains("row 1/5") }
+        try pane.send("Q")
+        try pane.send("Up")
+        try pane.send("Up")
+        try pane.waitFor("the last session's query") { status($0).hasPrefix("SQL> " + query) }
+        try pane.send("Escape")
+        try pane.send("q")
+        _ = try pane.waitForExit()
+    }
+}

@@ -34,28 +34,6 @@ struct FieldReaderTests {
         #expect(read.records == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3])
     }
 
-    @Test(arguments: 0..<40)
-    func wellQuotedInputReadsAsTheParserReadsIt(seed: UInt64) throws {
-        let bytes = wellQuotedCSV(records: 60, seed: seed)
-        for columns in [0..<1, 2..<3, 0..<5] {
-            let read = try cells(bytes, columns: columns, pieceLimit: 16 + Int64(seed % 7) * 40, spacing: 8 + Int64(seed % 5) * 16)
-            let reference = expected(bytes, columns: columns)
-            #expect(read.cells == reference.cells, "seed \(seed), columns \(columns)")
-            #expect(read.records == reference.records, "seed \(seed), columns \(columns)")
-        }
-    }
-
-    @Test(arguments: 0..<40)
-    func hostileInputReadsAsTheParserReadsIt(seed: UInt64) throws {
-        let bytes = hostileCSV(length: 300, seed: seed)
-        for columns in [0..<1, 1..<2, 0..<4] {
-            let read = try cells(bytes, columns: columns, pieceLimit: 32, spacing: 8)
-            let reference = expected(bytes, columns: columns)
-            #expect(read.cells == reference.cells, "seed \(seed), columns \(columns)")
-            #expect(read.records == reference.records, "seed \(seed), columns \(columns)")
-        }
-    }
-
     @Test func aWellQuotedFileIsReadFromItsRawBytes() throws {
         let bytes = wellQuotedCSV(records: 200, seed: 9)
         let store = CellStore(bytes: bytes, delimiter: UInt8(ascii: ","), checkpointSpacing: 64)

@@ -133,6 +133,20 @@ struct CellSearchTests {
         }
     }
 
+    @Test("a match in a few records of a hundred is confirmed record by record; one in most records parses the piece once")
+    func manyCandidates() throws {
+        var csv = "id,text\n"
+        for index in 0..<3000 { csv += "\(index),\(index % 30 == 0 ? "Nairobi" : "hay \(index)")\n" }
+        for (pattern, matches, parses) in [("Nairobi", 100, 100), ("hay|Nairobi", 3000, RecordSearch.candidatesBeforeParsing + 1)] {
+            var (search, rows) = try search(csv, pattern, spacing: 1 << 20)
+            search.pieceLimit = 1 << 20
+            var found = 0
+            let statistics = search.forEachMatch(in: 0..<rows, control: ScanControl()) { _, _ in found += 1; return true }
+            #expect(found == matches, "\(pattern)")
+            #expect(statistics == CellSearch.Statistics(recordParses: parses, piecesParsed: 0), "\(pattern)")
+        }
+    }
+
     @Test("forward and backward find the first and the last hit, on one thread or two", arguments: [1, 2])
     func directions(workers: Int) throws {
         var csv = "id,text\n"

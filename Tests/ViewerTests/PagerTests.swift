@@ -94,8 +94,9 @@ struct HugeCellTests {
                 frame = subject.frame()
             }
             #expect(frame.lines[2].contains("0123456789"))
-            // Before: wrapping the whole cell took ~10 s here (debug build).
-            #expect(opening < 0.5, "opening took \(opening) s")
+            // Before: wrapping the whole cell took ~10 s here (debug build), and each key as
+            // long again; the bounds leave room for a machine busy with other builds.
+            #expect(opening < 3, "opening took \(opening) s")
             var lines: [String] = []
             let keys = Self.seconds {
                 for key in [Key.character("G"), .up, .pageUp, .pageUp, .down, .pageDown, .character("g"), .pageDown] {
@@ -109,7 +110,7 @@ struct HugeCellTests {
                     }
                 }
             }
-            #expect(keys < 1, "8 keys took \(keys) s")
+            #expect(keys < 8, "8 keys took \(keys) s")
             if open == .enter, case .inspector(let inspector) = subject.mode {
                 let size = lineBreaks ? "8,080,003" : "8,000,003"
                 #expect(inspector.title.contains("\(size) bytes, read from the input"), "\(inspector.title)")

@@ -66,6 +66,26 @@ struct SaveViewTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "a\tb\n1\t2\n3\t4\n")
     }
 
+    @Test("Ctrl-S writes what --output csv writes: the input's own line ends, quotes and preamble, a cell over 1 MiB whole")
+    func writesWhatOutputWrites() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let giant = String(repeating: "x", count: 1_200_000)
+        let text = "\u{FEFF}id,name\r\n1,\"Ann\"\r\n2,\"\(giant)\"\n3,Cy\r"
+        let subject = try viewer(text, path: folder.appendingPathComponent("in.csv"))
+        let whole = folder.appendingPathComponent("whole.csv").path
+        type(subject, whole + "\n")
+        finish(subject)
+        #expect(subject.frame().lines.last?.contains("wrote 3 rows") == true, "\(subject.message ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: whole)) == Data(text.utf8), "the file, byte for byte")
+        subject.show(rows: RecordList([3, 1]), columns: ColumnMap(shown: [1]))
+        let picked = folder.appendingPathComponent("picked.csv").path
+        type(subject, picked + "\n")
+        finish(subject)
+        #expect(subject.frame().lines.last?.contains("wrote 2 rows") == true, "\(subject.message ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: picked)) == Data("\u{FEFF}name\r\nCy\r\nAnn\r\n".utf8))
+    }
+
     @Test("an existing file is overwritten only after y; the file being viewed never is")
     func overwriting() throws {
         let folder = try directory()

@@ -1,0 +1,159 @@
+#ifndef CSVFREEZE_CFIELDSCAN_H
+#define CSVFREEZE_CFIELDSCAN_H
+/* Byte searches for the field kernel (CellStore's FieldKernel): the loops that find the
+   next delimiter, quote or line end, and the bulk record-boundary scan. Nothing here knows
+   a state machine beyond what its comment says; the kernel owns the rules. */
+#include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The small searches stay inline: a call per field costs as much as the search. They use
+   SSE2, which every x86-64 CPU has (wider vectors cannot be inlined into code built for
+   the baseline); elsewhere a byte at a time. */
+
+/* The offset of the first byte in p[0..n) that is the delimiter, the quote, CR or LF, or n. */
+static inline size_t cf_find_special(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i d = _mm_set1_epi8((char)delimiter), q = _mm_set1_epi8((char)quote);
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, q)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        int mask = _mm_movemask_epi8(hit);
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == delimiter || c == quote || c == '\n' || c == '\r') return i;
+    }
+    return n;
+}
+
+/* Unquoted fields from p, through their delimiters: returns the offset of the first quote,
+   CR or LF, or n. Each delimiter on the way adds one to *fields; *after_delimiter says
+   whether the byte at the returned offset (or the end) comes right after a delimiter, where
+   a quote opens a quoted field. Delimiters are counted from a bit mask, 16 bytes a step;
+   only a quote or a line end stops it. */
+static inline size_t cf_scan_unquoted(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
+                                      long *fields, int *after_delimiter) {
+    size_t i = 0;
+    long added = 0;
+    int after = *after_delimiter;
+#if defined(__SSE2__)
+    const __m128i d = _mm_set1_epi8((char)delimiter), q = _mm_set1_epi8((char)quote);
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        unsigned delimiters = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, d));
+        unsigned stops = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr))));
+        if (stops == 0) {
+            added += __builtin_popcount(delimiters);
+            after = (delimiters >> 15) & 1;
+            continue;
+        }
+        unsigned at = (unsigned)__builtin_ctz(stops);
+        unsigned before = delimiters & ((1u << at) - 1u);
+        added += __builtin_popcount(before);
+        if (at > 0) after = (delimiters >> (at - 1)) & 1;
+        *fields += added;
+        *after_delimiter = after;
+        return i + at;
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == delimiter) { added++; after = 1; continue; }
+        if (c == quote || c == '\n' || c == '\r') break;
+        after = 0;
+    }
+    *fields += added;
+    *after_delimiter = after;
+    return i;
+}
+
+/* The offset of the first `byte` in p[0..n), or n: memchr without a call, for the many
+   short quoted fields. */
+static inline size_t cf_find_byte(const unsigned char *p, size_t n, unsigned char byte) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i b = _mm_set1_epi8((char)byte);
+    for (; i + 16 <= n; i += 16) {
+        int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), b));
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; i < n; i++) if (p[i] == byte) return i;
+    return n;
+}
+
+/* ---- The bulk record-boundary scan ----
+
+   64 bytes a step: bit masks of quotes, delimiters, CRs and LFs; "inside quotes" as the
+   prefix XOR of the quote mask (every quote toggles); record ends are the line ends
+   outside quotes. That reading equals the field rules exactly while every quote that
+   toggles into quotes starts a field (the byte before it is a delimiter, a line end, the
+   start, or the quote that just closed: a doubled quote), and every quote that toggles
+   out is followed by a delimiter, a line end or a quote. A block where that does not hold
+   (a quote inside an unquoted field, text after a closing quote) is not consumed: the
+   caller reads it by the rules, byte by byte, and may call again after it. */
+
+/* A record end found by the bulk scan. */
+typedef struct cf_record_end {
+    /* The offset just past the terminator, from the start of the scanned bytes. */
+    size_t end;
+    /* Fields of the record that ended (delimiters outside quotes plus one); 0 for the LF
+       of a CRLF, which ends no record. */
+    size_t fields;
+    /* The terminator: '\n' or '\r'; for the LF of a CRLF, 0. */
+    unsigned char terminator;
+} cf_record_end;
+
+/* What the bulk scan carries from one call to the next (the caller's state machine, in
+   the scan's terms). */
+typedef struct cf_scan_state {
+    /* In and out: inside a quoted field. */
+    int inside;
+    /* In: the byte before p opens a field (the start, a delimiter, a line end). */
+    int opens_field;
+    /* In: the byte before p is a CR that ended a record (a LF at p is the rest of a CRLF). */
+    int after_cr;
+    /* In and out: delimiters outside quotes in the record being read. */
+    size_t delimiters;
+    /* Out: the offset of the last quote that opened a quoted field, or (size_t)-1. */
+    size_t opened_at;
+    /* Out: record ends written. */
+    size_t count;
+} cf_scan_state;
+
+/* Implementations, best first; cf_scan_records picks the best the CPU runs. */
+enum {
+    CF_SCAN_PORTABLE = 0, /* any CPU: masks built a byte at a time */
+    CF_SCAN_SSE2 = 1,     /* x86-64 baseline: 16-byte compares, prefix XOR by shifts */
+    CF_SCAN_AVX2 = 2      /* AVX2 and carry-less multiply (PCLMULQDQ), chosen at run time */
+};
+
+/* The best implementation this CPU runs. */
+int cf_scan_best_level(void);
+
+/* Scans whole 64-byte blocks of p[0..n) while they follow the rules above, writing each
+   record end (and LF of a CRLF) to ends[] (state->count of them, at most `capacity`).
+   Returns the bytes consumed: a multiple of 64, unless `stop_at_record_end` is set and a
+   record ended, then just past that record's terminator. It stops before a block that
+   breaks the rules, before the last byte of p (a quote's next byte must be seen), and
+   when ends[] might not hold another block's ends. Needs capacity >= 64. The quote is
+   ignored when it is CR or LF (no quoting) or the delimiter; a delimiter that is a line
+   end makes it consume nothing. */
+size_t cf_scan_records(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
+                       int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity);
+
+/* The same with implementation `level` (or the best below it that the CPU runs): for
+   tests and the benchmark. */
+size_t cf_scan_records_at(int level, const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
+                          int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity);
+
+#endif

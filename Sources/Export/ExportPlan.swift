@@ -1,0 +1,106 @@
+import CellStore
+import Table
+
+/// What an export writes: which records in which order, which columns, from which input.
+/// Taken on the thread that owns the view; the export runs on any thread.
+public struct ExportPlan: Sendable {
+    /// The input, followed as its index grows (or fixed, for the rows read so far).
+    public var readers: RecordReaders?
+    /// Rows in memory (a sheet's), when the view is not over a file.
+    public var snapshot: RowSnapshot?
+    /// Records at the top of the input that are header rows (written first, never moved).
+    public var headerRows: Int
+    /// The data records written, in order; nil writes every data record in the file's order.
+    public var rows: (any RecordSequence)?
+    /// Input columns written, in order; nil writes each record whole.
+    public var columns: [Int]?
+    /// False when a record's own bytes must never stand for it (cells are always written).
+    public var allowsRawBytes = true
+    /// Records whose first cell is written empty (a sheet's `(empty)`).
+    public var emptiedFirstCells: Set<Int> = []
+    /// Data rows written at most (nil: every one, following the input as it grows).
+    public var rowLimit: Int?
+    /// The input's name, for messages.
+    public var name: String
+    /// Bytes of input one core parses and formats at a time when records are written as
+    /// cells (tests make it small, to cut a small input into many stretches).
+    package var parallelStretch: Int64 = 4 << 20
+
+    public init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
+                name: String) {
+        self.readers = readers
+        self.headerRows = headerRows
+        self.rows = rows
+        self.columns = columns
+        self.name = name
+    }
+
+    /// Rows in memory (a sheet's): every record as the snapshot holds it.
+    public init(snapshot: RowSnapshot, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil, name: String) {
+        self.snapshot = snapshot
+        self.headerRows = headerRows
+        self.rows = rows
+        self.columns = columns
+        self.name = name
+    }
+
+    /// The view as it is: its header rows, its rows in its order, its columns. With
+    /// `asOfNow`, an input still loading is written as far as it has been read. Nil when
+    /// the view's source can be read neither as a file nor as a snapshot.
+    public init?(view: TableView, asOfNow: Bool = false) {
+        if let store = view.file {
+            self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
+                      headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
+        } else if let snapshot = view.source.snapshot() {
+            self.init(snapshot: snapshot, headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown,
+                      name: view.source.name)
+        } else {
+            return nil
+        }
+        if asOfNow { rowLimit = view.dataRowCount }
+    }
+}
+
+/// What an export knows of its input before the first record.
+public struct ExportStart: Sendable {
+    public var dialect: Dialect
+    /// True when the input starts with a UTF-8 byte-order mark.
+    public var hasByteOrderMark: Bool
+    /// The lines before the table, as the input has them.
+    public var preamble: [UInt8]
+
+    public init(dialect: Dialect, hasByteOrderMark: Bool = false, preamble: [UInt8] = []) {
+        self.dialect = dialect
+        self.hasByteOrderMark = hasByteOrderMark
+        self.preamble = preamble
+    }
+}
+
+/// Writes records as text in one format: what an export drives. It buffers and hands its
+/// bytes to the export's sink; the export writes to the sink itself only after
+/// `flushAll()`.
+public protocol RecordWriting: AnyObject {
+    /// False once output stopped (the sink refused bytes, or the format cannot go on).
+    var isOpen: Bool { get }
+    /// Why the format cannot go on, when that is what stopped it.
+    var formatFailure: String? { get }
+    /// Takes a record, or a piece of one (see `Row.continuesInNext`).
+    @discardableResult func write(_ row: Row) -> Bool
+    /// The delimiter in which a well-quoted record's own bytes (quote `"`) are already what
+    /// this writer would write, or nil when records are always written as cells.
+    var rawDelimiter: UInt8? { get }
+    /// Takes whole records as the input has them, `records` of them; `lineEnding` adds the
+    /// writer's line ending after them (for a last record that had none).
+    @discardableResult func writeRaw(_ bytes: UnsafeRawBufferPointer, records: Int, lineEnding: Bool) -> Bool
+    /// Takes bytes another writer of the same format made (`continuation`), `records` of
+    /// them, as if it had written them itself.
+    @discardableResult func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool
+    /// A writer that goes on where this one is (after its header and its records so far),
+    /// writing to `sink`: for another core to format a later stretch of records. Nil when
+    /// records must be written in order by this writer (a table measures them).
+    func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting?
+    /// Hands every byte buffered to the sink: more output follows.
+    @discardableResult func flushAll() -> Bool
+    /// Ends the output; `endsWithTerminator` false takes back the last line ending.
+    func finish(endsWithTerminator: Bool)
+}

@@ -1,0 +1,803 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Scan
+import Table
+
+/// The one export pipeline: a view's header rows and rows, in its order, with its columns,
+/// written by a `RecordWriting` to an `ExportSink`. `--output`, Ctrl-S and `--echo column`
+/// all run it.
+///
+/// A record the index vouches is well quoted leaves as its own bytes when the writer's
+/// dialect is the input's and the record is written whole: in the file's order whole
+/// stretches between checkpoints are copied at once (in the kernel for a plain file).
+/// Every other record is parsed and written as cells. Records of a view in another order
+/// (a sort) are read a window at a time in the order they lie in the input, then written
+/// in the view's order, so the input is read sequentially, never record by record at
+/// random. It runs on the calling thread, follows an input still loading and a view still
+/// growing, and stops at the next stretch when `control` is cancelled.
+public final class Exporter {
+    /// How an export ended.
+    public struct Outcome: Sendable, Equatable {
+        /// Data rows written.
+        public var rows = 0
+        /// Why it stopped early (the output could not be written, the format cannot hold
+        /// the input, a record could not be read again).
+        public var failure: String?
+        /// The reader of the output went away (`| head`): not a failure.
+        public var readerLeft = false
+        public var isCancelled = false
+        /// Where the input itself broke off (damaged compressed data): everything before
+        /// was written.
+        public var damage: String?
+    }
+
+    let plan: ExportPlan
+    let sink: ExportSink
+    let control: ScanControl
+    private var writer: RecordWriting!
+    /// The writer's line ending (what a record written as cells ends with).
+    private var lineEnding: [UInt8] = [0x0A]
+    private var reader: RecordReader!
+    private var window: ByteWindow!
+    private var outcome = Outcome()
+    /// True when records the index vouches for may leave as their own bytes.
+    private var writesRawBytes = false
+    /// The parser of records written as cells, fed record after record.
+    private var parser: RecordParser?
+    private var lastFedCR = false
+    /// The parser was fed bytes that may leave a record open in it.
+    private var hasFedParser = false
+    /// The chosen cells of a record that comes in pieces (a cell over 1 MiB, or more cells
+    /// than the parser hands out at once).
+    private var projection = Projection()
+    /// The average length of the records of the last window.
+    private var averageRecord = 512
+    /// The last byte written: a lone CR there would join a LF that comes next into a CRLF.
+    private var lastByte: UInt8 = 0
+    /// Where a record written as cells in pieces has got to (for a projection).
+    private var lastRecordWritten = -1
+    /// Records at and after this one may hold a quoting problem: written as cells.
+    private var wellQuoted = 0
+    /// The record of the first quoting problem, once it is known.
+    private var knownProblem: Int?
+    /// The first blank line indexed: it is written `""`, so stretches stop before it.
+    private var firstBlank = Int.max
+
+    /// A window of a sorted view holds about this many bytes of records.
+    static let windowBytes = 48 << 20
+    /// A record longer than this is written straight from the input in pieces.
+    static let longRecord = 16 << 20
+
+    /// The file's readers (a plan over a snapshot never reaches the code that uses them).
+    private var readers: RecordReaders { plan.readers! }
+
+    private init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
+        self.plan = plan
+        self.sink = sink
+        self.control = control
+    }
+
+    /// Writes `plan` to `sink` with the writer `makeWriter` makes once the input's start is
+    /// known (its second argument is what the writer hands its bytes to).
+    public static func run(_ plan: ExportPlan, to sink: ExportSink, control: ScanControl = ScanControl(),
+                           makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
+        let exporter = Exporter(plan: plan, sink: sink, control: control)
+        return exporter.run(makeWriter)
+    }
+
+    private func run(_ makeWriter: (ExportStart, @escaping ([UInt8]) -> Bool) -> RecordWriting) -> Outcome {
+        let sink = self.sink
+        let hand: ([UInt8]) -> Bool = { bytes in sink.write(bytes) }
+        if let snapshot = plan.snapshot {
+            writeSnapshot(snapshot, writer: makeWriter(ExportStart(dialect: Dialect()), hand))
+            return control.isCancelled ? cancelled() : settle()
+        }
+        guard plan.readers != nil else {
+            outcome.failure = "\(plan.name): nothing to write"
+            return outcome
+        }
+        guard let first = waitForInput() else {
+            if control.isCancelled { return cancelled() }
+            // No input at all (or it broke off before a record): an empty output.
+            writer = makeWriter(ExportStart(dialect: Dialect()), hand)
+            writer.finish(endsWithTerminator: true)
+            outcome.damage = plan.readers?.progress.failure
+            return settle()
+        }
+        reader = first
+        window = ByteWindow(source: first.source)
+        let start = start(of: first)
+        lineEnding = start.dialect.lineEnding
+        writer = makeWriter(start, hand)
+        writesRawBytes = plan.allowsRawBytes && plan.columns == nil && plan.emptiedFirstCells.isEmpty
+            && writer.rawDelimiter == first.dialect.delimiter && first.dialect.quote == 0x22
+        refresh()
+        if plan.rows == nil {
+            writeFileOrder()
+        } else {
+            if plan.headerRows > 0 { writeRecords(Array(0..<plan.headerRows)) }
+            writeSequence()
+        }
+        if control.isCancelled { return cancelled() }
+        if isStopped { return settle() }
+        let progress = readers.progress
+        let lastInputRecord = progress.rowCount - 1
+        writer.finish(endsWithTerminator: lastRecordWritten == lastInputRecord ? progress.endsWithTerminator : true)
+        outcome.damage = progress.failure
+        return settle()
+    }
+
+    private func cancelled() -> Outcome {
+        outcome.isCancelled = true
+        return outcome
+    }
+
+    private func settle() -> Outcome {
+        if let failure = writer?.formatFailure { outcome.failure = "\(plan.name): \(failure)" }
+        if sink.readerLeft {
+            outcome.readerLeft = true
+        } else if let failure = sink.failure {
+            outcome.failure = failure
+        }
+        return outcome
+    }
+
+    private var isStopped: Bool { control.isCancelled || !(writer?.isOpen ?? true) || sink.failure != nil || outcome.failure != nil }
+
+    // MARK: Rows in memory
+
+    /// Writes a snapshot's rows (a sheet's): its header rows, then its rows in the view's order.
+    private func writeSnapshot(_ snapshot: RowSnapshot, writer: RecordWriting) {
+        self.writer = writer
+        let headers = min(plan.headerRows, snapshot.count)
+        snapshot.forEachRow(in: 0..<headers) { record, row in
+            writeCells(row, record: record)
+            return !isStopped
+        }
+        if let rows = plan.rows {
+            let count = min(rows.count, plan.rowLimit ?? Int.max)
+            var written = 0
+            while written < count && !isStopped {
+                let refs = rows.records(in: written..<min(count, written + 4096))
+                if refs.isEmpty { break }
+                for ref in refs where !isStopped {
+                    guard let row = snapshot.row(ref.record) else { continue }
+                    writeCells(row, record: ref.record)
+                    countRows(from: ref.record, to: ref.record + 1)
+                }
+                written += refs.count
+            }
+        } else {
+            let end = min(snapshot.count, plan.rowLimit.map { plan.headerRows + $0 } ?? Int.max)
+            snapshot.forEachRow(in: headers..<end) { record, row in
+                writeCells(row, record: record)
+                countRows(from: record, to: record + 1)
+                return !isStopped
+            }
+        }
+        if !isStopped { writer.finish(endsWithTerminator: true) }
+    }
+
+    // MARK: The input
+
+    /// Waits until the input's dialect and first checkpoint are known; nil when it ended
+    /// without (empty, or unreadable) or the export was cancelled.
+    private func waitForInput() -> RecordReader? {
+        while !control.isCancelled {
+            let progress = readers.progress
+            if let reader = readers.current(), !reader.checkpoints.isEmpty,
+               progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
+                return reader
+            }
+            if progress.isComplete { return nil }
+            usleep(2000)
+        }
+        return nil
+    }
+
+    /// The byte-order mark and the preamble, as the input has them.
+    private func start(of reader: RecordReader) -> ExportStart {
+        let dataStart = reader.checkpoints[0].offset
+        guard dataStart > 0 else { return ExportStart(dialect: reader.dialect) }
+        var bytes = [UInt8](repeating: 0, count: Int(min(dataStart, 1 << 20)))
+        let count = bytes.withUnsafeMutableBytes { reader.source.read(at: 0, into: $0) }
+        bytes.removeSubrange(max(0, count)...)
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        var preamble = bytes.dropFirst(bom ? 3 : 0)
+        // An Excel `sep=` line is left out: the output has a delimiter of its own.
+        if reader.dialect.hasSeparatorLine, let line = Dialect.separatorLine(in: preamble) {
+            preamble = preamble.dropFirst(line.length)
+        }
+        return ExportStart(dialect: reader.dialect, hasByteOrderMark: bom, preamble: Array(preamble))
+    }
+
+    /// Takes the index as it is now; true when it grew.
+    @discardableResult
+    private func refresh() -> Bool {
+        guard let now = readers.current() else { return false }
+        let grew = now.end != reader.end || now.checkpoints.count != reader.checkpoints.count || now.isFinal != reader.isFinal
+        reader = now
+        let progress = readers.progress
+        // A problem is known at the end, or once the index has passed its record.
+        var problem = progress.quotingProblem?.record
+        if problem == nil, let last = now.checkpoints.last?.row, now.wellQuotedRecords < last { problem = now.wellQuotedRecords }
+        var vouched = now.wellQuotedRecords
+        if let problem {
+            vouched = min(vouched, problem)
+        } else if now.isFinal && progress.isComplete && !readers.isSnapshot {
+            vouched = Int.max
+        }
+        knownProblem = problem
+        firstBlank = now.firstBlankRecord
+        wellQuoted = vouched
+        return grew
+    }
+
+    /// Waits a little for the input or the view to grow.
+    private func pause() { usleep(3000) }
+
+    /// Records in the input known now, and whether that is all of them.
+    private var knownRecords: (count: Int, isAll: Bool) {
+        let progress = readers.progress
+        if reader.isFinal && progress.isComplete { return (progress.rowCount, true) }
+        return (reader.checkpoints.last?.row ?? 0, false)
+    }
+
+    // MARK: The file's order
+
+    /// Every record from the first, in order: whole stretches between checkpoints copied
+    /// where they may be, records the index does not vouch for parsed.
+    private func writeFileOrder() {
+        // A snapshot of an input still loading ends at its last whole record.
+        let limit = min(plan.rowLimit.map { plan.headerRows + $0 } ?? Int.max,
+                        readers.isSnapshot ? readers.progress.rowCount : Int.max)
+        var record = 0
+        // Where `record` starts, when it starts at checkpoint `checkpoint`.
+        var position: Int64? = reader.checkpoints[0].offset
+        var checkpoint = 0
+        var parsesRest = !writesRawBytes
+        while !isStopped {
+            let (known, isAll) = knownRecords
+            let end = min(known, limit)
+            if !parsesRest, let start = position, let problem = knownProblem, record >= problem {
+                // Past a quoting problem nothing is vouched for: parse on from here.
+                parsesRest = true
+                position = start
+            }
+            if parsesRest, var start = position {
+                writeParsed(from: &start, record: &record, limit: limit, isAll: isAll)
+                position = start
+                if isAll && start >= reader.end { break }
+            } else if let start = position {
+                // Whole stretches the index vouches for, as they are.
+                let checkpoints = reader.checkpoints
+                var rawEnd = start
+                var rawRecords = record
+                var next = checkpoint
+                while next + 1 < checkpoints.count, checkpoints[next + 1].row <= min(end, wellQuoted, firstBlank) {
+                    next += 1
+                    rawEnd = checkpoints[next].offset
+                    rawRecords = checkpoints[next].row
+                }
+                if isAll && !readers.isSnapshot && next == checkpoints.count - 1 && known <= min(limit, wellQuoted, firstBlank)
+                    && rawEnd < reader.end {
+                    rawEnd = reader.end
+                    rawRecords = known
+                }
+                if rawEnd > start {
+                    copyRaw(from: start, to: rawEnd, records: rawRecords - record)
+                    lastRecordWritten = rawRecords - 1
+                    countRows(from: record, to: rawRecords)
+                    record = rawRecords
+                    position = rawEnd
+                    checkpoint = next
+                    continue
+                }
+                position = nil
+            }
+            if !parsesRest && position == nil {
+                // One at a time up to the next checkpoint (a limit or a problem inside a stretch).
+                let checkpoints = reader.checkpoints
+                let following = checkpoints.firstIndex { $0.row > record }
+                let upTo = following.map { min(checkpoints[$0].row, end) } ?? (isAll ? end : record)
+                if upTo > record {
+                    writeRecords(Array(record..<upTo))
+                    record = upTo
+                    if let following, checkpoints[following].row == record {
+                        position = checkpoints[following].offset
+                        checkpoint = following
+                    }
+                    continue
+                }
+            }
+            if (isAll && record >= end) || record >= limit { break }
+            if !refresh() { pause() }
+        }
+    }
+
+    /// Parses the input from `position` on (a record's start) up to what is indexed, and
+    /// writes each record as cells.
+    private func writeParsed(from position: inout Int64, record: inout Int, limit: Int, isAll: Bool) {
+        if parser == nil { parser = try? RecordParser(dialect: reader.dialect, streams: true) }
+        guard let parser else {
+            outcome.failure = "cannot set up the parser"
+            return
+        }
+        let end = isAll ? reader.end : (reader.checkpoints.last?.offset ?? position)
+        // JSON opens its array with the first record: the header rows, or the first record,
+        // go through the writer itself.
+        let firstParallel = max(plan.headerRows, 1)
+        let parallel = limit == Int.max && !hasFedParser && writer.continuation(sink: { _ in true }) != nil
+        if parallel && record >= firstParallel {
+            // Parse and write on two cores, as far as the input is indexed.
+            let before = position
+            writeInParallel(from: &position, record: &record, isAll: isAll)
+            if position != before || !isAll || isStopped { return }
+        }
+        if parallel && record < firstParallel,
+           let next = reader.checkpoints.first(where: { $0.row >= firstParallel && $0.offset > position }) {
+            // The header rows with the writer itself, up to a checkpoint; the rest on two cores.
+            let before = record
+            window.withBytes(position..<next.offset) { parser.parse($0) }
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+            position = next.offset
+            if record == next.row {
+                writeInParallel(from: &position, record: &record, isAll: isAll)
+                return
+            }
+        } else if parallel && !isAll {
+            return   // the header's checkpoint is not indexed yet
+        }
+        hasFedParser = true
+        let chunk: Int64 = 1 << 20
+        while position < end && record < limit && !isStopped {
+            let stop = min(end, position + chunk)
+            let before = record
+            let from = position
+            window.withBytes(from..<stop) { parser.parse($0) }
+            position = stop
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+        }
+        if isAll && position >= end && record < limit && !isStopped && readers.progress.failure == nil {
+            let before = record
+            parser.finish()
+            deliver(parser.takeRecords(), record: &record, limit: limit)
+            countRows(from: before, to: record)
+        }
+    }
+
+
+    /// Parses the input from checkpoint `position` to its end on two cores: stretches
+    /// between checkpoints, each parsed by a parser of its own and written by a copy of the
+    /// writer (`continuation`), their bytes then handed on in order. Returns at once when
+    /// the writer has no copy (a table measures its rows in order).
+    private func writeInParallel(from position: inout Int64, record: inout Int, isAll: Bool) {
+        let checkpoints = reader.checkpoints
+        guard var index = checkpoints.firstIndex(where: { $0.offset == position }) else { return }
+        let reader = self.reader!
+        let plan = self.plan
+        let failure = readers.progress.failure
+        while index < checkpoints.count && !isStopped {
+            // The next stretch for each core.
+            var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
+            while stretches.count < 2 && index < checkpoints.count {
+                let start = checkpoints[index]
+                var next = index + 1
+                while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
+                var endsInput = next >= checkpoints.count
+                if endsInput && !isAll {
+                    // Still loading: up to the last checkpoint, the rest later.
+                    next = checkpoints.count - 1
+                    endsInput = false
+                    if next <= index { break }
+                }
+                let end = endsInput ? reader.end : checkpoints[next].offset
+                let lastRecord = endsInput ? readers.progress.rowCount : checkpoints[next].row
+                stretches.append((start.offset, end, start.row, endsInput,
+                                  lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
+                index = next
+            }
+            if stretches.isEmpty { return }
+            let work = ParallelWork(count: stretches.count)
+            for slot in stretches.indices {
+                let box = work.outputs[slot]
+                work.writers[slot] = writer.continuation(sink: { bytes in box.bytes.append(contentsOf: bytes); return true })
+            }
+            let round = stretches
+            BackgroundScan<Int>.runConcurrently(round.count) { slot in
+                let stretch = round[slot]
+                guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
+                let window = ByteWindow(source: reader.source, readSize: 1 << 20)
+                var number = stretch.firstRecord
+                var projection = Projection()
+                func deliver() {
+                    for row in parser.takeRecords() {
+                        switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                        case .success(let shaped?): writer.write(shaped)
+                        case .success(nil): break
+                        case .failure(let error): work.outputs[slot].failure = error.description
+                        }
+                        if !row.continuesInNext { number += 1 }
+                    }
+                }
+                if stretch.isWellQuoted {
+                    // Records the index vouches for are split from their bytes, no parser.
+                    var splitter = WellQuotedSplitter(dialect: reader.dialect)
+                    window.withBytes(stretch.start..<stretch.end) { bytes in
+                        splitter.split(bytes) { row in
+                            switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                            case .success(let shaped?): writer.write(shaped)
+                            case .success(nil): break
+                            case .failure(let error): work.outputs[slot].failure = error.description
+                            }
+                            number += 1
+                        }
+                    }
+                } else {
+                    var offset = stretch.start
+                    while offset < stretch.end {
+                        let stop = min(stretch.end, offset + (1 << 20))
+                        let from = offset
+                        window.withBytes(from..<stop) { parser.parse($0) }
+                        offset = stop
+                        deliver()
+                    }
+                    if stretch.endsInput && failure == nil {
+                        parser.finish()
+                        deliver()
+                    }
+                }
+                writer.flushAll()
+                work.outputs[slot].records = number - stretch.firstRecord
+            }
+            for slot in stretches.indices where !isStopped {
+                let output = work.outputs[slot]
+                if let failure = output.failure {
+                    outcome.failure = failure
+                    return
+                }
+                output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
+                countRows(from: record, to: record + output.records)
+                record += output.records
+                if output.records > 0 {
+                    lastRecordWritten = record - 1
+                    lastByte = lineEnding.last ?? 0x0A
+                }
+                position = stretches[slot].endsInput ? reader.end : stretches[slot].end
+            }
+        }
+    }
+
+    /// Writes parsed rows (records and pieces) in order, from record `record` on.
+    private func deliver(_ rows: [Row], record: inout Int, limit: Int) {
+        for row in rows {
+            if record >= limit || isStopped { return }
+            writeCells(row, record: record)
+            if !row.continuesInNext {
+                lastRecordWritten = record
+                record += 1
+            }
+        }
+    }
+
+    /// Copies bytes `start..<end` of the input, `records` whole records, as they are.
+    private func copyRaw(from start: Int64, to end: Int64, records: Int) {
+        var position = start
+        if end - start >= 1 << 20, let file = reader.source as? FileSource, writer.flushAll() {
+            position += sink.copy(from: file.descriptor, offset: start, length: end - start)
+            if position > start { lastByte = window.withBytes((position - 1)..<position) { $0.first ?? 0 } }
+        }
+        var counted = position == start ? 0 : records
+        while position < end && !isStopped {
+            let stop = min(end, position + (1 << 20))
+            let from = position
+            window.withBytes(from..<stop) { bytes in
+                _ = writer.writeRaw(bytes, records: stop == end ? records - counted : 0, lineEnding: false)
+                if let last = bytes.last { lastByte = last }
+            }
+            if stop == end { counted = records }
+            position = stop
+            if control.isCancelled { return }
+        }
+    }
+
+    private func countRows(from: Int, to: Int) {
+        let rows = max(0, to - max(from, plan.headerRows))
+        guard rows > 0 else { return }
+        outcome.rows += rows
+        control.advance(by: Int64(rows))
+    }
+
+    // MARK: Records one at a time
+
+    /// Writes `records` (in increasing order), each found from the checkpoint before it.
+    private func writeRecords(_ records: [Int]) {
+        SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: records) { span in
+            write(span)
+            return !isStopped
+        }
+    }
+
+    /// Writes one record from its span: its own bytes, or its cells.
+    private func write(_ span: RecordSpan, bytes given: UnsafeRawBufferPointer? = nil) {
+        defer {
+            lastRecordWritten = span.record
+            countRows(from: span.record, to: span.record + 1)
+        }
+        // A blank line is written `""` (readers such as Python's csv skip blank lines).
+        let isBlank = span.length <= 2 && span.record >= firstBlank
+            && (given.map { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } }
+                ?? window.withBytes(span.start..<span.end) { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } })
+        if writesRawBytes && span.record < wellQuoted && !isBlank {
+            if let given {
+                writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
+                if let last = given.last { lastByte = last }
+            } else {
+                forEachPiece(of: span) { bytes, isLast in
+                    writer.writeRaw(bytes, records: isLast ? 1 : 0, lineEnding: isLast && !span.hasTerminator)
+                    if let last = bytes.last { lastByte = last }
+                }
+            }
+            if !span.hasTerminator { lastByte = lineEnding.last ?? 0x0A }
+            return
+        }
+        // As cells: a well-quoted record with a line ending joins the ones before in the
+        // parser; others are parsed alone, as a record read from its offset is (the last
+        // record of an input that has no line ending may be an open quote, and text after
+        // a closing quote is read by the parser's own rule, which needs the record's start).
+        let parser: RecordParser
+        let isShared = span.hasTerminator && span.record < wellQuoted
+        if isShared {
+            if self.parser == nil { self.parser = try? RecordParser(dialect: reader.dialect, streams: true) }
+            guard let shared = self.parser else { return }
+            parser = shared
+        } else {
+            guard let alone = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
+            parser = alone
+        }
+        var record = span.record
+        func feed(_ bytes: UnsafeRawBufferPointer) {
+            guard !bytes.isEmpty else { return }
+            // A blank line after a record that ended with a lone CR would read as its LF:
+            // it is fed as a blank line of a CR, which reads as the same one empty cell.
+            if isShared && lastFedCR && bytes.count == 1 && bytes.first == 0x0A {
+                let blank: [UInt8] = [0x0D]
+                blank.withUnsafeBytes { parser.parse($0) }
+                for row in parser.takeRecords() where !isStopped {
+                    writeCells(row, record: record)
+                    if !row.continuesInNext { record += 1 }
+                }
+                return
+            }
+            parser.parse(bytes)
+            if isShared { lastFedCR = bytes.last == 0x0D }
+            for row in parser.takeRecords() where !isStopped {
+                writeCells(row, record: record)
+                if !row.continuesInNext { record += 1 }
+            }
+        }
+        if let given {
+            feed(given)
+        } else {
+            forEachPiece(of: span) { bytes, _ in feed(bytes) }
+        }
+        if !span.hasTerminator {
+            parser.finish()
+            for row in parser.takeRecords() where !isStopped { writeCells(row, record: record) }
+        }
+    }
+
+    /// Calls `body` with the bytes of `span`, a few MiB at a time.
+    private func forEachPiece(of span: RecordSpan, _ body: (UnsafeRawBufferPointer, Bool) -> Void) {
+        var position = span.start
+        while position < span.end && !isStopped {
+            let stop = min(span.end, position + Int64(Self.longRecord))
+            let from = position
+            window.withBytes(from..<stop) { body($0, stop == span.end) }
+            position = stop
+        }
+        if span.length > Self.longRecord { window.shrink() }
+    }
+
+    /// Writes a record (or a piece) as cells: the first cell emptied where asked, the
+    /// columns chosen.
+    private func writeCells(_ given: Row, record: Int) {
+        switch Self.shaped(given, record: record, plan: plan, projection: &projection) {
+        case .success(let row?):
+            writer.write(row)
+            if !row.continuesInNext { lastByte = lineEnding.last ?? 0x0A }
+        case .success(nil):
+            break
+        case .failure(let failure):
+            outcome.failure = failure.description
+        }
+    }
+
+    /// `given` as the plan writes it: its first cell emptied where asked, its columns
+    /// chosen (a record in pieces is gathered by `projection`: nil until its last piece).
+    static func shaped(_ given: Row, record: Int, plan: ExportPlan, projection: inout Projection) -> Result<Row?, ExportError> {
+        var row = given
+        if !plan.emptiedFirstCells.isEmpty && plan.emptiedFirstCells.contains(record) && row.count > 0 && !row.continuesPrevious {
+            let cut = row.ends[0]
+            row.bytes.removeFirst(cut)
+            row.ends = row.ends.map { $0 - cut }
+        }
+        guard let columns = plan.columns else { return .success(row) }
+        if row.continuesInNext || row.continuesPrevious || projection.isGathering {
+            guard projection.gather(row, columns: columns) else {
+                return .failure(.unreadable("\(plan.name): record \(record + 1) has chosen cells over \(Projection.limit >> 20) MiB in all; "
+                                            + "write it without --columns (or hidden columns)"))
+            }
+            return .success(row.continuesInNext ? nil : projection.take(columns))
+        }
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(columns.count)
+        for column in columns {
+            bytes.append(contentsOf: row.field(column))
+            ends.append(bytes.count)
+        }
+        return .success(Row(bytes: bytes, ends: ends))
+    }
+
+    // MARK: A view's rows in its order
+
+    /// The rows of `plan.rows`, in its order, as they come.
+    private func writeSequence() {
+        guard let rows = plan.rows else { return }
+        var written = 0
+        var batch = 2048
+        while !isStopped {
+            let complete = rows.isComplete
+            let available = min(rows.count, plan.rowLimit ?? Int.max)
+            while written < available && !isStopped {
+                // Small windows while the view's pass still holds its memory (a sort's
+                // merge), full ones after.
+                let size = rows.isComplete ? batch : min(batch, 4096)
+                let refs = rows.records(in: written..<min(available, written + size))
+                if refs.isEmpty { break }
+                refresh()
+                let average = writeWindow(refs)
+                written += refs.count
+                batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
+            }
+            if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
+            pause()
+        }
+    }
+
+    /// Writes `refs` in their order, reading them in the order they lie in the input;
+    /// returns their average length.
+    private func writeWindow(_ refs: [RecordRef]) -> Int {
+        let isInOrder = zip(refs, refs.dropFirst()).allSatisfy { $0.record < $1.record }
+        if isInOrder && refs.contains(where: { $0.offset == nil }) {
+            // A filter in the file's order: straight through, no window.
+            var total = 0
+            SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: refs.map(\.record)) { span in
+                total += span.length
+                write(span)
+                return !isStopped
+            }
+            return total / max(1, refs.count)
+        }
+        // Find each record's span in the input's order, keep its bytes, write in view order.
+        var spans = [RecordSpan?](repeating: nil, count: refs.count)
+        let order = refs.indices.sorted { (refs[$0].offset ?? -1, refs[$0].record) < (refs[$1].offset ?? -1, refs[$1].record) }
+        let finder = SpanFinder(reader: reader, window: window)
+        let withoutOffset = order.filter { refs[$0].offset == nil }
+        if !withoutOffset.isEmpty {
+            var byRecord: [Int: Int] = [:]
+            for index in withoutOffset { byRecord[refs[index].record] = index }
+            finder.forEachSpan(ofRecords: withoutOffset.map { refs[$0].record }.sorted()) { span in
+                if let index = byRecord[span.record] { spans[index] = span }
+                return true
+            }
+        }
+        // Records far apart are read each with its neighbours closer than `gap`, in one
+        // read: a window over a sorted 1 GiB file reads its records, not the file.
+        let gap: Int64 = 4096
+        let alone = Int64(max(512, min(4096, 2 * averageRecord)))
+        var runEnds = [Int64](repeating: 0, count: order.count)
+        var runEnd: Int64 = 0
+        for position in order.indices.reversed() {
+            guard let offset = refs[order[position]].offset else { continue }
+            if runEnd == 0 || runEnd - offset > Int64(window.readSize) || position + 1 >= order.count
+                || (refs[order[position + 1]].offset ?? offset) - offset > gap {
+                runEnd = offset + alone
+            }
+            runEnds[position] = runEnd
+        }
+        window.readAhead = Int(alone)
+        defer { window.readAhead = window.readSize }
+        var storage: [UInt8] = []
+        var places = [Int](repeating: -1, count: refs.count)
+        // Pages are touched only as they fill: the room a window may need, never doubled.
+        storage.reserveCapacity(min(Self.windowBytes + Self.windowBytes / 4, refs.count * 1024))
+        for (position, index) in order.enumerated() {
+            if control.isCancelled { return 1 }
+            if let offset = refs[index].offset {
+                window.prefetch(offset..<min(reader.end, max(runEnds[position], offset + 1)))
+                spans[index] = finder.span(ofRecord: refs[index].record, at: offset, isWellQuoted: refs[index].record < wellQuoted)
+            }
+            guard let span = spans[index], span.length <= Self.longRecord else { continue }
+            places[index] = storage.count
+            window.withBytes(span.start..<span.end) { storage.append(contentsOf: $0) }
+        }
+        var total = 0
+        storage.withUnsafeBytes { bytes in
+            for index in refs.indices where !isStopped {
+                guard let span = spans[index] else {
+                    outcome.failure = "\(plan.name): record \(refs[index].record + 1) could not be read again"
+                    return
+                }
+                total += span.length
+                if places[index] >= 0 {
+                    write(span, bytes: UnsafeRawBufferPointer(rebasing: bytes[places[index]..<(places[index] + span.length)]))
+                } else {
+                    write(span)
+                }
+            }
+        }
+        averageRecord = total / max(1, refs.count)
+        return averageRecord
+    }
+}
+
+/// What the two cores of a parallel stretch hand back: each slot is written by one thread
+/// only, and read by the exporter's thread after both have joined.
+private final class ParallelWork: @unchecked Sendable {
+    // @unchecked: slot `i` of `writers` and `outputs` is touched by worker `i` alone while
+    // the workers run (`runConcurrently` joins them before the exporter reads a slot).
+    final class Output {
+        var bytes: [UInt8] = []
+        var records = 0
+        var failure: String?
+    }
+    var writers: [RecordWriting?]
+    let outputs: [Output]
+
+    init(count: Int) {
+        writers = Array(repeating: nil, count: count)
+        outputs = (0..<count).map { _ in Output() }
+    }
+}
+
+/// The chosen cells of a record that arrives in pieces, gathered until its last piece.
+struct Projection {
+    /// Bytes of chosen cells gathered at most for one record.
+    static let limit = 64 << 20
+    private var pieces = RecordPieces()
+    private var cells: [Int: [UInt8]] = [:]
+    private var bytes = 0
+    private(set) var isGathering = false
+
+    /// Takes a piece (or a whole record); false past `limit`.
+    mutating func gather(_ row: Row, columns: [Int]) -> Bool {
+        let first = pieces.place(row)
+        isGathering = row.continuesInNext
+        for index in 0..<row.count where columns.contains(first + index) {
+            let field = row.field(index)
+            cells[first + index, default: []].append(contentsOf: field)
+            bytes += field.count
+        }
+        return bytes <= Self.limit
+    }
+
+    /// The record's chosen cells, in order; gathering starts again.
+    mutating func take(_ columns: [Int]) -> Row {
+        var result: [UInt8] = []
+        var ends: [Int] = []
+        for column in columns {
+            result.append(contentsOf: cells[column] ?? [])
+            ends.append(result.count)
+        }
+        cells = [:]
+        bytes = 0
+        isGathering = false
+        return Row(bytes: result, ends: ends)
+    }
+}

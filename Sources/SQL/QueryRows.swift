@@ -1,0 +1,336 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import Synchronization
+import Table
+
+/// The answer to a query as a table on screen: a row source whose rows SQLite makes on a
+/// thread the answer owns, published in batches while the statement runs.
+///
+/// The thread waits for the input's first rows (the columns are those of the header and
+/// the first thousand records, as with `--sql`), opens a connection of its own over the
+/// input's index (followed as it grows: the query sees the whole input, reading each part
+/// as soon as the index has passed it), prepares the query and steps it. Everything
+/// SQLite touches stays on that thread; only finished rows cross to the UI thread, which
+/// takes them on news (`update()`). At most `limits` rows are kept: past them the
+/// statement stops and the answer says so (`Phase.cut`), so memory does not grow with an
+/// answer of any size. `cancel()` stops the statement from the UI thread (SQLite's
+/// progress handler, and the tables' read-ahead); dropping the answer cancels it and waits
+/// for its thread.
+public final class QueryRows: RowSource {
+    /// How much of an answer is kept in memory.
+    public struct Limits: Sendable {
+        /// Rows kept at most.
+        public var rows: Int
+        /// Bytes of rows kept at most (cells and their bookkeeping, as `Row.memoryCost`).
+        public var bytes: Int
+
+        public init(rows: Int = 1_000_000, bytes: Int = 256 << 20) {
+            self.rows = rows
+            self.bytes = bytes
+        }
+    }
+
+    /// Where the answer is.
+    public enum Phase: Sendable, Equatable {
+        /// Waiting for the input's first rows, which name its columns.
+        case waiting
+        /// SQLite runs the statement.
+        case running
+        /// Every row of the answer is here.
+        case done
+        /// The statement was stopped at the limit: the rows here are the first ones.
+        case cut
+        /// The statement failed: before the answer had columns, or after some rows came.
+        case failed(SQLError)
+        /// Stopped by `cancel()`.
+        case cancelled
+
+        /// True when no more rows will come.
+        public var isFinal: Bool {
+            switch self {
+            case .waiting, .running: false
+            case .done, .cut, .failed, .cancelled: true
+            }
+        }
+    }
+
+    /// What the thread publishes for the UI thread.
+    private struct Published: Sendable {
+        var columns: [String]?
+        var rowidColumn: Int?
+        var rows: [Row] = []
+        var phase = Phase.waiting
+        var seconds: Double?
+    }
+
+    public let name: String
+    public let wake: @Sendable () -> Void
+    /// The query, as typed.
+    public let query: String
+    private let published = Handoff(Published())
+    private let control: QueryControl
+    private let readers: RecordReaders
+    private let ended = DispatchSemaphore(value: 0)
+
+    // The UI thread's copy of what was published.
+    private var header: Row?
+    /// The rows taken, in parts as they came (a snapshot shares them).
+    private var parts: [[Row]] = []
+    private var starts: [Int] = []
+    private var dataRows = 0
+    private var widest = 0
+    private var tookRowsWhileRunning = false
+    /// Where the answer is, as of the last `update()`.
+    public private(set) var phase = Phase.waiting
+    /// The column of the answer that is the input's rowid (`select rowid, …`), if any.
+    public private(set) var rowidColumn: Int?
+    /// Seconds the statement took, once it has ended.
+    public private(set) var seconds: Double?
+    public private(set) var generation = 0
+
+    /// Starts `query` over the input that `readers` read, whose header row's cells are
+    /// `header` (none when `headerRows` is 0), as tables `names` (`t` and its stem).
+    /// `wake` is called from the answer's thread when it has news.
+    public init(query: String, readers: RecordReaders, header: [String], headerRows: Int, names: [String],
+                limits: Limits = Limits(), settings: SQLSettings = SQLSettings(),
+                wake: @escaping @Sendable () -> Void) {
+        self.query = query
+        self.readers = readers
+        self.wake = wake
+        name = "SQL " + query.split(whereSeparator: \.isNewline).joined(separator: " ")
+        // The input read so far is news too (at most ten wakes a second): while a sort or
+        // a group reads it, no row comes for a long time.
+        let waker = Waker(wake)
+        control = QueryControl(onRead: { waker.poke() })
+        let control = self.control, published = self.published, ended = self.ended
+        // A cancel while the thread waits for the input's first rows wakes it.
+        control.watch([readers.changes])
+        let thread = Thread {
+            QueryRows.yieldToInteractiveThreads()
+            let started = ContinuousClock.now
+            var phase = Phase.done
+            do throws(SQLError) {
+                try QueryRows.awaitFirstRows(readers: readers, headerRows: headerRows, control: control)
+                guard let input = SQLInput(readers: readers, header: header, name: names.first ?? "t", headerRows: headerRows) else {
+                    throw .input("no records to query")
+                }
+                let database = try SQLDatabase(inputs: names.map { input.named($0) }, settings: settings, control: control)
+                let answer = try database.prepareKeepingControl(query)
+                // A column of the input named rowid hides SQLite's own.
+                let hasRowidColumn = input.columns.contains { SQLNames.folded($0) == "rowid" }
+                let rowid = hasRowidColumn ? nil : answer.rowidColumn(ofTables: names)
+                let columns = answer.columns
+                published.change { state in
+                    state.columns = columns
+                    state.rowidColumn = rowid
+                    state.phase = .running
+                }
+                waker.poke(now: true)
+                var kept = 0, bytes = 0
+                // A row at a time: each is published as it comes, whatever the next step costs.
+                while let rows = try answer.next(batch: 1) {
+                    guard let row = rows.first else { continue }
+                    if kept >= limits.rows || bytes + row.memoryCost > limits.bytes {
+                        phase = .cut
+                        break
+                    }
+                    kept += 1
+                    bytes += row.memoryCost
+                    published.change { $0.rows.append(row) }
+                    waker.poke(now: kept == 1)
+                }
+            } catch {
+                phase = error == .cancelled ? .cancelled : .failed(error)
+            }
+            let took = (ContinuousClock.now - started).components
+            let seconds = Double(took.seconds) + Double(took.attoseconds) / 1e18
+            let final = phase
+            published.change { state in
+                state.phase = final
+                state.seconds = seconds
+            }
+            ended.signal()
+            wake()
+        }
+        thread.name = "csvfreeze sql answer"
+        thread.start()
+    }
+
+    deinit {
+        control.cancel()
+        ended.wait()
+    }
+
+    /// Stops the statement; the rows so far stay (the phase becomes `cancelled` once the
+    /// thread has stopped).
+    public func cancel() { control.cancel() }
+
+    /// Blocks until the statement has ended (for tests).
+    public func waitForEnd() {
+        ended.wait()
+        ended.signal()
+    }
+
+    /// Takes what the answer's thread published since the last call (on the UI thread, on
+    /// news); true when something changed.
+    @discardableResult
+    public func update() -> Bool {
+        let before = phase
+        let news = published.change { state -> Published in
+            let news = state
+            state.rows = []
+            return news
+        }
+        if header == nil, let columns = news.columns {
+            header = Row(cells: columns)
+            widest = columns.count
+            rowidColumn = news.rowidColumn
+        }
+        if !news.rows.isEmpty {
+            parts.append(news.rows)
+            starts.append(dataRows)
+            dataRows += news.rows.count
+            widest = max(widest, news.rows.map(\.count).max() ?? 0)
+            if !news.phase.isFinal { tookRowsWhileRunning = true }
+        }
+        phase = news.phase
+        seconds = news.seconds
+        if phase.isFinal && !before.isFinal && tookRowsWhileRunning {
+            // A sort or filter started while rows came covered the rows of then: with the
+            // answer whole, they run again over every row.
+            generation += 1
+        }
+        return !news.rows.isEmpty || news.phase != before || (news.columns != nil && parts.isEmpty && before == .waiting)
+    }
+
+    /// Bytes of the input the statement's scans have read so far, and the input's size
+    /// when known (a scan of a table twice reads it twice).
+    public var inputRead: (bytes: Int64, total: Int64?) {
+        let progress = readers.progress
+        return (control.bytesRead, progress.isComplete ? progress.bytesRead : progress.totalBytes)
+    }
+
+    /// The answer's column names, once the statement is prepared.
+    public var columns: [String]? { header?.strings }
+
+    /// Rows of the answer taken so far.
+    public var answerRowCount: Int { dataRows }
+
+    // MARK: RowSource
+
+    /// The header (once the columns are known) and the rows so far.
+    public var rowCount: Int { header == nil ? 0 : 1 + dataRows }
+    public var isComplete: Bool { phase.isFinal }
+    public var columnCount: Int { widest }
+    /// The answer's column names.
+    public var headerRows: Int? { 1 }
+    /// An answer has no file behind it.
+    public var file: CellStore? { nil }
+
+    public func row(_ index: Int) -> Row? {
+        if index == 0 { return header }
+        guard index > 0, index <= dataRows else { return nil }
+        return Self.row(index - 1, parts: parts, starts: starts)
+    }
+
+    public func rows(_ refs: [RecordRef]) -> [Int: Row] {
+        var result: [Int: Row] = [:]
+        for ref in refs {
+            if let row = row(ref.record) { result[ref.record] = row }
+        }
+        return result
+    }
+
+    /// The rows now: the parts are shared, not copied.
+    public func snapshot() -> RowSnapshot? {
+        guard let header else { return RowSnapshot(rows: []) }
+        let parts = self.parts, starts = self.starts
+        return RowSnapshot(count: rowCount, columnCount: widest) { range in
+            range.map { $0 == 0 ? header : Self.row($0 - 1, parts: parts, starts: starts) }
+        }
+    }
+
+    /// Data row `index` (from 0) of `parts`.
+    private static func row(_ index: Int, parts: [[Row]], starts: [Int]) -> Row {
+        var low = 0, high = parts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return parts[low][index - starts[low]]
+    }
+
+    // MARK: The answer's thread
+
+    /// Waits until the index has the header and the first thousand records (the columns
+    /// are taken from them, as with `--sql`), or the whole input when it is shorter.
+    static func awaitFirstRows(readers: RecordReaders, headerRows: Int, control: QueryControl) throws(SQLError) {
+        let wanted = headerRows + 1000
+        let changes = readers.changes
+        while true {
+            let version = changes.version
+            let progress = readers.progress
+            if control.isCancelled { throw .cancelled }
+            if let failure = progress.failure, progress.rowCount == 0 { throw .input(failure) }
+            if progress.rowCount >= wanted || progress.isComplete { return }
+            changes.wait(past: version)
+        }
+    }
+
+    /// Lowers the thread's priority a little, as the viewer's other passes do: keys and
+    /// drawing get a core first.
+    static func yieldToInteractiveThreads() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
+        #endif
+    }
+}
+
+/// Wakes the event loop for news from an answer's thread: at once for the first news, then
+/// at most ten times a second, and once more after the last news (a timer, so rows that
+/// came just before a long step are not left unseen).
+final class Waker: Sendable {
+    private let wake: @Sendable () -> Void
+    private let state = Mutex<(last: ContinuousClock.Instant?, isScheduled: Bool)>((nil, false))
+    static let interval = Duration.milliseconds(100)
+
+    init(_ wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    /// There is news; `now`: wake at once.
+    func poke(now: Bool = false) {
+        let clock = ContinuousClock.now
+        // Nil: wake now; a duration: a wake is due after it; none: one is scheduled already.
+        let due: Duration?? = state.withLock { state in
+            if now || state.last.map({ clock - $0 >= Waker.interval }) ?? true {
+                state.last = clock
+                return .some(nil)
+            }
+            guard !state.isScheduled, let last = state.last else { return nil }
+            state.isScheduled = true
+            return .some(Waker.interval - (clock - last))
+        }
+        switch due {
+        case .some(nil):
+            wake()
+        case .some(let delay?):
+            let wake = self.wake, state = self
+            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
+                state.fired()
+                wake()
+            }
+        case nil:
+            break
+        }
+    }
+
+    private func fired() {
+        state.withLock { state in
+            state.isScheduled = false
+            state.last = ContinuousClock.now
+        }
+    }
+}

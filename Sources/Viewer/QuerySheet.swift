@@ -1,0 +1,86 @@
+import CellStore
+import SQL
+import Table
+
+/// The answer to an SQL query (`Q`), as a sheet over the table: its rows come from a
+/// `QueryRows`, whose thread steps the statement, and fill in as they come. It can be
+/// searched, filtered, sorted and saved like any sheet; Esc stops a statement that runs
+/// (the rows so far stay), and goes back.
+///
+/// A query that SQLite refuses never opens a sheet worth seeing: the sheet closes and
+/// the table says SQLite's message (`farewell`), where Q and Up bring the query back to
+/// be mended. Enter on a row goes to that row of the table when the answer has `t`'s rowid
+/// (`select rowid, … from t`); otherwise it says how to get one.
+final class QuerySheet: SheetSource {
+    let viewer: Viewer
+    private let rows: QueryRows
+    private let headerRows: Int
+    private var note: String?
+    /// What the table says when the sheet closes itself (a query SQLite refused).
+    private(set) var farewell: String?
+
+    init(rows: QueryRows, headerRows: Int, table: Viewer) {
+        self.rows = rows
+        self.headerRows = headerRows
+        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options), screenSize: table.screenSize)
+        update()
+        // A quick statement's columns (and end) may be here already: the sheet was laid
+        // out before them, and no news may follow to lay it out again.
+        viewer.handle(.refresh)
+    }
+
+    func update() {
+        rows.update()
+        let previous = note
+        let count = Viewer.counted(rows.answerRowCount, "row")
+        switch rows.phase {
+        case .waiting:
+            note = "SQL: waiting for the input's first rows…  (Esc goes back)"
+        case .running:
+            let read = rows.inputRead
+            let part = read.total.flatMap { $0 > 0 ? "\(min(99, Viewer.percent(read.bytes, of: $0)))% of the input read" : nil }
+                ?? "\(Viewer.bytes(Double(read.bytes))) read"
+            note = "SQL running… \(part), \(count)" + (rows.answerRowCount > 0 ? "  (Esc stops)" : "  (Esc goes back)")
+        case .done where rows.columns?.isEmpty == true:
+            // A statement with no answer (`create temp table …` alone): nothing to show.
+            farewell = "SQL: done; the statement answers with no columns (temporary tables last for one Q)"
+            viewer.finish()
+        case .done where rows.answerRowCount == 0:
+            note = "no rows: the answer is empty"
+        case .done:
+            note = "\(count) in \(Self.seconds(rows.seconds))"
+                + (rows.rowidColumn != nil ? "  (Enter: that row in the table)" : "")
+        case .cut:
+            note = "the first \(count): an answer on screen keeps no more (--sql writes it all)"
+        case .failed(let error) where rows.columns == nil:
+            farewell = "SQL: " + error.description
+            viewer.finish()
+        case .failed(let error):
+            note = "SQL stopped: \(error.description)" + (rows.answerRowCount > 0 ? "  (the \(count) before stay)" : "")
+        case .cancelled:
+            note = "stopped: the \(count) so far stay  (Esc goes back)"
+        }
+        let ended = rows.phase.isFinal && (previous == nil || previous?.hasPrefix("SQL") == true)
+        viewer.sayNote(note, replacing: previous, always: ended && note != previous)
+    }
+
+    func choose(record: Int) -> SheetChoice {
+        guard let column = rows.rowidColumn else {
+            return .stay("Enter goes to a row of the table when the answer has its rowid: select rowid, … from t")
+        }
+        guard let row = rows.row(record), let rowid = Int(row.string(column)) else {
+            return .stay("this row's rowid is empty: it comes from no row of the table")
+        }
+        return .command(.goToRecord(rowid - 1 + headerRows))
+    }
+
+    func cancel() { rows.cancel() }
+
+    /// `41 ms`, `2.5 s`, `12 s`, `2 min`.
+    static func seconds(_ value: Double?) -> String {
+        guard let value else { return "?" }
+        if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
+        if value < 10 { return "\((value * 10).rounded() / 10) s" }
+        return Viewer.duration(value)
+    }
+}

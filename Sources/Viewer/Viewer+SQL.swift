@@ -1,0 +1,63 @@
+import CellStore
+import SQL
+
+extension Viewer {
+    /// `Q`: the prompt for an SQL query over the file; in a sheet, where to go for it.
+    func openSQLPrompt() {
+        guard !options.isSheet else {
+            message = "SQL asks the file: Esc goes back to it, then Q (Up brings back the last query)"
+            return
+        }
+        input.open(.sql)
+    }
+
+    /// Runs `text` over the file as table `t` (and its stem), the answer a sheet over this
+    /// table. The query reads the whole input through the store's index (the file is not
+    /// opened again; a stream was spooled), following it while it loads: the answer has
+    /// every row's say, as with `--sql`. A followed file's query covers the rows read so
+    /// far (a followed file never ends).
+    func runSQL(_ text: String) {
+        guard !text.trimmingSpaces.isEmpty else { return }
+        guard !options.isSheet, let file else {
+            message = "SQL asks the file: Esc goes back to it, then Q"
+            return
+        }
+        guard file.readRowCount > 0 || file.isComplete else {
+            message = "nothing to query yet: the input has no rows so far"
+            return
+        }
+        let header = options.headerRows > 0 ? file.row(0)?.strings ?? [] : []
+        let names = SQLNames.tableNames(forPaths: [file.name == "stdin" ? nil : file.name]).first ?? ["t"]
+        let rows = QueryRows(query: text, readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders,
+                             header: header, headerRows: options.headerRows, names: names, wake: source.wake)
+        requests.sheet = QuerySheet(rows: rows, headerRows: options.headerRows, table: self)
+    }
+
+    /// True while this viewer shows an answer whose statement still runs and has rows to
+    /// keep: Esc stops it (with none yet, Esc goes back, which stops it too).
+    var isAnswerRunning: Bool {
+        guard let answer = source as? QueryRows else { return false }
+        return !answer.phase.isFinal && answer.answerRowCount > 0
+    }
+
+    /// Esc on an answer whose statement runs: stops it, the rows so far stay.
+    func stopSQL() {
+        guard let answer = source as? QueryRows, !answer.phase.isFinal else { return }
+        answer.cancel()
+        message = "stopping the query: the rows so far stay"
+    }
+
+    /// Enter on an answer's row with the rowid of `t`: the cursor goes to that record
+    /// (`record` counts the header records), where this view shows it.
+    func goToRecord(_ record: Int) {
+        sync()
+        let number = Self.grouped(record - options.headerRows + 1)
+        guard let row = table.row(ofRecord: record), row < dataRowCount else {
+            message = "row \(number) is not in this view" + (table.isMapped ? " (a filter leaves it out)" : "")
+            return
+        }
+        markJump()
+        moveCursor(toRow: row, column: cursorColumn)
+        message = "row \(number): the answer's rowid  ('' comes back; Q and Up: the query again)"
+    }
+}

@@ -1,0 +1,135 @@
+// The export figures: `csvfreeze --output …` end to end, each beside the tool a user
+// would pick instead (cat, grep, DuckDB when .venv-peers holds it), in the same run.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Export
+import Foundation
+import Query
+import Table
+import Viewer
+
+/// Runs `command` with `sh -c`, its output thrown away unless it is redirected in the
+/// command itself; returns the wall time and the peak memory of the slowest process
+/// (GNU time's maximum resident set size), in MiB.
+func shell(_ command: String) -> (seconds: Double, mib: Double, status: Int32) {
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid())").path
+    defer { unlink(report) }
+    let start = now()
+    let status = system("/usr/bin/time -f %M -o '\(report)' sh -c \(shellQuoted(command)) > /dev/null")
+    let seconds = now() - start
+    let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8))?
+        .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.last ?? -1
+    return (seconds, kilobytes / 1024, status)
+}
+
+func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+/// The best of `runs` timings of `command` (the page cache warm, other builders busy).
+func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) {
+    var result = (seconds: Double.infinity, mib: 0.0)
+    for _ in 0..<runs {
+        let run = shell(command)
+        if run.seconds < result.seconds { result = (run.seconds, run.mib) }
+    }
+    return result
+}
+
+
+@MainActor func exportBenchmark(big: String, directory: String) throws {
+    print("\n— export (--output, Ctrl-S), beside cat, grep and DuckDB in the same run; load average \(loadAverage()) —")
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        print("no csvfreeze beside the benchmark: swift build -c release first")
+        return
+    }
+    let peers = FileManager.default.currentDirectoryPath + "/.venv-peers/bin/python"
+    let hasDuckDB = FileManager.default.isExecutableFile(atPath: peers)
+        && shell("'\(peers)' -c 'import duckdb'").status == 0
+    if !hasDuckDB { print("(no DuckDB: sh scripts/setup-peers.sh installs it in .venv-peers)") }
+    let file = shellQuoted(big)
+    let me = shellQuoted(binary)
+
+    // 1. Nothing changed: the file's own bytes, beside cat.
+    _ = shell("cat \(file) > /dev/null")
+    let identical = shell("\(me) --output csv \(file) | cmp -s - \(file)").status == 0
+    let cat = best(3, "cat \(file) | cat > /dev/null")
+    let plain = best(3, "\(me) --output csv \(file) | cat > /dev/null")
+    report("--output csv, nothing changed", s(plain.seconds),
+           target: String(format: "cat|cat %.2f s (≤ 3×: %.2f×)", cat.seconds, plain.seconds / cat.seconds),
+           ok: plain.seconds <= 3 * cat.seconds)
+    report("  byte for byte the input", identical ? "yes" : "NO", ok: identical)
+    let toFile = best(2, "\(me) --output csv \(file) > '\(directory)/export-copy.csv'")
+    unlink("\(directory)/export-copy.csv")
+    report("  into a file (copy_file_range)", s(toFile.seconds), target: String(format: "peak %.1f MiB", toFile.mib))
+
+    // 2. A filter: many matches and none, beside grep.
+    for (pattern, label) in [("line two 3", "many matches"), ("zzqqxx", "no match")] {
+        let grep = best(2, "grep \(shellQuoted(pattern)) \(file) | cat > /dev/null")
+        let filter = best(2, "\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | cat > /dev/null")
+        let rows = shell("\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | wc -l > '\(directory)/export-count'")
+        _ = rows
+        let count = (try? String(contentsOfFile: "\(directory)/export-count", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        unlink("\(directory)/export-count")
+        report("--filter '\(pattern)' --output csv (\(label))", s(filter.seconds),
+               target: String(format: "grep %.2f s (≤ 1.5×: %.2f×); %@ lines", grep.seconds, filter.seconds / grep.seconds, count),
+               ok: filter.seconds <= 1.5 * grep.seconds)
+    }
+
+    // 3. A sort, beside DuckDB's order by on two threads.
+    let sorted = best(1, "\(me) --sort col05 --output csv \(file) | cat > /dev/null")
+    var sortTarget = String(format: "peak %.1f MiB (≤ 160)", sorted.mib)
+    var sortOK = sorted.mib > 0 && sorted.mib <= 160
+    if hasDuckDB {
+        let duck = best(1, "'\(peers)' -c \"import duckdb; c = duckdb.connect(); c.execute('set threads=2'); "
+                        + "c.execute(\\\"copy (select * from read_csv('\(big)') order by col05) to '/dev/null' (format csv)\\\")\"")
+        sortTarget = String(format: "DuckDB %.2f s, %.0f MiB (≤ 1×: %.2f×); ", duck.seconds, duck.mib, sorted.seconds / duck.seconds) + sortTarget
+        sortOK = sortOK && sorted.seconds <= duck.seconds
+    }
+    report("--sort col05 --output csv", s(sorted.seconds), target: sortTarget, ok: sortOK)
+
+    // 4. JSON lines, beside DuckDB's JSON copy.
+    let jsonl = best(1, "\(me) --output jsonl \(file) | cat > /dev/null")
+    if hasDuckDB {
+        let duck = best(1, "'\(peers)' -c \"import duckdb; c = duckdb.connect(); c.execute('set threads=2'); "
+                        + "c.execute(\\\"copy (select * from read_csv('\(big)')) to '/dev/null' (format json)\\\")\"")
+        report("--output jsonl", s(jsonl.seconds),
+               target: String(format: "DuckDB json %.2f s (≤ 1×: %.2f×)", duck.seconds, jsonl.seconds / duck.seconds),
+               ok: jsonl.seconds <= duck.seconds)
+    } else {
+        report("--output jsonl", s(jsonl.seconds))
+    }
+
+    // 5. Ctrl-S of a filtered view of a 20 MB file: the pipeline as the viewer runs it,
+    // beside --output of the same view.
+    let small = directory + "/bench-20m.csv"
+    if !FileManager.default.fileExists(atPath: small) {
+        _ = system("head -c 20000000 \(file) | head -n -1 > '\(small)'")
+    }
+    let store = try CellStore.open(path: small)
+    while !store.isComplete { usleep(1000) }
+    let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Zürich")])
+    filter.wait()
+    let view = TableView(source: store, headerRows: 1)
+    view.show(rows: filter)
+    let target = directory + "/bench-saved.csv"
+    let (outcome, saveSeconds): (Exporter.Outcome, Double) = timed {
+        let sink = try! ExportSink(replacing: target)
+        var plan = ExportPlan(view: view)!
+        plan.rowLimit = view.dataRowCount
+        let outcome = Exporter.run(plan, to: sink) { start, hand in
+            OutputWriter(format: .csv, lineEnding: start.dialect.lineEnding, headerRows: 1, byteOrderMark: start.hasByteOrderMark,
+                         preamble: start.preamble, sink: hand)
+        }
+        _ = sink.commit()
+        return outcome
+    }
+    let output = best(2, "\(me) --filter Zürich --output csv '\(small)' > '\(directory)/bench-output.csv'")
+    let same = shell("cmp -s '\(target)' '\(directory)/bench-output.csv'").status == 0
+    unlink(target)
+    unlink("\(directory)/bench-output.csv")
+    report("Ctrl-S of a filtered view (20 MB, \(outcome.rows) rows)", s(saveSeconds),
+           target: String(format: "--output %.2f s (with opening); same bytes: %@", output.seconds, same ? "yes" : "NO"),
+           ok: saveSeconds < 0.5 && same)
+}

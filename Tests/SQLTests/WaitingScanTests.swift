@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Foundation
+import Synchronization
+import Testing
+@testable import SQL
+
+/// An input read from a pipe that the test writes to: the index grows only when it does.
+final class PipedInput {
+    let store: CellStore
+    private let descriptors: [Int32]
+    private var isClosed = false
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw SQLError.engine("no pipe") }
+        descriptors = fds
+        store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","))
+    }
+
+    func write(_ text: String) {
+        Array(text.utf8).withUnsafeBytes { part in
+            var done = 0
+            while done < part.count {
+                let count = Glibc.write(descriptors[1], part.baseAddress! + done, part.count - done)
+                if count <= 0 { return }
+                done += count
+            }
+        }
+    }
+
+    /// Ends the input.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(descriptors[1])
+    }
+
+    /// Waits (at most a minute) until the index has `rows` records.
+    func awaitIndexed(_ rows: Int) {
+        let deadline = Date().addingTimeInterval(60)
+        while store.progress.rowCount < rows && !store.isComplete && Date() < deadline {
+            let version = store.progressSignal.version
+            if store.progress.rowCount >= rows { break }
+            store.progressSignal.wait(past: version)
+        }
+    }
+
+    deinit {
+        close()
+        store.stopLoading()
+        _ = Glibc.close(descriptors[0])
+    }
+}
+
+/// True when `condition` holds within `seconds` (looked at every millisecond).
+func within(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        usleep(1000)
+    }
+    return true
+}
+
+@Suite("SQL scans that wait for the index")
+struct WaitingScanTests {
+    @Test("a scan waiting for the index waits on its signal, not on a clock, and a cancel wakes it")
+    func waitsOnTheSignal() throws {
+        let input = try PipedInput()
+        input.write("id,name\n" + (1...1500).map { "\($0),name\($0)\n" }.joined())
+        input.awaitIndexed(1001)
+        let table = try #require(SQLInput(store: input.store, name: "t", headerRows: 1))
+        let control = QueryControl()
+        let outcome = Mutex<Result<[[String]], SQLError>?>(nil)
+        Thread {
+            do throws(SQLError) {
+                let database = try SQLDatabase(inputs: [table], settings: .tiny(pieceBytes: 4096), control: control)
+                let answer = try database.prepare("select count(*) from t")
+                var all: [[String]] = []
+                while let some = try answer.next(batch: 10) { all += some.map(\.strings) }
+                let rows = all
+                outcome.withLock { $0 = .success(rows) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+        }.start()
+        // The scan reads the pieces the index has, then waits for more (the pipe is open)...
+        #expect(within(60) { control.lookCount > 0 })
+        let before = control.lookCount
+        // ...and while nothing comes it does not look again: a scan polling every few
+        // milliseconds would have looked a hundred times in half a second.
+        #expect(!within(0.5) { control.lookCount > before + 100 }, "looked \(control.lookCount - before) times with no news")
+        #expect(outcome.withLock { $0 } == nil, "the count waits for the rest of the input")
+        control.cancel()
+        #expect(within(10) { outcome.withLock { $0 } != nil }, "a cancel wakes the waiting scan")
+        #expect(outcome.withLock { $0 } == .failure(.cancelled))
+    }
+}
