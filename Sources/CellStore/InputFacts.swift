@@ -19,7 +19,20 @@ public struct InputFacts: Sendable, Equatable {
     /// The facts of the file at `path`, opening it as the viewer would (a FIFO without
     /// waiting for a writer), so a path that cannot be read fails here with the same
     /// message (`no such file`, `permission denied`, `is a directory`).
+    ///
+    /// What is not a regular file (a FIFO, a device) is not opened, only looked at: a
+    /// writer waiting on a FIFO would take even a look as its reader, write into a pipe
+    /// this closes, and be gone before the table is read.
     public static func probe(path: String) throws(CellStoreError) -> InputFacts {
+        var info = stat()
+        if stat(path, &info) != 0 { throw FileSource.error(for: errno, path: path) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw .isDirectory(path)
+        case S_IFREG: break
+        default:
+            if access(path, R_OK) != 0 { throw FileSource.error(for: errno, path: path) }
+            return InputFacts(size: nil, compression: nil)
+        }
         let file = try FileSource(path: path, waitsForWriter: false)
         guard let size = file.regularFileSize else { return InputFacts(size: nil, compression: nil) }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)

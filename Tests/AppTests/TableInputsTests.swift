@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import App
 import CellStore
@@ -16,6 +17,52 @@ struct TableInputsTests {
     }
 
     private static func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
+
+    @Test("a FIFO among the inputs is looked at, not opened: a writer waiting on it still waits for the table's reader")
+    func fifoIsNotOpened() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("live.csv").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // A writer that opens the FIFO (it waits there for a reader), writes a line, closes.
+        let tid = Mutex<Int32>(0)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            // The thread's own id, from /proc (`<pid>/task/<tid>`).
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            tid.withLock { $0 = Int32(link.split(separator: "/").last ?? "") ?? -1 }
+            let descriptor = open(fifo, O_WRONLY)
+            if descriptor >= 0 {
+                _ = "a\n1\n".withCString { Glibc.write(descriptor, $0, 4) }
+                close(descriptor)
+            }
+            done.signal()
+        }
+        writer.start()
+        func waitChannel() -> String {
+            let id = tid.withLock { $0 }
+            guard id > 0 else { return "" }
+            return (try? String(contentsOfFile: "/proc/self/task/\(id)/wchan", encoding: .utf8)) ?? ""
+        }
+        // Where the kernel has a writer wait for its reader (named after the kernel's function).
+        func waitsForReader() -> Bool { ["fifo_open", "wait_for_partner"].contains(waitChannel()) }
+        let deadline = Date().addingTimeInterval(10)
+        while !waitsForReader() && Date() < deadline { usleep(1000) }
+        try #require(waitsForReader(), "the writer waits in open: \(waitChannel())")
+        let gathered = TableInputs.gather([fifo])
+        #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
+        #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
+        // The table's own reader gets the writer's line.
+        let store = try CellStore.open(path: fifo)
+        let end = Date().addingTimeInterval(10)
+        while !store.isComplete && Date() < end { usleep(1000) }
+        #expect(store.rowCount == 2)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
 
     @Test("a directory gives its delimited and compressed files by name; the rest is skipped and said")
     func directoryContents() throws {
