@@ -17,8 +17,18 @@ public final class ExportSink {
     public private(set) var readerLeft = false
     /// Bytes written so far.
     public private(set) var bytesWritten: Int64 = 0
-    /// The file a temporary file stands for, and the temporary file.
-    private let target: (path: String, temporary: String)?
+    /// Where the bytes end up when they go to a file.
+    private enum Destination {
+        /// A temporary file beside `path`, renamed over it by `commit()`; `mode` is the
+        /// permissions to give it (the replaced file's), nil for a new file's.
+        case replacing(path: String, temporary: String, mode: mode_t?)
+        /// The file itself, written in place: a device or FIFO (`/dev/null`, a pipe), or a
+        /// file with other hard links, which a rename would split from them.
+        case inPlace(path: String)
+    }
+    private let destination: Destination?
+    /// The target as the user named it, for messages.
+    private let targetName: String?
     private var isClosed = false
     /// False after a kernel copy failed: later stretches go through a buffer.
     private var copiesInKernel = true
@@ -26,16 +36,35 @@ public final class ExportSink {
     /// A sink writing to an open descriptor (standard output: 1). It is not closed.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
-        target = nil
+        destination = nil
+        targetName = nil
     }
 
-    /// A sink for `path`: a new file `.csvfreeze-save-XXXXXX` beside it, renamed over it by
-    /// `commit()`; `discard()` (or dropping the sink) removes it, so a failed or cancelled
-    /// export leaves the target as it was and nothing beside it.
+    /// A sink for `path`. A regular file is written as a new file `.csvfreeze-save-XXXXXX`
+    /// beside it, renamed over it by `commit()`; `discard()` (or dropping the sink) removes
+    /// it, so a failed or cancelled export leaves the target as it was and nothing beside
+    /// it. A symbolic link is followed (the file it names is replaced, the link stays), a
+    /// replaced file keeps its permissions, and a device, FIFO or hard-linked file is
+    /// written in place.
     public init(replacing path: String) throws(ExportError) {
+        targetName = path
+        var resolved = path
+        if let real = realpath(path, nil) {
+            resolved = String(cString: real)
+            free(real)
+        }
+        var info = stat()
+        let exists = stat(resolved, &info) == 0
+        if exists && ((info.st_mode & S_IFMT) != S_IFREG || info.st_nlink > 1) {
+            let descriptor = open(resolved, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .unwritable("cannot write \(path): \(String(cString: strerror(errno)))") }
+            self.descriptor = descriptor
+            destination = .inPlace(path: path)
+            return
+        }
         let directory: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        if let slash = resolved.lastIndex(of: "/") {
+            directory = slash == resolved.startIndex ? "/" : String(resolved[..<slash])
         } else {
             directory = "."
         }
@@ -43,7 +72,9 @@ public final class ExportSink {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw .unwritable("cannot write in \(directory): \(String(cString: strerror(errno)))") }
         self.descriptor = descriptor
-        target = (path, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        if exists { _ = fchown(descriptor, info.st_uid, info.st_gid) }   // as its owner where allowed
+        destination = .replacing(path: resolved, temporary: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
+                                 mode: exists ? info.st_mode & 0o7777 : nil)
     }
 
     deinit { discard() }
@@ -94,41 +125,51 @@ public final class ExportSink {
     }
 
     private func fail(_ code: Int32) -> Bool {
-        if code == EPIPE && target == nil {
+        if code == EPIPE && destination == nil {
             readerLeft = true
             failure = "the reader went away"
         } else {
-            failure = "cannot write \(target?.path ?? "the output"): \(String(cString: strerror(code)))"
+            failure = "cannot write \(targetName ?? "the output"): \(String(cString: strerror(code)))"
         }
         return false
     }
 
-    /// Ends a sink for a file: gives the temporary file the permissions a new file gets
-    /// and renames it over the target. False (see `failure`) when that fails.
+    /// Ends a sink for a file: gives the temporary file the replaced file's permissions (a
+    /// new file's, if none) and renames it over the target. False (see `failure`) when that
+    /// fails.
     public func commit() -> Bool {
-        guard let target, !isClosed else { return failure == nil }
+        guard let destination, !isClosed else { return failure == nil }
         guard failure == nil else {
             discard()
             return false
         }
-        let mask = umask(0)
-        umask(mask)
-        _ = fchmod(descriptor, 0o666 & ~mask)
         isClosed = true
-        let closed = close(descriptor) == 0
-        guard closed, rename(target.temporary, target.path) == 0 else {
-            failure = "cannot write \(target.path): \(String(cString: strerror(errno)))"
-            unlink(target.temporary)
-            return false
+        switch destination {
+        case .inPlace(let path):
+            guard close(descriptor) == 0 else {
+                failure = "cannot write \(path): \(String(cString: strerror(errno)))"
+                return false
+            }
+            return true
+        case .replacing(let path, let temporary, let mode):
+            let mask = umask(0)
+            umask(mask)
+            _ = fchmod(descriptor, mode ?? (0o666 & ~mask))
+            guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+                failure = "cannot write \(targetName ?? path): \(String(cString: strerror(errno)))"
+                unlink(temporary)
+                return false
+            }
+            return true
         }
-        return true
     }
 
-    /// Removes the temporary file of a sink for a file that was not committed.
+    /// Removes the temporary file of a sink for a file that was not committed (a file
+    /// written in place keeps what was written).
     public func discard() {
-        guard let target, !isClosed else { return }
+        guard let destination, !isClosed else { return }
         isClosed = true
         close(descriptor)
-        unlink(target.temporary)
+        if case .replacing(_, let temporary, _) = destination { unlink(temporary) }
     }
 }

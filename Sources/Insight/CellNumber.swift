@@ -6,7 +6,7 @@ package enum CellNumber {
     /// leading currency sign), or nil when it is not one. `small` is the value when it is an
     /// integer of at most 18 digits; `value` is the nearest Double.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> (isInteger: Bool, small: Int64?, value: Double)? {
-        guard let (kind, number) = CellReader.number(bytes, keepsDigits: false) else { return nil }
+        guard let (kind, number) = CellReader.number(bytes) else { return nil }
         return (kind == .integer, number.small, number.value)
     }
 }

@@ -1,17 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Query
 
 /// Mean and spread of numbers. The mean comes from a compensated sum (Neumaier's: the
 /// low-order bits each addition loses are summed apart), so it is the correctly rounded
 /// mean in all but contrived cases; the spread from Welford's method (Chan's to join two
-/// parts), which stays accurate where a sum of squares would cancel.
+/// parts), which stays accurate where a sum of squares would cancel. Welford's steps are
+/// taken on halves of the values, so a step between finite values never overflows (`1e308`
+/// and `-1e308` are 2e308 apart): the spread is then infinite only when its square is.
 struct Moments: Sendable, Equatable {
     var count = 0
     var sum = 0.0
     var compensation = 0.0
     var running = 0.0
-    var squares = 0.0
+    /// The sum of squared deviations, in quarters (deviations of the halved values).
+    var quarterSquares = 0.0
     /// Values past Double's range (`1e400`), kept out of the sums: a mean is then infinite
     /// (or has none, with both signs), and the spread has none.
     var positiveInfinities = 0
@@ -32,9 +36,9 @@ struct Moments: Sendable, Equatable {
         }
         count += 1
         addToSum(value)
-        let delta = value - running
-        running += delta / Double(count)
-        squares += delta * (value - running)
+        let halfDelta = value / 2 - running / 2
+        running += 2 * (halfDelta / Double(count))
+        quarterSquares += halfDelta * (value / 2 - running / 2)
     }
 
     mutating func merge(_ other: Moments) {
@@ -48,9 +52,9 @@ struct Moments: Sendable, Equatable {
             return
         }
         let total = count + other.count
-        let delta = other.running - running
-        running += delta * Double(other.count) / Double(total)
-        squares += other.squares + delta * delta * Double(count) * Double(other.count) / Double(total)
+        let halfDelta = other.running / 2 - running / 2
+        running += 2 * (halfDelta * (Double(other.count) / Double(total)))
+        quarterSquares += other.quarterSquares + halfDelta * halfDelta * (Double(count) * (Double(other.count) / Double(total)))
         addToSum(other.sum)
         compensation += other.compensation
         count = total
@@ -70,11 +74,35 @@ struct Moments: Sendable, Equatable {
     }
 
     /// The sample standard deviation (n − 1), nil below two values or when a value is past
-    /// Double's range; infinite when the spread itself is past it.
+    /// Double's range; infinite when the squared deviations are past it.
     var standardDeviation: Double? {
         guard count > 1, positiveInfinities == 0, negativeInfinities == 0 else { return nil }
-        let deviation = (squares / Double(count - 1)).squareRoot()
+        let deviation = 2 * (quarterSquares / Double(count - 1)).squareRoot()
         return deviation.isNaN ? nil : deviation
+    }
+}
+
+/// The least or greatest filled cell of a column in a sort's order: its sort key, its
+/// record (equal keys go by the file's order, as in a sort), and the cell as written (a
+/// long value by its start, with the value).
+struct SortEnd: Sendable, Equatable {
+    var key: [UInt8]
+    var record: Int
+    var written: [UInt8]
+    var long: LongValue?
+
+    /// The cell as the summary shows it (a long value by its start, `…` and its size).
+    var text: String? { LongValue.shownText(written, long) }
+
+    /// True when this end, from a record `record`, sorts before `key` from `otherRecord`.
+    @inline(__always)
+    static func precedes(_ key: UnsafeRawBufferPointer, _ record: Int, _ other: [UInt8], _ otherRecord: Int) -> Bool {
+        let order = other.withUnsafeBytes { KeyEncoding.order(key, $0) }
+        return order != 0 ? order < 0 : record < otherRecord
+    }
+
+    static func == (a: SortEnd, b: SortEnd) -> Bool {
+        a.key == b.key && a.record == b.record && a.written == b.written && a.long?.length == b.long?.length
     }
 }
 
@@ -86,21 +114,38 @@ struct ColumnProfile: Sendable {
     var kinds: UInt8 = 0
     var counter: ValueCounter
     var moments = Moments()
-    var low: (number: ExactNumber, written: [UInt8])?
-    var high: (number: ExactNumber, written: [UInt8])?
-    /// The earliest and latest date/time cells, by the instant they name (a sort's order).
-    var early: (instant: Double, written: [UInt8])?
-    var late: (instant: Double, written: [UInt8])?
-    /// The least and greatest filled cells by their bytes (for booleans and text).
-    var lowBytes: [UInt8]?
-    var highBytes: [UInt8]?
-    /// When `lowBytes` or `highBytes` is only the start of a long value: that value.
-    var lowLong: LongValue?
-    var highLong: LongValue?
+    /// How a sort orders the column (judged as the sort judges it): min and max are the
+    /// first and last filled cells of an ascending sort.
+    let order: ColumnKind
+    /// The least and greatest cells so far (their keys empty until a cell is filled): kept
+    /// apart, not as `SortEnd`s, so that a cell that changes neither copies nothing.
+    private var leastKey: [UInt8] = []
+    private var leastRecord = 0
+    private var leastWritten: [UInt8] = []
+    private var leastLong: LongValue?
+    private var greatestKey: [UInt8] = []
+    private var greatestRecord = 0
+    private var greatestWritten: [UInt8] = []
+    private var greatestLong: LongValue?
     var shortest = Int.max
     var longest = 0
+    /// The key of the cell being added (kept to reuse its storage).
+    private var scratch: [UInt8] = []
 
-    init(counter: ValueCounter) { self.counter = counter }
+    init(counter: ValueCounter, order: ColumnKind = .text) {
+        self.counter = counter
+        self.order = order
+    }
+
+    /// The least filled cell in the sort's order (nil while none is filled).
+    var least: SortEnd? {
+        leastKey.isEmpty ? nil : SortEnd(key: leastKey, record: leastRecord, written: leastWritten, long: leastLong)
+    }
+
+    /// The greatest filled cell in the sort's order (nil while none is filled).
+    var greatest: SortEnd? {
+        greatestKey.isEmpty ? nil : SortEnd(key: greatestKey, record: greatestRecord, written: greatestWritten, long: greatestLong)
+    }
 
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
@@ -113,26 +158,69 @@ struct ColumnProfile: Sendable {
         let length = CellReader.characterCount(bytes)
         if length < shortest { shortest = length }
         if length > longest { longest = length }
-        if lowBytes == nil || (lowLong == nil ? compareBytes(bytes, lowBytes!) < 0 : LongValue.order(Array(bytes), nil, lowBytes!, lowLong) < 0) {
-            lowBytes = Array(bytes)
-            lowLong = nil
-        }
-        if highBytes == nil || (highLong == nil ? compareBytes(bytes, highBytes!) > 0 : LongValue.order(Array(bytes), nil, highBytes!, highLong) > 0) {
-            highBytes = Array(bytes)
-            highLong = nil
-        }
         // Once a column is text, it stays text: its cells need no more reading.
-        guard kinds & ValueKind.text.bit == 0 else { return }
+        guard kinds & ValueKind.text.bit == 0 else {
+            place(bytes, record: record, long: nil)
+            return
+        }
         let reading = CellReader.classify(bytes)
         kinds |= reading.kind.bit
-        if let instant = reading.instant {
-            if early == nil || instant < early!.instant { early = (instant, Array(bytes)) }
-            if late == nil || instant > late!.instant { late = (instant, Array(bytes)) }
+        if let number = reading.number { moments.add(number.value) }
+        // The sort reads a cell as `CellValue` does, as `classify` just did: its value is the key.
+        if order == .number, let number = reading.number {
+            place(bytes, record: record, long: nil, value: number.value)
+        } else if order == .date, let instant = reading.instant {
+            place(bytes, record: record, long: nil, value: instant)
+        } else {
+            place(bytes, record: record, long: nil)
         }
-        guard let number = reading.number else { return }
-        moments.add(number.value)
-        if low == nil || ExactNumber.order(bytes, number, low!.written, low!.number) < 0 { low = (number, Array(bytes)) }
-        if high == nil || ExactNumber.order(bytes, number, high!.written, high!.number) > 0 { high = (number, Array(bytes)) }
+    }
+
+    /// Takes a filled cell (of a long value, its start) as the least or greatest when its
+    /// sort key says so; `value`, when given, is the number or instant the key holds.
+    /// Cells come in file order: an equal key makes it the greatest (the last of a sort's
+    /// ties), never the least.
+    @inline(__always)
+    mutating func place(_ bytes: UnsafeRawBufferPointer, record: Int, long: LongValue?, value: Double? = nil) {
+        scratch.removeAll(keepingCapacity: true)
+        if let value {
+            KeyEncoding.appendSortKey(value: value, to: &scratch)
+        } else {
+            KeyEncoding.appendSortKey(bytes, kind: order, to: &scratch)
+        }
+        guard !leastKey.isEmpty else {
+            leastKey = scratch
+            leastRecord = record
+            leastWritten = Array(bytes)
+            leastLong = long
+            greatestKey = scratch
+            greatestRecord = record
+            greatestWritten = leastWritten
+            greatestLong = long
+            return
+        }
+        let (belowLeast, againstGreatest) = scratch.withUnsafeBytes { key in
+            (leastKey.withUnsafeBytes { KeyEncoding.order(key, $0) } < 0, greatestKey.withUnsafeBytes { KeyEncoding.order(key, $0) })
+        }
+        if belowLeast {
+            leastKey.removeAll(keepingCapacity: true)
+            leastKey.append(contentsOf: scratch)
+            leastRecord = record
+            leastWritten.removeAll(keepingCapacity: true)
+            leastWritten.append(contentsOf: bytes)
+            leastLong = long
+        }
+        guard againstGreatest >= 0 else { return }
+        greatestRecord = record
+        // A tie: the later cell, its bytes only when they differ (`Zoe`, `zoe`).
+        if againstGreatest == 0 && long == nil && greatestLong == nil && greatestWritten.elementsEqual(bytes) { return }
+        if againstGreatest > 0 {
+            greatestKey.removeAll(keepingCapacity: true)
+            greatestKey.append(contentsOf: scratch)
+        }
+        greatestWritten.removeAll(keepingCapacity: true)
+        greatestWritten.append(contentsOf: bytes)
+        greatestLong = long
     }
 
     /// Folds in the profile of a later part of the input.
@@ -142,63 +230,59 @@ struct ColumnProfile: Sendable {
         kinds |= other.kinds
         counter.merge(other.counter)
         moments.merge(other.moments)
-        if let theirs = other.low,
-           low == nil || theirs.written.withUnsafeBytes({ ExactNumber.order($0, theirs.number, low!.written, low!.number) }) < 0 {
-            low = theirs
+        if let theirs = SortEnd.lesser(least, other.least) {
+            (leastKey, leastRecord, leastWritten, leastLong) = (theirs.key, theirs.record, theirs.written, theirs.long)
         }
-        if let theirs = other.high,
-           high == nil || theirs.written.withUnsafeBytes({ ExactNumber.order($0, theirs.number, high!.written, high!.number) }) > 0 {
-            high = theirs
-        }
-        if let theirs = other.early, early == nil || theirs.instant < early!.instant { early = theirs }
-        if let theirs = other.late, late == nil || theirs.instant > late!.instant { late = theirs }
-        if let theirs = other.lowBytes, lowBytes == nil || LongValue.order(theirs, other.lowLong, lowBytes!, lowLong) < 0 {
-            lowBytes = theirs
-            lowLong = other.lowLong
-        }
-        if let theirs = other.highBytes, highBytes == nil || LongValue.order(theirs, other.highLong, highBytes!, highLong) > 0 {
-            highBytes = theirs
-            highLong = other.highLong
+        if let theirs = SortEnd.greater(greatest, other.greatest) {
+            (greatestKey, greatestRecord, greatestWritten, greatestLong) = (theirs.key, theirs.record, theirs.written, theirs.long)
         }
         shortest = min(shortest, other.shortest)
         longest = max(longest, other.longest)
     }
 
-    /// The profile as a summary row.
-    func summary(column: Int, name: String, commonValues: Int, isComplete: Bool) -> ColumnSummary {
+    /// The profile as a summary row. `common`, past the budget, are the values a second
+    /// pass counted exactly (`CommonValues`); without it, the counts so far.
+    func summary(column: Int, name: String, commonValues: Int, isComplete: Bool, recounted: [FrequencyRow]? = nil) -> ColumnSummary {
         let kind = ValueKind.of(kinds)
         let numeric = kind == .integer || kind == .decimal
-        let text: ([UInt8]?) -> String? = { $0.map { String(decoding: $0, as: UTF8.self) } }
         let total = filled + empty
-        // Past the budget a kept count may be short by `undercount`: a value is listed only
-        // when it surely occurs more often than any value dropped, and the empty value's
-        // count is known exactly.
-        let common = counter.top(commonValues + 1).compactMap { entry -> FrequencyRow? in
-            let count = entry.value.isEmpty ? empty : entry.count
-            guard counter.isExact || entry.value.isEmpty || entry.count > counter.undercount else { return nil }
-            return FrequencyRow(value: entry.value, count: count, percent: FrequencyTable.percent(count, of: total),
-                                wholeLength: entry.wholeLength)
-        }.sorted { $0.count > $1.count }.prefix(commonValues).map { $0 }
-        return ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
-                             distinct: counter.distinct, distinctIsEstimate: !counter.isExact,
-                             minimum: numeric ? text(low?.written) : kind == .dateTime ? text(early?.written)
-                                 : LongValue.shownText(lowBytes, lowLong),
-                             maximum: numeric ? text(high?.written) : kind == .dateTime ? text(late?.written)
-                                 : LongValue.shownText(highBytes, highLong),
-                             mean: numeric ? moments.mean : nil,
-                             standardDeviation: numeric ? moments.standardDeviation : nil,
-                             shortest: filled > 0 ? shortest : nil, longest: filled > 0 ? longest : nil,
-                             common: common, commonIsEstimate: !counter.isExact, isComplete: isComplete)
+        let common: [FrequencyRow]
+        if let recounted {
+            common = Array(recounted.prefix(commonValues))
+        } else {
+            // Past the budget a kept count may be short by `undercount`: a value is listed
+            // only when it surely occurs more often than any value dropped, and the empty
+            // value's count is known exactly.
+            common = counter.top(commonValues + 1).compactMap { entry -> FrequencyRow? in
+                let count = entry.value.isEmpty ? empty : entry.count
+                guard counter.isExact || entry.value.isEmpty || entry.count > counter.undercount else { return nil }
+                return FrequencyRow(value: entry.value, count: count, percent: FrequencyTable.percent(count, of: total),
+                                    wholeLength: entry.wholeLength)
+            }.sorted { $0.count > $1.count }.prefix(commonValues).map { $0 }
+        }
+        var summary = ColumnSummary(column: column, name: name, kind: kind, filled: filled, empty: empty,
+                                    distinct: max(counter.distinct, recounted?.count ?? 0), distinctIsEstimate: !counter.isExact,
+                                    minimum: least?.text, maximum: greatest?.text,
+                                    mean: numeric ? moments.mean : nil,
+                                    standardDeviation: numeric ? moments.standardDeviation : nil,
+                                    shortest: filled > 0 ? shortest : nil, longest: filled > 0 ? longest : nil,
+                                    common: common, commonIsEstimate: !counter.isExact && recounted == nil, isComplete: isComplete)
+        summary.least = least
+        summary.greatest = greatest
+        return summary
     }
 }
 
-@inline(__always)
-private func compareBytes(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Int {
-    other.withUnsafeBytes { theirs in
-        let shared = min(bytes.count, theirs.count)
-        let order = shared == 0 ? 0 : memcmp(bytes.baseAddress!, theirs.baseAddress!, shared)
-        if order != 0 { return order < 0 ? -1 : 1 }
-        return bytes.count < theirs.count ? -1 : bytes.count > theirs.count ? 1 : 0
+extension SortEnd {
+    /// The one of two least cells that sorts first (equal keys: the earlier record).
+    static func lesser(_ a: SortEnd?, _ b: SortEnd?) -> SortEnd? {
+        guard let a, let b else { return a ?? b }
+        return b.key.withUnsafeBytes { precedes($0, b.record, a.key, a.record) } ? b : a
+    }
+
+    /// The one of two greatest cells that sorts last (equal keys: the later record).
+    static func greater(_ a: SortEnd?, _ b: SortEnd?) -> SortEnd? {
+        guard let a, let b else { return a ?? b }
+        return a.key.withUnsafeBytes { precedes($0, a.record, b.key, b.record) } ? b : a
     }
 }
-

@@ -101,6 +101,16 @@ public struct InsightBudget: Sendable, Equatable {
 
     /// 64 MiB: exact up to about 600,000 distinct values of a few bytes.
     public static let standard = InsightBudget()
+
+    /// Bytes the count of one column in one share of a pass may hold: half the budget,
+    /// shared out between the columns and the shares (the other half is room to prune,
+    /// merge and count the kept values again). A frequency table is a one-column summary:
+    /// both count a column alike.
+    func shareBytes(columns: Int, shares: Int) -> Int { bytes / 2 / max(1, columns) / max(1, shares) }
+
+    /// Values a count of `bytes` keeps once past them: `keptValues`, or fewer when the
+    /// twice as many entries a count holds before it prunes would not fit in half of them.
+    func kept(forShareBytes bytes: Int) -> Int { max(4, min(keptValues, bytes / 128)) }
 }
 
 /// Counts each distinct value of one column, in the background: the frequency sheet's
@@ -166,11 +176,12 @@ public final class FrequencyCount {
     /// Counts on the calling thread (and the other core); nil when cancelled.
     static func count(_ pass: Pass, budget: InsightBudget, control: ScanControl, board: Board<FrequencyTable>? = nil) -> FrequencyTable? {
         let column = pass.columns.lowerBound
-        // Half the budget for the shares' tables; the rest is room to prune, merge and
-        // count the kept values again.
-        let shareBudget = budget.bytes / 2 / max(1, pass.workers)
+        // A one-column summary's counter: the same budget, values kept and sketch.
+        let shareBudget = budget.shareBytes(columns: 1, shares: pass.workers)
+        let kept = budget.kept(forShareBytes: shareBudget)
+        let precision = HyperLogLog.precision(forSketches: max(1, pass.workers))
         guard let counters = pass.run(control: control, make: { _ in
-            FrequencySink(column: column, counter: ValueCounter(budget: shareBudget, kept: budget.keptValues))
+            FrequencySink(column: column, counter: ValueCounter(budget: shareBudget, kept: kept, precision: precision))
         }, afterPiece: { share, sink in
             if let board, board.isDue(share: share) { board.publish(sink.counter.table(limit: partialRows), share: share) }
         }) else { return nil }
@@ -178,12 +189,7 @@ public final class FrequencyCount {
         for other in counters.dropFirst() { merged.merge(other.counter) }
         if merged.isExact { return merged.table(limit: Int.max, isComplete: true) }
         // Past the budget: count the kept values again, exactly.
-        let candidates = merged.candidates()
-        guard let exact = pass.run(control: control, make: { _ in CandidateSink(column: column, table: candidates) }) else { return nil }
-        var table = exact[0].table
-        for other in exact.dropFirst() { table.addCounts(ofSameValues: other.table) }
-        let listed = table.top(table.count).filter { table.entries[$0].count > merged.undercount }
-        let rows = listed.map { table.row($0, total: merged.total) }
+        guard let rows = CommonValues.recount(pass, counters: [column: merged], control: control)?[column] else { return nil }
         let listedCount = rows.reduce(0) { $0 + $1.count }
         return FrequencyTable(rows: rows, total: merged.total, distinct: max(merged.distinct, rows.count), distinctIsEstimate: true,
                               unlistedCount: merged.total - listedCount, unlistedAtMost: merged.undercount, isComplete: true)
@@ -244,17 +250,3 @@ struct FrequencySink: CellSink, Sendable {
     }
 }
 
-/// Counts only the values already in its table (the second pass).
-struct CandidateSink: CellSink, Sendable {
-    let column: Int
-    var table: ValueTable
-
-    @inline(__always)
-    mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
-        table.add(bytes, hash: valueHash(bytes), record: record, inserts: false)
-    }
-
-    mutating func longCell(_ value: LongValue, column: Int, record: Int) {
-        value.key.withUnsafeBytes { _ = table.add($0, hash: value.hash.0, record: record, inserts: false, isLong: true) }
-    }
-}

@@ -51,6 +51,17 @@ public struct HyperLogLog: Sendable {
     /// Bytes the sketch holds.
     public var memoryCost: Int { registers.count }
 
+    /// The precision for `count` sketches held at once: 16 (64 KiB each) while they fit
+    /// in 8 MiB together, one less each time they would not (at least 10). A sketch's
+    /// estimate depends only on its precision and the values added, so a frequency table
+    /// (one column, on two cores) and a summary of up to 64 columns agree on a column's
+    /// distinct count.
+    static func precision(forSketches count: Int) -> Int {
+        var precision = 16
+        while precision > 10 && (1 << precision) * max(1, count) > 8 << 20 { precision -= 1 }
+        return precision
+    }
+
     @inline(__always)
     public mutating func add(hash: UInt64) {
         let index = Int(hash >> UInt64(64 - precision))

@@ -50,41 +50,6 @@ struct LongValue: Sendable {
         let length = key[end..<(end + 8)].withUnsafeBytes { Int(UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))) }
         return (key[key.startIndex..<end], length)
     }
-
-    /// -1, 0 or 1 as `a` orders before, with or after `b`, by bytes (UTF-8 code point
-    /// order). A long value is compared by its start first; when the starts agree, both
-    /// are read again from the input and compared to their ends.
-    static func order(_ a: [UInt8], _ aLong: LongValue?, _ b: [UInt8], _ bLong: LongValue?) -> Int {
-        let shared = min(a.count, b.count)
-        let first = a.withUnsafeBytes { left in b.withUnsafeBytes { right in shared == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, shared) } }
-        if first != 0 { return first < 0 ? -1 : 1 }
-        let aLength = aLong?.length ?? a.count
-        let bLength = bLong?.length ?? b.count
-        if aLong == nil && bLong == nil { return aLength < bLength ? -1 : aLength == bLength ? 0 : 1 }
-        if let aLong, let bLong, aLong.length == bLong.length, aLong.hash == bLong.hash { return 0 }
-        // Past what is in memory: read the rest of the long one(s) from the input.
-        func reader(_ bytes: [UInt8], _ long: LongValue?) -> (Int, Int) -> [UInt8]? {
-            guard let long else { return { offset, count in Array(bytes[min(offset, bytes.count)..<min(bytes.count, offset + count)]) } }
-            guard let cell = long.cell else { return { offset, count in offset + count <= bytes.count ? Array(bytes[offset..<(offset + count)]) : nil } }
-            return { offset, count in
-                let read = cell.bytes(in: offset..<min(long.length, offset + count))
-                return read.count == min(long.length, offset + count) - offset ? read : nil
-            }
-        }
-        let left = reader(a, aLong), right = reader(b, bLong)
-        var position = shared
-        let step = 64 << 10
-        while position < aLength && position < bLength {
-            let count = min(step, aLength - position, bLength - position)
-            guard let x = left(position, count), let y = right(position, count) else {
-                // Not readable again: an order that is at least the same every time.
-                return (aLength, aLong?.hash.0 ?? 0) < (bLength, bLong?.hash.0 ?? 0) ? -1 : 1
-            }
-            for index in 0..<count where x[index] != y[index] { return x[index] < y[index] ? -1 : 1 }
-            position += count
-        }
-        return aLength < bLength ? -1 : aLength == bLength ? 0 : 1
-    }
 }
 
 /// A 128-bit hash of bytes that arrive in pieces: two lanes of 64-bit words, the length

@@ -39,6 +39,19 @@ struct Pass: Sendable {
         self.filter = filter
     }
 
+    /// The same pass (source, filter, pieces, threads) over columns `columns`.
+    func over(columns: Range<Int>) -> Pass {
+        var other: Pass
+        switch source {
+        case .bytes(let input): other = Pass(input: input, columns: columns, filter: filter)
+        case .rows(let rows): other = Pass(rows: rows, columns: columns, filter: filter)
+        }
+        other.pieceLimit = pieceLimit
+        other.workers = workers
+        other.minimumSharedBytes = minimumSharedBytes
+        return other
+    }
+
     /// What the pass reads, for its progress: bytes, or rows.
     var byteCount: Int64 {
         switch source {

@@ -1,11 +1,12 @@
 import CellStore
 import Foundation
+import Query
 import Scan
 import Table
 
 /// One row of the summary: what one column holds.
 public struct ColumnSummary: Sendable, Equatable {
-    /// The column's position (from 0) and its header name (its number, without a header).
+    /// The column's position (from 0) and its name (`ColumnNames`: `column N` without one).
     public var column: Int
     public var name: String
     public var kind: ValueKind
@@ -15,9 +16,10 @@ public struct ColumnSummary: Sendable, Equatable {
     /// Distinct values, the empty value included: exact unless `distinctIsEstimate`.
     public var distinct: Int
     public var distinctIsEstimate: Bool
-    /// The least and greatest values as written: compared as numbers in a number column
-    /// and as instants in a date/time column (as the sort compares them: see `CellValue`),
-    /// by their bytes (UTF-8 code point order) otherwise.
+    /// The least and greatest values as written: the first and last filled cells of an
+    /// ascending sort on the column (`--sort`, `[`), whatever its kind: a sort by numbers
+    /// or dates when nine in ten of the first thousand cells are ones (the rest after them,
+    /// as text), else natural text order ignoring case; equal keys by the file's order.
     public var minimum: String?
     public var maximum: String?
     /// For number columns: the mean and the sample standard deviation (the mean is ±infinity
@@ -35,51 +37,80 @@ public struct ColumnSummary: Sendable, Equatable {
     public var commonIsEstimate: Bool
     /// False in a partial summary published while the scan runs.
     public var isComplete: Bool
+    /// The cells behind `minimum` and `maximum`, with their sort keys (to join partial
+    /// summaries as the sort would).
+    var least: SortEnd?
+    var greatest: SortEnd?
 }
 
-/// Summarises every column in one pass, in the background: the summary sheet's engine,
+/// Summarises the columns in one pass, in the background: the summary sheet's engine,
 /// and `--summary`'s. While it runs, `partial` holds the summary so far.
+///
+/// Columns past their share of the budget get a second pass, the frequency table's: the
+/// values its count kept are counted again exactly (`CommonValues`), so the most common
+/// values and the distinct estimate are those `FrequencyCount` finds for the column.
 public final class SummaryScan {
     public typealias Status = BackgroundScan<[ColumnSummary]>.Status
 
     private let scan: BackgroundScan<[ColumnSummary]>
     private let board: Board<[ColumnSummary]>
     private let names: [String]
+    private let columns: [Int]
     private let commonValues: Int
 
-    /// Starts summarising the `names.count` columns of `input`'s records from `headerRows`
-    /// on; only those of `records` when given (a filter's result). `commonValues` most
-    /// common values are kept per column.
+    /// Starts summarising columns `columns` (from 0, in that order; nil: the `names.count`
+    /// columns) of `input`'s records from `headerRows` on; only those of `records` when
+    /// given (a filter's result). `names` names the columns (`ColumnNames`: a column past
+    /// them is `column N`). `commonValues` most common values are kept per column. `kinds`
+    /// says how a sort orders each of `columns` (nil: judged from the first thousand data
+    /// records, as a sort judges them).
     public convenience init(input: ScanInput, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
-                            budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
+                            columns: [Int]? = nil, kinds: [ColumnKind]? = nil,
+                            budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
-                  records: records, budget: budget, commonValues: commonValues, wake: wake)
+                  records: records, columns: columns, kinds: kinds, budget: budget, commonValues: commonValues, wake: wake)
     }
 
     /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
     /// records are summarised.
     public convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
-                            budget: InsightBudget = InsightBudget(bytes: 48 << 20), commonValues: Int = 3,
+                            columns: [Int]? = nil, budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
         self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
-                  records: records, budget: budget, commonValues: commonValues, wake: wake)
+                  records: records, columns: columns, kinds: nil, budget: budget, commonValues: commonValues, wake: wake)
     }
 
-    private init(_ pass: Pass, names: [String], records: (any RecordSequence)?, budget: InsightBudget, commonValues: Int,
-                 wake: @escaping @Sendable () -> Void) {
+    private init(_ whole: Pass, names: [String], records: (any RecordSequence)?, columns: [Int]?, kinds: [ColumnKind]?,
+                 budget: InsightBudget, commonValues: Int, wake: @escaping @Sendable () -> Void) {
         let board = Board<[ColumnSummary]>()
         self.board = board
         self.names = names
+        let columns = columns ?? Array(0..<names.count)
+        self.columns = columns
         self.commonValues = commonValues
+        // Each column once, in file order: what the pass profiles.
+        let profiled = Array(Set(columns)).sorted()
+        let pass = whole.over(columns: (profiled.first ?? 0)..<((profiled.last ?? 0) + 1))
         scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
             var chosen = pass
             if let records {
                 guard let filter = RecordFilter.of(records, first: pass.filter.first, control: control) else { return nil }
                 chosen.filter = filter
             }
-            guard let profiles = SummaryScan.profile(chosen, budget: budget, control: control, board: board) else { return nil }
-            return SummaryScan.rows(profiles, names: names, commonValues: commonValues, isComplete: true)
+            let orders = kinds.map { given in profiled.map { given[columns.firstIndex(of: $0) ?? 0] } }
+                ?? SummaryScan.judge(profiled, in: pass)
+            guard let profiles = SummaryScan.profile(chosen, columns: profiled, orders: orders, budget: budget, control: control,
+                                                     board: board, names: names) else { return nil }
+            // Past the budget: the frequency table's second pass, for those columns.
+            var past: [Int: ValueCounter] = [:]
+            for (index, profile) in profiles.enumerated() where !profile.counter.isExact { past[profiled[index]] = profile.counter }
+            guard let recounted = CommonValues.recount(chosen, counters: past, control: control) else { return nil }
+            return columns.map { column in
+                let index = profiled.firstIndex(of: column) ?? 0
+                return profiles[index].summary(column: column, name: SummaryScan.name(of: column, in: names),
+                                               commonValues: commonValues, isComplete: true, recounted: recounted[column])
+            }
         }
     }
 
@@ -91,40 +122,74 @@ public final class SummaryScan {
         let parts = board.values
         guard var merged = parts.first else { return nil }
         for part in parts.dropFirst() { merged = zip(merged, part).map { $0.joined(with: $1) } }
-        return merged.map { row in
-            var named = row
-            named.name = row.column < names.count ? names[row.column] : ""
-            return named
-        }
+        // The pass profiles each column once; the rows follow `columns`.
+        let byColumn = Dictionary(merged.map { ($0.column, $0) }, uniquingKeysWith: { first, _ in first })
+        return columns.compactMap { byColumn[$0] }
     }
 
     public func cancel() { scan.cancel() }
     public func wait() { scan.wait() }
 
-    static func rows(_ profiles: [ColumnProfile], names: [String], commonValues: Int, isComplete: Bool) -> [ColumnSummary] {
-        profiles.enumerated().map { index, profile in
-            profile.summary(column: index, name: index < names.count ? names[index] : "\(index + 1)", commonValues: commonValues,
-                            isComplete: isComplete)
+    /// The name of column `column`: `names` has it, else `column N` (`ColumnNames`).
+    static func name(of column: Int, in names: [String]) -> String {
+        column < names.count ? names[column] : ColumnNames.numbered(column)
+    }
+
+    /// How a sort orders each of `columns`, judged as it judges them: from the first
+    /// `ColumnKind.sample` data records of what `pass` reads (its filter aside, as the sort's).
+    static func judge(_ columns: [Int], in pass: Pass) -> [ColumnKind] {
+        switch pass.source {
+        case .bytes(let input):
+            return judge(columns, reader: input.reader, headerRows: pass.filter.first)
+        case .rows(let rows):
+            var tallies = [ColumnKind.Tally](repeating: ColumnKind.Tally(), count: columns.count)
+            let first = min(pass.filter.first, rows.count)
+            for row in rows.rows(in: first..<min(rows.count, first + ColumnKind.sample)) {
+                for (index, column) in columns.enumerated() where column < row.count {
+                    row.field(column).withUnsafeBytes { tallies[index].add($0) }
+                }
+            }
+            return tallies.map(\.kind)
         }
     }
 
-    /// Profiles every column on the calling thread (and the other core); nil when cancelled.
-    static func profile(_ pass: Pass, budget: InsightBudget, control: ScanControl, board: Board<[ColumnSummary]>? = nil) -> [ColumnProfile]? {
-        let columns = max(1, pass.columns.count)
-        let shares = max(1, pass.workers)
-        let perColumn = budget.bytes / columns / shares
-        // Distinct-count sketches of 32 KiB (0.57 % standard error), so that a core's
-        // sketches stay in its cache; smaller past 128 columns, to share 8 MiB.
-        var precision = 15
-        while precision > 10 && (1 << precision) * columns * shares > 8 << 20 { precision -= 1 }
-        let chosenPrecision = precision
+    /// `judge(_:in:)` over a file's records, read from `headerRows` on.
+    static func judge(_ columns: [Int], reader: RecordReader, headerRows: Int) -> [ColumnKind] {
+        var tallies = [ColumnKind.Tally](repeating: ColumnKind.Tally(), count: columns.count)
+        var read = 0
+        reader.forEachRecord(from: headerRows) { _, row in
+            for (index, column) in columns.enumerated() where column < row.count {
+                row.field(column).withUnsafeBytes { tallies[index].add($0) }
+            }
+            read += 1
+            return read < ColumnKind.sample
+        }
+        return tallies.map(\.kind)
+    }
+
+    /// Profiles columns `columns` (in file order, within the pass's columns) on the calling
+    /// thread (and the other core); nil when cancelled.
+    static func profile(_ pass: Pass, columns: [Int], orders: [ColumnKind], budget: InsightBudget, control: ScanControl,
+                        board: Board<[ColumnSummary]>? = nil, names: [String] = []) -> [ColumnProfile]? {
+        let count = max(1, columns.count)
+        let perColumn = budget.shareBytes(columns: count, shares: pass.workers)
+        let precision = HyperLogLog.precision(forSketches: count * max(1, pass.workers))
+        let kept = budget.kept(forShareBytes: perColumn)
+        var places = [Int](repeating: -1, count: pass.columns.count)
+        for (index, column) in columns.enumerated() { places[column - pass.columns.lowerBound] = index }
+        let slots = places
+        let first = pass.columns.lowerBound
+        let profiles = columns.indices.map { index in
+            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision), order: orders[index])
+        }
         guard let sinks = pass.run(control: control, make: { _ in
-            SummarySink(profiles: Array(repeating: ColumnProfile(counter: ValueCounter(budget: perColumn, kept: 256, precision: chosenPrecision)),
-                                        count: columns))
+            SummarySink(profiles: profiles, slots: slots, first: first)
         }, afterPiece: { share, sink in
             if let board, board.isDue(share: share) {
-                board.publish(sink.profiles.enumerated().map { $1.summary(column: $0, name: "", commonValues: 3, isComplete: false) },
-                              share: share)
+                board.publish(sink.profiles.enumerated().map {
+                    $1.summary(column: columns[$0], name: SummaryScan.name(of: columns[$0], in: names), commonValues: 3,
+                               isComplete: false)
+                }, share: share)
             }
         }) else { return nil }
         var merged = sinks[0].profiles
@@ -133,13 +198,17 @@ public final class SummaryScan {
     }
 }
 
-/// Profiles every column.
+/// Profiles the chosen columns.
 struct SummarySink: CellSink, Sendable {
     var profiles: [ColumnProfile]
+    /// For each column of the pass (from `first`), its profile, or -1.
+    let slots: [Int]
+    let first: Int
 
     @inline(__always)
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
-        profiles[column].add(bytes, record: record)
+        let slot = slots[column - first]
+        if slot >= 0 { profiles[slot].add(bytes, record: record) }
     }
 }
 
@@ -153,20 +222,11 @@ extension ColumnSummary {
         result.empty += other.empty
         result.distinct = max(distinct, other.distinct)
         result.distinctIsEstimate = true
-        let numeric = result.kind == .integer || result.kind == .decimal
-        func order(_ a: String, _ b: String) -> Int {
-            let (x, y) = (Array(a.utf8), Array(b.utf8))
-            if numeric, let first = x.withUnsafeBytes({ CellReader.number($0)?.1 }), let second = y.withUnsafeBytes({ CellReader.number($0)?.1 }) {
-                return first.compare(second)
-            }
-            if result.kind == .dateTime, let first = x.withUnsafeBytes({ CellValue.instant($0) }),
-               let second = y.withUnsafeBytes({ CellValue.instant($0) }) {
-                return first < second ? -1 : first > second ? 1 : 0
-            }
-            return x.lexicographicallyPrecedes(y) ? -1 : x == y ? 0 : 1
-        }
-        if let theirs = other.minimum { result.minimum = minimum.map { order(theirs, $0) < 0 ? theirs : $0 } ?? theirs }
-        if let theirs = other.maximum { result.maximum = maximum.map { order(theirs, $0) > 0 ? theirs : $0 } ?? theirs }
+        // `other` is a later part of the input: the sort's order and its ties decide.
+        result.least = SortEnd.lesser(least, other.least)
+        result.greatest = SortEnd.greater(greatest, other.greatest)
+        result.minimum = result.least?.text
+        result.maximum = result.greatest?.text
         if let a = mean, let b = other.mean, filled + other.filled > 0 {
             let joined = (a * Double(filled) + b * Double(other.filled)) / Double(filled + other.filled)
             result.mean = joined.isNaN ? nil : joined

@@ -42,54 +42,17 @@ public enum ValueKind: String, Sendable, CaseIterable {
     }
 }
 
-/// A number as written in a cell, read exactly: its sign, its significant digits and the
-/// power of ten of the first one. Nothing is rounded, so comparisons are exact.
+/// A number as written in a cell: its value, and the value as an integer when it is one
+/// of at most 18 digits (the SQL tables type cells by it).
 struct ExactNumber: Sendable, Equatable {
     var negative: Bool
-    /// Significant digits (no leading or trailing zeros; empty for zero), as ASCII bytes.
-    var digits: [UInt8]
-    /// The value is 0.d1d2d3… × 10^exponent.
-    var exponent: Int
-    /// The value when it is an integer of at most 18 digits (the common case, compared fast).
+    /// The value when it is an integer of at most 18 digits.
     var small: Int64?
     /// The nearest Double (correctly rounded: exact for `small`, else `strtod`).
     var value: Double
-
-    /// -1, 0 or 1 as the number written `bytes` is below, equal to or above the one written
-    /// `other`: by their Doubles when those differ (rounding never reverses an order), else
-    /// by their digits.
-    static func order(_ bytes: UnsafeRawBufferPointer, _ number: ExactNumber, _ other: [UInt8], _ otherNumber: ExactNumber) -> Int {
-        if let a = number.small, let b = otherNumber.small { return a < b ? -1 : a > b ? 1 : 0 }
-        if number.value != otherNumber.value { return number.value < otherNumber.value ? -1 : 1 }
-        guard let exact = CellReader.number(bytes)?.1,
-              let otherExact = other.withUnsafeBytes({ CellReader.number($0)?.1 }) else { return 0 }
-        return exact.compare(otherExact)
-    }
-
-    /// -1, 0 or 1 as `self` is below, equal to or above `other`.
-    func compare(_ other: ExactNumber) -> Int {
-        if let a = small, let b = other.small { return a < b ? -1 : a > b ? 1 : 0 }
-        let zero = digits.isEmpty, otherZero = other.digits.isEmpty
-        if zero && otherZero { return 0 }
-        let sign = zero ? 0 : negative ? -1 : 1
-        let otherSign = otherZero ? 0 : other.negative ? -1 : 1
-        if sign != otherSign { return sign < otherSign ? -1 : 1 }
-        var magnitude: Int
-        if exponent != other.exponent {
-            magnitude = exponent < other.exponent ? -1 : 1
-        } else {
-            magnitude = 0
-            for (a, b) in zip(digits, other.digits) where a != b {
-                magnitude = a < b ? -1 : 1
-                break
-            }
-            if magnitude == 0 && digits.count != other.digits.count { magnitude = digits.count < other.digits.count ? -1 : 1 }
-        }
-        return sign < 0 ? -magnitude : magnitude
-    }
 }
 
-/// Reads cells: their kind, numbers exactly and instants, through `CellValue`, the reading
+/// Reads cells: their kind, numbers and instants, through `CellValue`, the reading
 /// the sort and the screen share.
 enum CellReader {
     /// What a filled cell holds.
@@ -102,7 +65,7 @@ enum CellReader {
 
     /// The kind of a filled cell, and its number or instant when it is one.
     static func classify(_ bytes: UnsafeRawBufferPointer) -> Reading {
-        if let (kind, number) = number(bytes, keepsDigits: false) { return Reading(kind: kind, number: number) }
+        if let (kind, number) = number(bytes) { return Reading(kind: kind, number: number) }
         if let instant = CellValue.instant(bytes) { return Reading(kind: .dateTime, instant: instant) }
         if isBoolean(bytes) { return Reading(kind: .boolean) }
         return Reading(kind: .text)
@@ -111,17 +74,11 @@ enum CellReader {
     @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     /// The cell as a number (`CellValue.number`): integer when written without a point, an
-    /// exponent or a percent sign, else decimal. Without `keepsDigits`, only what
-    /// `ExactNumber.order` needs is kept (no allocation).
-    static func number(_ bytes: UnsafeRawBufferPointer, keepsDigits: Bool = true) -> (ValueKind, ExactNumber)? {
+    /// exponent or a percent sign, else decimal.
+    static func number(_ bytes: UnsafeRawBufferPointer) -> (ValueKind, ExactNumber)? {
         guard let reading = CellValue.number(bytes) else { return nil }
-        var exact = ExactNumber(negative: reading.isNegative, digits: [], exponent: 0, small: reading.small, value: reading.value)
-        if keepsDigits {
-            let (digits, power) = CellValue.significand(of: reading, in: bytes)
-            exact.digits = digits
-            exact.exponent = power
-        }
-        return (reading.isInteger ? .integer : .decimal, exact)
+        return (reading.isInteger ? .integer : .decimal,
+                ExactNumber(negative: reading.isNegative, small: reading.small, value: reading.value))
     }
 
     /// `true`, `false`, `yes` or `no`, in any case.

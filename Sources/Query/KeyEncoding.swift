@@ -10,7 +10,7 @@ import Foundation
 /// written as its length and its digits (leading zeros dropped), so runs compare as numbers.
 /// Text keys hold no zero byte, so a shorter key that is a prefix of a longer one sorts
 /// first whether or not it is padded with zeros.
-enum KeyEncoding {
+package enum KeyEncoding {
     static let valueClass: UInt8 = 1
     static let textClass: UInt8 = 2
     static let emptyClass: UInt8 = 0xFF
@@ -32,6 +32,32 @@ enum KeyEncoding {
         }
         key.append(textClass)
         appendText(cell, to: &key)
+    }
+
+    /// Appends the key a one-column ascending sort gives `cell` in a column of `kind`, as
+    /// `KeyBuilder` makes it: the cell cut where the sort's reader cuts it, a text key
+    /// ended by a zero byte. Keys compare with `order(_:_:)`; the summary takes its min and
+    /// max by them, so they are the ends of a sort by construction.
+    @inline(__always)
+    package static func appendSortKey(_ cell: UnsafeRawBufferPointer, kind: ColumnKind, to key: inout [UInt8]) {
+        let start = key.count
+        let kept = cell.count > KeyExtractor.cellLimit ? UnsafeRawBufferPointer(rebasing: cell[..<KeyExtractor.cellLimit]) : cell
+        append(kept, kind: kind, to: &key)
+        if key[start] == textClass { key.append(0) }   // ends a text key
+    }
+
+    /// Appends the key `appendSortKey` gives a cell that reads as `value` in a number
+    /// column (`number(_:)`) or a date column (`instant(_:)`), without reading it again.
+    @inline(__always)
+    package static func appendSortKey(value: Double, to key: inout [UInt8]) {
+        appendValue(value, to: &key)
+    }
+
+    /// -1, 0 or 1 as key `a` sorts before, with or after key `b` (ties keep the file's order).
+    @inline(__always)
+    package static func order(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let order = SortRun.compare(a, b)
+        return order < 0 ? -1 : order > 0 ? 1 : 0
     }
 
     static func appendValue(_ value: Double, to key: inout [UInt8]) {

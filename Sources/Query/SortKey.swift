@@ -26,21 +26,38 @@ public enum ColumnKind: Sendable, Equatable {
     /// cells that are not empty read as one, else text. A cell of a number or date column
     /// that does not read as one sorts after those that do, as text.
     public static func judge<Cells: Sequence>(_ cells: Cells) -> ColumnKind where Cells.Element == ArraySlice<UInt8> {
-        var filled = 0, numbers = 0, dates = 0
-        for cell in cells where !cell.isEmpty {
-            filled += 1
-            cell.withUnsafeBytes { bytes in
-                if KeyEncoding.number(bytes) != nil { numbers += 1 } else if KeyEncoding.instant(bytes) != nil { dates += 1 }
-            }
-        }
-        guard filled > 0 else { return .text }
-        if numbers * 10 >= filled * 9 { return .number }
-        if dates * 10 >= filled * 9 { return .date }
-        return .text
+        var tally = Tally()
+        for cell in cells { cell.withUnsafeBytes { tally.add($0) } }
+        return tally.kind
     }
 
+    /// The counts `judge` decides by, gathered one cell at a time (the summary judges its
+    /// columns with it, from the same records, so it orders them as a sort would).
+    public struct Tally: Sendable {
+        var filled = 0, numbers = 0, dates = 0
+
+        public init() {}
+
+        public mutating func add(_ cell: UnsafeRawBufferPointer) {
+            guard !cell.isEmpty else { return }
+            filled += 1
+            if KeyEncoding.number(cell) != nil { numbers += 1 } else if KeyEncoding.instant(cell) != nil { dates += 1 }
+        }
+
+        /// The kind of the cells added: see `judge(_:)`.
+        public var kind: ColumnKind {
+            guard filled > 0 else { return .text }
+            if numbers * 10 >= filled * 9 { return .number }
+            if dates * 10 >= filled * 9 { return .date }
+            return .text
+        }
+    }
+
+    /// Data records a column's kind is judged from: the first thousand.
+    public static let sample = 1000
+
     /// Judges column `column` from the first `sample` data records of `store`.
-    public static func judge(column: Int, in store: CellStore, headerRows: Int, sample: Int = 1000) -> ColumnKind {
+    public static func judge(column: Int, in store: CellStore, headerRows: Int, sample: Int = ColumnKind.sample) -> ColumnKind {
         let end = min(store.rowCount, headerRows + sample)
         guard headerRows < end else { return .text }
         return judge((headerRows..<end).lazy.compactMap { store.row($0)?.field(column) })

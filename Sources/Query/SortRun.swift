@@ -135,8 +135,7 @@ struct KeyBuilder {
         key.removeAll(keepingCapacity: true)
         for (index, sortKey) in keys.enumerated() {
             let start = key.count
-            cells[slots[index]].withUnsafeBytes { KeyEncoding.append($0, kind: kinds[index], to: &key) }
-            if key[start] == KeyEncoding.textClass { key.append(0) }   // ends a text key
+            cells[slots[index]].withUnsafeBytes { KeyEncoding.appendSortKey($0, kind: kinds[index], to: &key) }
             if sortKey.descending && key[start] != KeyEncoding.emptyClass {
                 for position in (start + 1)..<key.count { key[position] = ~key[position] }
             }

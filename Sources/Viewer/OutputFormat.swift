@@ -104,7 +104,9 @@ public final class OutputWriter {
                 withBuffer { OutputWriter.appendPiece(row, delimiter: delimiter, lineEnding: lineEnding, held: &held, to: &$0) }
                 self.held = held
             } else {
-                withBuffer { OutputWriter.appendDelimited(row, delimiter: delimiter, lineEnding: lineEnding, to: &$0) }
+                withBuffer {
+                    OutputWriter.appendDelimited(row, delimiter: delimiter, lineEnding: lineEnding, isFirstLine: records == 0, to: &$0)
+                }
             }
             endsWithOwnLineEnding = !row.continuesInNext
         case .json: withBuffer { OutputWriter.appendJSON(row, isFirst: records == 0, to: &$0) }
@@ -188,8 +190,11 @@ public final class OutputWriter {
     /// A record, or a piece of one: a cell that arrives in pieces is always quoted (its
     /// quote opens with its first piece and closes with its last). A record of one empty
     /// cell is written `""`: as an empty line it would be lost after the last line ending,
-    /// and readers such as Python's csv skip blank lines.
-    static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], to buffer: inout [UInt8]) {
+    /// and readers such as Python's csv skip blank lines. On the first line, a first cell
+    /// starting `sep=` is quoted: unquoted, Excel (and csvfreeze) would read the line as
+    /// the name of the delimiter, not as a record.
+    static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], isFirstLine: Bool = false,
+                                to buffer: inout [UInt8]) {
         if row.count == 0 && !row.continuesPrevious && !row.continuesInNext { buffer.append(contentsOf: [0x22, 0x22]) }
         let isLoneCell = row.count == 1 && !row.continuesPrevious
         for index in 0..<row.count {
@@ -198,6 +203,7 @@ public final class OutputWriter {
             if index > 0 { buffer.append(delimiter) }
             let field = row.field(index)
             let needsQuotes = continues || goesOn || (isLoneCell && field.isEmpty)
+                || (isFirstLine && index == 0 && OutputWriter.looksLikeSeparatorLine(field))
                 || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
             if needsQuotes {
                 if !continues { buffer.append(0x22) }
@@ -272,6 +278,11 @@ public final class OutputWriter {
             }
         }
         if !row.continuesInNext { buffer.append(contentsOf: lineEnding) }
+    }
+
+    /// True when a first line starting with `field` could be read as Excel's `sep=X` (any case).
+    static func looksLikeSeparatorLine(_ field: ArraySlice<UInt8>) -> Bool {
+        field.count >= 4 && field.prefix(4).map { $0 | 0x20 } == Array("sep=".utf8)
     }
 
     /// Bytes of a quoted cell, quotes doubled, with its opening quote when `opening`.

@@ -74,6 +74,7 @@ extension Viewer {
 
     /// `#`: the frequency sheet of the cursor's column, over the rows in view.
     func openFrequency(of column: Int) {
+        if isEmptyInput { return }
         guard let input = sheetInput else {
             message = "nothing to count yet"
             return
@@ -84,12 +85,21 @@ extension Viewer {
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
     func openSummary() {
+        if isEmptyInput { return }
         guard let input = sheetInput else {
             message = "nothing to summarise yet"
             return
         }
         let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
         requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
+    }
+
+    /// True, saying so as `--summary` does, when the whole input holds no record: no
+    /// column to count (the one the screen shows is only a place for the cursor).
+    private var isEmptyInput: Bool {
+        guard source.isComplete && source.rowCount == 0 else { return false }
+        message = "empty input, nothing to count"
+        return true
     }
 
     /// The input for a sheet's pass: what is read now (a followed input never ends, so

@@ -65,8 +65,10 @@ struct CSVFreezeCommand: ParsableCommand {
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
         A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
-        so; --filter, --sort, --columns, --frequency and --summary stop at such a record \
-        with one line (exit 1); --output alone writes every field of any record.
+        so; --frequency and --summary stop only at a column past 1,048,576 (--summary takes \
+        every column unless --columns chooses), with one line (exit 1), and count the \
+        columns within it in every record; --output, with --filter and --sort too, writes \
+        every field of any record.
 
         KEYS:
         \(KeyMap.helpLines.map { "  " + $0 }.joined(separator: "\n"))
@@ -108,10 +110,11 @@ struct CSVFreezeCommand: ParsableCommand {
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
-          is too wide); 2 the screen cannot be drawn, no such --frequency
-          column, or --frequency or --summary over several files; 64 bad
-          options; 65 a query SQLite refuses (--sql); 128+N after signal N;
-          130 with --echo, quit without choosing.
+          is too wide), or is empty for --frequency or --summary; 2 the screen
+          cannot be drawn, no such --frequency column, or --frequency or
+          --summary over several files; 64 bad options; 65 a query SQLite
+          refuses (--sql); 128+N after signal N; 130 with --echo, quit without
+          choosing.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -125,7 +128,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
 
-    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark).",
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark). Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read, unnamed it is not.",
                                valueName: "name"))
     var encoding: String?
 
@@ -250,7 +253,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func spoolLimitValue() throws -> SpoolLimit {
         guard let spoolLimit else { return .keepFree }
         guard let limit = SpoolLimit(parsing: spoolLimit) else {
-            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(spoolLimit)'")
+            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(shownSafely(spoolLimit))'")
         }
         return limit
     }
@@ -263,7 +266,7 @@ struct CSVFreezeCommand: ParsableCommand {
         default:
             let bytes = Array(delimiter.utf8)
             guard bytes.count == 1 else {
-                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(delimiter)'")
+                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(shownSafely(delimiter))'")
             }
             guard bytes[0] != 0x0A, bytes[0] != 0x0D else {
                 throw ValidationError("--delimiter cannot be a line break")
@@ -281,7 +284,7 @@ struct CSVFreezeCommand: ParsableCommand {
         do {
             return try TextEncoding(named: encoding)
         } catch {
-            throw ValidationError("--encoding: \(error.description)")
+            throw ValidationError("--encoding: \(shownSafely(error.description))")
         }
     }
 
@@ -291,7 +294,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if quote == "none" { return Dialect.noQuote }
         let bytes = Array(quote.utf8)
         guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
-            throw ValidationError("--quote takes one single-byte character or 'none', not '\(quote)'")
+            throw ValidationError("--quote takes one single-byte character or 'none', not '\(shownSafely(quote))'")
         }
         if let delimiter = try delimiterByte(), delimiter == bytes[0] {
             throw ValidationError("--quote and --delimiter cannot be the same character")
@@ -389,9 +392,23 @@ struct CSVFreezeCommand: ParsableCommand {
 
 /// Prints `csvfreeze: message` on stderr and exits.
 func fail(_ message: String, status: Int32) -> Never {
-    let line = Array("csvfreeze: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    say(message)
     exit(status)
+}
+
+/// Prints `csvfreeze: message` on stderr, on one line. A message may quote a file name, a
+/// header or what the user typed: its control characters, escape sequences, line breaks
+/// and characters that draw nothing are shown as the screen shows them (`␛`, `↵`,
+/// `<U+200B>`), so nothing from the data reaches the terminal raw.
+func say(_ message: String) {
+    let line = Array("csvfreeze: \(shownSafely(message))\n".utf8)
+    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+}
+
+/// `text` as the screen shows it (`CellText`): safe to print on a terminal.
+func shownSafely(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+    return CellText.glyphs(text).map(\.text).joined()
 }
 
 enum Locale {

@@ -32,19 +32,24 @@ enum InsightOutput {
             if progress.isComplete || progress.failure != nil { break }
             store.progressSignal.wait(past: version)
         }
-        guard let input = ScanInput(store: store) else {
+        guard let input = ScanInput(store: store), store.rowCount > 0 else {
             if let failure = progress.failure { fail("\(store.name): \(failure)", status: 1) }
-            return 0   // no input at all: nothing to count
+            // No record, so no column: there is nothing to name, count or summarise.
+            fail("\(store.name): empty input, nothing to count", status: 1)
         }
         let columns = store.columnCount
         // One name for each column, as JSON keys and the screen have them.
         let header = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
         let names = header.names(count: columns)
-        // --filter and its kin: count only the records they keep (the viewer's filter engine).
+        // --filter and its kin: count only the records they keep (the viewer's filter engine);
+        // --columns: summarise only those columns, in that order.
         var records: (any RecordSequence)?
+        var chosen: [Int]?
         if query.isActive {
             do {
-                let filters = try query.resolve(names: header, columnCount: columns).filters
+                let resolved = try query.resolve(names: header, columnCount: columns)
+                chosen = resolved.columns
+                let filters = resolved.filters
                 if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
             } catch let problem as QueryOptions.Problem {
                 fail(problem.description, status: 2)
@@ -66,13 +71,15 @@ enum InsightOutput {
             guard case .finished(let table) = count.status else { return 1 }
             writeFrequency(table, format: format, to: writer, column: column, reader: store.recordReader())
         } else {
-            if columns > RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
-            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records)
+            let summarised = chosen ?? Array(0..<columns)
+            if (summarised.max() ?? 0) >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
+            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, columns: summarised)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
             writeSummary(rows, to: writer)
         }
         writer.finish()
+        Output.checkStandardOutput()
         if let failure = store.progress.failure {
             // Everything before the damage was counted; say where it stopped.
             fail("\(store.name): \(failure)", status: 1)
@@ -112,8 +119,7 @@ enum InsightOutput {
                                      percent(Double(table.unlistedCount) * 100 / Double(max(1, table.total)))]))
         }
         // Machine formats keep their rows to true values; the estimate goes to stderr.
-        let line = Array("csvfreeze: \(note)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        say(note)
     }
 
     /// A value longer than a cell kept, written whole from where it first occurs, then

@@ -5,6 +5,7 @@ import CellStore
 import Dispatch
 import Export
 import Query
+import Synchronization
 import Table
 import Viewer
 
@@ -25,11 +26,12 @@ enum Output {
             }) { row in
                 writer?.write(row) ?? false
             }
-            if let failure = writer?.failure { fail("\(path ?? "stdin"): \(failure)", status: 1) }
+            if let failure = writer?.failure { fail("\(inputName(path)): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
+            checkStandardOutput()
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
-                fail("\(path ?? "stdin"): \(damage)", status: 1)
+                fail("\(inputName(path)): \(damage)", status: 1)
             }
             return 0
         } catch {
@@ -37,17 +39,35 @@ enum Output {
         }
     }
 
+    /// The input as messages name it: its path, or `stdin` (also for `-`), as the store names it.
+    static func inputName(_ path: String?) -> String {
+        guard let path, path != "-" else { return "stdin" }
+        return path
+    }
+    /// Why writing to standard output last failed (an errno), 0 while it works.
+    static let standardOutputError = Atomic<Int32>(0)
+
     static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, bytes.count - done) }
-            if count < 0 {
-                if errno == EINTR { continue }
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                standardOutputError.store(count < 0 ? errno : ENOSPC, ordering: .relaxed)
                 return false
             }
             done += count
         }
         return true
+    }
+
+    /// Ends a path that wrote to standard output: a write that failed (a full disk, a
+    /// closed descriptor) is one line and exit status 1, never a quiet 0. A reader that
+    /// went away (`| head`) is not a failure.
+    static func checkStandardOutput() {
+        let code = standardOutputError.load(ordering: .relaxed)
+        guard code != 0, code != EPIPE else { return }
+        fail("cannot write the output: \(String(cString: strerror(code)))", status: 1)
     }
 }
 
@@ -92,7 +112,7 @@ extension Output {
         } catch {
             fail(error.description, status: 1)
         }
-        let name = path ?? "stdin"
+        let name = inputName(path)
         var resolved = QueryOptions.Resolved()
         var sorted: SortedRecords?
         var filtered: FilteredRecords?

@@ -67,9 +67,11 @@ enum SQLOutput {
             }
         } catch {
             writer.finish()
+            Output.checkStandardOutput()
             fail(error.description, status: error.isQueryError ? 65 : 1)
         }
         writer.finish()
+        Output.checkStandardOutput()
         // Columns SQLite could not take were said before the answer; the status says it too.
         var status: Int32 = tables.contains { $0.input.omittedColumns > 0 } ? 1 : 0
         for (store, input) in tables where input.omittedColumns == 0 && input.widestRecord > input.columns.count {
@@ -85,8 +87,5 @@ enum SQLOutput {
         return status
     }
 
-    static func warn(_ message: String) {
-        let line = Array("csvfreeze: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-    }
+    static func warn(_ message: String) { say(message) }
 }

@@ -190,6 +190,7 @@ enum Session {
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
         }
+        Output.checkStandardOutput()
         return 0
     }
 }

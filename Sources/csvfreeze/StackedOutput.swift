@@ -220,6 +220,7 @@ enum StackedOutput {
             }
         }
         writer.finish()
+        Output.checkStandardOutput()
         return 0
     }
 }

@@ -69,11 +69,11 @@ struct EncodingTests {
         #expect(String(decoding: cut.text, as: UTF8.self) == "\u{FEFF}ab\u{FFFD}")
     }
 
-    @Test("a name iconv does not know is refused; UTF-8 is read as it is")
+    @Test("a name iconv does not know is refused; UTF-8 named is checked, unnamed read as it is")
     func names() throws {
         #expect(throws: CellStoreError.unknownEncoding("klingon")) { try TextEncoding(named: "klingon") }
         #expect(try TextEncoding(named: "utf-8").isUTF8)
-        #expect(Transcoding.choose(named: try TextEncoding(named: "UTF-8"), prefix: [0xFF, 0xFE]) == .none)
+        #expect(Transcoding.choose(named: try TextEncoding(named: "UTF-8"), prefix: [0xFF, 0xFE]) == .from(try TextEncoding(named: "UTF-8")))
         #expect(Transcoding.choose(named: nil, prefix: [0xFF, 0xFE, 0x00, 0x00]) == .from(try TextEncoding(named: "UTF-32LE")))
         #expect(Transcoding.choose(named: nil, prefix: Array("id,".utf8)) == .none)
     }

@@ -89,7 +89,7 @@ struct InsightEndToEndTests {
         let empty = try file("")
         defer { try? FileManager.default.removeItem(at: empty) }
         let none = try run([binary, "--frequency", "a", empty.path])
-        #expect(none.status == 2 && none.stderr == "csvfreeze: no column 'a'\n")
+        #expect(none.status == 1 && none.stderr == "csvfreeze: \(empty.path): empty input, nothing to count\n")
     }
 
     @Test("a column of unique values past the budget: counts stay honest")

@@ -184,6 +184,9 @@ struct StackedOutputEndToEndTests {
         #expect(past.status == 1)
         #expect(past.stderr.hasPrefix("csvfreeze: \(b.path): record 2 has more cells than its header names"))
         #expect(past.stderr.split(separator: "\n").count == 1)
+        // Output that cannot be written says so, in one line, exit 1.
+        let full = try run(["/bin/sh", "-c", "\(binary) --output csv \(shellQuote(a.path)) \(shellQuote(a.path)) > /dev/full"])
+        #expect(full.status == 1 && full.stderr.contains("cannot write the output"), "\(full.stderr)")
         // Standard input among the files: read once, named stdin.
         let piped = try run([binary, "--output", "csv", a.path, "-"], stdin: Data("x,y\n7,8\n".utf8))
         #expect(piped.text == "file,x,y\n\(a.path),1,2\nstdin,7,8\n")

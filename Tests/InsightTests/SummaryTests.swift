@@ -37,32 +37,13 @@ struct SummaryTests {
         #expect(abs(price.standardDeviation! - deviation) < 1e-9)
         #expect(rows[2].minimum == "2023-12-31 23:59")
         #expect(rows[4].shortest == 2 && rows[4].longest == 3)
-        #expect(rows[4].minimum == "Zoë" && rows[4].maximum == "bob")
+        #expect(rows[4].minimum == "al" && rows[4].maximum == "Zoë", "natural order ignoring case, as a sort has it")
         #expect(rows[5].mean == nil)
         #expect(rows[6].filled == 0 && rows[6].empty == 4 && rows[6].minimum == nil)
         #expect(rows[3].common.first?.count == 1)
     }
 
-    @Test func numbersCompareExactly() {
-        func number(_ text: String) -> ExactNumber {
-            Array(text.utf8).withUnsafeBytes { CellReader.number($0)!.1 }
-        }
-        let ordered = ["-1e3", "-999.5", "-0.25", "-0.2", "0", "0.0", "1e-400", "0.1", "9.99", "10", "10.000000000000000000001",
-                       "12345678901234567890", "1.2345678901234567891e19", "1e400"]
-        for (a, b) in zip(ordered, ordered.dropFirst()) {
-            #expect(number(a).compare(number(b)) <= 0, "\(a) <= \(b)")
-            #expect(number(b).compare(number(a)) >= 0, "\(b) >= \(a)")
-        }
-        // The same Double, told apart by their digits.
-        let near = Array("0.10000000000000001".utf8)
-        let tie = Array("0.1".utf8).withUnsafeBytes { bytes in
-            ExactNumber.order(bytes, CellReader.number(bytes, keepsDigits: false)!.1, near,
-                              near.withUnsafeBytes { CellReader.number($0, keepsDigits: false)!.1 })
-        }
-        #expect(tie == -1)
-        #expect(number("0").compare(number("0.0")) == 0)
-        #expect(number("0").compare(number("-0")) == 0)
-        #expect(number("1.50").compare(number("1.5")) == 0)
+    @Test func numbersAsTheSortReadsThem() {
         for text in ["007", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " ", "1,00", "12,3456", ",100", "$", "%", "$x", "1,000,00"] {
             #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0) } == nil, "\(text)")
         }
@@ -95,7 +76,7 @@ struct SummaryTests {
 }
 
 extension SummaryTests {
-    @Test("past the budget, the most common values listed are sure ones, and the empty value's count is exact")
+    @Test("past the budget, the most common values listed are sure ones, with exact counts")
     func commonValuesPastTheBudget() throws {
         var text = "v\n"
         var rows: [String] = []
@@ -105,10 +86,10 @@ extension SummaryTests {
         rows.shuffle(using: &generator)
         text += rows.joined(separator: "\n") + "\n"
         let summary = try #require(try summary(text, names: ["v"], budget: InsightBudget(bytes: 1 << 16, keptValues: 64)).first)
-        #expect(summary.commonIsEstimate && summary.distinctIsEstimate)
+        #expect(!summary.commonIsEstimate && summary.distinctIsEstimate, "counted again exactly, as --frequency counts")
         #expect(summary.empty == 250)
         let common = summary.common.map { ($0.text, $0.count) }
-        #expect(common.first?.0 == "hot" && common.first.map { $0.1 <= 400 && $0.1 > 300 } == true, "\(common)")
+        #expect(common.first?.0 == "hot" && common.first?.1 == 400, "\(common)")
         #expect(common.contains { $0.0 == "" && $0.1 == 250 }, "the empty value, counted exactly: \(common)")
         #expect(!common.contains { $0.0.hasPrefix("u") }, "no value that occurs once is passed off as common: \(common)")
     }

@@ -140,13 +140,13 @@ extension TerminalSessionTests {
 
     @Test("Esc, then [ and B each after a pause: Down, not Esc, [ (a sort) and B", arguments: terminals)
     func slowSequence(type: String) throws {
-        let (session, writer) = try piped(type: type, escapeDelay: 40)
+        let (session, writer) = try piped(type: type, escapeDelay: 300)
         defer { session.end(); close(writer) }
         send("\u{1B}", to: writer)
         // ncurses waits the escape delay for more, then says Esc.
         #expect(nextEvent(session) == .key(.escape))
         send("[", to: writer)
-        usleep(20_000)   // the link's lag between two bytes, within the escape delay
+        usleep(20_000)   // the link's lag between two bytes, well within the escape delay (room for a busy machine)
         send("B", to: writer)
         #expect(nextEvent(session) == .key(.down))
         send("\u{1B}", to: writer)
@@ -157,7 +157,7 @@ extension TerminalSessionTests {
         // Long after an Esc, [ is the key.
         send("\u{1B}", to: writer)
         #expect(nextEvent(session) == .key(.escape))
-        usleep(120_000)
+        usleep(900_000)
         send("[", to: writer)
         #expect(nextEvent(session) == .key(.character("[")))
     }

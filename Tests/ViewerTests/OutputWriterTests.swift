@@ -29,6 +29,13 @@ struct OutputWriterTests {
         #expect(render([["", ""]], format: .csv) == ",\n")
     }
 
+    @Test("a first cell starting sep= is quoted on the first line only, so it is not read back as a delimiter line")
+    func separatorLineQuoted() {
+        #expect(render([["sep=;"], ["sep=;"]], format: .csv) == "\"sep=;\"\nsep=;\n")
+        #expect(render([["SEP=,", "b"]], format: .csv) == "\"SEP=,\",\"b\"\n".replacingOccurrences(of: ",\"b\"", with: ",b"))
+        #expect(render([["sep"], ["x"]], format: .tsv) == "sep\nx\n")
+    }
+
     @Test("csv keeps the input's line ending and its missing final newline")
     func lineEndings() {
         #expect(render([["a"], ["b"]], format: .csv, lineEnding: [0x0D, 0x0A]) == "a\r\nb\r\n")

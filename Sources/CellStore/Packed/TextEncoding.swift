@@ -22,7 +22,8 @@ public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// True for UTF-8 itself, which is read as it is (invalid bytes show as U+FFFD).
+    /// True for UTF-8 itself: named, it is checked as it is read (through iconv, as any
+    /// other encoding, so bytes not valid in it are counted and said); unnamed, nothing is.
     public var isUTF8: Bool { ["UTF-8", "UTF8"].contains(name) }
 
     /// Bytes per code unit: skipped at once over a sequence the encoding does not allow,
@@ -65,9 +66,10 @@ package enum Transcoding: Sendable, Equatable {
     case detect
 
     /// The transcoding for an input whose first bytes are `prefix` (when known), given
-    /// the encoding the user named, if any.
+    /// the encoding the user named, if any. UTF-8 named is converted too: iconv from
+    /// UTF-8 checks it, so a byte not valid in it is said, never passed over in silence.
     static func choose(named encoding: TextEncoding?, prefix: [UInt8]?) -> Transcoding {
-        if let encoding { return encoding.isUTF8 ? .none : .from(encoding) }
+        if let encoding { return .from(encoding) }
         guard let prefix else { return .detect }
         return TextEncoding.fromByteOrderMark(prefix).map(Transcoding.from) ?? .none
     }
