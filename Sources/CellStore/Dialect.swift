@@ -9,6 +9,10 @@ public struct Dialect: Sendable, Equatable {
     /// True when the start of the input holds NUL bytes, which text does not: probably not
     /// a delimited text file at all.
     public var looksBinary = false
+    /// `UTF-16LE` or `UTF-16BE` when the NUL bytes are every other byte of the start, as
+    /// in UTF-16 text with no byte-order mark (read as UTF-8, it shows as NULs): the
+    /// `--encoding` to give.
+    public var likelyUTF16: String?
     /// The character encoding the input was converted from to UTF-8 (`--encoding`, or a
     /// UTF-16 byte-order mark), nil when it was read as UTF-8.
     public var encoding: String?
@@ -59,6 +63,25 @@ public struct Dialect: Sendable, Equatable {
         if end == bytes.endIndex { return (delimiter, 5) }
         guard bytes[end] == 0x0A || bytes[end] == 0x0D else { return nil }
         return (delimiter, PreambleRule.lineEnd(bytes, from: end) - start)
+    }
+
+    /// `UTF-16LE` when NUL is (nearly) every odd byte of `sample` and (nearly) no even one,
+    /// `UTF-16BE` the other way round: text in UTF-16 without a byte-order mark (mostly
+    /// characters below U+0100, as a delimited file's are). Nil for anything else.
+    public static func likelyUTF16(_ sample: ArraySlice<UInt8>) -> String? {
+        let bytes = sample.prefix(4096)
+        guard bytes.count >= 8 else { return nil }
+        var nulls = (even: 0, odd: 0)
+        for (index, byte) in bytes.enumerated() where byte == 0 {
+            if index & 1 == 0 { nulls.even += 1 } else { nulls.odd += 1 }
+        }
+        let pairs = bytes.count / 2
+        // Nine in ten: a few characters past U+00FF (a `€`, a name in another script) are fine.
+        func most(_ count: Int) -> Bool { count * 10 >= pairs * 9 }
+        func few(_ count: Int) -> Bool { count * 10 <= pairs }
+        if most(nulls.odd) && few(nulls.even) { return "UTF-16LE" }
+        if most(nulls.even) && few(nulls.odd) { return "UTF-16BE" }
+        return nil
     }
 
     static func name(of byte: UInt8) -> String {

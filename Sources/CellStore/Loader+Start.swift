@@ -45,6 +45,8 @@ extension Loader {
         }
         // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
         dialect.looksBinary = prelude[dataStart...].contains(0)
+        // From the input's first byte: a UTF-16 character is two bytes from there.
+        if dialect.looksBinary { dialect.likelyUTF16 = Dialect.likelyUTF16(prelude[...]) }
         return (dialect, dataStart, preamble, preambleStart)
     }
 

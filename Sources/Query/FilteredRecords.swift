@@ -102,4 +102,10 @@ public final class FilteredRecords: RecordSequence {
         guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
         return core.rows.withLock { $0.contains(position) ? $0.rank(position) : nil }
     }
+
+    /// The rows kept before `record`'s place (in the file, or in the base's order): a rank.
+    public func index(following record: Int) -> Int? {
+        guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
+        return core.rows.withLock { $0.rank(position) }
+    }
 }

@@ -17,6 +17,8 @@ public struct ColumnNames: Sendable, Equatable {
     private let unique: [String]
     /// Every name `unique` holds, to keep the names of columns past the header apart.
     private let taken: Set<String>
+    /// For each header column, whether its name is the header cell's own text.
+    private let isOwn: [Bool]
 
     /// Names for the columns of `header` (the first header row's cells, as text; empty
     /// for none) and any past it.
@@ -46,6 +48,7 @@ public struct ColumnNames: Sendable, Equatable {
         }
         unique = names.map { $0 ?? "" }
         self.taken = taken
+        isOwn = header.indices.map { !header[$0].isEmpty && names[$0] == header[$0] }
     }
 
     /// Names for the columns of a header row (nil for none); a cell longer than
@@ -77,6 +80,13 @@ public struct ColumnNames: Sendable, Equatable {
         var suffix = 2
         while taken.contains("\(base)_\(suffix)") { suffix += 1 }
         return "\(base)_\(suffix)"
+    }
+
+    /// True when column `column`'s name is not its header cell's text but one made for it
+    /// (the cell is empty or repeats an earlier one, or the column is past the header), so
+    /// the screen can tell it from the file's own text.
+    public func isMade(_ column: Int) -> Bool {
+        column < 0 || column >= isOwn.count || !isOwn[column]
     }
 
     /// The names of the first `count` columns (at least those of the header).

@@ -33,9 +33,15 @@ public protocol RecordSequence: AnyObject, Sendable {
     func records(in range: Range<Int>) -> [RecordRef]
     /// The view row that shows `record`, or nil when it is not in the view (yet).
     func index(of record: Int) -> Int?
+    /// Where `record` would show if it were in the view: the first view row after its
+    /// place in the view's order (`count` when none follows so far); nil when the sequence
+    /// cannot tell (the default).
+    func index(following record: Int) -> Int?
 }
 
 extension RecordSequence {
+    public func index(following record: Int) -> Int? { nil }
+
     /// The record of view row `index` (which must be below `count`).
     public func record(at index: Int) -> Int { records(in: index..<(index + 1)).first?.record ?? -1 }
 }

@@ -66,6 +66,14 @@ public final class TableView {
         return rows.index(of: record)
     }
 
+    /// The first view row at or after input record `record`'s place in the view's order
+    /// (`dataRowCount` when none follows), when it is not in the view; nil when the view
+    /// cannot tell.
+    public func row(following record: Int) -> Int? {
+        guard let rows else { return max(0, record - headerRows) }
+        return rows.index(of: record) ?? rows.index(following: record)
+    }
+
     /// The number a user sees for view row `row`: its data record's place in the file,
     /// counting from 1.
     public func displayNumber(ofRow row: Int) -> Int { record(ofRow: row) - headerRows + 1 }

@@ -471,7 +471,7 @@ public final class TerminalSession {
             init_pair(4, Int16(COLOR_BLUE), -1)
             hasColors = true
         }
-        let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim()
+        let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim(), italic = cf_attr_italic()
         func pair(_ number: Int32) -> Int32 { hasColors ? cf_color_pair(number) : 0 }
         attributes = Style.allCases.map { style in
             switch style {
@@ -489,6 +489,10 @@ public final class TerminalSession {
             case .indicator: return pair(4) | bold
             case .preamble: return pair(1) | (hasColors ? 0 : dim)
             case .match: return bold | cf_attr_underline() | pair(2)
+            // A name the file does not hold: the header's colour, dim and italic instead of
+            // bold (in every theme, mono too), so it never reads as the file's own text.
+            case .madeName: return dim | italic | pair(1)
+            case .madeNameOfCursorColumn: return reverse | dim | italic | pair(1)
             }
         }
     }

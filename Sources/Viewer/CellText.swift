@@ -25,6 +25,13 @@ public enum CellText {
         }
     }
 
+    /// `text` as the screen draws it, as one string: controls as their symbols, what would
+    /// draw nothing as placeholders. Its display width is the width drawn.
+    public static func shown(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return glyphs(text).map(\.text).joined()
+    }
+
     /// Decodes `bytes` (invalid UTF-8 as U+FFFD) into glyphs.
     public static func glyphs(_ bytes: ArraySlice<UInt8>) -> [Glyph] {
         glyphs(String(decoding: bytes, as: UTF8.self))

@@ -32,6 +32,11 @@ struct ColumnLayout {
     private(set) var frozenColumns = 0
     private(set) var left = ColumnMetrics(widths: [])
     private(set) var main = ColumnMetrics(widths: [])
+    /// The widths of names made for columns (see `madeNameWidths(_:)`), and what they were
+    /// found for: they change only with the header and the number of columns, not with every
+    /// rows read (a header of a million columns made them a million names each time).
+    private var madeNameWidths: [Int: Int] = [:]
+    private var madeNamesKey: [Int]?
     /// Bumped when the geometry changes, so every cached cell is configured again.
     private(set) var generation = 0
 
@@ -46,7 +51,12 @@ struct ColumnLayout {
         guard newKey != key else { return }
         key = newKey
         generation += 1
-        let sampled = sizer.widths(count: table.fileColumnCount, screenWidth: grid.width)
+        let namesKey = [table.fileColumnCount, table.headerRows, min(table.headerRows, table.source.rowCount), table.source.generation]
+        if namesKey != madeNamesKey {
+            madeNamesKey = namesKey
+            madeNameWidths = Self.madeNameWidths(table)
+        }
+        let sampled = sizer.widths(count: table.fileColumnCount, screenWidth: grid.width, atLeast: madeNameWidths)
         widths = (0..<count).map { view in
             let column = table.fileColumn(view)
             return overrides[column] ?? (column >= 0 && column < sampled.count ? sampled[column] : ColumnSizer.unsampledWidth)
@@ -65,7 +75,24 @@ struct ColumnLayout {
     }
 
     /// The width input column `column` would have at its content's width, capped.
-    func naturalWidth(_ column: Int, maximum: Int) -> Int { min(max(1, sizer.naturalWidth(column)), maximum) }
+    func naturalWidth(_ column: Int, maximum: Int) -> Int {
+        min(max(1, sizer.naturalWidth(column), madeNameWidths[column] ?? 0), maximum)
+    }
+
+    /// The widths of the names made for columns whose header cell is empty or repeated
+    /// (the header row shows them), by input column: a column is at least that wide, so
+    /// `column 4` is not cut to `c…` over one-character data.
+    static func madeNameWidths(_ table: TableView) -> [Int: Int] {
+        guard table.headerRows > 0 && table.source.rowCount > 0 else { return [:] }
+        let names = table.columnNames
+        var widths: [Int: Int] = [:]
+        for column in 0..<table.fileColumnCount where names.isMade(column) {
+            let name = names[column]
+            // Most made names are `column N`: plain ASCII is as wide as its bytes.
+            widths[column] = name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? name.utf8.count : DisplayWidth.of(name)
+        }
+        return widths
+    }
 
     mutating func setWidth(_ width: Int, of column: Int) { overrides[column] = width }
 

@@ -89,11 +89,13 @@ struct ColumnSizer {
         column < natural.count ? natural[column] : ColumnSizer.unsampledWidth
     }
 
-    /// The widths to show for `count` columns on a screen `screenWidth` cells wide.
-    func widths(count: Int, screenWidth: Int) -> [Int] {
+    /// The widths to show for `count` columns on a screen `screenWidth` cells wide, each
+    /// at least its width in `atLeast` (by column) under the same cap.
+    func widths(count: Int, screenWidth: Int, atLeast: [Int: Int] = [:]) -> [Int] {
         let cap = max(8, min(ColumnSizer.maximumWidth, screenWidth / 2 - 2))
         return (0..<count).map { column in
-            min(column < natural.count ? natural[column] : ColumnSizer.unsampledWidth, cap)
+            let sampled = column < natural.count ? natural[column] : ColumnSizer.unsampledWidth
+            return min(max(sampled, atLeast[column] ?? 0), cap)
         }
     }
 }

@@ -22,6 +22,11 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case preamble
     /// A cell that matches the search.
     case match
+    /// A header name the file does not hold (`ColumnNames` made it unique: a repeated or
+    /// empty header cell), told apart from the file's own text.
+    case madeName
+    /// A made name in the cursor's column.
+    case madeNameOfCursorColumn
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

@@ -44,7 +44,7 @@ public enum KeyMap {
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
         KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
-        KeyBinding([.character(":")], ":", .goTo, "go to a row number, a column name or #number"),
+        KeyBinding([.character(":")], ":", .goTo, "go to a row by its margin number, a column or #N"),
         KeyBinding([.character("<")], "<", .narrowColumn, "narrow the cursor's column"),
         KeyBinding([.character(">")], ">", .widenColumn, "widen the cursor's column"),
         KeyBinding([.character("=")], "=", .fitColumn, "fit the cursor's column to its content"),
@@ -114,7 +114,7 @@ public enum KeyMap {
     }
 
     /// A count typed before `G` or `g` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G, 5g, 5j, 3n", "go to row 250; a count repeats a motion, n or N")
+    static let countLine = ("250G, 5g, 5j, 3n", "go to margin row 250; a count repeats a motion, n, N")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -42,11 +42,10 @@ extension Viewer {
     /// last search, and the cursor's place, clamped to the rows there are now; when the
     /// input has not come that far yet, the cursor goes there when it does.
     public func restore(_ state: ViewState) {
-        sync()
+        reconcile()
         let rows = max(0, dataRowCount)
         let upper = min(state.frozenDataRows.upperBound, max(0, rows - 1))
-        frozenDataRows = min(state.frozenDataRows.lowerBound, upper)..<upper
-        requestedFrozenColumns = state.requestedFrozenColumns
+        navigation.freeze(rows: min(state.frozenDataRows.lowerBound, upper)..<upper, columns: state.requestedFrozenColumns)
         layout.adopt(state.layout)
         table.columns = state.columns
         history = state.history
@@ -59,7 +58,7 @@ extension Viewer {
         search.matcher = state.matcher
         // The cursor on the same record, where it is still there.
         let record = state.record ?? 0
-        sync()
+        reconcile()
         let row = table.row(ofRecord: record) ?? state.cursorRow
         moveCursor(toRow: row, column: state.cursorColumn)
         if (row > cursorRow || state.cursorColumn > cursorColumn) && !source.isComplete && !table.isMapped {

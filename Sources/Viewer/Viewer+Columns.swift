@@ -32,9 +32,8 @@ extension Viewer {
         let target = columns.move(cursorColumn, by: offset, of: table.fileColumnCount)
         guard target != cursorColumn else { return }
         show(rows: table.rows, columns: columns)
-        cursorColumn = table.columns.viewColumn(of: column) ?? target
-        sync()
-        revealCursor()
+        navigation.place(column: table.columns.viewColumn(of: column) ?? target)
+        navigation.revealCursor()
     }
 
     /// `*` PATTERN: only the columns whose names match (PCRE2, smart case); nothing typed
@@ -44,16 +43,12 @@ extension Viewer {
             showAllColumns()
             return
         }
-        let matcher: PatternMatcher
+        let matching: [Int]
         do {
-            matcher = PatternMatcher(try SearchPattern(text: text, column: nil).compile())
+            matching = try table.columns(named: text)
         } catch {
             message = error.description
             return
-        }
-        let names = table.columnNames
-        let matching = (0..<table.fileColumnCount).filter { column in
-            matcher.matches(ArraySlice(names[column].utf8))
         }
         guard !matching.isEmpty else {
             message = "no column name matches \(text)"
@@ -61,11 +56,5 @@ extension Viewer {
         }
         show(rows: table.rows, columns: ColumnMap(shown: matching))
         message = "\(Self.counted(matching.count, "column")) of \(Self.grouped(table.fileColumnCount)) shown  (+ shows every column)"
-    }
-
-    /// What the status line says of hidden columns, if any.
-    var hiddenColumnsNote: String? {
-        let hidden = table.fileColumnCount - columnCount
-        return table.columns.isIdentity || hidden <= 0 ? nil : "\(Self.grouped(hidden)) hidden"
     }
 }

@@ -13,7 +13,6 @@ extension Viewer {
             message = "no jump yet: '' comes back after G, g, :, a search or a sort"
             return
         }
-        sync()
         guard let row = table.row(ofRecord: mark.record), row < dataRowCount else {
             message = "row \(Self.grouped(mark.record - options.headerRows + 1)) is not in this view"
             return

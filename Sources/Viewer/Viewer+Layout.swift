@@ -4,37 +4,26 @@ import FreezeLayout
 extension Viewer {
     // MARK: Layout
 
-    /// Brings geometry up to date with the source and the screen.
-    func sync() {
+    /// Brings the geometry up to date with the source and the screen: the columns' layout,
+    /// the header band, the window and the cursor's bounds. Once per command, at the end of
+    /// `handle(_:)`.
+    func reconcile() {
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet. A sorted or filtered view's rows are
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
-        let count = columnCount
-        let grid = gridSize
-        layout.update(table: table, grid: grid, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
+        layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
                       requestedFrozenColumns: requestedFrozenColumns)
-        var headerRecords = options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0
-        // The band of header rows takes at most half the grid, so data always shows; the
-        // header rows past it scroll at the top of main (not under a freeze made with F).
-        let band = max(1, grid.height / 2)
-        scrollingHeaderRows = 0
-        if headerRecords > band && frozenDataRows.isEmpty {
-            scrollingHeaderRows = headerRecords - band
-            headerRecords = band
-        } else if headerRecords > band {
-            headerRecords = band
-        }
-        window.relayout(bounds: grid, leftWidth: leftMetrics.totalWidth, headerHeight: headerRecords + frozenDataRows.count,
-                        contentSize: Size(width: mainMetrics.totalWidth,
-                                          height: max(0, dataRowCount - mainFirstRow) + scrollingHeaderRows),
-                        preambleLines: file?.preamble.count ?? 0)
-        cursorRow = max(mainFirstRow, min(cursorRow, dataRowCount - 1))
-        cursorRow = max(0, cursorRow)
-        knownDataRows = dataRowCount
-        cursorColumn = max(0, min(cursorColumn, count - 1))
+        navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
+                                               main: layout.main),
+                             grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,
+                             preambleLines: file?.preamble.count ?? 0)
     }
+
+    /// Header records on top (at least one when the header is asked for, even before any
+    /// row is read).
+    var headerRecords: Int { options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0 }
 
     /// True when the source has rows the geometry has not taken in yet (they arrived, or
     /// were replaced, after the last command): the loop then sends `.refresh` before
@@ -64,26 +53,5 @@ extension Viewer {
             return Int(Double(table.fileDataRowCount) / fraction)
         }
         return table.fileDataRowCount
-    }
-
-    /// How far a pass running in the background is, in whole percent: 99 at most, so 100
-    /// means done.
-    static func percent(_ done: Int64, of total: Int64) -> Int {
-        total > 0 ? min(99, Int(done * 100 / total)) : 0
-    }
-
-    static func digits(_ value: Int) -> Int {
-        max(3, String(max(0, value)).count)
-    }
-
-    /// `1234567` as `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
     }
 }

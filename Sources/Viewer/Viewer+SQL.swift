@@ -50,7 +50,8 @@ extension Viewer {
     /// Enter on an answer's row with the rowid of `t`: the cursor goes to that record
     /// (`record` counts the header records), where this view shows it.
     func goToRecord(_ record: Int) {
-        sync()
+        // A record of the input: the rows read since the last frame count.
+        reconcile()
         let number = Self.grouped(record - options.headerRows + 1)
         guard let row = table.row(ofRecord: record), row < dataRowCount else {
             message = "row \(number) is not in this view" + (table.isMapped ? " (a filter leaves it out)" : "")

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CellStore
 import Export
 import Table
@@ -12,76 +9,39 @@ extension Viewer {
     /// TSV when it ends in `.tsv`, else CSV. An existing file is overwritten only when
     /// the user said so; the file being viewed never is.
     func save(to text: String, overwrite: Bool) {
-        var path = text.trimmingSpaces
-        if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
-        guard !path.isEmpty else { return }
-        guard saving == nil else {
-            message = "already writing \(saving!.path): Esc cancels it"
+        guard !text.trimmingSpaces.isEmpty else { return }
+        if let saver = requests.saving {
+            message = "already writing \(saver.path): Esc cancels it"
             return
         }
-        if file?.isInput(path) == true {
-            message = "not written: that is the file being viewed"
-            return
+        switch ViewSaver.start(to: text, overwrite: overwrite, view: table, rowLimit: dataRowCount, sheetSaving: options.sheetSaving) {
+        case .nothing: break
+        case .refused(let reason): message = reason
+        case .asksOverwrite(let path): input.open(.overwrite(path))
+        case .started(let saver):
+            requests.saving = saver
+            requests.savedWhileLoading = !source.isComplete
+            message = "writing \(saver.path)…  (Esc cancels)"
         }
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                message = "not written: \(path) is a directory"
-                return
-            }
-            if !overwrite {
-                input.open(.overwrite(path))
-                return
-            }
-        }
-        if let file, file.dialect == nil {
-            message = "nothing to write yet"
-            return
-        }
-        // What --output writes for the same view: the rows known now, in its order.
-        guard var plan = ExportPlan(view: table, asOfNow: !source.isComplete) else {
-            message = "nothing to write yet"
-            return
-        }
-        plan.rowLimit = dataRowCount
-        if let drawn = options.sheetSaving?.drawnColumns, !drawn.isEmpty {
-            plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
-        }
-        plan.emptiedFirstCells = options.sheetSaving?.emptyValueRecords ?? []
-        saving = ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv, wake: source.wake)
-        savedWhileLoading = !source.isComplete
-        message = "writing \(path)…  (Esc cancels)"
     }
 
     /// Takes a save's progress or end (on news from the background).
     func collectSave() {
-        guard let saver = saving else { return }
-        switch saver.outcome {
-        case .running(let rows, let total):
-            let percent = Self.percent(Int64(rows), of: Int64(total))
-            message = "writing \(saver.path)… \(percent)%  (Esc cancels)"
-        case .finished(let rows):
-            saving = nil
-            let sofar = savedWhileLoading ? " (the rows read so far)" : ""
-            message = "wrote \(Self.counted(rows, "row"))\(sofar) to \(saver.path)"
-        case .failed(let reason):
-            saving = nil
-            message = "not written: " + reason
-        case .cancelled:
-            saving = nil
-            message = "not written: cancelled"
-        }
+        guard let saver = requests.saving else { return }
+        let news = saver.news(soFar: requests.savedWhileLoading)
+        if news.isOver { requests.saving = nil }
+        message = news.message
     }
 
     /// Stops a save that is running; nothing is left at its path.
     func cancelSave() {
-        guard let saver = saving else { return }
+        guard let saver = requests.saving else { return }
         saver.cancel()
         saver.wait()
-        saving = nil
+        requests.saving = nil
         message = "not written: cancelled"
     }
 
     /// True while the view is being written (the loop keeps collecting it).
-    public var isSaving: Bool { saving != nil }
+    public var isSaving: Bool { requests.saving != nil }
 }

@@ -6,19 +6,12 @@ extension Viewer {
     /// Starts a search for `text` (a prompt's input) from the cursor.
     func startSearch(_ text: String, columnOnly: Bool) {
         guard !text.isEmpty else { return }
-        let pattern = SearchPattern(text: text, column: columnOnly ? cursorFileColumn : nil)
-        let compiled: CompiledPattern
         do {
-            compiled = try pattern.compile()
+            try search.begin(SearchPattern(text: text, column: columnOnly ? cursorFileColumn : nil))
         } catch {
             message = error.description
             return
         }
-        search.pattern = pattern
-        search.matcher = PatternMatcher(compiled)
-        search.matchCache = [:]
-        search.stepsLeft = 0
-        search.hasWrapped = false
         runSearch(forward: true)
     }
 
@@ -33,27 +26,11 @@ extension Viewer {
             message = "no search yet: / to search"
             return
         }
-        sync()
         cancelSearch()
-        guard let compiled = search.matcher?.pattern else { return }
-        // A file's raw bytes, or any other source's rows, cell by cell.
-        let cellSearch: CellSearch, total: Int64
-        if let file {
-            guard let input = ScanInput(store: file) else { return }
-            cellSearch = CellSearch(input: input, pattern: compiled, column: pattern.column)
-            total = input.byteCount
-        } else {
-            guard let rows = source.snapshot() else { return }
-            cellSearch = CellSearch(rows: rows, pattern: compiled, column: pattern.column)
-            total = Int64(rows.count)
+        let row = dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0
+        if search.run(forward: forward, over: table, row: row, column: cursorFileColumn, shows: stack?.dataRecordTest() ?? shownRecords) {
+            message = "searching for \(pattern.text)…  (Esc cancels)"
         }
-        search.searcher = Searcher(pattern: pattern, search: cellSearch, total: total, forward: forward,
-                             headerRows: options.headerRows, rows: table.fileDataRowCount,
-                             row: dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0,
-                             column: cursorFileColumn, columns: table.columns.shown, shows: stack?.dataRecordTest() ?? shownRecords,
-                             wake: source.wake)
-        search.searchedRows = source.isComplete ? nil : table.fileDataRowCount
-        message = "searching for \(pattern.text)…  (Esc cancels)"
     }
 
     /// For a filtered view: whether a record is shown (a search passes over the others).
@@ -123,17 +100,4 @@ extension Viewer {
 
     /// True while a search runs (the loop keeps collecting it).
     public var isSearching: Bool { search.searcher != nil }
-
-    /// Whether a cell on screen (a view column) matches the last search (cached per cell).
-    func cellMatches(record: Int, column viewColumn: Int) -> Bool {
-        guard let matcher = search.matcher, let pattern = search.pattern, viewColumn >= 0 else { return false }
-        let column = table.fileColumn(viewColumn)
-        if pattern.column != nil && pattern.column != column { return false }
-        let key = record &* 100_003 &+ column
-        if let cached = search.matchCache[key] { return cached }
-        let result = table.row(ofInputRecord: record).map { matcher.matches($0.field(column)) } ?? false
-        if search.matchCache.count > 4096 { search.matchCache.removeAll() }
-        search.matchCache[key] = result
-        return result
-    }
 }

@@ -7,17 +7,16 @@ extension Viewer {
     /// the cursor on its record and its column wherever they still show. Rows frozen with
     /// `F` are view rows, so a new row order unfreezes them; frozen columns stay.
     public func show(rows: (any RecordSequence)?, columns: ColumnMap? = nil) {
-        sync()
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         let column = cursorFileColumn
         let rowsChange = rows !== table.rows
         if rowsChange {
             table.show(rows: rows)
-            frozenDataRows = 0..<0
+            navigation.unfreezeRows()
         }
         let hiddenChange = columns.map { Set($0.shown ?? []) != Set(table.columns.shown ?? []) } ?? false
         if let columns { table.columns = columns }
-        sync()
+        reconcile()
         // Filters on every column match what is shown: they run again over the new columns.
         if hiddenChange && query.filters.contains(where: { $0.column == nil }) {
             let said = message
@@ -25,11 +24,10 @@ extension Viewer {
             if message == nil { message = said }
         }
         if rowsChange {
-            cursorRow = record.flatMap(table.row(ofRecord:)) ?? 0
+            navigation.place(row: record.flatMap(table.row(ofRecord:)) ?? 0)
             window.scroll(to: Point(x: window.offset.x, y: 0))
         }
-        cursorColumn = table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1)
-        sync()
-        revealCursor()
+        navigation.place(column: table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1))
+        navigation.revealCursor()
     }
 }

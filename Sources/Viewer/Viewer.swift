@@ -24,10 +24,9 @@ public final class Viewer {
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
-    /// The cursor, the freeze, and the spring-back's pause.
+    /// The cursor, the freeze, the scroll and the spring-back's pause: the only writer of
+    /// the cursor and the freeze.
     var navigation: Navigation
-    /// The frozen-pane geometry and main's offset.
-    public internal(set) var window: FreezeWindow
     /// The columns' widths and metrics.
     var layout = ColumnLayout()
     /// The last search, the one running, and matches found on screen.
@@ -36,8 +35,10 @@ public final class Viewer {
     var query = ViewQuery()
     /// Input in progress (a count, a key sequence, a prompt's line) and earlier entries.
     var input = InputInterpreter()
+    /// The inspector, the record view and the help screen over the grid.
+    var panes = Panes()
     /// The grid, or a pane over it.
-    public internal(set) var mode: Mode = .grid
+    public var mode: Mode { panes.mode }
     /// A one-shot message for the status line, cleared by the next command.
     public internal(set) var message: String?
     /// What the viewer asks of the event loop: to end, to reload, to copy, what was chosen.
@@ -58,10 +59,10 @@ public final class Viewer {
         stack = source as? StackRows
         self.options = options
         self.screenSize = screenSize
-        self.navigation = Navigation(requestedFrozenColumns: options.frozenColumns)
-        self.window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
-        sync()
-        if scrollingHeaderRows > 0 { revealCursor() }
+        let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
+        self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
+        reconcile()
+        if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
     }
 
@@ -91,24 +92,25 @@ public final class Viewer {
             // A key of the user's own: the cursor no longer waits for its record after `R`.
             if case .resize = command {} else { navigation.awaited = nil }
         }
-        // Whatever the command did, the geometry is brought up to date here, so that
-        // drawing only reads.
-        defer { sync() }
+        // Whatever the command did, the geometry is brought up to date here, once, so that
+        // drawing only reads. A command acts on the geometry the last frame was drawn from:
+        // only one that changes it and then reads it reconciles on its way.
+        defer { reconcile() }
         if refusedInStack(command) { return }
         switch command {
-        case .moveDown: moveCursor(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
-        case .moveUp: moveCursor(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
-        case .moveRight: moveCursor(toColumn: cursorColumn + 1, edge: 1)
-        case .moveLeft: moveCursor(toColumn: cursorColumn - 1, edge: -1)
-        case .pageDown: page(by: 1)
-        case .pageUp: page(by: -1)
-        case .halfPageDown: page(by: 1, fraction: 2)
-        case .halfPageUp: page(by: -1, fraction: 2)
-        case .firstColumn: moveCursor(toColumn: 0, edge: 0)
-        case .lastColumn: moveCursor(toColumn: columnCount - 1, edge: 0)
+        case .moveDown: navigation.move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
+        case .moveUp: navigation.move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
+        case .moveRight: navigation.move(toColumn: cursorColumn + 1, edge: 1)
+        case .moveLeft: navigation.move(toColumn: cursorColumn - 1, edge: -1)
+        case .pageDown: navigation.page(by: 1)
+        case .pageUp: navigation.page(by: -1)
+        case .halfPageDown: navigation.page(by: 1, fraction: 2)
+        case .halfPageUp: navigation.page(by: -1, fraction: 2)
+        case .firstColumn: navigation.move(toColumn: 0, edge: 0)
+        case .lastColumn: navigation.move(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
             markJump()
-            moveCursor(toRow: mainFirstRow, edge: .zero)
+            navigation.move(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
@@ -117,9 +119,11 @@ public final class Viewer {
             } else if let file, !file.isComplete && !options.follows {
                 message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
             }
-            moveCursor(toRow: dataRowCount - 1, edge: .zero)
-        case .scrollLeft: scrollSideways(by: -Self.sidewaysCells)
-        case .scrollRight: scrollSideways(by: Self.sidewaysCells)
+            // The rows known now, found by the jump or read since the last frame.
+            reconcile()
+            navigation.move(toRow: dataRowCount - 1, edge: .zero)
+        case .scrollLeft: navigation.scrollSideways(by: -Self.sidewaysCells)
+        case .scrollRight: navigation.scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
@@ -127,32 +131,32 @@ public final class Viewer {
         case .resize(let size):
             screenSize = size
             window.settle()
-            sync()
-            revealCursor()
+            navigation.revealAfterReconcile()
+            reconcile()
             noteScrollingHeaderRows()
         case .refresh:
+            // A followed file with no rows yet (new, or just truncated) follows its end too.
+            let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
+            // News: the rows that came are taken in before anything acts on them.
+            reconcile()
             takeReplacedRows()
             collectSearch()
             collectSave()
             collectQuery()
-            // A followed file with no rows yet (new, or just truncated) follows its end too.
-            let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             if let shift = file?.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
                 // stay on the same lines, only their numbers change.
                 let top = window.offset.y
-                cursorRow += shift
-                sync()
+                navigation.shiftCursor(by: shift)
+                reconcile()
                 window.scroll(to: Point(x: window.offset.x, y: top + shift))
                 if message?.hasPrefix("≈") == true { message = nil }
             }
-            sync()
             goToAwaitedRecord()
             // Said after G while loading: untrue once everything is read.
             if source.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
-                cursorRow = dataRowCount - 1
-                revealCursor()
+                navigation.go(toRow: dataRowCount - 1, column: cursorColumn)
             }
         case .reload:
             if options.isSheet {
@@ -170,12 +174,7 @@ public final class Viewer {
         case .listTables: requests.table = .list
         case .showTable(let index): requests.table = .show(index)
         case .toggleStack: requests.table = .stack
-        case .tick:
-            if holdFrames > 0 {
-                holdFrames -= 1
-            } else {
-                window.springStep()
-            }
+        case .tick: navigation.tick()
         case .search: input.open(.search(columnOnly: false))
         case .searchColumn: input.open(.search(columnOnly: true))
         case .find(let text, let columnOnly):
@@ -233,7 +232,7 @@ public final class Viewer {
         case .toggleFullWidth: toggleFullWidth()
         case .inspect: inspectOrChoose()
         case .recordView: openRecordView()
-        case .help: mode = .help(scroll: 0)
+        case .help: panes.openHelp()
         case .copyCell: copy(row: false)
         case .copyRow: copy(row: true)
         case .quit:
@@ -313,10 +312,10 @@ public final class Viewer {
     /// count of millions costs no more than one move); anything else runs once.
     private func handle(_ command: Command, times count: Int) {
         switch command {
-        case .moveDown where count > 1: moveCursor(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
-        case .moveUp where count > 1: moveCursor(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
-        case .moveRight where count > 1: moveCursor(toColumn: cursorColumn + min(count, columnCount), edge: 1)
-        case .moveLeft where count > 1: moveCursor(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .moveDown where count > 1: navigation.move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
+        case .moveUp where count > 1: navigation.move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
+        case .moveRight where count > 1: navigation.move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
+        case .moveLeft where count > 1: navigation.move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
@@ -358,9 +357,6 @@ public final class Viewer {
 
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
     public func moveCursor(toRow row: Int, column: Int) {
-        sync()
-        cursorRow = max(mainFirstRow, min(row, dataRowCount - 1))
-        cursorColumn = max(0, min(column, columnCount - 1))
-        revealCursor()
+        navigation.go(toRow: row, column: column)
     }
 }

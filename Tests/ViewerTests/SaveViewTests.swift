@@ -116,7 +116,7 @@ struct SaveViewTests {
         let subject = try viewer()
         type(subject, folder.appendingPathComponent("missing/out.csv").path + "\n")
         finish(subject)
-        #expect(subject.frame().lines.last?.contains("not written: cannot write in") == true)
+        #expect(subject.frame().lines.last?.contains("not written: cannot write in") == true, "\(subject.frame().lines.last ?? "")")
         var big = "a,b\n"
         for index in 0..<300_000 { big += "\(index),\(index * 7)\n" }
         let large = try viewer(big)

@@ -1,57 +1,42 @@
 import CellStore
 import FreezeLayout
+import Table
 
-extension Viewer {
-    /// A prompt on the status line, or a pane over the grid.
-    func drawMode(_ frame: inout Frame) {
-        if let prompt = input.prompt {
-            let kind = prompt.kind, line = prompt.line
-            let y = screenSize.height - 1
-            frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
-            // The text up to the cursor stays in view (its start gives way on a long line).
-            let room = max(1, screenSize.width - 2)
-            let before = Self.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
-            let after = String(line.characters[line.cursor...])
-            let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
-            if x < screenSize.width {
-                // The terminal's own cursor shows where typing goes, on the character it
-                // goes before: a drawn blank there read as a typed space.
-                frame.cursor = Point(x: x, y: y)
-                if !after.isEmpty { frame.write(after, x: x, y: y, style: .status, limit: screenSize.width - x) }
-            }
-        }
+extension Panes {
+    /// The pane over the grid, if one is open (drawn over the composed grid).
+    func draw(into frame: inout Frame, table: TableView, screen: Size) {
         switch mode {
         case .grid:
             return
         case .inspector(let inspector):
-            drawInspector(inspector, into: &frame)
+            drawInspector(inspector, into: &frame, table: table, screen: screen)
         case .record(let page):
-            drawRecord(page, into: &frame)
+            drawRecord(page, into: &frame, table: table, screen: screen)
         case .help(let scroll):
-            frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height - 1))
-            let lines = HelpPage.lines(helpText, width: screenSize.width)
-            let scroll = min(scroll, max(0, lines.count - helpHeight))
-            for (line, text) in lines.dropFirst(scroll).prefix(helpHeight).enumerated() {
+            frame.fill(Rect(x: 0, y: 0, width: screen.width, height: screen.height - 1))
+            let lines = HelpPage.lines(Self.helpText, width: screen.width)
+            let scroll = min(scroll, max(0, lines.count - Self.helpHeight(screen)))
+            for (line, text) in lines.dropFirst(scroll).prefix(Self.helpHeight(screen)).enumerated() {
                 frame.write(text, x: 0, y: line, style: line == 0 && scroll == 0 ? .header : .plain)
             }
             // Where you are in the help, and whether there is more below.
-            let y = screenSize.height - 1
+            let y = screen.height - 1
             if y > 0 {
-                let last = min(lines.count, scroll + helpHeight)
+                let last = min(lines.count, scroll + Self.helpHeight(screen))
                 let more = last < lines.count ? ", more below (Space)" : ", the end (q closes)"
-                frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
+                frame.fill(Rect(x: 0, y: y, width: screen.width, height: 1), style: .status)
                 frame.write(" help \(scroll + 1)–\(last) of \(lines.count)" + more, x: 0, y: y, style: .status,
-                            limit: screenSize.width)
+                            limit: screen.width)
             }
         }
     }
 
     /// A bordered pane: the title on the top border, the lines in view inside, the
     /// position below. Only the lines on screen are laid out.
-    private func drawInspector(_ inspector: Inspector, into frame: inout Frame) {
-        let area = inspectorArea.intersection(Rect(x: 0, y: 0, width: screenSize.width, height: screenSize.height - 1))
+    private func drawInspector(_ inspector: Inspector, into frame: inout Frame, table: TableView, screen: Size) {
+        let area = Self.inspectorArea(screen).intersection(Rect(x: 0, y: 0, width: screen.width, height: screen.height - 1))
         guard area.width >= 4, area.height >= 3 else { return }
-        let inspector = fitted(inspector)
+        let inspector = Self.fitted(inspector, screen: screen)
         frame.fill(area)
         let inner = area.width - 2
         frame.write("┌" + String(repeating: "─", count: inner) + "┐", x: area.minX, y: area.minY, style: .border)
@@ -75,14 +60,14 @@ extension Viewer {
         var place: String
         if text.isSmall {
             let (index, total) = text.lineNumber(of: inspector.top.offset)
-            place = shown == 1 ? "line \(Self.grouped(index + 1)) of \(Self.grouped(total))"
-                : "lines \(Self.grouped(index + 1))–\(Self.grouped(index + shown)) of \(Self.grouped(total))"
+            place = shown == 1 ? "line \(Viewer.grouped(index + 1)) of \(Viewer.grouped(total))"
+                : "lines \(Viewer.grouped(index + 1))–\(Viewer.grouped(index + shown)) of \(Viewer.grouped(total))"
         } else {
             // Counting a huge cell's lines would mean wrapping all of it: say where in its bytes.
             let first = inspector.top.offset - text.start
             let last = (position?.offset ?? text.end) - text.start
             let percent = text.bytes.isEmpty ? 100 : last * 100 / text.bytes.count
-            place = "bytes \(Self.grouped(first + 1))–\(Self.grouped(last)) of \(Self.grouped(text.bytes.count)) (\(percent)%)"
+            place = "bytes \(Viewer.grouped(first + 1))–\(Viewer.grouped(last)) of \(Viewer.grouped(text.bytes.count)) (\(percent)%)"
         }
         frame.write("└" + String(repeating: "─", count: inner) + "┘", x: area.minX, y: area.maxY - 1, style: .border)
         frame.write(" \(place)  q closes ", x: area.minX + 2, y: area.maxY - 1, style: .border, limit: max(0, inner - 2))
@@ -90,29 +75,29 @@ extension Viewer {
 
     /// One record as `name │ value` lines, with its row number in the title; only the
     /// lines on screen are laid out.
-    private func drawRecord(_ page: RecordPage, into frame: inout Frame) {
-        let height = screenSize.height - 1
+    private func drawRecord(_ page: RecordPage, into frame: inout Frame, table: TableView, screen: Size) {
+        let height = screen.height - 1
         guard height >= 1 else { return }
-        frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: height))
-        let omitted = page.record.omittedCells > 0 ? "  (" + Self.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
-        let title = " record \(Self.grouped(table.displayNumber(ofRow: page.row))) of \(Self.grouped(dataRowCount))\(source.isComplete ? "" : "+")"
+        frame.fill(Rect(x: 0, y: 0, width: screen.width, height: height))
+        let omitted = page.record.omittedCells > 0 ? "  (" + Viewer.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
+        let title = " record \(Viewer.grouped(table.displayNumber(ofRow: page.row))) of \(Viewer.grouped(table.dataRowCount))\(table.source.isComplete ? "" : "+")"
             + omitted + "   ←/→ previous/next   v back "
-        frame.fill(Rect(x: 0, y: 0, width: screenSize.width, height: 1), style: .header)
+        frame.fill(Rect(x: 0, y: 0, width: screen.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)
-        let (layout, pager) = recordPager(page)
-        let columns = recordColumns(page.record)
+        let (layout, pager) = Self.recordPager(page, table: table, screen: screen)
+        let columns = Self.recordColumns(page.record, table: table)
         var position: PagedText.Position? = layout.valueWidth == page.valueWidth ? page.top : pager.snapped(page.top)
         for y in 1..<max(1, height) {
             guard let here = position else { break }
             let (glyphs, next) = pager.line(at: here)
             if here.offset == pager.sections[here.section].start {
-                let name = Self.fitting(displayName(ofFileColumn: columns[here.section]), width: layout.nameWidth, keepingEnd: false)
+                let name = Viewer.fitting(table.columnNames[columns[here.section]], width: layout.nameWidth, keepingEnd: false)
                 frame.write(name, x: 1, y: y, style: .header, limit: layout.nameWidth)
             }
             frame.write("│", x: layout.nameWidth + 2, y: y, style: .border)
             let end = frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
             if next?.section != here.section && page.record.isClipped(columns[here.section]) {
-                Self.markCut(&frame, after: end, y: y, limit: screenSize.width)
+                Self.markCut(&frame, after: end, y: y, limit: screen.width)
             }
             position = next
         }

@@ -1,0 +1,75 @@
+import CellStore
+import Table
+
+/// What the view shows of its rows, for copying, Ctrl-S and `--echo`.
+extension TableView {
+    /// `row` as the view shows it: its shown columns, in the view's order.
+    func shownCells(of row: Row) -> Row {
+        columns.shown.map { row.projected($0) } ?? row
+    }
+
+    /// True when a cell the view shows of `row` was cut short by the parser.
+    func isCutWhereShown(_ row: Row) -> Bool {
+        guard let shown = columns.shown else { return row.isCut }
+        return shown.contains { row.isClipped($0) || ($0 >= row.count && row.omittedCells > 0) }
+    }
+
+    /// Hands `body` the cell of input column `column` of each row of the view, in its
+    /// order (`body` returns false to stop); returns why it stopped early, if it did.
+    /// For `--echo column` over a filtered or sorted view: the rows are read a batch at a
+    /// time, so memory stays bounded.
+    func forEachShownCell(inColumn column: Int, _ body: (ArraySlice<UInt8>) -> Bool) -> String? {
+        var start = 0
+        let count = dataRowCount
+        while start < count {
+            let batch = start..<min(count, start + 512)
+            fetch(rows: [batch])
+            for index in batch {
+                guard let row = row(index) else { return "row \(index + 1) of the view could not be read again" }
+                if row.isClipped(column) {
+                    return "record \(record(ofRow: index) + 1) has a cell longer than what is kept in memory: "
+                        + "--echo column without a filter or a sort prints it whole"
+                }
+                if !body(row.field(column)) { return nil }
+            }
+            start = batch.upperBound
+        }
+        return nil
+    }
+}
+
+/// What Enter chooses with `--echo`, from the view's row under the cursor.
+enum Echo {
+    enum Outcome {
+        /// Printed once the terminal is restored; the viewer ends.
+        case chosen(Choice)
+        /// Nothing can be printed faithfully: why (the viewer stays).
+        case refused(String)
+    }
+
+    /// The choice for `echo` of `row`, input column `column` under the cursor.
+    /// `isViewGrowing`: a filter or sort is still making the view's rows.
+    static func choose(_ echo: EchoMode, row: Row, column: Int, table: TableView, isViewGrowing: Bool) -> Outcome {
+        if echo == .column && isViewGrowing {
+            // The column is printed from the view's rows: all of them, once they are known.
+            return .refused("the view's rows are still coming: Enter once they are all here (Esc stops the pass and keeps them)")
+        }
+        if echo == .cell, let whole = Panes.inputCell(row, column: column, table: table) {
+            // Longer than the row keeps: printed from the input, a piece at a time.
+            return .chosen(.cell(whole))
+        }
+        if echo != .column && (echo == .cell ? row.isClipped(column) : table.isCutWhereShown(row)) {
+            // Printing the kept start as if it were the value would lose data silently.
+            return .refused("this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory"
+                + (echo == .cell ? " and cannot be read again" : "") + ": --echo column or --output prints it whole")
+        }
+        switch echo {
+        case .cell: return .chosen(.bytes(Array(row.field(column))))
+        case .row:
+            var bytes: [UInt8] = []
+            OutputWriter.appendDelimited(table.shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+            return .chosen(.bytes(bytes))
+        case .column: return .chosen(.column(column))
+        }
+    }
+}

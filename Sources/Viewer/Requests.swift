@@ -1,0 +1,18 @@
+/// What the viewer asks of the event loop, which takes it.
+struct Requests {
+    /// The user asked to quit.
+    var isFinished = false
+    /// The user asked to read the file again: the loop opens a new store and a new viewer.
+    var wantsReload = false
+    /// Bytes to put on the clipboard.
+    var clipboard: [UInt8]?
+    /// What `--echo` prints once the viewer has finished.
+    var chosen: Choice?
+    /// The view being written to a file (Ctrl-S), and whether the input was still loading.
+    var saving: ViewSaver?
+    var savedWhileLoading = false
+    /// A sheet to push over this viewer (a frequency or summary sheet).
+    var sheet: SheetSource?
+    /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
+    var table: TableRequest?
+}

@@ -1,0 +1,158 @@
+import CellStore
+import Query
+import Table
+
+/// The filters and sort in force on screen, and the passes that make their rows.
+struct ViewQuery {
+    var filters: [RecordFilter] = []
+    var sortKeys: [SortKey] = []
+    /// The pass that sorts, and the one that filters (over the sort, keeping its order).
+    var sorted: SortedRecords?
+    var filtered: FilteredRecords?
+
+    /// The rows shown: filtered, sorted, or nil for every row in the file's order.
+    var rows: (any RecordSequence)? { filtered ?? sorted }
+
+    /// What made the rows on screen. New passes' rows replace them once they have some, so
+    /// a sort that is still reading keys leaves the view as it was instead of empty.
+    struct Made {
+        var filters: [RecordFilter] = []
+        var sortKeys: [SortKey] = []
+        var sorted: SortedRecords?
+        var filtered: FilteredRecords?
+    }
+    var shown = Made()
+    /// The view given on the command line opens at its first row, not on the record the
+    /// cursor was on while it was made.
+    var opensAtTop = false
+    /// The record the cursor was on when rows of a filter still running came on screen, if
+    /// it was not among them yet: the cursor goes back to it when the pass is done, unless
+    /// the user has moved it since.
+    var awaitedRecord: Int?
+    /// A new sort's rows show from their top, the cursor on the first (a user sorts to see
+    /// the largest or smallest values; `''` goes back to the record it was on).
+    var showsTop = false
+    /// The source's generation the passes read: when its rows are replaced (a sheet's
+    /// newer counts), the passes run again.
+    var sourceGeneration = 0
+    /// The passes run again over replaced rows: their rows show with the cursor on the
+    /// same line, not on the record it was on (a record of replaced rows is another row).
+    var keepsCursorRow = false
+
+    /// True while new passes run whose rows are not on screen yet.
+    var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
+
+    /// True while a pass is still making rows.
+    var isRunning: Bool { (sorted.map { !$0.isComplete } ?? false) || (filtered.map { !$0.isComplete } ?? false) }
+
+    var isEmpty: Bool { filters.isEmpty && sortKeys.isEmpty }
+}
+
+extension ViewQuery {
+    /// Starts the passes for the filters and sort in force over `table`'s source. A filter
+    /// that cannot be made is taken back: its reason is returned.
+    mutating func startPasses(over table: TableView) -> String? {
+        // The filters are made again; the sort only when its keys changed (a sort still
+        // running goes on under the new filters).
+        let sortChanged = sorted?.keys != sortKeys || sorted?.phase == .cancelled
+        if sortChanged { sorted?.cancel() }
+        filtered?.cancel()
+        if sortKeys.isEmpty {
+            sorted = nil
+        } else if sortChanged || sorted == nil {
+            sorted = startSort(over: table)
+        }
+        if filters.isEmpty {
+            filtered = nil
+        } else {
+            // A filter on every column looks at the columns shown: a hidden one is out of the view.
+            let filters = self.filters.map { filter in
+                var filter = filter
+                if filter.column == nil { filter.columns = table.columns.shown }
+                return filter
+            }
+            do {
+                filtered = try startFilter(filters, over: table)
+            } catch {
+                let filter = self.filters.removeLast()
+                // The reason without the command line's option name.
+                let reason = error.description.components(separatedBy: "': ").dropFirst().joined(separator: "': ")
+                return "\(filter.column == nil ? "&" : "|")\(filter.pattern): " + (reason.isEmpty ? error.description : reason)
+            }
+        }
+        return nil
+    }
+
+    /// The sort's pass over the source: a file's bytes, or any other source's rows.
+    private func startSort(over table: TableView) -> SortedRecords? {
+        if let file = table.file {
+            return SortedRecords.start(store: file, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
+        }
+        return table.source.snapshot().map {
+            SortedRecords.start(rows: $0, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
+        }
+    }
+
+    /// The filters' pass over the source (over the sort's rows when there is one).
+    private func startFilter(_ filters: [RecordFilter], over table: TableView) throws(QueryError) -> FilteredRecords? {
+        if let file = table.file {
+            return try FilteredRecords.start(store: file, headerRows: table.headerRows, filters: filters, over: sorted,
+                                             wake: table.source.wake)
+        }
+        guard let rows = table.source.snapshot() else { return nil }
+        return try FilteredRecords.start(rows: rows, headerRows: table.headerRows, filters: filters, over: sorted,
+                                         wake: table.source.wake)
+    }
+
+    /// Esc before any row of the new passes came: what is in force goes back to what made
+    /// the rows on screen. False when their rows are on screen already (they stay).
+    mutating func takeBackPending() -> Bool {
+        guard isPending else { return false }
+        filters = shown.filters
+        sortKeys = shown.sortKeys
+        sorted = shown.sorted
+        filtered = shown.filtered
+        showsTop = false
+        return true
+    }
+
+    /// `filtering… 45%` or `sorting… 30%`, with how to stop it.
+    var progress: String {
+        let pass: (String, (done: Int64, total: Int64))? =
+            sorted.flatMap { $0.isComplete ? nil : ("sorting", $0.progress) }
+            ?? filtered.flatMap { $0.isComplete ? nil : ("filtering", $0.progress) }
+        guard let (name, progress) = pass else { return "" }
+        if name == "sorting", sorted?.phase == .merging { return "sorting… merging the sorted runs  (Esc stops)" }
+        let percent = Viewer.percent(progress.done, of: progress.total)
+        return "\(name)… \(percent)%  (Esc stops)"
+    }
+
+    /// What the status line says is in force: `sorted by price ↓  2 filters`, from what
+    /// made the rows on screen (`name` gives an input column's name).
+    func note(naming name: (Int) -> String) -> String? {
+        var parts: [String] = []
+        if !shown.sortKeys.isEmpty {
+            parts.append("sorted by " + shown.sortKeys.map { key in
+                let name = name(key.column)
+                return (name.isEmpty ? "column \(key.column + 1)" : Viewer.fitting(name, width: 16, keepingEnd: false))
+                    + (key.descending ? " ↓" : " ↑")
+            }.joined(separator: ", "))
+        }
+        if !shown.filters.isEmpty { parts.append(Viewer.counted(shown.filters.count, "filter")) }
+        return parts.isEmpty ? nil : parts.joined(separator: "  ")
+    }
+
+    /// A pattern that matches exactly `value`, case and all: every character that is not
+    /// a letter, digit or non-ASCII is escaped.
+    static func exactPattern(_ value: ArraySlice<UInt8>) -> String {
+        var pattern = "(?-i)^"
+        for scalar in String(decoding: value, as: UTF8.self).unicodeScalars {
+            if scalar.value < 0x80 && !(scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))) {
+                pattern += scalar == "\n" ? "\\n" : scalar == "\r" ? "\\r" : scalar == "\0" ? "\\x00" : "\\" + String(scalar)
+            } else {
+                pattern.unicodeScalars.append(scalar)
+            }
+        }
+        return pattern + "$"
+    }
+}
