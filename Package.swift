@@ -47,7 +47,7 @@ let package = Package(
         // product target depends on it. `SeededGenerator` stays in CellStore: a query's
         // key sample (SQL) draws from it.
         .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
-        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Viewer"]),
+        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",

@@ -6,6 +6,9 @@ import Viewer
 /// animation clock, and applies them. It owns a stack of sheets: the table at the bottom,
 /// and any sheet pushed over it (a frequency or summary sheet), which `q` pops back.
 ///
+/// With several inputs it is the container of the open tables (see `AppLoop+Tables`):
+/// each table has its own viewer and its own stack of sheets, and the loop shows one.
+///
 /// It never touches a terminal: the executable gives it the real `Screen` and `Clock`,
 /// tests give it fakes and drive it step by step.
 package final class AppLoop {
@@ -13,21 +16,41 @@ package final class AppLoop {
     package static let frameInterval = 0.03
 
     /// A sheet on the stack: its viewer, and the pass that makes its rows (none for the table).
-    private struct Entry {
+    struct Entry {
         let viewer: Viewer
         let source: SheetSource?
         /// The sheet that opened this one: what Enter on a row means applies there.
         weak var opener: Viewer?
     }
 
-    private var entries: [Entry]
+    /// The sheets of the table on screen, the table's viewer first.
+    var entries: [Entry]
     /// The sheets, the table first; the last is on screen.
     package var sheets: [Viewer] { entries.map(\.viewer) }
-    private let screen: any Screen
+    let screen: any Screen
     private let clock: any Clock
-    /// Opens the input again (for `R`, and a followed file that was truncated).
-    private let reopen: () throws(CellStoreError) -> CellStore
-    private var lastFrame: Frame?
+    /// Opens table `n`'s input again (for `R`, and a followed file that was truncated).
+    let reopen: (Int) throws(CellStoreError) -> CellStore
+    var lastFrame: Frame?
+    /// The open tables, when there are several (nil: the one table the loop was made with).
+    let shelf: TableShelf?
+    /// Each table's viewer and sheets while it is not on screen, or what the user did in it
+    /// once its viewer was put away (see `AppLoop+Tables`).
+    var slots: [Slot]
+    /// The table on screen (an index into `slots`).
+    package internal(set) var current = 0
+    /// Options for the viewer of a table shown for the first time.
+    let tableOptions: ViewerOptions
+    /// Called once for the viewer of each table shown for the first time (the command
+    /// line's filters and sort apply to it).
+    let prepare: (Viewer, Int) -> Void
+    /// Bumped each time a table is shown, to put away the least recently shown.
+    var useClock = 0
+    /// The stacked view's viewer and sheets while a table is shown instead (nil until the
+    /// tables are first stacked); see `AppLoop+Stack`.
+    var stackEntries: [Entry]?
+    /// True while the stacked view is on screen.
+    package internal(set) var isStacked = false
     /// The next animation frame is due at this time; nil while nothing moves (the loop
     /// then waits with no timeout, so an idle viewer uses no CPU).
     private var nextTick: Double?
@@ -40,7 +63,34 @@ package final class AppLoop {
         entries = [Entry(viewer: table, source: nil)]
         self.screen = screen
         self.clock = clock
-        self.reopen = reopen
+        self.reopen = { _ throws(CellStoreError) in try reopen() }
+        shelf = nil
+        slots = [Slot()]
+        tableOptions = table.options
+        prepare = { _, _ in }
+    }
+
+    /// A loop over the tables of `shelf`, showing `first` (table 0's viewer, made by the
+    /// caller so that its errors come before the screen); the viewers of the others are
+    /// made with `options` when they are first shown, and given to `prepare` then.
+    package init(shelf: TableShelf, first: Viewer, options: ViewerOptions, screen: any Screen, clock: any Clock,
+                stacked: Bool = false, prepare: @escaping (Viewer, Int) -> Void = { _, _ in }) {
+        entries = [Entry(viewer: first, source: nil)]
+        self.screen = screen
+        self.clock = clock
+        self.shelf = shelf
+        self.reopen = { [unowned shelf] index throws(CellStoreError) in try shelf.freshStore(index) }
+        slots = (0..<shelf.count).map { _ in Slot() }
+        slots[0].hasBeenShown = true
+        tableOptions = options
+        self.prepare = prepare
+        shelf.startCounting()
+        if stacked {
+            // What the first table had to say (files skipped, a note on following) is said on the stack.
+            let note = first.message
+            enterStack()
+            if let note { table.say(note) }
+        }
     }
 
     /// The table (the bottom sheet).
@@ -79,7 +129,10 @@ package final class AppLoop {
             top.handle(.tick)
             nextTick = due + Self.frameInterval
         }
-        if happenings.contains(.news) { hearNews() }
+        if happenings.contains(.news) {
+            shelf?.takeNews()
+            hearNews()
+        }
         if happenings.contains(where: \.isInput) {
             // Before any key acts on rows read earlier: did the file change since?
             _ = table.file?.noticeChangeOnDisk()
@@ -93,7 +146,7 @@ package final class AppLoop {
     }
 
     /// Draws the top sheet when its frame changed.
-    private func draw() {
+    func draw() {
         if top.needsRefresh { top.handle(.refresh) }
         let frame = top.frame()
         if frame != lastFrame {
@@ -135,7 +188,7 @@ package final class AppLoop {
     /// News from an input or a pass: every sheet takes it (a sheet's pass publishes its
     /// rows first); a followed file that was truncated is read again from its start, one
     /// whose name holds a new file (rotated) is read anew.
-    private func hearNews() {
+    func hearNews() {
         for entry in entries {
             entry.source?.update()
             entry.viewer.handle(.refresh)
@@ -186,16 +239,21 @@ package final class AppLoop {
         if let source = top.takeSheet() { push(source) }
         if table.isFinished { isFinished = true }
         if table.wantsReload { replaceTable(restarting: nil) }
+        var request: TableRequest?
+        for entry in entries {
+            if let asked = entry.viewer.takeTableRequest() { request = asked }
+        }
+        if let request, !isFinished { perform(request) }
     }
 
     /// A new store and table for the same input, with what the user did kept (the
     /// freeze, widths, cursor and search); on failure the old one stays and says why.
     /// Sheets over the table describe the old store, so they close. `restarting` says why
     /// a followed file is read anew (truncated, or replaced under its name).
-    private func replaceTable(restarting: String?) {
+    func replaceTable(restarting: String?) {
         let old = table
         do {
-            let fresh = Viewer(store: try reopen(), options: old.options, screenSize: old.screenSize)
+            let fresh = Viewer(store: try reopen(current), options: old.options, screenSize: old.screenSize)
             old.file?.stopLoading()
             fresh.adopt(old)
             if let restarting {

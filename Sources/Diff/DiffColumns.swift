@@ -9,36 +9,36 @@ import Table
 /// column it followed in the old table (first when it was first). A
 /// common column is moved when it is not among the longest run of common columns that
 /// keep their relative order in both tables.
-public struct DiffColumns: Sendable, Equatable {
+package struct DiffColumns: Sendable, Equatable {
     /// How a shown column relates the two tables.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         case common, added, removed, moved
     }
 
     /// One shown column.
-    public struct Column: Sendable, Equatable {
-        public var name: String
-        public var status: Status
+    package struct Column: Sendable, Equatable {
+        package var name: String
+        package var status: Status
         /// The column in the old table (nil when added) and in the new one (nil when removed).
-        public var old: Int?
-        public var new: Int?
+        package var old: Int?
+        package var new: Int?
     }
 
     /// The columns in the order shown.
-    public let columns: [Column]
+    package let columns: [Column]
     /// For each column of the old table, its place in `columns`.
-    public let shownOfOld: [Int]
+    package let shownOfOld: [Int]
     /// For each column of the new table, its place in `columns`.
-    public let shownOfNew: [Int]
+    package let shownOfNew: [Int]
     /// The columns in both tables, as places in `columns`, in the old table's order: the
     /// order a record's hash combines its cells in, so a moved column changes no hash.
-    public let common: [Int]
+    package let common: [Int]
 
     /// True when the tables have the same columns in the same order.
-    public var isSameSchema: Bool { columns.allSatisfy { $0.status == .common } }
+    package var isSameSchema: Bool { columns.allSatisfy { $0.status == .common } }
 
     /// Matches the columns of an old table named `old` with those of a new one named `new`.
-    public init(old: [String], new: [String]) {
+    package init(old: [String], new: [String]) {
         var newIndex: [String: Int] = [:]
         for (index, name) in new.enumerated() where newIndex[name] == nil { newIndex[name] = index }
         let oldIndex = Dictionary(old.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -98,7 +98,7 @@ public struct DiffColumns: Sendable, Equatable {
     }
 
     /// The place in `columns` of the column named `name` in both tables, if any.
-    public func commonColumn(named name: String) -> Int? {
+    package func commonColumn(named name: String) -> Int? {
         columns.firstIndex { $0.name == name && $0.old != nil && $0.new != nil }
     }
 }

@@ -4,21 +4,21 @@ import Table
 
 /// One side of a diff, as a pass on another thread sees it: the store's input once its
 /// index is complete, and its columns' names.
-public struct DiffInput: Sendable {
+package struct DiffInput: Sendable {
     /// What the input is called in messages (the path as given, or `stdin`).
-    public let name: String
+    package let name: String
     let reader: RecordReader
     /// One name per column (`ColumnNames`), as every other part of the program names them.
-    public let names: [String]
-    public let headerRows: Int
+    package let names: [String]
+    package let headerRows: Int
     /// Records in the input, header records included.
-    public let recordCount: Int
+    package let recordCount: Int
     /// The kind each of the first 256 columns sorts as (judged from its first thousand
     /// values), for the order of keys; a later column is text.
     let kinds: [ColumnKind]
 
     /// The input of `store`, whose index must be complete (nil before).
-    public init?(store: CellStore, headerRows: Int) {
+    package init?(store: CellStore, headerRows: Int) {
         guard store.isComplete, let reader = store.recordReader() else { return nil }
         name = store.name
         self.reader = reader
@@ -31,20 +31,20 @@ public struct DiffInput: Sendable {
     }
 
     /// Data records (after the header).
-    public var dataRecords: Int { max(0, recordCount - headerRows) }
+    package var dataRecords: Int { max(0, recordCount - headerRows) }
 
     /// Where the first record (the header, if any) starts.
     var start: Int64 { reader.checkpoints.first?.offset ?? 0 }
 }
 
 /// Why a diff could not be made, in words a user can act on.
-public enum DiffError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DiffError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A key column that one of the tables does not have.
     case unknownKey(String)
     /// A temporary file could not be made or written, or an input could not be read.
     case failed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownKey(let why), .failed(let why): return why
         }

@@ -11,16 +11,16 @@ import Table
 /// one, or both, kept as runs (a run of rows whose records follow one another on both
 /// sides costs one entry), and its cells are read from the inputs when shown, or by a
 /// pass through `snapshot()`.
-public final class DiffRows: RowSource {
-    public let name: String
-    public let wake: @Sendable () -> Void
+package final class DiffRows: RowSource {
+    package let name: String
+    package let wake: @Sendable () -> Void
     private let stores: [CellStore]
     private let inputHeaderRows: Int
     private let options: TableDiff.Options
     private var diff: TableDiff?
     private var inputs: [DiffInput] = []
     /// The columns as matched, and the order shown: places in `columns.columns`, the key's first.
-    public private(set) var columns: DiffColumns?
+    package private(set) var columns: DiffColumns?
     private var order: [Int] = []
     private var header = Row()
     private var entries: DiffEntries
@@ -29,9 +29,9 @@ public final class DiffRows: RowSource {
     private var differences: [Range<Int>] = []
     private var statistics = DiffStatistics()
     /// Why the comparison stopped, if it failed.
-    public private(set) var failure: String?
-    public private(set) var isComplete = false
-    public private(set) var generation = 0
+    package private(set) var failure: String?
+    package private(set) var isComplete = false
+    package private(set) var generation = 0
     /// A pass took the rows before they were all there: it is made again at the end.
     private var isSnapshotPartial = false
     /// Rows taken at most on one news, so a frame comes between batches however fast
@@ -50,7 +50,7 @@ public final class DiffRows: RowSource {
 
     /// A diff of `old` with `new` (both still loading, perhaps): it starts when both are
     /// read; `wake` wakes the event loop when rows come.
-    public convenience init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
+    package convenience init(old: CellStore, new: CellStore, headerRows: Int, options: TableDiff.Options,
                             wake: @escaping @Sendable () -> Void) {
         self.init(old: old, new: new, headerRows: headerRows, options: options, batchLimit: 1 << 18, entries: DiffEntries(),
                   wake: wake)
@@ -73,11 +73,11 @@ public final class DiffRows: RowSource {
     deinit { diff?.cancel() }
 
     /// The key's columns in the shown order (they come right after the marker).
-    public var keyCount: Int { diff?.keyColumns.count ?? options.key.count }
+    package var keyCount: Int { diff?.keyColumns.count ?? options.key.count }
 
     // MARK: Taking the comparison's rows
 
-    public func takeNews() {
+    package func takeNews() {
         guard !isComplete else { return }
         if diff == nil && failure == nil { start() }
         guard let diff else { return }
@@ -167,14 +167,14 @@ public final class DiffRows: RowSource {
     // MARK: RowSource
 
     /// The header and the aligned rows taken so far.
-    public var rowCount: Int { diff == nil ? 0 : 1 + entries.count }
-    public var columnCount: Int { 1 + order.count }
-    public var headerRows: Int? { 1 }
-    public var file: CellStore? { nil }
+    package var rowCount: Int { diff == nil ? 0 : 1 + entries.count }
+    package var columnCount: Int { 1 + order.count }
+    package var headerRows: Int? { 1 }
+    package var file: CellStore? { nil }
 
-    public func row(_ index: Int) -> Row? { rows([RecordRef(record: index)])[index] }
+    package func row(_ index: Int) -> Row? { rows([RecordRef(record: index)])[index] }
 
-    public func rows(_ refs: [RecordRef]) -> [Int: Row] {
+    package func rows(_ refs: [RecordRef]) -> [Int: Row] {
         var result: [Int: Row] = [:]
         var wanted: [Int] = []
         for ref in refs {
@@ -204,7 +204,7 @@ public final class DiffRows: RowSource {
         return result
     }
 
-    public func mark(record: Int, column: Int) -> RowMark {
+    package func mark(record: Int, column: Int) -> RowMark {
         if record == 0 {
             guard let columns, column >= 1, column <= order.count else { return .none }
             switch columns.columns[order[column - 1]].status {
@@ -228,7 +228,7 @@ public final class DiffRows: RowSource {
         }
     }
 
-    public func markedRecord(from record: Int, forward: Bool) -> Int? {
+    package func markedRecord(from record: Int, forward: Bool) -> Int? {
         // Records are data rows from 1; `differences` holds data rows from 0.
         let index = record - 1
         let wanted = forward ? index + 1 : index - 1
@@ -246,7 +246,7 @@ public final class DiffRows: RowSource {
         return low > 0 ? differences[low - 1].upperBound : nil
     }
 
-    public var statusNote: String? {
+    package var statusNote: String? {
         if let failure { return "diff stopped: " + failure }
         guard let diff else { return "reading both tables…" }
         // Rows come once both tables are hashed (by position) or sorted by key.
@@ -277,9 +277,9 @@ public final class DiffRows: RowSource {
     var entriesRunCount: Int { entries.runCount }
 
     /// The counts so far (all of them once complete).
-    public var counts: DiffStatistics { statistics }
+    package var counts: DiffStatistics { statistics }
 
-    public func snapshot() -> RowSnapshot? {
+    package func snapshot() -> RowSnapshot? {
         guard let columns, inputs.count == 2 else { return nil }
         if !isComplete { isSnapshotPartial = true }
         let entries = self.entries, header = self.header, order = self.order

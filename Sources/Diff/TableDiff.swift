@@ -18,16 +18,16 @@ import Table
 /// columns' order do not matter; two records whose hashes are equal are the same (a chance
 /// of about 2⁻⁶⁴ otherwise). Only the records of rows that differ, and of same rows within
 /// the context asked for, are read again (by offset).
-public final class TableDiff {
-    public struct Options: Sendable {
+package final class TableDiff {
+    package struct Options: Sendable {
         /// Key columns as the user names them (a name, or a number from 1); none: by position.
-        public var key: [String]
+        package var key: [String]
         /// Same rows before and after each difference whose records are read for showing.
-        public var context: Int
+        package var context: Int
         /// Bytes the keyed passes keep in memory, both inputs together, before spilling.
-        public var memoryBudget: Int
+        package var memoryBudget: Int
 
-        public init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
+        package init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
             self.key = key
             self.context = context
             self.memoryBudget = memoryBudget
@@ -35,15 +35,15 @@ public final class TableDiff {
     }
 
     /// Where the comparison is.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         case reading, aligning, done, cancelled
         case failed(String)
     }
 
     /// The columns matched by name, in the order shown.
-    public let columns: DiffColumns
+    package let columns: DiffColumns
     /// The key's columns, as places in `columns` (empty: by position).
-    public let keyColumns: [Int]
+    package let keyColumns: [Int]
     let core: Core
     private var scan: BackgroundScan<Bool>?
 
@@ -56,7 +56,7 @@ public final class TableDiff {
     }
 
     /// Starts comparing `old` with `new`. Throws when a key column is missing from either.
-    public init(old: DiffInput, new: DiffInput, options: Options, wake: @escaping @Sendable () -> Void = {}) throws(DiffError) {
+    package init(old: DiffInput, new: DiffInput, options: Options, wake: @escaping @Sendable () -> Void = {}) throws(DiffError) {
         let columns = DiffColumns(old: old.names, new: new.names)
         var keyColumns: [Int] = []
         for reference in options.key {
@@ -89,23 +89,23 @@ public final class TableDiff {
     }
 
     /// Up to `batch` more rows, waiting for them while the comparison runs; nil at the end.
-    public func next(batch: Int) -> [DiffRow]? { core.queue.take(max(1, batch)) }
+    package func next(batch: Int) -> [DiffRow]? { core.queue.take(max(1, batch)) }
 
     /// The rows made so far, up to `batch`, without waiting: empty when none is ready yet,
     /// nil at the end (what the screen takes on news, between frames).
-    public func poll(batch: Int) -> [DiffRow]? { core.queue.poll(max(1, batch)) }
+    package func poll(batch: Int) -> [DiffRow]? { core.queue.poll(max(1, batch)) }
 
     /// Stops the comparison; rows already made stay readable.
-    public func cancel() {
+    package func cancel() {
         scan?.cancel()
         core.queue.close()
     }
 
     /// Waits until the comparison has ended (it must not be waiting for room: read its rows).
-    public func wait() { scan?.wait() }
+    package func wait() { scan?.wait() }
 
-    public var phase: Phase { core.phase.withLock { $0 } }
-    public var statistics: DiffStatistics { core.statistics.withLock { $0 } }
+    package var phase: Phase { core.phase.withLock { $0 } }
+    package var statistics: DiffStatistics { core.statistics.withLock { $0 } }
 }
 
 /// Rows handed from the comparison's thread to its owner, a bounded number at a time.

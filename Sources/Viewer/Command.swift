@@ -24,6 +24,14 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case unfreeze
     /// Read the file again from disk (for a file that changed).
     case reload
+    /// Several tables open: show the next one (`}`), the previous one (`{`), the list of
+    /// them (`T`), table `n` (from 0; Enter in that list). The event loop does it.
+    case nextTable
+    case previousTable
+    case listTables
+    case showTable(Int)
+    /// Every table stacked in one scroll, or back to the table under the cursor (`S`).
+    case toggleStack
     /// Open the prompt for a search with a regular expression (in every column, or the
     /// cursor's column only).
     case search

@@ -21,6 +21,15 @@ struct FrameComposer {
         var isGrowing: Bool
     }
 
+    /// Stacked tables (`--stack`), as the viewer worked them out for this frame: the
+    /// stack, the first of the header records pinned on top, and the status line's name
+    /// and position.
+    struct Stacked {
+        var rows: StackRows
+        var pinnedHeaderStart: Int
+        var status: (name: String, position: String)?
+    }
+
     let table: TableView
     let options: ViewerOptions
     let screenSize: Size
@@ -32,6 +41,7 @@ struct FrameComposer {
     let prompt: (kind: PromptKind, line: PromptLine)?
     let panes: Panes
     let notes: Notes
+    var stacked: Stacked? = nil
     /// The cells on screen and the pool they are recycled through (taken back after).
     var cells: CellCache
     /// Whether a cell on screen matches the search, by record and column (taken back after).
@@ -51,6 +61,20 @@ struct FrameComposer {
     var layoutGeneration: Int { layout.generation }
     var dataRowCount: Int { table.dataRowCount }
     var columnCount: Int { table.columnCount }
+
+    /// True when data row `row` is a later stacked table's header record.
+    func isSectionHeader(dataRow row: Int) -> Bool {
+        guard let stacked, row >= 0, row < dataRowCount else { return false }
+        return stacked.rows.isHeader(record: table.record(ofRow: row))
+    }
+
+    /// The number shown for data row `row`: its place among its own table's data rows
+    /// in a stack (nil for a table's header record), else in the file.
+    func displayNumber(ofDataRow row: Int) -> Int? {
+        guard let stack = stacked?.rows else { return table.displayNumber(ofRow: row) }
+        let local = stack.localRecord(table.record(ofRow: row))
+        return local < stack.sectionHeaderRows ? nil : local - stack.sectionHeaderRows + 1
+    }
 
     /// True when the screen is too small to draw anything but a word saying so.
     static func isTooSmall(_ size: Size) -> Bool { size.width < 10 || size.height < 3 }
@@ -96,7 +120,9 @@ struct FrameComposer {
         }
         let topLines: [LineContent] = (0..<window.headerHeight).map { line in
             let headerRecords = window.headerHeight - frozenDataRows.count
-            if line < headerRecords { return line < source.rowCount ? .headerRecord(line) : .blank }
+            // Stacked tables: the header of the table under the top of the screen.
+            let pinned = stacked?.pinnedHeaderStart ?? 0
+            if line < headerRecords { return pinned + line < source.rowCount ? .headerRecord(pinned + line) : .blank }
             return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
@@ -215,7 +241,8 @@ struct FrameComposer {
         case .headerRecord(let record):
             separatorStyle = .header
             if column < 0 {
-                let title = record == 0 ? (file?.isApproximate == true ? "≈" : "#") : ""
+                let first = stacked.map { $0.rows.localRecord(record) == 0 } ?? (record == 0)
+                let title = first ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
                 let isCursorColumn = placement.key.highlight & 3 == 1, isMatch = placement.key.highlight & 4 != 0
@@ -232,14 +259,25 @@ struct FrameComposer {
                     cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
                 }
             }
+        case .dataRow(let dataRow) where isSectionHeader(dataRow: dataRow):
+            // A later table's header, in the scroll until it reaches the pinned place.
+            separatorStyle = .header
+            if column < 0 {
+                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .header
+                let first = stacked?.rows.localRecord(table.record(ofRow: dataRow)) == 0
+                cells = CellText.layout(ArraySlice((first ? "#" : "").utf8), width: textWidth, alignRight: true, style: style)
+            } else {
+                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .header)
+                cells = CellText.layout(table.cell(row: dataRow, column: column), width: textWidth, alignRight: false, style: style)
+            }
         case .dataRow(let dataRow):
             // A diff's marks: added, removed and changed records and cells in their own styles.
             let record = placement.key.record
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
                     : Style(source.mark(record: record, column: -1)) ?? .rowNumber
-                cells = CellText.layout(ArraySlice(String(table.displayNumber(ofRow: dataRow)).utf8), width: textWidth,
-                                        alignRight: true, style: style)
+                let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
+                cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
             } else {
                 let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
@@ -308,7 +346,11 @@ struct FrameComposer {
             let stats = cells.statistics
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
-        status.name = source.name
+        status.name = source.name + (options.place.map { " " + $0 } ?? "")
+        if let (name, position) = stacked?.status {
+            status.name = name
+            status.position = position
+        }
         if let message {
             status.right = message
             status.isMessage = true

@@ -13,4 +13,6 @@ struct Requests {
     var savedWhileLoading = false
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
+    /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
+    var table: TableRequest?
 }

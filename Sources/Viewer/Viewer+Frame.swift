@@ -7,12 +7,15 @@ extension Viewer {
     ///
     /// - Complexity: proportional to the cells on screen, whatever the size of the input.
     public func frame() -> Frame {
-        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: columnName(cursorColumn),
+        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: stackColumnName(cursorColumn) ?? columnName(cursorColumn),
                                         isGrowing: query.isRunning || query.isPending)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
                                      prompt: input.prompt.map { ($0.kind, $0.line) }, panes: panes, notes: notes, cells: cells,
                                      matchCache: search.matchCache)
+        if let stack {
+            composer.stacked = FrameComposer.Stacked(rows: stack, pinnedHeaderStart: pinnedHeaderStart, status: stackStatus())
+        }
         // The composer owns the caches for the frame (held once, they are changed in place).
         cells = CellCache()
         search.matchCache = [:]

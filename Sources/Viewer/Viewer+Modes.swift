@@ -30,6 +30,7 @@ extension Viewer {
     /// `:` input: a row number, `#` and a column number, or a column name.
     func goTo(_ text: String) {
         let target = text.trimmingSpaces
+        if goToSectionRow(target) { return }
         if let number = Int(target) {
             goToRow(number)
         } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
@@ -50,6 +51,7 @@ extension Viewer {
     func goToRow(_ number: Int) {
         // A row of the input: the rows read since the last frame count.
         reconcile()
+        if goToRowOfSection(number) { return }
         var pastRead = false
         if !table.isMapped, let file, number > max(0, file.readRowCount - options.headerRows) && !file.isComplete && !options.follows {
             // Past what is read: the end of the file may be in reach already (see `G`).

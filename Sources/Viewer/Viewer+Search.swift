@@ -28,7 +28,7 @@ extension Viewer {
         }
         cancelSearch()
         let row = dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0
-        if search.run(forward: forward, over: table, row: row, column: cursorFileColumn, shows: shownRecords) {
+        if search.run(forward: forward, over: table, row: row, column: cursorFileColumn, shows: stack?.dataRecordTest() ?? shownRecords) {
             message = "searching for \(pattern.text)…  (Esc cancels)"
         }
     }

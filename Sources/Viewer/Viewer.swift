@@ -18,6 +18,9 @@ public final class Viewer {
     /// The file behind the rows, for what only a file has (loading, reload, the preamble,
     /// the dialect); nil for a sheet.
     public var file: CellStore? { table.file }
+    /// The stacked tables, when this viewer shows them (see `Viewer+Stack`); kept, not
+    /// cast, because drawing asks for each cell it lays out.
+    package let stack: StackRows?
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
@@ -53,6 +56,7 @@ public final class Viewer {
         var options = given
         if let headerRows = source.headerRows { options.headerRows = headerRows }
         self.table = TableView(source: source, headerRows: options.headerRows)
+        stack = source as? StackRows
         self.options = options
         self.screenSize = screenSize
         let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
@@ -92,6 +96,7 @@ public final class Viewer {
         // drawing only reads. A command acts on the geometry the last frame was drawn from:
         // only one that changes it and then reads it reconciles on its way.
         defer { reconcile() }
+        if refusedInStack(command) { return }
         switch command {
         case .moveDown: navigation.move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
         case .moveUp: navigation.move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
@@ -165,6 +170,11 @@ public final class Viewer {
                 message = source.name == "stdin" ? "standard input cannot be read again"
                     : "\(source.name) is a stream: it cannot be read again"
             }
+        case .nextTable: if !moveToSection(forward: true) { requests.table = .next }
+        case .previousTable: if !moveToSection(forward: false) { requests.table = .previous }
+        case .listTables: requests.table = .list
+        case .showTable(let index): requests.table = .show(index)
+        case .toggleStack: requests.table = .stack
         case .tick: navigation.tick()
         case .search: input.open(.search(columnOnly: false))
         case .searchColumn: input.open(.search(columnOnly: true))
@@ -268,6 +278,12 @@ public final class Viewer {
             }
             return true
         }
+        // A prompt for what the stacked view does not do is not opened, but said so.
+        if stack != nil, mode == .grid, input.prompt == nil, case .command(let command) = KeyMap.match([key]),
+           [.filterPrompt, .filterColumnPrompt, .saveView].contains(command) {
+            handle(command)
+            return true
+        }
         let hadCount = input.count != nil
         if mode != .grid || input.prompt != nil { message = nil }
         let outcome = input.interpret(key, context: mode == .grid ? .grid(escape: escapeCommand) : .pane)
@@ -328,29 +344,7 @@ public final class Viewer {
 
     /// Takes over what the user did in `previous` (a viewer of the same file before `R`):
     /// the freeze, column widths, and the cursor's place, clamped to the rows there are now.
-    public func adopt(_ previous: Viewer) {
-        let rows = max(0, dataRowCount)
-        let upper = min(previous.frozenDataRows.upperBound, max(0, rows - 1))
-        navigation.freeze(rows: min(previous.frozenDataRows.lowerBound, upper)..<upper, columns: previous.requestedFrozenColumns)
-        layout.adopt(previous.layout)
-        table.columns = previous.table.columns
-        history = previous.history
-        // Filters and sort run again over the new input.
-        query.filters = previous.query.filters
-        query.sortKeys = previous.query.sortKeys
-        if !query.isEmpty { applyQuery(saying: nil) }
-        // The last search stays (n and N go on with it), and its highlights.
-        search.pattern = previous.search.pattern
-        search.matcher = previous.search.matcher
-        // The cursor on the same record, where it is still there.
-        let record = previous.dataRowCount > 0 ? previous.table.record(ofRow: previous.cursorRow) : 0
-        reconcile()
-        let row = table.row(ofRecord: record) ?? previous.cursorRow
-        moveCursor(toRow: row, column: previous.cursorColumn)
-        if (row > cursorRow || previous.cursorColumn > cursorColumn) && !source.isComplete && !table.isMapped {
-            navigation.awaited = (record, previous.cursorColumn)
-        }
-    }
+    public func adopt(_ previous: Viewer) { restore(previous.keptState()) }
 
     /// Puts the cursor on the record (and column) it was on before `R` once the rows read
     /// again reach it, unless a key was pressed meanwhile.

@@ -24,6 +24,8 @@ public struct ViewerOptions: Sendable, Equatable {
     public var isSheet = false
     /// A sheet whose file (Ctrl-S) is not what it shows: see `SheetSaving`.
     public var sheetSaving: SheetSaving?
+    /// Which of several open tables this is (`2/3`), said after its name on the status line.
+    public var place: String?
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
                 bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import App
 import ArgumentParser
 import CellStore
 import FreezeLayout
@@ -49,11 +50,14 @@ struct CSVFreezeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "csvfreeze",
         abstract: "View CSV and other delimited text in the terminal, with frozen header rows and columns.",
-        usage: "csvfreeze [OPTIONS] [FILE]\n  csvfreeze --sql QUERY [OPTIONS] FILE...\n  csvfreeze --diff OTHER [--key COL,...] [OPTIONS] FILE",
+        usage: "csvfreeze [OPTIONS] [FILE|DIR...]\n  csvfreeze --sql QUERY [OPTIONS] FILE...\n  csvfreeze --diff OTHER [--key COL,...] [OPTIONS] FILE",
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
-        nothing is drawn and the table is written as text.
+        nothing is drawn and the table is written as text; several inputs are written as one \
+        table, as csvstack does: one header (the union of their columns by name when the \
+        headers differ), a first column naming each record's input (--source-column, \
+        --no-source-column), and --filter, --sort and --columns across all of them.
 
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
@@ -129,9 +133,10 @@ struct CSVFreezeCommand: ParsableCommand {
           0 success; 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
           is too wide), or is empty for --frequency or --summary; 2 the screen
-          cannot be drawn, no such --frequency column, or several files
-          without --sql; 64 bad options; 65 a query SQLite refuses (--sql);
-          128+N after signal N; 130 with --echo, quit without choosing.
+          cannot be drawn, no such --frequency column, or --frequency or
+          --summary over several files; 64 bad options; 65 a query SQLite
+          refuses (--sql); 128+N after signal N; 130 with --echo, quit without
+          choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column); 64 bad options.
         """,
@@ -227,11 +232,27 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Argument(help: ArgumentHelp("The file to view ('-' for standard input); several with --sql.", valueName: "file"))
+    @Flag(name: .customLong("skip-bad"),
+          help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
+    var skipBad = false
+
+    @Flag(name: .customLong("stack"),
+          help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
+    var stack = false
+
+    @Option(name: .customLong("source-column"),
+            help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
+                               valueName: "name"))
+    var sourceColumn: String?
+
+    @Flag(name: .customLong("no-source-column"), help: "Writing several inputs as one table: no column naming each record's input.")
+    var noSourceColumn = false
+
+    @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them, S stacks them in one scroll.", valueName: "file"))
     var files: [String] = []
 
-    /// The one file viewed (several are taken only by --sql).
-    var file: String? { files.first }
+    /// True when standard input is one of the inputs (named `-`, or no file at all).
+    var readsStandardInput: Bool { files.isEmpty || files.contains("-") }
 
     func validate() throws {
         _ = try delimiterByte()
@@ -247,6 +268,7 @@ struct CSVFreezeCommand: ParsableCommand {
         _ = try spoolLimitValue()
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
+        if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
         if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
             throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
         }
@@ -326,19 +348,20 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        if files.count > 1 && sql.query == nil { fail("several files need --sql", status: 2) }
-        if diff.isRequested, diff.other == "-" || file == nil || file == "-" {
-            // Trouble is 2 for --diff, as for diff.
-            if fcntl(0, F_GETFD) < 0 { fail(CellStoreError.closedInput.description, status: 2) }
-            if isatty(0) != 0 { fail("no input: standard input is a terminal; give FILE and OTHER", status: 2) }
+        if diff.isRequested {
+            if files.count > 1 { fail("--diff compares one FILE with OTHER", status: 2) }
+            if diff.other == "-" || readsStandardInput {
+                // Trouble is 2 for --diff, as for diff.
+                if fcntl(0, F_GETFD) < 0 { fail(CellStoreError.closedInput.description, status: 2) }
+                if isatty(0) != 0 { fail("no input: standard input is a terminal; give FILE and OTHER", status: 2) }
+            }
         }
-        let path = file
-        if (path == nil || path == "-") && fcntl(0, F_GETFD) < 0 {
+        if readsStandardInput && fcntl(0, F_GETFD) < 0 {
             // Checked before anything opens a descriptor, which would take number 0.
             fail(CellStoreError.closedInput.description, status: 1)
         }
         Locale.setUpUTF8()
-        if (path == nil || path == "-") && isatty(0) != 0 {
+        if readsStandardInput && isatty(0) != 0 {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
@@ -356,21 +379,31 @@ struct CSVFreezeCommand: ParsableCommand {
         if diff.isRequested && output == nil && !insight.summary && isatty(1) != 0 {
             let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                         bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
-            let status = DiffScreen.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+            let status = DiffScreen.run(diff, oldPath: files.first, delimiter: delimiter, quote: quote, encoding: encoding,
                                         preamble: preambleRule(forOutput: false), spoolLimit: try spoolLimitValue(),
                                         options: options, mouse: !noMouse, theme: chosenTheme, escapeDelay: escapeDelay)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if diff.isRequested {
-            let status = DiffOutput.run(diff, oldPath: path, delimiter: delimiter, quote: quote, encoding: encoding,
+            let status = DiffOutput.run(diff, oldPath: files.first, delimiter: delimiter, quote: quote, encoding: encoding,
                                         preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
                                         headerRows: headerRows, format: output ?? .table, summary: insight.summary,
                                         maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
+        // Every input is looked at (and directories opened up) before anything is drawn or
+        // written, so one that cannot be read stops here, with one line naming it.
+        let gathered = TableInputs.gather(files)
+        if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
+            fail(problem, status: 1)
+        }
+        let leftOut = gathered.problemLine.map { "left out " + $0 }
+        let inputs = gathered.inputs
+        let path = inputs.first?.path
         if insight.isRequested {
+            if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
             let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
                                            preamble: preambleRule(forOutput: true),
                                            spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
@@ -379,6 +412,15 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
+            if inputs.count > 1 {
+                let settings = StackedOutput.Settings(delimiter: delimiter, quote: quote, encoding: encoding,
+                                                      preamble: preambleRule(forOutput: true), format: output ?? .table,
+                                                      headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
+                                                      maximumWidth: maxWidth, sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
+                let status = StackedOutput.write(inputs: inputs, settings: settings)
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
             // A file goes through the export pipeline; a stream without a query is streamed.
             let status = query.isActive || Output.readsThroughStore(path)
                 ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
@@ -392,9 +434,12 @@ struct CSVFreezeCommand: ParsableCommand {
         let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
-        let status = Session.run(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: false),
+        let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
+        let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
+        let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, delimiter: delimiter, quote: quote,
+                                 encoding: encoding, preamble: preambleRule(forOutput: false),
                                  spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
-                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay)
+                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay, stacked: stack)
         if status != 0 { throw ExitCode(status) }
     }
 }

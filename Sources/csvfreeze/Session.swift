@@ -15,11 +15,11 @@ enum Session {
     /// Exit status with `--echo` when the user quit without choosing (fzf's, for the same case).
     static let cancelledStatus: Int32 = 130
 
-    static func run(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
-                    spoolLimit: SpoolLimit,
+    static func run(inputs: [TableInput], note: String? = nil, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
+                    preamble: PreambleRule, spoolLimit: SpoolLimit,
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
-                    query: QueryOptions? = nil, escapeDelay: Int? = nil) -> Int32 {
-        var options = given
+                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
+        let options = given
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
         for descriptor in wake {
@@ -27,48 +27,50 @@ enum Session {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
         let wakeWrite = wake[1]
-        // Open the input before touching the terminal, so a bad path leaves it alone.
-        func open() throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                               follows: options.follows,
-                               spoolLimit: spoolLimit, onChange: {
-                var byte = TerminalScreen.newsByte
-                _ = Glibc.write(wakeWrite, &byte, 1)
-            })
+        let wakeLoop: @Sendable () -> Void = {
+            var byte = TerminalScreen.newsByte
+            _ = Glibc.write(wakeWrite, &byte, 1)
         }
+        let path = inputs.first?.path
+        let follows = options.follows
+        // Open the input before touching the terminal, so a bad path leaves it alone.
+        func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
+            try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                               follows: follows, spoolLimit: spoolLimit, onChange: wakeLoop)
+        }
+        func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
+        // Several inputs: the tables not shown are counted in the background, each opened
+        // without its loader (the census indexes it on its own thread) and closed again.
+        let shelf: TableShelf? = inputs.count > 1
+            ? TableShelf(inputs: inputs, follows: follows, open: open, count: { input throws(CellStoreError) in
+                try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                                   spoolLimit: spoolLimit, startsLoader: false)
+            }, wake: wakeLoop)
+            : nil
         // The first store and viewer are held only until the loop takes them: after `R`
         // the loop owns the new ones, and the old ones (with their threads) must go.
         var first: CellStore?
         do {
-            first = try open()
+            first = try shelf?.store(0) ?? open()
+            // Standard input among several is read from the start, as it arrives, so its
+            // producer never waits for the table to be shown.
+            if let shelf, let index = inputs.firstIndex(where: \.isStandardInput) { _ = try shelf.store(index) }
         } catch {
-            fail(error.description, status: 1)
+            fail("\(error)", status: 1)
         }
         // --filter, --sort and --columns: their columns are named against the header, read
         // before the terminal is taken, so a wrong name is a plain one-line error.
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
-            while true {
-                let version = first!.progressSignal.version
-                if first!.rowCount >= max(1, options.headerRows) || first!.isComplete { break }
-                first!.progressSignal.wait(past: version)
-            }
-            let header = options.headerRows > 0 ? first!.row(0) : nil
             do {
-                resolved = try query.resolve(names: ColumnNames(header: header), columnCount: max(first!.columnCount, header?.count ?? 0))
+                resolved = try resolve(query, for: first!, headerRows: options.headerRows)
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
-        var notice: String?
-        if options.follows, let compression = first!.compressionName {
-            options.follows = false
-            notice = "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
-        } else if options.follows, first!.isConverted {
-            options.follows = false
-            notice = "text converted to UTF-8 is read once, not followed (R reads it again)"
-        }
+        let followNote = followNotice(first!, options: options)
+        let notice = [followNote, note].compactMap { $0 }.joined(separator: "; ")
         let session: TerminalSession
         do {
             session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
@@ -77,7 +79,10 @@ enum Session {
         }
         session.routeSignals(to: wakeWrite)
         if mouse { session.enableMouse() }
-        var viewer: Viewer? = Viewer(store: first!, options: options, screenSize: session.size)
+        var firstOptions = options
+        if let shelf { firstOptions.place = "1/\(shelf.count)" }
+        if followNote != nil { firstOptions.follows = false }
+        var viewer: Viewer? = Viewer(store: first!, options: firstOptions, screenSize: session.size)
         first = nil
         if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
         var environment: [String: String] = [:]
@@ -86,11 +91,29 @@ enum Session {
         }
         let historyPath = HistoryFile.path(environment: environment)
         viewer?.history = HistoryFile.load(from: historyPath)
-        if let notice { viewer?.say(notice) }
-        let loop = AppLoop(table: viewer!, screen: TerminalScreen(session: session, wakeRead: wake[0]),
-                           clock: MonotonicClock(), reopen: open)
+        if !notice.isEmpty { viewer?.say(notice) }
+        let screen = TerminalScreen(session: session, wakeRead: wake[0])
+        let loop: AppLoop
+        if let shelf {
+            // Each table shown for the first time gets the command line's view, named
+            // against its own header; one where a name is not found says so and shows all.
+            loop = AppLoop(shelf: shelf, first: viewer!, options: options, screen: screen, clock: MonotonicClock(),
+                           stacked: stacked) { viewer, _ in
+                if let file = viewer.file, let notice = followNotice(file, options: options) { viewer.say(notice) }
+                guard let query, query.isActive, let file = viewer.file else { return }
+                do {
+                    let resolved = try resolve(query, for: file, headerRows: options.headerRows)
+                    viewer.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns)
+                } catch {
+                    viewer.say("the command line's view does not apply here: \(error)")
+                }
+            }
+        } else {
+            loop = AppLoop(table: viewer!, screen: screen, clock: MonotonicClock(), reopen: open)
+        }
         viewer = nil
         loop.run()
+        shelf?.stopCounting()
         let table = loop.table
         session.end()
         HistoryFile.save(table.history, to: historyPath)
@@ -111,6 +134,28 @@ enum Session {
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
+    }
+
+    /// The command line's filters, sort and columns, named against `store`'s header (read
+    /// first: this waits for it).
+    static func resolve(_ query: QueryOptions, for store: CellStore, headerRows: Int) throws(QueryOptions.Problem) -> QueryOptions.Resolved {
+        while true {
+            let version = store.progressSignal.version
+            if store.rowCount >= max(1, headerRows) || store.isComplete { break }
+            store.progressSignal.wait(past: version)
+        }
+        let header = headerRows > 0 ? store.row(0) : nil
+        return try query.resolve(names: ColumnNames(header: header), columnCount: max(store.columnCount, header?.count ?? 0))
+    }
+
+    /// Why `store` is not followed although `--follow` asks it: it is read once.
+    static func followNotice(_ store: CellStore, options: ViewerOptions) -> String? {
+        guard options.follows else { return nil }
+        if let compression = store.compressionName {
+            return "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
+        }
+        if store.isConverted { return "text converted to UTF-8 is read once, not followed (R reads it again)" }
+        return nil
     }
 
     /// Prints, for `--echo column`, the column's cell of each row of the view, in its

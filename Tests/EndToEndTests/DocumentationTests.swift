@@ -9,7 +9,7 @@ struct DocumentationTests {
                           "--echo", "--theme", "--print0",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary", "--sql",
                           "--diff", "--key", "--context",
-                          "--version", "--help"]
+                          "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
         try String(contentsOf: Paths.package.appendingPathComponent(relative), encoding: .utf8)

@@ -177,7 +177,7 @@ struct OutputTests {
 
     @Test("bad paths: one line on stderr naming the path, a non-zero exit, nothing on stdout", arguments: [
         ("/nonexistent/data.csv", "csvfreeze: /nonexistent/data.csv: no such file"),
-        ("/tmp", "csvfreeze: /tmp: is a directory, not a file"),
+        ("/etc/passwd/data.csv", "csvfreeze: /etc/passwd/data.csv: no such file"),
     ])
     func badPaths(path: String, message: String) throws {
         for extra in [[], ["--output", "json"]] {

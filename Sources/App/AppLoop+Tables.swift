@@ -1,0 +1,146 @@
+import CellStore
+import Viewer
+
+/// The loop as the container of several open tables: `}` and `{` show the next and the
+/// previous, `T` lists them, Enter in that list shows one.
+///
+/// Each table has its own viewer (its store, dialect, header, freeze, widths, cursor,
+/// search, filters and sort) and its own stack of sheets, kept while another is shown.
+/// A viewer is made when its table is first shown. Past `liveLimit` tables with a viewer,
+/// the one shown least recently is put away: what the user did in it is kept as a
+/// `ViewState` (a few hundred bytes), its store and viewer go, and showing it again
+/// makes new ones that take the state back. So memory follows what was shown lately, not
+/// the number of files.
+extension AppLoop {
+    /// A table's place in the loop while it is not on screen.
+    final class Slot {
+        /// Its viewer and sheets (empty until shown, and after being put away).
+        var entries: [Entry] = []
+        /// What the user did in it before it was put away.
+        var parked: ViewState?
+        var hasBeenShown = false
+        /// When it was last shown (the loop's `useClock`).
+        var lastUse = 0
+    }
+
+    /// Tables with a viewer at most (the one on screen included); standard input, read
+    /// once, always keeps its own.
+    static var liveLimit: Int { 8 }
+
+    /// Tables open in the loop.
+    package var tableCount: Int { slots.count }
+
+    /// The input of the table on screen (nil with one table made without a shelf).
+    package var currentInput: TableInput? { shelf?.inputs[current] }
+
+    /// Tables that have a viewer now (for tests).
+    package var liveTables: [Int] { slots.indices.filter { $0 == current ? !entries.isEmpty : !slots[$0].entries.isEmpty } }
+
+    /// Does what a viewer asked about the tables.
+    func perform(_ request: TableRequest) {
+        let count = slots.count
+        switch request {
+        case .next, .previous:
+            guard count > 1 else {
+                top.say("only one table is open")
+                return
+            }
+            show((current + (request == .next ? 1 : count - 1)) % count)
+        case .list:
+            guard let shelf else {
+                top.say("only one table is open: T lists several (csvfreeze a.csv b.csv, or a directory)")
+                return
+            }
+            push(TableListSheet(shelf: shelf, current: sectionUnderCursor ?? current, like: table, headerRows: tableOptions.headerRows))
+        case .stack:
+            guard shelf != nil else {
+                top.say("only one table is open: S stacks several (csvfreeze a.csv b.csv, or a directory)")
+                return
+            }
+            if isStacked { leaveStack() } else { enterStack() }
+        case .show(let index):
+            guard index >= 0, index < count else { return }
+            if index == current && !isStacked {
+                closeTableList()
+            } else {
+                show(index)
+            }
+        }
+    }
+
+    /// Shows table `index`, making its viewer if it has none; on failure the table on
+    /// screen stays and says why.
+    package func show(_ index: Int) {
+        if isStacked { return leaveStack(to: index) }
+        guard index != current, index >= 0, index < slots.count else { return }
+        closeTableList()
+        let leaving = table
+        guard let arriving = viewer(of: index) else { return }
+        slots[current].entries = entries
+        slots[current].lastUse = useClock
+        useClock += 1
+        entries = arriving
+        slots[index].entries = []
+        current = index
+        slots[index].lastUse = useClock
+        // The prompts' history is the session's, whichever table it was typed in.
+        table.history = leaving.history
+        for entry in entries { entry.viewer.handle(.resize(screen.size)) }
+        lastFrame = nil
+        putAwayUnused()
+        if let progress = table.file?.progress, table.options.follows && (progress.wasTruncated || progress.wasReplaced) {
+            replaceTable(restarting: progress.wasTruncated ? "file truncated: following from its new start"
+                                                           : "file replaced: following the new file")
+        }
+    }
+
+    /// Table `index`'s sheets, or a new viewer for it (taking back what the user did there
+    /// before it was put away); nil, said on screen, when its input cannot be opened.
+    func viewer(of index: Int) -> [Entry]? {
+        if !slots[index].entries.isEmpty { return slots[index].entries }
+        guard let shelf else { return nil }
+        let store: CellStore
+        do {
+            store = try shelf.store(index)
+        } catch {
+            top.say("cannot show \(shelf.inputs[index].name): \(error.description)")
+            return nil
+        }
+        var options = tableOptions
+        options.place = "\(index + 1)/\(slots.count)"
+        let viewer = Viewer(store: store, options: options, screenSize: screen.size)
+        if let parked = slots[index].parked {
+            viewer.restore(parked)
+            slots[index].parked = nil
+        } else if !slots[index].hasBeenShown {
+            slots[index].hasBeenShown = true
+            prepare(viewer, index)
+        }
+        return [Entry(viewer: viewer, source: nil)]
+    }
+
+    /// Puts away the viewers of the tables shown least recently, past `liveLimit`: each
+    /// keeps what the user did, its sheets close, its store goes (unless the stacked view
+    /// keeps it).
+    func putAwayUnused() {
+        let live = slots.indices.filter { $0 != current && !slots[$0].entries.isEmpty }
+        guard live.count + 1 > Self.liveLimit else { return }
+        let candidates = live.filter { shelf?.inputs[$0].isStandardInput != true }
+            .sorted { slots[$0].lastUse < slots[$1].lastUse }
+        for index in candidates.prefix(live.count + 1 - Self.liveLimit) {
+            let slot = slots[index]
+            guard let viewer = slot.entries.first?.viewer else { continue }
+            slot.parked = viewer.keptState()
+            for entry in slot.entries.dropFirst() { entry.source?.cancel() }
+            slot.entries = []
+        }
+    }
+
+    /// Closes the list of tables if it is on top.
+    func closeTableList() {
+        while entries.count > 1, entries[entries.count - 1].source is TableListSheet {
+            entries.removeLast()
+            lastFrame = nil
+        }
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+
+/// One input of several: where it is and what is known of it without reading it.
+package struct TableInput: Sendable, Equatable {
+    /// The path as given or found in a directory; nil for standard input.
+    package var path: String?
+    /// Its size and compression, known before anything is drawn.
+    package var facts: InputFacts
+
+    package init(path: String?, facts: InputFacts) {
+        self.path = path
+        self.facts = facts
+    }
+
+    /// The name shown for it: the path as given, or `stdin`.
+    package var name: String { path ?? "stdin" }
+    /// True for standard input, which is read once, as it arrives.
+    package var isStandardInput: Bool { path == nil }
+}
+
+/// The inputs named on the command line, with directories opened up: what can be shown,
+/// what was left out of a directory and why, and what cannot be read.
+package struct TableInputs: Sendable {
+    /// The inputs to show, in order.
+    package var inputs: [TableInput] = []
+    /// Entries of a directory that are not delimited files, said on the status line.
+    package var skipped: [(name: String, reason: SkipReason)] = []
+    /// Inputs that cannot be read: the message names each.
+    package var problems: [String] = []
+
+    /// Why an entry of a directory is not shown.
+    package enum SkipReason: String, Sendable {
+        case directory = "a directory"
+        case notDelimited = "not delimited by its name"
+        case hidden = "hidden"
+        case special = "not a regular file"
+
+        /// The reason after a count: `2 directories`, `1 not delimited by its name`.
+        func counted(_ count: Int) -> String {
+            switch self {
+            case .directory: return count == 1 ? "directory" : "directories"
+            case .notDelimited: return count == 1 ? "not delimited by its name" : "not delimited by their names"
+            case .hidden: return "hidden"
+            case .special: return count == 1 ? "not a regular file" : "not regular files"
+            }
+        }
+    }
+
+    package init() {}
+
+    /// The inputs `arguments` name (`-` standard input; a directory: every delimited or
+    /// compressed file directly in it, by name, in byte order); no argument means
+    /// standard input. Each file is opened once here to learn its size and compression,
+    /// and closed again: nothing stays open.
+    package static func gather(_ arguments: [String]) -> TableInputs {
+        var result = TableInputs()
+        for argument in arguments.isEmpty ? ["-"] : arguments {
+            if argument == "-" {
+                if result.inputs.contains(where: \.isStandardInput) {
+                    result.problems.append("standard input (-) can be read only once")
+                } else {
+                    result.inputs.append(TableInput(path: nil, facts: InputFacts(size: nil, compression: nil)))
+                }
+                continue
+            }
+            var info = stat()
+            if stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                result.addDirectory(argument)
+                continue
+            }
+            do {
+                result.inputs.append(TableInput(path: argument, facts: try InputFacts.probe(path: argument)))
+            } catch {
+                result.problems.append(error.description)
+            }
+        }
+        return result
+    }
+
+    /// Adds the files of directory `path` that hold delimited text (by their names) or
+    /// compressed data (by their first bytes), in the order of their names' bytes.
+    private mutating func addDirectory(_ path: String) {
+        guard let directory = opendir(path) else {
+            problems.append(CellStoreError.unreadable(path, String(cString: strerror(errno))).description)
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        var found = 0
+        let skippedBefore = skipped.count, problemsBefore = problems.count
+        for name in names {
+            let full = prefix + name
+            var info = stat()
+            guard stat(full, &info) == 0 else {
+                problems.append(CellStoreError.notFound(full).description)
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                skipped.append((full + "/", .directory))
+                continue
+            case S_IFREG:
+                break
+            default:
+                skipped.append((full, .special))
+                continue
+            }
+            if name.hasPrefix(".") {
+                skipped.append((full, .hidden))
+                continue
+            }
+            let facts: InputFacts
+            do {
+                facts = try InputFacts.probe(path: full)
+            } catch {
+                problems.append(error.description)
+                continue
+            }
+            guard facts.compression != nil || InputFacts.hasDelimitedName(name) else {
+                skipped.append((full, .notDelimited))
+                continue
+            }
+            inputs.append(TableInput(path: full, facts: facts))
+            found += 1
+        }
+        if found == 0 && problems.count == problemsBefore {
+            let others = skipped.count - skippedBefore
+            problems.append("\(path): no delimited files in it" + (others > 0 ? " (\(others) other \(others == 1 ? "entry" : "entries"): "
+                + skipped[skippedBefore...].prefix(3).map { Self.base($0.name) }.joined(separator: ", ")
+                + (others > 3 ? ", …" : "") + ")" : ""))
+        }
+    }
+
+    /// The line that says what cannot be read: the first problem, and how many more.
+    package var problemLine: String? {
+        guard let first = problems.first else { return nil }
+        let more = problems.count - 1
+        return more == 0 ? first : first + " (and \(more) more input\(more == 1 ? "" : "s") that cannot be read)"
+    }
+
+    /// What was left out, for the status line: `skipped in data/: notes.md (not delimited
+    /// by its name), old/ (a directory)`, grouped by reason when there are many.
+    package var skippedLine: String? {
+        guard !skipped.isEmpty else { return nil }
+        if skipped.count <= 3 {
+            return "skipped " + skipped.map { "\(Self.base($0.name)) (\($0.reason.rawValue))" }.joined(separator: ", ")
+        }
+        var groups: [(SkipReason, [String])] = []
+        for (name, reason) in skipped {
+            if let index = groups.firstIndex(where: { $0.0 == reason }) {
+                groups[index].1.append(Self.base(name))
+            } else {
+                groups.append((reason, [Self.base(name)]))
+            }
+        }
+        return "skipped \(skipped.count): " + groups.map { reason, names in
+            "\(names.count) \(reason.counted(names.count)) (" + names.prefix(3).joined(separator: ", ")
+                + (names.count > 3 ? ", …" : "") + ")"
+        }.joined(separator: ", ")
+    }
+
+    /// A path's last part (a directory keeps its `/`).
+    static func base(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        return path.hasSuffix("/") ? name + "/" : name
+    }
+}

@@ -1,0 +1,130 @@
+import CellStore
+
+/// The inputs of a session with several tables, and the stores open on them.
+///
+/// A store is opened when its table is first wanted (shown, or read by the stacked view),
+/// never before: a thousand files cost a thousand small entries here, not a thousand
+/// descriptors and loader threads. Stores the event loop's viewers hold stay open as long
+/// as those do; a few more, read by the stacked view, are kept by recent use (`keep`).
+/// What the list of tables says of a table that is not open comes from the census, which
+/// counts the others in the background.
+///
+/// It belongs to the UI thread, as the stores do.
+package final class TableShelf {
+    /// A store handed out, held weakly: the viewer (or the list of kept ones) owns it.
+    private final class Handed {
+        weak var store: CellStore?
+        init(_ store: CellStore) { self.store = store }
+    }
+
+    package let inputs: [TableInput]
+    /// Whether every input is followed as it grows (`--follow`).
+    package let follows: Bool
+    private let open: (TableInput) throws(CellStoreError) -> CellStore
+    /// Opens a table without starting its loader, from any thread (the census's opener;
+    /// a search through the stacked view reads the tables no one holds with it).
+    let countOpener: @Sendable (TableInput) throws(CellStoreError) -> CellStore
+    let census: TableCensus
+    private var handed: [Int: Handed] = [:]
+    /// Stores kept open by recent use, least recent first.
+    private var kept: [(index: Int, store: CellStore)] = []
+    /// Stores kept at most by recent use (those viewers hold do not count).
+    package var keptLimit = 32
+    /// Standard input is read once, as it arrives: its store is never closed.
+    private var standardInput: CellStore?
+    /// The facts last read from each table's store.
+    private var lastKnown: [Int: TableFacts] = [:]
+
+    /// The tables `inputs`; `open` opens one for showing (its loader started, waking the
+    /// event loop), `count` opens one for the census (not started: it is indexed on the
+    /// census's thread, and wakes no one); `wake` wakes the event loop.
+    package init(inputs: [TableInput], follows: Bool = false,
+                open: @escaping (TableInput) throws(CellStoreError) -> CellStore,
+                count: @escaping @Sendable (TableInput) throws(CellStoreError) -> CellStore,
+                wake: @escaping @Sendable () -> Void) {
+        self.inputs = inputs
+        self.follows = follows
+        self.open = open
+        countOpener = count
+        census = TableCensus(inputs: inputs, follows: follows, open: count, wake: wake)
+    }
+
+    deinit { census.stop() }
+
+    /// Tables, in order.
+    package var count: Int { inputs.count }
+
+    /// Starts counting the tables not open, in the background.
+    package func startCounting() { census.resume() }
+
+    /// Stops counting (the session ends).
+    package func stopCounting() { census.stop() }
+
+    /// Table `index`'s store: the one open, or a new one.
+    package func store(_ index: Int) throws(CellStoreError) -> CellStore {
+        if let store = openStore(index) { return store }
+        let store = try open(inputs[index])
+        handed[index] = Handed(store)
+        if inputs[index].isStandardInput { standardInput = store }
+        census.claim(index)
+        return store
+    }
+
+    /// A new store for table `index` (`R`: its input read again), in place of the old one.
+    package func freshStore(_ index: Int) throws(CellStoreError) -> CellStore {
+        let store = try open(inputs[index])
+        handed[index]?.store?.stopLoading()
+        kept.removeAll { $0.index == index }
+        handed[index] = Handed(store)
+        census.claim(index)
+        return store
+    }
+
+    /// Table `index`'s store if one is open.
+    package func openStore(_ index: Int) -> CellStore? {
+        guard let store = handed[index]?.store else { return nil }
+        return store
+    }
+
+    /// Keeps table `index`'s store open a while after its last use (the stacked view
+    /// reads tables no viewer holds); the least recently used go past `keptLimit`.
+    package func keep(_ index: Int, _ store: CellStore) {
+        if let place = kept.lastIndex(where: { $0.index == index }) {
+            if place == kept.count - 1 { return }
+            kept.remove(at: place)
+        }
+        kept.append((index, store))
+        while kept.count > keptLimit {
+            let gone = kept.removeFirst()
+            gone.store.stopLoading()
+        }
+    }
+
+    /// Stores open now (for tests and `--debug-stats`).
+    package var openStoreCount: Int { handed.values.filter { $0.store != nil }.count }
+
+    /// Table `index` as the list shows it: from its store while one is open, else what
+    /// the census or its last store found.
+    package func facts(_ index: Int) -> TableFacts {
+        if let store = openStore(index) { return TableFacts(store: store, follows: follows) }
+        if case .done(let facts) = census.state(index) { return facts }
+        return lastKnown[index] ?? TableFacts()
+    }
+
+    /// Takes the news of the stores open: a store that read its table to the end has
+    /// counted it (the census need not), one that closed before it did leaves the
+    /// table to the census again.
+    package func takeNews() {
+        for (index, handed) in handed {
+            if let store = handed.store {
+                let facts = TableFacts(store: store, follows: follows)
+                lastKnown[index] = facts
+                if facts.isFinal, census.state(index) != .done(facts) { census.record(index, facts) }
+            } else {
+                self.handed[index] = nil
+                if case .done = census.state(index) { continue }
+                census.release(index)
+            }
+        }
+    }
+}

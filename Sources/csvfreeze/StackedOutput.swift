@@ -1,0 +1,391 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import CellStore
+import Dispatch
+import Query
+import Scan
+import Table
+import Viewer
+
+/// Several inputs written as one table, one after another, as `csvstack` does: one
+/// header, a first column naming each record's input, and where the headers differ, the
+/// union of their columns by name (first seen first) with empty cells where an input
+/// lacks one. `--filter`, `--sort` and `--columns` name the columns of that one table.
+///
+/// Each input is read through its own store and the viewer's query engine, as one input
+/// is with `--filter`: without a sort, one input is open at a time; with one, each input
+/// is sorted by itself (its sort spills to temporary files past its budget) and the
+/// sorted inputs are merged, so memory holds one row per input, not the rows.
+enum StackedOutput {
+    /// What the command line asks of the output.
+    struct Settings {
+        var delimiter: UInt8?
+        var quote: UInt8?
+        var encoding: TextEncoding?
+        var preamble: PreambleRule
+        var format: OutputFormat
+        var headerRows: Int
+        var query: QueryOptions
+        var spoolLimit: SpoolLimit
+        var maximumWidth: Int?
+        /// The name of the column naming each record's input; nil leaves it out.
+        var sourceColumn: String?
+    }
+
+    /// The columns of the one table written.
+    struct Columns {
+        /// True when every input has the same header rows: columns go by position.
+        var isPositional: Bool
+        /// The columns' names (by union, in first-seen order; by position, the first
+        /// input's header's unique names).
+        var names: [String]
+        /// For each input, each column's place in that input (nil where it has none);
+        /// empty when positional.
+        var maps: [[Int?]]
+        /// For each input, the cells of its first header row.
+        var headerCounts: [Int]
+
+        /// The columns made from each input's header rows (`headers[i]`, none without
+        /// header rows).
+        init(headers: [[Row]], headerRows: Int) {
+            headerCounts = headers.map { $0.first?.count ?? 0 }
+            isPositional = headerRows == 0 || headers.allSatisfy { $0 == headers[0] }
+            guard !isPositional else {
+                names = ColumnNames(header: headers.first?.first).names(count: headerCounts.first ?? 0)
+                maps = []
+                return
+            }
+            var union: [String] = []
+            var place: [String: Int] = [:]
+            var maps: [[Int?]] = []
+            let inputNames = headers.map { ColumnNames(header: $0.first).names(count: $0.first?.count ?? 0) }
+            for names in inputNames {
+                for name in names where place[name] == nil {
+                    place[name] = union.count
+                    union.append(name)
+                }
+            }
+            for names in inputNames {
+                var map = [Int?](repeating: nil, count: union.count)
+                for (column, name) in names.enumerated() { if let index = place[name] { map[index] = column } }
+                maps.append(map)
+            }
+            self.names = union
+            self.maps = maps
+        }
+
+        /// Input `input`'s column for column `column` of the table written, nil where it
+        /// has none.
+        func column(_ column: Int, in input: Int) -> Int? {
+            isPositional ? column : maps[input][column]
+        }
+    }
+
+    /// Writes `inputs` as one table on stdout; returns the exit status.
+    static func write(inputs: [TableInput], settings: Settings) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let news = DispatchSemaphore(value: 0)
+        let wake: @Sendable () -> Void = { news.signal() }
+        let headerRows = settings.headerRows
+        let sorts = !settings.query.sorts.isEmpty
+        func open(_ input: TableInput) -> CellStore {
+            do {
+                return try CellStore.open(path: input.path, delimiter: settings.delimiter, quote: settings.quote,
+                                          preamble: settings.preamble, encoding: settings.encoding, spoolLimit: settings.spoolLimit,
+                                          readsAtRandom: sorts, onChange: wake)
+            } catch {
+                fail(error.description, status: 1)
+            }
+        }
+        func waitFor(rows wanted: Int, in store: CellStore, of input: TableInput) {
+            while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
+            if let failure = store.progress.failure, store.rowCount == 0 { fail("\(input.name): \(failure)", status: 1) }
+        }
+
+        // Every input's header first, to know the columns; each is closed again but
+        // standard input, which cannot be read twice.
+        var headers: [[Row]] = []
+        var widest = 0
+        var lineEnding: [UInt8]?
+        var standardInput: CellStore?
+        for input in inputs {
+            let store = open(input)
+            waitFor(rows: headerRows, in: store, of: input)
+            headers.append((0..<min(headerRows, store.rowCount)).compactMap { store.row($0) })
+            widest = max(widest, store.columnCount)
+            if lineEnding == nil { lineEnding = store.dialect?.lineEnding }
+            if input.isStandardInput { standardInput = store } else { store.stopLoading() }
+        }
+        let columns = Columns(headers: headers, headerRows: headerRows)
+        let names = columns.isPositional ? ColumnNames(header: headers.first?.first) : ColumnNames(columns.names)
+        let resolved: QueryOptions.Resolved
+        do {
+            resolved = try settings.query.resolve(names: names,
+                                                  columnCount: columns.isPositional ? max(widest, columns.names.count) : columns.names.count)
+        } catch {
+            fail(error.description, status: 2)
+        }
+
+        let writer = OutputWriter(format: settings.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
+                                  maximumWidth: settings.maximumWidth, sink: Output.writeToStandardOutput)
+        let source = settings.sourceColumn.map { Array($0.utf8) }
+        /// A row as the table writes it: the input's name first, then its cells in the
+        /// table's columns (`own` gives a column's place in the row, nil for none).
+        func project(_ row: Row, sourceCell: [UInt8]?, own: (Int) -> Int?) -> Row {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            if let sourceCell {
+                bytes.append(contentsOf: sourceCell)
+                ends.append(bytes.count)
+            }
+            let shown = resolved.columns ?? Array(0..<(columns.isPositional ? row.count : columns.names.count))
+            for column in shown {
+                if let place = own(column) { bytes.append(contentsOf: row.field(place)) }
+                ends.append(bytes.count)
+            }
+            return Row(bytes: bytes, ends: ends)
+        }
+
+        // The header rows: the first input's, or the union's names and the first input's
+        // further header rows in their columns.
+        for index in 0..<min(headerRows, headers.first?.count ?? 0) where writer.isOpen {
+            let cell = source.map { index == 0 ? $0 : [] }
+            if index == 0 && !columns.isPositional {
+                _ = writer.write(project(Row(cells: columns.names), sourceCell: cell, own: { $0 }))
+            } else {
+                _ = writer.write(project(headers[0][index], sourceCell: cell, own: { columns.column($0, in: 0) }))
+            }
+        }
+
+        let parts = inputs.indices.map { index in
+            Part(input: inputs[index], index: index, columns: columns, resolved: resolved, headerRows: headerRows)
+        }
+        /// Writes one record of part `part`; false once the output is closed.
+        func emit(_ row: Row?, record: Int, of part: Part) -> Bool {
+            let name = part.input.name
+            guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            if row.omittedCells > 0 {
+                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                     + "again may have; several inputs cannot be written as one with it", status: 1)
+            }
+            if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
+            if !columns.isPositional {
+                let named = columns.headerCounts[part.index]
+                if (named..<row.count).contains(where: { !row.field($0).isEmpty }) {
+                    fail("\(name): record \(record + 1) has more cells than its header names, and the inputs' headers differ: "
+                         + "its columns past the header have no name to be placed by (give the header names, or --no-header)", status: 1)
+                }
+            }
+            let cell = source.map { _ in Array(part.input.name.utf8) }
+            return writer.write(project(row, sourceCell: cell, own: { columns.column($0, in: part.index) }))
+        }
+        func start(_ part: Part, kinds: inout [ColumnKind?]) {
+            let store = part.input.isStandardInput ? (standardInput ?? open(part.input)) : open(part.input)
+            if part.input.isStandardInput { standardInput = nil }
+            part.start(store: store, kinds: &kinds, wake: wake) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
+        }
+        var kinds = [ColumnKind?](repeating: nil, count: resolved.keys.count)
+        if resolved.keys.isEmpty {
+            // One input after another, each closed when written.
+            for part in parts where writer.isOpen {
+                start(part, kinds: &kinds)
+                while writer.isOpen, let (row, record) = part.next(news: news) {
+                    if !emit(row, record: record, of: part) { break }
+                }
+                part.finish()
+            }
+        } else {
+            // Each input sorted by itself, one at a time, then all merged.
+            for part in parts {
+                start(part, kinds: &kinds)
+                part.waitForSort()
+            }
+            var key = RowKey(keys: resolved.keys, kinds: kinds.map { $0 ?? .text })
+            var heap = MergeHeap()
+            func push(_ part: Part) {
+                guard let (row, record) = part.next(news: news) else { return part.finish() }
+                let made = key.key { column in
+                    guard let row, let place = columns.column(column, in: part.index) else { return [] }
+                    return row.field(place)
+                }
+                heap.push(MergeHeap.Entry(key: made, part: part.index, row: row, record: record))
+            }
+            for part in parts { push(part) }
+            while writer.isOpen, let entry = heap.pop() {
+                let part = parts[entry.part]
+                if !emit(entry.row, record: entry.record, of: part) { break }
+                push(part)
+            }
+        }
+        writer.finish()
+        Output.checkStandardOutput()
+        return 0
+    }
+}
+
+/// One input of several being written: its store, and the filters and sort keys in its
+/// own columns.
+final class Part {
+    let input: TableInput
+    /// Its place among the inputs.
+    let index: Int
+    /// The filters in this input's columns; nil when no record of it can be kept (a
+    /// filter on a column it lacks whose pattern an empty cell does not meet).
+    let filters: [RecordFilter]?
+    /// The sort keys in this input's columns, each with its place among the table's keys;
+    /// a key on a column it lacks is left out (empty in every record, it orders nothing).
+    let keys: [(key: SortKey, place: Int)]
+    let headerRows: Int
+    private var store: CellStore?
+    private var view: TableView?
+    private var sorted: SortedRecords?
+    private var filtered: FilteredRecords?
+    /// The next view row to read, and the rows read ahead of it.
+    private var position = 0
+    private var ahead: [(row: Row?, record: Int)] = []
+    private var taken = 0
+
+    /// Rows read from the store at a time.
+    static let batch = 256
+
+    init(input: TableInput, index: Int, columns: StackedOutput.Columns, resolved: QueryOptions.Resolved, headerRows: Int) {
+        self.input = input
+        self.index = index
+        self.headerRows = headerRows
+        var filters: [RecordFilter]? = []
+        for filter in resolved.filters {
+            guard let column = filter.column else {
+                filters?.append(filter)
+                continue
+            }
+            if let own = columns.column(column, in: index) {
+                filters?.append(RecordFilter(pattern: filter.pattern, column: own, inverted: filter.inverted))
+                continue
+            }
+            // Every record's cell there is empty: the filter holds for all or for none.
+            let matchesEmpty = (try? SearchPattern(text: filter.pattern).compile()).map { PatternMatcher($0).matches([]) } ?? false
+            if matchesEmpty == filter.inverted { filters = nil }
+        }
+        self.filters = filters
+        keys = resolved.keys.enumerated().compactMap { place, key in
+            columns.column(key.column, in: index).map { (SortKey(column: $0, descending: key.descending), place) }
+        }
+    }
+
+    /// Starts reading `store`: its filters and sort run. `kinds` are the table's sort
+    /// keys' kinds: those not judged yet are judged here (this is the first input with
+    /// the column), so every input's keys compare alike. `waitForRows` waits until the
+    /// store has that many records or is complete.
+    func start(store: CellStore, kinds: inout [ColumnKind?], wake: @escaping @Sendable () -> Void, waitForRows: (Int) -> Void) {
+        self.store = store
+        guard let filters else { return }
+        if !keys.isEmpty {
+            waitForRows(headerRows + 1000)
+            for (key, place) in keys where kinds[place] == nil {
+                kinds[place] = ColumnKind.judge(column: key.column, in: store, headerRows: headerRows)
+            }
+            sorted = SortedRecords.start(store: store, headerRows: headerRows, keys: keys.map(\.key),
+                                         kinds: keys.map { kinds[$0.place] ?? .text }, wake: wake)
+        }
+        if !filters.isEmpty {
+            do {
+                filtered = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters, over: sorted, wake: wake)
+            } catch {
+                fail(error.description, status: 2)
+            }
+        }
+        let view = TableView(source: store, headerRows: headerRows)
+        view.show(rows: filtered ?? sorted)
+        self.view = view
+    }
+
+    /// Waits for the sort to end (its runs written; the merge is read as it is made).
+    func waitForSort() {
+        sorted?.wait()
+        if case .failed(let why) = sorted?.phase { fail("\(input.name): \(why)", status: 1) }
+    }
+
+    /// The next record kept, in order (its row, nil if it could not be read again, and its
+    /// number), waiting for it as the passes find it; nil after the last.
+    func next(news: DispatchSemaphore) -> (row: Row?, record: Int)? {
+        if taken < ahead.count {
+            taken += 1
+            return ahead[taken - 1]
+        }
+        guard let store, let view else { return nil }
+        while true {
+            let complete = view.rows?.isComplete ?? store.isComplete
+            let available = view.dataRowCount
+            if position < available {
+                let batch = position..<min(available, position + Part.batch)
+                view.fetch(rows: [batch])
+                ahead = batch.map { (view.row($0), view.record(ofRow: $0)) }
+                position = batch.upperBound
+                taken = 1
+                return ahead[0]
+            }
+            if complete { return nil }
+            _ = news.wait(timeout: .now() + .milliseconds(50))
+        }
+    }
+
+    /// Says why the input stopped early, if it did, and closes it.
+    func finish() {
+        if let why = filtered?.failure { fail("\(input.name): \(why)", status: 1) }
+        if let failure = store?.progress.failure { fail("\(input.name): \(failure)", status: 1) }
+        store?.stopLoading()
+        view = nil
+        filtered = nil
+        sorted = nil
+        store = nil
+        ahead = []
+    }
+}
+
+/// The next row of each sorted input, smallest key first (ties: the earlier input first,
+/// as the inputs are stacked).
+struct MergeHeap {
+    struct Entry {
+        var key: [UInt8]
+        var part: Int
+        var row: Row?
+        var record: Int
+
+        func precedes(_ other: Entry) -> Bool {
+            let order = RowKey.compare(key, other.key)
+            return order < 0 || (order == 0 && part < other.part)
+        }
+    }
+
+    private var entries: [Entry] = []
+
+    mutating func push(_ entry: Entry) {
+        entries.append(entry)
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].precedes(entries[parent]) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Entry? {
+        guard !entries.isEmpty else { return nil }
+        entries.swapAt(0, entries.count - 1)
+        let top = entries.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var first = parent
+            if left < entries.count && entries[left].precedes(entries[first]) { first = left }
+            if right < entries.count && entries[right].precedes(entries[first]) { first = right }
+            if first == parent { break }
+            entries.swapAt(parent, first)
+            parent = first
+        }
+        return top
+    }
+}

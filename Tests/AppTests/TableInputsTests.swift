@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import Testing
+import App
+import CellStore
+import FreezeLayout
+import Viewer
+
+/// The inputs named on the command line, directories opened up, and the census that
+/// counts the tables no one has opened.
+@Suite("Inputs of several tables, and their census", .serialized)
+struct TableInputsTests {
+    private static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("table-inputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private static func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
+
+    @Test("a FIFO among the inputs is looked at, not opened: a writer waiting on it still waits for the table's reader")
+    func fifoIsNotOpened() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("live.csv").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // A writer that opens the FIFO (it waits there for a reader), writes a line, closes.
+        let tid = Mutex<Int32>(0)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            // The thread's own id, from /proc (`<pid>/task/<tid>`).
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+            tid.withLock { $0 = Int32(link.split(separator: "/").last ?? "") ?? -1 }
+            let descriptor = open(fifo, O_WRONLY)
+            if descriptor >= 0 {
+                _ = "a\n1\n".withCString { Glibc.write(descriptor, $0, 4) }
+                close(descriptor)
+            }
+            done.signal()
+        }
+        writer.start()
+        func waitChannel() -> String {
+            let id = tid.withLock { $0 }
+            guard id > 0 else { return "" }
+            return (try? String(contentsOfFile: "/proc/self/task/\(id)/wchan", encoding: .utf8)) ?? ""
+        }
+        // Where the kernel has a writer wait for its reader (named after the kernel's function).
+        func waitsForReader() -> Bool { ["fifo_open", "wait_for_partner"].contains(waitChannel()) }
+        let deadline = Date().addingTimeInterval(10)
+        while !waitsForReader() && Date() < deadline { usleep(1000) }
+        try #require(waitsForReader(), "the writer waits in open: \(waitChannel())")
+        let gathered = TableInputs.gather([fifo])
+        #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
+        #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
+        // The table's own reader gets the writer's line.
+        let store = try CellStore.open(path: fifo)
+        let end = Date().addingTimeInterval(10)
+        while !store.isComplete && Date() < end { usleep(1000) }
+        #expect(store.rowCount == 2)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("a directory gives its delimited and compressed files by name; the rest is skipped and said")
+    func directoryContents() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write("a\n1\n", to: dir.appendingPathComponent("b.csv"))
+        try Self.write("a\n1\n", to: dir.appendingPathComponent("a.TSV"))
+        try Self.write("a\n1\n", to: dir.appendingPathComponent("notes.md"))
+        try Self.write("a\n1\n", to: dir.appendingPathComponent(".hidden.csv"))
+        // gzip's magic, whatever the name says.
+        try Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 3]).write(to: dir.appendingPathComponent("dump"))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("old"), withIntermediateDirectories: true)
+        let found = TableInputs.gather([dir.path])
+        #expect(found.problems.isEmpty)
+        #expect(found.inputs.map { URL(fileURLWithPath: $0.path ?? "").lastPathComponent } == ["a.TSV", "b.csv", "dump"])
+        #expect(found.inputs.last?.facts.compression == "gzip")
+        #expect(found.inputs.first?.facts.size == 4)
+        #expect(Set(found.skipped.map(\.reason)) == [.directory, .notDelimited, .hidden])
+        #expect(found.skippedLine?.contains("notes.md") == true)
+    }
+
+    @Test("a missing file or a directory with no delimited files is a problem, named; - twice too")
+    func problems() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write("x\n", to: dir.appendingPathComponent("readme.md"))
+        let good = dir.appendingPathComponent("good.csv")
+        try Self.write("a\n1\n", to: good)
+        let missing = dir.appendingPathComponent("missing.csv").path
+        let found = TableInputs.gather([good.path, missing, dir.path, "-", "-"])
+        #expect(found.inputs.map(\.name) == [good.path, good.path, "stdin"], "the directory's one file, then stdin")
+        #expect(found.problems == ["\(missing): no such file", "standard input (-) can be read only once"])
+        #expect(found.problemLine == "\(missing): no such file (and 1 more input that cannot be read)")
+        let empty = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try Self.write("x\n", to: empty.appendingPathComponent("readme.md"))
+        #expect(TableInputs.gather([empty.path]).problemLine == "\(empty.path): no delimited files in it (1 other entry: readme.md)")
+        #expect(TableInputs.gather([]).inputs.map(\.isStandardInput) == [true], "no argument: standard input")
+    }
+
+    @Test("a thousand files: one store open, the rest counted in the background, one at a time")
+    func census() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for index in 0..<1000 {
+            try Self.write("id,v\n" + (0...(index % 7)).map { "\($0),x" }.joined(separator: "\n") + "\n",
+                           to: dir.appendingPathComponent(String(format: "f%04d.csv", index)))
+        }
+        let inputs = TableInputs.gather([dir.path]).inputs
+        #expect(inputs.count == 1000)
+        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(path: input.path) },
+                               count: { input throws(CellStoreError) in try CellStore.open(path: input.path, startsLoader: false) },
+                               wake: {})
+        let first = try shelf.store(0)
+        shelf.startCounting()
+        let deadline = Date().addingTimeInterval(120)
+        while !(0..<1000).allSatisfy({ shelf.facts($0).isFinal }) {
+            #expect(shelf.openStoreCount <= 1)
+            if Date() > deadline { Issue.record("the census did not finish"); break }
+            shelf.takeNews()
+            usleep(10_000)
+        }
+        #expect(shelf.openStoreCount == 1 && first.rowCount == 2)
+        for index in [0, 1, 6, 999] {
+            #expect(shelf.facts(index) == TableFacts(records: 2 + index % 7, isFinal: true, columns: 2, dialect: "comma"))
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+/// Several inputs written as one table (as csvstack does) through the real binary, held
+/// to a reference the test builds itself from the cells it generated.
+@Suite("Several inputs written as one table")
+struct StackedOutputEndToEndTests {
+    let binary = Paths.binary
+
+    /// A table's header and rows, and its text in a delimiter.
+    struct Table {
+        var header: [String]
+        var rows: [[String]]
+
+        func text(_ delimiter: Character = ",") -> String {
+            func quoted(_ cell: String) -> String {
+                cell.contains(where: { "\"\n\r".contains($0) || $0 == delimiter })
+                    ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+            }
+            return ([header] + rows).map { $0.map(quoted).joined(separator: String(delimiter)) }.joined(separator: "\n") + "\n"
+        }
+
+        /// The cell of `row` in the column named `name`; empty where there is none.
+        func cell(_ row: [String], _ name: String) -> String {
+            header.firstIndex(of: name).map { $0 < row.count ? row[$0] : "" } ?? ""
+        }
+    }
+
+    /// Rows of `columns` (of id, city, amount, note), with quotes, commas, line breaks and
+    /// amounts in several dresses; `seed` makes each table its own.
+    static func table(columns: [String], rows: Int, seed: UInt64) -> Table {
+        var state = seed
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let cities = ["Oslo", "oslo", "Bergen", "Lyon", "São Paulo", ""]
+        let notes = ["plain", "with, comma", "say \"hi\"", "two\nlines", "", "Oslo again"]
+        var table = Table(header: columns, rows: [])
+        for index in 1...rows {
+            var cells: [String: String] = ["id": "\(seed)-\(index)", "city": cities[next(cities.count)], "note": notes[next(notes.count)]]
+            switch next(4) {
+            case 0: cells["amount"] = "\(next(2000) - 1000)"
+            case 1: cells["amount"] = "\(next(100)).\(next(10))"
+            case 2: cells["amount"] = "\(1 + next(4)),\(100 + next(900))"
+            default: cells["amount"] = next(8) == 0 ? "" : "-\(next(50))"
+            }
+            table.rows.append(columns.map { cells[$0] ?? "" })
+        }
+        return table
+    }
+
+    static func amount(_ text: String) -> Double? { Double(text.replacingOccurrences(of: ",", with: "")) }
+
+    /// Writes `tables` as files named `names` in a new directory; returns it and the paths.
+    func write(_ tables: [Table], names: [String]) throws -> (URL, [String]) {
+        let directory = try Paths.temporaryDirectory()
+        var paths: [String] = []
+        for (table, name) in zip(tables, names) {
+            let url = directory.appendingPathComponent(name)
+            try Data(table.text(name.hasSuffix(".tsv") ? "\t" : ",").utf8).write(to: url)
+            paths.append(url.path)
+        }
+        return (directory, paths)
+    }
+
+    func json(_ arguments: [String]) throws -> (Int32, [[String]], String) {
+        let result = try run([binary] + arguments + ["--output", "json"])
+        let parsed = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [[String]]
+        return (result.status, parsed ?? [], result.stderr)
+    }
+
+    @Test("equal headers: one header, a first column naming each record's file; renamed or left out on request")
+    func equalHeaders() throws {
+        let header = ["id", "city", "amount", "note"]
+        let tables = (1...3).map { Self.table(columns: header, rows: 300, seed: UInt64($0)) }
+        let (directory, paths) = try write(tables, names: ["a.csv", "b.csv", "c.csv"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var reference = [["file"] + header]
+        for (table, path) in zip(tables, paths) { reference += table.rows.map { [path] + $0 } }
+        let (status, got, _) = try json(paths)
+        #expect(status == 0)
+        #expect(got == reference)
+        // CSV: the same, quoted as the writer quotes, each line as the reference's.
+        let csv = try run([binary, "--output", "csv"] + paths)
+        #expect(csv.text == Table(header: reference[0], rows: Array(reference.dropFirst())).text())
+        let renamed = try json(["--source-column", "from"] + paths)
+        #expect(renamed.1.first == ["from"] + header)
+        let bare = try json(["--no-source-column"] + paths)
+        #expect(bare.1 == [header] + tables.flatMap(\.rows))
+        // A pipe without --output writes an aligned table, with the same first column.
+        let aligned = try run([binary] + paths)
+        #expect(aligned.status == 0)
+        #expect(aligned.text.hasPrefix("file") && aligned.text.contains(paths[2]))
+    }
+
+    @Test("different headers: their union by name in first-seen order, empty cells where a file lacks a column")
+    func unionOfHeaders() throws {
+        let tables = [Self.table(columns: ["id", "city", "amount"], rows: 50, seed: 7),
+                      Self.table(columns: ["city", "id", "note"], rows: 40, seed: 8),
+                      Self.table(columns: ["note", "amount"], rows: 30, seed: 9)]
+        let (directory, paths) = try write(tables, names: ["a.csv", "b.tsv", "c.csv"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let union = ["id", "city", "amount", "note"]
+        var reference = [["file"] + union]
+        for (table, path) in zip(tables, paths) {
+            reference += table.rows.map { row in [path] + union.map { table.cell(row, $0) } }
+        }
+        let (status, got, _) = try json(paths)
+        #expect(status == 0)
+        #expect(got == reference)
+    }
+
+    @Test("--filter, --sort and --columns apply across all the files; a sort is one order over them all, ties in file order")
+    func queryAcrossFiles() throws {
+        let tables = [Self.table(columns: ["id", "city", "amount", "note"], rows: 1500, seed: 11),
+                      Self.table(columns: ["note", "amount", "id"], rows: 1200, seed: 12),
+                      Self.table(columns: ["amount", "city", "id", "note"], rows: 1300, seed: 13)]
+        let (directory, paths) = try write(tables, names: ["a.csv", "b.csv", "c.csv"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Every record of every file, in file order, with its file.
+        var all: [(file: String, table: Table, row: [String])] = []
+        for (table, path) in zip(tables, paths) { all += table.rows.map { (path, table, $0) } }
+        let (status, got, _) = try json(["--filter-out", "again", "--filter-column", "note=i", "--sort", "amount:desc",
+                                         "--columns", "city,amount,id"] + paths)
+        #expect(status == 0)
+        let kept = all.enumerated().filter { item in
+            !item.element.row.contains { $0.contains("again") } && item.element.table.cell(item.element.row, "note").contains("i")
+        }
+        let sorted = kept.sorted { a, b in
+            let x = Self.amount(a.element.table.cell(a.element.row, "amount")), y = Self.amount(b.element.table.cell(b.element.row, "amount"))
+            switch (x, y) {
+            case (nil, nil): return a.offset < b.offset
+            case (nil, _): return false
+            case (_, nil): return true
+            case let (x?, y?): return x != y ? x > y : a.offset < b.offset
+            }
+        }
+        #expect(got.first == ["file", "city", "amount", "id"])
+        let expected = sorted.map { item in [item.element.file] + ["city", "amount", "id"].map { item.element.table.cell(item.element.row, $0) } }
+        #expect(got.count == expected.count + 1)
+        #expect(Array(got.dropFirst()) == expected)
+        // A filter on a column a file lacks: its empty cells meet it or not, as a cell would.
+        let lacking = try json(["--filter-column", "city=^$", "--columns", "id"] + paths)
+        let empties = all.filter { $0.table.cell($0.row, "city").isEmpty }
+        #expect(Array(lacking.1.dropFirst()) == empties.map { [$0.file, $0.table.cell($0.row, "id")] })
+        #expect(empties.contains { $0.file == paths[1] })
+    }
+
+    @Test("a sort over many small files merges them all")
+    func manyFilesSorted() throws {
+        let tables = (0..<150).map { Self.table(columns: ["id", "amount"], rows: 4, seed: UInt64(100 + $0)) }
+        let names = tables.indices.map { String(format: "part-%03d.csv", $0) }
+        let (directory, paths) = try write(tables, names: names)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, got, error) = try json(["--sort", "amount", "--no-source-column", directory.path])
+        #expect(status == 0, "\(error)")
+        let rows = tables.flatMap(\.rows).enumerated().sorted { a, b in
+            let x = Self.amount(a.element[1]), y = Self.amount(b.element[1])
+            switch (x, y) {
+            case (nil, nil): return a.offset < b.offset
+            case (nil, _): return false
+            case (_, nil): return true
+            case let (x?, y?): return x != y ? x < y : a.offset < b.offset
+            }
+        }
+        #expect(got == [["id", "amount"]] + rows.map(\.element))
+        #expect(paths.count == 150)
+    }
+
+    @Test("mistakes: an unknown column, both source-column options, cells past a header when headers differ")
+    func mistakes() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = directory.appendingPathComponent("a.csv"), b = directory.appendingPathComponent("b.csv")
+        try Data("x,y\n1,2\n".utf8).write(to: a)
+        try Data("y,z\n3,4,5\n".utf8).write(to: b)
+        let unknown = try run([binary, "--sort", "nosuch", "--output", "csv", a.path, b.path])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("nosuch") && unknown.stderr.split(separator: "\n").count == 1)
+        let both = try run([binary, "--source-column", "f", "--no-source-column", "--output", "csv", a.path, b.path])
+        #expect(both.status == 64)
+        let past = try run([binary, "--output", "csv", a.path, b.path])
+        #expect(past.status == 1)
+        #expect(past.stderr.hasPrefix("csvfreeze: \(b.path): record 2 has more cells than its header names"))
+        #expect(past.stderr.split(separator: "\n").count == 1)
+        // Output that cannot be written says so, in one line, exit 1.
+        let full = try run(["/bin/sh", "-c", "\(binary) --output csv \(shellQuote(a.path)) \(shellQuote(a.path)) > /dev/full"])
+        #expect(full.status == 1 && full.stderr.contains("cannot write the output"), "\(full.stderr)")
+        // Standard input among the files: read once, named stdin.
+        let piped = try run([binary, "--output", "csv", a.path, "-"], stdin: Data("x,y\n7,8\n".utf8))
+        #expect(piped.text == "file,x,y\n\(a.path),1,2\nstdin,7,8\n")
+    }
+}
