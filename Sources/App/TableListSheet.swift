@@ -28,6 +28,8 @@ final class TableListSheet: SheetSource {
         options.isSheet = true
         viewer = Viewer(source: rows, options: options, screenSize: table.screenSize)
         update()
+        // The rows just made are taken in first: a move is bounded by the rows the viewer knows.
+        viewer.handle(.refresh)
         viewer.moveCursor(toRow: current, column: 0)
         viewer.say("Enter shows a table; { and } go to the previous and next  (Esc goes back)")
     }

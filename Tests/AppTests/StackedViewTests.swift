@@ -64,7 +64,7 @@ struct StackedViewTests {
     func stickyHeaders() {
         let (subject, screen, _) = Self.stacked()
         #expect(Self.lines(screen) == [
-            "  #│id  name",
+            "  #│id  name  column 3",
             "  1│  1 Ann",
             "  2│  2 Bo",
             "  3│  3 Cy",
@@ -75,7 +75,7 @@ struct StackedViewTests {
         // The second table's header at the top of the scroll: the first's still pinned.
         Self.type(subject, screen, ":b.tsv:4\n")
         #expect(Self.lines(screen) == [
-            "  #│id  name",
+            "  #│id  name  column 3",
             "  #│key value note",
             "  1│k1     10 first",
             "  2│k2     20 Ann again",
