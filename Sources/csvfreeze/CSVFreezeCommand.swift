@@ -202,7 +202,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var debugStats = false
 
     @Flag(name: [.customShort("f"), .customLong("follow")],
-          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text converted from another encoding).")
+          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding).")
     var follow = false
 
     @Option(name: .customLong("spool-limit"),
