@@ -1,56 +1,71 @@
 /// One sorted run read in order during the merge: in memory, or from its spill file
 /// through a buffer of its own.
-final class RunCursor {
+package final class RunCursor {
     private let memory: SortRun?
     private let file: SpillFile?
+    private let trailerSize: Int
     private var index = 0
     private var fileOffset: Int64 = 0
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     /// The current entry (valid while `isValid`).
-    private(set) var key: [UInt8] = []
-    private(set) var prefix: UInt64 = 0
-    private(set) var record = 0
-    private(set) var offset: Int64 = 0
-    private(set) var isValid = false
+    package private(set) var key: [UInt8] = []
+    /// The current entry's trailer (`trailerSize` bytes; empty for the sort).
+    package private(set) var trailer: [UInt8] = []
+    package private(set) var prefix: UInt64 = 0
+    package private(set) var record = 0
+    package private(set) var offset: Int64 = 0
+    package private(set) var isValid = false
 
-    init(memory: SortRun) {
+    package init(memory: SortRun) {
         self.memory = memory
         file = nil
+        trailerSize = memory.trailerSize
         advance()
     }
 
-    init(file: SpillFile, bufferSize: Int = 1 << 20) {
+    /// A cursor over a spill file written by a run whose trailers are `trailerSize` bytes.
+    package init(file: SpillFile, trailerSize: Int = 0, bufferSize: Int = 1 << 20) {
         memory = nil
         self.file = file
+        self.trailerSize = trailerSize
         buffer.reserveCapacity(bufferSize)
         advance()
     }
 
     /// Moves to the next entry.
-    func advance() {
+    package func advance() {
         if let memory {
             isValid = index < memory.entries.count
             guard isValid else { return }
             let entry = memory.entries[index]
             key.removeAll(keepingCapacity: true)
             key.append(contentsOf: memory.key(index))
+            if trailerSize > 0 {
+                trailer.removeAll(keepingCapacity: true)
+                trailer.append(contentsOf: memory.trailer(index))
+            }
             prefix = entry.prefix
             record = entry.record
             offset = entry.offset
             index += 1
             return
         }
-        guard ensure(20), let length = readInteger(UInt32.self, at: 0).map(Int.init), ensure(20 + length) else {
+        guard ensure(20), let length = readInteger(UInt32.self, at: 0).map(Int.init), ensure(20 + length + trailerSize) else {
             isValid = false
             return
         }
         record = Int(readInteger(Int64.self, at: 4) ?? 0)
         offset = readInteger(Int64.self, at: 12) ?? 0
+        let keyStart = bufferStart + 20, keyEnd = keyStart + length
         key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: buffer[(bufferStart + 20)..<(bufferStart + 20 + length)])
+        key.append(contentsOf: buffer[keyStart..<keyEnd])
+        if trailerSize > 0 {
+            trailer.removeAll(keepingCapacity: true)
+            trailer.append(contentsOf: buffer[keyEnd..<(keyEnd + trailerSize)])
+        }
         prefix = key.withUnsafeBytes { SortRun.prefix(of: $0) }
-        bufferStart += 20 + length
+        bufferStart = keyEnd + trailerSize
         isValid = true
     }
 
@@ -88,24 +103,33 @@ final class RunCursor {
 }
 
 /// Merges sorted runs in one pass with a binary heap of their cursors.
-struct RunMerge {
+package struct RunMerge {
     private var heap: [RunCursor]
 
-    init(_ cursors: [RunCursor]) {
+    package init(_ cursors: [RunCursor]) {
         heap = cursors.filter(\.isValid)
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 
-    /// The next entry's record and offset, or nil at the end.
-    mutating func next() -> (record: Int, offset: Int64)? {
-        guard let top = heap.first else { return nil }
-        let result = (top.record, top.offset)
+    /// The cursor holding the next entry (valid until `advance()`), or nil at the end.
+    package var top: RunCursor? { heap.first }
+
+    /// Moves past the entry at `top`.
+    package mutating func advance() {
+        guard let top = heap.first else { return }
         top.advance()
         if !top.isValid {
             heap[0] = heap[heap.count - 1]
             heap.removeLast()
         }
         if !heap.isEmpty { siftDown(0) }
+    }
+
+    /// The next entry's record and offset, or nil at the end.
+    mutating func next() -> (record: Int, offset: Int64)? {
+        guard let top = heap.first else { return nil }
+        let result = (top.record, top.offset)
+        advance()
         return result
     }
 
