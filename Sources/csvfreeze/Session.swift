@@ -20,17 +20,9 @@ enum Session {
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
         let options = given
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
-        for descriptor in wake {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        let wakeWrite = wake[1]
-        let wakeLoop: @Sendable () -> Void = {
-            var byte = TerminalScreen.newsByte
-            _ = Glibc.write(wakeWrite, &byte, 1)
-        }
+        let wake = WakePipe(failureStatus: 1)
+        let wakeWrite = wake.write
+        let wakeLoop = wake.news
         let path = inputs.first?.path
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
@@ -92,7 +84,7 @@ enum Session {
         let historyPath = HistoryFile.path(environment: environment)
         viewer?.history = HistoryFile.load(from: historyPath)
         if !notice.isEmpty { viewer?.say(notice) }
-        let screen = TerminalScreen(session: session, wakeRead: wake[0])
+        let screen = TerminalScreen(session: session, wakeRead: wake.read)
         let loop: AppLoop
         if let shelf {
             // Each table shown for the first time gets the command line's view, named
