@@ -1,6 +1,8 @@
+import CellStore
+
 /// One sorted run read in order during the merge: in memory, or from its spill file
 /// through a buffer of its own.
-package final class RunCursor {
+package final class RunCursor: HeapOrdered {
     private let memory: SortRun?
     private let file: SpillFile?
     private let trailerSize: Int
@@ -95,7 +97,7 @@ package final class RunCursor {
     }
 
     /// True when this cursor's entry comes before `other`'s.
-    func precedes(_ other: RunCursor) -> Bool {
+    package func precedes(_ other: RunCursor) -> Bool {
         if prefix != other.prefix { return prefix < other.prefix }
         let order = key.withUnsafeBytes { a in other.key.withUnsafeBytes { b in SortRun.compare(a, b) } }
         return order != 0 ? order < 0 : record < other.record
@@ -104,45 +106,27 @@ package final class RunCursor {
 
 /// Merges sorted runs in one pass with a binary heap of their cursors.
 package struct RunMerge {
-    private var heap: [RunCursor]
+    private var heap: MinHeap<RunCursor>
 
     package init(_ cursors: [RunCursor]) {
-        heap = cursors.filter(\.isValid)
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        heap = MinHeap(cursors.filter(\.isValid))
     }
 
     /// The cursor holding the next entry (valid until `advance()`), or nil at the end.
-    package var top: RunCursor? { heap.first }
+    package var top: RunCursor? { heap.top }
 
     /// Moves past the entry at `top`.
     package mutating func advance() {
-        guard let top = heap.first else { return }
+        guard let top = heap.top else { return }
         top.advance()
-        if !top.isValid {
-            heap[0] = heap[heap.count - 1]
-            heap.removeLast()
-        }
-        if !heap.isEmpty { siftDown(0) }
+        if top.isValid { heap.topChanged() } else { heap.pop() }
     }
 
     /// The next entry's record and offset, or nil at the end.
     mutating func next() -> (record: Int, offset: Int64)? {
-        guard let top = heap.first else { return nil }
+        guard let top = heap.top else { return nil }
         let result = (top.record, top.offset)
         advance()
         return result
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count && heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count && heap[right].precedes(heap[smallest]) { smallest = right }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }
