@@ -45,6 +45,20 @@ final class TerminalScreen: Screen {
     let session: TerminalSession
     private let wakeRead: Int32
 
+    /// Takes the terminal (or says why not and exits with 2): signals are routed to the
+    /// wake pipe, the mouse is read when `mouse` is true.
+    static func startSession(theme: Theme, escapeDelay: Int?, mouse: Bool, signalsTo wake: WakePipe) -> TerminalSession {
+        let session: TerminalSession
+        do {
+            session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
+        } catch {
+            fail(error.description, status: 2)
+        }
+        session.routeSignals(to: wake.write)
+        if mouse { session.enableMouse() }
+        return session
+    }
+
     init(session: TerminalSession, wakeRead: Int32) {
         self.session = session
         self.wakeRead = wakeRead
