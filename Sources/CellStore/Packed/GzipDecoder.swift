@@ -5,8 +5,8 @@ import CZlib
 /// With an `indexBuilder`, it stops at every deflate block boundary (`Z_BLOCK`) so the
 /// builder can record access points for random access later (see `GzipIndex`).
 package final class GzipDecoder: PackedDecoder {
-    /// Heap-allocated: zlib checks that the stream it was set up with has not moved.
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let state = CStream(z_stream())
+    private var stream: UnsafeMutablePointer<z_stream> { state.pointer }
     private var isBetweenMembers = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
@@ -16,18 +16,9 @@ package final class GzipDecoder: PackedDecoder {
 
     package init(indexBuilder: GzipIndexBuilder? = nil) throws(PackedDamage) {
         self.indexBuilder = indexBuilder
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = csvfreeze_inflate_init2(stream, 31)
-        guard status == Z_OK else {
-            stream.deallocate()
-            throw PackedDamage(.setup("zlib could not start: \(status)"), at: 0)
-        }
-    }
-
-    deinit {
-        inflateEnd(stream)
-        stream.deallocate()
+        let status = csvfreeze_inflate_init2(state.pointer, 31)
+        guard status == Z_OK else { throw PackedDamage(.setup("zlib could not start: \(status)"), at: 0) }
+        state.end = { _ = inflateEnd($0) }
     }
 
     package var isAtBoundary: Bool { isBetweenMembers }

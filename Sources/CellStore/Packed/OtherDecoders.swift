@@ -69,15 +69,14 @@ package final class ZstdDecoder: PackedDecoder {
 
 /// xz through liblzma, concatenated streams and stream padding included.
 package final class XzDecoder: PackedDecoder {
-    private let stream: UnsafeMutablePointer<lzma_stream>
+    private let state = CStream(lzma_stream())
+    private var stream: UnsafeMutablePointer<lzma_stream> { state.pointer }
     private var ended = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
     private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: lzma_stream())
         // Files written in several blocks (xz -T) decode on two threads, as `xz -d` does;
         // past 64 MiB of buffers it falls back to one, so memory stays bounded.
         var options = lzma_mt()
@@ -85,16 +84,9 @@ package final class XzDecoder: PackedDecoder {
         options.threads = 2
         options.memlimit_threading = 64 << 20
         options.memlimit_stop = UInt64.max
-        let status = lzma_stream_decoder_mt(stream, &options)
-        guard status == LZMA_OK else {
-            stream.deallocate()
-            throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0)
-        }
-    }
-
-    deinit {
-        lzma_end(stream)
-        stream.deallocate()
+        let status = lzma_stream_decoder_mt(state.pointer, &options)
+        guard status == LZMA_OK else { throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0) }
+        state.end = { lzma_end($0) }
     }
 
     package var isAtBoundary: Bool { ended }
@@ -132,30 +124,22 @@ package final class XzDecoder: PackedDecoder {
 
 /// bzip2 through libbz2; a stream that ends is followed by the next, as `bzip2 -d` reads them.
 package final class Bzip2Decoder: PackedDecoder {
-    private let stream: UnsafeMutablePointer<bz_stream>
+    private let state = CStream(bz_stream())
+    private var stream: UnsafeMutablePointer<bz_stream> { state.pointer }
     private var isBetweenStreams = false
-    private var isOpen = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
     private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: bz_stream())
         try open()
     }
 
     private func open() throws(PackedDamage) {
         let status = BZ2_bzDecompressInit(stream, 0, 0)
         guard status == BZ_OK else { throw PackedDamage(.setup("libbz2 could not start: \(status)"), at: consumedTotal) }
-        isOpen = true
+        state.end = { _ = BZ2_bzDecompressEnd($0) }
     }
-
-    deinit {
-        if isOpen { BZ2_bzDecompressEnd(stream) }
-        stream.deallocate()
-    }
-
 
     package var isAtBoundary: Bool { isBetweenStreams }
     package var consumedBytes: Int64 { consumedTotal }
@@ -168,8 +152,8 @@ package final class Bzip2Decoder: PackedDecoder {
         while consumed < input.count && produced < output.count {
             if isBetweenStreams {
                 BZ2_bzDecompressEnd(stream)
-                isOpen = false
-                stream.initialize(to: bz_stream())
+                state.end = nil
+                stream.pointee = bz_stream()
                 try open()
                 isBetweenStreams = false
             }
