@@ -27,7 +27,7 @@ package final class GzipDecoder: PackedDecoder {
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
         try damage.throwIfLatched()
-        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
         var consumed = 0, produced = 0
         defer { indexBuilder?.keep(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
         while consumed < input.count && produced < output.count {
@@ -44,13 +44,9 @@ package final class GzipDecoder: PackedDecoder {
                 isBetweenMembers = false
                 indexBuilder?.memberStarts(atOutput: producedTotal)
             }
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: UInt8.self) + consumed)
-            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
-            stream.pointee.next_out = outBase.assumingMemoryBound(to: UInt8.self) + produced
-            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
-            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
-            let status = inflate(stream, indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK)
-            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            let flush = indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK
+            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
+                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { inflate($0, flush) }
             consumed += usedIn
             produced += madeOut
             consumedTotal += Int64(usedIn)

@@ -147,7 +147,7 @@ package final class Bzip2Decoder: PackedDecoder {
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
         try damage.throwIfLatched()
-        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
         var consumed = 0, produced = 0
         while consumed < input.count && produced < output.count {
             if isBetweenStreams {
@@ -157,13 +157,8 @@ package final class Bzip2Decoder: PackedDecoder {
                 try open()
                 isBetweenStreams = false
             }
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: CChar.self) + consumed)
-            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
-            stream.pointee.next_out = outBase.assumingMemoryBound(to: CChar.self) + produced
-            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
-            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
-            let status = BZ2_bzDecompress(stream)
-            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
+                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { BZ2_bzDecompress($0) }
             consumed += usedIn
             produced += madeOut
             consumedTotal += Int64(usedIn)
