@@ -35,13 +35,10 @@ func changedRow(_ index: Int, _ generator: inout SeededGenerator) -> String {
     generate(changed, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n",
              row: changedRow)
     let (python, hasDuckDB) = duckDBPython()
-    _ = measure(["/bin/sh", "-c", "cat '\(big)' '\(changed)' > /dev/null"])
-    print("  load average before: \(loadAverage())")
+    warmPageCache([big, changed])
     let duckScript = """
     import duckdb, sys
-    con = duckdb.connect()
-    con.execute("SET threads=2")
-    con.execute("SET enable_progress_bar=false")
+    \(duckConnection)
     a, b = sys.argv[1], sys.argv[2]
     q = f"select count(*) from ((select * from read_csv('{a}') except all select * from read_csv('{b}')) union all (select * from read_csv('{b}') except all select * from read_csv('{a}')))"
     print(con.execute(q).fetchone()[0])

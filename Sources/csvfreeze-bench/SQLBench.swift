@@ -114,6 +114,20 @@ func duckDBPython() -> (python: String, hasDuckDB: Bool) {
     return (python, true)
 }
 
+/// Reads `paths` once, so every program measured reads them from memory alike, and
+/// prints the load average the figures are taken under.
+func warmPageCache(_ paths: [String]) {
+    _ = measure(["/bin/sh", "-c", "cat " + paths.map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"])
+    print("  load average before: \(loadAverage())")
+}
+
+/// The start of each DuckDB script: a connection on two threads, as the figures compare.
+let duckConnection = """
+con = duckdb.connect()
+con.execute("SET threads=2")
+con.execute("SET enable_progress_bar=false")
+"""
+
 @MainActor func sqlBenchmark(big: String, directory: String) {
     print("")
     print("--sql, end to end in child processes beside DuckDB (SET threads=2) and grep; best of 2, taken in turn")
@@ -121,14 +135,10 @@ func duckDBPython() -> (python: String, hasDuckDB: Bool) {
     let (python, hasDuckDB) = duckDBPython()
     let sales = directory + "/bench-1g-sales.csv"
     generate(sales, size: targetSize, header: "id,date,country,city,product,price,quantity,customer,note\n", row: salesRow)
-    // Warm the page cache for both files, so every program reads from memory alike.
-    _ = measure(["/bin/sh", "-c", "cat '\(big)' '\(sales)' > /dev/null"])
-    print("  load average before: \(loadAverage())")
+    warmPageCache([big, sales])
     let duckScript = """
     import csv, duckdb, sys
-    con = duckdb.connect()
-    con.execute("SET threads=2")
-    con.execute("SET enable_progress_bar=false")
+    \(duckConnection)
     out = csv.writer(sys.stdout, lineterminator="\\n")
     out.writerow(["header"])
     for row in con.execute(sys.argv[1]).fetchall(): out.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
