@@ -46,9 +46,8 @@ public final class Viewer {
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
 
-    /// Lines scrolled by one wheel step, and cells by one sideways step.
+    /// Lines scrolled by one wheel step.
     static let wheelRows = 3
-    static let sidewaysCells = 8
 
     /// A viewer over `source`; a source that brings its own header rows (a sheet) has
     /// them whatever `options` says.
@@ -96,18 +95,14 @@ public final class Viewer {
         // drawing only reads. A command acts on the geometry the last frame was drawn from:
         // only one that changes it and then reads it reconciles on its way.
         defer { reconcile() }
-        if refusedInStack(command) { return }
+        if refusedInStack(command) || navigation.perform(command) { return }
         switch command {
-        case .moveDown: navigation.move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
-        case .moveUp: navigation.move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
-        case .moveRight: navigation.move(toColumn: cursorColumn + 1, edge: 1)
-        case .moveLeft: navigation.move(toColumn: cursorColumn - 1, edge: -1)
+        case .moveDown, .moveUp, .moveRight, .moveLeft, .firstColumn, .lastColumn, .scrollLeft, .scrollRight, .tick:
+            break   // the navigation's own, performed above
         case .pageDown: navigation.page(by: 1)
         case .pageUp: navigation.page(by: -1)
         case .halfPageDown: navigation.page(by: 1, fraction: 2)
         case .halfPageUp: navigation.page(by: -1, fraction: 2)
-        case .firstColumn: navigation.move(toColumn: 0, edge: 0)
-        case .lastColumn: navigation.move(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
             markJump()
             navigation.move(toRow: mainFirstRow, edge: .zero)
@@ -122,8 +117,6 @@ public final class Viewer {
             // The rows known now, found by the jump or read since the last frame.
             reconcile()
             navigation.move(toRow: dataRowCount - 1, edge: .zero)
-        case .scrollLeft: navigation.scrollSideways(by: -Self.sidewaysCells)
-        case .scrollRight: navigation.scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
@@ -175,7 +168,6 @@ public final class Viewer {
         case .listTables: requests.table = .list
         case .showTable(let index): requests.table = .show(index)
         case .toggleStack: requests.table = .stack
-        case .tick: navigation.tick()
         case .search: input.open(.search(columnOnly: false))
         case .searchColumn: input.open(.search(columnOnly: true))
         case .find(let text, let columnOnly):
@@ -315,10 +307,7 @@ public final class Viewer {
     /// count of millions costs no more than one move); anything else runs once.
     private func handle(_ command: Command, times count: Int) {
         switch command {
-        case .moveDown where count > 1: navigation.move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
-        case .moveUp where count > 1: navigation.move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
-        case .moveRight where count > 1: navigation.move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
-        case .moveLeft where count > 1: navigation.move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .moveDown, .moveUp, .moveRight, .moveLeft: _ = navigation.perform(command, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
