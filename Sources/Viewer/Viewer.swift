@@ -152,17 +152,7 @@ public final class Viewer {
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 navigation.go(toRow: dataRowCount - 1, column: cursorColumn)
             }
-        case .reload:
-            if options.isSheet {
-                message = "a sheet is made from the table: Esc goes back, and R there reads the file again"
-            } else if file?.isReloadable == true {
-                wantsReload = true
-            } else if file == nil {
-                message = "\(source.name) cannot be read again"
-            } else {
-                message = source.name == "stdin" ? "standard input cannot be read again"
-                    : "\(source.name) is a stream: it cannot be read again"
-            }
+        case .reload: message = requests.askReload(of: source, isSheet: options.isSheet)
         case .nextTable: if !moveToSection(forward: true) { requests.table = .next }
         case .previousTable: if !moveToSection(forward: false) { requests.table = .previous }
         case .listTables: requests.table = .list
@@ -189,12 +179,12 @@ public final class Viewer {
         case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
-        case .hideColumn: hideColumn()
-        case .showAllColumns: showAllColumns()
+        case .hideColumn: apply(ColumnChoice.hiding(cursorColumn, in: table))
+        case .showAllColumns: apply(ColumnChoice.all(in: table))
         case .chooseColumns: input.open(.columns)
         case .showColumns(let text):
             history.add(text, for: .columns)
-            showColumns(matching: text)
+            apply(ColumnChoice.matching(text, in: table))
         case .filterPrompt: input.open(.filter(columnOnly: false))
         case .filterColumnPrompt: input.open(.filter(columnOnly: true))
         case .filter(let text, let columnOnly):
