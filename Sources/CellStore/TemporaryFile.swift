@@ -28,3 +28,42 @@ package enum TemporaryFile {
         return descriptor
     }
 }
+
+/// A temporary file from `TemporaryFile.openUnlinked`, closed with its owner: a sort's
+/// runs and SQL's spills. Reads and writes are `pread`/`pwrite` at explicit offsets, safe
+/// from several threads.
+package final class UnlinkedFile: Sendable {
+    private let descriptor: Int32
+
+    package init(tag: String) throws(TemporaryFile.Failure) {
+        descriptor = try TemporaryFile.openUnlinked(tag: tag)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes all of `bytes` at `offset`; 0, or the `errno` that stopped it.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(descriptor, base + done, bytes.count - done, off_t(offset) + off_t(done))
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : ENOSPC }
+            done += written
+        }
+        return 0
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many (fewer at the end).
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            done += count
+        }
+        return done
+    }
+}
