@@ -44,26 +44,31 @@ package final class UnlinkedFile: Sendable {
     /// Writes all of `bytes` at `offset`; 0, or the `errno` that stopped it.
     package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
-        var done = 0
-        while done < bytes.count {
-            let written = pwrite(descriptor, base + done, bytes.count - done, off_t(offset) + off_t(done))
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return written < 0 ? errno : ENOSPC }
-            done += written
+        let (done, failure) = Self.repeatedly(bytes.count) { done in
+            pwrite(descriptor, base + done, bytes.count - done, off_t(offset) + off_t(done))
         }
-        return 0
+        return done == bytes.count ? 0 : failure == 0 ? ENOSPC : failure
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many (fewer at the end).
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
+        return Self.repeatedly(buffer.count) { done in
+            pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
+        }.done
+    }
+
+    /// Calls `io` (given the bytes done so far) until `count` are done or it does nothing
+    /// more, again when a signal interrupted it; the bytes done and the `errno` of a failure.
+    private static func repeatedly(_ count: Int, _ io: (Int) -> Int) -> (done: Int, failure: Int32) {
         var done = 0
-        while done < buffer.count {
-            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            done += count
+        while done < count {
+            let moved = io(done)
+            if moved < 0 && errno == EINTR { continue }
+            if moved < 0 { return (done, errno) }
+            if moved == 0 { break }
+            done += moved
         }
-        return done
+        return (done, 0)
     }
 }
