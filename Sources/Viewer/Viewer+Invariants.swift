@@ -1,3 +1,4 @@
+import Table
 /// What must hold between any two commands: checked after every step of the tests' random
 /// walks, so a command that leaves the viewer inconsistent is caught where it happens.
 extension Viewer {
@@ -22,6 +23,12 @@ extension Viewer {
         check(layout.overrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
         check(columnWidths.count == columnCount, "\(columnWidths.count) widths for \(columnCount) columns")
         check((0..<columnCount).allSatisfy { table.fileColumn($0) >= 0 }, "a view column shows no input column")
+        if sideBySide.isOn {
+            // Both halves are laid out from one geometry, a half wide, and hold the freeze.
+            check(source is PairedRows, "side by side over a source without two sides")
+            check(gridSize.width == SideBySide.halfWidth(fullGridWidth) && sideBySideNeededWidth <= fullGridWidth,
+                  "side by side on a grid \(fullGridWidth) wide, \(sideBySideNeededWidth) needed")
+        }
         return broken
     }
 }

@@ -45,6 +45,8 @@ public final class Viewer {
     var requests = Requests()
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
+    /// A diff's old and new tables next to each other (`D`), when the screen is wide enough.
+    var sideBySide = SideBySide()
 
     /// Lines scrolled by one wheel step, and cells by one sideways step.
     static let wheelRows = 3
@@ -130,6 +132,7 @@ public final class Viewer {
         case .mouse(let event): handleMouse(event)
         case .resize(let size):
             screenSize = size
+            keepSideBySideFitting()
             window.settle()
             navigation.revealAfterReconcile()
             reconcile()
@@ -193,6 +196,7 @@ public final class Viewer {
             markJump()
             goToRow(number)
         case .jumpBack: jumpBack()
+        case .toggleSideBySide: toggleSideBySide()
         case .nextChange: goToChange(forward: true)
         case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)
