@@ -15,6 +15,10 @@ extension Viewer {
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
         layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
                       requestedFrozenColumns: requestedFrozenColumns)
+        if !sideBySideFits() {
+            layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
+                          requestedFrozenColumns: requestedFrozenColumns)
+        }
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
                                                main: layout.main),
                              grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,

@@ -26,11 +26,13 @@ extension Viewer {
         navigation.revealAfterReconcile()
     }
 
-    /// After a resize: back to one table, and said, when the two halves no longer fit.
-    func keepSideBySideFitting() {
-        guard sideBySide.isOn, sideBySideNeededWidth > fullGridWidth else { return }
+    /// Whether the two halves still fit (after a resize, or a pinned column widened);
+    /// when not, back to one table, said: false then, and the layout is made again.
+    func sideBySideFits() -> Bool {
+        guard sideBySide.isOn, sideBySideNeededWidth > fullGridWidth else { return true }
         sideBySide.isOn = false
         message = "too narrow: one table"
+        return false
     }
 
     /// The grid width both halves need: each holds the row numbers, the pinned columns

@@ -132,7 +132,6 @@ public final class Viewer {
         case .mouse(let event): handleMouse(event)
         case .resize(let size):
             screenSize = size
-            keepSideBySideFitting()
             window.settle()
             navigation.revealAfterReconcile()
             reconcile()

@@ -396,6 +396,13 @@ extension DiffScreenTests {
         #expect(viewer.frame().line(0).contains("║"))
         viewer.handle(.resize(Size(width: 40, height: 9)))
         #expect(viewer.message == "too narrow: one table" && !viewer.frame().line(0).contains("║"))
+        // A pinned column widened past what both halves hold: the same.
+        viewer.handle(.resize(Size(width: 60, height: 9)))
+        viewer.handle(key: .character("D"))
+        viewer.handle(.moveRight)   // the key
+        for _ in 0..<20 where viewer.frame().line(0).contains("║") { viewer.handle(.widenColumn) }
+        #expect(viewer.message == "too narrow: one table" && !viewer.frame().line(0).contains("║"))
+        #expect(viewer.invariantViolations == [])
         // Not a diff: D says what it is for.
         let plain = Viewer(source: CellStore(bytes: Array(oldTable.utf8), name: "old.csv"), options: ViewerOptions(headerRows: 1),
                            screenSize: Size(width: 80, height: 9))
@@ -444,6 +451,7 @@ extension DiffScreenTests {
                                    .resize(Size(width: 30, height: 8)), .resize(Size(width: 100, height: 20)), .resize(Size(width: 3, height: 3)),
                                    .resize(Size(width: 70, height: 12)), .mouse(MouseEvent(.press, x: 50, y: 6)),
                                    .mouse(MouseEvent(.wheelDown, x: 60, y: 5)), .mouse(MouseEvent(.press, x: 10, y: 4))]
+        var sideBySideSteps = 0
         for step in 0..<400 {
             let command = commands[Int(generator.next() % UInt64(commands.count))]
             viewer.handle(command)
@@ -452,6 +460,8 @@ extension DiffScreenTests {
             if !broken.isEmpty { return }
             let frame = viewer.frame()
             #expect(frame.size == viewer.screenSize)
+            if frame.line(0).contains("║") { sideBySideSteps += 1 }
         }
+        #expect(sideBySideSteps > 20, "\(sideBySideSteps) steps side by side")
     }
 }
