@@ -31,18 +31,10 @@ extension Viewer {
     func goTo(_ text: String) {
         let target = text.trimmingSpaces
         if goToSectionRow(target) { return }
-        if let number = Int(target) {
-            goToRow(number)
-        } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
-            guard number >= 1, number <= columnCount else {
-                message = "no column \(number) (there \(Self.isAre(columnCount)) \(Self.counted(columnCount, "column")))"
-                return
-            }
-            moveCursor(toRow: cursorRow, column: number - 1)
-        } else if let column = table.viewColumn(named: target) {
-            moveCursor(toRow: cursorRow, column: column)
-        } else {
-            message = "no column named \(target)"
+        switch GoToTarget(target, in: table) {
+        case .row(let number): goToRow(number)
+        case .column(let column): moveCursor(toRow: cursorRow, column: column)
+        case .say(let text): message = text
         }
     }
 

@@ -16,6 +16,6 @@ extension Viewer {
         }
         // Side by side, the right half shows the same cells as the left.
         guard let event = sideBySide.isOn ? SideBySide.folded(event, grid: fullGridWidth) : event else { return }
-        navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Self.sidewaysCells)
+        navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Navigation.sidewaysCells)
     }
 }
