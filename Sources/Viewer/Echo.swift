@@ -8,6 +8,13 @@ extension TableView {
         columns.shown.map { row.projected($0) } ?? row
     }
 
+    /// `row` as one line of CSV (no line end): its shown columns, in the view's order.
+    func csvLine(of row: Row) -> [UInt8] {
+        var bytes: [UInt8] = []
+        OutputWriter.appendDelimited(shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+        return bytes
+    }
+
     /// True when a cell the view shows of `row` was cut short by the parser.
     func isCutWhereShown(_ row: Row) -> Bool {
         guard let shown = columns.shown else { return row.isCut }
@@ -69,10 +76,7 @@ enum Echo {
         }
         switch echo {
         case .cell: return .chosen(.bytes(Array(row.field(column))))
-        case .row:
-            var bytes: [UInt8] = []
-            OutputWriter.appendDelimited(table.shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
-            return .chosen(.bytes(bytes))
+        case .row: return .chosen(.bytes(table.csvLine(of: row)))
         case .column: return .chosen(.column(column))
         }
     }

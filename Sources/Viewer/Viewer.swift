@@ -111,10 +111,8 @@ public final class Viewer {
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
-            if let file, !file.isComplete && !options.follows && file.jumpToEnd(rows: max(200, screenSize.height * 4)) {
-                message = "≈ row numbers are estimates until the file is read"
-            } else if let file, !file.isComplete && !options.follows {
-                message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
+            if let note = file?.reachEnd(screenHeight: screenSize.height, follows: options.follows, knownRows: dataRowCount) {
+                message = note
             }
             // The rows known now, found by the jump or read since the last frame.
             reconcile()
@@ -231,7 +229,7 @@ public final class Viewer {
     /// Ends the session (the event loop stops).
     func finish() {
         cancelSearch()
-        isFinished = true
+        requests.isFinished = true
     }
 
     /// What Ctrl-S of a sheet writes otherwise than it shows (it changes as the sheet fills).
@@ -239,13 +237,13 @@ public final class Viewer {
 
     /// Takes back a finish (a sheet whose row opened another sheet over it stays).
     public func reopen() {
-        isFinished = false
-        chosen = nil
+        requests.isFinished = false
+        requests.chosen = nil
     }
 
     /// The bytes to copy, once: the event loop sends them to the terminal.
     public func takeClipboard() -> [UInt8]? {
-        defer { clipboard = nil }
+        defer { requests.clipboard = nil }
         return clipboard
     }
 
@@ -316,7 +314,7 @@ public final class Viewer {
 
     /// Gives up a reload that could not be done, saying why.
     public func cancelReload(because reason: String) {
-        wantsReload = false
+        requests.wantsReload = false
         message = "cannot reload: " + reason
     }
 
