@@ -34,6 +34,29 @@ struct SideBySide: Equatable {
         return 2 * half + divider
     }
 
+    /// `D`: on or off; what the status line says, if anything. It stays off over a source
+    /// without two sides, and where a grid `gridWidth` wide (of a screen `screenWidth`
+    /// wide) is narrower than the `needed` width: said in one short line, since it is said
+    /// where the screen is narrow.
+    mutating func toggle(isPaired: Bool, needed: Int, gridWidth: Int, screenWidth: Int) -> String? {
+        if isOn {
+            isOn = false
+            return nil
+        }
+        guard isPaired else { return "D shows a diff's old and new tables side by side (--diff)" }
+        guard needed <= gridWidth else { return "D needs \(needed + screenWidth - gridWidth) columns" }
+        isOn = true
+        return nil
+    }
+
+    /// Back to one table when the halves no longer fit (`needed` > `gridWidth`): what the
+    /// status line says then, else nil.
+    mutating func keepFitting(needed: Int, gridWidth: Int) -> String? {
+        guard isOn, needed > gridWidth else { return nil }
+        isOn = false
+        return "too narrow: one table"
+    }
+
     /// A mouse event on the right half, at the same place of the left half (both halves
     /// show the same cells); on the divider it is on neither and goes nowhere.
     static func folded(_ event: MouseEvent, grid width: Int) -> MouseEvent? {
