@@ -226,7 +226,8 @@ final class RecordSearch {
             if record >= range.upperBound { return true }
             let isDense = confirmed >= Self.candidatesBeforeParsing
                 && confirmed * Self.denseCandidates >= record - piece.firstRecord
-            let found = isDense ? .gaveUp : candidates.firstMatch(in: bytes, from: recordStart)
+            // Candidates in most records: every record is confirmed, with no search for them.
+            let found = isDense ? .match(recordStart..<recordStart) : candidates.firstMatch(in: bytes, from: recordStart)
             guard case .match(let match) = found else {
                 if found == .none { return true }
                 return parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[recordStart...]), firstRecord: record,
@@ -244,7 +245,7 @@ final class RecordSearch {
             }
             if record >= range.upperBound { return true }
             let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[recordStart..<end])
-            let edgesShow = recordBytes.count > Self.longestWholeCell
+            let edgesShow = isDense || recordBytes.count > Self.longestWholeCell
                 || recordCandidates?.firstMatch(in: recordBytes) != PatternMatcher.Result.none
             if record >= range.lowerBound && edgesShow {
                 confirmed += 1
