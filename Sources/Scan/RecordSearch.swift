@@ -54,7 +54,16 @@ final class RecordSearch {
         if let column {
             return cells.matches(row.field(column)) ? [column] : []
         }
-        return (0..<row.count).filter { cells.matches(row.field($0)) }
+        // Each cell's bytes in place: a slice per cell cost a retain and a release.
+        return row.bytes.withUnsafeBytes { bytes in
+            var columns: [Int] = []
+            var start = 0
+            for (index, end) in row.ends.enumerated() {
+                if cells.matches(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { columns.append(index) }
+                start = end
+            }
+            return columns
+        }
     }
 
     /// Calls `visit` with each record in `range` of `piece` that has a matching cell, in
