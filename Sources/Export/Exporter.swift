@@ -381,6 +381,9 @@ package final class Exporter {
         let reader = self.reader!
         let plan = self.plan
         let failure = readers.progress.failure
+        // The slots' buffers and windows are kept from round to round: allocated anew, their
+        // pages were faulted in and cleared again for every stretch.
+        let work = ParallelWork(count: 2, source: reader.source)
         while index < checkpoints.count && !isStopped {
             // The next stretch for each core.
             var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
@@ -402,16 +405,18 @@ package final class Exporter {
                 index = next
             }
             if stretches.isEmpty { return }
-            let work = ParallelWork(count: stretches.count)
             for slot in stretches.indices {
                 let box = work.outputs[slot]
+                box.bytes.removeAll(keepingCapacity: true)
+                box.records = 0
+                box.failure = nil
                 work.writers[slot] = writer.continuation(sink: { bytes in box.bytes.append(contentsOf: bytes); return true })
             }
             let round = stretches
             BackgroundScan<Int>.runConcurrently(round.count) { slot in
                 let stretch = round[slot]
                 guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
-                let window = ByteWindow(source: reader.source, readSize: 1 << 20)
+                let window = work.windows[slot]
                 var number = stretch.firstRecord
                 var projection = Projection()
                 func deliver() {
@@ -759,10 +764,13 @@ private final class ParallelWork: @unchecked Sendable {
     }
     var writers: [RecordWriting?]
     let outputs: [Output]
+    /// Each slot's window on the input.
+    let windows: [ByteWindow]
 
-    init(count: Int) {
+    init(count: Int, source: ByteSource) {
         writers = Array(repeating: nil, count: count)
         outputs = (0..<count).map { _ in Output() }
+        windows = (0..<count).map { _ in ByteWindow(source: source, readSize: 1 << 20) }
     }
 }
 

@@ -10,7 +10,12 @@ import Table
 /// header row every key is `column N`. A long cell may arrive in pieces (see `Row`): its
 /// key is written once, its string opened by the first piece and closed by the last.
 struct JSONLines {
-    private(set) var names = ColumnNames([])
+    private(set) var names = ColumnNames([]) {
+        didSet { keys = [] }
+    }
+    /// Each column's key as written, `"name":`, made once (escaping it for every cell cost
+    /// more than the cell).
+    private var keys: [[UInt8]] = []
     /// Cells of the current record written so far (the one still arriving included).
     private var column = 0
     /// The header's cells while its pieces arrive, and their bytes.
@@ -18,6 +23,9 @@ struct JSONLines {
     private var headerBytes = 0
     /// The header row is longer than names may be (`longestHeader`): nothing is written.
     private(set) var isHeaderTooLong = false
+
+    /// Columns whose written key is kept (a record of a million cells keeps no million keys).
+    static let keptKeys = 4096
 
     /// Bytes of header a JSON lines output takes its keys from at most.
     static let longestHeader = 8 << 20
@@ -55,17 +63,36 @@ struct JSONLines {
             buffer.append(UInt8(ascii: "{"))
             column = 0
         }
-        for index in 0..<row.count {
-            let continues = index == 0 && row.continuesPrevious
-            let goesOn = index == row.count - 1 && row.continuesInNext
-            if !continues {
-                if column > 0 { buffer.append(UInt8(ascii: ",")) }
-                OutputWriter.appendJSONString(key(column), to: &buffer)
-                buffer.append(UInt8(ascii: ":"))
-                column += 1
+        // Each cell's bytes where they lie in the row (a slice per cell cost a retain and a release).
+        row.bytes.withUnsafeBytes { bytes in
+            var start = 0
+            for index in 0..<row.count {
+                let end = row.ends[index]
+                let continues = index == 0 && row.continuesPrevious
+                let goesOn = index == row.count - 1 && row.continuesInNext
+                if !continues {
+                    if column > 0 { buffer.append(UInt8(ascii: ",")) }
+                    if column == keys.count && column < Self.keptKeys {
+                        var key: [UInt8] = []
+                        OutputWriter.appendJSONString(self.key(column), to: &key)
+                        key.append(UInt8(ascii: ":"))
+                        keys.append(key)
+                    }
+                    if column < keys.count {
+                        buffer.append(contentsOf: keys[column])
+                    } else {
+                        OutputWriter.appendJSONString(key(column), to: &buffer)
+                        buffer.append(UInt8(ascii: ":"))
+                    }
+                    column += 1
+                }
+                JSONText.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), opens: !continues, closes: !goesOn, to: &buffer)
+                start = end
             }
-            JSONText.append(row.field(index), opens: !continues, closes: !goesOn, to: &buffer)
         }
-        if !row.continuesInNext { buffer.append(contentsOf: [UInt8(ascii: "}"), 0x0A]) }
+        if !row.continuesInNext {
+            buffer.append(UInt8(ascii: "}"))
+            buffer.append(0x0A)
+        }
     }
 }
