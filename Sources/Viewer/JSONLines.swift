@@ -11,11 +11,15 @@ import Table
 /// key is written once, its string opened by the first piece and closed by the last.
 struct JSONLines {
     private(set) var names = ColumnNames([]) {
-        didSet { keys = [] }
+        didSet {
+            keyBytes = []
+            keyEnds = []
+        }
     }
     /// Each column's key as written, `"name":`, made once (escaping it for every cell cost
-    /// more than the cell).
-    private var keys: [[UInt8]] = []
+    /// more than the cell): back to back, key `i` ending at `keyEnds[i]`.
+    private var keyBytes: [UInt8] = []
+    private var keyEnds: [Int] = []
     /// Cells of the current record written so far (the one still arriving included).
     private var column = 0
     /// The header's cells while its pieces arrive, and their bytes.
@@ -63,31 +67,37 @@ struct JSONLines {
             buffer.append(UInt8(ascii: "{"))
             column = 0
         }
-        // Each cell's bytes where they lie in the row (a slice per cell cost a retain and a release).
-        row.bytes.withUnsafeBytes { bytes in
-            var start = 0
-            for index in 0..<row.count {
-                let end = row.ends[index]
-                let continues = index == 0 && row.continuesPrevious
-                let goesOn = index == row.count - 1 && row.continuesInNext
-                if !continues {
-                    if column > 0 { buffer.append(UInt8(ascii: ",")) }
-                    if column == keys.count && column < Self.keptKeys {
-                        var key: [UInt8] = []
-                        OutputWriter.appendJSONString(self.key(column), to: &key)
-                        key.append(UInt8(ascii: ":"))
-                        keys.append(key)
+        while keyEnds.count < min(Self.keptKeys, column + row.count) {
+            OutputWriter.appendJSONString(key(keyEnds.count), to: &keyBytes)
+            keyBytes.append(UInt8(ascii: ":"))
+            keyEnds.append(keyBytes.count)
+        }
+        let names = self.names
+        let keyEnds = self.keyEnds
+        var column = self.column
+        defer { self.column = column }
+        // Keys and cells copied from where they lie (a slice or an array per cell cost a
+        // retain and a release).
+        keyBytes.withUnsafeBytes { keys in
+            row.bytes.withUnsafeBytes { bytes in
+                var start = 0
+                for index in 0..<row.count {
+                    let end = row.ends[index]
+                    let continues = index == 0 && row.continuesPrevious
+                    let goesOn = index == row.count - 1 && row.continuesInNext
+                    if !continues {
+                        if column > 0 { buffer.append(UInt8(ascii: ",")) }
+                        if column < keyEnds.count {
+                            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: keys[(column == 0 ? 0 : keyEnds[column - 1])..<keyEnds[column]]))
+                        } else {
+                            OutputWriter.appendJSONString(names[column], to: &buffer)
+                            buffer.append(UInt8(ascii: ":"))
+                        }
+                        column += 1
                     }
-                    if column < keys.count {
-                        buffer.append(contentsOf: keys[column])
-                    } else {
-                        OutputWriter.appendJSONString(key(column), to: &buffer)
-                        buffer.append(UInt8(ascii: ":"))
-                    }
-                    column += 1
+                    JSONText.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), opens: !continues, closes: !goesOn, to: &buffer)
+                    start = end
                 }
-                JSONText.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), opens: !continues, closes: !goesOn, to: &buffer)
-                start = end
             }
         }
         if !row.continuesInNext {
