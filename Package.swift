@@ -42,13 +42,15 @@ let package = Package(
         .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Insight", "Table"]),
         .target(name: "Diff", dependencies: ["CellStore", "CFieldScan", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
-        .target(name: "Viewer", dependencies: ["CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
+        // The screen as values (Frame, Style, Key, MouseEvent): all the terminal backend needs.
+        .target(name: "Display", dependencies: ["FreezeLayout"]),
+        .target(name: "Viewer", dependencies: ["Display", "CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
         // Generators, references and fuzz helpers for the tests and the benchmark; no
         // product target depends on it. `SeededGenerator` stays in CellStore: a query's
         // key sample (SQL) draws from it.
         .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
-        .target(name: "Terminal", dependencies: ["Viewer", "CNCurses"]),
+        .target(name: "Terminal", dependencies: ["Display", "FreezeLayout", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",
             dependencies: [

@@ -1,5 +1,5 @@
 import CNCurses
-import Viewer
+import Display
 
 /// Escape sequences a terminal sends that its terminfo entry may not list.
 ///

@@ -1,9 +1,10 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 import CNCurses
 import FreezeLayout
-import Viewer
+import Display
 
 /// An input event from the terminal.
 package enum InputEvent: Sendable, Equatable {

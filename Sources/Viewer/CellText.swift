@@ -4,11 +4,8 @@ import CellStore
 /// control character replaced by a visible symbol.
 public enum CellText {
     /// One cluster of display text.
-    public struct Glyph: Sendable, Equatable {
-        public var text: String
-        public var width: Int
-        public var isSymbol: Bool
-    }
+    /// A laid-out screen cell's worth of text (`Display.Glyph`).
+    public typealias Glyph = Display.Glyph
 
     /// The visible symbol for a scalar that must not reach the terminal as it is, if any.
     public static func symbol(for scalar: Unicode.Scalar) -> String? {

@@ -8,6 +8,13 @@ extension TableView {
         columns.shown.map { row.projected($0) } ?? row
     }
 
+    /// `row` as one line of CSV (no line end): its shown columns, in the view's order.
+    func csvLine(of row: Row) -> [UInt8] {
+        var bytes: [UInt8] = []
+        OutputWriter.appendDelimited(shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
+        return bytes
+    }
+
     /// True when a cell the view shows of `row` was cut short by the parser.
     func isCutWhereShown(_ row: Row) -> Bool {
         guard let shown = columns.shown else { return row.isCut }
@@ -58,6 +65,10 @@ enum Echo {
             // Longer than the row keeps: printed from the input, a piece at a time.
             return .chosen(.cell(whole))
         }
+        if echo == .row && table.isCutWhereShown(row), let cells = wholeCells(of: row, table: table) {
+            // A cell longer than the row keeps: printed from the input, quoted.
+            return .chosen(.cells(cells))
+        }
         if echo != .column && (echo == .cell ? row.isClipped(column) : table.isCutWhereShown(row)) {
             // Printing the kept start as if it were the value would lose data silently.
             return .refused("this \(echo == .cell ? "cell" : "row") is longer than what is kept in memory"
@@ -65,11 +76,28 @@ enum Echo {
         }
         switch echo {
         case .cell: return .chosen(.bytes(Array(row.field(column))))
-        case .row:
-            var bytes: [UInt8] = []
-            OutputWriter.appendDelimited(table.shownCells(of: row), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
-            return .chosen(.bytes(bytes))
+        case .row: return .chosen(.bytes(table.csvLine(of: row)))
         case .column: return .chosen(.column(column))
         }
+    }
+
+    /// The shown cells of `row`, those longer than it keeps to be read from the input; nil
+    /// when one cannot be (the input cannot be read again, or the record has more fields
+    /// than a row keeps).
+    static func wholeCells(of row: Row, table: TableView) -> [EchoCell]? {
+        var cells: [EchoCell] = []
+        for column in table.columns.shown ?? Array(0..<row.count) {
+            if row.isClipped(column) {
+                guard let whole = Panes.inputCell(row, column: column, table: table) else { return nil }
+                cells.append(.input(whole))
+            } else if column < row.count {
+                cells.append(.bytes(Array(row.field(column))))
+            } else if row.omittedCells > 0 {
+                return nil
+            } else {
+                cells.append(.bytes([]))
+            }
+        }
+        return row.omittedCells > 0 && table.columns.shown == nil ? nil : cells
     }
 }

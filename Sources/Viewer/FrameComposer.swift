@@ -25,7 +25,8 @@ struct FrameComposer {
     /// stack, the first of the header records pinned on top, and the status line's name
     /// and position.
     struct Stacked {
-        var rows: StackRows
+        var sections: StackSections
+        var rows: StackRows { sections.rows }
         var pinnedHeaderStart: Int
         var status: (name: String, position: String)?
     }
@@ -64,16 +65,14 @@ struct FrameComposer {
 
     /// True when data row `row` is a later stacked table's header record.
     func isSectionHeader(dataRow row: Int) -> Bool {
-        guard let stacked, row >= 0, row < dataRowCount else { return false }
-        return stacked.rows.isHeader(record: table.record(ofRow: row))
+        stacked?.sections.isSectionHeader(dataRow: row) ?? false
     }
 
     /// The number shown for data row `row`: its place among its own table's data rows
     /// in a stack (nil for a table's header record), else in the file.
     func displayNumber(ofDataRow row: Int) -> Int? {
-        guard let stack = stacked?.rows else { return table.displayNumber(ofRow: row) }
-        let local = stack.localRecord(table.record(ofRow: row))
-        return local < stack.sectionHeaderRows ? nil : local - stack.sectionHeaderRows + 1
+        guard let stacked else { return table.displayNumber(ofRow: row) }
+        return stacked.sections.displayNumber(ofDataRow: row)
     }
 
     /// True when the screen is too small to draw anything but a word saying so.

@@ -72,12 +72,22 @@ public enum EchoMode: String, Sendable, CaseIterable {
     case cell, row, column
 }
 
+/// A cell of a row printed by `--echo row`: its bytes, or the whole of a cell longer
+/// than a row keeps, read from the input.
+public enum EchoCell: Sendable, Equatable {
+    case bytes([UInt8])
+    case input(InputCell)
+}
+
 /// What the user chose with `--echo`: printed once the terminal is restored.
 public enum Choice: Sendable, Equatable {
     /// Bytes to print as they are (a cell, or a row as CSV), then a line end.
     case bytes([UInt8])
     /// A cell longer than a row keeps, to print from the input as it is, then a line end.
     case cell(InputCell)
+    /// A row as CSV whose cells are bytes or cells longer than a row keeps (printed from
+    /// the input, quoted), then a line end.
+    case cells([EchoCell])
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
     /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.

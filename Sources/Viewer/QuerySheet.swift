@@ -29,6 +29,19 @@ final class QuerySheet: SheetSource {
         viewer.handle(.refresh)
     }
 
+    /// The sheet answering `text` over `file`, as table `t` and by its stem. The query
+    /// reads the whole input through the store's index (the file is not opened again; a
+    /// stream was spooled), following it while it loads; a followed file's query covers
+    /// the rows read so far (a followed file never ends).
+    convenience init(query text: String, over file: CellStore, table: Viewer) {
+        let headerRows = table.options.headerRows
+        let header = headerRows > 0 ? file.row(0)?.strings ?? [] : []
+        let names = SQLNames.tableNames(forPaths: [file.name == "stdin" ? nil : file.name]).first ?? ["t"]
+        let rows = QueryRows(query: text, readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders,
+                             header: header, headerRows: headerRows, names: names, wake: file.wake)
+        self.init(rows: rows, headerRows: headerRows, table: table)
+    }
+
     func update() {
         rows.update()
         let previous = note

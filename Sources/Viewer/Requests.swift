@@ -1,3 +1,5 @@
+import Table
+
 /// What the viewer asks of the event loop, which takes it.
 struct Requests {
     /// The user asked to quit.
@@ -15,4 +17,19 @@ struct Requests {
     var sheet: SheetSource?
     /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
     var table: TableRequest?
+}
+
+extension Requests {
+    /// `R`: asks to read `source` again; the line that says why not when it
+    /// cannot be (a sheet, a stream, standard input).
+    mutating func askReload(of source: any RowSource, isSheet: Bool) -> String? {
+        if isSheet { return "a sheet is made from the table: Esc goes back, and R there reads the file again" }
+        guard let file = source.file else { return "\(source.name) cannot be read again" }
+        guard file.isReloadable else {
+            return source.name == "stdin" ? "standard input cannot be read again"
+                : "\(source.name) is a stream: it cannot be read again"
+        }
+        wantsReload = true
+        return nil
+    }
 }

@@ -57,3 +57,53 @@ extension SearchSession {
         return true
     }
 }
+
+extension SearchSession {
+    /// What the running search's news means for the view.
+    enum News: Equatable {
+        /// Nothing to say or do (no search, or it was cancelled).
+        case quiet
+        /// A line for the status line: progress, or why no match is shown.
+        case say(String)
+        /// A match on view row `row`, input column `column`: the cursor goes there (the
+        /// place before kept for `''` when `marksJump`). `continues`: a counted search's
+        /// next step, in that direction; else `saying` (nil clears the status line).
+        case found(row: Int, column: Int, marksJump: Bool, continues: Bool?, saying: String?)
+    }
+
+    /// Takes the running search's outcome, if it has one, for the view over `table`.
+    mutating func takeNews(in table: TableView) -> News {
+        guard let searcher else { return .quiet }
+        switch searcher.outcome {
+        case .running(let scanned, let total):
+            return .say("searching for \(searcher.pattern.text)… \(Viewer.percent(scanned, of: total))%  (Esc cancels)")
+        case .found(let found):
+            self.searcher = nil
+            // The search runs over the file's rows: in a filtered view, the match may not be shown.
+            guard let row = table.row(ofRecord: found.row + table.headerRows) else {
+                return .say("the next match (row \(Viewer.grouped(found.row + 1))) is not in this view: & Enter shows every row")
+            }
+            let marksJump = !hasMarkedJump
+            hasMarkedJump = true
+            hasWrapped = hasWrapped || found.wrapped
+            let column = table.columns.viewColumn(of: found.column) ?? -1
+            if stepsLeft > 0 {
+                // `3n`: the next step starts from this match; held keys wait for the last.
+                stepsLeft -= 1
+                return .found(row: row, column: column, marksJump: marksJump, continues: searcher.forward, saying: nil)
+            }
+            let wrapped = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
+            return .found(row: row, column: column, marksJump: marksJump, continues: nil, saying: hasWrapped ? wrapped : nil)
+        case .notFound:
+            self.searcher = nil
+            stepsLeft = 0
+            // The input was still loading: only what was read could be searched.
+            return .say(searchedRows.map { "not found in the \(Viewer.counted($0, "row")) read so far: \(searcher.pattern.text)" }
+                        ?? "not found: \(searcher.pattern.text)")
+        case .cancelled:
+            self.searcher = nil
+            stepsLeft = 0
+            return .quiet
+        }
+    }
+}

@@ -47,6 +47,19 @@ enum SheetInput {
     case bytes(ScanInput)
     case rows(RowSnapshot)
 
+    /// The input for a sheet's pass over `source`: what is read now (a followed input
+    /// never ends, so its pass covers the rows read so far); the rows of a sheet, as they
+    /// are now. Nil when there is nothing to read yet.
+    init?(_ source: any RowSource) {
+        guard let file = source.file else {
+            guard let rows = source.snapshot() else { return nil }
+            self = .rows(rows)
+            return
+        }
+        guard let input = file.follows ? ScanInput(readers: file.recordReadersAsOfNow) : ScanInput(store: file) else { return nil }
+        self = .bytes(input)
+    }
+
     func frequency(column: Int, headerRows: Int, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) -> FrequencyCount {
         switch self {
         case .bytes(let input): return FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: wake)
@@ -75,7 +88,7 @@ extension Viewer {
     /// `#`: the frequency sheet of the cursor's column, over the rows in view.
     func openFrequency(of column: Int) {
         if isEmptyInput { return }
-        guard let input = sheetInput else {
+        guard let input = SheetInput(source) else {
             message = "nothing to count yet"
             return
         }
@@ -86,7 +99,7 @@ extension Viewer {
     /// `I`: the summary sheet, one row per column, over the rows in view.
     func openSummary() {
         if isEmptyInput { return }
-        guard let input = sheetInput else {
+        guard let input = SheetInput(source) else {
             message = "nothing to summarise yet"
             return
         }
@@ -100,13 +113,6 @@ extension Viewer {
         guard source.isComplete && source.rowCount == 0 else { return false }
         message = "empty input, nothing to count"
         return true
-    }
-
-    /// The input for a sheet's pass: what is read now (a followed input never ends, so
-    /// its pass covers the rows read so far); the rows of a sheet, as they are now.
-    private var sheetInput: SheetInput? {
-        guard let file else { return source.snapshot().map(SheetInput.rows) }
-        return (file.follows ? ScanInput(readers: file.recordReadersAsOfNow) : ScanInput(store: file)).map(SheetInput.bytes)
     }
 
     /// A sheet this viewer asks to push (the event loop takes it).

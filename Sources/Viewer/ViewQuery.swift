@@ -116,6 +116,46 @@ extension ViewQuery {
         return true
     }
 
+    /// `&` / `|` input: a filter added (`!` first: keeps rows where nothing matches), or
+    /// every filter cleared when nothing is typed. False when nothing changed.
+    mutating func addFilter(_ text: String, column: Int?) -> Bool {
+        guard !text.isEmpty else {
+            defer { filters = [] }
+            return !filters.isEmpty
+        }
+        let inverted = text.hasPrefix("!") && text.count > 1
+        filters.append(RecordFilter(pattern: inverted ? String(text.dropFirst()) : text, column: column, inverted: inverted))
+        return true
+    }
+
+    /// `[` / `]` (replacing the sort) and `z[` / `z]` (adding a key). False when the sort
+    /// in force is that already.
+    mutating func sort(by key: SortKey, adding: Bool) -> Bool {
+        var keys = adding ? sortKeys.filter { $0.column != key.column } : []
+        keys.append(key)
+        guard keys != sortKeys else { return false }
+        sortKeys = keys
+        showsTop = true
+        return true
+    }
+
+    /// Esc while a pass runs: stops it; what to say (nil when nothing ran).
+    mutating func cancel() -> String? {
+        guard isRunning else { return nil }
+        sorted?.cancel()
+        filtered?.cancel()
+        return takeBackPending() ? "stopped: the view is as it was" : "stopped: the rows found so far stay"
+    }
+
+    /// The status line after the passes' news, given what it says now: a failure, the
+    /// progress, or what it said (a progress line of theirs cleared once they are done).
+    func status(after current: String?) -> String? {
+        if let failure = filtered?.failure { return "filter stopped: " + failure }
+        if case .failed(let reason)? = sorted?.phase { return "sort stopped: " + reason }
+        if isRunning { return progress }
+        return current?.hasPrefix("filtering") == true || current?.hasPrefix("sorting") == true ? nil : current
+    }
+
     /// `filtering… 45%` or `sorting… 30%`, with how to stop it.
     var progress: String {
         let pass: (String, (done: Int64, total: Int64))? =

@@ -7,14 +7,16 @@ extension Viewer {
     ///
     /// - Complexity: proportional to the cells on screen, whatever the size of the input.
     public func frame() -> Frame {
-        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: stackColumnName(cursorColumn) ?? columnName(cursorColumn),
+        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: sections?.columnName(table.fileColumn(cursorColumn), cursorRow: cursorRow)
+                                            ?? columnName(cursorColumn),
                                         isGrowing: query.isRunning || query.isPending)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
                                      prompt: input.prompt.map { ($0.kind, $0.line) }, panes: panes, notes: notes, cells: cells,
                                      matchCache: search.matchCache)
-        if let stack {
-            composer.stacked = FrameComposer.Stacked(rows: stack, pinnedHeaderStart: pinnedHeaderStart, status: stackStatus())
+        if let sections {
+            composer.stacked = FrameComposer.Stacked(sections: sections, pinnedHeaderStart: pinnedHeaderStart,
+                                                     status: sections.status(cursorRow: cursorRow))
         }
         // The composer owns the caches for the frame (held once, they are changed in place).
         cells = CellCache()

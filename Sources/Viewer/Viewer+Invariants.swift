@@ -1,8 +1,17 @@
-/// What must hold between any two commands: checked after every step of the tests' random
-/// walks, so a command that leaves the viewer inconsistent is caught where it happens.
 extension Viewer {
     /// The invariants that do not hold now, in words (empty when all hold).
-    package var invariantViolations: [String] {
+    package var invariantViolations: [String] { ViewerInvariants.violations(of: self) }
+}
+
+/// What must hold in a viewer between any two commands: checked after every step of the
+/// tests' random walks, so a command that leaves the viewer inconsistent is caught where
+/// it happens. It reads the viewer and its parts; it changes nothing.
+enum ViewerInvariants {
+    static func violations(of viewer: Viewer) -> [String] {
+        let cursorRow = viewer.cursorRow, cursorColumn = viewer.cursorColumn, dataRowCount = viewer.dataRowCount
+        let columnCount = viewer.columnCount, mainFirstRow = viewer.mainFirstRow, frozenDataRows = viewer.frozenDataRows
+        let frozenColumns = viewer.frozenColumns, requestedFrozenColumns = viewer.requestedFrozenColumns
+        let window = viewer.window, layout = viewer.layout, table = viewer.table
         var broken: [String] = []
         func check(_ holds: Bool, _ what: @autoclosure () -> String) { if !holds { broken.append(what()) } }
         if dataRowCount > 0 {
@@ -20,7 +29,7 @@ extension Viewer {
         check(window.headerBandOffset.x == window.drawingOffset.x, "the header band's x differs from main's")
         check(window.leftBandOffset.y == window.drawingOffset.y, "the left band's y differs from main's")
         check(layout.overrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
-        check(columnWidths.count == columnCount, "\(columnWidths.count) widths for \(columnCount) columns")
+        check(viewer.columnWidths.count == columnCount, "\(viewer.columnWidths.count) widths for \(columnCount) columns")
         check((0..<columnCount).allSatisfy { table.fileColumn($0) >= 0 }, "a view column shows no input column")
         return broken
     }

@@ -8,14 +8,14 @@ extension Viewer {
     func inspectOrChoose() {
         guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
         if options.isSheet {
-            chosen = .record(table.record(ofRow: cursorRow))
+            requests.chosen = .record(table.record(ofRow: cursorRow))
             finish()
             return
         }
         if let echo = options.echo {
             switch Echo.choose(echo, row: row, column: cursorFileColumn, table: table, isViewGrowing: query.isRunning) {
             case .chosen(let choice):
-                chosen = choice
+                requests.chosen = choice
                 finish()
             case .refused(let reason):
                 message = reason
@@ -31,18 +31,10 @@ extension Viewer {
     func goTo(_ text: String) {
         let target = text.trimmingSpaces
         if goToSectionRow(target) { return }
-        if let number = Int(target) {
-            goToRow(number)
-        } else if target.hasPrefix("#"), let number = Int(target.dropFirst()) {
-            guard number >= 1, number <= columnCount else {
-                message = "no column \(number) (there \(Self.isAre(columnCount)) \(Self.counted(columnCount, "column")))"
-                return
-            }
-            moveCursor(toRow: cursorRow, column: number - 1)
-        } else if let column = table.viewColumn(named: target) {
-            moveCursor(toRow: cursorRow, column: column)
-        } else {
-            message = "no column named \(target)"
+        switch GoToTarget(target, in: table) {
+        case .row(let number): goToRow(number)
+        case .column(let column): moveCursor(toRow: cursorRow, column: column)
+        case .say(let text): message = text
         }
     }
 
@@ -92,13 +84,8 @@ extension Viewer {
 
     func copy(row: Bool) {
         guard dataRowCount > 0, let record = table.row(cursorRow) else { return }
-        var bytes: [UInt8] = []
-        if row {
-            OutputWriter.appendDelimited(table.shownCells(of: record), delimiter: UInt8(ascii: ","), lineEnding: [], to: &bytes)
-        } else {
-            bytes = Array(record.field(cursorFileColumn))
-        }
-        clipboard = bytes
+        let bytes = row ? table.csvLine(of: record) : Array(record.field(cursorFileColumn))
+        requests.clipboard = bytes
         message = "copied \(row ? "the row as CSV" : "the cell") (\(Self.counted(bytes.count, "byte"))) to the clipboard"
     }
 

@@ -14,6 +14,6 @@ extension Viewer {
             }
             return
         }
-        navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Self.sidewaysCells)
+        navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Navigation.sidewaysCells)
     }
 }

@@ -26,12 +26,6 @@ extension Viewer {
         }
     }
 
-    /// The help screen's lines.
-    var helpText: [String] { Panes.helpText }
-
-    /// Logical lines in a cell (see `Panes.logicalLines`).
-    static func logicalLines(_ bytes: ArraySlice<UInt8>) -> Int { Panes.logicalLines(bytes) }
-
     /// View column `column`'s name (see `name(ofFileColumn:)`).
     func columnName(_ column: Int) -> String { name(ofFileColumn: table.fileColumn(column)) }
 

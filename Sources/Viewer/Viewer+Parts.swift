@@ -32,22 +32,10 @@ extension Viewer {
     }
 
     /// True once the user asked to quit.
-    public internal(set) var isFinished: Bool {
-        get { requests.isFinished }
-        set { requests.isFinished = newValue }
-    }
+    public var isFinished: Bool { requests.isFinished }
     /// True once the user asked to read the file again.
-    public internal(set) var wantsReload: Bool {
-        get { requests.wantsReload }
-        set { requests.wantsReload = newValue }
-    }
-    public internal(set) var clipboard: [UInt8]? {
-        get { requests.clipboard }
-        set { requests.clipboard = newValue }
-    }
+    public var wantsReload: Bool { requests.wantsReload }
+    public var clipboard: [UInt8]? { requests.clipboard }
     /// What `--echo` prints once the viewer has finished.
-    public internal(set) var chosen: Choice? {
-        get { requests.chosen }
-        set { requests.chosen = newValue }
-    }
+    public var chosen: Choice? { requests.chosen }
 }

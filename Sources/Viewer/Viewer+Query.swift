@@ -13,16 +13,8 @@ extension Viewer {
     /// `&` / `|` input: keeps rows where some cell (or the cell in `column`) matches;
     /// `!` first keeps those where none does. Nothing typed clears every filter.
     func addFilter(_ text: String, column: Int?) {
-        guard !text.isEmpty else {
-            guard !query.filters.isEmpty else { return }
-            query.filters = []
-            applyQuery(saying: "filters cleared")
-            return
-        }
-        let inverted = text.hasPrefix("!") && text.count > 1
-        let pattern = inverted ? String(text.dropFirst()) : text
-        query.filters.append(RecordFilter(pattern: pattern, column: column, inverted: inverted))
-        applyQuery(saying: nil)
+        guard query.addFilter(text, column: column) else { return }
+        applyQuery(saying: text.isEmpty ? "filters cleared" : nil)
     }
 
     /// `@`: keeps rows whose cell in the cursor's column equals the cursor's cell.
@@ -41,13 +33,8 @@ extension Viewer {
     /// `[` / `]` (replacing the sort) and `z[` / `z]` (adding a key): sorts by the
     /// cursor's column.
     func sortByCursorColumn(descending: Bool, adding: Bool) {
-        let key = SortKey(column: cursorFileColumn, descending: descending)
-        var keys = adding ? query.sortKeys.filter { $0.column != key.column } : []
-        keys.append(key)
-        guard keys != query.sortKeys else { return }
-        query.sortKeys = keys
+        guard query.sort(by: SortKey(column: cursorFileColumn, descending: descending), adding: adding) else { return }
         markJump()
-        query.showsTop = true
         applyQuery(saying: nil)
     }
 
@@ -104,12 +91,8 @@ extension Viewer {
     }
 
     /// Esc while a pass runs: stops it; the rows found so far stay.
-    func cancelQuery(quietly: Bool = false) {
-        guard query.isRunning else { return }
-        query.sorted?.cancel()
-        query.filtered?.cancel()
-        guard !quietly else { return }
-        message = query.takeBackPending() ? "stopped: the view is as it was" : "stopped: the rows found so far stay"
+    func cancelQuery() {
+        if let said = query.cancel() { message = said }
     }
 
     /// On news: when the source's rows were replaced (a sheet filling in), what was made
@@ -133,15 +116,7 @@ extension Viewer {
         guard query.sorted != nil || query.filtered != nil else { return }
         if query.isPending, let rows = query.rows, rows.count > 0 || rows.isComplete { showQueryRows() }
         placeAwaitedCursor()
-        if let failure = query.filtered?.failure {
-            message = "filter stopped: " + failure
-        } else if case .failed(let reason)? = query.sorted?.phase {
-            message = "sort stopped: " + reason
-        } else if query.isRunning {
-            message = query.progress
-        } else if message?.hasPrefix("filtering") == true || message?.hasPrefix("sorting") == true {
-            message = nil
-        }
+        message = query.status(after: message)
     }
 
     /// Once the rows are all there, puts the cursor on the record it was on before they

@@ -11,11 +11,8 @@ extension Viewer {
         input.open(.sql)
     }
 
-    /// Runs `text` over the file as table `t` (and its stem), the answer a sheet over this
-    /// table. The query reads the whole input through the store's index (the file is not
-    /// opened again; a stream was spooled), following it while it loads: the answer has
-    /// every row's say, as with `--sql`. A followed file's query covers the rows read so
-    /// far (a followed file never ends).
+    /// Runs `text` over the file, the answer a sheet over this table (every row has its
+    /// say, as with `--sql`; see `QuerySheet(query:over:table:)`).
     func runSQL(_ text: String) {
         guard !text.trimmingSpaces.isEmpty else { return }
         guard !options.isSheet, let file else {
@@ -26,11 +23,7 @@ extension Viewer {
             message = "nothing to query yet: the input has no rows so far"
             return
         }
-        let header = options.headerRows > 0 ? file.row(0)?.strings ?? [] : []
-        let names = SQLNames.tableNames(forPaths: [file.name == "stdin" ? nil : file.name]).first ?? ["t"]
-        let rows = QueryRows(query: text, readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders,
-                             header: header, headerRows: options.headerRows, names: names, wake: source.wake)
-        requests.sheet = QuerySheet(rows: rows, headerRows: options.headerRows, table: self)
+        requests.sheet = QuerySheet(query: text, over: file, table: self)
     }
 
     /// True while this viewer shows an answer whose statement still runs and has rows to

@@ -52,49 +52,17 @@ extension Viewer {
 
     /// Takes a finished search's result (called on news from the background).
     func collectSearch() {
-        guard let searcher = search.searcher else { return }
+        guard isSearching else { return }
         // Keys typed meanwhile act once the cursor is on the match (or the search is over).
         defer { releaseHeldKeys() }
-        switch searcher.outcome {
-        case .running(let scanned, let total):
-            let percent = Self.percent(scanned, of: total)
-            message = "searching for \(searcher.pattern.text)… \(percent)%  (Esc cancels)"
-        case .found(let found):
-            search.searcher = nil
-            // The search runs over the file's rows: in a filtered view, the match may not be shown.
-            guard let row = table.row(ofRecord: found.row + options.headerRows) else {
-                message = "the next match (row \(Self.grouped(found.row + 1))) is not in this view: & Enter shows every row"
-                return
-            }
-            if !search.hasMarkedJump {
-                markJump()
-                search.hasMarkedJump = true
-            }
-            moveCursor(toRow: row, column: table.columns.viewColumn(of: found.column) ?? cursorColumn)
-            search.hasWrapped = search.hasWrapped || found.wrapped
-            if search.stepsLeft > 0 {
-                // `3n`: the next step starts from this match; held keys wait for the last.
-                search.stepsLeft -= 1
-                runSearch(forward: searcher.forward, continuing: true)
-                return
-            }
-            if search.hasWrapped {
-                message = searcher.forward ? "search wrapped around to the top" : "search wrapped around to the bottom"
-            } else {
-                message = nil
-            }
-        case .notFound:
-            search.searcher = nil
-            search.stepsLeft = 0
-            if let rows = search.searchedRows {
-                // The input was still loading: only what was read could be searched.
-                message = "not found in the \(Self.counted(rows, "row")) read so far: \(searcher.pattern.text)"
-            } else {
-                message = "not found: \(searcher.pattern.text)"
-            }
-        case .cancelled:
-            search.searcher = nil
-            search.stepsLeft = 0
+        switch search.takeNews(in: table) {
+        case .quiet: break
+        case .say(let text): message = text
+        case .found(let row, let column, let marksJump, let continues, let text):
+            if marksJump { markJump() }
+            moveCursor(toRow: row, column: column < 0 ? cursorColumn : column)
+            if let forward = continues { return runSearch(forward: forward, continuing: true) }
+            message = text
         }
     }
 

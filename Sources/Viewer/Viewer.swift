@@ -46,9 +46,8 @@ public final class Viewer {
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
 
-    /// Lines scrolled by one wheel step, and cells by one sideways step.
+    /// Lines scrolled by one wheel step.
     static let wheelRows = 3
-    static let sidewaysCells = 8
 
     /// A viewer over `source`; a source that brings its own header rows (a sheet) has
     /// them whatever `options` says.
@@ -96,34 +95,26 @@ public final class Viewer {
         // drawing only reads. A command acts on the geometry the last frame was drawn from:
         // only one that changes it and then reads it reconciles on its way.
         defer { reconcile() }
-        if refusedInStack(command) { return }
+        if refusedInStack(command) || navigation.perform(command) { return }
         switch command {
-        case .moveDown: navigation.move(toRow: cursorRow + 1, edge: Point(x: 0, y: 1))
-        case .moveUp: navigation.move(toRow: cursorRow - 1, edge: Point(x: 0, y: -1))
-        case .moveRight: navigation.move(toColumn: cursorColumn + 1, edge: 1)
-        case .moveLeft: navigation.move(toColumn: cursorColumn - 1, edge: -1)
+        case .moveDown, .moveUp, .moveRight, .moveLeft, .firstColumn, .lastColumn, .scrollLeft, .scrollRight, .tick:
+            break   // the navigation's own, performed above
         case .pageDown: navigation.page(by: 1)
         case .pageUp: navigation.page(by: -1)
         case .halfPageDown: navigation.page(by: 1, fraction: 2)
         case .halfPageUp: navigation.page(by: -1, fraction: 2)
-        case .firstColumn: navigation.move(toColumn: 0, edge: 0)
-        case .lastColumn: navigation.move(toColumn: columnCount - 1, edge: 0)
         case .firstRow:
             markJump()
             navigation.move(toRow: mainFirstRow, edge: .zero)
             window.setPreambleHidden(false)
         case .lastRow:
             markJump()
-            if let file, !file.isComplete && !options.follows && file.jumpToEnd(rows: max(200, screenSize.height * 4)) {
-                message = "≈ row numbers are estimates until the file is read"
-            } else if let file, !file.isComplete && !options.follows {
-                message = "still loading: row \(Self.grouped(dataRowCount))+ is the last known so far"
+            if let note = file?.reachEnd(screenHeight: screenSize.height, follows: options.follows, knownRows: dataRowCount) {
+                message = note
             }
             // The rows known now, found by the jump or read since the last frame.
             reconcile()
             navigation.move(toRow: dataRowCount - 1, edge: .zero)
-        case .scrollLeft: navigation.scrollSideways(by: -Self.sidewaysCells)
-        case .scrollRight: navigation.scrollSideways(by: Self.sidewaysCells)
         case .toggleFreeze:
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
@@ -159,23 +150,12 @@ public final class Viewer {
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
                 navigation.go(toRow: dataRowCount - 1, column: cursorColumn)
             }
-        case .reload:
-            if options.isSheet {
-                message = "a sheet is made from the table: Esc goes back, and R there reads the file again"
-            } else if file?.isReloadable == true {
-                wantsReload = true
-            } else if file == nil {
-                message = "\(source.name) cannot be read again"
-            } else {
-                message = source.name == "stdin" ? "standard input cannot be read again"
-                    : "\(source.name) is a stream: it cannot be read again"
-            }
+        case .reload: message = requests.askReload(of: source, isSheet: options.isSheet)
         case .nextTable: if !moveToSection(forward: true) { requests.table = .next }
         case .previousTable: if !moveToSection(forward: false) { requests.table = .previous }
         case .listTables: requests.table = .list
         case .showTable(let index): requests.table = .show(index)
         case .toggleStack: requests.table = .stack
-        case .tick: navigation.tick()
         case .search: input.open(.search(columnOnly: false))
         case .searchColumn: input.open(.search(columnOnly: true))
         case .find(let text, let columnOnly):
@@ -197,12 +177,12 @@ public final class Viewer {
         case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)
         case .pager(let command): applyPager(command)
-        case .hideColumn: hideColumn()
-        case .showAllColumns: showAllColumns()
+        case .hideColumn: apply(ColumnChoice.hiding(cursorColumn, in: table))
+        case .showAllColumns: apply(ColumnChoice.all(in: table))
         case .chooseColumns: input.open(.columns)
         case .showColumns(let text):
             history.add(text, for: .columns)
-            showColumns(matching: text)
+            apply(ColumnChoice.matching(text, in: table))
         case .filterPrompt: input.open(.filter(columnOnly: false))
         case .filterColumnPrompt: input.open(.filter(columnOnly: true))
         case .filter(let text, let columnOnly):
@@ -246,7 +226,7 @@ public final class Viewer {
     /// Ends the session (the event loop stops).
     func finish() {
         cancelSearch()
-        isFinished = true
+        requests.isFinished = true
     }
 
     /// What Ctrl-S of a sheet writes otherwise than it shows (it changes as the sheet fills).
@@ -254,13 +234,13 @@ public final class Viewer {
 
     /// Takes back a finish (a sheet whose row opened another sheet over it stays).
     public func reopen() {
-        isFinished = false
-        chosen = nil
+        requests.isFinished = false
+        requests.chosen = nil
     }
 
     /// The bytes to copy, once: the event loop sends them to the terminal.
     public func takeClipboard() -> [UInt8]? {
-        defer { clipboard = nil }
+        defer { requests.clipboard = nil }
         return clipboard
     }
 
@@ -315,10 +295,7 @@ public final class Viewer {
     /// count of millions costs no more than one move); anything else runs once.
     private func handle(_ command: Command, times count: Int) {
         switch command {
-        case .moveDown where count > 1: navigation.move(toRow: cursorRow + min(count, dataRowCount), edge: Point(x: 0, y: 1))
-        case .moveUp where count > 1: navigation.move(toRow: cursorRow - min(count, dataRowCount), edge: Point(x: 0, y: -1))
-        case .moveRight where count > 1: navigation.move(toColumn: cursorColumn + min(count, columnCount), edge: 1)
-        case .moveLeft where count > 1: navigation.move(toColumn: cursorColumn - min(count, columnCount), edge: -1)
+        case .moveDown, .moveUp, .moveRight, .moveLeft: _ = navigation.perform(command, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
@@ -334,7 +311,7 @@ public final class Viewer {
 
     /// Gives up a reload that could not be done, saying why.
     public func cancelReload(because reason: String) {
-        wantsReload = false
+        requests.wantsReload = false
         message = "cannot reload: " + reason
     }
 

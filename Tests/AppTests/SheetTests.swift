@@ -180,7 +180,9 @@ extension SheetTests {
         #expect(cells(subject.top, column: 1) == ["1", "1", "1", "1"])
         screen.script = [keys("qI")]
         subject.step()
-        run(subject, screen, until: "the summary of the sheet") { subject.top.frame().lines.last?.contains("Enter: the column") == true }
+        run(subject, screen, until: "the summary of the sheet") {
+            subject.top.dataRowCount == 4 && subject.top.frame().lines.last?.contains("Enter: the column") == true
+        }
         #expect(cells(subject.top, column: 0) == ["value", "count", "percent", "share"])
         #expect(cells(subject.top, column: 1) == ["text", "integer", "decimal", "text"])
     }

@@ -112,7 +112,7 @@ struct RecordFidelityTests {
         #expect(screen.contains { $0.contains("row 1 has more than 1,048,576 fields") })
     }
 
-    @Test("a cell of 3 MB is shown whole by the inspector and printed whole by --echo cell, from a file and a pipe",
+    @Test("a cell of 3 MB is shown whole by the inspector and printed whole by --echo cell and --echo row, from a file and a pipe",
           arguments: [false, true])
     func longCell(throughPipe: Bool) throws {
         let directory = try Paths.temporaryDirectory()
@@ -141,6 +141,15 @@ struct RecordFidelityTests {
         #expect(marker?.hasPrefix("[exit=0 ") == true, "\(marker ?? "")")
         let printed = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(printed == Data((value + "\n").utf8), "printed \(printed.count) bytes")
+        // --echo row prints the row whole, the long cell quoted as CSV.
+        let rowPane = try TmuxPane("\(input) --echo row > \(shellQuote(out))", width: 70, height: 12)
+        try rowPane.waitFor("the first screen") { $0.contains { $0.contains("row 1/2") } }
+        try rowPane.send("Enter")
+        let rowMarker = try rowPane.waitForExit()
+        #expect(rowMarker?.hasPrefix("[exit=0 ") == true, "\(rowMarker ?? "")")
+        let row = try Data(contentsOf: URL(fileURLWithPath: out))
+        let expectedRow = "1,\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\",x\n"
+        #expect(row == Data(expectedRow.utf8), "printed \(row.count) bytes")
     }
 
     @Test("--frequency and --summary count long values whole: values sharing their first MiB stay apart")

@@ -63,7 +63,7 @@ struct WrappedTextTests {
             position = next
         }
         #expect(lines == ["abcd", "ef", "北京", "北京", "x", "", "→é"])
-        #expect(Viewer.logicalLines(ArraySlice(Array("a\r\nb\rc\nd".utf8))) == 4)
+        #expect(Panes.logicalLines(ArraySlice(Array("a\r\nb\rc\nd".utf8))) == 4)
     }
 }
 

@@ -336,9 +336,9 @@ struct PaneOnTopTests {
         let subject = viewer(sampleCSV(rows: 20), width: 30, height: 10, options: .plain, commands: [.help])
         let lines = subject.frame().lines
         #expect(lines[9].contains("more below"), "\(lines[9])")
-        let all = HelpPage.lines(subject.helpText, width: 30)
+        let all = HelpPage.lines(Panes.helpText, width: 30)
         #expect(all.allSatisfy { DisplayWidth.of($0) <= 30 })
-        let words = subject.helpText.joined(separator: " ").split(separator: " ")
+        let words = Panes.helpText.joined(separator: " ").split(separator: " ")
         #expect(all.joined(separator: " ").split(separator: " ") == words, "every word is there, in order")
         for _ in 0..<40 { subject.handle(key: .pageDown) }
         #expect(subject.frame().lines[9].contains("the end"))

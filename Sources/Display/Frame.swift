@@ -1,5 +1,4 @@
 import FreezeLayout
-import Table
 
 /// How a screen cell is drawn; the terminal backend maps each to colors and attributes.
 public enum Style: UInt8, Sendable, CaseIterable {
@@ -36,19 +35,6 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case madeName
     /// A made name in the cursor's column.
     case madeNameOfCursorColumn
-}
-
-extension Style {
-    /// The style a source's mark gives a cell, or nil for no mark.
-    init?(_ mark: RowMark) {
-        switch mark {
-        case .none: return nil
-        case .added: self = .added
-        case .removed: self = .removed
-        case .changed: self = .changed
-        case .changedCell: self = .changedCell
-        }
-    }
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)
@@ -104,17 +90,9 @@ public struct Frame: Sendable, Equatable {
     /// The style of the cell at (x, y).
     public func style(x: Int, y: Int) -> Style { self[x, y].style }
 
-    /// Writes `text` from (x, y) in one style, clipped to the frame and to `limit` cells
-    /// (a wide character that does not fit whole becomes a blank); returns the x after
-    /// the last cell written.
-    @discardableResult
-    public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
-        write(CellText.glyphs(text), x: x, y: y, style: style, limit: limit)
-    }
-
     /// Writes glyphs already laid out (symbols in their own style), as `write(_:x:y:style:limit:)`.
     @discardableResult
-    public mutating func write(_ glyphs: [CellText.Glyph], x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
+    public mutating func write(_ glyphs: [Glyph], x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < size.height else { return x }
         let end = min(size.width, x + (limit ?? size.width))
         var column = x
@@ -132,7 +110,7 @@ public struct Frame: Sendable, Equatable {
     }
 
     /// Copies laid-out cells to line `y` from `x`.
-    mutating func put(_ cells: ArraySlice<FrameCell>, x: Int, y: Int) {
+    public mutating func put(_ cells: ArraySlice<FrameCell>, x: Int, y: Int) {
         var column = x
         for cell in cells {
             self[column, y] = cell
@@ -146,5 +124,20 @@ public struct Frame: Sendable, Equatable {
         for y in area.minY..<area.maxY {
             for x in area.minX..<area.maxX { self[x, y] = FrameCell(" ", style) }
         }
+    }
+}
+
+/// A screen cell's worth of text as laid out: a grapheme cluster, its width in columns
+/// (0 to 2), and whether it is a visible symbol for a byte that must not reach the
+/// terminal as it is (drawn in `Style.symbol`).
+public struct Glyph: Sendable, Equatable {
+    public var text: String
+    public var width: Int
+    public var isSymbol: Bool
+
+    public init(text: String, width: Int, isSymbol: Bool) {
+        self.text = text
+        self.width = width
+        self.isSymbol = isSymbol
     }
 }
