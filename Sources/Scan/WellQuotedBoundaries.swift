@@ -8,7 +8,7 @@ import CFieldScan
 /// in again), so a record ends at each CR or LF outside quotes, and a LF right after such a
 /// CR completes a CRLF. A block the bulk scan turns down (a doubled quote cut at a call's
 /// edge, the last bytes) is read by that rule a byte at a time.
-struct WellQuotedBoundaries {
+package struct WellQuotedBoundaries {
     let base: UnsafePointer<UInt8>
     let count: Int
     let delimiter: UInt8
@@ -28,7 +28,7 @@ struct WellQuotedBoundaries {
 
     /// True when the rule holds for `delimiter` and `quote` (a quote that is a line end or
     /// the delimiter means no quoting, which the parser reads otherwise).
-    static func applies(delimiter: UInt8, quote: UInt8) -> Bool {
+    package static func applies(delimiter: UInt8, quote: UInt8) -> Bool {
         delimiter != 0x0A && delimiter != 0x0D && quote != 0x0A && quote != 0x0D && quote != delimiter
     }
 
