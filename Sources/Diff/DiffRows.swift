@@ -11,7 +11,7 @@ import Table
 /// one, or both, kept as runs (a run of rows whose records follow one another on both
 /// sides costs one entry), and its cells are read from the inputs when shown, or by a
 /// pass through `snapshot()`.
-package final class DiffRows: RowSource {
+package final class DiffRows: PairedRows {
     package let name: String
     package let wake: @Sendable () -> Void
     private let stores: [CellStore]
@@ -46,6 +46,9 @@ package final class DiffRows: RowSource {
         let kind: UInt8
         /// Shown columns (1 on) whose cells changed.
         let changed: Set<Int>
+        /// The row as each side has it (side by side), nil where that side has no record.
+        let old: Row?
+        let new: Row?
     }
 
     /// A diff of `old` with `new` (both still loading, perhaps): it starts when both are
@@ -197,8 +200,8 @@ package final class DiffRows: RowSource {
         for (record, entry) in zip(wanted, places) {
             let oldRow = entry.old.flatMap { read[0][$0.record] }
             let newRow = entry.new.flatMap { read[1][$0.record] }
-            let shown = Self.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order)
-            made[record] = Made(row: shown.row, kind: entry.kind, changed: shown.changed)
+            let shown = Self.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order, sides: true)
+            made[record] = Made(row: shown.row, kind: entry.kind, changed: shown.changed, old: shown.old, new: shown.new)
             result[record] = shown.row
         }
         return result
@@ -226,6 +229,12 @@ package final class DiffRows: RowSource {
         case DiffEntries.filled: return column <= 0 ? .added : .none
         default: return .none
         }
+    }
+
+    package func row(_ record: Int, side: PairedSide) -> Row? {
+        if record == 0 { return diff == nil ? nil : header }
+        guard let made = made[record] ?? (row(record) != nil ? made[record] : nil) else { return nil }
+        return side == .old ? made.old : made.new
     }
 
     package func markedRecord(from record: Int, forward: Bool) -> Int? {
@@ -331,11 +340,17 @@ package final class DiffRows: RowSource {
 
     /// The row shown for an aligned record: the marker, then each shown column's cell (the
     /// new value, the old one where only the old table has the column or the record, and
-    /// `old→new` where it changed); and the shown columns (from 1) that changed.
-    static func display(kind: UInt8, old: Row?, new: Row?, columns: DiffColumns, order: [Int]) -> (row: Row, changed: Set<Int>) {
+    /// `old→new` where it changed); and the shown columns (from 1) that changed. With
+    /// `sides`, also the row as each side shows it side by side: the marker, then that
+    /// side's values (nil for the side without the record).
+    static func display(kind: UInt8, old: Row?, new: Row?, columns: DiffColumns, order: [Int],
+                        sides: Bool = false) -> (row: Row, changed: Set<Int>, old: Row?, new: Row?) {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var changed = Set<Int>()
+        // Each side's row, when asked for and that side has the record.
+        var sideBytes: [[UInt8]] = [[], []], sideEnds: [[Int]] = [[], []]
+        let hasSide = [sides && kind != DiffEntries.added, sides && kind != DiffEntries.removed]
         let marker: String
         switch kind {
         case DiffEntries.added: marker = "+++"
@@ -346,10 +361,20 @@ package final class DiffRows: RowSource {
         }
         bytes.append(contentsOf: marker.utf8)
         ends.append(bytes.count)
+        for side in 0..<2 where hasSide[side] {
+            sideBytes[side].append(contentsOf: marker.utf8)
+            sideEnds[side].append(sideBytes[side].count)
+        }
         for (index, place) in order.enumerated() {
             let column = columns.columns[place]
             let oldCell = column.old.flatMap { old?.field($0) }
             let newCell = column.new.flatMap { new?.field($0) }
+            if sides {
+                for (side, cell) in [oldCell, newCell].enumerated() where hasSide[side] {
+                    if let cell { sideBytes[side].append(contentsOf: cell) }
+                    sideEnds[side].append(sideBytes[side].count)
+                }
+            }
             if kind == DiffEntries.changed, let oldCell, let newCell, let oldColumn = column.old, let newColumn = column.new,
                oldCell != newCell || old?.fullLength(ofCell: oldColumn) != new?.fullLength(ofCell: newColumn) {
                 changed.insert(index + 1)
@@ -361,6 +386,7 @@ package final class DiffRows: RowSource {
             }
             ends.append(bytes.count)
         }
-        return (Row(bytes: bytes, ends: ends), changed)
+        let sideRows = (0..<2).map { hasSide[$0] ? Row(bytes: sideBytes[$0], ends: sideEnds[$0]) : nil }
+        return (Row(bytes: bytes, ends: ends), changed, sideRows[0], sideRows[1])
     }
 }

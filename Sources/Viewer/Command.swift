@@ -53,6 +53,8 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// `)` and `(`: the next or previous row a diff marks as changed, added or removed.
     case nextChange
     case previousChange
+    /// `D`: a diff's old and new tables side by side, or back to one table.
+    case toggleSideBySide
     /// A motion repeated, as `5j` (rows and columns move in one step, so a count of
     /// millions costs no more than one move).
     case repeated(Command, times: Int)

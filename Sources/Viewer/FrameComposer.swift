@@ -43,6 +43,8 @@ struct FrameComposer {
     let panes: Panes
     let notes: Notes
     var stacked: Stacked? = nil
+    /// A diff side by side: the regions are drawn twice, old values then new.
+    var sides: Sides? = nil
     /// The cells on screen and the pool they are recycled through (taken back after).
     var cells: CellCache
     /// Whether a cell on screen matches the search, by record and column (taken back after).
@@ -104,6 +106,8 @@ struct FrameComposer {
         var slice: ColumnSlice
         var x: Int
         var y: Int
+        /// Side by side, which side's values the cell shows.
+        var side: PairedSide? = nil
     }
 
     /// Composes the grid, the status line, the prompt and a pane over them.
@@ -136,10 +140,15 @@ struct FrameComposer {
                            ..< (mainFirstRow + max(0, window.drawingOffset.y + window.main.height - scrollingHeaderRows))])
         // One planning path for all four regions: main, then the bands, then the corner.
         var placements: [Placement] = []
-        plan(&placements, &frame, rect: window.main, lines: dataLines, columns: .main, offsetX: window.drawingOffset.x)
-        plan(&placements, &frame, rect: window.headerBand, lines: topLines, columns: .main, offsetX: window.headerBandOffset.x)
-        plan(&placements, &frame, rect: window.leftBand, lines: dataLines, columns: .left, offsetX: 0)
-        plan(&placements, &frame, rect: window.corner, lines: topLines, columns: .left, offsetX: 0)
+        // Side by side, the same regions again on the right, with the new side's values.
+        for (side, shift) in sides.map({ [(PairedSide.old, 0), (.new, $0.rightX)] }) ?? [(nil, 0)] {
+            plan(&placements, &frame, rect: window.main, lines: dataLines, columns: .main, offsetX: window.drawingOffset.x,
+                 shift: shift, side: side)
+            plan(&placements, &frame, rect: window.headerBand, lines: topLines, columns: .main, offsetX: window.headerBandOffset.x,
+                 shift: shift, side: side)
+            plan(&placements, &frame, rect: window.leftBand, lines: dataLines, columns: .left, offsetX: 0, shift: shift, side: side)
+            plan(&placements, &frame, rect: window.corner, lines: topLines, columns: .left, offsetX: 0, shift: shift, side: side)
+        }
         // The cache is taken out while it lays cells out from this composer (held once, so
         // it changes in place).
         var cache = cells
@@ -154,6 +163,7 @@ struct FrameComposer {
             copy(view.cells, placement: placement, into: &frame)
         }
         drawPreamble(&frame)
+        if let sides { drawDivider(&frame, at: sides.rightX - SideBySide.divider) }
         if options.showsIndicators { drawVerticalIndicator(&frame) }
         drawStatusLine(&frame)
         drawPrompt(&frame)
@@ -163,7 +173,7 @@ struct FrameComposer {
 
     /// Plans one region: the visible columns of `columns` on each of `lines`.
     private mutating func plan(_ placements: inout [Placement], _ frame: inout Frame, rect: Rect, lines: [LineContent],
-                      columns: ColumnSet, offsetX: Int) {
+                      columns: ColumnSet, offsetX: Int, shift: Int, side: PairedSide?) {
         guard !rect.isEmpty else { return }
         let metrics = columns == .left ? leftMetrics : mainMetrics
         let slices = metrics.visible(offset: offsetX, width: rect.width)
@@ -181,16 +191,17 @@ struct FrameComposer {
                 let column = firstColumn + slice.column
                 var highlight = highlight(content, column: column)
                 if matcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
+                if let side { highlight |= side == .old ? 8 : 16 }
                 let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],
                                             isBorder: columns == .left && slice.column == metrics.count - 1,
-                                            slice: slice, x: rect.minX + slice.screenX, y: y))
+                                            slice: slice, x: shift + rect.minX + slice.screenX, y: y, side: side))
             }
             // Past the last column: blank, in the line's style for header lines.
             let used = slices.last.map { $0.screenX + $0.width } ?? 0
             if used < rect.width, case .headerRecord = content {
-                frame.fill(Rect(x: rect.minX + used, y: y, width: rect.width - used, height: 1), style: .header)
+                frame.fill(Rect(x: shift + rect.minX + used, y: y, width: rect.width - used, height: 1), style: .header)
             }
         }
     }
@@ -269,6 +280,8 @@ struct FrameComposer {
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .header)
                 cells = CellText.layout(table.cell(row: dataRow, column: column), width: textWidth, alignRight: false, style: style)
             }
+        case .dataRow(let dataRow) where placement.side != nil:
+            cells = sideCells(placement, dataRow: dataRow)
         case .dataRow(let dataRow):
             // A diff's marks: added, removed and changed records and cells in their own styles.
             let record = placement.key.record

@@ -46,6 +46,7 @@ public enum KeyMap {
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
         KeyBinding([.character(")")], ")", .nextChange, "--diff: the next changed, added or removed row"),
         KeyBinding([.character("(")], "(", .previousChange, "--diff: the previous changed, added or removed row"),
+        KeyBinding([.character("D")], "D", .toggleSideBySide, "--diff: old and new side by side (D again: back)"),
         KeyBinding([.character(":")], ":", .goTo, "go to a row by its margin number, a column or #N"),
         KeyBinding([.character("<")], "<", .narrowColumn, "narrow the cursor's column"),
         KeyBinding([.character(">")], ">", .widenColumn, "widen the cursor's column"),

@@ -1,5 +1,6 @@
 import CellStore
 import FreezeLayout
+import Table
 
 extension Viewer {
     /// Composes the whole screen from the state the last command left; it changes
@@ -17,6 +18,9 @@ extension Viewer {
         if let sections {
             composer.stacked = FrameComposer.Stacked(sections: sections, pinnedHeaderStart: pinnedHeaderStart,
                                                      status: sections.status(cursorRow: cursorRow))
+        }
+        if sideBySide.isOn, let paired = source as? PairedRows {
+            composer.sides = FrameComposer.Sides(rows: paired, rightX: SideBySide.rightX(grid: fullGridWidth))
         }
         // The composer owns the caches for the frame (held once, they are changed in place).
         cells = CellCache()

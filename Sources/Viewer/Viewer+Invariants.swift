@@ -1,3 +1,5 @@
+import Table
+
 extension Viewer {
     /// The invariants that do not hold now, in words (empty when all hold).
     package var invariantViolations: [String] { ViewerInvariants.violations(of: self) }
@@ -31,6 +33,13 @@ enum ViewerInvariants {
         check(layout.overrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
         check(viewer.columnWidths.count == columnCount, "\(viewer.columnWidths.count) widths for \(columnCount) columns")
         check((0..<columnCount).allSatisfy { table.fileColumn($0) >= 0 }, "a view column shows no input column")
+        if viewer.sideBySide.isOn {
+            // Both halves are laid out from one geometry, a half wide, and hold the freeze.
+            let full = viewer.fullGridWidth, needed = viewer.sideBySideNeededWidth
+            check(viewer.source is PairedRows, "side by side over a source without two sides")
+            check(viewer.gridSize.width == SideBySide.halfWidth(full) && needed <= full,
+                  "side by side on a grid \(full) wide, \(needed) needed")
+        }
         return broken
     }
 }

@@ -15,6 +15,10 @@ extension Viewer {
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
         layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
                       requestedFrozenColumns: requestedFrozenColumns)
+        if !sideBySideFits() {
+            layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
+                          requestedFrozenColumns: requestedFrozenColumns)
+        }
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
                                                main: layout.main),
                              grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,
@@ -40,11 +44,15 @@ extension Viewer {
     }
 
     /// The grid's area: the screen less the status line, and less the rightmost column
-    /// when it is kept for the scroll indicator (so the thumb never hides data).
+    /// when it is kept for the scroll indicator (so the thumb never hides data); side by
+    /// side, one half of that (both halves share the one geometry).
     var gridSize: Size {
-        let gutter = options.showsIndicators && screenSize.width >= 10 ? 1 : 0
-        return Size(width: screenSize.width - gutter, height: max(0, screenSize.height - 1))
+        let width = fullGridWidth
+        return Size(width: sideBySide.isOn ? SideBySide.halfWidth(width) : width, height: max(0, screenSize.height - 1))
     }
+
+    /// The grid's width on the whole screen, whatever the layout.
+    var fullGridWidth: Int { screenSize.width - (options.showsIndicators && screenSize.width >= 10 ? 1 : 0) }
 
     /// The final row count as far as it can be guessed now (to size the row-number band
     /// once, not every time the count gains a digit).

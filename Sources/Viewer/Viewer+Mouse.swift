@@ -14,6 +14,8 @@ extension Viewer {
             }
             return
         }
+        // Side by side, the right half shows the same cells as the left.
+        guard let event = sideBySide.isOn ? SideBySide.folded(event, grid: fullGridWidth) : event else { return }
         navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Navigation.sidewaysCells)
     }
 }

@@ -45,6 +45,8 @@ public final class Viewer {
     var requests = Requests()
     /// Cells on screen and the pool they are recycled through.
     var cells = CellCache()
+    /// A diff's old and new tables next to each other (`D`), when the screen is wide enough.
+    var sideBySide = SideBySide()
 
     /// Lines scrolled by one wheel step.
     static let wheelRows = 3
@@ -173,6 +175,7 @@ public final class Viewer {
             markJump()
             goToRow(number)
         case .jumpBack: jumpBack()
+        case .toggleSideBySide: toggleSideBySide()
         case .nextChange: goToChange(forward: true)
         case .previousChange: goToChange(forward: false)
         case .repeated(let command, let times): handle(command, times: times)

@@ -128,6 +128,10 @@ struct CSVFreezeCommand: ParsableCommand {
           underlined (colours too, but for mono). ) and ( go from change to
           change; the status line counts them (+ while comparing); filters,
           search, sort and sheets work on it (| . on @@: the rows that differ).
+          D shows it side by side, old values left and new right, rows aligned
+          and scrolled together, @@ and the key pinned on each side (when the
+          terminal is wide enough; else D says how wide it needs to be);
+          Ctrl-S and Y still write the one table.
 
         EXIT STATUS:
           0 success; 1 the input cannot be read (stdin is a terminal or closed,

@@ -294,3 +294,174 @@ struct DiffEntriesTests {
         #expect((0..<3_001).allSatisfy { kept?.entry($0) == plain.entry($0) })
     }
 }
+
+extension DiffScreenTests {
+    /// The style of the first cell of `text` on `line`, searching from column `from`.
+    private func style(_ frame: Frame, _ text: String, line: Int, from: Int = 0) -> Style? {
+        let characters = Array(frame.line(line))
+        let wanted = Array(text)
+        guard wanted.count <= characters.count else { return nil }
+        for x in from...(characters.count - wanted.count) where Array(characters[x..<(x + wanted.count)]) == wanted {
+            return frame.style(x: x, y: line)
+        }
+        return nil
+    }
+
+    @Test("side by side: old values left, new right, rows aligned, the marker and key pinned on each side, in the diff's styles")
+    func sideBySide() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable, key: ["id"], width: 50)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)
+        viewer.handle(.moveDown)   // the cursor on row 4, unchanged, out of the way
+        viewer.handle(key: .character("D"))
+        let frame = viewer.frame()
+        let expected: [String] = [
+            "  # @@  id│name city    ║  # @@  id│name city     ",
+            "  1      1│Ann  Oslo    ║  1      1│Ann  Oslo     ",
+            "  2 ->   2│Bo   Lyon    ║  2 ->   2│Bo   Bergen   ",
+            "  3 ---  3│Cy   Rome    ║  3       │              ",
+            "  4      4│Di   Pisa    ║  4      4│Di   Pisa     ",
+            "  5       │             ║  5 +++  5│Ed   Nice     ",
+            "                        ║                         ",
+            "                        ║                         ",
+        ]
+        #expect(Array(frame.lines.prefix(8)) == expected, "\(frame.lines.joined(separator: "\n"))")
+        #expect(frame.line(8).hasSuffix("1 changed, 1 added, 1 removed "))
+        let right = 25
+        // Removed: styled on the left, blank and plain on the right; added the other way.
+        #expect(style(frame, "---", line: 3) == .removed && style(frame, "Rome", line: 3) == .removed)
+        #expect(frame.style(x: right + 7, y: 3) == .plain && frame.style(x: right + 11, y: 3) == .plain)
+        #expect(style(frame, "+++", line: 5, from: right) == .added && style(frame, "Nice", line: 5) == .added)
+        #expect(frame.style(x: 7, y: 5) == .plain && frame.style(x: 11, y: 5) == .plain)
+        // Changed: the marker and the changed cell on both sides, the others plain.
+        #expect(style(frame, "->", line: 2) == .changed && style(frame, "->", line: 2, from: right) == .changed)
+        #expect(style(frame, "Lyon", line: 2) == .changedCell && style(frame, "Bergen", line: 2) == .changedCell)
+        #expect(style(frame, "Bo", line: 2) == .plain && style(frame, "Bo", line: 2, from: right) == .plain)
+        #expect(style(frame, "Ann", line: 1) == .plain && style(frame, "Ann", line: 1, from: right) == .plain)
+        // The cursor's cell on both sides.
+        #expect(frame.style(x: 4, y: 4) == .cursor && frame.style(x: right + 4, y: 4) == .cursor)
+        // D again: one table.
+        viewer.handle(key: .character("D"))
+        #expect(viewer.frame().line(2).hasPrefix("  2 ->   2│Bo   Lyon→Bergen"))
+    }
+
+    @Test("side by side scrolls both halves as one: rows, columns, ) and (, the cursor on each side")
+    func sideBySideMoves() throws {
+        var old = "id,a,b,c,d\n", new = "id,a,b,c,d\n"
+        for id in 1...40 {
+            old += "\(id),alpha\(id),beta\(id),gamma\(id),delta\(id)\n"
+            new += "\(id),alpha\(id),beta\(id),gamma\(id),\(id == 30 ? "DELTA" : "delta")\(id)\n"
+        }
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 60, height: 8)
+        viewer.handle(key: .character("D"))
+        viewer.handle(key: .character(")"))
+        #expect(viewer.cursorRow == 29)
+        viewer.handle(key: .character("$"))
+        let frame = viewer.frame()
+        let lines = frame.lines
+        let row = try #require(lines.firstIndex { $0.hasPrefix(" 30 -> 30│") }, "\(lines.joined(separator: "\n"))")
+        let halves = lines[row].components(separatedBy: "║")
+        #expect(halves.count == 2 && halves[0].contains("delta30") && halves[1].contains("DELTA30"), "\(lines[row])")
+        #expect(lines[0].components(separatedBy: "║").map { $0.contains(" d") } == [true, true], "\(lines[0])")
+        #expect(style(frame, "delta30", line: row) == .cursor && style(frame, "DELTA30", line: row) == .cursor)
+        // Both halves show the same rows and columns, scrolled alike.
+        for line in lines.prefix(7) {
+            let halves = line.components(separatedBy: "║")
+            #expect(halves.count == 2)
+            if halves.count == 2 {
+                let left = halves[0].replacingOccurrences(of: "delta", with: "DELTA")
+                let right = halves[1].replacingOccurrences(of: "delta", with: "DELTA")
+                #expect(left.trimmingCharacters(in: .whitespaces) == right.trimmingCharacters(in: .whitespaces), "\(line)")
+            }
+        }
+        // A press on the right half selects the same cell as on the left.
+        viewer.handle(.mouse(MouseEvent(.press, x: 30 + 12, y: 2)))
+        let pressed = (viewer.cursorRow, viewer.cursorColumn)
+        viewer.handle(.mouse(MouseEvent(.press, x: 12, y: 2)))
+        #expect(pressed == (viewer.cursorRow, viewer.cursorColumn))
+        #expect(viewer.invariantViolations == [])
+    }
+
+    @Test("D on a terminal too narrow for both halves says so on the status line in one line, and draws one table")
+    func sideBySideTooNarrow() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable, key: ["id"], width: 40)
+        let before = viewer.frame().lines
+        viewer.handle(key: .character("D"))
+        #expect(viewer.message == "D needs 47 columns")
+        #expect(viewer.frame().lines.prefix(8) == before.prefix(8))
+        #expect(viewer.frame().line(8) == " row 1/5  col 1/4 @@ D needs 47 columns ", "\(viewer.frame().line(8))")
+        // Side by side, then narrowed: back to one table, and said.
+        viewer.handle(.resize(Size(width: 60, height: 9)))
+        viewer.handle(key: .character("D"))
+        #expect(viewer.frame().line(0).contains("║"))
+        viewer.handle(.resize(Size(width: 40, height: 9)))
+        #expect(viewer.message == "too narrow: one table" && !viewer.frame().line(0).contains("║"))
+        // A pinned column widened past what both halves hold: the same.
+        viewer.handle(.resize(Size(width: 60, height: 9)))
+        viewer.handle(key: .character("D"))
+        viewer.handle(.moveRight)   // the key
+        for _ in 0..<20 where viewer.frame().line(0).contains("║") { viewer.handle(.widenColumn) }
+        #expect(viewer.message == "too narrow: one table" && !viewer.frame().line(0).contains("║"))
+        #expect(viewer.invariantViolations == [])
+        // Not a diff: D says what it is for.
+        let plain = Viewer(source: CellStore(bytes: Array(oldTable.utf8), name: "old.csv"), options: ViewerOptions(headerRows: 1),
+                           screenSize: Size(width: 80, height: 9))
+        plain.handle(key: .character("D"))
+        #expect(plain.message == "D shows a diff's old and new tables side by side (--diff)")
+    }
+
+    @Test("side by side keeps search, filter, sort, the inspector and Ctrl-S (which writes the one table)")
+    func sideBySideKeepsTheRest() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable, key: ["id"], width: 60)
+        viewer.handle(key: .character("D"))
+        viewer.handle(.find("Bergen", columnOnly: false))
+        try refresh(viewer, until: "the search") { viewer.cursorRow == 1 }
+        viewer.handle(.filter("^(->|---)$", columnOnly: false))
+        try refresh(viewer, until: "the filter") { viewer.dataRowCount == 2 && !viewer.frame().line(8).contains("filtering") }
+        var lines = viewer.frame().lines
+        #expect(lines[1].hasPrefix("  2 ->   2│Bo   Lyon") && lines[1].contains("║  2 ->   2│Bo   Bergen"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("  3 ---  3│Cy   Rome") && lines[2].contains("║  3       │"), "\(lines[2])")
+        viewer.handle(.sort(descending: true, adding: false))
+        try refresh(viewer, until: "the sort") { viewer.frame().line(1).hasPrefix("  3 ---") }
+        viewer.handle(.inspect)
+        #expect(viewer.mode != .grid)
+        viewer.handle(key: .escape)
+        #expect(viewer.mode == .grid)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-sbs-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        viewer.handle(.saveTo(path, overwrite: false))
+        try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "@@,id,name,city\n---,3,Cy,Rome\n->,2,Bo,Lyon→Bergen\n")
+        lines = viewer.frame().lines
+        #expect(lines[0].contains("║"))
+    }
+
+    @Test("a random walk side by side keeps the invariants after each step", arguments: [1, 2, 3])
+    func sideBySideWalk(seed: UInt64) throws {
+        var old = "id,name,city,note\n", new = "id,name,city,note\n"
+        for id in 1...120 {
+            if id % 17 != 3 { old += "\(id),n\(id),c\(id),some longer note \(id)\n" }
+            if id % 13 != 5 { new += "\(id),n\(id),\(id % 7 == 0 ? "C" : "c")\(id),some longer note \(id)\n" }
+        }
+        let (viewer, _) = try diffViewer(old: old, new: new, key: ["id"], width: 70, height: 12)
+        var generator = SeededGenerator(seed: seed)
+        let commands: [Command] = [.toggleSideBySide, .toggleSideBySide, .moveDown, .moveUp, .moveRight, .moveLeft, .pageDown, .pageUp,
+                                   .scrollRight, .scrollLeft, .firstRow, .lastRow, .firstColumn, .lastColumn, .toggleFreeze, .unfreeze,
+                                   .narrowColumn, .widenColumn, .fitColumn, .toggleFullWidth, .nextChange, .previousChange, .tick,
+                                   .resize(Size(width: 30, height: 8)), .resize(Size(width: 100, height: 20)), .resize(Size(width: 3, height: 3)),
+                                   .resize(Size(width: 70, height: 12)), .mouse(MouseEvent(.press, x: 50, y: 6)),
+                                   .mouse(MouseEvent(.wheelDown, x: 60, y: 5)), .mouse(MouseEvent(.press, x: 10, y: 4))]
+        var sideBySideSteps = 0
+        for step in 0..<400 {
+            let command = commands[Int(generator.next() % UInt64(commands.count))]
+            viewer.handle(command)
+            let broken = viewer.invariantViolations
+            #expect(broken == [], "step \(step), after \(command)")
+            if !broken.isEmpty { return }
+            let frame = viewer.frame()
+            #expect(frame.size == viewer.screenSize)
+            if frame.line(0).contains("║") { sideBySideSteps += 1 }
+        }
+        #expect(sideBySideSteps > 20, "\(sideBySideSteps) steps side by side")
+    }
+}

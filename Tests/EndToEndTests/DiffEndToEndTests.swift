@@ -198,6 +198,21 @@ struct DiffEndToEndTests {
         #expect(screen[6].hasPrefix("  6 +++│ 7 Gus     90"))
         // The changed cell reversed and underlined, in mono too.
         #expect(try pane.styledScreen().contains("\u{1B}[4;7m40→41"))
+        // D: side by side, old values left and new right, rows aligned; mono marks them by attributes.
+        try pane.send("D")
+        let sides = try pane.waitFor("both halves") { $0.first?.contains("║") == true }
+        let changed = sides[2].components(separatedBy: "║"), removed = sides[3].components(separatedBy: "║")
+        let added = sides[6].components(separatedBy: "║")
+        #expect(changed.count == 2 && changed[0].hasPrefix("  2 -> │ 2 Bob     40") && changed[1].hasPrefix("  2 -> │ 2 Bob     41"),
+                "\(sides.joined(separator: "\n"))")
+        #expect(removed.count == 2 && removed[0].hasPrefix("  3 ---│ 3 Cy      50") && removed[1].hasPrefix("  3    │")
+                && !removed[1].contains("Cy"), "\(sides.joined(separator: "\n"))")
+        #expect(added.count == 2 && added[0].hasPrefix("  6    │") && !added[0].contains("Gus") && added[1].hasPrefix("  6 +++│ 7 Gus"),
+                "\(sides.joined(separator: "\n"))")
+        let styled = try pane.styledScreen().components(separatedBy: "\n")
+        #expect(styled.count > 2 && styled[2].components(separatedBy: "\u{1B}[4;7m").count == 3, "\(styled.prefix(4))")
+        try pane.send("D")
+        try pane.waitFor("one table again") { $0.first?.contains("║") == false }
         try pane.send(")", ")")
         try pane.waitFor("the second change") { $0.contains { $0.contains("row 3/7") } }
         try pane.send("|")
