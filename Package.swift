@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "CFieldScan"),
         .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
-        .target(name: "Scan", dependencies: ["CellStore", "CPCRE2", "Table"]),
+        .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "Scan", "Table", "Query"]),
         .target(name: "CExport"),

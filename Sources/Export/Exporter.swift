@@ -69,6 +69,11 @@ package final class Exporter {
     static let windowBytes = 48 << 20
     /// A record longer than this is written straight from the input in pieces.
     static let longRecord = 16 << 20
+    /// A well-quoted record shorter than this is split into cells without the parser (it
+    /// has fewer cells than the parser hands out at once, and none clipped).
+    static let splitRecord = 1 << 16
+    /// Splits well-quoted records, where the dialect lets quote parity find their cells.
+    private var splitter: WellQuotedSplitter?
 
     /// The file's readers (a plan over a snapshot never reaches the code that uses them).
     private var readers: RecordReaders { plan.readers! }
@@ -110,6 +115,9 @@ package final class Exporter {
         window = ByteWindow(source: first.source)
         let start = start(of: first)
         lineEnding = start.dialect.lineEnding
+        if WellQuotedBoundaries.applies(delimiter: first.dialect.delimiter, quote: first.dialect.quote) {
+            splitter = WellQuotedSplitter(dialect: first.dialect)
+        }
         writer = makeWriter(start, hand)
         writesRawBytes = plan.allowsRawBytes && plan.columns == nil && plan.emptiedFirstCells.isEmpty
             && writer.rawDelimiter == first.dialect.delimiter && first.dialect.quote == 0x22
@@ -381,6 +389,9 @@ package final class Exporter {
         let reader = self.reader!
         let plan = self.plan
         let failure = readers.progress.failure
+        // The slots' buffers and windows are kept from round to round: allocated anew, their
+        // pages were faulted in and cleared again for every stretch.
+        let work = ParallelWork(count: 2, source: reader.source)
         while index < checkpoints.count && !isStopped {
             // The next stretch for each core.
             var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
@@ -402,16 +413,18 @@ package final class Exporter {
                 index = next
             }
             if stretches.isEmpty { return }
-            let work = ParallelWork(count: stretches.count)
             for slot in stretches.indices {
                 let box = work.outputs[slot]
+                box.bytes.removeAll(keepingCapacity: true)
+                box.records = 0
+                box.failure = nil
                 work.writers[slot] = writer.continuation(sink: { bytes in box.bytes.append(contentsOf: bytes); return true })
             }
             let round = stretches
             BackgroundScan<Int>.runConcurrently(round.count) { slot in
                 let stretch = round[slot]
                 guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
-                let window = ByteWindow(source: reader.source, readSize: 1 << 20)
+                let window = work.windows[slot]
                 var number = stretch.firstRecord
                 var projection = Projection()
                 func deliver() {
@@ -543,6 +556,14 @@ package final class Exporter {
                 }
             }
             if !span.hasTerminator { lastByte = lineEnding.last ?? 0x0A }
+            return
+        }
+        if span.record < wellQuoted && span.hasTerminator && span.length < Self.splitRecord, var splitter {
+            // A short record the index vouches for: its cells straight from its bytes, as the
+            // parser reads them (no cell clipped, no piece), several times faster.
+            let split = { (bytes: UnsafeRawBufferPointer) in splitter.split(bytes) { row in self.writeCells(row, record: span.record) } }
+            if let given { split(given) } else { window.withBytes(span.start..<span.end, split) }
+            self.splitter = splitter
             return
         }
         // As cells: a well-quoted record with a line ending joins the ones before in the
@@ -759,10 +780,13 @@ private final class ParallelWork: @unchecked Sendable {
     }
     var writers: [RecordWriting?]
     let outputs: [Output]
+    /// Each slot's window on the input.
+    let windows: [ByteWindow]
 
-    init(count: Int) {
+    init(count: Int, source: ByteSource) {
         writers = Array(repeating: nil, count: count)
         outputs = (0..<count).map { _ in Output() }
+        windows = (0..<count).map { _ in ByteWindow(source: source, readSize: 1 << 20) }
     }
 }
 

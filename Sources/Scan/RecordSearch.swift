@@ -1,4 +1,5 @@
 import CellStore
+import CFieldScan
 
 /// Finds the records with a matching cell in pieces of an input, on one thread.
 ///
@@ -14,6 +15,10 @@ final class RecordSearch {
     let recordCandidates: PatternMatcher?
     let column: Int?
     private let buffer: UnsafeMutableRawBufferPointer
+    /// Room for the record ends the bulk boundary scan finds.
+    private let ends: UnsafeMutableBufferPointer<cf_record_end>
+    /// Splits a candidate's record into cells where the index vouches for its quoting.
+    private var splitter: WellQuotedSplitter
     /// Counters for tests: records parsed to confirm a candidate, and pieces parsed whole.
     private(set) var confirmations = 0
     private(set) var parsedPieces = 0
@@ -26,9 +31,14 @@ final class RecordSearch {
         recordCandidates = recordCandidate.map(PatternMatcher.init)
         self.column = column
         buffer = .allocate(byteCount: max(1, bufferSize), alignment: 16)
+        ends = .allocate(capacity: 512)
+        splitter = WellQuotedSplitter(dialect: input.reader.dialect)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        ends.deallocate()
+    }
 
     /// Candidates confirmed one by one in a piece before the rest of it may be parsed whole.
     static let candidatesBeforeParsing = 16
@@ -44,7 +54,16 @@ final class RecordSearch {
         if let column {
             return cells.matches(row.field(column)) ? [column] : []
         }
-        return (0..<row.count).filter { cells.matches(row.field($0)) }
+        // Each cell's bytes in place: a slice per cell cost a retain and a release.
+        return row.bytes.withUnsafeBytes { bytes in
+            var columns: [Int] = []
+            var start = 0
+            for (index, end) in row.ends.enumerated() {
+                if cells.matches(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { columns.append(index) }
+                start = end
+            }
+            return columns
+        }
     }
 
     /// Calls `visit` with each record in `range` of `piece` that has a matching cell, in
@@ -115,6 +134,9 @@ final class RecordSearch {
         let filled = input.read(piece, into: buffer)
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
         let dialect = input.reader.dialect
+        if WellQuotedBoundaries.applies(delimiter: dialect.delimiter, quote: dialect.quote) {
+            return searchWellQuoted(bytes, piece: piece, candidates: candidates, range: range, isCancelled: isCancelled, visit: visit)
+        }
         // The record where the next candidate is looked for, and a scanner that started there.
         var recordStart = 0
         var record = piece.firstRecord
@@ -191,6 +213,62 @@ final class RecordSearch {
             scannerBase = record
             scannedTo = recordStart
             startFollowsCR = false
+        }
+        return true
+    }
+
+    /// `searchRaw` over bytes whose quoting the index vouches for: record ends are followed
+    /// by the bulk boundary scan alone (no visitor per record), and a candidate's record
+    /// shorter than the longest whole cell is split into cells without the parser (no
+    /// cell of it can be clipped); both read such records as the parser does.
+    private func searchWellQuoted(_ bytes: UnsafeRawBufferPointer, piece: ScanInput.Piece, candidates: PatternMatcher,
+                                  range: Range<Int>, isCancelled: () -> Bool, visit: (Int, [Int]) -> Bool) -> Bool {
+        let filled = bytes.count
+        let dialect = input.reader.dialect
+        var boundaries = WellQuotedBoundaries(bytes, from: 0, delimiter: dialect.delimiter, quote: dialect.quote, ends: ends)
+        // The record where the next candidate is looked for.
+        var recordStart = 0
+        var record = piece.firstRecord
+        var confirmed = 0
+        while recordStart < filled {
+            if isCancelled() { return false }
+            if record >= range.upperBound { return true }
+            let isDense = confirmed >= Self.candidatesBeforeParsing
+                && confirmed * Self.denseCandidates >= record - piece.firstRecord
+            // Candidates in most records: every record is confirmed, with no search for them.
+            let found = isDense ? .match(recordStart..<recordStart) : candidates.firstMatch(in: bytes, from: recordStart)
+            guard case .match(let match) = found else {
+                if found == .none { return true }
+                return parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[recordStart...]), firstRecord: record,
+                                     range: range, visit: visit).goesOn
+            }
+            // Follow record ends to the record that holds the candidate's first byte.
+            var end = filled
+            var following = filled
+            while true {
+                end = boundaries.nextEnd() ?? filled
+                following = end < filled && bytes[end - 1] == 0x0D && bytes[end] == 0x0A ? end + 1 : end
+                if following > match.lowerBound || following >= filled { break }
+                recordStart = following
+                record += 1
+            }
+            if record >= range.upperBound { return true }
+            let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[recordStart..<end])
+            let edgesShow = isDense || recordBytes.count > Self.longestWholeCell
+                || recordCandidates?.firstMatch(in: recordBytes) != PatternMatcher.Result.none
+            if record >= range.lowerBound && edgesShow {
+                confirmed += 1
+                if recordBytes.count < Self.longestWholeCell {
+                    confirmations += 1
+                    var columns: [Int] = []
+                    splitter.split(recordBytes) { row in columns = matchingColumns(row) }
+                    if !columns.isEmpty && !visit(record, columns) { return false }
+                } else if !parseInMemory(recordBytes, firstRecord: record, range: range, visit: visit).goesOn {
+                    return false
+                }
+            }
+            recordStart = following
+            record += 1
         }
         return true
     }

@@ -96,6 +96,16 @@ struct ColumnLayout {
 
     mutating func setWidth(_ width: Int, of column: Int) { overrides[column] = width }
 
+    /// `<` `>`: view column `column` (input column `fileColumn`) narrower or wider by
+    /// `delta` cells, from 1 to `maximum`.
+    mutating func changeWidth(ofViewColumn column: Int, fileColumn: Int, by delta: Int, maximum: Int) {
+        let current = widths.indices.contains(column) ? widths[column] : 8
+        setWidth(max(1, min(current + delta, maximum)), of: fileColumn)
+    }
+
+    /// The widest a column may be on a grid `gridWidth` wide: what main can show.
+    func maximumWidth(gridWidth: Int) -> Int { max(1, gridWidth - left.totalWidth - 1) }
+
     /// Switches input column `column` between its full width and its sampled width.
     mutating func toggleFullWidth(_ column: Int, maximum: Int) {
         if fullWidth.remove(column) != nil {

@@ -22,7 +22,7 @@ final class QuerySheet: SheetSource {
     init(rows: QueryRows, headerRows: Int, table: Viewer) {
         self.rows = rows
         self.headerRows = headerRows
-        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options), screenSize: table.screenSize)
+        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options), screenSize: table.screenSize)
         update()
         // A quick statement's columns (and end) may be here already: the sheet was laid
         // out before them, and no news may follow to lay it out again.

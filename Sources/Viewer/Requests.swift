@@ -10,9 +10,6 @@ struct Requests {
     var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
     var chosen: Choice?
-    /// The view being written to a file (Ctrl-S), and whether the input was still loading.
-    var saving: ViewSaver?
-    var savedWhileLoading = false
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
     /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).

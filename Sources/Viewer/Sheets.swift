@@ -76,15 +76,6 @@ enum SheetInput {
 }
 
 extension Viewer {
-    /// Options for a sheet: one header row, Enter chooses, Esc goes back.
-    static func sheetOptions(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
-        var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
-                                  showsIndicators: options.showsIndicators)
-        sheet.isSheet = true
-        sheet.sheetSaving = saving
-        return sheet
-    }
-
     /// `#`: the frequency sheet of the cursor's column, over the rows in view.
     func openFrequency(of column: Int) {
         if isEmptyInput { return }
@@ -182,7 +173,7 @@ final class FrequencySheet: SheetSource {
         readSoFar = !table.source.isComplete
         rows = MemoryRows(name: "frequency of \(name)", columns: Self.columns, wake: table.source.wake)
         // Ctrl-S writes what `--frequency --output csv` writes: no bar, the empty value empty.
-        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options, saving: Self.saving(emptyValueRecord: nil)),
+        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options, saving: Self.saving(emptyValueRecord: nil)),
                         screenSize: table.screenSize)
         count = input.frequency(column: column, headerRows: headerRows, records: records, wake: table.source.wake)
         update()
@@ -294,7 +285,7 @@ final class SummarySheet: SheetSource {
         self.table = table
         readSoFar = !table.source.isComplete
         rows = MemoryRows(name: "summary", columns: ColumnSummary.header, wake: table.source.wake)
-        viewer = Viewer(source: rows, options: Viewer.sheetOptions(like: table.options), screenSize: table.screenSize)
+        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options), screenSize: table.screenSize)
         scan = input.summary(names: names, headerRows: headerRows, records: records, wake: table.source.wake)
         update()
     }
@@ -335,4 +326,16 @@ final class SummarySheet: SheetSource {
     }
 
     func cancel() { scan.cancel() }
+}
+
+extension ViewerOptions {
+    /// Options for a sheet over a table with `options`: one header row, Enter chooses,
+    /// Esc goes back.
+    static func sheet(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
+        var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
+                                  showsIndicators: options.showsIndicators)
+        sheet.isSheet = true
+        sheet.sheetSaving = saving
+        return sheet
+    }
 }

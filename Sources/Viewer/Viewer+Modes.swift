@@ -58,27 +58,22 @@ extension Viewer {
 
     // MARK: Column widths
 
-    func changeWidth(by delta: Int) {
-        let current = columnWidths.indices.contains(cursorColumn) ? columnWidths[cursorColumn] : 8
-        layout.setWidth(max(1, min(current + delta, maximumColumnWidth)), of: cursorFileColumn)
+    /// `<`, `>`, `=` and `_`: the cursor's column narrower, wider, fitted to its content,
+    /// or at its full width (and back).
+    func resizeColumn(_ command: Command) {
+        let maximum = layout.maximumWidth(gridWidth: gridSize.width), column = cursorFileColumn
+        switch command {
+        case .fitColumn: layout.setWidth(layout.naturalWidth(column, maximum: maximum), of: column)
+        case .toggleFullWidth: layout.toggleFullWidth(column, maximum: maximum)
+        default: layout.changeWidth(ofViewColumn: cursorColumn, fileColumn: column, by: command == .widenColumn ? 1 : -1,
+                                    maximum: maximum)
+        }
         navigation.revealAfterReconcile()
-    }
-
-    func fitColumn() {
-        layout.setWidth(layout.naturalWidth(cursorFileColumn, maximum: maximumColumnWidth), of: cursorFileColumn)
+        guard command == .fitColumn else { return }
         // The message says the width in use.
-        navigation.revealAfterReconcile()
         reconcile()
         message = "column fitted to its content (\(Self.counted(columnWidths[cursorColumn], "cell")))"
     }
-
-    func toggleFullWidth() {
-        layout.toggleFullWidth(cursorFileColumn, maximum: maximumColumnWidth)
-        navigation.revealAfterReconcile()
-    }
-
-    /// No column wider than main can show.
-    var maximumColumnWidth: Int { max(1, gridSize.width - layout.left.totalWidth - 1) }
 
     // MARK: Copy
 

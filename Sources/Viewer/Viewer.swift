@@ -35,6 +35,8 @@ public final class Viewer {
     var query = ViewQuery()
     /// Input in progress (a count, a key sequence, a prompt's line) and earlier entries.
     var input = InputInterpreter()
+    /// Ctrl-S's write of the view, while it runs.
+    var saving = SaveSession()
     /// The inspector, the record view and the help screen over the grid.
     var panes = Panes()
     /// The grid, or a pane over it.
@@ -135,7 +137,7 @@ public final class Viewer {
             reconcile()
             takeReplacedRows()
             collectSearch()
-            collectSave()
+            saving.takeNews(into: &message)
             collectQuery()
             if let shift = file?.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
@@ -209,13 +211,10 @@ public final class Viewer {
             if !overwrite { history.add(path, for: .save) }
             save(to: path, overwrite: overwrite)
         case .cancelSave:
-            if isSaving { cancelSave() } else { message = "not written" }
+            message = saving.cancel() ?? "not written"
         case .moveColumnLeft: moveColumn(by: -1)
         case .moveColumnRight: moveColumn(by: 1)
-        case .narrowColumn: changeWidth(by: -1)
-        case .widenColumn: changeWidth(by: 1)
-        case .fitColumn: fitColumn()
-        case .toggleFullWidth: toggleFullWidth()
+        case .narrowColumn, .widenColumn, .fitColumn, .toggleFullWidth: resizeColumn(command)
         case .inspect: inspectOrChoose()
         case .recordView: openRecordView()
         case .help: panes.openHelp()

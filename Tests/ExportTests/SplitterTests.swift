@@ -1,5 +1,6 @@
 import CellStore
 @testable import Export
+import Scan
 import Testing
 
 /// The splitter of well-quoted records against the parser, over random well-quoted input.

@@ -181,6 +181,23 @@ struct OutputWriterTests {
         #expect(String(decoding: output, as: UTF8.self) == "{\"column 1\":\"a\",\"column 2\":\"b\"}\n")
     }
 
+    @Test("jsonl: keys past those kept made as they come, in records of many cells and in pieces")
+    func jsonLinesManyKeys() throws {
+        let count = JSONLines.keptKeys + 50
+        let text = "h1,h2\n" + (0..<count).map(String.init).joined(separator: ",") + "\n"
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: 1000))
+        parser.parse(Array(text.utf8)[...])
+        parser.finish()
+        var output: [UInt8] = []
+        let writer = OutputWriter(format: .jsonl) { output += $0; return true }
+        for row in parser.takeRecords() { writer.write(row) }
+        writer.finish()
+        let object = try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+        var expected = ["h1": "0", "h2": "1"]
+        for column in 2..<count { expected["column \(column + 1)"] = String(column) }
+        #expect(object == expected)
+    }
+
     @Test("jsonl: a cell in pieces is one string under one key")
     func jsonLinesPieces() throws {
         let long = String(repeating: "é\"x", count: 30)

@@ -7,21 +7,21 @@ import CFieldScan
 /// line end, with doubled quotes made single; CR, LF and CRLF end a record, and a blank
 /// line is a record of one empty cell. That is the parser's reading of such records
 /// exactly (the differential tests hold the two together); anything else is parsed.
-struct WellQuotedSplitter {
+package struct WellQuotedSplitter {
     /// A stretch longer than this is parsed (its cells are never held whole).
-    static let largestStretch: Int64 = 64 << 20
+    package static let largestStretch: Int64 = 64 << 20
     let delimiter: UInt8
     let quote: UInt8
     /// The row handed out, its arrays kept from record to record.
     private var row = Row()
 
-    init(dialect: Dialect) {
+    package init(dialect: Dialect) {
         delimiter = dialect.delimiter
         quote = dialect.quote
     }
 
     /// Calls `body` with each record of `bytes` (whole records; the last may lack a line end).
-    mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Row) -> Void) {
+    package mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (Row) -> Void) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
         let delimiter = self.delimiter, quote = self.quote
