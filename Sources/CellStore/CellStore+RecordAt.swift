@@ -1,36 +1,6 @@
 import Dispatch
 import Synchronization
 
-/// Single records read from where they start: the rows of a sorted or filtered view, which
-/// lie anywhere in the input, cost one record's parse each instead of a block's.
-struct RecordCache {
-    /// Rows kept, and bytes they may hold (cells are bounded, so this bounds memory).
-    let capacity = 4096
-    let budget = 16 << 20
-    private var rows: [Int: (row: Row, lastUse: Int)] = [:]
-    private var clock = 0
-    private var bytes = 0
-
-    mutating func row(_ record: Int) -> Row? {
-        guard let entry = rows[record] else { return nil }
-        clock += 1
-        rows[record] = (entry.row, clock)
-        return entry.row
-    }
-
-    mutating func insert(_ row: Row, for record: Int) {
-        clock += 1
-        if let old = rows.updateValue((row, clock), forKey: record) { bytes -= old.row.memoryCost }
-        bytes += row.memoryCost
-        // Evicts the oldest half at once, so eviction costs O(1) per insert on average.
-        if rows.count > capacity || bytes > budget {
-            let keep = rows.sorted { $0.value.lastUse > $1.value.lastUse }.prefix(rows.count / 2)
-            rows = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
-            bytes = rows.values.reduce(0) { $0 + $1.row.memoryCost }
-        }
-    }
-}
-
 extension CellStore {
     /// Record `index`, read from `offset` (where it starts) when that is known: no block
     /// around it is parsed. Without an offset, as `row(_:)`.
@@ -50,7 +20,7 @@ extension CellStore {
         var found: [Int: Row] = [:]
         var missing: [(record: Int, offset: Int64)] = []
         for place in places where found[place.record] == nil {
-            if let row = singleRecords.row(place.record) { found[place.record] = row } else { missing.append(place) }
+            if let row = singleRecords.value(at: place.record) { found[place.record] = row } else { missing.append(place) }
         }
         guard !missing.isEmpty, let dialect else { return found }
         // A reader with no checkpoints: reading from an offset needs none, and copying
@@ -70,7 +40,7 @@ extension CellStore {
             }
         }
         for (record, row) in read.withLock({ $0 }) {
-            singleRecords.insert(row, for: record)
+            singleRecords.insert(row, at: record)
             found[record] = row
         }
         return found

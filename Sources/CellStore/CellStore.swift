@@ -30,9 +30,11 @@ public final class CellStore {
     /// What the input is called on screen: the path as given, or `stdin`.
     public let name: String
     let loader: Loader
-    private var cache: BlockCache
-    /// Records read alone from a known offset (see CellStore+RecordAt).
-    var singleRecords = RecordCache()
+    private var cache: RecentCache<Block>
+    /// Single records read from where they start: the rows of a sorted or filtered view,
+    /// which lie anywhere in the input, cost one record's parse each instead of a block's.
+    /// Cells are bounded, so 4,096 rows and 16 MiB bound its memory.
+    var singleRecords = RecentCache<Row>(capacity: 4096, budget: 16 << 20, eviction: .oldestHalf)
     private var rowsSeen = 0
     private var counters = Statistics()
     /// The file's last rows under estimated numbers, after `jumpToEnd` (see CellStore+Tail).
@@ -54,7 +56,7 @@ public final class CellStore {
     init(name: String, loader: Loader, cacheCapacity: Int) {
         self.name = name
         self.loader = loader
-        self.cache = BlockCache(capacity: cacheCapacity)
+        self.cache = RecentCache<Block>(capacity: cacheCapacity, budget: 48 << 20, eviction: .oldest)
     }
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
@@ -224,7 +226,7 @@ public final class CellStore {
             return (key, state.checkpoints[key], state.available, state.progress.isComplete, false)
         }
         guard let key, let start else { return nil }
-        if let block = cache.block(at: key) {
+        if let block = cache.value(at: key) {
             // A record shown as far as it was read is read again once a checkpoint follows
             // it (it has ended, and the next records are indexed): its cells after a long
             // one, and the long one's length, are known then. One that runs to the end of

@@ -144,7 +144,7 @@ struct DiffJob: Sendable {
 
     struct KeyedSide: Sendable {
         var spilled: [SpillFile] = []
-        var last: KeyedRun
+        var last: SortRun
         var emptyKeys = 0
         var firstEmptyKey: Int?
         var failure: String?
@@ -161,8 +161,8 @@ struct DiffJob: Sendable {
         let budget = max(1 << 16, options.memoryBudget / 2)
         let sides = bothSides { side -> KeyedSide? in
             let input = inputs[side]
-            var result = KeyedSide(last: KeyedRun(budget: budget))
-            var run = KeyedRun(budget: budget)
+            var result = KeyedSide(last: SortRun(budget: budget, trailerSize: KeyedTrailer.size))
+            var run = SortRun(budget: budget, trailerSize: KeyedTrailer.size)
             var key: [UInt8] = []
             let headerRows = input.headerRows
             var hasher = RecordHasher(dialect: input.reader.dialect, plan: plans[side], firstRecord: 0, at: input.start)
@@ -183,7 +183,9 @@ struct DiffJob: Sendable {
                     }
                     run.removeAll()
                 }
-                run.append(key: key, record: number, offset: start, hash: hasher.recordHash, flagged: hasher.hasFlaggedValue)
+                KeyedTrailer.withBytes(hash: hasher.recordHash, flagged: hasher.hasFlaggedValue) { trailer in
+                    key.withUnsafeBytes { run.append(key: $0, trailer: trailer, record: number, offset: start) }
+                }
                 return true
             }
             guard complete else { return nil }
@@ -201,8 +203,10 @@ struct DiffJob: Sendable {
             statistics.emptyKeys = [oldSide.emptyKeys, newSide.emptyKeys]
             statistics.firstEmptyKey = [oldSide.firstEmptyKey, newSide.firstEmptyKey]
         }
+        // 64 KiB reads per spilled run, not the sort's 1 MiB: a diff merges two sides' runs
+        // at once and kept to the smaller buffer before the runs were shared.
         var merges = [oldSide, newSide].map { side in
-            KeyedMerge(side.spilled.map { KeyedCursor(file: $0) } + [KeyedCursor(memory: side.last)])
+            RunMerge(side.spilled.map { RunCursor(file: $0, trailerSize: KeyedTrailer.size, bufferSize: 1 << 16) } + [RunCursor(memory: side.last)])
         }
         // Duplicates: the key and record of the entry taken last from each side.
         var previousKey: [[UInt8]] = [[], []]
@@ -240,7 +244,7 @@ struct DiffJob: Sendable {
             var order = 0
             if let o, let n {
                 order = o.prefix != n.prefix ? (o.prefix < n.prefix ? -1 : 1)
-                    : o.key.withUnsafeBytes { a in n.key.withUnsafeBytes { b in KeyedRun.compare(a, b) } }
+                    : o.key.withUnsafeBytes { a in n.key.withUnsafeBytes { b in SortRun.compare(a, b) } }
             } else {
                 order = o == nil ? 1 : -1
             }
@@ -251,8 +255,8 @@ struct DiffJob: Sendable {
                 if let ref = take(1) { emitter.added(new: ref) }
                 merges[1].advance()
             } else if let o, let n {
-                let sameValues = o.hash == n.hash
-                let flagged = n.flagged
+                let sameValues = KeyedTrailer.hash(o) == KeyedTrailer.hash(n)
+                let flagged = KeyedTrailer.isFlagged(n)
                 guard let oldRef = take(0), let newRef = take(1) else { break }
                 if sameValues {
                     emitter.same(old: oldRef, new: newRef, hasNewColumnValues: flagged)

@@ -1,56 +1,73 @@
+import CellStore
+
 /// One sorted run read in order during the merge: in memory, or from its spill file
 /// through a buffer of its own.
-final class RunCursor {
+package final class RunCursor: HeapOrdered {
     private let memory: SortRun?
     private let file: SpillFile?
+    private let trailerSize: Int
     private var index = 0
     private var fileOffset: Int64 = 0
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     /// The current entry (valid while `isValid`).
-    private(set) var key: [UInt8] = []
-    private(set) var prefix: UInt64 = 0
-    private(set) var record = 0
-    private(set) var offset: Int64 = 0
-    private(set) var isValid = false
+    package private(set) var key: [UInt8] = []
+    /// The current entry's trailer (`trailerSize` bytes; empty for the sort).
+    package private(set) var trailer: [UInt8] = []
+    package private(set) var prefix: UInt64 = 0
+    package private(set) var record = 0
+    package private(set) var offset: Int64 = 0
+    package private(set) var isValid = false
 
-    init(memory: SortRun) {
+    package init(memory: SortRun) {
         self.memory = memory
         file = nil
+        trailerSize = memory.trailerSize
         advance()
     }
 
-    init(file: SpillFile, bufferSize: Int = 1 << 20) {
+    /// A cursor over a spill file written by a run whose trailers are `trailerSize` bytes.
+    package init(file: SpillFile, trailerSize: Int = 0, bufferSize: Int = 1 << 20) {
         memory = nil
         self.file = file
+        self.trailerSize = trailerSize
         buffer.reserveCapacity(bufferSize)
         advance()
     }
 
     /// Moves to the next entry.
-    func advance() {
+    package func advance() {
         if let memory {
             isValid = index < memory.entries.count
             guard isValid else { return }
             let entry = memory.entries[index]
             key.removeAll(keepingCapacity: true)
             key.append(contentsOf: memory.key(index))
+            if trailerSize > 0 {
+                trailer.removeAll(keepingCapacity: true)
+                trailer.append(contentsOf: memory.trailer(index))
+            }
             prefix = entry.prefix
             record = entry.record
             offset = entry.offset
             index += 1
             return
         }
-        guard ensure(20), let length = readInteger(UInt32.self, at: 0).map(Int.init), ensure(20 + length) else {
+        guard ensure(20), let length = readInteger(UInt32.self, at: 0).map(Int.init), ensure(20 + length + trailerSize) else {
             isValid = false
             return
         }
         record = Int(readInteger(Int64.self, at: 4) ?? 0)
         offset = readInteger(Int64.self, at: 12) ?? 0
+        let keyStart = bufferStart + 20, keyEnd = keyStart + length
         key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: buffer[(bufferStart + 20)..<(bufferStart + 20 + length)])
+        key.append(contentsOf: buffer[keyStart..<keyEnd])
+        if trailerSize > 0 {
+            trailer.removeAll(keepingCapacity: true)
+            trailer.append(contentsOf: buffer[keyEnd..<(keyEnd + trailerSize)])
+        }
         prefix = key.withUnsafeBytes { SortRun.prefix(of: $0) }
-        bufferStart += 20 + length
+        bufferStart = keyEnd + trailerSize
         isValid = true
     }
 
@@ -80,7 +97,7 @@ final class RunCursor {
     }
 
     /// True when this cursor's entry comes before `other`'s.
-    func precedes(_ other: RunCursor) -> Bool {
+    package func precedes(_ other: RunCursor) -> Bool {
         if prefix != other.prefix { return prefix < other.prefix }
         let order = key.withUnsafeBytes { a in other.key.withUnsafeBytes { b in SortRun.compare(a, b) } }
         return order != 0 ? order < 0 : record < other.record
@@ -88,37 +105,28 @@ final class RunCursor {
 }
 
 /// Merges sorted runs in one pass with a binary heap of their cursors.
-struct RunMerge {
-    private var heap: [RunCursor]
+package struct RunMerge {
+    private var heap: MinHeap<RunCursor>
 
-    init(_ cursors: [RunCursor]) {
-        heap = cursors.filter(\.isValid)
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    package init(_ cursors: [RunCursor]) {
+        heap = MinHeap(cursors.filter(\.isValid))
+    }
+
+    /// The cursor holding the next entry (valid until `advance()`), or nil at the end.
+    package var top: RunCursor? { heap.top }
+
+    /// Moves past the entry at `top`.
+    package mutating func advance() {
+        guard let top = heap.top else { return }
+        top.advance()
+        if top.isValid { heap.topChanged() } else { heap.pop() }
     }
 
     /// The next entry's record and offset, or nil at the end.
     mutating func next() -> (record: Int, offset: Int64)? {
-        guard let top = heap.first else { return nil }
+        guard let top = heap.top else { return nil }
         let result = (top.record, top.offset)
-        top.advance()
-        if !top.isValid {
-            heap[0] = heap[heap.count - 1]
-            heap.removeLast()
-        }
-        if !heap.isEmpty { siftDown(0) }
+        advance()
         return result
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count && heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count && heap[right].precedes(heap[smallest]) { smallest = right }
-            if smallest == parent { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

@@ -6,8 +6,13 @@ import Foundation
 /// with a descending key's payload inverted, so that plain byte order is the sort's order;
 /// equal keys keep the file's order (the record number breaks ties). The first 8 bytes of
 /// the key ride along as an integer, so most comparisons never look at the key bytes.
-struct SortRun {
-    struct Entry {
+///
+/// The diff's keyed runs are these runs too: each of its entries carries a fixed-size
+/// trailer (the record's hash and flag) stored in the arena after the key, never
+/// compared. The sort's trailer is empty, so its entries stay 32 bytes and its spill
+/// format is unchanged.
+package struct SortRun: Sendable {
+    package struct Entry: Sendable {
         var prefix: UInt64
         var keyStart: UInt32
         var keyLength: UInt32
@@ -21,26 +26,32 @@ struct SortRun {
     /// first entry (pages are touched only as they fill), so the arrays never grow past it.
     let entryLimit: Int
     let arenaLimit: Int
+    /// Bytes each entry carries after its key, in the arena and in the spill file.
+    package let trailerSize: Int
 
-    init(budget: Int = 1 << 30) {
+    package init(budget: Int = 1 << 30, trailerSize: Int = 0) {
         entryLimit = max(16, budget / 2 / MemoryLayout<Entry>.stride)
         arenaLimit = max(1 << 12, budget / 2)
+        self.trailerSize = trailerSize
     }
 
-    var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// True when an entry with a key of `length` bytes does not fit any more.
-    func isFull(adding length: Int) -> Bool {
-        !entries.isEmpty && (entries.count >= entryLimit || arena.count + length > arenaLimit)
+    package func isFull(adding length: Int) -> Bool {
+        !entries.isEmpty && (entries.count >= entryLimit || arena.count + length + trailerSize > arenaLimit)
     }
 
-    mutating func append(key: UnsafeRawBufferPointer, record: Int, offset: Int64) {
+    /// Appends an entry; `trailer` holds `trailerSize` bytes (nothing for the sort).
+    package mutating func append(key: UnsafeRawBufferPointer, trailer: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                                 record: Int, offset: Int64) {
         if entries.capacity == 0 {
             entries.reserveCapacity(entryLimit)
             arena.reserveCapacity(arenaLimit)
         }
         let start = arena.count
         arena.append(contentsOf: key)
+        if trailerSize > 0 { arena.append(contentsOf: trailer.prefix(trailerSize)) }
         entries.append(Entry(prefix: Self.prefix(of: key), keyStart: UInt32(start), keyLength: UInt32(key.count),
                              record: record, offset: offset))
     }
@@ -52,7 +63,7 @@ struct SortRun {
     }
 
     /// Sorts the entries by key, then record.
-    mutating func sort() {
+    package mutating func sort() {
         arena.withUnsafeBytes { arena in
             entries.sort { a, b in
                 if a.prefix != b.prefix { return a.prefix < b.prefix }
@@ -64,10 +75,10 @@ struct SortRun {
     }
 
     /// Byte order, a shorter key first when it is a prefix of the other.
-    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
-        if common > 0 {
-            let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
             if order != 0 { return Int(order) }
         }
         return a.count - b.count
@@ -79,21 +90,28 @@ struct SortRun {
         return arena[Int(entry.keyStart)..<Int(entry.keyStart + entry.keyLength)]
     }
 
-    mutating func removeAll() {
+    /// The trailer of entry `index`.
+    func trailer(_ index: Int) -> ArraySlice<UInt8> {
+        let end = Int(entries[index].keyStart + entries[index].keyLength)
+        return arena[end..<(end + trailerSize)]
+    }
+
+    package mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
         arena.removeAll(keepingCapacity: true)
     }
 
     /// Writes the sorted entries to a spill file: for each, the key's length (4 bytes),
-    /// the record and the offset (8 each), then the key.
-    func spill() throws(QueryError) -> SpillFile {
+    /// the record and the offset (8 each), then the key and its trailer.
+    package func spill() throws(QueryError) -> SpillFile {
         let file = try SpillFile()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         for index in entries.indices {
             let entry = entries[index]
             Self.appendHeader(UInt32(entry.keyLength), Int64(entry.record), entry.offset, to: &buffer)
-            buffer.append(contentsOf: key(index))
+            let start = Int(entry.keyStart)
+            buffer.append(contentsOf: arena[start..<(start + Int(entry.keyLength) + trailerSize)])
             if buffer.count >= 1 << 20 {
                 try file.append(buffer)
                 buffer.removeAll(keepingCapacity: true)

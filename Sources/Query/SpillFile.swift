@@ -14,7 +14,7 @@ import Synchronization
 /// Reads and writes are `pread`/`pwrite` at explicit offsets, safe from several threads;
 /// appending is for one thread at a time (the one that fills the file).
 package final class SpillFile: Sendable {
-    private let descriptor: Int32
+    private let file: UnlinkedFile
     private let appended = Atomic<Int64>(0)
 
     /// Bytes appended so far.
@@ -22,39 +22,21 @@ package final class SpillFile: Sendable {
 
     package init() throws(QueryError) {
         do {
-            descriptor = try TemporaryFile.openUnlinked(tag: "sort")
+            file = try UnlinkedFile(tag: "sort")
         } catch {
             throw .spill(error.message)
         }
     }
 
-    deinit { close(descriptor) }
-
     /// Appends the bytes of `values` at the end.
     package func append<Element>(_ values: [Element]) throws(QueryError) {
-        let failure = values.withUnsafeBytes { bytes -> Int32 in
-            var done = 0
-            while done < bytes.count {
-                let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(length) + off_t(done))
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : ENOSPC }
-                done += written
-            }
-            return 0
-        }
+        let failure = values.withUnsafeBytes { file.write($0, at: length) }
         guard failure == 0 else { throw .spill("cannot write a temporary file: \(String(cString: strerror(failure)))") }
         appended.add(Int64(values.count * MemoryLayout<Element>.stride), ordering: .releasing)
     }
 
     /// Reads up to `buffer.count` bytes at `offset`; returns how many.
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            done += count
-        }
-        return done
+        file.read(at: offset, into: buffer)
     }
 }

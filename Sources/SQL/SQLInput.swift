@@ -6,7 +6,7 @@ import Scan
 /// the input's index, followed while it grows (a query starts before the index is done).
 package struct SQLInput: Sendable {
     /// The table's name (see `SQLNames.tableName`).
-    package let name: String
+    package private(set) var name: String
     /// Column names, unique ignoring case (see `SQLNames.columnNames`).
     package let columns: [String]
     /// Records at the top that are header rows (not data).
@@ -50,16 +50,9 @@ package struct SQLInput: Sendable {
 
     /// The same input under another table name (the first input is also `t`).
     package func named(_ name: String) -> SQLInput {
-        SQLInput(name: name, columns: columns, headerRows: headerRows, omittedColumns: omittedColumns, readers: readers, dialect: dialect)
-    }
-
-    private init(name: String, columns: [String], headerRows: Int, omittedColumns: Int, readers: RecordReaders, dialect: Dialect) {
-        self.name = name
-        self.columns = columns
-        self.headerRows = headerRows
-        self.omittedColumns = omittedColumns
-        self.readers = readers
-        self.dialect = dialect
+        var renamed = self
+        renamed.name = name
+        return renamed
     }
 
     /// Data records (rows of the table): exact once the index is complete, else an estimate

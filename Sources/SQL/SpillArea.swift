@@ -11,42 +11,25 @@ import Foundation
 /// system frees its space when the descriptor closes, which `deinit` does, or the
 /// process's end.
 final class SpillFile: Sendable {
-    private let descriptor: Int32
+    private let file: UnlinkedFile
 
     init() throws(SQLError) {
         do {
-            descriptor = try TemporaryFile.openUnlinked(tag: "sql")
+            file = try UnlinkedFile(tag: "sql")
         } catch {
             throw .engine(error.message)
         }
     }
 
-    deinit { close(descriptor) }
-
     /// Writes `bytes` at `offset` (pwrite: an explicit offset, safe beside readers).
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SQLError) {
-        var done = 0
-        while done < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let reason = written < 0 ? String(cString: strerror(errno)) : "no space left"
-                throw .engine("cannot write a temporary file: \(reason)")
-            }
-            done += written
-        }
+        let failure = file.write(bytes, at: offset)
+        guard failure == 0 else { throw .engine("cannot write a temporary file: \(String(cString: strerror(failure)))") }
     }
 
     /// Reads `buffer.count` bytes at `offset`; false when they are not all there.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            done += count
-        }
-        return true
+        file.read(at: offset, into: buffer) == buffer.count
     }
 }
 

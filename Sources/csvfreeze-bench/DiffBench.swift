@@ -30,28 +30,15 @@ func changedRow(_ index: Int, _ generator: inout SeededGenerator) -> String {
 @MainActor func diffBenchmark(big: String, directory: String) {
     print("")
     print("--diff, end to end in child processes beside DuckDB (SET threads=2, except all both ways); best of 2, taken in turn")
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-        report("--diff figures", "skipped", target: "build csvfreeze first: swift build -c release")
-        return
-    }
+    guard let binary = builtCSVFreeze(for: "--diff figures") else { return }
     let changed = directory + "/bench-1g-changed.csv"
     generate(changed, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n",
              row: changedRow)
-    let python = FileManager.default.currentDirectoryPath + "/.venv-peers/bin/python"
-    let hasDuckDB = FileManager.default.isExecutableFile(atPath: python) && measure([python, "-c", "import duckdb"]).status == 0
-    if hasDuckDB {
-        print("  DuckDB " + measure([python, "-c", "import duckdb; print(duckdb.__version__)"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
-    } else {
-        print("  DuckDB: skipped (run scripts/setup-peers.sh to make .venv-peers with it)")
-    }
-    _ = measure(["/bin/sh", "-c", "cat '\(big)' '\(changed)' > /dev/null"])
-    print("  load average before: \(loadAverage())")
+    let (python, hasDuckDB) = duckDBPython()
+    warmPageCache([big, changed])
     let duckScript = """
     import duckdb, sys
-    con = duckdb.connect()
-    con.execute("SET threads=2")
-    con.execute("SET enable_progress_bar=false")
+    \(duckConnection)
     a, b = sys.argv[1], sys.argv[2]
     q = f"select count(*) from ((select * from read_csv('{a}') except all select * from read_csv('{b}')) union all (select * from read_csv('{b}') except all select * from read_csv('{a}')))"
     print(con.execute(q).fetchone()[0])

@@ -93,32 +93,52 @@ func loadAverage() -> String {
     ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
 }
 
+/// The csvfreeze built beside the benchmark, or nil after reporting `figures` as skipped.
+@MainActor func builtCSVFreeze(for figures: String) -> String? {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        report(figures, "skipped", target: "build csvfreeze first: swift build -c release")
+        return nil
+    }
+    return binary
+}
+
+/// The peers' Python, and whether it can import DuckDB (its version printed, or why not).
+func duckDBPython() -> (python: String, hasDuckDB: Bool) {
+    let python = FileManager.default.currentDirectoryPath + "/.venv-peers/bin/python"
+    guard FileManager.default.isExecutableFile(atPath: python), measure([python, "-c", "import duckdb"]).status == 0 else {
+        print("  DuckDB: skipped (run scripts/setup-peers.sh to make .venv-peers with it)")
+        return (python, false)
+    }
+    print("  DuckDB " + measure([python, "-c", "import duckdb; print(duckdb.__version__)"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
+    return (python, true)
+}
+
+/// Reads `paths` once, so every program measured reads them from memory alike, and
+/// prints the load average the figures are taken under.
+func warmPageCache(_ paths: [String]) {
+    _ = measure(["/bin/sh", "-c", "cat " + paths.map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"])
+    print("  load average before: \(loadAverage())")
+}
+
+/// The start of each DuckDB script: a connection on two threads, as the figures compare.
+let duckConnection = """
+con = duckdb.connect()
+con.execute("SET threads=2")
+con.execute("SET enable_progress_bar=false")
+"""
+
 @MainActor func sqlBenchmark(big: String, directory: String) {
     print("")
     print("--sql, end to end in child processes beside DuckDB (SET threads=2) and grep; best of 2, taken in turn")
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-        report("--sql figures", "skipped", target: "build csvfreeze first: swift build -c release")
-        return
-    }
-    let python = FileManager.default.currentDirectoryPath + "/.venv-peers/bin/python"
-    let hasDuckDB = FileManager.default.isExecutableFile(atPath: python)
-        && measure([python, "-c", "import duckdb"]).status == 0
-    if hasDuckDB {
-        print("  DuckDB " + measure([python, "-c", "import duckdb; print(duckdb.__version__)"]).output.trimmingCharacters(in: .whitespacesAndNewlines))
-    } else {
-        print("  DuckDB: skipped (run scripts/setup-peers.sh to make .venv-peers with it)")
-    }
+    guard let binary = builtCSVFreeze(for: "--sql figures") else { return }
+    let (python, hasDuckDB) = duckDBPython()
     let sales = directory + "/bench-1g-sales.csv"
     generate(sales, size: targetSize, header: "id,date,country,city,product,price,quantity,customer,note\n", row: salesRow)
-    // Warm the page cache for both files, so every program reads from memory alike.
-    _ = measure(["/bin/sh", "-c", "cat '\(big)' '\(sales)' > /dev/null"])
-    print("  load average before: \(loadAverage())")
+    warmPageCache([big, sales])
     let duckScript = """
     import csv, duckdb, sys
-    con = duckdb.connect()
-    con.execute("SET threads=2")
-    con.execute("SET enable_progress_bar=false")
+    \(duckConnection)
     out = csv.writer(sys.stdout, lineterminator="\\n")
     out.writerow(["header"])
     for row in con.execute(sys.argv[1]).fetchall(): out.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])

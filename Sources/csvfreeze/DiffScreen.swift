@@ -18,17 +18,8 @@ enum DiffScreen {
                     escapeDelay: Int?) -> Int32 {
         let paths = [oldPath, diffOptions.other]
         if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 2) }
-        for descriptor in wake {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        let wakeWrite = wake[1]
-        let news: @Sendable () -> Void = {
-            var byte = TerminalScreen.newsByte
-            _ = Glibc.write(wakeWrite, &byte, 1)
-        }
+        let wake = WakePipe(failureStatus: 2)
+        let news = wake.news
         // Both inputs open before the terminal is taken, so a bad path leaves it alone.
         var stores: [CellStore] = []
         for path in paths {
@@ -47,22 +38,11 @@ enum DiffScreen {
         var options = given
         // The marker and the key stay on the left.
         options.frozenColumns = max(given.frozenColumns, 1 + Set(diffOptions.keyColumns).count)
-        let session: TerminalSession
-        do {
-            session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
-        } catch {
-            fail(error.description, status: 2)
-        }
-        session.routeSignals(to: wakeWrite)
-        if mouse { session.enableMouse() }
-        var environment: [String: String] = [:]
-        for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        let historyPath = HistoryFile.path(environment: environment)
+        let session = TerminalScreen.startSession(theme: theme, escapeDelay: escapeDelay, mouse: mouse, signalsTo: wake)
+        let historyPath = HistoryFile.pathFromEnvironment
         let viewer = Viewer(source: rows, options: options, screenSize: session.size)
         viewer.history = HistoryFile.load(from: historyPath)
-        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wakeRead: wake[0]), clock: MonotonicClock(),
+        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wakeRead: wake.read), clock: MonotonicClock(),
                            reopen: { () throws(CellStoreError) -> CellStore in throw CellStoreError.closedInput })
         loop.run()
         session.end()

@@ -9,6 +9,15 @@ import Viewer
 /// on the way out, private to the user (mode 0600), through a temporary file renamed into
 /// place.
 enum HistoryFile {
+    /// The history file's path as this process's environment names it.
+    static var pathFromEnvironment: String? {
+        var environment: [String: String] = [:]
+        for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return path(environment: environment)
+    }
+
     static func path(environment: [String: String]) -> String? {
         if let path = environment["CSVFREEZE_HISTORY"] { return path.isEmpty ? nil : path }
         if let base = environment["XDG_STATE_HOME"], base.hasPrefix("/") { return base + "/csvfreeze/history" }

@@ -20,17 +20,8 @@ enum Session {
                     options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
         let options = given
-        var wake: [Int32] = [-1, -1]
-        guard pipe(&wake) == 0 else { fail("cannot create a pipe", status: 1) }
-        for descriptor in wake {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        let wakeWrite = wake[1]
-        let wakeLoop: @Sendable () -> Void = {
-            var byte = TerminalScreen.newsByte
-            _ = Glibc.write(wakeWrite, &byte, 1)
-        }
+        let wake = WakePipe(failureStatus: 1)
+        let wakeLoop = wake.news
         let path = inputs.first?.path
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
@@ -71,28 +62,17 @@ enum Session {
         // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
         let followNote = followNotice(first!, options: options)
         let notice = [followNote, note].compactMap { $0 }.joined(separator: "; ")
-        let session: TerminalSession
-        do {
-            session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
-        } catch {
-            fail(error.description, status: 2)
-        }
-        session.routeSignals(to: wakeWrite)
-        if mouse { session.enableMouse() }
+        let session = TerminalScreen.startSession(theme: theme, escapeDelay: escapeDelay, mouse: mouse, signalsTo: wake)
         var firstOptions = options
         if let shelf { firstOptions.place = "1/\(shelf.count)" }
         if followNote != nil { firstOptions.follows = false }
         var viewer: Viewer? = Viewer(store: first!, options: firstOptions, screenSize: session.size)
         first = nil
         if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
-        var environment: [String: String] = [:]
-        for name in ["CSVFREEZE_HISTORY", "XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        let historyPath = HistoryFile.path(environment: environment)
+        let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
         if !notice.isEmpty { viewer?.say(notice) }
-        let screen = TerminalScreen(session: session, wakeRead: wake[0])
+        let screen = TerminalScreen(session: session, wakeRead: wake.read)
         let loop: AppLoop
         if let shelf {
             // Each table shown for the first time gets the command line's view, named

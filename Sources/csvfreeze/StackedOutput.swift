@@ -347,7 +347,7 @@ final class Part {
 /// The next row of each sorted input, smallest key first (ties: the earlier input first,
 /// as the inputs are stacked).
 struct MergeHeap {
-    struct Entry {
+    struct Entry: HeapOrdered {
         var key: [UInt8]
         var part: Int
         var row: Row?
@@ -359,33 +359,9 @@ struct MergeHeap {
         }
     }
 
-    private var entries: [Entry] = []
+    private var heap = MinHeap<Entry>()
 
-    mutating func push(_ entry: Entry) {
-        entries.append(entry)
-        var child = entries.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entries[child].precedes(entries[parent]) else { break }
-            entries.swapAt(child, parent)
-            child = parent
-        }
-    }
+    mutating func push(_ entry: Entry) { heap.push(entry) }
 
-    mutating func pop() -> Entry? {
-        guard !entries.isEmpty else { return nil }
-        entries.swapAt(0, entries.count - 1)
-        let top = entries.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var first = parent
-            if left < entries.count && entries[left].precedes(entries[first]) { first = left }
-            if right < entries.count && entries[right].precedes(entries[first]) { first = right }
-            if first == parent { break }
-            entries.swapAt(parent, first)
-            parent = first
-        }
-        return top
-    }
+    mutating func pop() -> Entry? { heap.pop() }
 }

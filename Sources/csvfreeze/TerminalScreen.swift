@@ -6,6 +6,36 @@ import FreezeLayout
 import Terminal
 import Viewer
 
+/// The pipe that wakes the screen's loop: the loader writes `TerminalScreen.newsByte` to
+/// it (through `news`), signal handlers their number; both ends never block and are
+/// closed in a child process.
+struct WakePipe {
+    let read: Int32
+    let write: Int32
+
+    /// Opens the pipe, or says so and exits with `failureStatus` (a diff's trouble is 2,
+    /// the viewer's 1).
+    init(failureStatus: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fail("cannot create a pipe", status: failureStatus) }
+        for descriptor in ends {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        read = ends[0]
+        write = ends[1]
+    }
+
+    /// Tells the loop there is news (new rows, a finished pass).
+    var news: @Sendable () -> Void {
+        let descriptor = write
+        return {
+            var byte = TerminalScreen.newsByte
+            _ = Glibc.write(descriptor, &byte, 1)
+        }
+    }
+}
+
 /// The real screen: ncurses for drawing and keys, and a pipe that the loader (news) and
 /// signal handlers (their numbers) write to, polled together with the terminal.
 final class TerminalScreen: Screen {
@@ -14,6 +44,20 @@ final class TerminalScreen: Screen {
 
     let session: TerminalSession
     private let wakeRead: Int32
+
+    /// Takes the terminal (or says why not and exits with 2): signals are routed to the
+    /// wake pipe, the mouse is read when `mouse` is true.
+    static func startSession(theme: Theme, escapeDelay: Int?, mouse: Bool, signalsTo wake: WakePipe) -> TerminalSession {
+        let session: TerminalSession
+        do {
+            session = try TerminalSession(theme: theme, escapeDelay: escapeDelay)
+        } catch {
+            fail(error.description, status: 2)
+        }
+        session.routeSignals(to: wake.write)
+        if mouse { session.enableMouse() }
+        return session
+    }
 
     init(session: TerminalSession, wakeRead: Int32) {
         self.session = session

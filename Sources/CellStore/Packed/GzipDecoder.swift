@@ -5,8 +5,8 @@ import CZlib
 /// With an `indexBuilder`, it stops at every deflate block boundary (`Z_BLOCK`) so the
 /// builder can record access points for random access later (see `GzipIndex`).
 package final class GzipDecoder: PackedDecoder {
-    /// Heap-allocated: zlib checks that the stream it was set up with has not moved.
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let state = CStream(z_stream())
+    private var stream: UnsafeMutablePointer<z_stream> { state.pointer }
     private var isBetweenMembers = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
@@ -16,18 +16,9 @@ package final class GzipDecoder: PackedDecoder {
 
     package init(indexBuilder: GzipIndexBuilder? = nil) throws(PackedDamage) {
         self.indexBuilder = indexBuilder
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = csvfreeze_inflate_init2(stream, 31)
-        guard status == Z_OK else {
-            stream.deallocate()
-            throw PackedDamage(.setup("zlib could not start: \(status)"), at: 0)
-        }
-    }
-
-    deinit {
-        inflateEnd(stream)
-        stream.deallocate()
+        let status = csvfreeze_inflate_init2(state.pointer, 31)
+        guard status == Z_OK else { throw PackedDamage(.setup("zlib could not start: \(status)"), at: 0) }
+        state.end = { _ = inflateEnd($0) }
     }
 
     package var isAtBoundary: Bool { isBetweenMembers }
@@ -36,7 +27,7 @@ package final class GzipDecoder: PackedDecoder {
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
         try damage.throwIfLatched()
-        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
         var consumed = 0, produced = 0
         defer { indexBuilder?.keep(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
         while consumed < input.count && produced < output.count {
@@ -53,13 +44,9 @@ package final class GzipDecoder: PackedDecoder {
                 isBetweenMembers = false
                 indexBuilder?.memberStarts(atOutput: producedTotal)
             }
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: UInt8.self) + consumed)
-            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
-            stream.pointee.next_out = outBase.assumingMemoryBound(to: UInt8.self) + produced
-            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
-            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
-            let status = inflate(stream, indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK)
-            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            let flush = indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK
+            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
+                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { inflate($0, flush) }
             consumed += usedIn
             produced += madeOut
             consumedTotal += Int64(usedIn)

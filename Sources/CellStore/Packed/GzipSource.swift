@@ -87,6 +87,9 @@ final class SpanReader: Sendable {
 
     /// A cursor is used by one thread at a time: the one that took it from the pool.
     final class CursorBox: @unchecked Sendable {
+        // @unchecked, and why it is safe: a box is reachable from one place at a time,
+        // the `cursors` pool (under its lock) or the one `span(at:length:)` call that took
+        // it out, which alone inflates with the cursor before it puts the box back.
         let cursor: GzipCursor
         init(_ cursor: GzipCursor) { self.cursor = cursor }
     }

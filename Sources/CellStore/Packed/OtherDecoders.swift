@@ -69,15 +69,14 @@ package final class ZstdDecoder: PackedDecoder {
 
 /// xz through liblzma, concatenated streams and stream padding included.
 package final class XzDecoder: PackedDecoder {
-    private let stream: UnsafeMutablePointer<lzma_stream>
+    private let state = CStream(lzma_stream())
+    private var stream: UnsafeMutablePointer<lzma_stream> { state.pointer }
     private var ended = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
     private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: lzma_stream())
         // Files written in several blocks (xz -T) decode on two threads, as `xz -d` does;
         // past 64 MiB of buffers it falls back to one, so memory stays bounded.
         var options = lzma_mt()
@@ -85,16 +84,9 @@ package final class XzDecoder: PackedDecoder {
         options.threads = 2
         options.memlimit_threading = 64 << 20
         options.memlimit_stop = UInt64.max
-        let status = lzma_stream_decoder_mt(stream, &options)
-        guard status == LZMA_OK else {
-            stream.deallocate()
-            throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0)
-        }
-    }
-
-    deinit {
-        lzma_end(stream)
-        stream.deallocate()
+        let status = lzma_stream_decoder_mt(state.pointer, &options)
+        guard status == LZMA_OK else { throw PackedDamage(.setup("liblzma could not start: \(status.rawValue)"), at: 0) }
+        state.end = { lzma_end($0) }
     }
 
     package var isAtBoundary: Bool { ended }
@@ -132,30 +124,22 @@ package final class XzDecoder: PackedDecoder {
 
 /// bzip2 through libbz2; a stream that ends is followed by the next, as `bzip2 -d` reads them.
 package final class Bzip2Decoder: PackedDecoder {
-    private let stream: UnsafeMutablePointer<bz_stream>
+    private let state = CStream(bz_stream())
+    private var stream: UnsafeMutablePointer<bz_stream> { state.pointer }
     private var isBetweenStreams = false
-    private var isOpen = false
     private var consumedTotal: Int64 = 0
     /// Damage met after some output: that output is delivered first, the damage next call.
     private var damage = DamageLatch()
 
     package init() throws(PackedDamage) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: bz_stream())
         try open()
     }
 
     private func open() throws(PackedDamage) {
         let status = BZ2_bzDecompressInit(stream, 0, 0)
         guard status == BZ_OK else { throw PackedDamage(.setup("libbz2 could not start: \(status)"), at: consumedTotal) }
-        isOpen = true
+        state.end = { _ = BZ2_bzDecompressEnd($0) }
     }
-
-    deinit {
-        if isOpen { BZ2_bzDecompressEnd(stream) }
-        stream.deallocate()
-    }
-
 
     package var isAtBoundary: Bool { isBetweenStreams }
     package var consumedBytes: Int64 { consumedTotal }
@@ -163,23 +147,18 @@ package final class Bzip2Decoder: PackedDecoder {
     package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                         isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
         try damage.throwIfLatched()
-        guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
         var consumed = 0, produced = 0
         while consumed < input.count && produced < output.count {
             if isBetweenStreams {
                 BZ2_bzDecompressEnd(stream)
-                isOpen = false
-                stream.initialize(to: bz_stream())
+                state.end = nil
+                stream.pointee = bz_stream()
                 try open()
                 isBetweenStreams = false
             }
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: CChar.self) + consumed)
-            stream.pointee.avail_in = UInt32(min(input.count - consumed, Int(UInt32.max)))
-            stream.pointee.next_out = outBase.assumingMemoryBound(to: CChar.self) + produced
-            stream.pointee.avail_out = UInt32(min(output.count - produced, Int(UInt32.max)))
-            let inBefore = stream.pointee.avail_in, outBefore = stream.pointee.avail_out
-            let status = BZ2_bzDecompress(stream)
-            let usedIn = Int(inBefore - stream.pointee.avail_in), madeOut = Int(outBefore - stream.pointee.avail_out)
+            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
+                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { BZ2_bzDecompress($0) }
             consumed += usedIn
             produced += madeOut
             consumedTotal += Int64(usedIn)

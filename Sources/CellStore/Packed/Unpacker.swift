@@ -40,7 +40,9 @@ package final class Unpacker: Sendable {
     /// The encoding converted from once known, and where the text was not valid in it.
     private let encodingState = Mutex<(name: String?, problem: String?)>((nil, nil))
     private let raw: RawInput
-    private let indexBuilder: GzipIndexBuilderBox?
+    /// The gzip index the unpacking thread fills as it inflates; its builder is made on
+    /// that thread (`run`), the only one that touches it.
+    private let index: GzipIndex?
 
     /// Compressed input: a file read from its start, or a stream after the bytes that were
     /// read to recognize it.
@@ -84,19 +86,12 @@ package final class Unpacker: Sendable {
         }
     }
 
-    /// Wraps the builder so the unpacking thread alone touches it.
-    final class GzipIndexBuilderBox: @unchecked Sendable {
-        // Safe: created by the opener, then used only by the unpacking thread (`run`).
-        let builder: GzipIndexBuilder
-        init(_ builder: GzipIndexBuilder) { self.builder = builder }
-    }
-
     package init(compression: Compression?, transcoding: Transcoding = .none, raw: RawInput, index: GzipIndex? = nil) {
         self.compression = compression
         self.transcoding = transcoding
         self.raw = raw
         for _ in 0..<Unpacker.depth { free.signal() }
-        indexBuilder = index.map { GzipIndexBuilderBox(GzipIndexBuilder(index: $0)) }
+        self.index = index
     }
 
     /// Compressed bytes read so far (raw bytes, for a plain input being converted).
@@ -160,8 +155,8 @@ package final class Unpacker: Sendable {
         if let compression {
             let decoder: PackedDecoder
             do {
-                if compression == .gzip, let indexBuilder {
-                    decoder = try GzipDecoder(indexBuilder: indexBuilder.builder)
+                if compression == .gzip, let index {
+                    decoder = try GzipDecoder(indexBuilder: GzipIndexBuilder(index: index))
                 } else {
                     decoder = try compression.makeDecoder()
                 }
