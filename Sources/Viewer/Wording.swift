@@ -19,15 +19,7 @@ extension Wording {
     }
 
     /// `1234567` as `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
-    }
+    static func grouped(_ value: Int) -> String { value.grouped }
 
     /// "is" for one, "are" for any other count.
     static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }

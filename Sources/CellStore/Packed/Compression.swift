@@ -95,15 +95,7 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    static func grouped(_ value: Int64) -> String {
-        let digits = Array(String(value))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
-    }
+    static func grouped(_ value: Int64) -> String { value.grouped }
 }
 
 /// A streaming decoder for one compression format. Concatenated members, frames or
@@ -147,5 +139,19 @@ struct DamageLatch {
         guard produced > 0 else { throw damage }
         latched = damage
         return (consumed, produced)
+    }
+}
+
+extension BinaryInteger {
+    /// `1234567` as `1,234,567` (`-1,234` below zero): how counts and byte offsets are
+    /// said to users.
+    package var grouped: String {
+        let digits = Array(String(self.magnitude))
+        var text = self < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 }
