@@ -120,9 +120,9 @@ public final class OutputWriter {
                     return false
                 }
             } else {
-                var state = lines
-                withBuffer { state.append(row, to: &$0) }
-                lines = state
+                // In place: a copy of the state per record cost a retain and a release of each
+                // of its arrays, a sixth of the time.
+                withBuffer { lines.append(row, to: &$0) }
             }
         case .table:
             if row.continuesPrevious || row.continuesInNext {
