@@ -101,7 +101,7 @@ package struct RecordOrigin: Sendable, Equatable {
 extension Array where Element == Row {
     /// Notes on each row with a clipped cell where it starts: the `index`-th record from
     /// byte `offset` (rows in order from a record start).
-    mutating func noteOrigins(from offset: Int64) {
+    package mutating func noteOrigins(from offset: Int64) {
         for index in indices where !self[index].clipped.isEmpty {
             self[index].origin = RecordOrigin(offset: offset, recordsBefore: index)
         }

@@ -21,6 +21,8 @@ final class RecordSearch {
     private var splitter: WellQuotedSplitter
     /// Counters for tests: records parsed to confirm a candidate, and pieces parsed whole.
     private(set) var confirmations = 0
+    /// Where the piece being searched starts in the input (the buffer holds it from there).
+    private var pieceStart: Int64 = 0
     private(set) var parsedPieces = 0
 
     init(input: ScanInput, pattern: CompiledPattern, candidate: CompiledPattern?, recordCandidate: CompiledPattern? = nil,
@@ -52,8 +54,9 @@ final class RecordSearch {
     /// The columns of `row` whose cell matches, in order.
     func matchingColumns(_ row: Row) -> [Int] {
         if let column {
-            return cells.matches(row.field(column)) ? [column] : []
+            return matches(row, column) ? [column] : []
         }
+        if !row.clipped.isEmpty { return (0..<row.count).filter { matches(row, $0) } }
         // Each cell's bytes in place: a slice per cell cost a retain and a release.
         return row.bytes.withUnsafeBytes { bytes in
             var columns: [Int] = []
@@ -66,10 +69,23 @@ final class RecordSearch {
         }
     }
 
+    /// Whether cell `column` of `row` matches: the whole cell, read from the input when the
+    /// parser kept only its start (a cell over 1 MiB is matched whole, as it shows).
+    private func matches(_ row: Row, _ column: Int) -> Bool {
+        guard row.isClipped(column), let whole = InputCell(row: row, column: column, reader: input.reader) else {
+            return cells.matches(row.field(column))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(whole.length)
+        guard whole.read({ bytes.append(contentsOf: $0); return true }) else { return cells.matches(row.field(column)) }
+        return cells.matches(bytes[...])
+    }
+
     /// Calls `visit` with each record in `range` of `piece` that has a matching cell, in
     /// order, until it returns false; then returns false. `advance` hears of bytes done.
     func search(_ piece: ScanInput.Piece, range: Range<Int>, isCancelled: () -> Bool,
                 visit: (Int, [Int]) -> Bool) -> Bool {
+        pieceStart = piece.start
         if piece.isRaw, let candidates, Int64(buffer.count) >= piece.byteCount {
             return searchRaw(piece, candidates: candidates, range: range, isCancelled: isCancelled, visit: visit)
         }
@@ -84,10 +100,11 @@ final class RecordSearch {
         var record = piece.firstRecord
         var offset = piece.start
         func deliver() -> Bool {
-            for row in parser.takeRecords() {
+            for var row in parser.takeRecords() {
                 defer { record += 1 }
                 if record >= range.upperBound { return false }
                 if record >= range.lowerBound {
+                    if !row.clipped.isEmpty { row.origin = RecordOrigin(offset: piece.start, recordsBefore: record - piece.firstRecord) }
                     let columns = matchingColumns(row)
                     if !columns.isEmpty && !visit(record, columns) { return false }
                 }
@@ -120,7 +137,11 @@ final class RecordSearch {
         guard let parser = try? RecordParser(dialect: input.reader.dialect) else { return (true, 0) }
         parser.parse(bytes)
         parser.finish()
-        let rows = parser.takeRecords()
+        var rows = parser.takeRecords()
+        // `bytes` lie in the buffer, which holds the piece: where its records start in the input.
+        if let start = bytes.baseAddress, let base = buffer.baseAddress {
+            rows.noteOrigins(from: pieceStart + Int64(start - UnsafeRawPointer(base)))
+        }
         for (offset, row) in rows.enumerated() where range.contains(firstRecord + offset) {
             let columns = matchingColumns(row)
             if !columns.isEmpty && !visit(firstRecord + offset, columns) { return (false, rows.count) }

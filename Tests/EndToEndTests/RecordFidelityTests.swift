@@ -112,7 +112,7 @@ struct RecordFidelityTests {
         #expect(screen.contains { $0.contains("row 1 has more than 1,048,576 fields") })
     }
 
-    @Test("a cell of 3 MB is shown whole by the inspector and printed whole by --echo cell and --echo row, from a file and a pipe",
+    @Test("a cell of 3 MB is matched whole by a filter, shown whole by the inspector and printed whole by --echo cell and --echo row, from a file and a pipe",
           arguments: [false, true])
     func longCell(throughPipe: Bool) throws {
         let directory = try Paths.temporaryDirectory()
@@ -123,6 +123,14 @@ struct RecordFidelityTests {
         try Data(text.utf8).write(to: url)
         let out = directory.appendingPathComponent("out").path
         let input = throughPipe ? "cat \(shellQuote(url.path)) | \(shellQuote(binary))" : "\(shellQuote(binary)) \(shellQuote(url.path))"
+        if !throughPipe {
+            // A filter matches the whole cell, past its first MiB.
+            for arguments in [["--filter", "THE END"], ["--filter-column", "text=END$"]] {
+                let filtered = try run([binary] + arguments + ["--output", "csv", "--columns", "id,text", url.path])
+                #expect(filtered.status == 0 && filtered.text.hasPrefix("id,text\n1,\"0123") && filtered.text.hasSuffix("THE END\"\n"),
+                        "\(arguments): \(filtered.text.prefix(40)) \(filtered.stderr)")
+            }
+        }
         // The inspector reads the cell from the input: its true size in the title, its end after G.
         let viewer = try TmuxPane(input, width: 70, height: 12)
         try viewer.waitFor("the first screen") { $0.contains { $0.contains("row 1/2") } }

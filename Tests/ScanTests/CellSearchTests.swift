@@ -101,23 +101,22 @@ struct CellSearchTests {
         #expect(found == [1, 2])
     }
 
-    @Test("a cell clipped by the parser ends where the parser says, for $ too")
-    func clipped() throws {
+    @Test("a cell longer than the parser keeps is matched whole, read from the input: past its first MiB, and $ at its true end",
+          arguments: [4 << 20, 64])
+    func clippedMatchedWhole(pieceLimit: Int64) throws {
         let limit = RecordParser.Limits().cell
-        let long = String(repeating: "x", count: limit - 3) + "foo" + String(repeating: "y", count: 10)
-        let csv = "a,b\n1,\(long)\n2,foo\n"
+        let long = String(repeating: "x", count: limit - 3) + "foo" + String(repeating: "y,\"", count: 10) + "MARK" + "z"
+        let csv = "a,b\n1,\"\(long.replacingOccurrences(of: "\"", with: "\"\""))\",after\n2,foo\n"
         let store = CellStore(bytes: Array(csv.utf8), checkpointSpacing: 8)
         let input = try #require(ScanInput(store: store))
-        var search = CellSearch(input: input, pattern: try SearchPattern(text: "foo$").compile(), column: nil)
-        search.pieceLimit = 4 << 20
-        #expect(search.searchesRawBytes)
-        let matcher = PatternMatcher(search.pattern)
-        let expected = try RecordParser.records(in: Array(csv.utf8), dialect: Dialect()).enumerated().compactMap { number, row in
-            (0..<row.count).contains { matcher.matches(row.field($0)) } ? number : nil
+        for (pattern, column, expected) in [("foo$", nil, [2]), ("z$", nil, [1]), ("MARK", nil, [1]), ("y,\"y", 1, [1]),
+                                            ("MARK", 0, []), ("^after$", nil, [1])] as [(String, Int?, [Int])] {
+            var search = CellSearch(input: input, pattern: try SearchPattern(text: pattern, column: column).compile(), column: column)
+            search.pieceLimit = pieceLimit
+            var found: [Int] = []
+            search.forEachMatch(in: 0..<store.rowCount, control: ScanControl()) { record, _ in found.append(record); return true }
+            #expect(found == expected, "\(pattern) in column \(column.map(String.init) ?? "any")")
         }
-        var found: [Int] = []
-        search.forEachMatch(in: 0..<store.rowCount, control: ScanControl()) { record, _ in found.append(record); return true }
-        #expect(found == expected)
     }
 
     @Test("pieces without a candidate are never parsed; a well-quoted file parses only the hit's record")
