@@ -11,7 +11,7 @@ import Viewer
 /// `--diff OTHER`: the options that compare FILE (the old table) with OTHER (the new one).
 struct DiffOptions: ParsableArguments {
     @Option(name: .customLong("diff"),
-            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table). Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
+            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table); Ctrl-S on screen writes every row so, the ! row first. Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
                                valueName: "other"))
     var other: String?
 
