@@ -28,6 +28,8 @@ static inline int cf_attr_reverse(void) { return (int)A_REVERSE; }
 static inline int cf_attr_underline(void) { return (int)A_UNDERLINE; }
 static inline int cf_attr_dim(void) { return (int)A_DIM; }
 static inline int cf_attr_italic(void) { return (int)A_ITALIC; }
+/* The attributes the terminal can show (its terminfo), so a missing one gets a stand-in. */
+static inline int cf_term_attrs(void) { return (int)term_attrs(); }
 static inline int cf_attr_normal(void) { return (int)A_NORMAL; }
 static inline int cf_key_code_yes(void) { return KEY_CODE_YES; }
 static inline int cf_key_resize(void) { return KEY_RESIZE; }

@@ -24,8 +24,9 @@ package final class DiffRows: PairedRows, SavedRows {
     private var order: [Int] = []
     private var header = Row()
     private var entries: DiffEntries
-    /// Stretches of data rows (by index from 0) that show a difference, in order, next
-    /// ones joined: for `(` and `)`.
+    /// Stretches of data rows (by index from 0) of the records the status line counts
+    /// (changed, added, removed), in order, next ones joined: for `(` and `)`. A `+` row
+    /// (a value only in an added column) is not one: its value is marked as a cell.
     private var differences: [Range<Int>] = []
     private var statistics = DiffStatistics()
     /// Why the comparison stopped, if it failed.
@@ -156,7 +157,7 @@ package final class DiffRows: PairedRows, SavedRows {
         case .added: kind = DiffEntries.added
         case .removed: kind = DiffEntries.removed
         }
-        if kind != DiffEntries.same {
+        if kind != DiffEntries.same && kind != DiffEntries.filled {
             let index = entries.count
             if let last = differences.last, last.upperBound == index {
                 differences[differences.count - 1] = last.lowerBound..<(index + 1)
@@ -218,17 +219,27 @@ package final class DiffRows: PairedRows, SavedRows {
             }
         }
         guard record > 0 && record <= entries.count else { return .none }
-        // The row's kind is in the runs; only which cells changed needs the cells.
-        switch entries.entry(record - 1).kind {
+        // The row's kind is in the runs; only which cells changed, or hold a value, needs the cells.
+        let kind = entries.entry(record - 1).kind
+        switch kind {
         case DiffEntries.added: return .added
         case DiffEntries.removed: return .removed
-        case DiffEntries.changed:
-            if column <= 0 { return .changed }
-            guard let made = made[record] ?? (row(record) != nil ? made[record] : nil) else { return .none }
-            return made.changed.contains(column) ? .changedCell : .none
-        case DiffEntries.filled: return column <= 0 ? .added : .none
-        default: return .none
+        case DiffEntries.changed where column <= 0: return .changed
+        // A `+` row's marker; its number stays plain, as it is no change `)` goes to.
+        case DiffEntries.filled where column <= 0: return column == 0 ? .added : .none
+        default: break
         }
+        // A record both tables have: its changed cells, and the values of a column only one
+        // table has (an added column's in the added style, a removed one's in the removed).
+        guard column >= 1, column <= order.count, let columns else { return .none }
+        let status = columns.columns[order[column - 1]].status
+        guard kind == DiffEntries.changed || status == .removed || (status == .added && kind == DiffEntries.filled) else {
+            return .none
+        }
+        guard let made = made[record] ?? (row(record) != nil ? made[record] : nil) else { return .none }
+        if made.changed.contains(column) { return .changedCell }
+        guard status == .added || status == .removed, !made.row.field(column).isEmpty else { return .none }
+        return status == .added ? .added : .removed
     }
 
     package func row(_ record: Int, side: PairedSide) -> Row? {

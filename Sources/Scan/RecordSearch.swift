@@ -48,6 +48,12 @@ final class RecordSearch {
     /// one record in this many held a candidate: a match in 3 % of the records (a city in a
     /// column) is confirmed record by record, a pattern found in most records is parsed.
     static let denseCandidates = 4
+    /// True when `confirmed` candidates among the first `records` records of a piece make
+    /// it dense (see `candidatesBeforeParsing` and `denseCandidates`).
+    static func isDense(confirmed: Int, of records: Int) -> Bool {
+        confirmed >= candidatesBeforeParsing && confirmed * denseCandidates >= records
+    }
+
     /// The longest cell the parser keeps whole.
     static let longestWholeCell = RecordParser.Limits().cell
 
@@ -170,8 +176,7 @@ final class RecordSearch {
             if isCancelled() { return false }
             if record >= range.upperBound { return true }
             // When candidates are many, one parse of the rest beats a parse per record.
-            let isDense = confirmed >= Self.candidatesBeforeParsing
-                && confirmed * Self.denseCandidates >= record - piece.firstRecord
+            let isDense = Self.isDense(confirmed: confirmed, of: record - piece.firstRecord)
             let found = isDense ? .gaveUp : candidates.firstMatch(in: bytes, from: recordStart)
             guard case .match(let match) = found else {
                 if found == .none { return true }
@@ -254,8 +259,7 @@ final class RecordSearch {
         while recordStart < filled {
             if isCancelled() { return false }
             if record >= range.upperBound { return true }
-            let isDense = confirmed >= Self.candidatesBeforeParsing
-                && confirmed * Self.denseCandidates >= record - piece.firstRecord
+            let isDense = Self.isDense(confirmed: confirmed, of: record - piece.firstRecord)
             // Candidates in most records: every record is confirmed, with no search for them.
             let found = isDense ? .match(recordStart..<recordStart) : candidates.firstMatch(in: bytes, from: recordStart)
             guard case .match(let match) = found else {

@@ -481,6 +481,9 @@ package final class TerminalSession {
         }
         let bold = cf_attr_bold(), reverse = cf_attr_reverse(), dim = cf_attr_dim(), italic = cf_attr_italic()
         func pair(_ number: Int32) -> Int32 { hasColors ? cf_color_pair(number) : 0 }
+        // Without colour a removed row is dim; a terminal that cannot dim (vt100) shows it
+        // reversed, bold and underlined, the one mix no other mark or the cursor uses.
+        let removedShape = cf_term_attrs() & dim != 0 ? dim : reverse | bold | cf_attr_underline()
         attributes = Style.allCases.map { style in
             switch style {
             case .plain: return cf_attr_normal()
@@ -497,11 +500,12 @@ package final class TerminalSession {
             case .indicator: return pair(4) | bold
             case .preamble: return pair(1) | (hasColors ? 0 : dim)
             case .match: return bold | cf_attr_underline() | pair(2)
-            // In mono too, each of a diff's marks reads apart: added bold, removed dim, a
+            // In mono too, each of a diff's marks reads apart: added bold, removed dim (see
+            // `removedShape`), a
             // changed row's marker underlined, a changed cell reversed and underlined (the
             // cursor is reversed alone).
             case .added: return bold | pair(5)
-            case .removed: return pair(6) | (hasColors ? 0 : dim)
+            case .removed: return pair(6) | (hasColors ? 0 : removedShape)
             case .changed: return cf_attr_underline() | pair(7)
             case .changedCell: return reverse | cf_attr_underline() | pair(7)
             // A name the file does not hold: the header's colour, dim and italic instead of

@@ -487,3 +487,83 @@ extension DiffScreenTests {
         #expect(sideBySideSteps > 20, "\(sideBySideSteps) steps side by side")
     }
 }
+
+/// A column only the new table has (`tier`) and one only the old has (`gone`): records 2
+/// and 4 differ only by a `tier` value (daff's `+`), 3 changed, 5 removed, 7 added.
+private let oldWithGone = "id,name,gone\n1,Ann,\n2,Bo,b\n3,Cy,c\n4,Di,\n5,Ed,e\n6,Flo,\n"
+private let newWithTier = "id,name,tier\n1,Ann,\n2,Bo,silver\n3,Cyd,gold\n4,Di,bronze\n6,Flo,\n7,Gus,iron\n"
+
+extension DiffScreenTests {
+    @Test(") and ( step through the changed, added and removed records the status line counts, not rows that only fill an added column")
+    func changesSkipFilledRows() throws {
+        let (viewer, rows) = try diffViewer(old: oldWithGone, new: newWithTier, key: ["id"], width: 80)
+        #expect(viewer.frame().line(8).hasSuffix("1 changed, 1 added, 1 removed "), "\(viewer.frame().line(8))")
+        #expect(rows.counts.changed == 1 && rows.counts.added == 1 && rows.counts.removed == 1)
+        #expect(viewer.frame().line(2).hasPrefix("  2 +    2│"), "\(viewer.frame().lines.joined(separator: "\n"))")
+        var visited: [Int] = []
+        for _ in 0..<4 {
+            viewer.handle(key: .character(")"))
+            visited.append(viewer.cursorRow)
+        }
+        #expect(visited == [2, 4, 6, 6] && viewer.message == "no change after this row", "\(visited)")
+        visited = []
+        for _ in 0..<3 {
+            viewer.handle(key: .character("("))
+            visited.append(viewer.cursorRow)
+        }
+        #expect(visited == [4, 2, 2] && viewer.message == "no change before this row", "\(visited)")
+        // In a filtered view too: `.` on the marker keeps the `+` rows, ) and ( pass them.
+        let (all, _) = try diffViewer(old: oldWithGone, new: newWithTier, key: ["id"], width: 80)
+        all.handle(.filter(".", columnOnly: true))
+        try refresh(all, until: "the filter's rows") { all.dataRowCount == 5 && !all.frame().line(8).contains("filtering") }
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 1 && all.frame().line(2).hasPrefix("  3 ->"), "\(all.frame().lines.joined(separator: "\n"))")
+        all.handle(key: .character(")"))
+        #expect(all.cursorRow == 3)
+        all.handle(key: .character("("))
+        #expect(all.cursorRow == 1)
+        all.handle(key: .character("("))
+        #expect(all.cursorRow == 1 && all.message == "no change before this row")
+        // Only values in a column one table lacks: no change to go to.
+        let (filledOnly, _) = try diffViewer(old: "id,name\n1,Ann\n", new: "id,name,tier\n1,Ann,silver\n", key: ["id"], width: 80)
+        filledOnly.handle(key: .character(")"))
+        #expect(filledOnly.cursorRow == 0 && filledOnly.message == "no changes")
+    }
+
+    @Test("the filled cells of an added column are styled as added, of a removed column as removed, on the one table and side by side")
+    func columnOnlyOneTableHas() throws {
+        let (viewer, _) = try diffViewer(old: oldWithGone, new: newWithTier, key: ["id"], width: 80)
+        viewer.handle(key: .character("G"))   // the cursor on the last row, out of the way
+        let frame = viewer.frame()
+        let expected: [String] = [
+            "  # @@  id│name   gone tier                                                     ",
+            "  1      1│Ann                                                                  ",
+            "  2 +    2│Bo     b    silver                                                   ",
+            "  3 ->   3│Cy→Cyd c    gold                                                     ",
+            "  4 +    4│Di          bronze                                                   ",
+            "  5 ---  5│Ed     e                                                             ",
+            "  6      6│Flo                                                                  ",
+            "  7 +++  7│Gus         iron                                                     ",
+        ]
+        #expect(Array(frame.lines.prefix(8)) == expected, "\(frame.lines.joined(separator: "\n"))")
+        // The `+` row: its marker added, its number and common cells plain, the value in tier added.
+        #expect(style(frame, "+", line: 2) == .added && style(frame, "2", line: 2) == .rowNumber)
+        #expect(style(frame, "Bo", line: 2) == .plain)
+        #expect(style(frame, "silver", line: 2) == .added && style(frame, "bronze", line: 4) == .added)
+        // A value only the old table's column holds, in a record both have: removed.
+        #expect(style(frame, "b", line: 2, from: 12) == .removed && style(frame, "c", line: 3, from: 12) == .removed)
+        // A changed record: its changed cell, and the added column's value as added.
+        #expect(style(frame, "Cy→Cyd", line: 3) == .changedCell && style(frame, "gold", line: 3) == .added)
+        // Empty cells of those columns stay plain.
+        #expect(frame.style(x: 18, y: 1) == .plain && frame.style(x: 23, y: 1) == .plain)
+        #expect(style(frame, "Ann", line: 1) == .plain && style(frame, "Flo", line: 6) == .plain)
+
+        viewer.handle(key: .character("D"))
+        let sides = viewer.frame()
+        let right = try #require(sides.line(1).firstIndex(of: "║")).utf16Offset(in: sides.line(1)) + 1
+        #expect(style(sides, "silver", line: 2, from: right) == .added && style(sides, "gold", line: 3, from: right) == .added,
+                "\(sides.lines.joined(separator: "\n"))")
+        #expect(style(sides, "b", line: 2, from: 12) == .removed && style(sides, "Bo", line: 2, from: right) == .plain)
+        #expect(style(sides, "+", line: 2, from: right) == .added && style(sides, "Bo", line: 2) == .plain)
+    }
+}

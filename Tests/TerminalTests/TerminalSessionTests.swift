@@ -43,11 +43,12 @@ struct TerminalSessionTests {
         #expect(session.screenLine(0).hasPrefix(String(repeating: "z", count: min(width, 10))))
     }
 
-    @Test("a diff's marks read apart in every theme, mono too: by attributes, not only colour", arguments: [Theme.mono, .dark, .light])
-    func diffStyles(theme: Theme) throws {
+    @Test("a diff's marks read apart in every theme, mono too: by attributes, not only colour, also where the terminal cannot dim",
+          arguments: [Theme.mono, .dark, .light], ["xterm-256color", "vt100"])
+    func diffStyles(theme: Theme, type: String) throws {
         setlocale(LC_ALL, "C.UTF-8")
         let session = try TerminalSession(input: open("/dev/null", O_RDONLY), output: open("/dev/null", O_WRONLY),
-                                          type: "xterm-256color", theme: theme)
+                                          type: type, theme: theme)
         defer { session.end() }
         let marks: [Style] = [.added, .removed, .changed, .changedCell]
         let drawn = (marks + [.plain, .cursor, .match]).map(session.attributes(of:))
@@ -55,8 +56,8 @@ struct TerminalSessionTests {
         // Without colour, what is left (bold, dim, underline, reverse) must still tell them apart.
         guard theme == .mono else { return }
         let colourless = ~cf_color_pair(255)
-        let shapes = marks.map { session.attributes(of: $0) & colourless }
-        #expect(Set(shapes).count == marks.count && !shapes.contains(cf_attr_normal()))
+        let shapes = (marks + [.plain, .cursor, .match]).map { session.attributes(of: $0) & colourless & cf_term_attrs() }
+        #expect(Set(shapes).count == shapes.count, "\(type): what the terminal can show tells each mark apart")
     }
 
     @Test("keys decode to the viewer's keys")
