@@ -11,7 +11,7 @@ import Table
 /// one, or both, kept as runs (a run of rows whose records follow one another on both
 /// sides costs one entry), and its cells are read from the inputs when shown, or by a
 /// pass through `snapshot()`.
-package final class DiffRows: PairedRows {
+package final class DiffRows: PairedRows, SavedRows {
     package let name: String
     package let wake: @Sendable () -> Void
     private let stores: [CellStore]
@@ -299,7 +299,10 @@ package final class DiffRows: PairedRows {
     /// The counts so far (all of them once complete).
     package var counts: DiffStatistics { statistics }
 
-    package func snapshot() -> RowSnapshot? {
+    package func snapshot() -> RowSnapshot? { snapshot(asText: false) }
+
+    /// The rows, with `asText` as daff's text has them (`DiffText`) rather than as shown.
+    private func snapshot(asText: Bool) -> RowSnapshot? {
         guard let columns, inputs.count == 2 else { return nil }
         if !isComplete { isSnapshotPartial = true }
         let entries = self.entries, header = self.header, order = self.order
@@ -314,9 +317,19 @@ package final class DiffRows: PairedRows {
                 guard let entry else { return header }
                 let oldRow = entry.old.flatMap { read[0][$0.record] }
                 let newRow = entry.new.flatMap { read[1][$0.record] }
+                if asText { return DiffRows.text(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order) }
                 return DiffRows.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order).row
             }
         }
+    }
+
+    /// Ctrl-S writes daff's text (see `SavedRows`).
+    package func savedSnapshot() -> RowSnapshot? { snapshot(asText: true) }
+
+    /// daff's `!` row in the shown order, when the columns differ.
+    package var savedRowsAbove: [Row] {
+        guard let columns, let schema = DiffText.schemaRow(columns, order: order) else { return [] }
+        return [schema]
     }
 
     /// Records `refs` of one input, on any thread: each from its offset where it is known,

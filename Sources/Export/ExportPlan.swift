@@ -16,6 +16,9 @@ package struct ExportPlan: Sendable {
     package var columns: [Int]?
     /// False when a record's own bytes must never stand for it (cells are always written).
     package var allowsRawBytes = true
+    /// Rows written before the header rows, chosen columns as the others (a diff's `!`
+    /// schema row on Ctrl-S); only over a snapshot.
+    package var rowsAbove: [Row] = []
     /// Records whose first cell is written empty (a sheet's `(empty)`).
     package var emptiedFirstCells: Set<Int> = []
     /// Data rows written at most (nil: every one, following the input as it grows).
@@ -45,12 +48,17 @@ package struct ExportPlan: Sendable {
     }
 
     /// The view as it is: its header rows, its rows in its order, its columns. With
-    /// `asOfNow`, an input still loading is written as far as it has been read. Nil when
-    /// the view's source can be read neither as a file nor as a snapshot.
-    package init?(view: TableView, asOfNow: Bool = false) {
+    /// `asOfNow`, an input still loading is written as far as it has been read. With
+    /// `asSaved`, a source with a text of its own (`SavedRows`: a diff's daff text) writes
+    /// that. Nil when the view's source can be read neither as a file nor as a snapshot.
+    package init?(view: TableView, asOfNow: Bool = false, asSaved: Bool = false) {
         if let store = view.file {
             self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
                       headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
+        } else if asSaved, let saved = view.source as? any SavedRows, let snapshot = saved.savedSnapshot() {
+            self.init(snapshot: snapshot, headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown,
+                      name: view.source.name)
+            rowsAbove = saved.savedRowsAbove
         } else if let snapshot = view.source.snapshot() {
             self.init(snapshot: snapshot, headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown,
                       name: view.source.name)

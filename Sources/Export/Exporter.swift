@@ -156,9 +156,11 @@ package final class Exporter {
 
     // MARK: Rows in memory
 
-    /// Writes a snapshot's rows (a sheet's): its header rows, then its rows in the view's order.
+    /// Writes a snapshot's rows (a sheet's): the rows above, its header rows, then its rows
+    /// in the view's order.
     private func writeSnapshot(_ snapshot: RowSnapshot, writer: RecordWriting) {
         self.writer = writer
+        for row in plan.rowsAbove where !isStopped { writeCells(row, record: -1) }
         let headers = min(plan.headerRows, snapshot.count)
         snapshot.forEachRow(in: 0..<headers) { record, row in
             writeCells(row, record: record)

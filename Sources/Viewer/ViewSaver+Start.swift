@@ -19,9 +19,9 @@ extension ViewSaver {
 
     /// Ctrl-S's input: writes `view` (its first `rowLimit` rows, the rows known now) to
     /// `text` (a path; `~/` is the home directory), as TSV when it ends in `.tsv`, else CSV,
-    /// as `--output` writes the same view. An existing file is overwritten only when the
-    /// user said so; the file being viewed never is. A sheet leaves out the columns it
-    /// only draws (`sheetSaving`).
+    /// as `--output` writes the same view (a diff: daff's text, as `--diff --output`). An
+    /// existing file is overwritten only when the user said so; the file being viewed
+    /// never is. A sheet leaves out the columns it only draws (`sheetSaving`).
     static func start(to text: String, overwrite: Bool, view table: TableView, rowLimit: Int,
                       sheetSaving: SheetSaving?) -> Start {
         var path = text.trimmingSpaces
@@ -34,8 +34,9 @@ extension ViewSaver {
             if !overwrite { return .asksOverwrite(path) }
         }
         if let file = table.file, file.dialect == nil { return .refused("nothing to write yet") }
-        // What --output writes for the same view: the rows known now, in its order.
-        guard var plan = ExportPlan(view: table, asOfNow: !table.source.isComplete) else {
+        // What --output writes for the same view: the rows known now, in its order; a
+        // diff's as daff's text, the `!` row first (`SavedRows`).
+        guard var plan = ExportPlan(view: table, asOfNow: !table.source.isComplete, asSaved: true) else {
             return .refused("nothing to write yet")
         }
         plan.rowLimit = rowLimit

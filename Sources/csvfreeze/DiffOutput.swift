@@ -11,7 +11,7 @@ import Viewer
 /// `--diff OTHER`: the options that compare FILE (the old table) with OTHER (the new one).
 struct DiffOptions: ParsableArguments {
     @Option(name: .customLong("diff"),
-            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table). Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
+            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table); Ctrl-S on screen writes every row so, the ! row first. Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
                                valueName: "other"))
     var other: String?
 
@@ -105,17 +105,7 @@ enum DiffOutput {
     static func write(_ diff: TableDiff, old: DiffInput, new: DiffInput, context: Int, format: OutputFormat, to writer: OutputWriter) {
         let columns = diff.columns
         let header = Row(cells: ["@@"] + columns.columns.map(\.name))
-        var schema: Row?
-        if !columns.isSameSchema {
-            schema = Row(cells: ["!"] + columns.columns.map { column in
-                switch column.status {
-                case .common: return ""
-                case .added: return "+++"
-                case .removed: return "---"
-                case .moved: return ":"
-                }
-            })
-        }
+        let schema = DiffText.schemaRow(columns, order: Array(columns.columns.indices))
         if format == .jsonl {
             // The header names the keys; the schema row is then a record like the others.
             writer.write(header)
@@ -156,49 +146,8 @@ enum DiffOutput {
                 fail("\(input.name): record \(ref.record + 1) has a cell longer than 1 MiB or more than \(RecordParser.Limits.fieldLimit) fields, more than --diff writes", status: 2)
             }
         }
-        let changed = Set(row.changedColumns)
-        var arrow: [UInt8] = Array("->".utf8)
-        if row.kind == .changed, let oldRow = row.oldRow, let newRow = row.newRow {
-            func holdsArrow(_ place: Int) -> Bool {
-                let column = columns.columns[place]
-                return [oldRow.field(column.old ?? -1), newRow.field(column.new ?? -1)].contains { contains($0, arrow) }
-            }
-            while changed.contains(where: holdsArrow) { arrow.insert(UInt8(ascii: "-"), at: 0) }
-        }
-        var bytes: [UInt8] = []
-        var ends: [Int] = []
-        let action: String
-        switch row.kind {
-        case .same: action = row.hasNewColumnValues ? "+" : ""
-        case .changed: action = String(decoding: arrow, as: UTF8.self)
-        case .added: action = "+++"
-        case .removed: action = "---"
-        }
-        bytes.append(contentsOf: action.utf8)
-        ends.append(bytes.count)
-        for (place, column) in columns.columns.enumerated() {
-            let oldCell = column.old.flatMap { row.oldRow?.field($0) }
-            let newCell = column.new.flatMap { row.newRow?.field($0) }
-            if changed.contains(place), let oldCell, let newCell {
-                bytes.append(contentsOf: oldCell)
-                bytes.append(contentsOf: arrow)
-                bytes.append(contentsOf: newCell)
-            } else if let cell = row.kind == .removed ? oldCell : newCell ?? oldCell {
-                bytes.append(contentsOf: cell)
-            }
-            ends.append(bytes.count)
-        }
-        return Row(bytes: bytes, ends: ends)
-    }
-
-    static func contains(_ cell: ArraySlice<UInt8>, _ arrow: [UInt8]) -> Bool {
-        guard cell.count >= arrow.count else { return false }
-        var index = cell.startIndex
-        while index + arrow.count <= cell.endIndex {
-            if cell[index..<(index + arrow.count)].elementsEqual(arrow) { return true }
-            index += 1
-        }
-        return false
+        return DiffText.row(kind: row.kind, fillsAddedColumns: row.hasNewColumnValues, old: row.oldRow, new: row.newRow,
+                            changed: Set(row.changedColumns), columns: columns, order: Array(columns.columns.indices))
     }
 
     /// `--summary`: one row per shown column with its status and how many cells changed.

@@ -171,15 +171,37 @@ struct DiffScreenTests {
         #expect(viewer.frame().lines[2].contains("Nice") && viewer.frame().lines[5].contains("Rome"))
     }
 
-    @Test("Ctrl-S writes the diff as shown: the marker column, the cells old→new")
+    @Test("Ctrl-S writes the diff as daff reads it: the marker column, the cells old->new")
     func save() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        #expect(try saved(viewer) == "@@,id,name,city\n,1,Ann,Oslo\n->,2,Bo,Lyon->Bergen\n---,3,Cy,Rome\n,4,Di,Pisa\n+++,5,Ed,Nice\n")
+    }
+
+    @Test("Ctrl-S of a diff whose columns differ writes daff's ! row first, as --diff --output csv does")
+    func saveSchemaRow() throws {
+        let new = "id,name,city,tier\n1,Ann,Oslo,\n2,Bo,Bergen,gold\n4,Di,Pisa,\n5,Ed,Nice,silver\n6,x->z,Rome,\n"
+        let (viewer, _) = try diffViewer(old: oldTable + "6,x->y,Rome\n", new: new, key: ["id"])
+        // A value holding -> lengthens that row's arrow, as daff does.
+        #expect(try saved(viewer) == "!,,,,+++\n@@,id,name,city,tier\n,1,Ann,Oslo,\n->,2,Bo,Lyon->Bergen,gold\n---,3,Cy,Rome,\n"
+                + ",4,Di,Pisa,\n+++,5,Ed,Nice,silver\n-->,6,x->y-->x->z,Rome,\n")
+        // Filtered, sorted and a column hidden: the ! row still first, in the columns shown.
+        viewer.handle(.filter("^(->|-->|\\+\\+\\+)$", columnOnly: false))
+        try refresh(viewer, until: "the filter") { viewer.dataRowCount == 3 && !viewer.frame().line(8).contains("filtering") }
+        viewer.handle(.moveRight)   // the id
+        viewer.handle(.sort(descending: true, adding: false))
+        try refresh(viewer, until: "the sort") { viewer.frame().line(1).contains("x->y") }
+        viewer.handle(.moveRight)   // the name
+        viewer.handle(.hideColumn)
+        #expect(try saved(viewer) == "!,,,+++\n@@,id,city,tier\n-->,6,Rome,\n+++,5,Nice,silver\n->,2,Lyon->Bergen,gold\n")
+    }
+
+    /// What Ctrl-S writes of `viewer`.
+    private func saved(_ viewer: Viewer) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-diff-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         viewer.handle(.saveTo(path, overwrite: false))
-        try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true }
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-                == "@@,id,name,city\n,1,Ann,Oslo\n->,2,Bo,Lyon→Bergen\n---,3,Cy,Rome\n,4,Di,Pisa\n+++,5,Ed,Nice\n")
+        try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true && viewer.message?.hasSuffix(path) == true }
+        return try String(contentsOfFile: path, encoding: .utf8)
     }
 
     @Test("the frequency sheet of the marker column counts the rows of each kind")
@@ -431,7 +453,7 @@ extension DiffScreenTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         viewer.handle(.saveTo(path, overwrite: false))
         try refresh(viewer, until: "the file written") { viewer.message?.hasPrefix("wrote") == true }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "@@,id,name,city\n---,3,Cy,Rome\n->,2,Bo,Lyon→Bergen\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "@@,id,name,city\n---,3,Cy,Rome\n->,2,Bo,Lyon->Bergen\n")
         lines = viewer.frame().lines
         #expect(lines[0].contains("║"))
     }

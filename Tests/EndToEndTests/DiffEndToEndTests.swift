@@ -186,6 +186,72 @@ struct DiffEndToEndTests {
         }
     }
 
+    /// Old and new tables whose columns differ (`gone` removed, `tier` added, `a` moved when
+    /// `moves`), with changed, added and removed records and values holding `,`, `"`, `->`
+    /// and a line break.
+    func schemaChange(moves: Bool) -> (old: String, new: String) {
+        var old = "id,a,b,gone\n", new = moves ? "id,b,a,tier\n" : "id,a,b,tier\n"
+        for id in 1...30 {
+            let a = id % 7 == 0 ? "x->y \(id)" : id % 5 == 0 ? "\"say \"\"hi\"\", \(id)\"" : "a\(id)"
+            let b = id == 12 ? "\"two\nlines\"" : "b\(id)"
+            if id % 9 != 4 { old += "\(id),\(a),\(b),g\(id)\n" }
+            if id % 11 != 6 {
+                let newA = id % 4 == 0 ? (id % 7 == 0 ? "x->z \(id)" : "A\(id)") : a
+                new += "\(id),\(moves ? b : newA),\(moves ? newA : b),\(id % 3 == 0 ? "t\(id)" : "")\n"
+            }
+        }
+        return (old, new)
+    }
+
+    /// What Ctrl-S writes of `--diff new.csv old.csv` (with `--key id`) on a terminal, in `dir`.
+    func savedOnScreen(in dir: URL, byKey: Bool) throws -> Data {
+        let key = byKey ? " --key id" : ""
+        let pane = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --diff new.csv\(key) old.csv", width: 80, height: 12)
+        try pane.waitFor("the counts") { $0.contains { $0.contains(" removed") && !$0.contains("+ removed") } }
+        try pane.send("C-s")
+        try pane.waitFor("the prompt") { $0.contains { $0.contains("write the view to") } }
+        try pane.send("saved.csv", "Enter")
+        let screen = try pane.waitFor("the file written") { $0.contains { $0.contains("to saved.csv") } }
+        #expect(screen.contains { $0.contains("wrote") }, "\(screen)")
+        try pane.send("q")
+        _ = try pane.waitForExit()
+        return try Data(contentsOf: dir.appendingPathComponent("saved.csv"))
+    }
+
+    @Test("Ctrl-S of a diff on screen writes the bytes --output csv writes with context for every row: the ! row first",
+          arguments: [false, true])
+    func savedAsOutput(byKey: Bool) throws {
+        let (oldText, newText) = schemaChange(moves: true)
+        let dir = try files(["old.csv": oldText, "new.csv": newText])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let saved = try savedOnScreen(in: dir, byKey: byKey)
+        let output = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path, "--output", "csv", "--context", "1000"]
+                             + (byKey ? ["--key", "id"] : []) + [dir.appendingPathComponent("old.csv").path])
+        #expect(output.status == 1, "\(output.stderr)")
+        #expect(String(decoding: saved, as: UTF8.self).hasPrefix("!,,,---,:,+++\n@@,id,b,gone,a,tier\n"))
+        #expect(String(decoding: saved, as: UTF8.self) == output.text)
+    }
+
+    @Test("daff patch rebuilds the new table, its added and removed columns too, from what Ctrl-S wrote",
+          .enabled(if: Daff.path != nil, "daff is not installed (scripts/setup-peers.sh puts it in .venv-peers)"),
+          arguments: [false, true])
+    func savedDaffRoundTrip(byKey: Bool) throws {
+        let daff = try #require(Daff.path)
+        // Not moved: daff 1.4.2 patches a removed column placed before a moved one wrongly,
+        // from --output as from Ctrl-S.
+        let (oldText, newText) = schemaChange(moves: false)
+        let dir = try files(["old.csv": oldText, "new.csv": newText])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try savedOnScreen(in: dir, byKey: byKey)
+        let path = { (name: String) in dir.appendingPathComponent(name).path }
+        let patch = try run([daff, "patch", "--output", path("patched.csv"), path("old.csv"), path("saved.csv")])
+        #expect(patch.status == 0, "\(patch.stderr)")
+        // Compared as records (daff quotes in its own way and writes an empty added cell as NULL).
+        let patched = try run([binary, "--output", "json", path("patched.csv")]).text.replacingOccurrences(of: "\"NULL\"", with: "\"\"")
+        let expected = try run([binary, "--output", "json", path("new.csv")]).text
+        #expect(patched == expected)
+    }
+
     @Test("on a terminal: the diff as one grid, ) to the next change, | on the marker keeps changed rows, q exits as diff")
     func onScreen() throws {
         let dir = try files(["old.csv": old, "new.csv": new])

@@ -1,0 +1,20 @@
+import CellStore
+import Table
+
+extension DiffRows {
+    /// An aligned record as daff's text has it (`DiffText.row`), in the shown columns:
+    /// what Ctrl-S writes, byte for byte what `--diff --output` writes for the same record.
+    static func text(kind: UInt8, old: Row?, new: Row?, columns: DiffColumns, order: [Int]) -> Row {
+        let rowKind: DiffRow.Kind
+        switch kind {
+        case DiffEntries.added: rowKind = .added
+        case DiffEntries.removed: rowKind = .removed
+        case DiffEntries.changed: rowKind = .changed
+        default: rowKind = .same
+        }
+        var changed = Set<Int>()
+        if rowKind == .changed, let old, let new { changed = DiffText.changedColumns(old: old, new: new, columns: columns) }
+        return DiffText.row(kind: rowKind, fillsAddedColumns: kind == DiffEntries.filled, old: old, new: new, changed: changed,
+                            columns: columns, order: order)
+    }
+}
