@@ -14,7 +14,11 @@ extension DiffRows {
         }
         var changed = Set<Int>()
         if rowKind == .changed, let old, let new { changed = DiffText.changedColumns(old: old, new: new, columns: columns) }
-        return DiffText.row(kind: rowKind, fillsAddedColumns: kind == DiffEntries.filled, old: old, new: new, changed: changed,
-                            columns: columns, order: order)
+        var row = DiffText.row(kind: rowKind, fillsAddedColumns: kind == DiffEntries.filled, old: old, new: new, changed: changed,
+                               columns: columns, order: order)
+        // A record the parser kept only in part (a cell over 1 MiB, or more fields than a
+        // row keeps) cannot be written whole from here: marked so, the writer refuses it.
+        if old?.isCut == true || new?.isCut == true { row.omittedCells = max(1, row.omittedCells) }
+        return row
     }
 }

@@ -160,6 +160,16 @@ package final class Exporter {
     /// in the view's order.
     private func writeSnapshot(_ snapshot: RowSnapshot, writer: RecordWriting) {
         self.writer = writer
+        // A row in memory that is not whole (a diff's record with a cell over 1 MiB) is not
+        // written cut: the write stops and says so.
+        func writeCells(_ row: Row, record: Int) {
+            guard !row.isCut else {
+                outcome.failure = "\(plan.name): row \(max(0, record - plan.headerRows) + 1) holds a cell longer than 1 MiB "
+                    + "(or more than \(RecordParser.Limits.fieldLimit) fields), which is not written whole from here"
+                return
+            }
+            self.writeCells(row, record: record)
+        }
         for row in plan.rowsAbove where !isStopped { writeCells(row, record: -1) }
         let headers = min(plan.headerRows, snapshot.count)
         snapshot.forEachRow(in: 0..<headers) { record, row in

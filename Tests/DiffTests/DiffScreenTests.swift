@@ -195,6 +195,17 @@ struct DiffScreenTests {
         #expect(try saved(viewer) == "!,,,+++\n@@,id,city,tier\n-->,6,Rome,\n+++,5,Nice,silver\n->,2,Lyon->Bergen,gold\n")
     }
 
+    @Test("Ctrl-S of a diff holding a cell over 1 MiB stops and says so, rather than write the cell cut")
+    func saveRefusesCutCell() throws {
+        let long = String(repeating: "0123456789", count: 120_000)
+        let (viewer, _) = try diffViewer(old: oldTable + "7,\(long),Oslo\n", new: newTable + "7,\(long)x,Oslo\n", key: ["id"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-diff-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        viewer.handle(.saveTo(path, overwrite: false))
+        try refresh(viewer, until: "the write's end") { viewer.message?.contains("not written whole") == true }
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing is left at the path")
+    }
+
     /// What Ctrl-S writes of `viewer`.
     private func saved(_ viewer: Viewer) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-diff-\(UUID().uuidString).csv").path
