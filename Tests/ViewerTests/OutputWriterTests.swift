@@ -148,18 +148,24 @@ struct OutputWriterTests {
         }
     }
 
-    @Test("jsonl: a header in pieces gives every key; one too long to be keys stops the output")
-    func jsonLinesHeaderInPieces() throws {
-        let names = (0..<10).map { "n\($0)" }
-        let text = names.joined(separator: ",") + "\n" + (0..<10).map(String.init).joined(separator: ",") + "\n"
-        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: 3))
+    /// `text`'s one record as JSON lines writes it, the parser handing out `pieceCells`
+    /// cells at a time.
+    private func jsonLinesObject(_ text: String, pieceCells: Int) throws -> [String: String]? {
+        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: pieceCells))
         parser.parse(Array(text.utf8)[...])
         parser.finish()
         var output: [UInt8] = []
         let writer = OutputWriter(format: .jsonl) { output += $0; return true }
         for row in parser.takeRecords() { writer.write(row) }
         writer.finish()
-        let object = try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+        return try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+    }
+
+    @Test("jsonl: a header in pieces gives every key; one too long to be keys stops the output")
+    func jsonLinesHeaderInPieces() throws {
+        let names = (0..<10).map { "n\($0)" }
+        let text = names.joined(separator: ",") + "\n" + (0..<10).map(String.init).joined(separator: ",") + "\n"
+        let object = try jsonLinesObject(text, pieceCells: 3)
         #expect(object == Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, String($0)) }))
         let huge = OutputWriter(format: .jsonl) { _ in true }
         #expect(!huge.write(Row(cells: [String(repeating: "k", count: JSONLines.longestHeader + 1)])))
@@ -185,14 +191,7 @@ struct OutputWriterTests {
     func jsonLinesManyKeys() throws {
         let count = JSONLines.keptKeys + 50
         let text = "h1,h2\n" + (0..<count).map(String.init).joined(separator: ",") + "\n"
-        let parser = try RecordParser(dialect: Dialect(), streams: true, limits: .init(pieceCells: 1000))
-        parser.parse(Array(text.utf8)[...])
-        parser.finish()
-        var output: [UInt8] = []
-        let writer = OutputWriter(format: .jsonl) { output += $0; return true }
-        for row in parser.takeRecords() { writer.write(row) }
-        writer.finish()
-        let object = try JSONSerialization.jsonObject(with: Data(output)) as? [String: String]
+        let object = try jsonLinesObject(text, pieceCells: 1000)
         var expected = ["h1": "0", "h2": "1"]
         for column in 2..<count { expected["column \(column + 1)"] = String(column) }
         #expect(object == expected)
