@@ -72,7 +72,10 @@ struct RealWorldInputTests {
         let summary = try run([binary, "--encoding", "cp1252", "--summary", "--output", "csv", path]).text
         #expect(summary.contains("\nVille,text,3,0,3,"))
         let pane = try TmuxPane("\(shellQuote(binary)) --encoding windows-1252 \(shellQuote(path))", width: 80, height: 7)
-        let lines = try pane.waitFor("the first screen") { $0.contains { $0.contains("semicolon, WINDOWS-1252") } }
+        // The status line can name the dialect a frame before the converted rows are drawn.
+        let lines = try pane.waitFor("the first screen with its rows") { screen in
+            screen.contains { $0.contains("semicolon, WINDOWS-1252") } && screen.contains { $0.contains("København") }
+        }
         #expect(lines.contains { $0.contains("Françoise") && $0.contains("København") })
     }
 
