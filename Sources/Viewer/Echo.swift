@@ -46,7 +46,7 @@ extension TableView {
 }
 
 /// What Enter chooses with `--echo`, from the view's row under the cursor.
-enum Echo {
+package enum Echo {
     enum Outcome {
         /// Printed once the terminal is restored; the viewer ends.
         case chosen(Choice)
@@ -99,5 +99,38 @@ enum Echo {
             }
         }
         return row.omittedCells > 0 && table.columns.shown == nil ? nil : cells
+    }
+}
+
+extension Echo {
+    /// `cells` as one line of CSV (no line end), handed to `write` a part at a time (false
+    /// from it stops): a cell quoted where it must be (a lone empty cell as `""`), a cell
+    /// read from the input quoted whatever it holds, as it arrives in pieces. False when
+    /// `write` stopped it.
+    package static func writeCSV(_ cells: [EchoCell], _ write: ([UInt8]) -> Bool) -> Bool {
+        for (index, cell) in cells.enumerated() {
+            var bytes: [UInt8] = index > 0 ? [UInt8(ascii: ",")] : []
+            switch cell {
+            case .bytes(let field):
+                if (cells.count == 1 && field.isEmpty) || OutputWriter.needsQuotes(field[...], delimiter: UInt8(ascii: ",")) {
+                    OutputWriter.appendEscaped(field[...], opening: true, to: &bytes)
+                    bytes.append(0x22)
+                } else {
+                    bytes += field
+                }
+                guard write(bytes) else { return false }
+            case .input(let whole):
+                bytes.append(0x22)
+                var open = write(bytes)
+                _ = open && whole.read { piece in
+                    var escaped: [UInt8] = []
+                    OutputWriter.appendEscaped(ArraySlice(piece), opening: false, to: &escaped)
+                    open = write(escaped)
+                    return open
+                }
+                guard open, write([0x22]) else { return false }
+            }
+        }
+        return true
     }
 }

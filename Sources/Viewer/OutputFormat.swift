@@ -204,7 +204,7 @@ public final class OutputWriter {
             let field = row.field(index)
             let needsQuotes = continues || goesOn || (isLoneCell && field.isEmpty)
                 || (isFirstLine && index == 0 && OutputWriter.looksLikeSeparatorLine(field))
-                || field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+                || needsQuotes(field, delimiter: delimiter)
             if needsQuotes {
                 if !continues { buffer.append(0x22) }
                 for byte in field {
@@ -232,9 +232,7 @@ public final class OutputWriter {
 
     /// A piece of a record (`Row.continuesPrevious` / `continuesInNext`) in CSV or TSV.
     static func appendPiece(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], held: inout HeldCell, to buffer: inout [UInt8]) {
-        let needsQuotes: (ArraySlice<UInt8>) -> Bool = { field in
-            field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-        }
+        let needsQuotes: (ArraySlice<UInt8>) -> Bool = { OutputWriter.needsQuotes($0, delimiter: delimiter) }
         for index in 0..<row.count {
             let field = row.field(index)
             let goesOn = index == row.count - 1 && row.continuesInNext
@@ -283,6 +281,12 @@ public final class OutputWriter {
     /// True when a first line starting with `field` could be read as Excel's `sep=X` (any case).
     static func looksLikeSeparatorLine(_ field: ArraySlice<UInt8>) -> Bool {
         field.count >= 4 && field.prefix(4).map { $0 | 0x20 } == Array("sep=".utf8)
+    }
+
+    /// True when `field` must be quoted to be read back as one cell: it holds the
+    /// delimiter, a quote or a line break.
+    static func needsQuotes(_ field: ArraySlice<UInt8>, delimiter: UInt8) -> Bool {
+        field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// Bytes of a quoted cell, quotes doubled, with its opening quote when `opening`.

@@ -167,36 +167,7 @@ enum Session {
             }
             if open { _ = Output.writeToStandardOutput([terminator]) }
         case .cells(let cells):
-            // As CSV: a cell quoted where it holds a comma, a quote or a line break (a lone
-            // empty cell as `""`); a cell read from the input quoted whatever it holds.
-            func escaped(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-                var out: [UInt8] = []
-                out.reserveCapacity(bytes.count)
-                for byte in bytes {
-                    if byte == 0x22 { out.append(0x22) }
-                    out.append(byte)
-                }
-                return out
-            }
-            var open = true
-            for (index, cell) in cells.enumerated() where open {
-                let separator: [UInt8] = index > 0 ? [UInt8(ascii: ",")] : []
-                switch cell {
-                case .bytes(let field):
-                    let quoted = (cells.count == 1 && field.isEmpty)
-                        || field.contains { $0 == UInt8(ascii: ",") || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-                    let body = quoted ? [0x22] + field.withUnsafeBytes(escaped) + [0x22] : field
-                    open = Output.writeToStandardOutput(separator + body)
-                case .input(let whole):
-                    open = Output.writeToStandardOutput(separator + [0x22])
-                    _ = whole.read { piece in
-                        open = Output.writeToStandardOutput(escaped(piece))
-                        return open
-                    }
-                    if open { open = Output.writeToStandardOutput([0x22]) }
-                }
-            }
-            if open { _ = Output.writeToStandardOutput([terminator]) }
+            if Echo.writeCSV(cells, Output.writeToStandardOutput) { _ = Output.writeToStandardOutput([terminator]) }
         case .record, .column:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
