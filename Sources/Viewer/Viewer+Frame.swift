@@ -8,8 +8,9 @@ extension Viewer {
     ///
     /// - Complexity: proportional to the cells on screen, whatever the size of the input.
     public func frame() -> Frame {
-        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: sections?.columnName(table.fileColumn(cursorColumn), cursorRow: cursorRow)
-                                            ?? columnName(cursorColumn),
+        let sections = self.sections
+        let name = sections?.columnName(table.fileColumn(cursorColumn), cursorRow: cursorRow) ?? columnName(cursorColumn)
+        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: name,
                                         isGrowing: query.isRunning || query.isPending)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
