@@ -76,7 +76,9 @@ struct SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("I")]
         subject.step()
-        run(subject, screen, until: "the summary") { subject.top.frame().lines.last?.contains("Enter: the column") == true }
+        run(subject, screen, until: "the summary") {
+            subject.top.dataRowCount == 3 && subject.top.frame().lines.last?.contains("Enter: the column") == true
+        }
         let sheet = subject.top
         #expect(cells(sheet, column: 0) == ["id", "city", "amount"])
         #expect(cells(sheet, column: 1) == ["integer", "text", "integer"])
