@@ -271,6 +271,11 @@ extension QueryOnScreenTests {
         let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), options: .plain, screenSize: Size(width: 30, height: 6))
         type(subject, "20Gl]")
         settle(subject)
+        // The status line's right part is the loader's until the input is read.
+        waitUntil("the input's end", timeout: 60) {
+            subject.handle(.refresh)
+            return subject.source.isComplete
+        }
         #expect(subject.frame().lines == [
             "  #│id amount                 ",
             " 27│27     99                 ",
