@@ -13,12 +13,16 @@ import Table
 struct FrameComposer {
     /// What the status line says besides what the composer can see itself: the view in
     /// force (`sorted by …  2 filters`), hidden columns, the cursor's column's name, and
-    /// whether the view's rows are still growing.
+    /// whether the view's rows are still growing; and the rows and completeness the
+    /// layout was made for (rows arriving since wait for the next frame, so a frame never
+    /// shows a count its rows are not laid out for).
     struct Notes {
         var view: String?
         var hiddenColumns: String?
         var columnName: String
         var isGrowing: Bool
+        var rows: Int
+        var isComplete: Bool
     }
 
     /// Stacked tables (`--stack`), as the viewer worked them out for this frame: the
@@ -62,7 +66,7 @@ struct FrameComposer {
     var leftMetrics: ColumnMetrics { layout.left }
     var mainMetrics: ColumnMetrics { layout.main }
     var layoutGeneration: Int { layout.generation }
-    var dataRowCount: Int { table.dataRowCount }
+    var dataRowCount: Int { notes.rows }
     var columnCount: Int { table.columnCount }
 
     /// True when data row `row` is a later stacked table's header record.
@@ -332,7 +336,7 @@ struct FrameComposer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         // Only a file loads (a sheet fills, and says so itself).
         let progress = file?.progress
-        let isComplete = source.isComplete
+        let isComplete = notes.isComplete
         var status = StatusLine()
         // A view's count grows while its passes run; the source's while it loads or fills.
         let growing = table.isMapped ? notes.isGrowing : !isComplete

@@ -8,16 +8,17 @@ extension Viewer {
     /// the header band, the window and the cursor's bounds. Once per command, at the end of
     /// `handle(_:)`.
     func reconcile() {
+        // Read first: once complete, every row below is in, so the layout sees them all.
+        laidOutComplete = source.isComplete
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet. A sorted or filtered view's rows are
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
-        layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
-                      requestedFrozenColumns: requestedFrozenColumns)
+        let numbers = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
+        layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
         if !sideBySideFits() {
-            layout.update(table: table, grid: gridSize, rowNumberWidth: options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0,
-                          requestedFrozenColumns: requestedFrozenColumns)
+            layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
         }
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
                                                main: layout.main),
@@ -29,10 +30,11 @@ extension Viewer {
     /// row is read).
     var headerRecords: Int { options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0 }
 
-    /// True when the source has rows the geometry has not taken in yet (they arrived, or
-    /// were replaced, after the last command): the loop then sends `.refresh` before
-    /// drawing, so that a frame never shows a row count its rows are not laid out for.
-    public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration }
+    /// True when the source has rows the geometry has not taken in yet (they arrived, were
+    /// replaced, or turned out to be all, after the last command): the loop then sends
+    /// `.refresh` before drawing.
+    public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration
+        || source.isComplete != laidOutComplete }
 
     /// Says when some header rows scroll with the data because the screen is too short
     /// to keep them all on top.

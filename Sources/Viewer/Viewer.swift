@@ -49,6 +49,8 @@ public final class Viewer {
     var cells = CellCache()
     /// A diff's old and new tables next to each other (`D`), when the screen is wide enough.
     var sideBySide = SideBySide()
+    /// Whether the source was complete at the last reconcile (the status line's `+`).
+    var laidOutComplete = false
 
     /// Lines scrolled by one wheel step.
     static let wheelRows = 3
@@ -89,11 +91,11 @@ public final class Viewer {
 
     /// Applies one command.
     public func handle(_ command: Command) {
-        // News from the input is not the user's doing: it leaves the message alone.
-        if command != .refresh && command != .tick {
+        // News from the input, and a new size, are not answers to the message: it stays.
+        if case .resize = command {} else if command != .refresh && command != .tick {
             message = nil
             // A key of the user's own: the cursor no longer waits for its record after `R`.
-            if case .resize = command {} else { navigation.awaited = nil }
+            navigation.awaited = nil
         }
         // Whatever the command did, the geometry is brought up to date here, once, so that
         // drawing only reads. A command acts on the geometry the last frame was drawn from:

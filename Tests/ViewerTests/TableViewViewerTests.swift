@@ -145,3 +145,36 @@ extension TableViewViewerTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "value,count\nBodø,12\nOslo,6\nTromsø,1\n")
     }
 }
+
+extension TableViewViewerTests {
+    @Test("rows that turn out to be all are laid out before the count loses its +: the last rows' widths come first")
+    func completionIsLaidOut() {
+        let rows = MemoryRows(name: "growing", columns: ["id", "name"])
+        let widest = "id-wide-at-the-end"
+        rows.append(count: 1_200, columns: 2) { index in Row(cells: [index == 1_199 ? widest : "\(index)", "n"]) }
+        let subject = Viewer(source: rows, screenSize: Size(width: 60, height: 6))
+        #expect(subject.frame().lines.last?.contains("row 1/1,200+") == true)
+        #expect(!subject.needsRefresh)
+        rows.finish()
+        // Nothing new arrived, but the rows are all there now: the layout must take them in.
+        #expect(subject.needsRefresh)
+        #expect(subject.frame().lines.last?.contains("row 1/1,200+") == true,
+                "a frame before the refresh still says what its layout was made for")
+        subject.handle(.refresh)
+        let status = subject.frame().lines.last ?? ""
+        #expect(status.contains("row 1/1,200 "), "\(status)")
+        #expect(subject.columnWidths.first == widest.count, "the last rows are measured once complete")
+        #expect(subject.invariantViolations.isEmpty)
+    }
+
+    @Test("a message stays through a new size and news from the input; the next key clears it")
+    func messageThroughResize() {
+        let subject = viewer()
+        subject.say("2 entries skipped: notes.md, old/")
+        subject.handle(.resize(Size(width: 50, height: 9)))
+        subject.handle(.refresh)
+        #expect(subject.frame().lines.last?.contains("2 entries skipped") == true)
+        subject.handle(.moveDown)
+        #expect(subject.frame().lines.last?.contains("skipped") == false)
+    }
+}
