@@ -25,6 +25,13 @@ package struct RecordReaders: Sendable {
     /// their input ends there, though the loader may not have finished.
     package var isSnapshot: Bool { frozen != nil }
 
+    /// True when the input is a regular file read as it is (not decompressed, converted,
+    /// spooled or followed): its size is known from the start, and its bytes are the text.
+    package var isPlainFile: Bool {
+        guard frozen == nil, !loader.follows, case .file = loader.input else { return false }
+        return true
+    }
+
     /// Published whenever the index grows or the loader ends: a pass that follows the
     /// input waits on it for more records.
     package var changes: ChangeSignal { loader.progressSignal }
