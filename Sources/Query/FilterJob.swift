@@ -142,13 +142,16 @@ struct FilterJob: Sendable {
         }
         guard !searches.isEmpty else { return nil }
         let start = Self.dataStart(reader, from: first.offset, headerRows: headerRows)
-        var latest: Int64 = 0
-        for search in searches {
-            let finding = search.search(reader.source, from: start, to: reader.end, isCancelled: { control.isCancelled })
-            guard case .candidate(let offset) = finding else { return finding }
-            latest = max(latest, offset)
+        // The index is not needed unless a candidate is found: the loader waits meanwhile.
+        return readers.holdingLoader {
+            var latest: Int64 = 0
+            for search in searches {
+                let finding = search.search(reader.source, from: start, to: reader.end, isCancelled: { control.isCancelled })
+                guard case .candidate(let offset) = finding else { return finding }
+                latest = max(latest, offset)
+            }
+            return .candidate(at: latest)
         }
-        return .candidate(at: latest)
     }
 
     /// Where the records after `headerRows` start, as far as the first 64 KiB show (else
