@@ -17,6 +17,8 @@ struct FilterJob: Sendable {
     let wake: @Sendable () -> Void
     /// Records searched in one step (the first matches show after the first step).
     static let step = 1 << 16
+    /// Threads that search raw bytes for a literal while the loader waits (the cores).
+    static let rawWorkers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// For each filter, the only columns whose cells count (nil: all).
     private var shownColumns: [Set<Int>?] {
@@ -146,7 +148,8 @@ struct FilterJob: Sendable {
         return readers.holdingLoader {
             var latest: Int64 = 0
             for search in searches {
-                let finding = search.search(reader.source, from: start, to: reader.end, isCancelled: { control.isCancelled })
+                let finding = search.search(reader.source, from: start, to: reader.end, workers: Self.rawWorkers,
+                                            isCancelled: { control.isCancelled })
                 guard case .candidate(let offset) = finding else { return finding }
                 latest = max(latest, offset)
             }

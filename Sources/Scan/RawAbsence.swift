@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CellStore
 import CFieldScan
+import Synchronization
 
 /// Tells from an input's raw bytes alone, with no index and no record boundary, that no
 /// cell can match a literal pattern: how a filter that keeps nothing ends at the speed of
@@ -113,8 +114,40 @@ package struct RawAbsence: Sendable {
         return best.map { ($0.atom, $0.byte) }
     }
 
-    /// Searches bytes `start..<end` of `source`, `size` bytes (a megabyte) at a time.
-    package func search(_ source: ByteSource, from start: Int64, to end: Int64, size: Int = 1 << 20,
+    /// Searches bytes `start..<end` of `source` on `workers` threads (past `minimumShared`
+    /// bytes), each a part of about equal bytes read on by `overlap` bytes, so no occurrence
+    /// is cut between them, `size` bytes at a time; an earlier part's candidate stops the
+    /// later ones.
+    package func search(_ source: ByteSource, from start: Int64, to end: Int64, workers: Int, size: Int = 1 << 20,
+                        minimumShared: Int64 = 8 << 20, overlap: Int64 = 64 << 10,
+                        isCancelled: @escaping @Sendable () -> Bool = { false }) -> Finding {
+        let parts = end - start >= max(1, minimumShared) ? max(1, workers) : 1
+        guard parts > 1 else { return search(source, from: start, to: end, size: size, isCancelled: isCancelled) }
+        let findings = Mutex<[Finding?]>(Array(repeating: nil, count: parts))
+        BackgroundScan<Int>.runConcurrently(parts, threadName: "csvfreeze raw search", yieldsToInteractiveThreads: false) { part in
+            let from = start + (end - start) * Int64(part) / Int64(parts)
+            let covered = start + (end - start) * Int64(part + 1) / Int64(parts)
+            let settled = {
+                isCancelled() || findings.withLock { found in found[..<part].contains { if case .candidate = $0 { true } else { false } } }
+            }
+            let finding = search(source, from: from, to: min(end, covered + overlap), covers: covered, size: size, isCancelled: settled)
+            findings.withLock { $0[part] = finding }
+        }
+        let found = findings.withLock { $0 }
+        // In order: the first part that is not clear of occurrences says where one may start.
+        for finding in found {
+            switch finding {
+            case .absent: continue
+            case .candidate(let offset): return .candidate(at: offset)
+            case .cancelled, nil: return .cancelled
+            }
+        }
+        return .absent
+    }
+
+    /// Searches bytes `start..<end` of `source`, `size` bytes (a megabyte) at a time, for
+    /// occurrences that start before `covers` (`end` unless given).
+    package func search(_ source: ByteSource, from start: Int64, to end: Int64, covers: Int64? = nil, size: Int = 1 << 20,
                         isCancelled: () -> Bool = { false }) -> Finding {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
@@ -154,6 +187,9 @@ package struct RawAbsence: Sendable {
             if kept > size / 2 { return .candidate(at: base + Int64(from)) }
             if kept > 0, let address = buffer.baseAddress { memmove(address, address + from, kept) }
         }
+        // An occurrence starting before `covers` could run past the end read (only after
+        // a run of quotes as long as the overlap).
+        if let covers, end > covers, offset - Int64(kept) < covers { return .candidate(at: offset - Int64(kept)) }
         return .absent
     }
 

@@ -63,6 +63,13 @@ struct RawAbsenceTests {
                 // A small buffer may give up on a long run of quotes, never a large one.
                 if size == 4096 && !inRawBytes { #expect(finding == .absent, "'\(text)' in \(bytes): \(finding)") }
             }
+            // Parts searched on threads of their own, cut anywhere: the same answer.
+            let parted = search.search(MemorySource(bytes), from: 0, to: Int64(bytes.count), workers: 3, size: 64, minimumShared: 0,
+                                       overlap: 24)
+            if inRawBytes { #expect(parted != .absent, "'\(text)' in \(bytes) in parts") }
+            if case .candidate(let offset) = parted, case .match(let range) = referenceFinding {
+                #expect(offset <= Int64(range.lowerBound), "'\(text)' in \(bytes) in parts")
+            }
             if inRawBytes { found += 1 } else { absent += 1 }
         }
         #expect(absent > 200 && found > 200)
