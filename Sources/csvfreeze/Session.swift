@@ -22,7 +22,6 @@ enum Session {
         let options = given
         let wake = WakePipe(failureStatus: 1)
         let wakeLoop = wake.news
-        let path = inputs.first?.path
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
