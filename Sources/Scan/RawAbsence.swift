@@ -15,7 +15,8 @@ import Synchronization
 /// in a value is in the raw bytes too, with at most runs of quotes between its bytes,
 /// whatever the quoting: searched that way, raw bytes with no occurrence hold no record
 /// that matches. Only literals are analysed (letters, digits, punctuation other than
-/// PCRE2's, and `\` before punctuation); with case ignored only ASCII ones, whose folding
+/// PCRE2's, and `\` before punctuation), with or without conditions on their ends (`^`,
+/// `$`, `\b`); with case ignored only ASCII ones, whose folding
 /// in a UTF-8 cell is known (`k` also matches U+212A, `s` U+017F, both spelt out here).
 package struct RawAbsence: Sendable {
     /// One character of the literal: its bytes, whether they are an ASCII letter with case
@@ -78,17 +79,38 @@ package struct RawAbsence: Sendable {
         self.quote = quote
     }
 
-    /// The scalars `text` matches one after another when it is a plain literal, else nil.
+    /// The scalars every match of `text` holds one after another when it is a plain
+    /// literal, else nil. Conditions on its ends (`^`, `\A`, `\b` before; `$`, `\z`,
+    /// `\Z`, `\b` after) only narrow where it matches: they are left out.
     static func literal(_ text: String) -> [Unicode.Scalar]? {
         let special = Set("\\^$.|?*+()[]{}".unicodeScalars)
-        var result: [Unicode.Scalar] = []
+        // Each scalar, and whether a backslash escaped it.
+        var tokens: [(scalar: Unicode.Scalar, escaped: Bool)] = []
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
             if scalar == "\\" {
+                guard let next = scalars.next() else { return nil }
+                tokens.append((next, true))
+            } else {
+                tokens.append((scalar, false))
+            }
+        }
+        func isStart(_ token: (scalar: Unicode.Scalar, escaped: Bool)) -> Bool {
+            token.escaped ? token.scalar == "A" || token.scalar == "b" : token.scalar == "^"
+        }
+        func isEnd(_ token: (scalar: Unicode.Scalar, escaped: Bool)) -> Bool {
+            token.escaped ? "zZb".unicodeScalars.contains(token.scalar) : token.scalar == "$"
+        }
+        var body = tokens[...]
+        while let first = body.first, isStart(first) { body = body.dropFirst() }
+        while let last = body.last, isEnd(last) { body = body.dropLast() }
+        var result: [Unicode.Scalar] = []
+        for (scalar, escaped) in body {
+            if escaped {
                 // An escaped punctuation character is itself; other escapes mean more.
-                guard let next = scalars.next(), next.isASCII, !next.properties.isAlphabetic,
-                      !("0"..."9").contains(next), next.value > 0x20, next.value != 0x7F else { return nil }
-                result.append(next)
+                guard scalar.isASCII, !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar), scalar.value > 0x20,
+                      scalar.value != 0x7F else { return nil }
+                result.append(scalar)
             } else if special.contains(scalar) || scalar.value == 0 {
                 return nil
             } else {

@@ -123,8 +123,9 @@ struct FilterDifferentialTests {
 
     /// Literals a filter decided from raw bytes looks for: in cells, across a dropped
     /// closing quote (`"ab"cd` is `abcd`), in the header only, with a `k` or an `s` (also
-    /// matched by a sign outside ASCII), a delimiter or a line end, and nowhere.
-    static let literals = ["bc", "abc", "Oslo", "oslo", "name", "zzqqxx", "sk", "k", "a,b", "x\ny", "é中", "-1\\.5", "q", "n"]
+    /// matched by a sign outside ASCII), a delimiter or a line end, at a cell's edges, and
+    /// nowhere.
+    static let literals = ["bc", "abc", "Oslo", "oslo", "name", "zzqqxx", "sk", "k", "a,b", "x\ny", "é中", "-1\\.5", "q", "n", "^Oslo$", "\\boslo\\b", "^zzqqxx"]
 
     /// A hostile input for literals: the inputs above, or quoting gone wrong on purpose.
     static func literalInput(_ generator: inout SeededGenerator) -> [UInt8] {

@@ -44,7 +44,10 @@ struct RawAbsenceTests {
         for _ in 0..<1500 {
             let bytes = Self.input(&generator)
             let cells = try RecordParser.records(in: bytes, dialect: dialect).flatMap { row in (0..<row.count).map { Array(row.field($0)) } }
-            let text = Self.literal(cells, &generator)
+            var text = Self.literal(cells, &generator)
+            // Conditions on its ends, as a user writes them.
+            let edges = [("", ""), ("^", ""), ("", "$"), ("^", "$"), ("\\b", "\\b")][Int(generator.next() % 5)]
+            text = edges.0 + text + edges.1
             let pattern = try SearchPattern(text: text).compile()
             guard let search = RawAbsence(pattern: text, ignoresCase: pattern.ignoresCase, quote: 0x22) else { continue }
             let matcher = PatternMatcher(pattern)
@@ -83,7 +86,11 @@ struct RawAbsenceTests {
         #expect(RawAbsence(pattern: "zürich", ignoresCase: true, quote: 0x22) == nil)
         #expect(RawAbsence(pattern: "a\"b", ignoresCase: true, quote: 0x22) == nil)
         #expect(RawAbsence(pattern: "a\"b", ignoresCase: true, quote: nil) != nil)
-        for pattern in ["a.b", "^ab", "ab$", "a|b", "a+", "\\d", "(ab)", "[ab]", "a{2}", "\\bab", ""] {
+        // Conditions on the literal's ends only narrow where it matches.
+        for pattern in ["^ab", "ab$", "\\bab\\b", "^ab$", "\\Aab\\z", "a\\$", "\\^a"] {
+            #expect(RawAbsence(pattern: pattern, ignoresCase: true, quote: 0x22) != nil, "\(pattern)")
+        }
+        for pattern in ["a.b", "a^b", "a$b", "^$", "\\b", "a|b", "a+", "\\d", "(ab)", "[ab]", "a{2}", "a\\bb", ""] {
             #expect(RawAbsence(pattern: pattern, ignoresCase: true, quote: 0x22) == nil, "\(pattern)")
         }
     }
