@@ -23,8 +23,10 @@ package struct RecordReaders: Sendable {
     /// index needless (a filter decided from raw bytes) has the cores and the memory
     /// bandwidth to itself meanwhile.
     package func holdingLoader<Result>(_ body: () -> Result) -> Result {
-        loader.holds.add(1, ordering: .relaxed)
-        defer { loader.holds.subtract(1, ordering: .relaxed) }
+        loader.holds.add(1, ordering: .acquiringAndReleasing)
+        defer {
+            if loader.holds.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { loader.released.notify() }
+        }
         return body()
     }
 

@@ -41,8 +41,10 @@ package final class Loader: Sendable {
     let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
-    /// While above 0 the pass waits before its next chunk (see `RecordReaders.holdingLoader`).
+    /// While above 0 the pass waits before its next chunk (see `RecordReaders.holdingLoader`),
+    /// on `released`, which the last hold's end and `stop()` publish.
     let holds = Atomic<Int>(0)
+    let released = ChangeSignal()
     /// Whether `start()` made a thread, and a signal the thread gives as it ends.
     private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -70,9 +72,21 @@ package final class Loader: Sendable {
     }
 
     /// Ends the pass at its next wait for input (a stream, a followed file, a pause).
-    package func stop() { stopped.store(true, ordering: .relaxed) }
+    package func stop() {
+        stopped.store(true, ordering: .relaxed)
+        released.notify()
+    }
 
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Returns once no pass holds the loader (or it is stopped).
+    private func waitWhileHeld() {
+        while !isStopped {
+            let version = released.version
+            guard holds.load(ordering: .acquiring) > 0 && !isStopped else { return }
+            released.wait(past: version)
+        }
+    }
 
     /// Puts a note about the input on the status line (nil clears it).
     func report(_ notice: String?) {
@@ -260,6 +274,7 @@ package final class Loader: Sendable {
                 $0.preamble = start.preamble
                 $0.checkpoints = [Checkpoint(offset: start.bomLength, row: 0)]
             }
+            progressSignal.notify()
         }
         let bomLength = start.bomLength
         var scanner = RecordScanner(dialect: start.dialect)
@@ -273,7 +288,7 @@ package final class Loader: Sendable {
         let fieldLimit = RecordParser.Limits.fieldLimit
         var tooWide: Int?
         while !isStopped {
-            while holds.load(ordering: .relaxed) > 0 && !isStopped { usleep(1000) }
+            waitWhileHeld()
             if offset >= available {
                 if inputEnded { break }
                 pullMore()

@@ -130,13 +130,15 @@ package final class Exporter {
         }
         if control.isCancelled { return cancelled() }
         if isStopped { return settle() }
-        var progress = readers.progress
         // Whether the last record written ends the input decides the output's last line
         // end: known once the input is complete, or once a later record is indexed (a
         // view can end before the loader, a filter decided from raw bytes).
-        while !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled {
-            pause()
+        var progress = readers.progress
+        while !control.isCancelled {
+            let version = readers.changes.version
             progress = readers.progress
+            guard !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten else { break }
+            control.wait(for: readers.changes, past: version)
         }
         if control.isCancelled { return cancelled() }
         let lastInputRecord = progress.rowCount - 1
@@ -214,13 +216,14 @@ package final class Exporter {
     /// without (empty, or unreadable) or the export was cancelled.
     private func waitForInput() -> RecordReader? {
         while !control.isCancelled {
+            let version = readers.changes.version
             let progress = readers.progress
             if let reader = readers.current(), !reader.checkpoints.isEmpty,
                progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
                 return reader
             }
             if progress.isComplete { return nil }
-            usleep(2000)
+            control.wait(for: readers.changes, past: version)
         }
         return nil
     }
@@ -262,9 +265,6 @@ package final class Exporter {
         wellQuoted = vouched
         return grew
     }
-
-    /// Waits a little for the input or the view to grow.
-    private func pause() { usleep(3000) }
 
     /// Records in the input known now, and whether that is all of them.
     private var knownRecords: (count: Int, isAll: Bool) {
@@ -341,7 +341,8 @@ package final class Exporter {
                 }
             }
             if (isAll && record >= end) || record >= limit { break }
-            if !refresh() { pause() }
+            let version = readers.changes.version
+            if !refresh() { control.wait(for: readers.changes, past: version) }
         }
     }
 
@@ -693,6 +694,7 @@ package final class Exporter {
         var written = 0
         var batch = 2048
         while !isStopped {
+            let version = rows.changes.version
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
             while written < available && !isStopped {
@@ -707,7 +709,7 @@ package final class Exporter {
                 batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
             }
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
-            pause()
+            control.wait(for: rows.changes, past: version)
         }
     }
 
