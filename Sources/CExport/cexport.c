@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cexport.h"
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/sendfile.h>
 #if defined(__SSE2__)
@@ -21,23 +22,120 @@ ssize_t cx_copy_span(int input, int64_t *offset, int output, size_t length) {
     return done;
 }
 
-size_t cx_json_plain_prefix(const unsigned char *p, size_t n) {
+/* The length of the valid UTF-8 sequence at p (a byte of 0x80 or more), or minus the
+   length of its maximal invalid subpart (at least 1). */
+static inline long utf8_sequence(const unsigned char *p, size_t available) {
+    unsigned char lead = p[0], low = 0x80, high = 0xBF;
+    size_t length;
+    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead == 0xE0) { length = 3; low = 0xA0; }
+    else if ((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) length = 3;
+    else if (lead == 0xED) { length = 3; high = 0x9F; }
+    else if (lead == 0xF0) { length = 4; low = 0x90; }
+    else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
+    else if (lead == 0xF4) { length = 4; high = 0x8F; }
+    else return -1;
+    for (size_t index = 1; index < length; index++) {
+        if (index >= available) return -(long)index;
+        unsigned char byte = p[index];
+        unsigned char lower = index == 1 ? low : 0x80, upper = index == 1 ? high : 0xBF;
+        if (byte < lower || byte > upper) return -(long)index;
+    }
+    return (long)length;
+}
+
+size_t cx_json_escape(const unsigned char *p, size_t n, unsigned char *out) {
+    static const char hex[] = "0123456789abcdef";
+    unsigned char *start = out;
     size_t i = 0;
+    while (i < n) {
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
-    const __m128i below = _mm_set1_epi8(0x1F);
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        /* Signed compare: bytes >= 0x80 are negative, so "v <= 0x1F" also catches them. */
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                   _mm_cmplt_epi8(v, _mm_add_epi8(below, _mm_set1_epi8(1))));
-        int mask = _mm_movemask_epi8(bad);
-        if (mask != 0) return i + (size_t)__builtin_ctz((unsigned)mask);
-    }
+        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+        while (i + 16 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            /* Signed compare: bytes >= 0x80 are negative, so "v < 0x20" also catches them. */
+            __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                       _mm_cmplt_epi8(v, space));
+            int mask = _mm_movemask_epi8(bad);
+            /* The whole block is stored; only its plain prefix counts. */
+            _mm_storeu_si128((__m128i *)out, v);
+            if (mask != 0) {
+                unsigned plain = (unsigned)__builtin_ctz((unsigned)mask);
+                out += plain;
+                i += plain;
+                goto special;
+            }
+            out += 16;
+            i += 16;
+        }
 #endif
-    for (; i < n; i++) {
-        unsigned char c = p[i];
-        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return i;
+        for (; i < n; i++) {
+            unsigned char c = p[i];
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') goto special;
+            *out++ = c;
+        }
+        break;
+    special: {
+            unsigned char c = p[i];
+            if (c < 0x80) {
+                *out++ = '\\';
+                switch (c) {
+                case '"': *out++ = '"'; break;
+                case '\\': *out++ = '\\'; break;
+                case '\n': *out++ = 'n'; break;
+                case '\r': *out++ = 'r'; break;
+                case '\t': *out++ = 't'; break;
+                default:
+                    *out++ = 'u'; *out++ = '0'; *out++ = '0';
+                    *out++ = (unsigned char)hex[c >> 4]; *out++ = (unsigned char)hex[c & 0xF];
+                }
+                i += 1;
+                continue;
+            }
+            long length = utf8_sequence(p + i, n - i);
+            if (length > 0) {
+                for (long k = 0; k < length; k++) *out++ = p[i + (size_t)k];
+                i += (size_t)length;
+            } else {
+                *out++ = 0xEF; *out++ = 0xBF; *out++ = 0xBD;
+                i += (size_t)(-length);
+            }
+        }
     }
-    return n;
+    return (size_t)(out - start);
+}
+
+static inline unsigned char *put_bytes(unsigned char *out, const unsigned char *from, size_t n) {
+    if (n > 16) {
+        memcpy(out, from, n);
+        return out + n;
+    }
+    for (size_t i = 0; i < n; i++) out[i] = from[i];
+    return out + n;
+}
+
+size_t cx_json_object_members(const unsigned char *bytes, const intptr_t *ends, size_t count,
+                              const unsigned char *keys, const intptr_t *key_ends, size_t column,
+                              int continues_previous, int continues_in_next, unsigned char *out) {
+    unsigned char *start = out;
+    if (!continues_previous) *out++ = '{';
+    size_t from = 0;
+    for (size_t index = 0; index < count; index++) {
+        size_t to = (size_t)ends[index];
+        if (!(index == 0 && continues_previous)) {
+            if (column > 0) *out++ = ',';
+            size_t key_start = column == 0 ? 0 : (size_t)key_ends[column - 1];
+            out = put_bytes(out, keys + key_start, (size_t)key_ends[column] - key_start);
+            column += 1;
+            *out++ = '"';
+        }
+        out += cx_json_escape(bytes + from, to - from, out);
+        if (index + 1 < count || !continues_in_next) *out++ = '"';
+        from = to;
+    }
+    if (!continues_in_next) {
+        *out++ = '}';
+        *out++ = '\n';
+    }
+    return (size_t)(out - start);
 }

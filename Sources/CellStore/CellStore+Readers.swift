@@ -9,13 +9,7 @@ package struct RecordReaders: Sendable {
     /// A reader of the records known now (nil until the dialect is known).
     package func current() -> RecordReader? {
         if let frozen { return frozen.reader }
-        return loader.shared.withLock { state in
-            state.dialect.map { dialect in
-                RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                             end: state.available, isFinal: state.progress.isComplete,
-                             wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
-            }
-        }
+        return loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }
     }
 
     /// The loader's progress now.
@@ -44,11 +38,7 @@ extension CellStore {
             var progress = state.progress
             let end = state.checkpoints.isEmpty ? state.available : max(state.checkpoints.last!.offset, progress.bytesRead)
             progress.isComplete = true
-            let reader = state.dialect.map { dialect in
-                RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                             end: min(end, state.available), isFinal: true, wellQuotedRecords: state.wellQuotedRecords,
-                             firstBlankRecord: state.firstBlankRecord)
-            }
+            let reader = RecordReader(state, source: loader.source, end: min(end, state.available), isFinal: true)
             return RecordReaders(loader: loader, frozen: (reader, progress))
         }
     }

@@ -27,7 +27,7 @@ extension CellStore {
         // the index for every record would cost more than the record.
         let (end, isFinal) = loader.shared.withLock { ($0.available, $0.progress.isComplete) }
         let reader = RecordReader(source: loader.source, checkpoints: [], dialect: dialect, end: end, isFinal: isFinal,
-                                  wellQuotedRecords: 0)
+                                  wellQuotedRecords: 0, firstBlankRecord: .max)
         let wanted = missing
         let shares = wanted.count > 1 && loader.source is GzipSource ? 2 : 1
         let read = Mutex<[Int: Row]>([:])

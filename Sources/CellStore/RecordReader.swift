@@ -12,29 +12,6 @@ package struct RecordReader: Sendable {
     /// The first blank line indexed, if any (Int.max: none so far).
     package let firstBlankRecord: Int
 
-    /// The same input as `reader`, as if the index had reached only checkpoint `last` and
-    /// `end` bytes could be read (for tests of readers of an input still loading).
-    package init(_ reader: RecordReader, asIfIndexedTo last: Int, end: Int64) {
-        source = reader.source
-        checkpoints = Array(reader.checkpoints[...min(last, reader.checkpoints.count - 1)])
-        dialect = reader.dialect
-        self.end = end
-        isFinal = false
-        wellQuotedRecords = min(reader.wellQuotedRecords, checkpoints.last?.row ?? 0)
-        firstBlankRecord = reader.firstBlankRecord
-    }
-
-    init(source: ByteSource, checkpoints: [Checkpoint], dialect: Dialect, end: Int64, isFinal: Bool, wellQuotedRecords: Int,
-         firstBlankRecord: Int = Int.max) {
-        self.firstBlankRecord = firstBlankRecord
-        self.source = source
-        self.checkpoints = checkpoints
-        self.dialect = dialect
-        self.end = end
-        self.isFinal = isFinal
-        self.wellQuotedRecords = wellQuotedRecords
-    }
-
     /// Calls `body` with each record's number and cells from `first` on, in order, until
     /// `body` returns false or the known records end.
     /// - Complexity: reads from the checkpoint before `first` to where `body` stops.
@@ -74,15 +51,29 @@ package struct RecordReader: Sendable {
     }
 }
 
+extension RecordReader {
+    /// A reader of the records the loader's `state` holds, up to `end`; nil until the
+    /// dialect is known.
+    init?(_ state: IndexState, source: ByteSource, end: Int64, isFinal: Bool) {
+        guard let dialect = state.dialect else { return nil }
+        self.init(source: source, checkpoints: state.checkpoints, dialect: dialect, end: end, isFinal: isFinal,
+                  wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
+    }
+
+    /// The same input as `reader`, as if the index had reached only checkpoint `last` and
+    /// `end` bytes could be read (for tests of readers of an input still loading).
+    package init(_ reader: RecordReader, asIfIndexedTo last: Int, end: Int64) {
+        let checkpoints = Array(reader.checkpoints[...min(last, reader.checkpoints.count - 1)])
+        self.init(source: reader.source, checkpoints: checkpoints, dialect: reader.dialect, end: end, isFinal: false,
+                  wellQuotedRecords: min(reader.wellQuotedRecords, checkpoints.last?.row ?? 0),
+                  firstBlankRecord: reader.firstBlankRecord)
+    }
+}
+
 extension CellStore {
     /// A reader of the records known now, for use on another thread.
     package func recordReader() -> RecordReader? {
-        guard let dialect else { return nil }
-        return loader.shared.withLock { state in
-            RecordReader(source: loader.source, checkpoints: state.checkpoints, dialect: dialect,
-                         end: state.available, isFinal: state.progress.isComplete,
-                         wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
-        }
+        loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }
     }
 
     /// Wakes the event loop (as news from the loader does): for background tasks.

@@ -43,18 +43,8 @@ extension Rewriter {
                     containsQuote = true   // not analysed: assume it may
                     continue
                 }
-                if letter == "x" {
-                    guard let value = hexValue() else { return nil }
-                    low = value
-                } else if letter == "b" {
-                    low = 0x08
-                } else if let control = CandidatePattern.controlEscapes[letter] {
-                    low = control.value
-                } else if letter.isASCII && !CandidatePattern.isWord(letter) {
-                    low = letter.value
-                } else {
-                    return nil
-                }
+                // Inside a class `\b` is a backspace, not a word boundary.
+                low = letter == "b" ? 0x08 : escapedValue(letter)
             } else {
                 index += 1
                 low = c.value
@@ -77,16 +67,8 @@ extension Rewriter {
         if next == "\\" {
             guard let letter = peek(1) else { return nil }
             index += 2
-            if letter == "x" {
-                guard let value = hexValue() else { return nil }
-                high = value
-            } else if let control = CandidatePattern.controlEscapes[letter] {
-                high = control.value
-            } else if letter.isASCII && !CandidatePattern.isWord(letter) {
-                high = letter.value
-            } else {
-                return nil
-            }
+            guard let value = escapedValue(letter) else { return nil }
+            high = value
         } else if next == "[" {
             return nil
         } else {
@@ -95,5 +77,14 @@ extension Rewriter {
         }
         if low <= quote.value && quote.value <= high { containsQuote = true }
         return ()
+    }
+
+    /// The code point a class's `\letter` stands for, a member's or a range's end (`\x` reads
+    /// its digits here): nil when it is not analysed.
+    mutating func escapedValue(_ letter: Unicode.Scalar) -> UInt32? {
+        if letter == "x" { return hexValue() }
+        if let control = CandidatePattern.controlEscapes[letter] { return control.value }
+        if letter.isASCII && !CandidatePattern.isWord(letter) { return letter.value }
+        return nil
     }
 }

@@ -61,48 +61,29 @@ struct JSONLines {
 
     func key(_ column: Int) -> String { names[column] }
 
-    /// Appends a record, or a piece of one.
+    /// Appends a record, or a piece of one: written whole by `cx_json_object_members`
+    /// (keys, separators and cells escaped in bulk) into scratch memory, then added to
+    /// `buffer` in one copy (an append per key and cell cost more than the escaping).
     mutating func append(_ row: Row, to buffer: inout [UInt8]) {
-        if !row.continuesPrevious {
-            buffer.append(UInt8(ascii: "{"))
-            column = 0
-        }
-        while keyEnds.count < min(Self.keptKeys, column + row.count) {
+        if !row.continuesPrevious { column = 0 }
+        let cells = row.count
+        while keyEnds.count < min(Self.keptKeys, column + cells) {
             OutputWriter.appendJSONString(key(keyEnds.count), to: &keyBytes)
             keyBytes.append(UInt8(ascii: ":"))
             keyEnds.append(keyBytes.count)
         }
-        let names = self.names
-        let keyEnds = self.keyEnds
-        var column = self.column
-        defer { self.column = column }
-        // Keys and cells copied from where they lie (a slice or an array per cell cost a
-        // retain and a release).
-        keyBytes.withUnsafeBytes { keys in
-            row.bytes.withUnsafeBytes { bytes in
-                var start = 0
-                for index in 0..<row.count {
-                    let end = row.ends[index]
-                    let continues = index == 0 && row.continuesPrevious
-                    let goesOn = index == row.count - 1 && row.continuesInNext
-                    if !continues {
-                        if column > 0 { buffer.append(UInt8(ascii: ",")) }
-                        if column < keyEnds.count {
-                            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: keys[(column == 0 ? 0 : keyEnds[column - 1])..<keyEnds[column]]))
-                        } else {
-                            OutputWriter.appendJSONString(names[column], to: &buffer)
-                            buffer.append(UInt8(ascii: ":"))
-                        }
-                        column += 1
-                    }
-                    JSONText.append(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), opens: !continues, closes: !goesOn, to: &buffer)
-                    start = end
-                }
+        var keys = keyBytes, ends = keyEnds
+        if column + cells > ends.count {
+            // Keys of columns past those kept, made for this row alone.
+            for past in ends.count..<(column + cells) {
+                OutputWriter.appendJSONString(names[past], to: &keys)
+                keys.append(UInt8(ascii: ":"))
+                ends.append(keys.count)
             }
         }
-        if !row.continuesInNext {
-            buffer.append(UInt8(ascii: "}"))
-            buffer.append(0x0A)
-        }
+        let first = column
+        column += cells - (row.continuesPrevious && cells > 0 ? 1 : 0)
+        JSONText.appendMembers(cells: row.bytes, ends: row.ends, keys: keys, keyEnds: ends, column: first,
+                               continuesPrevious: row.continuesPrevious, continuesInNext: row.continuesInNext, to: &buffer)
     }
 }

@@ -149,11 +149,14 @@ extension ViewQuery {
 
     /// The status line after the passes' news, given what it says now: a failure, the
     /// progress, or what it said (a progress line of theirs cleared once they are done).
+    /// Another message (a write's result, a note) stays until the next key: the progress
+    /// only takes an empty line or its own.
     func status(after current: String?) -> String? {
         if let failure = filtered?.failure { return "filter stopped: " + failure }
         if case .failed(let reason)? = sorted?.phase { return "sort stopped: " + reason }
-        if isRunning { return progress }
-        return current?.hasPrefix("filtering") == true || current?.hasPrefix("sorting") == true ? nil : current
+        let isOwn = current.map { $0.hasPrefix("filtering") || $0.hasPrefix("sorting") } ?? true
+        if isRunning { return isOwn ? progress : current }
+        return isOwn ? nil : current
     }
 
     /// `filtering… 45%` or `sorting… 30%`, with how to stop it.

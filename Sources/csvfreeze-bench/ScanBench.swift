@@ -1,15 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CellStore
 import Foundation
-
-/// CPU seconds this thread has used (a figure per core, whatever else the machine runs).
-func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
 
 /// The record-boundary scan alone over `path`, read in 1 MiB blocks as the loader reads
 /// it, with a boundary callback as the loader's: wall and CPU seconds, and the records.

@@ -7,11 +7,18 @@ import Foundation
 
 // MARK: Helpers
 
-func now() -> Double {
+/// Seconds on `clock`, from its own origin.
+func seconds(on clock: clockid_t) -> Double {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    clock_gettime(clock, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
+
+/// Wall seconds, from an arbitrary origin.
+func now() -> Double { seconds(on: CLOCK_MONOTONIC) }
+
+/// CPU seconds this thread has used (a figure per core, whatever else the machine runs).
+func threadCPUSeconds() -> Double { seconds(on: CLOCK_THREAD_CPUTIME_ID) }
 
 func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let start = now()

@@ -346,9 +346,15 @@ struct CSVFreezeCommand: ParsableCommand {
 
     /// A '#' preamble is detected unless told otherwise, on screen and in output alike, so
     /// both take the same line for the header (CSV output writes the preamble back as it was).
-    func preambleRule(forOutput: Bool) -> PreambleRule {
+    var preambleRule: PreambleRule {
         if let preamble { return .lines(preamble) }
         return noPreamble ? .none : .detect
+    }
+
+    /// How every input is read, as the options say.
+    func inputSettings() throws -> InputSettings {
+        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encoding: try textEncoding(), preamble: preambleRule,
+                      spoolLimit: try spoolLimitValue())
     }
 
     mutating func run() throws {
@@ -369,31 +375,24 @@ struct CSVFreezeCommand: ParsableCommand {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
-        let delimiter = try delimiterByte()
-        let quote = try quoteByte()
-        let encoding = try textEncoding()
+        let reading = try inputSettings()
         if let sqlQuery = sql.query {
-            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, delimiter: delimiter, quote: quote,
-                                       encoding: encoding, preamble: preambleRule(forOutput: true),
-                                       spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table,
-                                       maximumWidth: maxWidth)
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, reading: reading, headerRows: headerRows,
+                                       format: output ?? .table, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if diff.isRequested && output == nil && !insight.summary && isatty(1) != 0 {
             let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                         bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
-            let status = DiffScreen.run(diff, oldPath: files.first, delimiter: delimiter, quote: quote, encoding: encoding,
-                                        preamble: preambleRule(forOutput: false), spoolLimit: try spoolLimitValue(),
-                                        options: options, mouse: !noMouse, theme: chosenTheme, escapeDelay: escapeDelay)
+            let status = DiffScreen.run(diff, oldPath: files.first, reading: reading, options: options, mouse: !noMouse,
+                                        theme: chosenTheme, escapeDelay: escapeDelay)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if diff.isRequested {
-            let status = DiffOutput.run(diff, oldPath: files.first, delimiter: delimiter, quote: quote, encoding: encoding,
-                                        preamble: preambleRule(forOutput: true), spoolLimit: try spoolLimitValue(),
-                                        headerRows: headerRows, format: output ?? .table, summary: insight.summary,
-                                        maximumWidth: maxWidth)
+            let status = DiffOutput.run(diff, oldPath: files.first, reading: reading, headerRows: headerRows,
+                                        format: output ?? .table, summary: insight.summary, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -408,30 +407,26 @@ struct CSVFreezeCommand: ParsableCommand {
         let path = inputs.first?.path
         if insight.isRequested {
             if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
-            let status = InsightOutput.run(insight, path: path, delimiter: delimiter, quote: quote, encoding: encoding,
-                                           preamble: preambleRule(forOutput: true),
-                                           spoolLimit: try spoolLimitValue(), headerRows: headerRows, format: output ?? .table, query: query,
-                                           maximumWidth: maxWidth)
+            let status = InsightOutput.run(insight, path: path, reading: reading, headerRows: headerRows, format: output ?? .table,
+                                           query: query, maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             if inputs.count > 1 {
-                let settings = StackedOutput.Settings(delimiter: delimiter, quote: quote, encoding: encoding,
-                                                      preamble: preambleRule(forOutput: true), format: output ?? .table,
-                                                      headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
-                                                      maximumWidth: maxWidth, sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
+                let settings = StackedOutput.Settings(reading: reading, format: output ?? .table, headerRows: headerRows,
+                                                      query: query, maximumWidth: maxWidth,
+                                                      sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
                 let status = StackedOutput.write(inputs: inputs, settings: settings)
                 if status != 0 { throw ExitCode(status) }
                 return
             }
             // A file goes through the export pipeline; a stream without a query is streamed.
             let status = query.isActive || Output.readsThroughStore(path)
-                ? Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows, query: query, spoolLimit: try spoolLimitValue(),
+                ? Output.write(path: path, reading: reading, format: output ?? .table, headerRows: headerRows, query: query,
                                maximumWidth: maxWidth)
-                : Output.write(path: path, delimiter: delimiter, quote: quote, encoding: encoding, preamble: preambleRule(forOutput: true),
-                               format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
+                : Output.write(path: path, reading: reading, format: output ?? .table, headerRows: headerRows,
+                               maximumWidth: maxWidth)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -440,10 +435,9 @@ struct CSVFreezeCommand: ParsableCommand {
                                     follows: follow, echo: echo)
         let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
-        let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, delimiter: delimiter, quote: quote,
-                                 encoding: encoding, preamble: preambleRule(forOutput: false),
-                                 spoolLimit: try spoolLimitValue(), options: options, mouse: !noMouse, theme: chosenTheme,
-                                 terminator: print0 ? 0x00 : 0x0A, query: query, escapeDelay: escapeDelay, stacked: stack)
+        let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
+                                 mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
+                                 escapeDelay: escapeDelay, stacked: stack)
         if status != 0 { throw ExitCode(status) }
     }
 }

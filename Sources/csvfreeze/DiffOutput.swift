@@ -44,8 +44,7 @@ struct DiffOptions: ParsableArguments {
 enum DiffOutput {
     /// Compares the table at `oldPath` with `options.other`; returns the exit status:
     /// 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
-    static func run(_ options: DiffOptions, oldPath: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding?,
-                    preamble: PreambleRule, spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat,
+    static func run(_ options: DiffOptions, oldPath: String?, reading: InputSettings, headerRows: Int, format: OutputFormat,
                     summary: Bool, maximumWidth: Int?) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let paths = [oldPath, options.other]
@@ -54,9 +53,8 @@ enum DiffOutput {
         var stores: [CellStore] = []
         for path in paths {
             do {
-                stores.append(try CellStore.open(path: path == "-" ? nil : path, delimiter: delimiter, quote: quote, preamble: preamble,
-                                                 encoding: encoding, spoolLimit: spoolLimit, readsAtRandom: !options.keys.isEmpty,
-                                                 onChange: { news.signal() }))
+                stores.append(try reading.open(path == "-" ? nil : path, readsAtRandom: !options.keys.isEmpty,
+                                               onChange: { news.signal() }))
             } catch {
                 fail(error.description, status: 2)
             }

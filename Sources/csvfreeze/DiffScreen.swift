@@ -13,9 +13,8 @@ import Viewer
 enum DiffScreen {
     /// Shows the diff until the user quits; returns the exit status: diff's (0 no
     /// differences found, 1 differences, 2 trouble), or 128+N after signal N.
-    static func run(_ diffOptions: DiffOptions, oldPath: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding?,
-                    preamble: PreambleRule, spoolLimit: SpoolLimit, options given: ViewerOptions, mouse: Bool, theme: Theme,
-                    escapeDelay: Int?) -> Int32 {
+    static func run(_ diffOptions: DiffOptions, oldPath: String?, reading: InputSettings, options given: ViewerOptions, mouse: Bool,
+                    theme: Theme, escapeDelay: Int?) -> Int32 {
         let paths = [oldPath, diffOptions.other]
         if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
         let wake = WakePipe(failureStatus: 2)
@@ -24,9 +23,7 @@ enum DiffScreen {
         var stores: [CellStore] = []
         for path in paths {
             do {
-                stores.append(try CellStore.open(path: path == "-" ? nil : path, delimiter: delimiter, quote: quote, preamble: preamble,
-                                                 encoding: encoding, spoolLimit: spoolLimit,
-                                                 readsAtRandom: !diffOptions.keys.isEmpty, onChange: news))
+                stores.append(try reading.open(path == "-" ? nil : path, readsAtRandom: !diffOptions.keys.isEmpty, onChange: news))
             } catch {
                 fail(error.description, status: 2)
             }

@@ -12,15 +12,12 @@ import Viewer
 /// `--frequency` and `--summary`: count over the whole input, then write a small table.
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
-    static func run(_ options: InsightOptions, path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
-                    preamble: PreambleRule,
-                    spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat, query: QueryOptions,
-                    maximumWidth: Int? = nil) -> Int32 {
+    static func run(_ options: InsightOptions, path: String?, reading: InputSettings, headerRows: Int, format: OutputFormat,
+                    query: QueryOptions, maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                                       spoolLimit: spoolLimit)
+            store = try reading.open(path)
         } catch {
             fail(error.description, status: 1)
         }

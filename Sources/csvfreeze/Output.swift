@@ -12,14 +12,14 @@ import Viewer
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
-                      format: OutputFormat, headerRows: Int, maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, reading: InputSettings, format: OutputFormat, headerRows: Int,
+                      maximumWidth: Int? = nil) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         do {
-            let summary = try RecordStream.forEach(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
-                                                   encoding: encoding, started: { start in
+            let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
+                                                   preamble: reading.preamble, encoding: reading.encoding, started: { start in
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
                                       sink: writeToStandardOutput)
@@ -96,8 +96,7 @@ extension Output {
     /// (`Query`), run over a store of the input, and the rows leave through the export
     /// pipeline (`Exporter`), as Ctrl-S writes them: memory stays bounded whatever the
     /// input's size, and records written whole leave as their own bytes.
-    static func write(path: String?, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil, preamble: PreambleRule,
-                      format: OutputFormat, headerRows: Int, query: QueryOptions?, spoolLimit: SpoolLimit,
+    static func write(path: String?, reading: InputSettings, format: OutputFormat, headerRows: Int, query: QueryOptions?,
                       maximumWidth: Int? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
@@ -107,8 +106,7 @@ extension Output {
         do {
             // Sorted rows are read a window at a time from all over the input: a spool serves
             // that from the page cache, where gzip's access points would inflate for each window.
-            store = try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                                       spoolLimit: spoolLimit, readsAtRandom: !sorts.isEmpty, onChange: wake)
+            store = try reading.open(path, readsAtRandom: !sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
         }

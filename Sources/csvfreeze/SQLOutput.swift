@@ -19,8 +19,7 @@ struct SQLOptions: ParsableArguments {
 enum SQLOutput {
     /// Opens every input, waits for their indexes, runs `query`; returns the exit status:
     /// 0, 65 for a query SQLite refuses, 1 when an input cannot be read.
-    static func run(_ query: String, paths: [String?], delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding?,
-                    preamble: PreambleRule, spoolLimit: SpoolLimit, headerRows: Int, format: OutputFormat,
+    static func run(_ query: String, paths: [String?], reading: InputSettings, headerRows: Int, format: OutputFormat,
                     maximumWidth: Int?) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
@@ -28,8 +27,7 @@ enum SQLOutput {
         var stores: [CellStore] = []
         for path in paths {
             do {
-                stores.append(try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
-                                                 encoding: encoding, spoolLimit: spoolLimit, onChange: { news.signal() }))
+                stores.append(try reading.open(path, onChange: { news.signal() }))
             } catch {
                 fail(error.description, status: 1)
             }

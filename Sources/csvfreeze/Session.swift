@@ -15,27 +15,22 @@ enum Session {
     /// Exit status with `--echo` when the user quit without choosing (fzf's, for the same case).
     static let cancelledStatus: Int32 = 130
 
-    static func run(inputs: [TableInput], note: String? = nil, delimiter: UInt8?, quote: UInt8?, encoding: TextEncoding? = nil,
-                    preamble: PreambleRule, spoolLimit: SpoolLimit,
-                    options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
+    static func run(inputs: [TableInput], note: String? = nil, reading: InputSettings, options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
         let options = given
         let wake = WakePipe(failureStatus: 1)
         let wakeLoop = wake.news
-        let path = inputs.first?.path
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
-            try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                               follows: follows, spoolLimit: spoolLimit, onChange: wakeLoop)
+            try reading.open(input.path, follows: follows, onChange: wakeLoop)
         }
         func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
         // Several inputs: the tables not shown are counted in the background, each opened
         // without its loader (the census indexes it on its own thread) and closed again.
         let shelf: TableShelf? = inputs.count > 1
             ? TableShelf(inputs: inputs, follows: follows, open: open, count: { input throws(CellStoreError) in
-                try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
-                                   spoolLimit: spoolLimit, startsLoader: false)
+                try reading.open(input.path, startsLoader: false)
             }, wake: wakeLoop)
             : nil
         // The first store and viewer are held only until the loop takes them: after `R`

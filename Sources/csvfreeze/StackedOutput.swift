@@ -21,14 +21,10 @@ import Viewer
 enum StackedOutput {
     /// What the command line asks of the output.
     struct Settings {
-        var delimiter: UInt8?
-        var quote: UInt8?
-        var encoding: TextEncoding?
-        var preamble: PreambleRule
+        var reading: InputSettings
         var format: OutputFormat
         var headerRows: Int
         var query: QueryOptions
-        var spoolLimit: SpoolLimit
         var maximumWidth: Int?
         /// The name of the column naming each record's input; nil leaves it out.
         var sourceColumn: String?
@@ -92,9 +88,7 @@ enum StackedOutput {
         let sorts = !settings.query.sorts.isEmpty
         func open(_ input: TableInput) -> CellStore {
             do {
-                return try CellStore.open(path: input.path, delimiter: settings.delimiter, quote: settings.quote,
-                                          preamble: settings.preamble, encoding: settings.encoding, spoolLimit: settings.spoolLimit,
-                                          readsAtRandom: sorts, onChange: wake)
+                return try settings.reading.open(input.path, readsAtRandom: sorts, onChange: wake)
             } catch {
                 fail(error.description, status: 1)
             }

@@ -33,7 +33,7 @@ struct LongValueTests {
 
     @Test(arguments: [false, true])
     func summaryMeasuresAndOrdersWholeValues(quoted: Bool) throws {
-        let (text, a, b, c) = Self.csv(quoted: quoted)
+        let (text, a, _, c) = Self.csv(quoted: quoted)
         let store = CellStore(bytes: text, delimiter: UInt8(ascii: ","), checkpointSpacing: 1 << 10)
         let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: ["id", "text", "n"], headerRows: 1)
         scan.wait()

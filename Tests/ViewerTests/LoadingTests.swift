@@ -45,6 +45,35 @@ struct LoadingTests {
         #expect(lines[6].hasPrefix(" 40│40 y"))
     }
 
+    @Test("a write that ends while a filter still follows the input says so; the filter's progress comes back after a key")
+    func savedWhileFiltering() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID())").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = open(path, O_RDWR)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        let store = try CellStore.open(path: path)
+        _ = "city\nOslo\nBergen\nBodø\n".withCString { write(writer, $0, strlen($0)) }
+        waitUntil("the first rows") { store.progress.rowCount == 4 }
+        let subject = Viewer(store: store, screenSize: Size(width: 80, height: 8))
+        subject.handle(.filter("o", columnOnly: false))
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        subject.handle(.saveTo(target, overwrite: false))
+        waitUntil("the write") {
+            subject.handle(.refresh)
+            return !subject.isSaving
+        }
+        #expect(subject.isQueryRunning, "the input goes on: so does the filter")
+        subject.handle(.refresh)
+        let status = subject.frame().lines.last ?? ""
+        #expect(status.contains("wrote "), "\(status)")
+        subject.handle(.moveDown)
+        subject.handle(.refresh)
+        #expect(subject.frame().lines.last?.contains("filtering") == true, "\(subject.frame().lines.last ?? "")")
+    }
+
     @Test("two header rows stay on top")
     func twoHeaderRows() {
         let subject = viewer("name,n\nunit,count\na,1\nb,2\nc,3\n", width: 30, height: 5,

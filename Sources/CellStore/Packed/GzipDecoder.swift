@@ -4,14 +4,9 @@ import CZlib
 ///
 /// With an `indexBuilder`, it stops at every deflate block boundary (`Z_BLOCK`) so the
 /// builder can record access points for random access later (see `GzipIndex`).
-package final class GzipDecoder: PackedDecoder {
-    private let state = CStream(z_stream())
-    private var stream: UnsafeMutablePointer<z_stream> { state.pointer }
-    private var isBetweenMembers = false
-    private var consumedTotal: Int64 = 0
-    /// Damage met after some output: that output is delivered first, the damage next call.
-    private var damage = DamageLatch()
-    private var producedTotal: Int64 = 0
+package final class GzipDecoder: MemberDecoder {
+    let state = CStream(z_stream())
+    var progress = MemberProgress()
     let indexBuilder: GzipIndexBuilder?
 
     package init(indexBuilder: GzipIndexBuilder? = nil) throws(PackedDamage) {
@@ -21,57 +16,42 @@ package final class GzipDecoder: PackedDecoder {
         state.end = { _ = inflateEnd($0) }
     }
 
-    package var isAtBoundary: Bool { isBetweenMembers }
-    package var consumedBytes: Int64 { consumedTotal }
-
-    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        try damage.throwIfLatched()
-        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
-        var consumed = 0, produced = 0
-        defer { indexBuilder?.keep(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
-        while consumed < input.count && produced < output.count {
-            if isBetweenMembers {
-                // Zero padding after the last member is common (tape blocks): skip it.
-                if input[consumed] == 0 {
-                    while consumed < input.count && input[consumed] == 0 { consumed += 1; consumedTotal += 1 }
-                    continue
-                }
-                guard input[consumed] == 0x1F else {
-                    return try damage.deliver(at: consumedTotal, .corrupt("data after the end of the gzip stream"), consumed, produced)
-                }
-                inflateReset(stream)
-                isBetweenMembers = false
-                indexBuilder?.memberStarts(atOutput: producedTotal)
-            }
-            let flush = indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK
-            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
-                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { inflate($0, flush) }
-            consumed += usedIn
-            produced += madeOut
-            consumedTotal += Int64(usedIn)
-            producedTotal += Int64(madeOut)
-            switch status {
-            case Z_STREAM_END:
-                isBetweenMembers = true
-            case Z_OK, Z_BUF_ERROR:
-                break
-            case Z_MEM_ERROR:
-                return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
-            default:
-                let why = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                // Damaged deflate data may inflate to wrong bytes for a while before zlib
-                // notices, and the checksum comes only at the member's end.
-                return try damage.deliver(at: consumedTotal, .lateCheck(why), consumed, produced)
-            }
-            if let indexBuilder, status != Z_STREAM_END, stream.pointee.data_type & 0xC0 == 0x80 {
-                // After a block's end (or the header), not in the last block: inflating can
-                // start here from the bit position and the 32 KiB before it.
-                indexBuilder.boundary(input: consumedTotal, bits: Int(stream.pointee.data_type & 7), output: producedTotal,
-                                      recent: UnsafeRawBufferPointer(rebasing: output[..<produced]))
-            }
-            if usedIn == 0 && madeOut == 0 && status != Z_STREAM_END { break }
-        }
-        return (consumed, produced)
+    func startMember(_ input: UnsafeRawBufferPointer) -> MemberStart {
+        // Zero padding after the last member is common (tape blocks): skip it.
+        if input[0] == 0 { return .skipped(input.firstIndex { $0 != 0 } ?? input.count) }
+        guard input[0] == 0x1F else { return .damaged(.corrupt("data after the end of the gzip stream")) }
+        inflateReset(state.pointer)
+        indexBuilder?.memberStarts(atOutput: progress.producedTotal)
+        return .started
     }
+
+    func call(_ stream: UnsafeMutablePointer<z_stream>) -> Int32 {
+        inflate(stream, indexBuilder == nil ? Z_NO_FLUSH : Z_BLOCK)
+    }
+
+    func outcome(of status: Int32) -> MemberStep {
+        switch status {
+        case Z_STREAM_END: return .ended
+        case Z_OK, Z_BUF_ERROR: return .going
+        case Z_MEM_ERROR: return .damaged(.setup("out of memory"))
+        default:
+            let why = state.pointer.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+            // Damaged deflate data may inflate to wrong bytes for a while before zlib
+            // notices, and the checksum comes only at the member's end.
+            return .damaged(.lateCheck(why))
+        }
+    }
+
+    func didStep(memberEnded: Bool, output: UnsafeRawBufferPointer) {
+        guard let indexBuilder, !memberEnded else { return }
+        let dataType = state.pointer.pointee.data_type
+        if dataType & 0xC0 == 0x80 {
+            // After a block's end (or the header), not in the last block: inflating can
+            // start here from the bit position and the 32 KiB before it.
+            indexBuilder.boundary(input: progress.consumedTotal, bits: Int(dataType & 7), output: progress.producedTotal,
+                                  recent: output)
+        }
+    }
+
+    func didDecode(_ output: UnsafeRawBufferPointer) { indexBuilder?.keep(output) }
 }

@@ -15,10 +15,18 @@ package final class GzipIndex: Sendable {
         /// holds that many bits of the stream.
         var input: Int64
         var bits: Int
-        /// The window (the output before `output` in this member), deflated in `windows`.
-        var windowAt: Int64
+        /// The window: the output before `output` in this member.
+        var window: StoredWindow
+    }
+
+    /// A window as `windows` keeps it, deflated.
+    struct StoredWindow: Sendable {
+        /// Where its deflated bytes start in `windows`.
+        var offset: Int64
+        /// How many deflated bytes it takes there.
         var storedLength: Int
-        var windowLength: Int
+        /// How many bytes it inflates to (0 at a member's start, where none is needed).
+        var length: Int
     }
 
     /// Output between two access points: a far row costs inflating at most this much.
@@ -46,8 +54,8 @@ package final class GzipIndex: Sendable {
         guard status == Z_OK else { return }   // no point here; the previous one still serves
         let at = windows.length
         stored.withUnsafeBytes { windows.append(UnsafeRawBufferPointer(rebasing: $0[..<Int(storedLength)])) }
-        let point = Point(output: output, input: input, bits: bits, windowAt: at, storedLength: Int(storedLength),
-                          windowLength: window.count)
+        let point = Point(output: output, input: input, bits: bits,
+                          window: StoredWindow(offset: at, storedLength: Int(storedLength), length: window.count))
         points.withLock { $0.append(point) }
     }
 
@@ -67,18 +75,19 @@ package final class GzipIndex: Sendable {
 
     /// The window a point needs, inflated again.
     func window(for point: Point) -> [UInt8]? {
-        guard point.windowLength > 0 else { return [] }
-        var stored = [UInt8](repeating: 0, count: point.storedLength)
-        let got = stored.withUnsafeMutableBytes { windows.read(at: point.windowAt, into: $0) }
-        guard got == point.storedLength else { return nil }
-        var window = [UInt8](repeating: 0, count: point.windowLength)
+        let stored = point.window
+        guard stored.length > 0 else { return [] }
+        var deflated = [UInt8](repeating: 0, count: stored.storedLength)
+        let got = deflated.withUnsafeMutableBytes { windows.read(at: stored.offset, into: $0) }
+        guard got == stored.storedLength else { return nil }
+        var window = [UInt8](repeating: 0, count: stored.length)
         var length = uLongf(window.count)
-        let status = stored.withUnsafeBufferPointer { source in
+        let status = deflated.withUnsafeBufferPointer { source in
             window.withUnsafeMutableBufferPointer { target in
                 uncompress(target.baseAddress, &length, source.baseAddress, uLong(source.count))
             }
         }
-        return status == Z_OK && Int(length) == point.windowLength ? window : nil
+        return status == Z_OK && Int(length) == stored.length ? window : nil
     }
 }
 

@@ -123,57 +123,39 @@ package final class XzDecoder: PackedDecoder {
 }
 
 /// bzip2 through libbz2; a stream that ends is followed by the next, as `bzip2 -d` reads them.
-package final class Bzip2Decoder: PackedDecoder {
-    private let state = CStream(bz_stream())
-    private var stream: UnsafeMutablePointer<bz_stream> { state.pointer }
-    private var isBetweenStreams = false
-    private var consumedTotal: Int64 = 0
-    /// Damage met after some output: that output is delivered first, the damage next call.
-    private var damage = DamageLatch()
+package final class Bzip2Decoder: MemberDecoder {
+    let state = CStream(bz_stream())
+    var progress = MemberProgress()
 
     package init() throws(PackedDamage) {
         try open()
     }
 
     private func open() throws(PackedDamage) {
-        let status = BZ2_bzDecompressInit(stream, 0, 0)
-        guard status == BZ_OK else { throw PackedDamage(.setup("libbz2 could not start: \(status)"), at: consumedTotal) }
+        let status = BZ2_bzDecompressInit(state.pointer, 0, 0)
+        guard status == BZ_OK else { throw PackedDamage(.setup("libbz2 could not start: \(status)"), at: progress.consumedTotal) }
         state.end = { _ = BZ2_bzDecompressEnd($0) }
     }
 
-    package var isAtBoundary: Bool { isBetweenStreams }
-    package var consumedBytes: Int64 { consumedTotal }
+    /// libbz2 has no reset: the finished stream is ended and a new one set up.
+    func startMember(_ input: UnsafeRawBufferPointer) throws(PackedDamage) -> MemberStart {
+        BZ2_bzDecompressEnd(state.pointer)
+        state.end = nil
+        state.pointer.pointee = bz_stream()
+        try open()
+        return .started
+    }
 
-    package func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                        isLastInput: Bool) throws(PackedDamage) -> (consumed: Int, produced: Int) {
-        try damage.throwIfLatched()
-        guard input.baseAddress != nil, output.baseAddress != nil else { return (0, 0) }
-        var consumed = 0, produced = 0
-        while consumed < input.count && produced < output.count {
-            if isBetweenStreams {
-                BZ2_bzDecompressEnd(stream)
-                state.end = nil
-                stream.pointee = bz_stream()
-                try open()
-                isBetweenStreams = false
-            }
-            let (status, usedIn, madeOut) = state.step(UnsafeRawBufferPointer(rebasing: input[consumed...]),
-                                                       UnsafeMutableRawBufferPointer(rebasing: output[produced...])) { BZ2_bzDecompress($0) }
-            consumed += usedIn
-            produced += madeOut
-            consumedTotal += Int64(usedIn)
-            switch status {
-            case BZ_OK: break
-            case BZ_STREAM_END: isBetweenStreams = true
-            case BZ_MEM_ERROR: return try damage.deliver(at: consumedTotal, .setup("out of memory"), consumed, produced)
-            case BZ_DATA_ERROR:
-                return try damage.deliver(at: consumedTotal, .lateCheck("bad block checksum or corrupt data"), consumed, produced)
-            case BZ_DATA_ERROR_MAGIC:
-                return try damage.deliver(at: consumedTotal, .corrupt("data after the end of the bzip2 stream"), consumed, produced)
-            default: return try damage.deliver(at: consumedTotal, .corrupt("libbz2 error \(status)"), consumed, produced)
-            }
-            if usedIn == 0 && madeOut == 0 && status != BZ_STREAM_END { break }
+    func call(_ stream: UnsafeMutablePointer<bz_stream>) -> Int32 { BZ2_bzDecompress(stream) }
+
+    func outcome(of status: Int32) -> MemberStep {
+        switch status {
+        case BZ_OK: .going
+        case BZ_STREAM_END: .ended
+        case BZ_MEM_ERROR: .damaged(.setup("out of memory"))
+        case BZ_DATA_ERROR: .damaged(.lateCheck("bad block checksum or corrupt data"))
+        case BZ_DATA_ERROR_MAGIC: .damaged(.corrupt("data after the end of the bzip2 stream"))
+        default: .damaged(.corrupt("libbz2 error \(status)"))
         }
-        return (consumed, produced)
     }
 }
