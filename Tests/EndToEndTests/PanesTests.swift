@@ -24,12 +24,17 @@ struct PanesTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
         try pane.send("Up", "Up", "Up")
         var sawPull = false
-        // The pull lasts a few frames; a loaded machine may start drawing them late.
-        let deadline = Date().addingTimeInterval(5)
+        // The pull lasts a few frames; a loaded machine may start drawing them late, or
+        // read the screen too slowly to catch them: each Up at the top pulls again.
+        let deadline = Date().addingTimeInterval(30)
+        var nextPull = Date().addingTimeInterval(1)
         while Date() < deadline && !sawPull {
             let lines = try pane.screen()
             if lines[0].trimmingCharacters(in: .whitespaces).isEmpty && lines.dropFirst().contains(where: { $0.contains("#│id") }) {
                 sawPull = true
+            } else if Date() > nextPull {
+                try pane.send("Up")
+                nextPull = Date().addingTimeInterval(1)
             }
         }
         #expect(sawPull, "the sheet was pulled down for a moment")
