@@ -19,6 +19,22 @@ package struct RecordReaders: Sendable {
     /// their input ends there, though the loader may not have finished.
     package var isSnapshot: Bool { frozen != nil }
 
+    /// Runs `body` with the loader waiting before its next chunk: a pass that may make the
+    /// index needless (a filter decided from raw bytes) has the cores and the memory
+    /// bandwidth to itself meanwhile.
+    package func holdingLoader<Result>(_ body: () -> Result) -> Result {
+        loader.holds.add(1, ordering: .relaxed)
+        defer { loader.holds.subtract(1, ordering: .relaxed) }
+        return body()
+    }
+
+    /// True when the input is a regular file read as it is (not decompressed, converted,
+    /// spooled or followed): its size is known from the start, and its bytes are the text.
+    package var isPlainFile: Bool {
+        guard frozen == nil, !loader.follows, case .file = loader.input else { return false }
+        return true
+    }
+
     /// Published whenever the index grows or the loader ends: a pass that follows the
     /// input waits on it for more records.
     package var changes: ChangeSignal { loader.progressSignal }

@@ -41,6 +41,8 @@ package final class Loader: Sendable {
     let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
+    /// While above 0 the pass waits before its next chunk (see `RecordReaders.holdingLoader`).
+    let holds = Atomic<Int>(0)
     /// Whether `start()` made a thread, and a signal the thread gives as it ends.
     private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -271,6 +273,7 @@ package final class Loader: Sendable {
         let fieldLimit = RecordParser.Limits.fieldLimit
         var tooWide: Int?
         while !isStopped {
+            while holds.load(ordering: .relaxed) > 0 && !isStopped { usleep(1000) }
             if offset >= available {
                 if inputEnded { break }
                 pullMore()

@@ -130,7 +130,15 @@ package final class Exporter {
         }
         if control.isCancelled { return cancelled() }
         if isStopped { return settle() }
-        let progress = readers.progress
+        var progress = readers.progress
+        // Whether the last record written ends the input decides the output's last line
+        // end: known once the input is complete, or once a later record is indexed (a
+        // view can end before the loader, a filter decided from raw bytes).
+        while !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled {
+            pause()
+            progress = readers.progress
+        }
+        if control.isCancelled { return cancelled() }
         let lastInputRecord = progress.rowCount - 1
         writer.finish(endsWithTerminator: lastRecordWritten == lastInputRecord ? progress.endsWithTerminator : true)
         outcome.damage = progress.failure

@@ -11,10 +11,14 @@ struct FilterJob: Sendable {
     let filters: [RecordFilter]
     let patterns: [CompiledPattern]
     let base: (any RecordSequence)?
+    /// Whether a plain file's raw bytes may decide alone that nothing is kept.
+    let decidesFromRawBytes: Bool
     let core: FilteredRecords.Core
     let wake: @Sendable () -> Void
     /// Records searched in one step (the first matches show after the first step).
     static let step = 1 << 16
+    /// Threads that search raw bytes for a literal while the loader waits (the cores).
+    static let rawWorkers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// For each filter, the only columns whose cells count (nil: all).
     private var shownColumns: [Set<Int>?] {
@@ -30,6 +34,8 @@ struct FilterJob: Sendable {
         var doneBefore: (Int) -> Int64 = { _ in 0 }
         /// Nil while nothing can be read yet (the input's dialect is not known).
         var search: ((CompiledPattern, Int?) -> CellSearch)?
+        /// The first record of the last checkpoint at or before a byte offset (an input's).
+        var recordAt: ((Int64) -> Int)?
     }
 
     private func round() -> Round {
@@ -42,11 +48,31 @@ struct FilterJob: Sendable {
             guard let scanInput = ScanInput(readers: readers) else { return Round(isFinal: progress.isComplete) }
             return Round(known: progress.isComplete ? progress.rowCount : scanInput.indexedRecords, isFinal: progress.isComplete,
                          total: scanInput.byteCount, doneBefore: { Self.bytesBefore(record: $0, readers: readers) },
-                         search: { CellSearch(input: scanInput, pattern: $0, column: $1) })
+                         search: { CellSearch(input: scanInput, pattern: $0, column: $1) },
+                         recordAt: { offset in
+                             let checkpoints = scanInput.reader.checkpoints
+                             var low = 0, high = checkpoints.count
+                             while low < high {
+                                 let middle = (low + high) / 2
+                                 if checkpoints[middle].offset <= offset { low = middle + 1 } else { high = middle }
+                             }
+                             return low > 0 ? checkpoints[low - 1].row : 0
+                         })
         }
     }
 
     func run(control: ScanControl) -> Bool {
+        // Records that end before this offset hold no match (nil: any may).
+        var noneBefore: Int64?
+        if decidesFromRawBytes {
+            switch rawFinding(control: control) {
+            case .absent:
+                core.decidedFromRawBytes.store(true, ordering: .relaxed)
+                return finish(cancelled: control.isCancelled)
+            case .candidate(let offset): noneBefore = offset
+            case .cancelled, nil: break
+            }
+        }
         // Over a base, the record bits are found first, then laid over its rows.
         var records = RankedBitmap()
         var covered = 0   // records looked at so far
@@ -62,6 +88,19 @@ struct FilterJob: Sendable {
                 continue
             }
             core.total.store(round.total, ordering: .relaxed)
+            if let noneBefore, let first = round.recordAt?(noneBefore), first > covered {
+                // Passed over unsearched: no raw byte before the first candidate matches.
+                let end = min(first, round.known)
+                records.extend(to: end, members: [])
+                if base == nil {
+                    core.rows.withLock { $0 = records }
+                    core.changes.notify()
+                    wake()
+                }
+                core.done.store(round.doneBefore(end), ordering: .relaxed)
+                covered = end
+                continue
+            }
             let end = min(round.known, covered + Self.step)
             var keep = [Bool](repeating: true, count: end - covered)
             for (index, pattern) in patterns.enumerated() {
@@ -88,6 +127,54 @@ struct FilterJob: Sendable {
         }
         if let base { layOver(base, records: records, control: control) }
         return finish(cancelled: control.isCancelled)
+    }
+
+    /// What the raw bytes after the header say of the filters that keep matching records,
+    /// each a literal (`RawAbsence`): `absent` when one is found nowhere (then no record is
+    /// kept, whatever the others say, and no record boundary is needed), else where the
+    /// first candidate of the last to have one starts. Only over a plain file, whose bytes
+    /// are all there from the start; nil when no filter is such a literal.
+    private func rawFinding(control: ScanControl) -> RawAbsence.Finding? {
+        guard case .readers(let readers) = input, readers.isPlainFile, let reader = readers.current(),
+              let first = reader.checkpoints.first else { return nil }
+        let quote: UInt8? = reader.dialect.isQuoting ? reader.dialect.quote : nil
+        let searches = filters.indices.compactMap { index in
+            filters[index].inverted ? nil
+                : RawAbsence(pattern: patterns[index].text, ignoresCase: patterns[index].ignoresCase, quote: quote)
+        }
+        guard !searches.isEmpty else { return nil }
+        let start = Self.dataStart(reader, from: first.offset, headerRows: headerRows)
+        // The index is not needed unless a candidate is found: the loader waits meanwhile.
+        return readers.holdingLoader {
+            var latest: Int64 = 0
+            for search in searches {
+                let finding = search.search(reader.source, from: start, to: reader.end, workers: Self.rawWorkers,
+                                            isCancelled: { control.isCancelled })
+                guard case .candidate(let offset) = finding else { return finding }
+                latest = max(latest, offset)
+            }
+            return .candidate(at: latest)
+        }
+    }
+
+    /// Where the records after `headerRows` start, as far as the first 64 KiB show (else
+    /// `from`, before them: a search from there finds more, never less).
+    static func dataStart(_ reader: RecordReader, from: Int64, headerRows: Int) -> Int64 {
+        guard headerRows > 0 else { return from }
+        let wanted = Int(min(Int64(1 << 16), reader.end - from))
+        guard wanted > 0 else { return from }
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        let count = bytes.withUnsafeMutableBytes { reader.source.read(at: from, into: $0) }
+        guard count > 0 else { return from }
+        var scanner = RecordScanner(dialect: reader.dialect)
+        var found: Int?
+        bytes.withUnsafeBytes { buffer in
+            scanner.scan(UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: from) { end, _, records, _ in
+                // After a CR, a LF that follows still belongs to the header: searched too.
+                if found == nil && records >= headerRows { found = end }
+            }
+        }
+        return from + Int64(found ?? 0)
     }
 
     /// What to wait on for more records: the loader's progress (rows are all there).

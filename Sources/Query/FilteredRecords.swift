@@ -30,6 +30,7 @@ package final class FilteredRecords: RecordSequence {
         let state = Mutex<(complete: Bool, following: Bool, failure: String?)>((false, true, nil))
         /// Published when rows are added and when the pass ends.
         let changes = ChangeSignal()
+        let decidedFromRawBytes = Atomic<Bool>(false)
     }
 
     package let filters: [RecordFilter]
@@ -42,11 +43,16 @@ package final class FilteredRecords: RecordSequence {
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
+    /// With `decidesFromRawBytes`, a plain file's raw bytes are first searched for a
+    /// filter's literal with no index (`RawAbsence`): where none holds it, the pass ends at
+    /// once with no rows, while the loader may still be indexing (for `--output`, where
+    /// nothing else waits on the index).
     package static func start(store: CellStore, headerRows: Int, filters: [RecordFilter], over base: (any RecordSequence)? = nil,
+                             decidesFromRawBytes: Bool = false,
                              wake: @escaping @Sendable () -> Void = {}) throws(QueryError) -> FilteredRecords {
         let patterns = try filters.map { (filter) throws(QueryError) in try filter.compile() }
         return FilteredRecords(input: .readers(store.follows ? store.recordReadersAsOfNow : store.recordReaders), headerRows: headerRows,
-                               filters: filters, patterns: patterns, base: base, wake: wake)
+                               filters: filters, patterns: patterns, base: base, decidesFromRawBytes: decidesFromRawBytes, wake: wake)
     }
 
     /// Starts filtering the data records of `rows` (a sheet's), each cell matched as the
@@ -58,12 +64,12 @@ package final class FilteredRecords: RecordSequence {
     }
 
     init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
-         base: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
+         base: (any RecordSequence)?, decidesFromRawBytes: Bool = false, wake: @escaping @Sendable () -> Void) {
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
         let job = FilterJob(input: input, headerRows: headerRows, filters: filters, patterns: patterns, base: base,
-                            core: core, wake: wake)
+                            decidesFromRawBytes: decidesFromRawBytes, core: core, wake: wake)
         scan = BackgroundScan(name: "csvfreeze filter", total: 0, wake: wake) { control in job.run(control: control) }
     }
 
@@ -79,6 +85,8 @@ package final class FilteredRecords: RecordSequence {
     package var isFollowingInput: Bool { core.state.withLock { $0.following && !$0.complete } }
     /// Why the pass stopped early, if it did.
     package var failure: String? { core.state.withLock { $0.failure } }
+    /// True when the raw bytes alone showed that no record is kept (see `start`).
+    package var wasDecidedFromRawBytes: Bool { core.decidedFromRawBytes.load(ordering: .relaxed) }
 
     // MARK: RecordSequence
 

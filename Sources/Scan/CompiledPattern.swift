@@ -18,10 +18,23 @@ package final class CompiledPattern: @unchecked Sendable {
     package let minimumLength: Int
     /// True when PCRE2's JIT compiled it.
     package let isJIT: Bool
+    /// True for a pattern over bytes, not UTF-8 characters (see `init(bytes:ignoresCase:)`).
+    let isBytes: Bool
 
     /// Compiles `text`, or says where it is wrong.
-    init(_ text: String, ignoresCase: Bool) throws(PatternError) {
-        var options = UInt32(PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY)
+    convenience init(_ text: String, ignoresCase: Bool) throws(PatternError) {
+        try self.init(text, ignoresCase: ignoresCase, options: UInt32(PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY))
+    }
+
+    /// Compiles `text` to match bytes, one a character (no UTF-8 decoding; case folded
+    /// only for ASCII letters): a pattern written for raw bytes (see `RawAbsence`).
+    convenience init(bytes text: String, ignoresCase: Bool) throws(PatternError) {
+        try self.init(text, ignoresCase: ignoresCase, options: 0)
+    }
+
+    private init(_ text: String, ignoresCase: Bool, options given: UInt32) throws(PatternError) {
+        var options = given
+        isBytes = given & UInt32(PCRE2_UTF) == 0
         if ignoresCase { options |= UInt32(PCRE2_CASELESS) }
         var error: Int32 = 0
         var offset = 0
@@ -82,7 +95,7 @@ package final class PatternMatcher {
         var low = 0, high = 0
         // PCRE2 10.42's JIT reads past the end of a subject that ends in invalid UTF-8
         // (`\b` then depends on whatever bytes follow): such subjects are interpreted.
-        let interpret: Int32 = buffer.last.map { $0 >= 0x80 } ?? false ? 1 : 0
+        let interpret: Int32 = !pattern.isBytes && buffer.last.map { $0 >= 0x80 } ?? false ? 1 : 0
         let result = cf_re_match(pattern.code, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                  buffer.count, start, interpret, data, context, &low, &high)
         if result > 0 { return .match(min(low, high)..<max(low, high)) }

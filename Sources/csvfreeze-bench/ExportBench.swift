@@ -37,6 +37,34 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
 }
 
 
+/// The filter rows alone (`--filter-only`): many matches and none, each beside grep.
+@MainActor func filterBenchmark(big: String, directory: String) {
+    print("\n— --filter --output csv beside grep, in the same run; load average \(loadAverage()) —")
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        print("no csvfreeze beside the benchmark: swift build -c release first")
+        return
+    }
+    _ = shell("cat \(shellQuoted(big)) > /dev/null")
+    filterRows(file: shellQuoted(big), me: shellQuoted(binary), directory: directory)
+}
+
+/// A filter with many matches (3 % of the records) and one with none, beside grep; with
+/// the filter's peak memory, which must not grow with the file.
+@MainActor func filterRows(file: String, me: String, directory: String) {
+    for (pattern, label) in [("line two 3", "many matches"), ("zzqqxx", "no match")] {
+        let grep = best(3, "grep \(shellQuoted(pattern)) \(file) | cat > /dev/null")
+        let filter = best(3, "\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | cat > /dev/null")
+        _ = shell("\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | wc -l > '\(directory)/export-count'")
+        let count = (try? String(contentsOfFile: "\(directory)/export-count", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        unlink("\(directory)/export-count")
+        report("--filter '\(pattern)' --output csv (\(label))", s(filter.seconds),
+               target: String(format: "grep %.2f s (≤ 1.5×: %.2f×); %@ lines; peak %.0f MiB", grep.seconds, filter.seconds / grep.seconds,
+                              count, filter.mib),
+               ok: filter.seconds <= 1.5 * grep.seconds)
+    }
+}
+
 @MainActor func exportBenchmark(big: String, directory: String) throws {
     print("\n— export (--output, Ctrl-S), beside cat, grep and DuckDB in the same run; load average \(loadAverage()) —")
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("csvfreeze").path
@@ -65,17 +93,7 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
     report("  into a file (copy_file_range)", s(toFile.seconds), target: String(format: "peak %.1f MiB", toFile.mib))
 
     // 2. A filter: many matches and none, beside grep.
-    for (pattern, label) in [("line two 3", "many matches"), ("zzqqxx", "no match")] {
-        let grep = best(2, "grep \(shellQuoted(pattern)) \(file) | cat > /dev/null")
-        let filter = best(2, "\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | cat > /dev/null")
-        let rows = shell("\(me) --filter \(shellQuoted(pattern)) --output csv \(file) | wc -l > '\(directory)/export-count'")
-        _ = rows
-        let count = (try? String(contentsOfFile: "\(directory)/export-count", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        unlink("\(directory)/export-count")
-        report("--filter '\(pattern)' --output csv (\(label))", s(filter.seconds),
-               target: String(format: "grep %.2f s (≤ 1.5×: %.2f×); %@ lines", grep.seconds, filter.seconds / grep.seconds, count),
-               ok: filter.seconds <= 1.5 * grep.seconds)
-    }
+    filterRows(file: file, me: me, directory: directory)
 
     // 3. A sort, beside DuckDB's order by on two threads.
     let sorted = best(1, "\(me) --sort col05 --output csv \(file) | cat > /dev/null")

@@ -135,7 +135,8 @@ extension Output {
                 : SortedRecords.start(store: store, headerRows: headerRows, keys: resolved.keys, wake: wake)
             do {
                 filtered = resolved.filters.isEmpty ? nil
-                    : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted, wake: wake)
+                    : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted,
+                                                decidesFromRawBytes: true, wake: wake)
             } catch {
                 fail(error.description, status: 2)
             }

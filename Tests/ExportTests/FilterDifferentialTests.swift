@@ -120,4 +120,77 @@ struct FilterDifferentialTests {
         }
         #expect(kept > rounds * 20)
     }
+
+    /// Literals a filter decided from raw bytes looks for: in cells, across a dropped
+    /// closing quote (`"ab"cd` is `abcd`), in the header only, with a `k` or an `s` (also
+    /// matched by a sign outside ASCII), a delimiter or a line end, at a cell's edges, and
+    /// nowhere.
+    static let literals = ["bc", "abc", "Oslo", "oslo", "name", "zzqqxx", "sk", "k", "a,b", "x\ny", "é中", "-1\\.5", "q", "n", "^Oslo$", "\\boslo\\b", "^zzqqxx"]
+
+    /// A hostile input for literals: the inputs above, or quoting gone wrong on purpose.
+    static func literalInput(_ generator: inout SeededGenerator) -> [UInt8] {
+        if generator.next() % 2 == 0 { return input(&generator) }
+        let pieces: [[UInt8]] = ["\"", "\"\"", ",", "\n", "\r\n", "\r", "ab", "c", "\"ab\"cd", "\"a,\"b", "x\"y", "Oslo",
+                                 "\u{212A}", "\u{017F}", "k", "é", "中"].map { Array($0.utf8) } + [[0xFF]]
+        var bytes: [UInt8] = generator.next() % 4 == 0 ? [0xEF, 0xBB, 0xBF] : []
+        bytes += Array("id,name,city\n".utf8)
+        for _ in 0..<(1 + Int(generator.next() % 120)) { bytes += pieces[Int(generator.next() % UInt64(pieces.count))] }
+        return bytes
+    }
+
+    @Test("a filter decided from raw bytes keeps what the exact pass keeps and writes the same bytes, the input loaded or not")
+    func decidedFromRawBytes() throws {
+        var generator = SeededGenerator(seed: UInt64(ProcessInfo.processInfo.environment["CSVFREEZE_EXPORT_SEED"] ?? "") ?? 29)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("filter-raw-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var decided = 0, kept = 0
+        for round in 0..<120 {
+            let bytes = Self.literalInput(&generator)
+            let path = directory.appendingPathComponent("in-\(round).csv").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let literal = Self.literals[Int(generator.next() % UInt64(Self.literals.count))]
+            var filters = [RecordFilter(pattern: literal)]
+            switch generator.next() % 4 {
+            case 0: filters.append(RecordFilter(pattern: "b", inverted: true))
+            case 1: filters[0].columns = [1]
+            case 2: filters.insert(RecordFilter(pattern: "a"), at: 0)
+            default: break
+            }
+            let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
+            // Half the time the filter starts while the input may still be loading.
+            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
+                                           checkpointSpacing: spacing)
+            if round % 2 == 0 { while !store.isComplete { usleep(1000) } }
+            while store.dialect == nil && !store.isComplete { usleep(500) }
+            let fast = try FilteredRecords.start(store: store, headerRows: 1, filters: filters, decidesFromRawBytes: true)
+            fast.wait()
+            let fastOutputs = try [OutputFormat.csv, .jsonl].map { format in
+                try exported(ExportPlan(readers: store.recordReaders, headerRows: 1, rows: fast, name: path), format: format)
+            }
+            while !store.isComplete { usleep(1000) }
+            let exact = try FilteredRecords.start(store: store, headerRows: 1, filters: filters)
+            exact.wait()
+            let dialect = try #require(store.dialect)
+            let dataStart = Int(try #require(store.recordReader()).checkpoints.first?.offset ?? 0)
+            let records = try RecordParser.records(in: Array(bytes[dataStart...]), dialect: dialect)
+            let expected = try filters.map { try Self.kept(records, filter: $0) }
+                .reduce(Set(records.indices.dropFirst())) { $0.intersection($1) }.sorted()
+            let got = fast.records(in: 0..<fast.count).map(\.record)
+            #expect(got == expected, "\(filters.map(\.pattern)) in \(show(bytes))")
+            #expect(exact.records(in: 0..<exact.count).map(\.record) == expected)
+            if fast.wasDecidedFromRawBytes {
+                decided += 1
+                #expect(expected.isEmpty, "\(filters.map(\.pattern)) decided from raw bytes in \(show(bytes))")
+            }
+            kept += got.count
+            for (format, fastOutput) in zip([OutputFormat.csv, .jsonl], fastOutputs) {
+                let exactOutput = try exported(ExportPlan(readers: store.recordReaders, headerRows: 1, rows: exact, name: path), format: format)
+                #expect(fastOutput.bytes == exactOutput.bytes, "\(filters.map(\.pattern)) \(format) of \(show(bytes))")
+                #expect(fastOutput.outcome == exactOutput.outcome)
+            }
+        }
+        #expect(decided > 20)
+        #expect(kept > 100)
+    }
 }
