@@ -130,15 +130,13 @@ package final class Exporter {
         }
         if control.isCancelled { return cancelled() }
         if isStopped { return settle() }
+        var progress = readers.progress
         // Whether the last record written ends the input decides the output's last line
         // end: known once the input is complete, or once a later record is indexed (a
         // view can end before the loader, a filter decided from raw bytes).
-        var progress = readers.progress
-        while !control.isCancelled {
-            let version = readers.changes.version
+        while !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled {
+            pause()
             progress = readers.progress
-            guard !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten else { break }
-            control.wait(for: readers.changes, past: version)
         }
         if control.isCancelled { return cancelled() }
         let lastInputRecord = progress.rowCount - 1
@@ -216,14 +214,13 @@ package final class Exporter {
     /// without (empty, or unreadable) or the export was cancelled.
     private func waitForInput() -> RecordReader? {
         while !control.isCancelled {
-            let version = readers.changes.version
             let progress = readers.progress
             if let reader = readers.current(), !reader.checkpoints.isEmpty,
                progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
                 return reader
             }
             if progress.isComplete { return nil }
-            control.wait(for: readers.changes, past: version)
+            usleep(2000)
         }
         return nil
     }
@@ -265,6 +262,11 @@ package final class Exporter {
         wellQuoted = vouched
         return grew
     }
+
+    /// Waits a little for the input or the view to grow. A poll, not a wait on their change
+    /// signals: the output can also stop from another core (a stretch's writer meets a
+    /// full disk), which publishes nothing, and a wait for news then never ended.
+    private func pause() { usleep(3000) }
 
     /// Records in the input known now, and whether that is all of them.
     private var knownRecords: (count: Int, isAll: Bool) {
@@ -341,8 +343,7 @@ package final class Exporter {
                 }
             }
             if (isAll && record >= end) || record >= limit { break }
-            let version = readers.changes.version
-            if !refresh() { control.wait(for: readers.changes, past: version) }
+            if !refresh() { pause() }
         }
     }
 
@@ -694,7 +695,6 @@ package final class Exporter {
         var written = 0
         var batch = 2048
         while !isStopped {
-            let version = rows.changes.version
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
             while written < available && !isStopped {
@@ -709,7 +709,7 @@ package final class Exporter {
                 batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
             }
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
-            control.wait(for: rows.changes, past: version)
+            pause()
         }
     }
 
