@@ -384,7 +384,8 @@ package final class Loader: Sendable {
             $0.progress.quotingProblem = problem
             $0.progress.quotingProblemCount = problemCount
             $0.progress.isComplete = true
-            $0.available = offset
+            // Readers read up to here: never into the record a break cut short.
+            $0.available = cutShort ? lastRecordEnd : offset
         }
         progressSignal.notify()
         notice(force: true)

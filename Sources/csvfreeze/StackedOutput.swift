@@ -142,14 +142,15 @@ enum StackedOutput {
             return Row(bytes: bytes, ends: ends)
         }
 
-        // The header rows: the first input's, or the union's names and the first input's
-        // further header rows in their columns.
-        for index in 0..<min(headerRows, headers.first?.count ?? 0) where writer.isOpen {
+        // The header rows: the first input's, or the union's names and the further header
+        // rows of the first input that has them, in their columns. An input may have fewer
+        // header rows than asked (an empty file has none), so each row is looked for.
+        for index in 0..<min(headerRows, headers.map(\.count).max() ?? 0) where writer.isOpen {
             let cell = source.map { index == 0 ? $0 : [] }
             if index == 0 && !columns.isPositional {
                 _ = writer.write(project(Row(cells: columns.names), sourceCell: cell, own: { $0 }))
-            } else {
-                _ = writer.write(project(headers[0][index], sourceCell: cell, own: { columns.column($0, in: 0) }))
+            } else if let input = headers.firstIndex(where: { $0.count > index }) {
+                _ = writer.write(project(headers[input][index], sourceCell: cell, own: { columns.column($0, in: input) }))
             }
         }
 
@@ -166,8 +167,9 @@ enum StackedOutput {
             }
             if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
             if !columns.isPositional {
+                // A record may be shorter than its header (its missing cells are empty).
                 let named = columns.headerCounts[part.index]
-                if (named..<row.count).contains(where: { !row.field($0).isEmpty }) {
+                if named < row.count, (named..<row.count).contains(where: { !row.field($0).isEmpty }) {
                     fail("\(name): record \(record + 1) has more cells than its header names, and the inputs' headers differ: "
                          + "its columns past the header have no name to be placed by (give the header names, or --no-header)", status: 1)
                 }

@@ -86,6 +86,47 @@ struct CompressedEndToEndTests {
         #expect(message.first?.hasPrefix("csvfreeze: \(cut.path): compressed data ends early, after byte ") == true)
     }
 
+    @Test("a .gz cut anywhere: --output, --columns and --summary of the file leave out the record the cut splits, as the pipe does")
+    func truncatedAtSeveralPoints() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plainURL = directory.appendingPathComponent("plain.csv")
+        let packed = directory.appendingPathComponent("plain.csv.gz")
+        _ = try run(["/bin/sh", "-c", "(echo id,v; seq 1 300000 | sed 's/$/,some text here/') > \(shellQuote(plainURL.path)); "
+                     + "gzip -c \(shellQuote(plainURL.path)) > \(shellQuote(packed.path))"])
+        let plain = try Data(contentsOf: plainURL)
+        let whole = try Data(contentsOf: packed)
+        #expect(whole.count > 300_000)
+        for size in [77_777, 200_000, 300_001] {
+            let cut = directory.appendingPathComponent("cut-\(size).csv.gz")
+            try whole.prefix(size).write(to: cut)
+            let bytes = whole.prefix(size)
+            for format in ["csv", "jsonl"] {
+                let file = try run([Paths.binary, "--output", format, cut.path])
+                let pipe = try run([Paths.binary, "--output", format], stdin: bytes)
+                #expect(file.status == 1 && pipe.status == 1, "\(size) \(format)")
+                #expect(file.stderr.split(separator: "\n").count == 1, "\(size) \(format): \(file.stderr)")
+                #expect(file.stdout == pipe.stdout, "\(size) \(format): the file writes what the pipe does")
+                if format == "csv" {
+                    // Whole records of the plain file, up to a line ending: nothing of the one the cut splits.
+                    #expect(file.stdout.count > plain.count / 50, "\(size)")
+                    #expect(plain.starts(with: file.stdout) && file.stdout.last == 0x0A, "\(size): \(file.text.suffix(40))")
+                    let records = file.text.split(separator: "\n").count - 1
+                    let columns = try run([Paths.binary, "--output", "csv", "--columns", "id", cut.path])
+                    #expect(columns.text == file.text.split(separator: "\n").map { $0.split(separator: ",")[0] + "\n" }.joined(),
+                            "\(size): --columns writes the same records")
+                    let summary = try run([Paths.binary, "--summary", cut.path])
+                    let piped = try run([Paths.binary, "--summary"], stdin: bytes)
+                    #expect(summary.stdout == piped.stdout, "\(size): --summary counts what the pipe counts")
+                    let idLine = summary.text.split(separator: "\n").first { $0.hasPrefix("id ") }
+                    #expect(idLine?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first == "\(records)",
+                            "\(size): \(idLine ?? "")")
+                    #expect(summary.status == 1 && summary.stderr.split(separator: "\n").count == 1, "\(size): \(summary.stderr)")
+                }
+            }
+        }
+    }
+
     @Test("bombs: a gzip file of 256 MiB of NUL stays small in memory and on disk; zstd through a pipe pauses at --spool-limit")
     func bombs() throws {
         let pane = try TmuxPane("head -c 256M /dev/zero | gzip -1 > bomb.gz && { \(binary) bomb.gz & echo $! > pid; wait $!; }",

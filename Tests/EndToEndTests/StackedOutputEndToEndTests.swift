@@ -191,4 +191,115 @@ struct StackedOutputEndToEndTests {
         let piped = try run([binary, "--output", "csv", a.path, "-"], stdin: Data("x,y\n7,8\n".utf8))
         #expect(piped.text == "file,x,y\n\(a.path),1,2\nstdin,7,8\n")
     }
+
+    @Test("ragged records when the headers differ: short ones get empty cells, a long one stops with one line, in every format")
+    func raggedRecords() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        let header = try file("h.csv", "x,y\n")
+        let shortThenLong = try file("m.csv", "a,b\nd\nf,g,h\n")
+        let short = try file("s.csv", "a,b\nd\n\n,e,\n")
+        let empty = try file("e.csv", "")
+        for format in ["csv", "json", "jsonl", "table"] {
+            let stopped = try run([binary, "--output", format, header, shortThenLong])
+            #expect(stopped.status == 1, "\(format): \(stopped.stderr)")
+            #expect(stopped.stderr.hasPrefix("csvfreeze: \(shortThenLong): record 3 has more cells than its header names"), "\(format)")
+            #expect(stopped.stderr.split(separator: "\n").count == 1, "\(format): \(stopped.stderr)")
+            let written = try run([binary, "--output", format, header, short])
+            #expect(written.status == 0 && written.stderr.isEmpty, "\(format): \(written.stderr)")
+        }
+        // A pipe without --output, and a directory holding the files, take the same path.
+        let piped = try run([binary, header, shortThenLong])
+        #expect(piped.status == 1 && piped.stderr.contains("record 3 has more cells than its header names"))
+        let folder = directory.appendingPathComponent("both")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("x,y\n".utf8).write(to: folder.appendingPathComponent("h.csv"))
+        try Data("a,b\nd\nf,g,h\n".utf8).write(to: folder.appendingPathComponent("m.csv"))
+        let inFolder = try run([binary, "--output", "csv", folder.path])
+        #expect(inFolder.status == 1 && inFolder.stderr.contains("m.csv: record 3 has more cells than its header names"))
+        // Short records, an empty one and empty cells past the header are written in the union.
+        let csv = try run([binary, "--output", "csv", header, short])
+        #expect(csv.text == "file,x,y,a,b\n\(short),,,d,\n\(short),,,,\n\(short),,,,e\n", "\(csv.text)")
+        let (_, json, _) = try json([header, short, "--sort", "b:desc"])
+        #expect(json == [["file", "x", "y", "a", "b"], [short, "", "", "", "e"], [short, "", "", "d", ""], [short, "", "", "", ""]])
+        // An empty first input has no header: the table's header is still written.
+        let emptyFirst = try run([binary, "--output", "csv", empty, short])
+        #expect(emptyFirst.text == "file,a,b\n\(short),d,\n\(short),,\n\(short),,e\n", "\(emptyFirst.text)")
+    }
+
+    @Test("randomized ragged inputs never crash: the union written, or one line and exit 1 for cells past a header")
+    func randomizedRaggedInputs() throws {
+        var state: UInt64 = 0x5eed
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let headers = [["x", "y"], ["y", "x"], ["a", "b", "x"], ["x"], ["x", "y"], []]
+        for trial in 0..<40 {
+            let directory = try Paths.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var tables: [(path: String, header: [String], rows: [[String]])] = []
+            for input in 0..<(2 + next(2)) {
+                let header = headers[next(headers.count)]
+                var rows: [[String]] = []
+                for row in 0..<(header.isEmpty ? 0 : next(6)) {
+                    // Short, whole, long with empty cells past the header, or long with text there.
+                    let count = [0, 1, header.count, header.count + 1 + next(2)][next(4)]
+                    // An empty line is a record of one empty cell.
+                    rows.append((0..<max(1, count)).map { column in
+                        column >= header.count && next(3) != 0 ? "" : (next(4) == 0 ? "" : "c\(input)-\(row)-\(column)")
+                    })
+                }
+                let lines = header.isEmpty ? [] : [header] + rows
+                let path = directory.appendingPathComponent("t\(input).csv").path
+                try Data(lines.map { $0.joined(separator: ",") + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+                tables.append((path, header, rows))
+            }
+            let format = ["csv", "json", "jsonl", "table"][next(4)]
+            let sorted = next(3) == 0 && tables.contains { !$0.header.isEmpty }
+            let result = try run([binary, "--output", format] + (sorted ? ["--sort", "x"] : []) + tables.map(\.path))
+            let context = "trial \(trial) \(format) sorted \(sorted): \(result.stderr)"
+            #expect(result.status == 0 || result.status == 1, "\(context)")
+            let positional = tables.allSatisfy { $0.header == tables[0].header }
+            // The first record (in file order) with text past its header, when headers differ.
+            let bad = positional ? nil : tables.first { table in
+                table.rows.contains { $0.count > table.header.count && $0[table.header.count...].contains { !$0.isEmpty } }
+            }
+            if let bad {
+                #expect(result.status == 1, "\(context)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(context)")
+                #expect(result.stderr.contains("has more cells than its header names"), "\(context)")
+                if !sorted {
+                    let record = 2 + (bad.rows.firstIndex { $0.count > bad.header.count && $0[bad.header.count...].contains { !$0.isEmpty } } ?? 0)
+                    #expect(result.stderr.hasPrefix("csvfreeze: \(bad.path): record \(record) "), "\(context)")
+                }
+                continue
+            }
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(context)")
+            guard format == "json" else { continue }
+            var union: [String] = []
+            for table in tables { for name in table.header where !union.contains(name) { union.append(name) } }
+            var expected: [[String]] = []
+            for table in tables {
+                expected += table.rows.map { row in
+                    positional ? [table.path] + row
+                        : [table.path] + union.map { name in table.header.firstIndex(of: name).map { $0 < row.count ? row[$0] : "" } ?? "" }
+                }
+            }
+            let got = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [[String]] ?? []
+            #expect(got.first == (union.isEmpty ? nil : ["file"] + union), "\(context)")
+            let rows = Array(got.dropFirst())
+            if sorted {
+                #expect(rows.map { $0.description }.sorted() == expected.map { $0.description }.sorted(), "\(context)")
+            } else {
+                #expect(rows == expected, "\(context)")
+            }
+        }
+    }
+
 }
