@@ -50,7 +50,7 @@ enum SQLOutput {
                 fail("\(store.name): no records to query", status: 1)
             }
             if input.omittedColumns > 0 {
-                warn("\(store.name): SQL sees its first \(input.columns.count) columns of \(input.columns.count + input.omittedColumns) (SQLite's limit)")
+                warn("\(store.name): SQL sees its first \(input.columns.count.grouped) columns of \((input.columns.count + input.omittedColumns).grouped) (SQLite's limit)")
             }
             inputs += names.map { input.named($0) }
             tables.append((store, input))
