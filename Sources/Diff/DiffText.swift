@@ -33,8 +33,9 @@ package enum DiffText {
 
     /// One row: daff's action (`+++`, `---`, `->`, `+` for a record that only fills added
     /// columns, blank), then each column's cell: `old->new` where it changed (the arrow
-    /// lengthened to `-->`, `--->`… while a changed value holds it, in the action too),
-    /// the old value where only the old table has the record or the column, else the new.
+    /// lengthened to `-->`, `--->`… while any value of the row holds it, in the action
+    /// too: `daff patch` splits every cell of the row that holds its action's arrow), the
+    /// old value where only the old table has the record or the column, else the new.
     package static func row(kind: DiffRow.Kind, fillsAddedColumns: Bool, old: Row?, new: Row?, changed: Set<Int>,
                             columns: DiffColumns, order: [Int]) -> Row {
         var arrow: [UInt8] = Array("->".utf8)
@@ -43,7 +44,7 @@ package enum DiffText {
                 let column = columns.columns[place]
                 return [old.field(column.old ?? -1), new.field(column.new ?? -1)].contains { contains($0, arrow) }
             }
-            while changed.contains(where: holdsArrow) { arrow.insert(UInt8(ascii: "-"), at: 0) }
+            while order.contains(where: holdsArrow) { arrow.insert(UInt8(ascii: "-"), at: 0) }
         }
         var bytes: [UInt8] = []
         var ends: [Int] = []

@@ -23,6 +23,8 @@ struct FrameComposer {
         var isGrowing: Bool
         var rows: Int
         var isComplete: Bool
+        /// The loader's progress read with `rows` (nil but for a file).
+        var progress: LoadProgress?
     }
 
     /// Stacked tables (`--stack`), as the viewer worked them out for this frame: the
@@ -67,7 +69,8 @@ struct FrameComposer {
     var mainMetrics: ColumnMetrics { layout.main }
     var layoutGeneration: Int { layout.generation }
     var dataRowCount: Int { notes.rows }
-    var columnCount: Int { table.columnCount }
+    /// The columns the layout was made for (more may have arrived since, for the next frame).
+    var columnCount: Int { navigation.extent.columns }
 
     /// True when data row `row` is a later stacked table's header record.
     func isSectionHeader(dataRow row: Int) -> Bool {
@@ -335,7 +338,7 @@ struct FrameComposer {
         let y = screenSize.height - 1
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         // Only a file loads (a sheet fills, and says so itself).
-        let progress = file?.progress
+        let progress = notes.progress
         let isComplete = notes.isComplete
         var status = StatusLine()
         // A view's count grows while its passes run; the source's while it loads or fills.

@@ -27,6 +27,17 @@ struct JSONLines {
     private var headerBytes = 0
     /// The header row is longer than names may be (`longestHeader`): nothing is written.
     private(set) var isHeaderTooLong = false
+    /// The keys were given (the names the table gives chosen columns), not taken from the
+    /// header row written, whose cells alone would name them again.
+    private var keysGiven = false
+
+    init() {}
+
+    /// Keys given: `keys[i]` for cell `i` (`column N` past them).
+    init(keys: [String]) {
+        names = ColumnNames(keys)
+        keysGiven = true
+    }
 
     /// Columns whose written key is kept (a record of a million cells keeps no million keys).
     static let keptKeys = 4096
@@ -37,7 +48,7 @@ struct JSONLines {
     /// Takes the keys from a header row, or from a piece of one (a header of many cells
     /// comes in pieces; the keys are made when its last piece is in).
     mutating func name(from row: Row) {
-        guard !isHeaderTooLong else { return }
+        guard !isHeaderTooLong && !keysGiven else { return }
         for index in 0..<row.count {
             let field = row.field(index)
             headerBytes += field.count

@@ -63,14 +63,18 @@ public final class OutputWriter {
     ///     which holds records only, leaves them out, as the screen keeps them out of the table.
     ///   - maximumWidth: a table cuts cells wider than this many cells, with `…` (nil: it
     ///     writes every cell whole).
+    ///   - keys: JSON lines' keys, when the cells written are chosen columns (`--columns`):
+    ///     the names the table gives them, which their header cells alone would not give
+    ///     (`a,a` names its second column `a_2`). Nil: keys from the header row written.
     ///   - sink: takes bytes; returns false when they cannot be written.
     public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
-                preamble: [UInt8] = [], maximumWidth: Int? = nil, sink: @escaping ([UInt8]) -> Bool) {
+                preamble: [UInt8] = [], maximumWidth: Int? = nil, keys: [String]? = nil, sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
         self.maximumWidth = maximumWidth.map { max(1, $0) }
         self.lineEnding = lineEnding
         self.headerRows = headerRows
         self.sink = sink
+        if let keys { lines = JSONLines(keys: keys) }
         buffer.reserveCapacity(1 << 16)
         if byteOrderMark && (format == .csv || format == .tsv) { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
         switch format {

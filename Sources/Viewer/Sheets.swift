@@ -259,12 +259,22 @@ final class FrequencySheet: SheetSource {
     func cancel() { count.cancel() }
 }
 
+/// What a summary sheet reads of its pass: a `SummaryScan` (a test stands in for one to
+/// finish it at a chosen moment).
+protocol SummaryPass: AnyObject {
+    var status: SummaryScan.Status { get }
+    var partial: [ColumnSummary]? { get }
+    func cancel()
+}
+
+extension SummaryScan: SummaryPass {}
+
 /// One row per column: its kind, filled and empty counts, distinct values, range, mean,
 /// lengths and most common values; it fills in while the pass runs.
 final class SummarySheet: SheetSource {
     let viewer: Viewer
     private let rows: MemoryRows
-    private let scan: SummaryScan
+    private let scan: any SummaryPass
     private let input: SheetInput
     private let headerRows: Int
     private let records: (any RecordSequence)?
@@ -277,7 +287,12 @@ final class SummarySheet: SheetSource {
     private var publishedAt: ContinuousClock.Instant?
     private var note: String?
 
-    init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+    convenience init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
+        self.init(input: input, names: names, headerRows: headerRows, records: records, table: table,
+                  scan: input.summary(names: names, headerRows: headerRows, records: records, wake: table.source.wake))
+    }
+
+    init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer, scan: any SummaryPass) {
         self.input = input
         self.names = names
         self.headerRows = headerRows
@@ -286,30 +301,30 @@ final class SummarySheet: SheetSource {
         readSoFar = !table.source.isComplete
         rows = MemoryRows(name: "summary", columns: ColumnSummary.header, wake: table.source.wake)
         viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options), screenSize: table.screenSize)
-        scan = input.summary(names: names, headerRows: headerRows, records: records, wake: table.source.wake)
+        self.scan = scan
         update()
     }
 
     deinit { scan.cancel() }
 
-    private var progress: Int64 {
-        if case .running(let done, _) = scan.status { return done }
-        return -2
-    }
-
     func update() {
-        let progress = self.progress
+        // The pass's state read once: the rows and the note say the same (the pass may
+        // end while they are made; its end is the next news).
+        let status = scan.status
+        var progress: Int64 = -2
+        if case .running(let done, _) = status { progress = done }
         if tooSoon(publishedAt, isRunning: progress >= 0) { return }
         publishedAt = ContinuousClock.now
         if shownDone == nil || progress != shownAt {
             shownAt = progress
-            let summaries = scan.partial ?? []
+            let summaries: [ColumnSummary]
+            if case .finished(let final) = status { summaries = final } else { summaries = scan.partial ?? [] }
             shownDone = summaries.first?.isComplete
             rows.replace(count: summaries.count, columns: ColumnSummary.header.count) { Row(cells: summaries[$0].cells) }
             if progress < 0 { rows.finish() }
         }
         let previous = note
-        if case .running(let done, let total) = scan.status {
+        if case .running(let done, let total) = status {
             note = "summarising… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else {
             note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"

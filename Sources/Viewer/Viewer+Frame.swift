@@ -12,7 +12,7 @@ extension Viewer {
         let name = sections?.columnName(table.fileColumn(cursorColumn), cursorRow: cursorRow) ?? columnName(cursorColumn)
         let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: name,
                                         isGrowing: query.isRunning || query.isPending, rows: knownDataRows,
-                                        isComplete: laidOutComplete)
+                                        isComplete: laidOutComplete, progress: laidOutProgress)
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
                                      prompt: input.prompt.map { ($0.kind, $0.line) }, panes: panes, notes: notes, cells: cells,

@@ -8,8 +8,11 @@ extension Viewer {
     /// the header band, the window and the cursor's bounds. Once per command, at the end of
     /// `handle(_:)`.
     func reconcile() {
-        // Read first: once complete, every row below is in, so the layout sees them all.
-        laidOutComplete = source.isComplete
+        // Read first, in one piece: once complete, every row below is in, so the layout
+        // sees them all; and the loader's news (the input ended early, reading paused) are
+        // shown with the count they were read with, not a frame before it.
+        laidOutProgress = file?.progress
+        laidOutComplete = laidOutProgress?.isComplete ?? source.isComplete
         // Make sure the first screen's rows (and the width sample) are parsed, even when
         // the loader has not reached them yet. A sorted or filtered view's rows are
         // records from anywhere: its screen is read in the frame's batch instead.
@@ -31,10 +34,10 @@ extension Viewer {
     var headerRecords: Int { options.headerRows > 0 ? max(min(options.headerRows, source.rowCount), 1) : 0 }
 
     /// True when the source has rows the geometry has not taken in yet (they arrived, were
-    /// replaced, or turned out to be all, after the last command): the loop then sends
-    /// `.refresh` before drawing.
+    /// replaced, or turned out to be all, after the last command), or the loader has news
+    /// the status line has not taken in: the loop then sends `.refresh` before drawing.
     public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration
-        || source.isComplete != laidOutComplete }
+        || source.isComplete != laidOutComplete || file.map { $0.progress != laidOutProgress } == true }
 
     /// Says when some header rows scroll with the data because the screen is too short
     /// to keep them all on top.

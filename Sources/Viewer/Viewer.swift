@@ -51,6 +51,8 @@ public final class Viewer {
     var sideBySide = SideBySide()
     /// Whether the source was complete at the last reconcile (the status line's `+`).
     var laidOutComplete = false
+    /// The loader's progress at the last reconcile (what the status line says of it).
+    var laidOutProgress: LoadProgress?
 
     /// Lines scrolled by one wheel step.
     static let wheelRows = 3

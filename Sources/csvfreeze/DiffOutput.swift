@@ -175,7 +175,8 @@ enum DiffOutput {
         for side in 0..<2 {
             let input = inputs[side]
             if statistics.duplicateKeys[side] > 0, let first = statistics.firstDuplicate[side] {
-                warn("\(input.name): \(Count.records(statistics.duplicateKeys[side])) repeat a key of an earlier one "
+                let count = statistics.duplicateKeys[side]
+                warn("\(input.name): \(Count.records(count)) repeat\(count == 1 ? "s" : "") a key of an earlier one "
                      + "(first: \(first.key.joined(separator: ", ")) in rows \(first.first - input.headerRows + 1) and "
                      + "\(first.second - input.headerRows + 1)); matched in order")
             }

@@ -112,6 +112,8 @@ extension Output {
         }
         let name = inputName(path)
         var resolved = QueryOptions.Resolved()
+        // JSON lines' keys for chosen columns: the names --columns knew them by.
+        var keys: [String]?
         var sorted: SortedRecords?
         var filtered: FilteredRecords?
         if let query, query.isActive {
@@ -126,6 +128,7 @@ extension Output {
                 fail(error.description, status: 2)
             }
             if let columns = resolved.columns {
+                keys = columns.map { names[$0] }
                 // As on screen: a filter looks only at the columns written.
                 for index in resolved.filters.indices where resolved.filters[index].column == nil {
                     resolved.filters[index].columns = columns
@@ -145,7 +148,8 @@ extension Output {
                               columns: resolved.columns, name: name)
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
             OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
-                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth, sink: hand)
+                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth, keys: keys,
+                         sink: hand)
         }
         if outcome.readerLeft { return 0 }
         if let failure = outcome.failure { fail(failure, status: 1) }

@@ -220,7 +220,7 @@ extension SheetTests {
         screen.script = [[.key(Key.control("s"))] + keys(target) + [.key(.enter)]]
         subject.step()
         // Only the wake of the save's own thread brings the news here.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while subject.top.frame().lines.last?.contains("wrote 4 rows") != true && Date() < deadline {
             screen.script = [[.news]]
             subject.step()

@@ -50,7 +50,7 @@ struct TableInputsTests {
         }
         // Where the kernel has a writer wait for its reader (named after the kernel's function).
         func waitsForReader() -> Bool { ["fifo_open", "wait_for_partner"].contains(waitChannel()) }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !waitsForReader() && Date() < deadline { usleep(1000) }
         try #require(waitsForReader(), "the writer waits in open: \(waitChannel())")
         let gathered = TableInputs.gather([fifo])
@@ -58,10 +58,10 @@ struct TableInputsTests {
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
         let store = try CellStore.open(path: fifo)
-        let end = Date().addingTimeInterval(10)
+        let end = Date().addingTimeInterval(60)
         while !store.isComplete && Date() < end { usleep(1000) }
         #expect(store.rowCount == 2)
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 60) == .success)
     }
 
     @Test("a directory gives its delimited and compressed files by name; the rest is skipped and said")

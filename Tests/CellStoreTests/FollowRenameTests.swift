@@ -72,7 +72,7 @@ struct FollowRenameTests {
 
     /// Waits, bounded, for work on the loader's thread.
     func waitFor(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !condition() {
             guard Date() < deadline else {
                 Issue.record("timed out waiting for \(what)")

@@ -90,7 +90,7 @@ struct CompressedEndToEndTests {
     func bombs() throws {
         let pane = try TmuxPane("head -c 256M /dev/zero | gzip -1 > bomb.gz && { \(binary) bomb.gz & echo $! > pid; wait $!; }",
                                 width: 100, height: 12)
-        try pane.waitFor("the whole bomb read", timeout: 60) { status($0).contains("no rows ") && status($0).contains("binary data?") }
+        try pane.waitFor("the whole bomb read", timeout: 120) { status($0).contains("no rows ") && status($0).contains("binary data?") }
         let pid = try String(contentsOf: pane.directory.appendingPathComponent("pid"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         try pane.send("G", "l", "g")
@@ -106,12 +106,12 @@ struct CompressedEndToEndTests {
         }
         #expect(files.count == 1 && files.allSatisfy { $0 < 256 << 10 }, "temporary files \(files)")
         try pane.send("q")
-        #expect(try pane.waitForExit(timeout: 5) == "[exit=0 modes=icanon echo ]")
+        #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
 
         let piped = try TmuxPane("yes a,b | head -c 64M | zstd -q -c | \(binary) --spool-limit 1M", width: 100, height: 12)
-        try piped.waitFor("the pause", timeout: 30) { status($0).contains("paused at 1 MiB: --spool-limit 1M") }
+        try piped.waitFor("the pause") { status($0).contains("paused at 1 MiB: --spool-limit 1M") }
         try piped.send("q")
-        #expect(try piped.waitForExit(timeout: 5) == "[exit=0 modes=icanon echo ]")
+        #expect(try piped.waitForExit() == "[exit=0 modes=icanon echo ]")
     }
 
     @Test("--follow says a compressed file is read once, not followed")

@@ -73,6 +73,18 @@ struct DiffEndToEndTests {
         #expect(result.text == "!,,---,:,+++\n@@,name,zip,id,city\n+,Ann,a,1,x\n-->,Bob-->Bob->B,b,2,\n")
     }
 
+    @Test("an unchanged cell holding -> lengthens its row's arrow too: daff patch splits every cell of the row at it")
+    func arrowInUnchangedCell() throws {
+        let dir = try files(["old.csv": "id,a,b\n1,a->b,0\n2,->,5\n", "new.csv": "id,a,b\n1,a->b,1\n2,->,6\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for key in [["--key", "id"], []] {
+            let result = try run([binary, "--diff", dir.appendingPathComponent("new.csv").path] + key
+                                 + ["--output", "csv", dir.appendingPathComponent("old.csv").path])
+            #expect(result.status == 1)
+            #expect(result.text == "@@,id,a,b\n-->,1,a->b,0-->1\n-->,2,->,5-->6\n", "\(key)")
+        }
+    }
+
     @Test("compressed, piped and in another dialect: the same rows as the plain files")
     func inputsOfEveryKind() throws {
         let other = new.replacingOccurrences(of: ",", with: ";").replacingOccurrences(of: "\n", with: "\r\n")

@@ -63,7 +63,7 @@ struct ExploreEndToEndTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
         try pane.send("Right", "y")
         try pane.waitFor("the confirmation") { status($0).contains("copied the cell") }
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         var buffer = ""
         while Date() < deadline {
             buffer = try run(["/usr/bin/env", "tmux", "-L", pane.socket, "show-buffer"]).text

@@ -21,14 +21,14 @@ struct InputSourceTests {
         lines = try pane.waitFor("the first row") { status($0).contains("row 1/262,143+") }
         #expect(status(lines).contains("paused at 1 MiB: --spool-limit 1M"))
         try pane.send("q")
-        #expect(try pane.waitForExit(timeout: 2)?.hasPrefix("[exit=0 ") == true)
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
     }
 
     @Test("stdin closed: one error line and exit 1, no screen")
     func closedStandardInput() throws {
         for extra in ["", "--output csv "] {
             let pane = try TmuxPane("\(binary) \(extra)<&-", width: 100, height: 8)
-            #expect(try pane.waitForExit(timeout: 5)?.hasPrefix("[exit=1 ") == true)
+            #expect(try pane.waitForExit()?.hasPrefix("[exit=1 ") == true)
             let lines = try pane.screen().filter { !$0.isEmpty }
             #expect(lines.first == "csvfreeze: standard input is closed: give a FILE, or pipe data in")
             #expect(lines.count == 2)
@@ -47,7 +47,7 @@ struct InputSourceTests {
         let waiting = try TmuxPane("mkfifo data.fifo && \(binary) data.fifo", width: 100, height: 8)
         try waiting.waitFor("the wait") { status($0).contains("waiting for a writer") }
         try waiting.send("q")
-        #expect(try waiting.waitForExit(timeout: 2)?.hasPrefix("[exit=0 ") == true)
+        #expect(try waiting.waitForExit()?.hasPrefix("[exit=0 ") == true)
     }
 
     @Test("--echo column on a FIFO prints the column from what was read, never waits for a writer that is gone")
@@ -57,7 +57,7 @@ struct InputSourceTests {
         try pane.waitFor("the rows") { status($0).contains("row 1/2") && !status($0).contains("+") }
         try pane.send("Right")
         try pane.send("Enter")
-        #expect(try pane.waitForExit(timeout: 5)?.hasPrefix("[exit=0 ") == true)
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
         let screen = try pane.screen()
         #expect(screen.contains("a") && screen.contains("bee"), "\(screen)")
     }

@@ -73,7 +73,7 @@ struct InteractiveTests {
         let early = try pane.waitFor("the first rows") { status($0).contains("row 1/4+") }
         #expect(early[1].hasPrefix("  1│ 1 w1"))
         #expect(early[4].hasPrefix("  4│ 4 w4"))
-        try pane.waitFor("the rest, after the pause", timeout: 15) { status($0).contains("row 1/9") && !status($0).contains("+") }
+        try pane.waitFor("the rest, after the pause") { status($0).contains("row 1/9") && !status($0).contains("+") }
         try pane.send("G")
         let lines = try pane.waitFor("the last row") { status($0).contains("row 9/9") }
         #expect(lines[9].hasPrefix("  9│200 w200"))

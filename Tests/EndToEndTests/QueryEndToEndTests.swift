@@ -75,6 +75,24 @@ struct QueryEndToEndTests {
         #expect(chosen.text == "\u{FEFF}id,note\r\n2,\"Oslo, again\"\r\n", "the city column is not written, so it is not searched")
     }
 
+    @Test("JSON lines of chosen columns are keyed by the names --columns knows them by, with or without a header")
+    func chosenColumnsKeepTheirNames() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("names.csv")
+        // Names: a, a_3 (a_2 is the file's own fourth column), column 3, a_2, b, column 6.
+        try Data("a,a,,a_2,b,\n1,2,3,4,5,6\n".utf8).write(to: file)
+        for (columns, expected) in [("a_3,a", #"{"a_3":"2","a":"1"}"#), ("column 3", #"{"column 3":"3"}"#),
+                                    ("a_2,column 6", #"{"a_2":"4","column 6":"6"}"#)] {
+            let result = try run([binary, "--output", "jsonl", "--columns", columns, file.path])
+            #expect(result.status == 0 && result.text == expected + "\n", "\(columns): \(result.text)")
+            let sorted = try run([binary, "--output", "jsonl", "--sort", "b", "--columns", columns, file.path])
+            #expect(sorted.text == expected + "\n", "\(columns), sorted: \(sorted.text)")
+        }
+        let bare = try run([binary, "--output", "jsonl", "--no-header", "--columns", "2,5", file.path])
+        #expect(bare.text == #"{"column 2":"a","column 5":"b"}"# + "\n" + #"{"column 2":"2","column 5":"5"}"# + "\n")
+    }
+
     @Test("--filter, --sort :desc and --columns give what the reference gives")
     func filterSortColumns() throws {
         let table = Self.table(rows: 3000)

@@ -156,9 +156,9 @@ struct SQLScreenEndToEndTests {
         try pane.send("Enter")
         try pane.waitFor("the query to run") { status($0).contains("SQL running") }
         try pane.send("q")
-        try pane.waitFor("the table, the query stopped", timeout: 3) { status($0).contains("row 1/5") }
+        try pane.waitFor("the table, the query stopped") { status($0).contains("row 1/5") }
         try pane.send("q")
-        #expect(try pane.waitForExit(timeout: 3)?.hasPrefix("[exit=0") == true)
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0") == true)
         let remembered = try String(contentsOfFile: history, encoding: .utf8)
         #expect(remembered.contains("Q" + query + "\n"), "\(remembered)")
 

@@ -144,9 +144,11 @@ final class TmuxPane {
         try run(["/usr/bin/env", "tmux", "-L", socket, "resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// Waits (bounded) until the screen satisfies `condition`; returns the last screen.
+    /// Waits (bounded) until the screen satisfies `condition`; returns the last screen. The
+    /// bound is generous: it costs nothing when the condition comes early, and a loaded
+    /// machine may take seconds to draw what a quiet one draws at once.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+    func waitFor(_ what: String, timeout: TimeInterval = 60, _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines = try screen()
         while !condition(lines) {
@@ -162,7 +164,7 @@ final class TmuxPane {
 
     /// Waits (bounded) until the command has exited; returns the marker line
     /// `[exit=N modes=…]`, or nil if it did not exit in time.
-    func waitForExit(timeout: TimeInterval = 10) throws -> String? {
+    func waitForExit(timeout: TimeInterval = 60) throws -> String? {
         let lines = try waitFor("the command to exit", timeout: timeout) { $0.contains { $0.hasPrefix("[exit=") } }
         return lines.first { $0.hasPrefix("[exit=") }
     }

@@ -95,7 +95,7 @@ struct WaitingScanTests {
         #expect(!within(0.5) { control.lookCount > before + 100 }, "looked \(control.lookCount - before) times with no news")
         #expect(outcome.withLock { $0 } == nil, "the count waits for the rest of the input")
         control.cancel()
-        #expect(within(10) { outcome.withLock { $0 } != nil }, "a cancel wakes the waiting scan")
+        #expect(within(60) { outcome.withLock { $0 } != nil }, "a cancel wakes the waiting scan")
         #expect(outcome.withLock { $0 } == .failure(.cancelled))
     }
 }

@@ -301,3 +301,37 @@ extension LoadingTests {
         #expect(moved.cursorRow == row)
     }
 }
+
+extension LoadingTests {
+    @Test("the loader's part of the status line is the one the count was laid out with: 'ends early' never shows beside a growing count")
+    func loaderNewsWaitsForItsLayout() throws {
+        _ = utf8Locale
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("t.csv"), cut = directory.appendingPathComponent("t.csv.gz")
+        try Data(sampleCSV(rows: 5_000).utf8).write(to: plain)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -c '\(plain.path)' | head -c 20000 > '\(cut.path)'"]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let store = try CellStore.open(path: cut.path, startsLoader: false)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 100, height: 8))
+        let first = subject.frame().lines.last ?? ""
+        // The loader reads to the break after the geometry was brought up to date and
+        // before the frame is drawn (as the loop's thread and the loader's can meet).
+        store.indexNow()
+        #expect(store.isComplete && store.progress.failure != nil)
+        // A frame before the refresh says what its layout was made for: no rows yet, one
+        // column, still reading; not the break beside a count that still grows.
+        let between = subject.frame().lines.last ?? ""
+        #expect(first.contains("no rows yet  col 1/1 ") && first.contains("reading"), "\(first)")
+        #expect(between.contains("no rows yet  col 1/1 ") && between.contains("reading") && !between.contains("ends early"),
+                "\(between)")
+        #expect(subject.needsRefresh)
+        subject.handle(.refresh)
+        let status = subject.frame().lines.last ?? ""
+        #expect(status.contains("ends early") && status.contains("row 1/") && !status.contains("+"), "\(status)")
+    }
+}
