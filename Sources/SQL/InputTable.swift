@@ -10,12 +10,14 @@ final class InputTable {
     let input: SQLInput
     let settings: SQLSettings
     let control: QueryControl
+    let collations: CollationNote
     private var lookups: [Int: LookupIndex] = [:]
 
-    init(input: SQLInput, settings: SQLSettings, control: QueryControl) {
+    init(input: SQLInput, settings: SQLSettings, control: QueryControl, collations: CollationNote = CollationNote()) {
         self.input = input
         self.settings = settings
         self.control = control
+        self.collations = collations
     }
 
     /// The table's declaration for `sqlite3_declare_vtab`.
@@ -54,7 +56,11 @@ final class InputTable {
             let op = Int32(constraint.op)
             let column = Int(constraint.iColumn)
             var taken: ScanPlan.Constraint?
-            if column < 0 {
+            if column >= 0 && !InputTable.comparesBytes(info, index) {
+                // A collation (NOCASE, RTRIM, one of the query's) may call different bytes
+                // equal: the raw-byte prefilter and the index would drop rows SQLite keeps.
+                continue
+            } else if column < 0 {
                 let comparisons: [Int32: ScanPlan.Comparison] = [
                     SQLITE_INDEX_CONSTRAINT_EQ: .equal, SQLITE_INDEX_CONSTRAINT_GT: .greater,
                     SQLITE_INDEX_CONSTRAINT_GE: .greaterOrEqual, SQLITE_INDEX_CONSTRAINT_LT: .less,
@@ -75,7 +81,9 @@ final class InputTable {
                 var value: OpaquePointer?
                 if sqlite3_vtab_in(info, Int32(index), -1) != 0 {
                     // IN: every value at once, through the column's index (rows in input order).
-                    if !hasLookup && canLookUp {
+                    // SQLite names no collation for `IN (SELECT x COLLATE NOCASE)`: with any
+                    // COLLATE in the SQL, IN is left to SQLite.
+                    if !hasLookup && canLookUp && !collations.isMentioned {
                         hasLookup = true
                         _ = sqlite3_vtab_in(info, Int32(index), 1)
                         taken = .lookupAll(column)
@@ -139,5 +147,14 @@ final class InputTable {
         info.pointee.estimatedCost = max(1, cost)
         info.pointee.idxStr = cf_sql_strdup(plan.text)
         info.pointee.needToFreeIdxStr = 1
+    }
+
+    /// True when constraint `index` compares with the BINARY collation, the only one under
+    /// which SQLite's `=` holds exactly for equal bytes (as the prefilter and the column
+    /// indexes take it). LIKE and GLOB ignore collations, but they are let go too: cheaper
+    /// than being wrong if SQLite ever changes that.
+    private static func comparesBytes(_ info: UnsafeMutablePointer<sqlite3_index_info>, _ index: Int) -> Bool {
+        guard let name = sqlite3_vtab_collation(info, Int32(index)) else { return true }
+        return sqlite3_stricmp(name, "BINARY") == 0
     }
 }

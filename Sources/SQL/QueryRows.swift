@@ -64,6 +64,7 @@ package final class QueryRows: RowSource {
         var rows: [Row] = []
         var phase = Phase.waiting
         var seconds: Double?
+        var cutColumns: (seen: Int, of: Int)?
     }
 
     package let name: String
@@ -89,6 +90,9 @@ package final class QueryRows: RowSource {
     package private(set) var rowidColumn: Int?
     /// Seconds the statement took, once it has ended.
     package private(set) var seconds: Double?
+    /// When the input has more columns than SQLite lets a table have: how many the table
+    /// has, of how many.
+    package private(set) var cutColumns: (seen: Int, of: Int)?
     package private(set) var generation = 0
 
     /// Starts `query` over the input that `readers` read, whose header row's cells are
@@ -123,9 +127,11 @@ package final class QueryRows: RowSource {
                 let hasRowidColumn = input.columns.contains { SQLNames.folded($0) == "rowid" }
                 let rowid = hasRowidColumn ? nil : answer.rowidColumn(ofTables: names)
                 let columns = answer.columns
+                let cut = input.omittedColumns > 0 ? (input.columns.count, input.columns.count + input.omittedColumns) : nil
                 published.change { state in
                     state.columns = columns
                     state.rowidColumn = rowid
+                    state.cutColumns = cut
                     state.phase = .running
                 }
                 waker.poke(now: true)
@@ -188,6 +194,7 @@ package final class QueryRows: RowSource {
             header = Row(cells: columns)
             widest = columns.count
             rowidColumn = news.rowidColumn
+            cutColumns = news.cutColumns
         }
         if !news.rows.isEmpty {
             parts.append(news.rows)

@@ -82,6 +82,7 @@ package final class SQLDatabase {
     /// `prepare` without making the control ready again: a cancel that came before stops
     /// the statements (for an answer stopped by its owner before it was prepared).
     func prepareKeepingControl(_ sql: String) throws(SQLError) -> QueryAnswer {
+        registry.collations.note(sql)
         let bytes = Array(sql.utf8) + [0]
         return try bytes.withUnsafeBufferPointer { buffer throws(SQLError) -> QueryAnswer in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)

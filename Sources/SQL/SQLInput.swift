@@ -1,4 +1,5 @@
 import CellStore
+import CSQLite
 import Foundation
 import Scan
 
@@ -16,8 +17,21 @@ package struct SQLInput: Sendable {
     let readers: RecordReaders
     let dialect: Dialect
 
-    /// The most columns a table may have (SQLite's `SQLITE_MAX_COLUMN` as Debian builds it).
-    package static let maximumColumns = 2000
+    /// The most columns a table may have: the linked SQLite's `SQLITE_LIMIT_COLUMN` (2,000
+    /// as Debian builds it; the tables declare no hidden columns).
+    package static let maximumColumns: Int = {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK, let db else { return 2000 }
+        let limit = Int(sqlite3_limit(db, SQLITE_LIMIT_COLUMN, -1))
+        return limit > 0 ? limit : 2000
+    }()
+
+    /// Column names for `count` columns named by `header`: the first as many as SQLite
+    /// allows (a header longer than `count` names only its first).
+    static func names(header: [String], count: Int) -> [String] {
+        Array(SQLNames.columnNames(header: Array(header.prefix(count)), count: min(count, maximumColumns)).prefix(maximumColumns))
+    }
 
     /// The input of `store`, once its start has been read (nil before that). Columns are
     /// named by the first header row's cells; there are as many as the widest record read
@@ -27,8 +41,8 @@ package struct SQLInput: Sendable {
         let header = headerRows > 0 ? store.row(0)?.strings ?? [] : []
         let count = max(1, store.columnCount, header.count)
         self.name = name
-        columns = SQLNames.columnNames(header: header, count: min(count, SQLInput.maximumColumns))
-        omittedColumns = max(0, count - SQLInput.maximumColumns)
+        columns = SQLInput.names(header: header, count: count)
+        omittedColumns = max(0, count - columns.count)
         self.headerRows = headerRows
         readers = store.recordReaders
         self.dialect = dialect
@@ -41,8 +55,8 @@ package struct SQLInput: Sendable {
         guard let dialect = readers.current()?.dialect else { return nil }
         let count = max(1, readers.progress.widestRow, header.count)
         self.name = name
-        columns = SQLNames.columnNames(header: header, count: min(count, SQLInput.maximumColumns))
-        omittedColumns = max(0, count - SQLInput.maximumColumns)
+        columns = SQLInput.names(header: header, count: count)
+        omittedColumns = max(0, count - columns.count)
         self.headerRows = headerRows
         self.readers = readers
         self.dialect = dialect

@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 
 /// The inputs a connection's virtual tables are made from (SQLite's `pAux`): a table is
@@ -6,11 +7,23 @@ final class TableRegistry {
     let inputs: [SQLInput]
     let settings: SQLSettings
     let control: QueryControl
+    /// Whether any SQL given to the connection so far says COLLATE (see `InputTable`).
+    let collations = CollationNote()
 
     init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) {
         self.inputs = inputs
         self.settings = settings
         self.control = control
+    }
+}
+
+/// Whether the SQL a connection was given says COLLATE anywhere (a view or table it made
+/// keeps it, so the note never goes back); read and written on the connection's thread.
+final class CollationNote {
+    var isMentioned = false
+
+    func note(_ sql: String) {
+        if !isMentioned && sql.range(of: "collate", options: .caseInsensitive) != nil { isMentioned = true }
     }
 }
 
@@ -93,7 +106,8 @@ enum VirtualTableModule {
             error?.pointee = cf_sql_strdup("no input \(index)")
             return SQLITE_ERROR
         }
-        let input = InputTable(input: registry.inputs[index], settings: registry.settings, control: registry.control)
+        let input = InputTable(input: registry.inputs[index], settings: registry.settings, control: registry.control,
+                               collations: registry.collations)
         let declared = sqlite3_declare_vtab(db, input.declaration)
         guard declared == SQLITE_OK else {
             error?.pointee = cf_sql_strdup(String(cString: sqlite3_errmsg(db)))

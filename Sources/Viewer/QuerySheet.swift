@@ -74,6 +74,9 @@ final class QuerySheet: SheetSource {
             note = "stopped: the \(count) so far stay  (Esc goes back)"
         }
         let ended = rows.phase.isFinal && (previous == nil || previous?.hasPrefix("SQL") == true)
+        if let cut = rows.cutColumns, rows.phase != .waiting, let said = note {
+            note = said + "  (SQL sees the first \(cut.seen.grouped) columns of \(cut.of.grouped): SQLite's limit)"
+        }
         viewer.sayNote(note, replacing: previous, always: ended && note != previous)
     }
 

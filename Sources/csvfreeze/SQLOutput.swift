@@ -10,7 +10,7 @@ import Viewer
 /// `--sql`: the option that asks a question of the inputs in SQL.
 struct SQLOptions: ParsableArguments {
     @Option(name: .customLong("sql"),
-            help: ArgumentHelp("Answer QUERY with SQLite over the input(s) instead of viewing, and write the answer (--output chooses the format, default table). Each FILE is a table named by its file name without extensions (sales-2024.csv.gz is sales_2024), the first also t; columns by header name. Numbers are numbers, empty cells NULL. Several FILEs can be joined.",
+            help: ArgumentHelp("Answer QUERY with SQLite over the input(s) instead of viewing, and write the answer (--output chooses the format, default table). Each FILE is a table named by its file name without extensions (sales-2024.csv.gz is sales_2024), the first also t; columns by header name. Numbers are numbers, empty cells NULL. Several FILEs can be joined. A table has at most 2,000 columns (SQLite's limit): a wider FILE is queried over its first 2,000, said on standard error, exit 1.",
                                valueName: "query"))
     var query: String?
 }
@@ -50,7 +50,7 @@ enum SQLOutput {
                 fail("\(store.name): no records to query", status: 1)
             }
             if input.omittedColumns > 0 {
-                warn("\(store.name): SQL sees its first \(input.columns.count) columns of \(input.columns.count + input.omittedColumns) (SQLite's limit)")
+                warn("\(store.name): SQL sees its first \(input.columns.count.grouped) columns of \((input.columns.count + input.omittedColumns).grouped) (SQLite's limit)")
             }
             inputs += names.map { input.named($0) }
             tables.append((store, input))

@@ -25,6 +25,17 @@ struct QueryRowsTests {
         (1..<rows.rowCount).compactMap { rows.row($0)?.strings }
     }
 
+    @Test("an input wider than SQLite allows is queried over its first columns, and the answer says how many")
+    func wideInput() {
+        let width = SQLInput.maximumColumns + 3
+        let text = (0..<width).map { "h\($0)" }.joined(separator: ",") + "\n" + (0..<width).map(String.init).joined(separator: ",") + "\n"
+        let rows = answer("select h0, h\(width - 4) from t", text: text)
+        #expect(rows.phase == .done)
+        #expect(cells(rows) == [["0", String(width - 4)]])
+        #expect(rows.cutColumns?.seen == width - 3 && rows.cutColumns?.of == width)
+        #expect(answer("select id from t").cutColumns == nil)
+    }
+
     @Test("the answer's rows, with its columns as the header, as a computation of its own gives them")
     func answerRows() {
         let rows = answer("select city, count(*), sum(id) from sales where price > 100 group by city")
