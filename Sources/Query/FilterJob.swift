@@ -76,6 +76,16 @@ struct FilterJob: Sendable {
         // Over a base, the record bits are found first, then laid over its rows.
         var records = RankedBitmap()
         var covered = 0   // records looked at so far
+        /// The records up to `end` are looked at: their rows shown (over no base), the bytes counted.
+        func publish(to end: Int, doneBefore: (Int) -> Int64) {
+            if base == nil {
+                core.rows.withLock { $0 = records }
+                core.changes.notify()
+                wake()
+            }
+            core.done.store(doneBefore(end), ordering: .relaxed)
+            covered = end
+        }
         let shown = shownColumns
         while true {
             if control.isCancelled { return finish(cancelled: true) }
@@ -92,13 +102,7 @@ struct FilterJob: Sendable {
                 // Passed over unsearched: no raw byte before the first candidate matches.
                 let end = min(first, round.known)
                 records.extend(to: end, members: [])
-                if base == nil {
-                    core.rows.withLock { $0 = records }
-                    core.changes.notify()
-                    wake()
-                }
-                core.done.store(round.doneBefore(end), ordering: .relaxed)
-                covered = end
+                publish(to: end, doneBefore: round.doneBefore)
                 continue
             }
             let end = min(round.known, covered + Self.step)
@@ -117,13 +121,7 @@ struct FilterJob: Sendable {
             if control.isCancelled { return finish(cancelled: true) }
             let members = keep.indices.compactMap { keep[$0] && covered + $0 >= headerRows ? covered + $0 : nil }
             records.extend(to: end, members: members)
-            if base == nil {
-                core.rows.withLock { $0 = records }
-                core.changes.notify()
-                wake()
-            }
-            core.done.store(round.doneBefore(end), ordering: .relaxed)
-            covered = end
+            publish(to: end, doneBefore: round.doneBefore)
         }
         if let base { layOver(base, records: records, control: control) }
         return finish(cancelled: control.isCancelled)
