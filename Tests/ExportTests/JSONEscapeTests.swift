@@ -50,6 +50,30 @@ struct JSONEscapeTests {
         }
     }
 
+    /// A record's cells are scanned in 16-byte blocks that run past a short cell's end
+    /// into the next; each cell must still be escaped alone (a sequence cut by a cell's
+    /// end is invalid there, whatever follows).
+    @Test("a record of short cells becomes members escaped cell by cell, as the reference escapes each")
+    func members() {
+        var generator = SeededGenerator(seed: 31)
+        func next() -> Int { Int(generator.next() % (1 << 32)) }
+        let keys = (0..<8).map { Array("\"k\($0)\":".utf8) }
+        let keyBytes = keys.flatMap { $0 }
+        let keyEnds = keys.indices.map { index in keys[...index].reduce(0) { $0 + $1.count } }
+        for _ in 0..<3000 {
+            let cells = (0..<(1 + next() % 8)).map { _ in
+                (0..<(next() % 3)).flatMap { _ in Self.pieces[next() % Self.pieces.count] }
+            }
+            var ends: [Int] = []
+            for cell in cells { ends.append((ends.last ?? 0) + cell.count) }
+            var got: [UInt8] = []
+            JSONText.appendMembers(cells: cells.flatMap { $0 }, ends: ends, keys: keyBytes, keyEnds: keyEnds, column: 0,
+                                   continuesPrevious: false, continuesInNext: false, to: &got)
+            let expected = [0x7B] + cells.indices.map { keys[$0] + Self.reference(cells[$0]) }.joined(separator: [0x2C]) + [0x7D, 0x0A]
+            #expect(got == expected, "\(cells)")
+        }
+    }
+
     @Test("a string in pieces opens with its first and closes with its last")
     func pieces() {
         var got: [UInt8] = []
