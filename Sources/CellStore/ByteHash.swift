@@ -1,9 +1,9 @@
 /// The pieces the byte hashes share (a value's distinct-count hash, SQL's partition hash,
 /// a long value's hash): each mixes whole words its own way, then ends the same way.
-package enum ByteHash {
+public enum ByteHash {
     /// The last bytes of `bytes` from `index` on (fewer than 8) as one little-endian word.
     @inlinable @inline(__always)
-    package static func tail(_ bytes: UnsafeRawBufferPointer, from index: Int) -> UInt64 {
+    public static func tail(_ bytes: UnsafeRawBufferPointer, from index: Int) -> UInt64 {
         var tail: UInt64 = 0
         var shift: UInt64 = 0
         var index = index
@@ -17,7 +17,7 @@ package enum ByteHash {
 
     /// MurmurHash3's 64-bit finalizer: every input bit reaches every output bit.
     @inlinable @inline(__always)
-    package static func finalize(_ hash: UInt64) -> UInt64 {
+    public static func finalize(_ hash: UInt64) -> UInt64 {
         var hash = hash
         hash ^= hash >> 33
         hash &*= 0xFF51_AFD7_ED55_8CCD

@@ -1,5 +1,5 @@
 /// What a `MinHeap` orders by.
-package protocol HeapOrdered {
+public protocol HeapOrdered {
     /// True when `self` comes out of the heap before `other`.
     func precedes(_ other: Self) -> Bool
 }
@@ -9,19 +9,19 @@ package protocol HeapOrdered {
 ///
 /// Inlinable, so that each merge gets it specialized for its elements: the sort's merge
 /// goes through it once per record.
-package struct MinHeap<Element: HeapOrdered> {
+public struct MinHeap<Element: HeapOrdered> {
     @usableFromInline var elements: [Element]
 
     /// A heap of `elements`, in O(n).
-    @inlinable package init(_ elements: [Element] = []) {
+    @inlinable public init(_ elements: [Element] = []) {
         self.elements = elements
         for index in stride(from: self.elements.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
     }
 
-    @inlinable package var top: Element? { elements.first }
-    @inlinable package var isEmpty: Bool { elements.isEmpty }
+    @inlinable public var top: Element? { elements.first }
+    @inlinable public var isEmpty: Bool { elements.isEmpty }
 
-    @inlinable package mutating func push(_ element: Element) {
+    @inlinable public mutating func push(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1
         while child > 0 {
@@ -33,7 +33,7 @@ package struct MinHeap<Element: HeapOrdered> {
     }
 
     /// Takes the top element out.
-    @inlinable @discardableResult package mutating func pop() -> Element? {
+    @inlinable @discardableResult public mutating func pop() -> Element? {
         guard !elements.isEmpty else { return nil }
         elements.swapAt(0, elements.count - 1)
         let top = elements.removeLast()
@@ -42,7 +42,7 @@ package struct MinHeap<Element: HeapOrdered> {
     }
 
     /// Puts the top back in its place after it moved on (an element that is a cursor).
-    @inlinable package mutating func topChanged() {
+    @inlinable public mutating func topChanged() {
         if !elements.isEmpty { siftDown(0) }
     }
 

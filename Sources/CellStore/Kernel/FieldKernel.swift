@@ -16,9 +16,9 @@ import CFieldScan
 ///
 /// With `--quote none` the quote is a line feed: a line end is tested before the quote
 /// everywhere, so such a quote never opens a field.
-package struct FieldKernel: Sendable {
+public struct FieldKernel: Sendable {
     /// A quoting problem, read leniently as the parser does.
-    package enum Problem: Sendable, Equatable {
+    public enum Problem: Sendable, Equatable {
         /// A quote inside an unquoted field (kept as a literal quote).
         case quoteInUnquotedField
         /// Text right after a closing quote (appended to the field, which then ends at
@@ -63,7 +63,7 @@ package struct FieldKernel: Sendable {
     }
 
     /// libcsv's parser states, with FIELD_BEGUN split by whether the field is quoted.
-    @usableFromInline enum State: UInt8 {
+    @usableFromInline enum State: UInt8, Sendable {
         case rowNotBegun, fieldNotBegun, unquoted, quoted, quoteInQuoted
     }
 
@@ -115,7 +115,7 @@ package struct FieldKernel: Sendable {
     /// returns where it stopped: the buffer's end, or where the visitor said stop.
     /// - Complexity: O(n); well-formed stretches where nothing is wanted go 64 bytes a step.
     @inlinable @discardableResult
-    package mutating func scan<Visitor: FieldVisitor>(_ buffer: UnsafeRawBufferPointer, at position: Int64 = 0,
+    public mutating func scan<Visitor: FieldVisitor>(_ buffer: UnsafeRawBufferPointer, at position: Int64 = 0,
                                                       into visitor: inout Visitor) -> Int {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count > 0 else { return 0 }
         let count = buffer.count
@@ -316,7 +316,7 @@ package struct FieldKernel: Sendable {
     /// Ends the input: a record still open is complete (libcsv's `csv_fini`), and a quoted
     /// field still open is a problem.
     @inlinable
-    package mutating func finish<Visitor: FieldVisitor>(into visitor: inout Visitor) {
+    public mutating func finish<Visitor: FieldVisitor>(into visitor: inout Visitor) {
         switch state {
         case .rowNotBegun:
             return

@@ -4,7 +4,7 @@
 /// The kernel is generic over its visitor and inlined into each caller, so every visitor
 /// gets a loop of its own with these calls compiled in (a struct visitor costs no call).
 /// Offsets are in the buffer the kernel was given, unless named as the input's.
-package protocol FieldVisitor {
+public protocol FieldVisitor {
     /// The last column whose value is wanted in a record; -1 when only record ends matter.
     /// Past it the kernel skips to the record's end in bulk.
     var lastWantedColumn: Int { get }
@@ -32,5 +32,5 @@ package protocol FieldVisitor {
 
 extension FieldVisitor {
     @inlinable
-    package mutating func fieldEnded(_ column: Int, at index: Int) -> Bool { true }
+    public mutating func fieldEnded(_ column: Int, at index: Int) -> Bool { true }
 }
