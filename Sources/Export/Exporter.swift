@@ -41,6 +41,8 @@ package final class Exporter {
     private var lineEnding: [UInt8] = [0x0A]
     private var reader: RecordReader!
     private var window: ByteWindow!
+    /// Two windows and storages for gathering a sorted view's records on both cores.
+    private var gatherWork: ParallelWork?
     private var outcome = Outcome()
     /// True when records the index vouches for may leave as their own bytes.
     private var writesRawBytes = false
@@ -754,34 +756,64 @@ package final class Exporter {
             }
             runEnds[position] = runEnd
         }
-        window.readAhead = Int(alone)
-        defer { window.readAhead = window.readSize }
-        var storage: [UInt8] = []
-        var places = [Int](repeating: -1, count: refs.count)
-        // Pages are touched only as they fill: the room a window may need, never doubled.
-        storage.reserveCapacity(min(Self.windowBytes + Self.windowBytes / 4, refs.count * 1024))
-        for (position, index) in order.enumerated() {
-            if control.isCancelled { return 1 }
-            if let offset = refs[index].offset {
-                window.prefetch(offset..<min(reader.end, max(runEnds[position], offset + 1)))
-                spans[index] = finder.span(ofRecord: refs[index].record, at: offset, isWellQuoted: refs[index].record < wellQuoted)
+        // The records' bytes are gathered on both cores, each half of the input's order
+        // into its own storage through its own window; then written in view order.
+        let work = gatherWork ?? ParallelWork(count: 2, source: reader.source, readSize: window.readSize)
+        gatherWork = work
+        let cut = order.count < 4096 ? order.count : order.count / 2
+        let halves = [0..<cut, cut..<order.count].filter { !$0.isEmpty }
+        let reader = self.reader!, control = self.control, wellQuoted = self.wellQuoted
+        let found = spans, readAhead = Int(alone), ends = runEnds
+        BackgroundScan<Int>.runConcurrently(halves.count, threadName: "csvfreeze export") { slot in
+            let output = work.outputs[slot], window = work.windows[slot]
+            output.bytes.removeAll(keepingCapacity: true)
+            output.placed.removeAll(keepingCapacity: true)
+            // Pages are touched only as they fill: the room a half may need, never doubled.
+            output.bytes.reserveCapacity(min(Self.windowBytes / 2 + Self.windowBytes / 8, halves[slot].count * 1024))
+            window.readAhead = readAhead
+            defer { window.readAhead = window.readSize }
+            let finder = SpanFinder(reader: reader, window: window)
+            for position in halves[slot] {
+                if control.isCancelled { return }
+                let index = order[position]
+                var span = found[index]
+                if let offset = refs[index].offset {
+                    window.prefetch(offset..<min(reader.end, max(ends[position], offset + 1)))
+                    span = finder.span(ofRecord: refs[index].record, at: offset, isWellQuoted: refs[index].record < wellQuoted)
+                }
+                guard let span else { continue }
+                var place = -1
+                if span.length <= Self.longRecord {
+                    place = output.bytes.count
+                    window.withBytes(span.start..<span.end) { output.bytes.append(contentsOf: $0) }
+                }
+                output.placed.append((index, place, span))
             }
-            guard let span = spans[index], span.length <= Self.longRecord else { continue }
-            places[index] = storage.count
-            window.withBytes(span.start..<span.end) { storage.append(contentsOf: $0) }
+        }
+        if control.isCancelled { return 1 }
+        var places = [(slot: Int, place: Int)](repeating: (0, -1), count: refs.count)
+        for slot in halves.indices {
+            for (index, place, span) in work.outputs[slot].placed {
+                spans[index] = span
+                places[index] = (slot, place)
+            }
         }
         var total = 0
-        storage.withUnsafeBytes { bytes in
-            for index in refs.indices where !isStopped {
-                guard let span = spans[index] else {
-                    outcome.failure = "\(plan.name): record \(refs[index].record + 1) could not be read again"
-                    return
-                }
-                total += span.length
-                if places[index] >= 0 {
-                    write(span, bytes: UnsafeRawBufferPointer(rebasing: bytes[places[index]..<(places[index] + span.length)]))
-                } else {
-                    write(span)
+        work.outputs[0].bytes.withUnsafeBytes { first in
+            work.outputs[1].bytes.withUnsafeBytes { second in
+                for index in refs.indices where !isStopped {
+                    guard let span = spans[index] else {
+                        outcome.failure = "\(plan.name): record \(refs[index].record + 1) could not be read again"
+                        return
+                    }
+                    total += span.length
+                    let (slot, place) = places[index]
+                    if place >= 0 {
+                        let bytes = slot == 0 ? first : second
+                        write(span, bytes: UnsafeRawBufferPointer(rebasing: bytes[place..<(place + span.length)]))
+                    } else {
+                        write(span)
+                    }
                 }
             }
         }
@@ -799,16 +831,20 @@ private final class ParallelWork: @unchecked Sendable {
         var bytes: [UInt8] = []
         var records = 0
         var failure: String?
+        /// A sorted window's records gathered in `bytes`: each one's place in the
+        /// window, where its bytes start (-1: a long record, written from the input), and
+        /// its span.
+        var placed: [(index: Int, place: Int, span: RecordSpan)] = []
     }
     var writers: [RecordWriting?]
     let outputs: [Output]
     /// Each slot's window on the input.
     let windows: [ByteWindow]
 
-    init(count: Int, source: ByteSource) {
+    init(count: Int, source: ByteSource, readSize: Int = 1 << 20) {
         writers = Array(repeating: nil, count: count)
         outputs = (0..<count).map { _ in Output() }
-        windows = (0..<count).map { _ in ByteWindow(source: source, readSize: 1 << 20) }
+        windows = (0..<count).map { _ in ByteWindow(source: source, readSize: readSize) }
     }
 }
 
