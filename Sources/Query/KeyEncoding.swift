@@ -72,13 +72,56 @@ package enum KeyEncoding {
     /// Case-folded text with digit runs made to compare as numbers.
     static func appendText(_ cell: UnsafeRawBufferPointer, to key: inout [UInt8]) {
         let start = key.count
-        if cell.contains(where: { $0 >= 0x80 }) {
+        if cell.contains(where: { $0 >= 0x80 }) && !isOwnLowercase(cell) {
             let folded = Array(String(decoding: cell, as: UTF8.self).lowercased().utf8)
             folded.withUnsafeBytes { appendFolded($0, to: &key) }
         } else {
             appendFolded(cell, to: &key)
         }
         if key.count - start > textLimit { key.removeSubrange((start + textLimit)...) }
+    }
+
+    /// Scalars of the Basic Multilingual Plane that lowercasing changes, one bit each (8 KiB,
+    /// made the first time a cell holds more than ASCII).
+    private static let changesWhenLowercased: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 1024)
+        for value in 0x80..<0x10000 {
+            guard let scalar = Unicode.Scalar(UInt32(value)), scalar.properties.changesWhenLowercased else { continue }
+            bits[value >> 6] |= 1 << UInt64(value & 63)
+        }
+        return bits
+    }()
+
+    /// True when `cell` is valid UTF-8 of one- to three-byte sequences whose scalars past
+    /// ASCII lowercasing leaves as they are (北京, naïve, œuvre): its lowercase is its ASCII
+    /// letters lowered, with no `String` made. False decides nothing (the slow path folds).
+    static func isOwnLowercase(_ cell: UnsafeRawBufferPointer) -> Bool {
+        let count = cell.count
+        var index = 0
+        return changesWhenLowercased.withUnsafeBufferPointer { changes in
+            while index < count {
+                let lead = cell[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let value: Int
+                if lead >= 0xC2 && lead <= 0xDF && index + 1 < count && cell[index + 1] & 0xC0 == 0x80 {
+                    value = Int(lead & 0x1F) << 6 | Int(cell[index + 1] & 0x3F)
+                    index += 2
+                } else if lead >= 0xE0 && lead <= 0xEF && index + 2 < count
+                            && cell[index + 1] & 0xC0 == 0x80 && cell[index + 2] & 0xC0 == 0x80 {
+                    value = Int(lead & 0x0F) << 12 | Int(cell[index + 1] & 0x3F) << 6 | Int(cell[index + 2] & 0x3F)
+                    // Overlong forms and surrogates are invalid: the decoder replaces them.
+                    guard value >= 0x800 && !(0xD800...0xDFFF).contains(value) else { return false }
+                    index += 3
+                } else {
+                    return false
+                }
+                if changes[value >> 6] & (1 << UInt64(value & 63)) != 0 { return false }
+            }
+            return true
+        }
     }
 
     private static func appendFolded(_ text: UnsafeRawBufferPointer, to key: inout [UInt8]) {

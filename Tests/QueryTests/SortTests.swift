@@ -104,6 +104,32 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
         }
     }
 
+    /// Text past ASCII whose scalars lowercasing leaves alone is folded from its bytes
+    /// without a String; a text key must be what lowercasing the String first gives.
+    @Test("a text key past ASCII is the key of its lowercased text, on the fast path and off it")
+    func foldsTextAsLowercasing() {
+        let pieces: [[UInt8]] = ["A", "z", "7", "007", " ", "é", "É", "ü", "Ü", "ï", "œ", "Œ", "ß", "ẞ", "北京", "Σ", "σ", "ς", "İ",
+                                 "Д", "д", "Ω", "ǅ", "𝔸", "Ꭰ", "ꭰ", "ﬀ", "Ａ", "ａ"].map { Array($0.utf8) }
+            + [[0xC3], [0xE2, 0x82], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xFF], [0xE0, 0x80, 0x80]]
+        var generator = SeededGenerator(seed: 41)
+        func pick(_ n: Int) -> Int { Int(generator.next() % UInt64(n)) }
+        func key(_ bytes: [UInt8]) -> [UInt8] {
+            var key: [UInt8] = []
+            bytes.withUnsafeBytes { KeyEncoding.appendText($0, to: &key) }
+            return key
+        }
+        var fast = 0
+        for _ in 0..<4000 {
+            let cell = (0..<(1 + pick(6))).flatMap { _ in pieces[pick(pieces.count)] }
+            let lowered = Array(String(decoding: cell, as: UTF8.self).lowercased().utf8)
+            #expect(key(cell) == key(lowered), "\(cell)")
+            if cell.contains(where: { $0 >= 0x80 }) && cell.withUnsafeBytes({ KeyEncoding.isOwnLowercase($0) }) { fast += 1 }
+        }
+        #expect(fast > 200)
+        #expect(!Array("É".utf8).withUnsafeBytes { KeyEncoding.isOwnLowercase($0) })
+        #expect(Array("naïve 北京 œuvre".utf8).withUnsafeBytes { KeyEncoding.isOwnLowercase($0) })
+    }
+
     @Test func judgesKinds() {
         func kind(_ cells: [String]) -> ColumnKind { ColumnKind.judge(cells.map { Array($0.utf8)[...] }) }
         #expect(kind(["1", "-2.5", "1,000", "12%", "$3", "", "4e2"]) == .number)
