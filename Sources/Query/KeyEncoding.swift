@@ -124,35 +124,54 @@ package enum KeyEncoding {
         }
     }
 
+    /// Folds `text` into scratch memory, then appends it in one copy (an append per byte
+    /// cost more than the folding). A byte becomes at most two (a digit run: its bytes,
+    /// `0x30`, its length in pieces of 250).
     private static func appendFolded(_ text: UnsafeRawBufferPointer, to key: inout [UInt8]) {
-        var index = 0
         let count = text.count
-        while index < count {
-            let byte = text[index]
-            if byte >= 0x30 && byte <= 0x39 {
-                var end = index
-                while end < count && text[end] >= 0x30 && text[end] <= 0x39 { end += 1 }
-                var first = index
-                while first < end - 1 && text[first] == 0x30 { first += 1 }
-                // 0x30 keeps digits where a digit sorts among other characters; then the
-                // run's length (in pieces of at most 250) and its digits.
-                var length = end - first
-                key.append(0x30)
-                while length > 250 { key.append(0xFC); length -= 250 }
-                key.append(UInt8(length + 1))
-                for digit in first..<end { key.append(text[digit]) }
-                index = end
-                continue
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * count + 2) { scratch in
+            guard let out = scratch.baseAddress else { return }
+            var written = 0
+            var index = 0
+            while index < count {
+                let byte = text[index]
+                if byte >= 0x30 && byte <= 0x39 {
+                    var end = index
+                    while end < count && text[end] >= 0x30 && text[end] <= 0x39 { end += 1 }
+                    var first = index
+                    while first < end - 1 && text[first] == 0x30 { first += 1 }
+                    // 0x30 keeps digits where a digit sorts among other characters; then the
+                    // run's length (in pieces of at most 250) and its digits.
+                    var length = end - first
+                    out[written] = 0x30
+                    written += 1
+                    while length > 250 {
+                        out[written] = 0xFC
+                        written += 1
+                        length -= 250
+                    }
+                    out[written] = UInt8(length + 1)
+                    written += 1
+                    for digit in first..<end {
+                        out[written] = text[digit]
+                        written += 1
+                    }
+                    index = end
+                    continue
+                }
+                if byte >= 0x41 && byte <= 0x5A {
+                    out[written] = byte + 0x20
+                } else if byte <= 1 {
+                    out[written] = 1   // no zero byte in a text key
+                    written += 1
+                    out[written] = byte + 1
+                } else {
+                    out[written] = byte
+                }
+                written += 1
+                index += 1
             }
-            if byte >= 0x41 && byte <= 0x5A {
-                key.append(byte + 0x20)
-            } else if byte <= 1 {
-                key.append(1)   // no zero byte in a text key
-                key.append(byte + 1)
-            } else {
-                key.append(byte)
-            }
-            index += 1
+            key.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
         }
     }
 
