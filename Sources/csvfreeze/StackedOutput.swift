@@ -86,16 +86,23 @@ enum StackedOutput {
         let wake: @Sendable () -> Void = { news.signal() }
         let headerRows = settings.headerRows
         let sorts = !settings.query.sorts.isEmpty
+        /// The output once begun: what it holds is written before an error ends the run
+        /// (the records before a bad one are not lost).
+        var begun: OutputWriter?
+        func halt(_ message: String, status: Int32) -> Never {
+            begun?.finish()
+            fail(message, status: status)
+        }
         func open(_ input: TableInput) -> CellStore {
             do {
                 return try settings.reading.open(input.path, readsAtRandom: sorts, onChange: wake)
             } catch {
-                fail(error.description, status: 1)
+                halt(error.description, status: 1)
             }
         }
         func waitFor(rows wanted: Int, in store: CellStore, of input: TableInput) {
             while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
-            if let failure = store.progress.failure, store.rowCount == 0 { fail("\(input.name): \(failure)", status: 1) }
+            if let failure = store.progress.failure, store.rowCount == 0 { halt("\(input.name): \(failure)", status: 1) }
         }
 
         // Every input's header first, to know the columns; each is closed again but
@@ -124,6 +131,7 @@ enum StackedOutput {
 
         let writer = OutputWriter(format: settings.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
                                   maximumWidth: settings.maximumWidth, sink: Output.writeToStandardOutput)
+        begun = writer
         let source = settings.sourceColumn.map { Array($0.utf8) }
         /// A row as the table writes it: the input's name first, then its cells in the
         /// table's columns (`own` gives a column's place in the row, nil for none).
@@ -160,17 +168,17 @@ enum StackedOutput {
         /// Writes one record of part `part`; false once the output is closed.
         func emit(_ row: Row?, record: Int, of part: Part) -> Bool {
             let name = part.input.name
-            guard let row else { fail("\(name): record \(record + 1) could not be read again", status: 1) }
+            guard let row else { halt("\(name): record \(record + 1) could not be read again", status: 1) }
             if row.omittedCells > 0 {
-                fail("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                halt("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
                      + "again may have; several inputs cannot be written as one with it", status: 1)
             }
-            if row.isCut { fail("\(name): record \(record + 1) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
+            if row.isCut { halt("\(name): record \(record + 1) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
             if !columns.isPositional {
                 // A record may be shorter than its header (its missing cells are empty).
                 let named = columns.headerCounts[part.index]
                 if named < row.count, (named..<row.count).contains(where: { !row.field($0).isEmpty }) {
-                    fail("\(name): record \(record + 1) has more cells than its header names, and the inputs' headers differ: "
+                    halt("\(name): record \(record + 1) has more cells than its header names, and the inputs' headers differ: "
                          + "its columns past the header have no name to be placed by (give the header names, or --no-header)", status: 1)
                 }
             }
@@ -180,7 +188,7 @@ enum StackedOutput {
         func start(_ part: Part, kinds: inout [ColumnKind?]) {
             let store = part.input.isStandardInput ? (standardInput ?? open(part.input)) : open(part.input)
             if part.input.isStandardInput { standardInput = nil }
-            part.start(store: store, kinds: &kinds, wake: wake) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
+            part.start(store: store, kinds: &kinds, wake: wake, halt: halt) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
         }
         var kinds = [ColumnKind?](repeating: nil, count: resolved.keys.count)
         if resolved.keys.isEmpty {
@@ -190,18 +198,18 @@ enum StackedOutput {
                 while writer.isOpen, let (row, record) = part.next(news: news) {
                     if !emit(row, record: record, of: part) { break }
                 }
-                part.finish()
+                part.finish(halt: halt)
             }
         } else {
             // Each input sorted by itself, one at a time, then all merged.
             for part in parts {
                 start(part, kinds: &kinds)
-                part.waitForSort()
+                part.waitForSort(halt: halt)
             }
             var key = RowKey(keys: resolved.keys, kinds: kinds.map { $0 ?? .text })
             var heap = MergeHeap()
             func push(_ part: Part) {
-                guard let (row, record) = part.next(news: news) else { return part.finish() }
+                guard let (row, record) = part.next(news: news) else { return part.finish(halt: halt) }
                 let made = key.key { column in
                     guard let row, let place = columns.column(column, in: part.index) else { return [] }
                     return row.field(place)
@@ -274,7 +282,8 @@ final class Part {
     /// keys' kinds: those not judged yet are judged here (this is the first input with
     /// the column), so every input's keys compare alike. `waitForRows` waits until the
     /// store has that many records or is complete.
-    func start(store: CellStore, kinds: inout [ColumnKind?], wake: @escaping @Sendable () -> Void, waitForRows: (Int) -> Void) {
+    func start(store: CellStore, kinds: inout [ColumnKind?], wake: @escaping @Sendable () -> Void,
+               halt: (String, Int32) -> Never, waitForRows: (Int) -> Void) {
         self.store = store
         guard let filters else { return }
         if !keys.isEmpty {
@@ -289,7 +298,7 @@ final class Part {
             do {
                 filtered = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters, over: sorted, wake: wake)
             } catch {
-                fail(error.description, status: 2)
+                halt(error.description, 2)
             }
         }
         let view = TableView(source: store, headerRows: headerRows)
@@ -298,9 +307,9 @@ final class Part {
     }
 
     /// Waits for the sort to end (its runs written; the merge is read as it is made).
-    func waitForSort() {
+    func waitForSort(halt: (String, Int32) -> Never) {
         sorted?.wait()
-        if case .failed(let why) = sorted?.phase { fail("\(input.name): \(why)", status: 1) }
+        if case .failed(let why) = sorted?.phase { halt("\(input.name): \(why)", 1) }
     }
 
     /// The next record kept, in order (its row, nil if it could not be read again, and its
@@ -327,10 +336,11 @@ final class Part {
         }
     }
 
-    /// Says why the input stopped early, if it did, and closes it.
-    func finish() {
-        if let why = filtered?.failure { fail("\(input.name): \(why)", status: 1) }
-        if let failure = store?.progress.failure { fail("\(input.name): \(failure)", status: 1) }
+    /// Says why the input stopped early, if it did (through `halt`, which ends the
+    /// output as far as it came), and closes it.
+    func finish(halt: (String, Int32) -> Never) {
+        if let why = filtered?.failure { halt("\(input.name): \(why)", 1) }
+        if let failure = store?.progress.failure { halt("\(input.name): \(failure)", 1) }
         store?.stopLoading()
         view = nil
         filtered = nil

@@ -184,6 +184,8 @@ struct StackedOutputEndToEndTests {
         #expect(past.status == 1)
         #expect(past.stderr.hasPrefix("csvfreeze: \(b.path): record 2 has more cells than its header names"))
         #expect(past.stderr.split(separator: "\n").count == 1)
+        // The records before the bad one are written: the output ends as far as it came.
+        #expect(past.text == "file,x,y,z\n\(a.path),1,2,\n", "\(past.text)")
         // Output that cannot be written says so, in one line, exit 1.
         let full = try run(["/bin/sh", "-c", "\(binary) --output csv \(shellQuote(a.path)) \(shellQuote(a.path)) > /dev/full"])
         #expect(full.status == 1 && full.stderr.contains("cannot write the output"), "\(full.stderr)")
@@ -210,6 +212,8 @@ struct StackedOutputEndToEndTests {
             #expect(stopped.status == 1, "\(format): \(stopped.stderr)")
             #expect(stopped.stderr.hasPrefix("csvfreeze: \(shortThenLong): record 3 has more cells than its header names"), "\(format)")
             #expect(stopped.stderr.split(separator: "\n").count == 1, "\(format): \(stopped.stderr)")
+            #expect(stopped.text.contains("\(shortThenLong)"), "\(format): the record before the bad one is written")
+            if format == "csv" { #expect(stopped.text == "file,x,y,a,b\n\(shortThenLong),,,d,\n", "\(stopped.text)") }
             let written = try run([binary, "--output", format, header, short])
             #expect(written.status == 0 && written.stderr.isEmpty, "\(format): \(written.stderr)")
         }
