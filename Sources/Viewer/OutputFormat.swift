@@ -131,7 +131,7 @@ public final class OutputWriter {
         case .table:
             if row.continuesPrevious || row.continuesInNext {
                 // A record in pieces is written as it comes: the rows so far are measured.
-                if tableWidths == nil { flushTableSample() }
+                if tableWidths == nil { flushTableSample(measuring: row) }
                 writeTablePiece(row, index: records)
             } else if tableWidths == nil {
                 tableSample.append(row)
@@ -329,13 +329,16 @@ public final class OutputWriter {
     /// The widest a column is padded to.
     private var alignmentLimit: Int { max(maximumWidth ?? 0, OutputWriter.tableAlignmentLimit) }
 
-    private func flushTableSample() {
+    /// Measures the rows held (and `piece`, the first piece of a record in pieces, whose
+    /// last cell goes on past a mebibyte: as wide as a column is padded), then writes them.
+    private func flushTableSample(measuring piece: Row? = nil) {
         let limit = maximumWidth ?? alignmentLimit
         var widths: [Int] = []
-        for row in tableSample {
+        for row in tableSample + (piece.map { [$0] } ?? []) {
             if row.count > widths.count { widths.append(contentsOf: repeatElement(0, count: row.count - widths.count)) }
             for index in 0..<row.count {
-                widths[index] = max(widths[index], CellText.width(row.field(index), limit: limit))
+                let goesOn = row.continuesInNext && index == row.count - 1
+                widths[index] = max(widths[index], goesOn ? limit : CellText.width(row.field(index), limit: limit))
             }
         }
         tableWidths = widths.map { min(max(1, $0), limit) }

@@ -246,6 +246,9 @@ extension OutputWriterTests {
         let lines = String(decoding: streamed, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         #expect(lines[2] == " 1  " + long.replacingOccurrences(of: "\n", with: "↵") + "   3", "\(lines[2])")
+        // The cell that goes on past the pieces measured pads its column to the most a
+        // column is padded, so the rows under it stay aligned.
+        #expect(lines[3] == " 2  b" + String(repeating: " ", count: 119) + "   4", "\(lines[3])")
     }
 }
 
@@ -265,7 +268,7 @@ extension OutputWriterTests {
         for row in rows { cutting.write(row) }
         cutting.finish()
         // A record in pieces ends the measuring: the rows before it (here the header) set the widths.
-        #expect(String(decoding: streamed, as: UTF8.self) == "h1  h2\n──────\nééééé…   2\nx    3\n")
+        #expect(String(decoding: streamed, as: UTF8.self) == "h1      h2\n──────────\nééééé…   2\nx        3\n")
     }
 }
 
