@@ -131,7 +131,11 @@ package final class Exporter {
             writeSequence()
         }
         if control.isCancelled { return cancelled() }
-        if isStopped { return settle() }
+        if isStopped {
+            // A record that cannot be written ends the output after the records before it.
+            if outcome.failure != nil && sink.failure == nil && writer.isOpen { writer.finish(endsWithTerminator: true) }
+            return settle()
+        }
         var progress = readers.progress
         // Whether the last record written ends the input decides the output's last line
         // end: known once the input is complete, or once a later record is indexed (a
@@ -451,13 +455,23 @@ package final class Exporter {
                 let window = work.windows[slot]
                 var number = stretch.firstRecord
                 var projection = Projection()
+                let output = work.outputs[slot]
+                /// Writes a row; at the first that cannot be written, the slot stops there
+                /// with the records before it.
+                func put(_ row: Row) {
+                    guard output.failure == nil else { return }
+                    switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                    case .success(let shaped?): writer.write(shaped)
+                    case .success(nil): break
+                    case .failure(let error):
+                        writer.flushAll()
+                        output.failure = error.description
+                        output.records = number - stretch.firstRecord
+                    }
+                }
                 func deliver() {
                     for row in parser.takeRecords() {
-                        switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
-                        case .success(let shaped?): writer.write(shaped)
-                        case .success(nil): break
-                        case .failure(let error): work.outputs[slot].failure = error.description
-                        }
+                        put(row)
                         if !row.continuesInNext { number += 1 }
                     }
                 }
@@ -466,11 +480,7 @@ package final class Exporter {
                     var splitter = WellQuotedSplitter(dialect: reader.dialect)
                     window.withBytes(stretch.start..<stretch.end) { bytes in
                         splitter.split(bytes) { row in
-                            switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
-                            case .success(let shaped?): writer.write(shaped)
-                            case .success(nil): break
-                            case .failure(let error): work.outputs[slot].failure = error.description
-                            }
+                            put(row)
                             number += 1
                         }
                     }
@@ -488,16 +498,18 @@ package final class Exporter {
                         deliver()
                     }
                 }
+                guard output.failure == nil else { return }
                 writer.flushAll()
-                work.outputs[slot].records = number - stretch.firstRecord
+                output.records = number - stretch.firstRecord
             }
             for slot in stretches.indices where !isStopped {
                 let output = work.outputs[slot]
+                output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
                 if let failure = output.failure {
+                    countRows(from: record, to: record + output.records)
                     outcome.failure = failure
                     return
                 }
-                output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
                 countRows(from: record, to: record + output.records)
                 record += output.records
                 if output.records > 0 {

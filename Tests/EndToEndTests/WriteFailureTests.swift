@@ -27,6 +27,30 @@ struct WriteFailureTests {
         #expect(result.stderr.contains("No space left on device"), "\(options): \(result.stderr)")
     }
 
+    @Test("a record whose chosen cells pass the limit ends the output after every record before it, in one line, exit 1")
+    func chosenCellsPastTheLimit() throws {
+        let path = try Paths.temporaryDirectory().appendingPathComponent("wide.csv").path
+        guard let file = FileHandle(forWritingAtPath: path) ?? {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            return FileHandle(forWritingAtPath: path)
+        }() else { throw CocoaError(.fileNoSuchFile) }
+        var head = "id,note\n"
+        for index in 0..<100_000 { head += "\(index),n\(index)\n" }
+        file.write(Data(head.utf8))
+        file.write(Data("big,".utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<65 { file.write(chunk) }
+        file.write(Data("\nlast,z\n".utf8))
+        try file.close()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run([Paths.binary, "--output", "csv", "--columns", "note", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("record 100002 has chosen cells over 64 MiB"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        let lines = result.text.split(separator: "\n")
+        #expect(lines.count == 100_001 && lines.first == "note" && lines.last == "n99999", "\(lines.count) \(lines.last ?? "")")
+    }
+
     @Test("a reader that goes away ends the output quietly with status 0",
           arguments: [["--output", "csv"], ["--output", "jsonl"], ["--summary"], ["--sql", "select * from t"]])
     func readerLeaves(options: [String]) throws {
