@@ -19,6 +19,8 @@ package struct ColumnNames: Sendable, Equatable {
     private let taken: Set<String>
     /// For each header column, whether its name is the header cell's own text.
     private let isOwn: [Bool]
+    /// Header cells past the fields a record keeps: their names are not known.
+    package private(set) var unread = 0
 
     /// Names for the columns of `header` (the first header row's cells, as text; empty
     /// for none) and any past it.
@@ -65,6 +67,7 @@ package struct ColumnNames: Sendable, Equatable {
             let start = field.prefix(longest)
             return String(decoding: start[..<RecordParser.characterBoundary(start)], as: UTF8.self) + "…"
         })
+        unread = row.omittedCells
     }
 
     /// Columns the header names (others are named by number).

@@ -61,6 +61,11 @@ struct QueryOptions: ParsableArguments {
             do {
                 return try ColumnReference(text).resolve(in: names, columns: columnCount)
             } catch {
+                if case .unknown = error, columnNames.unread > 0 {
+                    let kept = columnCount - columnNames.unread
+                    throw Problem(description: "\(option) '\(given)': no column '\(text)' among the header's first \(kept) names "
+                        + "(a record keeps \(kept) fields; name a column after them by its number, up to \(columnCount))")
+                }
                 throw Problem(description: "\(option) '\(given)': \(error.description)")
             }
         }

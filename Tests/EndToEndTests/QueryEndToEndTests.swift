@@ -75,6 +75,22 @@ struct QueryEndToEndTests {
         #expect(chosen.text == "\u{FEFF}id,note\r\n2,\"Oslo, again\"\r\n", "the city column is not written, so it is not searched")
     }
 
+    @Test("a header wider than a record keeps: a name past it is said to go by number, and its number works")
+    func headerPastTheFieldLimit() throws {
+        let count = 1_048_576 + 20
+        let path = try Paths.temporaryDirectory().appendingPathComponent("wide.csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let header = (0..<count).map { "c\($0)" }.joined(separator: ",")
+        let record = (0..<count).map { String($0 % 10) }.joined(separator: ",")
+        try Data((header + "\n" + record + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let named = try run([binary, "--output", "csv", "--columns", "c\(count - 5)", path])
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("among the header's first 1048576 names") && named.stderr.contains("up to \(count)"), "\(named.stderr)")
+        #expect(named.stderr.split(separator: "\n").count == 1)
+        let numbered = try run([binary, "--output", "csv", "--columns", "\(count - 4)", path])
+        #expect(numbered.status == 0 && numbered.text == "c\(count - 5)\n\((count - 5) % 10)\n", "\(numbered.text) \(numbered.stderr)")
+    }
+
     @Test("JSON lines of chosen columns are keyed by the names --columns knows them by, with or without a header")
     func chosenColumnsKeepTheirNames() throws {
         let directory = try Paths.temporaryDirectory()
