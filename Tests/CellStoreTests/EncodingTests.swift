@@ -52,6 +52,22 @@ struct EncodingTests {
         #expect(plain.transcoder.encoding == nil)
     }
 
+    /// `--encoding utf-8` checks the bytes through iconv; each maximal invalid subpart must
+    /// become one U+FFFD, as the input read unnamed shows it (Swift's decoder), whatever the
+    /// chunks.
+    @Test("named UTF-8 replaces invalid bytes as reading them unnamed shows them, at every chunk size", arguments: [1, 2, 3, 7, 4096])
+    func namedUTF8AsUnnamed(chunk: Int) throws {
+        let pieces: [[UInt8]] = [Array("ab,".utf8), Array("é".utf8), Array("中".utf8), Array("𝄞".utf8), [0x80], [0xBF], [0xC0, 0x80],
+                                 [0xC2], [0xE2, 0x82], [0xE0, 0xA0], [0xED, 0xA0, 0x80], [0xF0, 0x90, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                                 [0xF5], [0xFF], [0x0A]]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let bytes = (0..<Int.random(in: 1...12, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
+            let result = try Self.converted(bytes, .from(try TextEncoding(named: "utf-8")), chunk: chunk)
+            #expect(result.text == Array(String(decoding: bytes, as: UTF8.self).utf8), "\(bytes)")
+        }
+    }
+
     @Test("bytes not valid in the encoding become U+FFFD, and the first place is said once, with its line")
     func invalid() throws {
         // 0x81 and 0x8D are not Windows-1252 characters; 0x80 is the euro sign.

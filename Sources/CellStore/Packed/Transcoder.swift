@@ -97,8 +97,78 @@ final class Transcoder {
         return joined.withUnsafeBytes { convert($0, at: start, isLast: isLast) }
     }
 
+    /// How much of a UTF-8 sequence `bytes` starts with is well formed (`matched`), and how
+    /// long the sequence its lead byte begins is (`needed`, 0 for a byte no sequence starts
+    /// with): the rules of Swift's decoder and the WHATWG one, a maximal invalid subpart one
+    /// U+FFFD.
+    static func wellFormedPrefix(_ bytes: UnsafeRawBufferPointer) -> (matched: Int, needed: Int) {
+        guard let lead = bytes.first else { return (0, 0) }
+        let needed: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0x00...0x7F: return (1, 1)
+        case 0xC2...0xDF: needed = 2
+        case 0xE0: needed = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF: needed = 3
+        case 0xED: needed = 3; high = 0x9F
+        case 0xF0: needed = 4; low = 0x90
+        case 0xF1...0xF3: needed = 4
+        case 0xF4: needed = 4; high = 0x8F
+        default: return (1, 0)
+        }
+        var matched = 1
+        while matched < needed && matched < bytes.count {
+            let byte = bytes[matched]
+            guard byte >= (matched == 1 ? low : 0x80) && byte <= (matched == 1 ? high : 0xBF) else { break }
+            matched += 1
+        }
+        return (matched, needed)
+    }
+
+    /// UTF-8 named (`--encoding utf-8`) is checked here, not by iconv, which lets sequences
+    /// past U+10FFFF through: valid runs are copied as they are, each maximal invalid
+    /// subpart becomes one U+FFFD, a sequence cut at the chunk's end waits for the next.
+    private func checkUTF8(_ input: UnsafeRawBufferPointer, at offset: Int64, isLast: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count + 16)
+        let count = input.count
+        var runStart = 0
+        var index = 0
+        while index < count {
+            if input[index] < 0x80 {
+                index += 1
+                continue
+            }
+            let (matched, needed) = Transcoder.wellFormedPrefix(UnsafeRawBufferPointer(rebasing: input[index...]))
+            if needed > 0 && matched == needed {
+                index += matched
+                continue
+            }
+            output.append(contentsOf: input[runStart..<index])
+            if needed > 0 && index + matched == count && !isLast {
+                pending = Array(input[index...])   // cut: the rest comes with the next chunk
+                runStart = count
+                index = count
+                break
+            }
+            invalidCount += 1
+            if firstInvalid == nil {
+                firstInvalid = offset + Int64(index)
+                countLines(output[...])
+                firstInvalidLine = lineEnds + 1
+            }
+            output.append(contentsOf: Transcoder.replacement)
+            index += max(1, matched)
+            runStart = index
+        }
+        output.append(contentsOf: input[runStart..<index])
+        if firstInvalid == nil { countLines(output[...]) }
+        return output
+    }
+
     /// Converts `input` (at input offset `offset`), keeping a cut last character in `pending`.
     private func convert(_ input: UnsafeRawBufferPointer, at offset: Int64, isLast: Bool) -> [UInt8] {
+        if encoding?.isUTF8 == true { return checkUTF8(input, at: offset, isLast: isLast) }
         guard let converter else { return [] }
         // UTF-8 takes at most three bytes for what any encoding puts in one byte or more
         // (four for what takes four there): three times the input, and more when not.
