@@ -448,6 +448,19 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+/// Says on stderr when an input's start holds NUL bytes, which text does not: UTF-16 with
+/// no byte-order mark (every other byte NUL) names the `--encoding` to give, other NULs
+/// are probably not text. What is written is the input as read; this says why it may look
+/// wrong, as the screen's status line does.
+func noteNULs(in dialect: Dialect?, of name: String) {
+    guard let dialect, dialect.looksBinary else { return }
+    if let encoding = dialect.likelyUTF16 {
+        say("\(name): looks like UTF-16 without a byte-order mark (NUL every other byte): --encoding \(encoding) reads it")
+    } else {
+        say("\(name): binary data? (NUL bytes)")
+    }
+}
+
 /// Prints `csvfreeze: message` on stderr, on one line. A message may quote a file name, a
 /// header or what the user typed: its control characters, escape sequences, line breaks
 /// and characters that draw nothing are shown as the screen shows them (`␛`, `↵`,

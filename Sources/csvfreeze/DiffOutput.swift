@@ -65,7 +65,7 @@ enum DiffOutput {
         }
         for store in stores {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
-            if store.dialect?.looksBinary == true { warn("\(store.name): binary data? (NUL bytes)") }
+            noteNULs(in: store.dialect, of: store.name)
         }
         guard let old = DiffInput(store: stores[0], headerRows: headerRows),
               let new = DiffInput(store: stores[1], headerRows: headerRows) else {

@@ -17,9 +17,11 @@ enum Output {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
+        var dialect: Dialect?
         do {
             let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
                                                    preamble: reading.preamble, encoding: reading.encoding, started: { start in
+                dialect = start.dialect
                 writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
                                       sink: writeToStandardOutput)
@@ -29,6 +31,7 @@ enum Output {
             if let failure = writer?.failure { fail("\(inputName(path)): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             checkStandardOutput()
+            noteNULs(in: dialect, of: inputName(path))
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
                 fail("\(inputName(path)): \(damage)", status: 1)
@@ -152,6 +155,7 @@ extension Output {
                          sink: hand)
         }
         if outcome.readerLeft { return 0 }
+        noteNULs(in: store.dialect, of: name)
         if let failure = outcome.failure { fail(failure, status: 1) }
         if case .failed(let why) = sorted?.phase { fail(why, status: 1) }
         if let why = filtered?.failure { fail(why, status: 1) }

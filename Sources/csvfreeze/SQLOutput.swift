@@ -46,6 +46,7 @@ enum SQLOutput {
         var tables: [(store: CellStore, input: SQLInput)] = []
         for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
+            noteNULs(in: store.dialect, of: store.name)
             guard let input = SQLInput(store: store, name: names[0], headerRows: headerRows) else {
                 fail("\(store.name): no records to query", status: 1)
             }

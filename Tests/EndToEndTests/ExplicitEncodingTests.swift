@@ -32,4 +32,24 @@ struct ExplicitEncodingTests {
         let unnamed = try run([binary, "--output", "csv", url.path])
         #expect(unnamed.status == 0 && unnamed.stderr.isEmpty, "without --encoding, bytes are shown as U+FFFD as before")
     }
+    @Test("UTF-16 with no byte-order mark is written as read, and one line names the --encoding that reads it, in every output mode")
+    func utf16WithoutMark() throws {
+        let text = "name,city\nJosé,Zürich\n"
+        let bytes = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let (directory, url) = try file(bytes)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line = "csvfreeze: \(url.path): looks like UTF-16 without a byte-order mark (NUL every other byte): --encoding UTF-16LE reads it\n"
+        for arguments in [["--output", "csv"], ["--summary"], ["--sort", "1", "--output", "csv"], ["--sql", "select count(*) from answers"]] {
+            let result = try run([binary] + arguments + [url.path])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == line, "\(arguments): \(result.stderr)")
+        }
+        let plain = try run([binary, "--output", "csv", url.path])
+        #expect(Array(plain.stdout) == bytes, "the bytes leave as they came")
+        let piped = try run([binary, "--output", "csv", "-"], stdin: Data(bytes))
+        #expect(piped.stderr.contains("stdin: looks like UTF-16 without a byte-order mark"))
+        let read = try run([binary, "--encoding", "UTF-16LE", "--output", "csv", url.path])
+        #expect(read.status == 0 && read.stderr.isEmpty && read.text == text)
+    }
 }
+
