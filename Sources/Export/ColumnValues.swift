@@ -45,7 +45,7 @@ package final class ColumnValues: RecordWriting {
     @discardableResult
     package func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool { false }
 
-    package func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? { nil }
+    package func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? { nil }
 
     @discardableResult
     package func flushAll() -> Bool {

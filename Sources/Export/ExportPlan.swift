@@ -103,10 +103,11 @@ public protocol RecordWriting: AnyObject {
     /// Takes bytes another writer of the same format made (`continuation`), `records` of
     /// them, as if it had written them itself.
     @discardableResult func writeFormatted(_ bytes: UnsafeRawBufferPointer, records: Int) -> Bool
-    /// A writer that goes on where this one is (after its header and its records so far),
-    /// writing to `sink`: for another core to format a later stretch of records. Nil when
+    /// A writer that goes on where this one is (after its header, its records so far and
+    /// `unwritten` records formatted but not handed to it yet), writing to `sink`: for
+    /// another core to format a later stretch of records. Nil when
     /// records must be written in order by this writer (a table measures them).
-    func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting?
+    func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting?
     /// Hands every byte buffered to the sink: more output follows.
     @discardableResult func flushAll() -> Bool
     /// Ends the output; `endsWithTerminator` false takes back the last line ending.

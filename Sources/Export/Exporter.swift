@@ -365,7 +365,7 @@ package final class Exporter {
         // JSON opens its array with the first record: the header rows, or the first record,
         // go through the writer itself.
         let firstParallel = max(plan.headerRows, 1)
-        let parallel = limit == Int.max && !hasFedParser && writer.continuation(sink: { _ in true }) != nil
+        let parallel = limit == Int.max && !hasFedParser && writer.continuation(following: 0, sink: { _ in true }) != nil
         if parallel && record >= firstParallel {
             // Parse and write on two cores, as far as the input is indexed.
             let before = position
@@ -407,10 +407,21 @@ package final class Exporter {
     }
 
 
+    /// One core's share of a round: a stretch between checkpoints.
+    private struct Stretch {
+        var start: Int64
+        var end: Int64
+        var firstRecord: Int
+        var endsInput: Bool
+        var isWellQuoted: Bool
+    }
+
     /// Parses the input from checkpoint `position` to its end on two cores: stretches
     /// between checkpoints, each parsed by a parser of its own and written by a copy of the
-    /// writer (`continuation`), their bytes then handed on in order. Returns at once when
-    /// the writer has no copy (a table measures its rows in order).
+    /// writer (`continuation`), their bytes then handed on in order. While the cores work
+    /// on one round, this thread writes out the round before (two sets of slots, used in
+    /// turn). Returns at once when the writer has no copy (a table measures its rows in
+    /// order).
     private func writeInParallel(from position: inout Int64, record: inout Int, isAll: Bool) {
         let checkpoints = reader.checkpoints
         guard var index = checkpoints.firstIndex(where: { $0.offset == position }) else { return }
@@ -419,11 +430,15 @@ package final class Exporter {
         let failure = readers.progress.failure
         // The slots' buffers and windows are kept from round to round: allocated anew, their
         // pages were faulted in and cleared again for every stretch.
-        let work = ParallelWork(count: 2, source: reader.source)
-        while index < checkpoints.count && !isStopped {
+        let sets = [ParallelWork(count: 2, source: reader.source), ParallelWork(count: 2, source: reader.source)]
+        var turn = 0
+        /// The round the cores are on (or have finished), not written yet.
+        var running: (work: ParallelWork, stretches: [Stretch], join: BackgroundScan<Int>.Join)?
+        defer { running?.join.wait() }
+        while true {
             // The next stretch for each core.
-            var stretches: [(start: Int64, end: Int64, firstRecord: Int, endsInput: Bool, isWellQuoted: Bool)] = []
-            while stretches.count < 2 && index < checkpoints.count {
+            var stretches: [Stretch] = []
+            while stretches.count < 2 && index < checkpoints.count && !isStopped {
                 let start = checkpoints[index]
                 var next = index + 1
                 while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
@@ -436,74 +451,90 @@ package final class Exporter {
                 }
                 let end = endsInput ? reader.end : checkpoints[next].offset
                 let lastRecord = endsInput ? readers.progress.rowCount : checkpoints[next].row
-                stretches.append((start.offset, end, start.row, endsInput,
-                                  lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
+                stretches.append(Stretch(start: start.offset, end: end, firstRecord: start.row, endsInput: endsInput,
+                                         isWellQuoted: lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
                 index = next
             }
-            if stretches.isEmpty { return }
-            for slot in stretches.indices {
-                let box = work.outputs[slot]
-                box.bytes.removeAll(keepingCapacity: true)
-                box.records = 0
-                box.failure = nil
-                work.writers[slot] = writer.continuation(sink: { bytes in box.bytes.append(contentsOf: bytes); return true })
-            }
-            let round = stretches
-            BackgroundScan<Int>.runConcurrently(round.count) { slot in
-                let stretch = round[slot]
-                guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
-                let window = work.windows[slot]
-                var number = stretch.firstRecord
-                var projection = Projection()
-                let output = work.outputs[slot]
-                /// Writes a row; at the first that cannot be written, the slot stops there
-                /// with the records before it.
-                func put(_ row: Row) {
-                    guard output.failure == nil else { return }
-                    switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
-                    case .success(let shaped?): writer.write(shaped)
-                    case .success(nil): break
-                    case .failure(let error):
-                        writer.flushAll()
-                        output.failure = error.description
-                        output.records = number - stretch.firstRecord
-                    }
+            let previous = running
+            previous?.join.wait()
+            running = nil
+            if !stretches.isEmpty {
+                let work = sets[turn % 2]
+                turn += 1
+                // The records of the round not written yet come before these.
+                let unwritten = previous.map { round in round.stretches.indices.reduce(0) { $0 + round.work.outputs[$1].records } } ?? 0
+                for slot in stretches.indices {
+                    let box = work.outputs[slot]
+                    box.bytes.removeAll(keepingCapacity: true)
+                    box.records = 0
+                    box.failure = nil
+                    work.writers[slot] = writer.continuation(following: unwritten, sink: { bytes in
+                        box.bytes.append(contentsOf: bytes)
+                        return true
+                    })
                 }
-                func deliver() {
-                    for row in parser.takeRecords() {
-                        put(row)
-                        if !row.continuesInNext { number += 1 }
-                    }
-                }
-                if stretch.isWellQuoted {
-                    // Records the index vouches for are split from their bytes, no parser.
-                    var splitter = WellQuotedSplitter(dialect: reader.dialect)
-                    window.withBytes(stretch.start..<stretch.end) { bytes in
-                        splitter.split(bytes) { row in
-                            put(row)
-                            number += 1
+                let round = stretches
+                let join = BackgroundScan<Int>.start(round.count, threadName: "csvfreeze export") { slot in
+                    let stretch = round[slot]
+                    guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
+                    let window = work.windows[slot]
+                    var number = stretch.firstRecord
+                    var projection = Projection()
+                    let output = work.outputs[slot]
+                    /// Writes a row; at the first that cannot be written, the slot stops there
+                    /// with the records before it.
+                    func put(_ row: Row) {
+                        guard output.failure == nil else { return }
+                        switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
+                        case .success(let shaped?): writer.write(shaped)
+                        case .success(nil): break
+                        case .failure(let error):
+                            writer.flushAll()
+                            output.failure = error.description
+                            output.records = number - stretch.firstRecord
                         }
                     }
-                } else {
-                    var offset = stretch.start
-                    while offset < stretch.end {
-                        let stop = min(stretch.end, offset + (1 << 20))
-                        let from = offset
-                        window.withBytes(from..<stop) { parser.parse($0) }
-                        offset = stop
-                        deliver()
+                    func deliver() {
+                        for row in parser.takeRecords() {
+                            put(row)
+                            if !row.continuesInNext { number += 1 }
+                        }
                     }
-                    if stretch.endsInput && failure == nil {
-                        parser.finish()
-                        deliver()
+                    if stretch.isWellQuoted {
+                        // Records the index vouches for are split from their bytes, no parser.
+                        var splitter = WellQuotedSplitter(dialect: reader.dialect)
+                        window.withBytes(stretch.start..<stretch.end) { bytes in
+                            splitter.split(bytes) { row in
+                                put(row)
+                                number += 1
+                            }
+                        }
+                    } else {
+                        var offset = stretch.start
+                        while offset < stretch.end {
+                            let stop = min(stretch.end, offset + (1 << 20))
+                            let from = offset
+                            window.withBytes(from..<stop) { parser.parse($0) }
+                            offset = stop
+                            deliver()
+                        }
+                        if stretch.endsInput && failure == nil {
+                            parser.finish()
+                            deliver()
+                        }
                     }
+                    guard output.failure == nil else { return }
+                    writer.flushAll()
+                    output.records = number - stretch.firstRecord
                 }
-                guard output.failure == nil else { return }
-                writer.flushAll()
-                output.records = number - stretch.firstRecord
+                running = (work, stretches, join)
             }
-            for slot in stretches.indices where !isStopped {
-                let output = work.outputs[slot]
+            guard let previous else {
+                if running == nil { return }
+                continue
+            }
+            for slot in previous.stretches.indices where !isStopped {
+                let output = previous.work.outputs[slot]
                 output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
                 if let failure = output.failure {
                     countRows(from: record, to: record + output.records)
@@ -516,8 +547,9 @@ package final class Exporter {
                     lastRecordWritten = record - 1
                     lastByte = lineEnding.last ?? 0x0A
                 }
-                position = stretches[slot].endsInput ? reader.end : stretches[slot].end
+                position = previous.stretches[slot].endsInput ? reader.end : previous.stretches[slot].end
             }
+            if isStopped { return }
         }
     }
 

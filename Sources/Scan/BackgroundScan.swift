@@ -76,6 +76,42 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
         #endif
     }
 
+    /// Threads started by `start`, joined by `wait()`: their starter owns them and waits
+    /// for them before it goes on past what they use (on every way out, so none outlives
+    /// it).
+    package final class Join: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let count: Int
+        private let waited = Atomic<Bool>(false)
+
+        fileprivate init(count: Int) { self.count = count }
+
+        fileprivate func signal() { done.signal() }
+
+        /// Blocks until every thread has returned; later calls return at once.
+        package func wait() {
+            guard !waited.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            for _ in 0..<count { done.wait() }
+        }
+    }
+
+    /// Starts `body(0)`, `body(1)`… each on a thread of its own and returns at once: for a
+    /// caller that writes out earlier work while these run (the exporter's rounds).
+    package static func start(_ count: Int, threadName: String = "csvfreeze scan", yieldsToInteractiveThreads: Bool = true,
+                              _ body: @escaping @Sendable (Int) -> Void) -> Join {
+        let join = Join(count: count)
+        for index in 0..<count {
+            let thread = Thread {
+                if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
+                body(index)
+                join.signal()
+            }
+            thread.name = "\(threadName) \(index)"
+            thread.start()
+        }
+        return join
+    }
+
     /// Runs `body(0)` on the calling thread and `body(1)`… on threads of their own, and
     /// returns when all have: the worker threads of every pass (scans, sorts, filters,
     /// SQL). Threads are named `threadName` and their number; those of a background pass

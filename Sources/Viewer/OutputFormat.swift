@@ -563,10 +563,10 @@ extension OutputWriter: RecordWriting {
         return isOpen
     }
 
-    public func continuation(sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
+    public func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
         guard format != .table else { return nil }
         let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth, sink: sink)
-        writer.records = records
+        writer.records = records + unwritten
         writer.lines = lines
         return writer
     }
