@@ -129,6 +129,11 @@ struct ColumnProfile: Sendable {
     private var greatestLong: LongValue?
     var shortest = Int.max
     var longest = 0
+    /// The distinct cells whose key ties the greatest (nil: too many to keep, or unknown
+    /// after a merge). A cell counted before was placed then, so unless it is one of these
+    /// it moves neither end, and its key is not made again (most cells of a column with
+    /// few values).
+    private var greatestTies: [[UInt8]]? = []
     /// The key of the cell being added (kept to reuse its storage).
     private var scratch: [UInt8] = []
 
@@ -149,7 +154,7 @@ struct ColumnProfile: Sendable {
 
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
-        counter.add(bytes, record: record)
+        let isRepeat = counter.add(bytes, record: record)
         guard bytes.count > 0 else {
             empty += 1
             return
@@ -160,7 +165,7 @@ struct ColumnProfile: Sendable {
         if length > longest { longest = length }
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else {
-            place(bytes, record: record, long: nil)
+            if !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
             return
         }
         let reading = CellReader.classify(bytes)
@@ -171,9 +176,25 @@ struct ColumnProfile: Sendable {
             place(bytes, record: record, long: nil, value: number.value)
         } else if order == .date, let instant = reading.instant {
             place(bytes, record: record, long: nil, value: instant)
-        } else {
+        } else if !(isRepeat && placedAgain(bytes, record: record)) {
             place(bytes, record: record, long: nil)
         }
+    }
+
+    /// Places a cell counted before without its key, when that is known to be enough: one
+    /// that ties the greatest becomes its last tie; any other changes nothing. False when
+    /// the ties are not known (the cell is placed by its key).
+    @inline(__always)
+    private mutating func placedAgain(_ bytes: UnsafeRawBufferPointer, record: Int) -> Bool {
+        guard let ties = greatestTies else { return false }
+        guard ties.contains(where: { $0.elementsEqual(bytes) }) else { return true }
+        greatestRecord = record
+        if greatestLong != nil || !greatestWritten.elementsEqual(bytes) {
+            greatestWritten.removeAll(keepingCapacity: true)
+            greatestWritten.append(contentsOf: bytes)
+            greatestLong = nil
+        }
+        return true
     }
 
     /// Takes a filled cell (of a long value, its start) as the least or greatest when its
@@ -189,6 +210,7 @@ struct ColumnProfile: Sendable {
             KeyEncoding.appendSortKey(bytes, kind: order, to: &scratch)
         }
         guard !leastKey.isEmpty else {
+            greatestTies = long == nil ? [Array(bytes)] : nil
             leastKey = scratch
             leastRecord = record
             leastWritten = Array(bytes)
@@ -211,6 +233,13 @@ struct ColumnProfile: Sendable {
             leastLong = long
         }
         guard againstGreatest >= 0 else { return }
+        if long != nil {
+            greatestTies = nil
+        } else if againstGreatest > 0 {
+            if greatestTies != nil { greatestTies = [Array(bytes)] }
+        } else if let ties = greatestTies, !ties.contains(where: { $0.elementsEqual(bytes) }) {
+            greatestTies = ties.count < 8 ? ties + [Array(bytes)] : nil
+        }
         greatestRecord = record
         // A tie: the later cell, its bytes only when they differ (`Zoe`, `zoe`).
         if againstGreatest == 0 && long == nil && greatestLong == nil && greatestWritten.elementsEqual(bytes) { return }
@@ -238,6 +267,7 @@ struct ColumnProfile: Sendable {
         }
         shortest = min(shortest, other.shortest)
         longest = max(longest, other.longest)
+        greatestTies = nil
     }
 
     /// The profile as a summary row. `common`, past the budget, are the values a second

@@ -32,9 +32,12 @@ struct ValueCounter {
     /// Bytes held, roughly.
     var memoryCost: Int { table.memoryCost + (sketch?.memoryCost ?? 0) }
 
-    @inline(__always)
-    mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
+    /// Counts a value; true when it is known to have been counted before (while exact).
+    @inline(__always) @discardableResult
+    mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) -> Bool {
+        let before = table.count
         count(bytes, hash: valueHash(bytes), isLong: false, record: record)
+        return sketch == nil && table.count == before
     }
 
     /// Counts a value longer than a cell kept, under its key (its start, length and hash).

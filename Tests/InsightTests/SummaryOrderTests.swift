@@ -53,6 +53,21 @@ struct SummaryOrderTests {
         return (Array((lines.joined(separator: generator.next() % 2 == 0 ? "\n" : "\r\n") + "\n").utf8), cells)
     }
 
+    /// A value counted before is not keyed again unless it ties the greatest: then it is
+    /// the greatest's last tie, as the sort's last row is.
+    @Test("repeated values that tie the greatest make the max the last of them, as the sort has it")
+    func repeatedTies() throws {
+        let values = ["a", "b", "B", "b", "a", "B", "b", "A", "a"]
+        let csv = Array(("v\n" + values.joined(separator: "\n") + "\n").utf8)
+        let store = CellStore(bytes: csv, delimiter: UInt8(ascii: ","), checkpointSpacing: 256)
+        let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: ["v"], headerRows: 1)
+        scan.wait()
+        guard case .finished(let summary) = scan.status else { throw CancellationError() }
+        let (first, last) = try Self.sortedEnds(store, column: 0)
+        #expect(last == "b" && first == "a")
+        #expect(summary[0].maximum == last && summary[0].minimum == first)
+    }
+
     @Test("random mixed columns: min and max are the ends of the sort", arguments: 0..<10 as Range<UInt64>)
     func differential(seed: UInt64) throws {
         let weights = Self.weights
