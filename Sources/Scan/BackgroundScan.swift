@@ -99,8 +99,13 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
     /// caller that writes out earlier work while these run (the exporter's rounds).
     package static func start(_ count: Int, threadName: String = "csvfreeze scan", yieldsToInteractiveThreads: Bool = true,
                               _ body: @escaping @Sendable (Int) -> Void) -> Join {
-        let join = Join(count: count)
-        for index in 0..<count {
+        start(0..<count, threadName: threadName, yieldsToInteractiveThreads: yieldsToInteractiveThreads, body)
+    }
+
+    private static func start(_ indices: Range<Int>, threadName: String, yieldsToInteractiveThreads: Bool,
+                              _ body: @escaping @Sendable (Int) -> Void) -> Join {
+        let join = Join(count: indices.count)
+        for index in indices {
             let thread = Thread {
                 if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
                 body(index)
@@ -118,18 +123,9 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
     /// yield to the interactive thread, those a caller waits for keep its priority.
     package static func runConcurrently(_ count: Int, threadName: String = "csvfreeze scan", yieldsToInteractiveThreads: Bool = true,
                                         _ body: @escaping @Sendable (Int) -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        for index in 1..<max(1, count) {
-            let thread = Thread {
-                if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
-                body(index)
-                done.signal()
-            }
-            thread.name = "\(threadName) \(index)"
-            thread.start()
-        }
+        let others = start(1..<max(1, count), threadName: threadName, yieldsToInteractiveThreads: yieldsToInteractiveThreads, body)
         body(0)
-        for _ in 1..<max(1, count) { done.wait() }
+        others.wait()
     }
 }
 
