@@ -132,7 +132,8 @@ package final class SummaryScan {
     }
 
     /// How a sort orders each of `columns`, judged as it judges them: from the first
-    /// `ColumnKind.sample` data records of what `pass` reads (its filter aside, as the sort's).
+    /// `ColumnKind.sample` filled cells of each in the first `ColumnKind.reach` data records
+    /// of what `pass` reads (its filter aside, as the sort's).
     static func judge(_ columns: [Int], in pass: Pass) -> [ColumnKind] {
         switch pass.source {
         case .bytes(let input):
@@ -140,10 +141,15 @@ package final class SummaryScan {
         case .rows(let rows):
             var tallies = [ColumnKind.Tally](repeating: ColumnKind.Tally(), count: columns.count)
             let first = min(pass.filter.first, rows.count)
-            for row in rows.rows(in: first..<min(rows.count, first + ColumnKind.sample)) {
-                for (index, column) in columns.enumerated() where column < row.count {
-                    row.field(column).withUnsafeBytes { tallies[index].add($0) }
+            var start = first
+            while tallies.contains(where: { !$0.isSettled }) && start < min(rows.count, first + ColumnKind.reach) {
+                let end = min(rows.count, start + ColumnKind.sample)
+                for row in rows.rows(in: start..<end) {
+                    for (index, column) in columns.enumerated() where column < row.count {
+                        row.field(column).withUnsafeBytes { tallies[index].add($0) }
+                    }
                 }
+                start = end
             }
             return tallies.map(\.kind)
         }
@@ -158,7 +164,7 @@ package final class SummaryScan {
                 row.field(column).withUnsafeBytes { tallies[index].add($0) }
             }
             read += 1
-            return read < ColumnKind.sample
+            return read < ColumnKind.reach && tallies.contains { !$0.isSettled }
         }
         return tallies.map(\.kind)
     }

@@ -44,6 +44,9 @@ package enum ColumnKind: Sendable, Equatable {
             if KeyEncoding.number(cell) != nil { numbers += 1 } else if KeyEncoding.instant(cell) != nil { dates += 1 }
         }
 
+        /// True once `sample` filled cells are in: the kind is judged.
+        package var isSettled: Bool { filled >= ColumnKind.sample }
+
         /// The kind of the cells added: see `judge(_:)`.
         package var kind: ColumnKind {
             guard filled > 0 else { return .text }
@@ -53,18 +56,34 @@ package enum ColumnKind: Sendable, Equatable {
         }
     }
 
-    /// Data records a column's kind is judged from: the first thousand.
+    /// Filled cells a column's kind is judged from: the first thousand (empty cells say
+    /// nothing: a column blank in its first thousand records is judged by what follows).
     package static let sample = 1000
 
-    /// Judges column `column` from the first `sample` data records of `store`.
-    package static func judge(column: Int, in store: CellStore, headerRows: Int, sample: Int = ColumnKind.sample) -> ColumnKind {
-        let end = min(store.rowCount, headerRows + sample)
-        guard headerRows < end else { return .text }
-        return judge((headerRows..<end).lazy.compactMap { store.row($0)?.field(column) })
+    /// Data records read at most to find `sample` filled cells.
+    package static let reach = 100_000
+
+    /// Judges column `column` from its first `sample` filled cells in the first `reach`
+    /// data records `store` has.
+    package static func judge(column: Int, in store: CellStore, headerRows: Int) -> ColumnKind {
+        var tally = Tally()
+        for index in headerRows..<max(headerRows, min(store.rowCount, headerRows + reach)) where !tally.isSettled {
+            store.row(index)?.field(column).withUnsafeBytes { tally.add($0) }
+        }
+        return tally.kind
     }
 
-    /// Judges column `column` from the first `sample` data rows of `rows`.
-    package static func judge(column: Int, in rows: RowSnapshot, headerRows: Int, sample: Int = 1000) -> ColumnKind {
-        judge(rows.rows(in: headerRows..<(headerRows + sample)).map { $0.field(column) })
+    /// Judges column `column` of `rows` as `judge(column:in:headerRows:)` judges a store's.
+    package static func judge(column: Int, in rows: RowSnapshot, headerRows: Int) -> ColumnKind {
+        var tally = Tally()
+        var start = headerRows
+        while !tally.isSettled && start < min(rows.count, headerRows + reach) {
+            let end = min(rows.count, start + sample)
+            for row in rows.rows(in: start..<end) where column < row.count {
+                row.field(column).withUnsafeBytes { tally.add($0) }
+            }
+            start = end
+        }
+        return tally.kind
     }
 }

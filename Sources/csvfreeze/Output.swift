@@ -121,7 +121,7 @@ extension Output {
         var filtered: FilteredRecords?
         if let query, query.isActive {
             // The header, and enough rows to judge the sort's column kinds.
-            let wanted = headerRows + (sorts.isEmpty ? 0 : 1000)
+            let wanted = headerRows + (sorts.isEmpty ? 0 : ColumnKind.reach)
             while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
             let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)

@@ -287,7 +287,7 @@ final class Part {
         self.store = store
         guard let filters else { return }
         if !keys.isEmpty {
-            waitForRows(headerRows + 1000)
+            waitForRows(headerRows + ColumnKind.reach)
             for (key, place) in keys where kinds[place] == nil {
                 kinds[place] = ColumnKind.judge(column: key.column, in: store, headerRows: headerRows)
             }

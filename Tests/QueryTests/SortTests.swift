@@ -130,6 +130,21 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
         #expect(Array("naïve 北京 œuvre".utf8).withUnsafeBytes { KeyEncoding.isOwnLowercase($0) })
     }
 
+    /// A column blank in its first thousand records is judged by the filled cells after
+    /// them: its numbers sort as numbers, not as text.
+    @Test("a sparse number column is judged a number column from its filled cells")
+    func judgesSparseColumns() {
+        var text = "id,price\n"
+        for index in 0..<1500 { text += "\(index),\n" }
+        for value in ["10.5", "10.25", "-3", "-20"] { text += "x,\(value)\n" }
+        let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 256)
+        #expect(ColumnKind.judge(column: 1, in: store, headerRows: 1) == .number)
+        let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: 1)])
+        sorted.wait()
+        let prices = sorted.records(in: 0..<sorted.count).compactMap { store.row($0.record)?.field(1) }.filter { !$0.isEmpty }
+        #expect(prices.map { String(decoding: $0, as: UTF8.self) } == ["-20", "-3", "10.25", "10.5"])
+    }
+
     @Test func judgesKinds() {
         func kind(_ cells: [String]) -> ColumnKind { ColumnKind.judge(cells.map { Array($0.utf8)[...] }) }
         #expect(kind(["1", "-2.5", "1,000", "12%", "$3", "", "4e2"]) == .number)
