@@ -198,7 +198,7 @@ enum StackedOutput {
                 while writer.isOpen, let (row, record) = part.next(news: news) {
                     if !emit(row, record: record, of: part) { break }
                 }
-                part.finish(halt: halt)
+                if let why = part.finish() { halt(why, status: 1) }
             }
         } else {
             // Each input sorted by itself, one at a time, then all merged.
@@ -208,8 +208,13 @@ enum StackedOutput {
             }
             var key = RowKey(keys: resolved.keys, kinds: kinds.map { $0 ?? .text })
             var heap = MergeHeap()
+            /// Inputs that broke off: the others' records are merged on, then the first is said.
+            var brokenOff: [String] = []
             func push(_ part: Part) {
-                guard let (row, record) = part.next(news: news) else { return part.finish(halt: halt) }
+                guard let (row, record) = part.next(news: news) else {
+                    if let why = part.finish() { brokenOff.append(why) }
+                    return
+                }
                 let made = key.key { column in
                     guard let row, let place = columns.column(column, in: part.index) else { return [] }
                     return row.field(place)
@@ -222,6 +227,7 @@ enum StackedOutput {
                 if !emit(entry.row, record: entry.record, of: part) { break }
                 push(part)
             }
+            if writer.isOpen, let why = brokenOff.first { halt(why, status: 1) }
         }
         writer.finish()
         Output.checkStandardOutput()
@@ -336,11 +342,15 @@ final class Part {
         }
     }
 
-    /// Says why the input stopped early, if it did (through `halt`, which ends the
-    /// output as far as it came), and closes it.
-    func finish(halt: (String, Int32) -> Never) {
-        if let why = filtered?.failure { halt("\(input.name): \(why)", 1) }
-        if let failure = store?.progress.failure { halt("\(input.name): \(failure)", 1) }
+    /// Closes the input; returns why it stopped early, if it did.
+    func finish() -> String? {
+        defer { close() }
+        if let why = filtered?.failure { return "\(input.name): \(why)" }
+        if let failure = store?.progress.failure { return "\(input.name): \(failure)" }
+        return nil
+    }
+
+    private func close() {
         store?.stopLoading()
         view = nil
         filtered = nil

@@ -194,6 +194,25 @@ struct StackedOutputEndToEndTests {
         #expect(piped.text == "file,x,y\n\(a.path),1,2\nstdin,7,8\n")
     }
 
+    @Test("a sorted merge goes on past an input that breaks off: every readable record of every input, then one line, exit 1")
+    func sortedPastDamage() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = directory.appendingPathComponent("d.csv"), cut = directory.appendingPathComponent("t.csv.gz")
+        try Data("id\n1000000\n-5\n".utf8).write(to: whole)
+        let full = directory.appendingPathComponent("full.gz").path
+        let make = try run(["/bin/sh", "-c", "seq 0 99999 | sed '1i id' | gzip -c > \(shellQuote(full)) && head -c 100000 \(shellQuote(full)) > \(shellQuote(cut.path))"])
+        #expect(make.status == 0, "\(make.stderr)")
+        let result = try run([binary, "--output", "csv", "--sort", "id", whole.path, cut.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("t.csv.gz: compressed data ends early") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        let lines = result.text.split(separator: "\n")
+        #expect(lines.first == "file,id" && lines.dropFirst().first == "\(whole.path),-5", "\(lines.prefix(3))")
+        #expect(lines.last == "\(whole.path),1000000", "the records after the broken input's last are written: \(lines.suffix(2))")
+        let numbers = lines.dropFirst(2).dropLast().compactMap { $0.split(separator: ",").last.flatMap { Int($0) } }
+        #expect(numbers.count > 1000 && numbers == Array(0..<numbers.count), "the broken input's readable records, in order")
+    }
+
     @Test("ragged records when the headers differ: short ones get empty cells, a long one stops with one line, in every format")
     func raggedRecords() throws {
         let directory = try Paths.temporaryDirectory()
