@@ -117,6 +117,7 @@ enum StackedOutput {
             headers.append((0..<min(headerRows, store.rowCount)).compactMap { store.row($0) })
             widest = max(widest, store.columnCount)
             if lineEnding == nil { lineEnding = store.dialect?.lineEnding }
+            noteNULs(in: store.dialect, of: input.name)
             if input.isStandardInput { standardInput = store } else { store.stopLoading() }
         }
         let columns = Columns(headers: headers, headerRows: headerRows)

@@ -48,6 +48,8 @@ struct ExplicitEncodingTests {
         #expect(Array(plain.stdout) == bytes, "the bytes leave as they came")
         let piped = try run([binary, "--output", "csv", "-"], stdin: Data(bytes))
         #expect(piped.stderr.contains("stdin: looks like UTF-16 without a byte-order mark"))
+        let several = try run([binary, "--output", "csv", url.path, url.path])
+        #expect(several.status == 0 && several.stderr == line + line, "each input says it: \(several.stderr)")
         let read = try run([binary, "--encoding", "UTF-16LE", "--output", "csv", url.path])
         #expect(read.status == 0 && read.stderr.isEmpty && read.text == text)
     }
