@@ -33,11 +33,21 @@ struct JSONLines {
 
     init() {}
 
-    /// Keys given: `keys[i]` for cell `i` (`column N` past them).
-    init(keys: [String]) {
+    /// Keys given, the first `lead` of them cells that are no input column (the source
+    /// column of several inputs): names past them number the input's columns.
+    private var lead = 0
+
+    /// Keys given: `keys[i]` for cell `i` (`column N` past them, N counting the input's
+    /// columns, the first `lead` cells aside).
+    init(keys: [String], lead: Int = 0) {
         names = ColumnNames(keys)
         keysGiven = true
+        self.lead = lead
+        given = keys.count
     }
+
+    /// How many keys were given.
+    private var given = 0
 
     /// Columns whose written key is kept (a record of a million cells keeps no million keys).
     static let keptKeys = 4096
@@ -70,7 +80,9 @@ struct JSONLines {
         headerBytes = 0
     }
 
-    func key(_ column: Int) -> String { names[column] }
+    func key(_ column: Int) -> String {
+        keysGiven && column >= given ? ColumnNames.numbered(column - lead) : names[column]
+    }
 
     /// Appends a record, or a piece of one: written whole by `cx_json_object_members`
     /// (keys, separators and cells escaped in bulk) into scratch memory, then added to
@@ -87,7 +99,7 @@ struct JSONLines {
         if column + cells > ends.count {
             // Keys of columns past those kept, made for this row alone.
             for past in ends.count..<(column + cells) {
-                OutputWriter.appendJSONString(names[past], to: &keys)
+                OutputWriter.appendJSONString(key(past), to: &keys)
                 keys.append(UInt8(ascii: ":"))
                 ends.append(keys.count)
             }

@@ -66,15 +66,19 @@ public final class OutputWriter {
     ///   - keys: JSON lines' keys, when the cells written are chosen columns (`--columns`):
     ///     the names the table gives them, which their header cells alone would not give
     ///     (`a,a` names its second column `a_2`). Nil: keys from the header row written.
+    ///   - keysLead: how many of `keys` name cells that are no input column (the source
+    ///     column of several inputs without a header): cells past the keys are named
+    ///     `column N` by the input's column.
     ///   - sink: takes bytes; returns false when they cannot be written.
     public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
-                preamble: [UInt8] = [], maximumWidth: Int? = nil, keys: [String]? = nil, sink: @escaping ([UInt8]) -> Bool) {
+                preamble: [UInt8] = [], maximumWidth: Int? = nil, keys: [String]? = nil, keysLead: Int = 0,
+                sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
         self.maximumWidth = maximumWidth.map { max(1, $0) }
         self.lineEnding = lineEnding
         self.headerRows = headerRows
         self.sink = sink
-        if let keys { lines = JSONLines(keys: keys) }
+        if let keys { lines = JSONLines(keys: keys, lead: keysLead) }
         buffer.reserveCapacity(1 << 16)
         if byteOrderMark && (format == .csv || format == .tsv) { buffer.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
         switch format {

@@ -130,8 +130,12 @@ enum StackedOutput {
             fail(error.description, status: 2)
         }
 
+        // Without a header, JSON lines name the source column by its name, and the input's
+        // columns `column N` by their place in the input.
+        let sourceKey = headerRows == 0 ? settings.sourceColumn.map { [$0] } : nil
         let writer = OutputWriter(format: settings.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
-                                  maximumWidth: settings.maximumWidth, sink: Output.writeToStandardOutput)
+                                  maximumWidth: settings.maximumWidth, keys: sourceKey, keysLead: sourceKey == nil ? 0 : 1,
+                                  sink: Output.writeToStandardOutput)
         begun = writer
         let source = settings.sourceColumn.map { Array($0.utf8) }
         /// A row as the table writes it: the input's name first, then its cells in the

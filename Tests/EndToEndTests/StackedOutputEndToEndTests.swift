@@ -194,6 +194,24 @@ struct StackedOutputEndToEndTests {
         #expect(piped.text == "file,x,y\n\(a.path),1,2\nstdin,7,8\n")
     }
 
+    @Test("JSON lines of several inputs without a header: the source column keyed by its name, the columns by their place in the input")
+    func jsonLinesWithoutHeader() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = directory.appendingPathComponent("a.csv"), b = directory.appendingPathComponent("b.csv")
+        try Data("1,2\n3,4,5\n".utf8).write(to: a)
+        try Data("6,7\n".utf8).write(to: b)
+        let named = try run([binary, "--output", "jsonl", "--no-header", "--source-column", "src", a.path, b.path])
+        #expect(named.status == 0 && named.text == """
+            {"src":"\(a.path)","column 1":"1","column 2":"2"}
+            {"src":"\(a.path)","column 1":"3","column 2":"4","column 3":"5"}
+            {"src":"\(b.path)","column 1":"6","column 2":"7"}
+
+            """, "\(named.text)")
+        let plain = try run([binary, "--output", "jsonl", "--no-header", "--no-source-column", a.path, b.path])
+        #expect(plain.text.hasPrefix("{\"column 1\":\"1\",\"column 2\":\"2\"}\n"), "\(plain.text)")
+    }
+
     @Test("a sorted merge goes on past an input that breaks off: every readable record of every input, then one line, exit 1")
     func sortedPastDamage() throws {
         let directory = try Paths.temporaryDirectory()
