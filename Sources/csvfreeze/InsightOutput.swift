@@ -60,7 +60,7 @@ enum InsightOutput {
             do {
                 column = try ColumnReference(reference).resolve(in: header, columns: columns)
             } catch {
-                fail(error.description, status: 2)
+                fail("--frequency '\(reference)': " + QueryOptions.explain(error, text: reference, names: header, columnCount: columns), status: 2)
             }
             if column >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
             let count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records)

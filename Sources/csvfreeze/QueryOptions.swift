@@ -51,6 +51,15 @@ struct QueryOptions: ParsableArguments {
         let description: String
     }
 
+    /// Why `text` names no column: past a header wider than a record keeps, that the later
+    /// columns go by number.
+    static func explain(_ error: ColumnReference.Failure, text: String, names: ColumnNames, columnCount: Int) -> String {
+        guard case .unknown = error, names.unread > 0 else { return error.description }
+        let kept = columnCount - names.unread
+        return "no column '\(text)' among the header's first \(kept) names "
+            + "(a record keeps \(kept) fields; name a column after them by its number, up to \(columnCount))"
+    }
+
     /// Resolves every column named and compiles every pattern; the error names the option
     /// as given, and for a column lists the columns.
     func resolve(names columnNames: ColumnNames, columnCount: Int) throws(Problem) -> Resolved {
@@ -61,12 +70,8 @@ struct QueryOptions: ParsableArguments {
             do {
                 return try ColumnReference(text).resolve(in: names, columns: columnCount)
             } catch {
-                if case .unknown = error, columnNames.unread > 0 {
-                    let kept = columnCount - columnNames.unread
-                    throw Problem(description: "\(option) '\(given)': no column '\(text)' among the header's first \(kept) names "
-                        + "(a record keeps \(kept) fields; name a column after them by its number, up to \(columnCount))")
-                }
-                throw Problem(description: "\(option) '\(given)': \(error.description)")
+                throw Problem(description: "\(option) '\(given)': "
+                    + QueryOptions.explain(error, text: text, names: columnNames, columnCount: columnCount))
             }
         }
         func pattern(_ text: String, column: Int?, option: String, given: String, columnName: String?) throws(Problem) {

@@ -50,7 +50,7 @@ struct InsightEndToEndTests {
         let result = try run([binary, "--frequency", "nope", url.path])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "csvfreeze: no column 'nope' (columns: 'country', 'n', 'when')\n")
+        #expect(result.stderr == "csvfreeze: --frequency 'nope': no column 'nope' (columns: 'country', 'n', 'when')\n")
         let both = try run([binary, "--frequency", "n", "--summary", url.path])
         #expect(both.status == 64)
     }

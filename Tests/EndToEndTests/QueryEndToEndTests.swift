@@ -87,6 +87,9 @@ struct QueryEndToEndTests {
         #expect(named.status == 2)
         #expect(named.stderr.contains("among the header's first 1048576 names") && named.stderr.contains("up to \(count)"), "\(named.stderr)")
         #expect(named.stderr.split(separator: "\n").count == 1)
+        let counted = try run([binary, "--frequency", "c\(count - 5)", path])
+        #expect(counted.status == 2 && counted.stderr.contains("--frequency 'c\(count - 5)': no column 'c\(count - 5)' among the header's first"),
+                "\(counted.stderr)")
         let numbered = try run([binary, "--output", "csv", "--columns", "\(count - 4)", path])
         #expect(numbered.status == 0 && numbered.text == "c\(count - 5)\n\((count - 5) % 10)\n", "\(numbered.text) \(numbered.stderr)")
     }
