@@ -81,6 +81,16 @@ package struct Dialect: Sendable, Equatable {
         func few(_ count: Int) -> Bool { count * 10 <= pairs }
         if most(nulls.odd) && few(nulls.even) { return "UTF-16LE" }
         if most(nulls.even) && few(nulls.odd) { return "UTF-16BE" }
+        // Text mostly in another script (名前,都市): its delimiters and line ends alone give
+        // NULs, all on one side, and a line feed is a whole code unit there.
+        func lineFeed(at parity: Int) -> Bool {
+            bytes.indices.contains { index in
+                (index - bytes.startIndex) & 1 == 0 && index + 1 < bytes.endIndex
+                    && bytes[index + parity] == 0x0A && bytes[index + 1 - parity] == 0
+            }
+        }
+        if nulls.even == 0 && nulls.odd * 8 >= pairs && lineFeed(at: 0) { return "UTF-16LE" }
+        if nulls.odd == 0 && nulls.even * 8 >= pairs && lineFeed(at: 1) { return "UTF-16BE" }
         return nil
     }
 

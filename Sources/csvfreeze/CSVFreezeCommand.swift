@@ -455,7 +455,7 @@ func fail(_ message: String, status: Int32) -> Never {
 func noteNULs(in dialect: Dialect?, of name: String) {
     guard let dialect, dialect.looksBinary else { return }
     if let encoding = dialect.likelyUTF16 {
-        say("\(name): looks like UTF-16 without a byte-order mark (NUL every other byte): --encoding \(encoding) reads it")
+        say("\(name): looks like UTF-16 without a byte-order mark: --encoding \(encoding) reads it")
     } else {
         say("\(name): binary data? (NUL bytes)")
     }

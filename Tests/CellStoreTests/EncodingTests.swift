@@ -52,7 +52,21 @@ struct EncodingTests {
         #expect(plain.transcoder.encoding == nil)
     }
 
-    /// `--encoding utf-8` checks the bytes through iconv; each maximal invalid subpart must
+    @Test("UTF-16 without a byte-order mark is named from its NULs, in Latin text and in text mostly of another script; random bytes are not")
+    func namesUTF16WithoutMark() {
+        let latin = Array(Self.utf16LE("name,city\nJosé,Zürich\n", byteOrderMark: false))
+        #expect(Dialect.likelyUTF16(latin[...]) == "UTF-16LE")
+        let cjk = Array(Self.utf16LE("名前,都市\n東京,大阪\n北京,上海\n", byteOrderMark: false))
+        #expect(Dialect.likelyUTF16(cjk[...]) == "UTF-16LE")
+        let big = Array(Self.utf16BE("名前,都市\n東京,大阪\n").dropFirst(2))
+        #expect(Dialect.likelyUTF16(big[...]) == "UTF-16BE")
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(Dialect.likelyUTF16(random[...]) == nil)
+        #expect(Dialect.likelyUTF16(Array("a,b\n1,2\n".utf8)[...]) == nil)
+    }
+
+    /// `--encoding utf-8` checks the bytes as they are read; each maximal invalid subpart must
     /// become one U+FFFD, as the input read unnamed shows it (Swift's decoder), whatever the
     /// chunks.
     @Test("named UTF-8 replaces invalid bytes as reading them unnamed shows them, at every chunk size", arguments: [1, 2, 3, 7, 4096])

@@ -38,7 +38,7 @@ struct ExplicitEncodingTests {
         let bytes = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let (directory, url) = try file(bytes)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let line = "csvfreeze: \(url.path): looks like UTF-16 without a byte-order mark (NUL every other byte): --encoding UTF-16LE reads it\n"
+        let line = "csvfreeze: \(url.path): looks like UTF-16 without a byte-order mark: --encoding UTF-16LE reads it\n"
         for arguments in [["--output", "csv"], ["--summary"], ["--sort", "1", "--output", "csv"], ["--sql", "select count(*) from answers"]] {
             let result = try run([binary] + arguments + [url.path])
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
