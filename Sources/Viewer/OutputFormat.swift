@@ -232,11 +232,17 @@ public final class OutputWriter {
     /// record of many cells is handed out a part at a time) is written as if whole, and
     /// quoted only where needed, as a file round-trips byte for byte.
     struct HeldCell {
-        /// The bytes held (at most one piece's), nil when nothing is held.
+        /// The bytes held (up to `heldLimit`, while none needs quotes), nil when nothing is.
         var bytes: [UInt8]?
         /// The cell's opening quote and earlier pieces are written already.
         var isQuoted = false
+        /// The bytes held are known to need no quotes.
+        var isPlain = false
     }
+
+    /// Bytes of a cell in pieces held at most while none of them needs quotes: a longer
+    /// cell is quoted whatever it holds (it leaves before its end is read).
+    static let heldLimit = 16 << 20
 
     /// A piece of a record (`Row.continuesPrevious` / `continuesInNext`) in CSV or TSV.
     static func appendPiece(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], held: inout HeldCell, to buffer: inout [UInt8]) {
@@ -260,6 +266,21 @@ public final class OutputWriter {
                         } else {
                             buffer.append(contentsOf: whole)
                         }
+                        held = HeldCell()
+                        continue
+                    }
+                    let plain = (held.isPlain || !needsQuotes(start[...])) && !needsQuotes(field)
+                    if plain && goesOn && start.count + field.count <= heldLimit {
+                        // Still nothing to quote: held on, to be written as it is if it stays so.
+                        var bytes = held.bytes ?? []
+                        held.bytes = nil
+                        bytes.append(contentsOf: field)
+                        held = HeldCell(bytes: bytes, isPlain: true)
+                        continue
+                    }
+                    if plain && !goesOn {
+                        buffer.append(contentsOf: start)
+                        buffer.append(contentsOf: field)
                         held = HeldCell()
                         continue
                     }

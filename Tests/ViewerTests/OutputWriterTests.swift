@@ -115,7 +115,7 @@ struct OutputWriterTests {
             #expect(lines.count == 4)
             #expect(lines[3].hasSuffix("3"))
         } else if format == .csv || format == .tsv {
-            // Cells in pieces are always quoted; read back, they are the same cells.
+            // Cells in pieces are quoted where needed; read back, they are the same cells.
             let delimiter: UInt8 = format == .csv ? UInt8(ascii: ",") : 0x09
             let back = try RecordParser.records(in: streamed, dialect: Dialect(delimiter: delimiter)).map(\.strings)
             #expect(back == whole)
@@ -124,7 +124,31 @@ struct OutputWriterTests {
         }
     }
 
-    @Test("a record handed out a few cells at a time is written byte for byte (a cell in pieces is quoted)",
+    @Test("a cell in pieces is held while nothing in it needs quotes, up to a limit: past it, or at a byte that needs them, it is quoted")
+    func heldCellLimit() {
+        func written(_ pieces: [[UInt8]], format: OutputFormat = .tsv) -> [UInt8] {
+            var out: [UInt8] = []
+            let writer = OutputWriter(format: format, headerRows: 0) { out += $0; return true }
+            for (index, piece) in pieces.enumerated() {
+                let first = index == 0, last = index == pieces.count - 1
+                let cells: [[UInt8]] = (first ? [Array("1".utf8)] : []) + [piece] + (last ? [Array("z".utf8)] : [])
+                var ends: [Int] = []
+                for cell in cells { ends.append((ends.last ?? 0) + cell.count) }
+                writer.write(Row(bytes: cells.flatMap { $0 }, ends: ends, continuesPrevious: !first, continuesInNext: !last))
+            }
+            writer.finish()
+            return out
+        }
+        let mebibyte = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let plain = written([mebibyte, mebibyte, mebibyte])
+        #expect(plain == Array("1\t".utf8) + mebibyte + mebibyte + mebibyte + Array("\tz\n".utf8))
+        let tabbed = written([mebibyte, Array("\t".utf8), mebibyte])
+        #expect(tabbed.prefix(3) == Array("1\t\"".utf8)[...] && tabbed.suffix(4) == Array("\"\tz\n".utf8)[...])
+        let past = written(Array(repeating: mebibyte, count: OutputWriter.heldLimit / (1 << 20) + 2))
+        #expect(past.prefix(3) == Array("1\t\"".utf8)[...], "past the limit it is quoted whatever it holds")
+    }
+
+    @Test("a record handed out a few cells at a time is written as a whole one is: a cell in pieces quoted only where needed",
           arguments: [OutputFormat.csv, .tsv])
     func recordInParts(format: OutputFormat) throws {
         let delimiter: UInt8 = format == .csv ? UInt8(ascii: ",") : 0x09
@@ -144,7 +168,11 @@ struct OutputWriterTests {
             let writer = OutputWriter(format: format) { streamed += $0; return true }
             for row in rows { writer.write(row) }
             writer.finish(endsWithTerminator: false)
-            #expect(String(decoding: streamed, as: UTF8.self) == text, "\(pieceCells) cells a piece")
+            // The long cell needs no quotes: it is written without them, as a whole cell is.
+            let expected = text.replacingOccurrences(of: "\"\(long)\"\(d)", with: "\(long)\(d)")
+            #expect(String(decoding: streamed, as: UTF8.self) == expected, "\(pieceCells) cells a piece")
+            #expect(expected == render(try RecordParser.records(in: Array(text.utf8), dialect: Dialect(delimiter: delimiter)).map(\.strings),
+                                      format: format, endsWithTerminator: false))
         }
     }
 
