@@ -42,7 +42,7 @@ package final class Exporter {
     private var reader: RecordReader!
     private var window: ByteWindow!
     /// Two windows and storages for gathering a sorted view's records on both cores.
-    private var gatherWork: ParallelWork?
+    private var gatherWork: [ParallelWork]?
     private var outcome = Outcome()
     /// True when records the index vouches for may leave as their own bytes.
     private var writesRawBytes = false
@@ -68,7 +68,7 @@ package final class Exporter {
     private var firstBlank = Int.max
 
     /// A window of a sorted view holds about this many bytes of records.
-    static let windowBytes = 48 << 20
+    static let windowBytes = 28 << 20
     /// A record longer than this is written straight from the input in pieces.
     static let longRecord = 16 << 20
     /// A well-quoted record shorter than this is split into cells without the parser (it
@@ -740,6 +740,17 @@ package final class Exporter {
         guard let rows = plan.rows else { return }
         var written = 0
         var batch = 2048
+        // A sorted view's next window is gathered on both cores while this thread writes
+        // the one before (two sets of slots, used in turn).
+        var gathering: GatheringWindow?
+        var turn = 0
+        defer { gathering?.join.wait() }
+        func writeGathering() {
+            guard let previous = gathering else { return }
+            gathering = nil
+            let average = writeGathered(previous)
+            batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
+        }
         while !isStopped {
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
@@ -750,30 +761,63 @@ package final class Exporter {
                 let refs = rows.records(in: written..<min(available, written + size))
                 if refs.isEmpty { break }
                 refresh()
-                let average = writeWindow(refs)
                 written += refs.count
-                batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
+                if Self.isStraight(refs) {
+                    writeGathering()
+                    let average = writeStraight(refs)
+                    batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
+                    continue
+                }
+                let next = startGathering(refs, into: gatherSets[turn % 2])
+                turn += 1
+                writeGathering()
+                gathering = next
             }
+            writeGathering()
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
             pause()
         }
     }
 
-    /// Writes `refs` in their order, reading them in the order they lie in the input;
-    /// returns their average length.
-    private func writeWindow(_ refs: [RecordRef]) -> Int {
-        let isInOrder = zip(refs, refs.dropFirst()).allSatisfy { $0.record < $1.record }
-        if isInOrder && refs.contains(where: { $0.offset == nil }) {
-            // A filter in the file's order: straight through, no window.
-            var total = 0
-            SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: refs.map(\.record)) { span in
-                total += span.length
-                write(span)
-                return !isStopped
-            }
-            return total / max(1, refs.count)
+    /// True for records in the file's order with some offsets unknown (a filter): written
+    /// straight through, no window.
+    private static func isStraight(_ refs: [RecordRef]) -> Bool {
+        zip(refs, refs.dropFirst()).allSatisfy { $0.record < $1.record } && refs.contains(where: { $0.offset == nil })
+    }
+
+    private func writeStraight(_ refs: [RecordRef]) -> Int {
+        var total = 0
+        SpanFinder(reader: reader, window: window).forEachSpan(ofRecords: refs.map(\.record)) { span in
+            total += span.length
+            write(span)
+            return !isStopped
         }
-        // Find each record's span in the input's order, keep its bytes, write in view order.
+        return total / max(1, refs.count)
+    }
+
+    /// A window of records whose bytes are being gathered on both cores.
+    private struct GatheringWindow {
+        let refs: [RecordRef]
+        /// The spans found before the gathering (records with no offset).
+        let spans: [RecordSpan?]
+        let work: ParallelWork
+        let halves: Int
+        let join: BackgroundScan<Int>.Join
+    }
+
+    /// Two sets of windows and storages, used in turn by the windows of a sorted view.
+    private var gatherSets: [ParallelWork] {
+        if let made = gatherWork { return made }
+        let made = [ParallelWork(count: 2, source: reader.source, readSize: window.readSize),
+                    ParallelWork(count: 2, source: reader.source, readSize: window.readSize)]
+        gatherWork = made
+        return made
+    }
+
+    /// Finds each record's span in the input's order and starts gathering their bytes on
+    /// both cores, each half of the input's order into its own storage through its own
+    /// window; `writeGathered` writes them in view order.
+    private func startGathering(_ refs: [RecordRef], into work: ParallelWork) -> GatheringWindow {
         var spans = [RecordSpan?](repeating: nil, count: refs.count)
         let order = refs.indices.sorted { (refs[$0].offset ?? -1, refs[$0].record) < (refs[$1].offset ?? -1, refs[$1].record) }
         let finder = SpanFinder(reader: reader, window: window)
@@ -800,15 +844,11 @@ package final class Exporter {
             }
             runEnds[position] = runEnd
         }
-        // The records' bytes are gathered on both cores, each half of the input's order
-        // into its own storage through its own window; then written in view order.
-        let work = gatherWork ?? ParallelWork(count: 2, source: reader.source, readSize: window.readSize)
-        gatherWork = work
         let cut = order.count < 4096 ? order.count : order.count / 2
         let halves = [0..<cut, cut..<order.count].filter { !$0.isEmpty }
         let reader = self.reader!, control = self.control, wellQuoted = self.wellQuoted
         let found = spans, readAhead = Int(alone), ends = runEnds
-        BackgroundScan<Int>.runConcurrently(halves.count, threadName: "csvfreeze export") { slot in
+        let join = BackgroundScan<Int>.start(halves.count, threadName: "csvfreeze export") { slot in
             let output = work.outputs[slot], window = work.windows[slot]
             output.bytes.removeAll(keepingCapacity: true)
             output.placed.removeAll(keepingCapacity: true)
@@ -834,9 +874,18 @@ package final class Exporter {
                 output.placed.append((index, place, span))
             }
         }
+        return GatheringWindow(refs: refs, spans: spans, work: work, halves: halves.count, join: join)
+    }
+
+    /// Waits for a window's gathering and writes its records in view order; returns their
+    /// average length.
+    private func writeGathered(_ gathered: GatheringWindow) -> Int {
+        gathered.join.wait()
         if control.isCancelled { return 1 }
+        let refs = gathered.refs, work = gathered.work
+        var spans = gathered.spans
         var places = [(slot: Int, place: Int)](repeating: (0, -1), count: refs.count)
-        for slot in halves.indices {
+        for slot in 0..<gathered.halves {
             for (index, place, span) in work.outputs[slot].placed {
                 spans[index] = span
                 places[index] = (slot, place)
