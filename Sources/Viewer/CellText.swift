@@ -43,8 +43,10 @@ public enum CellText {
                 result.append(Glyph(text: String(character), width: 1, isSymbol: false))
                 continue
             }
-            if character.unicodeScalars.contains(where: { symbol(for: $0) != nil }) {
-                // A cluster holding a control: show each scalar on its own.
+            if character.unicodeScalars.contains(where: { symbol(for: $0) != nil })
+                || (character.unicodeScalars.contains("\u{200D}") && !isEmojiSequence(character)) {
+                // A cluster holding a control, or a joiner outside an emoji sequence (which
+                // a terminal may join with the next cell's character): each scalar on its own.
                 appendScalars(of: character, to: &result)
                 continue
             }
@@ -101,7 +103,7 @@ public enum CellText {
             if width > 0 {
                 result.append(Glyph(text: String(Character(scalar)), width: width, isSymbol: false))
                 hasBase = true
-            } else if width == 0 && hasBase {
+            } else if width == 0 && hasBase && scalar.value != 0x200D {
                 result[result.count - 1].text.unicodeScalars.append(scalar)
             } else if width == 0 && isCombiningMark(scalar) {
                 result.append(Glyph(text: "\u{25CC}" + String(Character(scalar)), width: 1, isSymbol: true))
@@ -111,6 +113,21 @@ public enum CellText {
                 hasBase = false
             }
         }
+    }
+
+    /// True when every zero-width joiner in `character` joins two emoji (👩🏽‍💻), as a
+    /// terminal draws them; a joiner anywhere else is shown as its code point.
+    static func isEmojiSequence(_ character: Character) -> Bool {
+        let scalars = Array(character.unicodeScalars)
+        func isPictographic(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x7F && scalar.properties.isEmoji }
+        for (index, scalar) in scalars.enumerated() where scalar.value == 0x200D {
+            var before = index - 1
+            while before >= 0 && (scalars[before].properties.isEmojiModifier || scalars[before].value == 0xFE0F) { before -= 1 }
+            guard before >= 0, isPictographic(scalars[before]), index + 1 < scalars.count, isPictographic(scalars[index + 1]) else {
+                return false
+            }
+        }
+        return true
     }
 
     /// `<U+XXXX>`: a code point that draws nothing, written out.

@@ -22,6 +22,9 @@ struct InvisibleCharacterTests {
         ("word\u{2060}joiner", "word<U+2060>joiner"),
         ("\u{FEFF}id", "<U+FEFF>id"),
         ("line\u{2028}sep", "line<U+2028>sep"),
+        ("x\u{200D}y", "x<U+200D>y"),
+        ("end\u{200D}", "end<U+200D>"),
+        ("\u{200D}start", "<U+200D>start"),
     ])
     func placeholders(text: String, expected: String) {
         #expect(shown(text).hasPrefix(expected))
@@ -35,7 +38,7 @@ struct InvisibleCharacterTests {
 
     @Test("what draws stays as it was: marks on their letter, joined emoji, flags, selectors")
     func unchanged() {
-        for text in ["e\u{301}t\u{e9}", "👩‍👩‍👧", "🇫🇷", "❤️", "👍🏽", "ab"] {
+        for text in ["e\u{301}t\u{e9}", "👩‍👩‍👧", "👩🏽‍💻", "🏳️‍🌈", "🇫🇷", "❤️", "👍🏽", "ab"] {
             #expect(shown(text).hasPrefix(text), "\(text)")
             #expect(!shown(text).contains("<U+"), "\(text)")
         }
