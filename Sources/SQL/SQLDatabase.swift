@@ -93,8 +93,10 @@ package final class SQLDatabase {
                 var tail: UnsafePointer<CChar>?
                 let status = sqlite3_prepare_v2(db, start, -1, &statement, &tail)
                 guard status == SQLITE_OK else {
+                    // The message first: finalizing the statement before resets it.
+                    let failure = error(status: status)
                     sqlite3_finalize(last)
-                    throw error(status: status)
+                    throw failure
                 }
                 let rest = tail.map { SQLDatabase.skippingBlanks(from: $0) } ?? start
                 guard let statement else {

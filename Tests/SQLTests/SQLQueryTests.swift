@@ -171,6 +171,8 @@ struct SQLQueryTests {
     func errors() throws {
         let db = try database([("sales", Self.sales.csv)])
         #expect(throws: SQLError.query("near \"selec\": syntax error")) { try db.prepare("selec 1") }
+        // In a later statement too (the earlier one's end must not hide the message).
+        #expect(throws: SQLError.query("near \"selec\": syntax error")) { try db.prepare("select 1; selec 2") }
         do {
             _ = try db.prepare("select pricee from t")
             Issue.record("no error")
