@@ -157,6 +157,7 @@ struct EncodingTests {
         // Standard input or a pipe: read as it arrives.
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         let bytes = Self.latin1(text)
         _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         close(ends[1])

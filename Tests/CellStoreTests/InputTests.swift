@@ -43,6 +43,7 @@ struct InputTests {
     func pauseAtCap() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 10_000)
         #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 10_000)
         let spool = SpoolSource(limit: .bytes(4096, label: "4K"))
@@ -108,6 +109,7 @@ struct InputTests {
     func silentPipe() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         defer { close(ends[1]) }
         var notices: [String?] = []
         var reader = StreamPull(stream: FileSource(descriptor: ends[0]), spool: SpoolSource(), name: nil,

@@ -16,6 +16,9 @@ final class PipedInput {
     init() throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SQLError.engine("no pipe") }
+        // A child another test spawns meanwhile (a tmux server) must not keep the write end
+        // open: the input would never end.
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         descriptors = fds
         store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","))
     }

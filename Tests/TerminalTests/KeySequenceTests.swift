@@ -17,6 +17,7 @@ extension TerminalSessionTests {
         setlocale(LC_ALL, "C.UTF-8")
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         let output = open("/dev/null", O_WRONLY)
         let session = try TerminalSession(input: ends[0], output: output, type: type)
         defer { session.end() }
@@ -106,6 +107,7 @@ extension TerminalSessionTests {
         setlocale(LC_ALL, "C.UTF-8")
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         let session = try TerminalSession(input: ends[0], output: open("/dev/null", O_WRONLY), type: type, escapeDelay: escapeDelay)
         return (session, ends[1])
     }
