@@ -131,10 +131,12 @@ enum StackedOutput {
         }
 
         // Without a header, JSON lines name the source column by its name, and the input's
-        // columns `column N` by their place in the input.
-        let sourceKey = headerRows == 0 ? settings.sourceColumn.map { [$0] } : nil
+        // columns `column N` by their place in the input (chosen ones too).
+        let sourceKey = settings.sourceColumn.map { [$0] } ?? []
+        let chosenKeys = resolved.columns?.map { ColumnNames.numbered($0) }
+        let keys = headerRows == 0 && !(sourceKey + (chosenKeys ?? [])).isEmpty ? sourceKey + (chosenKeys ?? []) : nil
         let writer = OutputWriter(format: settings.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
-                                  maximumWidth: settings.maximumWidth, keys: sourceKey, keysLead: sourceKey == nil ? 0 : 1,
+                                  maximumWidth: settings.maximumWidth, keys: keys, keysLead: sourceKey.count,
                                   sink: Output.writeToStandardOutput)
         begun = writer
         let source = settings.sourceColumn.map { Array($0.utf8) }

@@ -208,6 +208,8 @@ struct StackedOutputEndToEndTests {
             {"src":"\(b.path)","column 1":"6","column 2":"7"}
 
             """, "\(named.text)")
+        let chosen = try run([binary, "--output", "jsonl", "--no-header", "--columns", "2", a.path, b.path])
+        #expect(chosen.text.hasPrefix("{\"file\":\"\(a.path)\",\"column 2\":\"2\"}\n"), "a chosen column keeps its own number: \(chosen.text)")
         let plain = try run([binary, "--output", "jsonl", "--no-header", "--no-source-column", a.path, b.path])
         #expect(plain.text.hasPrefix("{\"column 1\":\"1\",\"column 2\":\"2\"}\n"), "\(plain.text)")
     }
