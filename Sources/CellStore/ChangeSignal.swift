@@ -37,4 +37,17 @@ public final class ChangeSignal: Sendable {
         }
         if waits { semaphore.wait() }
     }
+
+    /// `wait(past:)` for at most `seconds`: for a waiter that looks again on its own as a
+    /// safety net.
+    package func wait(past version: UInt64, seconds: Double) {
+        let semaphore = DispatchSemaphore(value: 0)
+        let waits = state.withLock { state -> Bool in
+            guard state.version == version else { return false }
+            state.waiters.append(semaphore)
+            return true
+        }
+        guard waits, semaphore.wait(timeout: .now() + seconds) == .timedOut else { return }
+        state.withLock { $0.waiters.removeAll { $0 === semaphore } }
+    }
 }

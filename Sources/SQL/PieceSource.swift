@@ -64,7 +64,9 @@ final class PieceSource: Sendable {
             if let found { return found }
             if isFinal || isCancelled() { return nil }
             if refreshIfGrown() { continue }
-            changes.wait(past: version)
+            // Looks again after a while even without news: a query over an input that ended
+            // must never wait for ever.
+            changes.wait(past: version, seconds: 0.25)
         }
     }
 
