@@ -266,6 +266,7 @@ extension QueryOnScreenTests {
 extension QueryOnScreenTests {
     @Test("] shows the largest values from the top, the cursor on row 1, as text; '' goes back to the row it was on; o keeps the cursor's record")
     func sortFrame() {
+        _ = utf8Locale   // the status line's `…` is measured as the screen measures it
         var text = "id,amount\n"
         for index in 1...30 { text += "\(index),\((index * 37) % 100)\n" }
         let subject = Viewer(store: CellStore(bytes: Array(text.utf8)), options: .plain, screenSize: Size(width: 30, height: 6))
