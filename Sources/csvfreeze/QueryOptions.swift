@@ -26,7 +26,7 @@ struct QueryOptions: ParsableArguments {
     var columnExclusions: [String] = []
 
     @Option(name: .customLong("sort"),
-            help: ArgumentHelp("Sort the rows by COLUMN (a name or a number), ascending, or with ':desc' descending: numbers (with signs, decimals, exponents, thousands commas, %, a currency sign) by value, ISO 8601 dates in time order, text in natural order ignoring case; empty cells last. Repeatable: later keys break ties; equal rows keep the file's order; header rows stay on top.",
+            help: ArgumentHelp("Sort the rows by COLUMN (a name or a number), ascending, or with ':desc' descending: numbers (with signs, decimals, exponents, thousands commas, %, a currency sign) by value, ISO 8601 dates in time order, text in natural order ignoring case (a column's kind is judged from its first 1,000 filled cells); empty cells last. Repeatable: later keys break ties; equal rows keep the file's order; header rows stay on top.",
                                valueName: "column[:desc]"))
     var sorts: [String] = []
 
