@@ -160,7 +160,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "name"))
     var encoding: String?
 
-    @Flag(name: .customLong("no-header"), help: "The first record is data, not a header row.")
+    @Flag(help: "The first record is data, not a header row.")
     var noHeader = false
 
     // `.unconditional`: `-c -1` reaches validate() (which says why) instead of reading
@@ -173,21 +173,21 @@ struct CSVFreezeCommand: ParsableCommand {
             help: ArgumentHelp("Columns kept on the left while the rest scrolls.", valueName: "n"))
     var freezeColumns = 0
 
-    @Flag(name: .customLong("no-row-numbers"), help: "Hide the row-number column.")
+    @Flag(help: "Hide the row-number column.")
     var noRowNumbers = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 
-    @Flag(name: .customLong("no-preamble"), help: "Do not treat leading '#' lines as a preamble.")
+    @Flag(help: "Do not treat leading '#' lines as a preamble.")
     var noPreamble = false
 
     @Option(help: ArgumentHelp("Bounce at the edges: all (the whole sheet is pulled), main (only the data), none.",
                                valueName: "style"))
     var bounce: BounceStyle = .all
 
-    @Flag(name: .customLong("no-mouse"), help: "Do not use the mouse (wheel and clicks).")
+    @Flag(help: "Do not use the mouse (wheel and clicks).")
     var noMouse = false
 
     @Option(help: ArgumentHelp("Colours: auto (from the terminal's background), dark, light, or mono (none; also when NO_COLOR is set).",
@@ -199,18 +199,17 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "ms"))
     var escapeDelay: Int?
 
-    @Flag(name: .customLong("no-indicators"), help: "Hide the scroll position indicators.")
+    @Flag(help: "Hide the scroll position indicators.")
     var noIndicators = false
 
-    @Flag(name: .customLong("debug-stats"), help: "Show the reuse pool's cell counts in the status line.")
+    @Flag(help: "Show the reuse pool's cell counts in the status line.")
     var debugStats = false
 
     @Flag(name: [.customShort("f"), .customLong("follow")],
           help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding).")
     var follow = false
 
-    @Option(name: .customLong("spool-limit"),
-            help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
+    @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
                                valueName: "size"))
     var spoolLimit: String?
 
@@ -226,7 +225,7 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "format"))
     var output: OutputFormat?
 
-    @Option(name: .customLong("max-width"), parsing: .unconditional,
+    @Option(parsing: .unconditional,
             help: ArgumentHelp("With table output (--output table, or a pipe or a file without --output): cut cells wider than N cells, ending them with '…'. Without it every cell is written whole, a long one running past its column.",
                                valueName: "n"))
     var maxWidth: Int?
@@ -236,20 +235,17 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Flag(name: .customLong("skip-bad"),
-          help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
+    @Flag(help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
     var skipBad = false
 
-    @Flag(name: .customLong("stack"),
-          help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
+    @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
     var stack = false
 
-    @Option(name: .customLong("source-column"),
-            help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
+    @Option(help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
                                valueName: "name"))
     var sourceColumn: String?
 
-    @Flag(name: .customLong("no-source-column"), help: "Writing several inputs as one table: no column naming each record's input.")
+    @Flag(help: "Writing several inputs as one table: no column naming each record's input.")
     var noSourceColumn = false
 
     @Argument(help: ArgumentHelp("The files to view ('-' for standard input; a directory: every delimited or compressed file in it). Several open as tables side by side: } and { switch, T lists them, S stacks them in one scroll.", valueName: "file"))

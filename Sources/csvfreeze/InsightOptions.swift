@@ -2,13 +2,11 @@ import ArgumentParser
 
 /// The options that answer "what is in this column?" without opening the viewer.
 struct InsightOptions: ParsableArguments {
-    @Option(name: .customLong("frequency"),
-            help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A record too short to have COLUMN counts as the empty value, as the screen shows its missing cell (so in --summary's empty count). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size.",
+    @Option(help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A record too short to have COLUMN counts as the empty value, as the screen shows its missing cell (so in --summary's empty count). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size.",
                                valueName: "column"))
     var frequency: String?
 
-    @Flag(name: .customLong("summary"),
-          help: "Write one row per column instead of viewing (with --columns, those columns in that order): its kind (integer, decimal, date/time, boolean, text for a mix, or empty), filled and empty counts, distinct values, min and max (the first and last filled values of an ascending --sort on the column, whatever its kind), mean and sample standard deviation for number columns (the mean inf or -inf when a value is past a double's range such as 1e400, blank with both signs; the deviation blank when a value is past a double's range, inf when the deviations are too large to square in a double), shortest and longest length, most common values (those --frequency lists first, with the same counts and distinct estimate) (--output chooses the format, default table). A value over 1 MiB counts whole and shows as its start, '…' and its size.")
+    @Flag(help: "Write one row per column instead of viewing (with --columns, those columns in that order): its kind (integer, decimal, date/time, boolean, text for a mix, or empty), filled and empty counts, distinct values, min and max (the first and last filled values of an ascending --sort on the column, whatever its kind), mean and sample standard deviation for number columns (the mean inf or -inf when a value is past a double's range such as 1e400, blank with both signs; the deviation blank when a value is past a double's range, inf when the deviations are too large to square in a double), shortest and longest length, most common values (those --frequency lists first, with the same counts and distinct estimate) (--output chooses the format, default table). A value over 1 MiB counts whole and shows as its start, '…' and its size.")
     var summary = false
 
     /// True when one of these modes is asked for.

@@ -30,8 +30,7 @@ struct QueryOptions: ParsableArguments {
                                valueName: "column[:desc]"))
     var sorts: [String] = []
 
-    @Option(name: .customLong("columns"),
-            help: ArgumentHelp("Only these columns, in this order: names or numbers, separated by commas (--filter and --filter-out then look only at these).", valueName: "column,…"))
+    @Option(help: ArgumentHelp("Only these columns, in this order: names or numbers, separated by commas (--filter and --filter-out then look only at these).", valueName: "column,…"))
     var columns: String?
 
     /// True when any of these options is given.
