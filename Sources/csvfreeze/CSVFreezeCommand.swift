@@ -205,7 +205,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(help: "Show the reuse pool's cell counts in the status line.")
     var debugStats = false
 
-    @Flag(name: [.customShort("f"), .customLong("follow")],
+    @Flag(name: .shortAndLong,
           help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding).")
     var follow = false
 
@@ -372,9 +372,9 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
         let reading = try inputSettings()
+        let request = OutputRequest(reading: reading, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
-            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, reading: reading, headerRows: headerRows,
-                                       format: output ?? .table, maximumWidth: maxWidth)
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -387,8 +387,7 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if diff.isRequested {
-            let status = DiffOutput.run(diff, oldPath: files.first, reading: reading, headerRows: headerRows,
-                                        format: output ?? .table, summary: insight.summary, maximumWidth: maxWidth)
+            let status = DiffOutput.run(diff, oldPath: files.first, request, summary: insight.summary)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -403,15 +402,13 @@ struct CSVFreezeCommand: ParsableCommand {
         let path = inputs.first?.path
         if insight.isRequested {
             if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
-            let status = InsightOutput.run(insight, path: path, reading: reading, headerRows: headerRows, format: output ?? .table,
-                                           query: query, maximumWidth: maxWidth)
+            let status = InsightOutput.run(insight, path: path, request, query: query)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if output != nil || (isatty(1) == 0 && echo == nil) {
             if inputs.count > 1 {
-                let settings = StackedOutput.Settings(reading: reading, format: output ?? .table, headerRows: headerRows,
-                                                      query: query, maximumWidth: maxWidth,
+                let settings = StackedOutput.Settings(request: request, query: query,
                                                       sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
                 let status = StackedOutput.write(inputs: inputs, settings: settings)
                 if status != 0 { throw ExitCode(status) }
@@ -419,10 +416,8 @@ struct CSVFreezeCommand: ParsableCommand {
             }
             // A file goes through the export pipeline; a stream without a query is streamed.
             let status = query.isActive || Output.readsThroughStore(path)
-                ? Output.write(path: path, reading: reading, format: output ?? .table, headerRows: headerRows, query: query,
-                               maximumWidth: maxWidth)
-                : Output.write(path: path, reading: reading, format: output ?? .table, headerRows: headerRows,
-                               maximumWidth: maxWidth)
+                ? Output.write(path: path, request, query: query)
+                : Output.write(path: path, request)
             if status != 0 { throw ExitCode(status) }
             return
         }

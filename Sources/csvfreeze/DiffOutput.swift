@@ -12,8 +12,7 @@ import Viewer
 enum DiffOutput {
     /// Compares the table at `oldPath` with `options.other`; returns the exit status:
     /// 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
-    static func run(_ options: DiffOptions, oldPath: String?, reading: InputSettings, headerRows: Int, format: OutputFormat,
-                    summary: Bool, maximumWidth: Int?) -> Int32 {
+    static func run(_ options: DiffOptions, oldPath: String?, _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let paths = [oldPath, options.other]
         if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
@@ -21,7 +20,7 @@ enum DiffOutput {
         var stores: [CellStore] = []
         for path in paths {
             do {
-                stores.append(try reading.open(path == "-" ? nil : path, readsAtRandom: !options.keys.isEmpty,
+                stores.append(try request.reading.open(path == "-" ? nil : path, readsAtRandom: !options.keys.isEmpty,
                                                onChange: { news.signal() }))
             } catch {
                 fail(error.description, status: 2)
@@ -35,8 +34,8 @@ enum DiffOutput {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
             noteNULs(in: store.dialect, of: store.name)
         }
-        guard let old = DiffInput(store: stores[0], headerRows: headerRows),
-              let new = DiffInput(store: stores[1], headerRows: headerRows) else {
+        guard let old = DiffInput(store: stores[0], headerRows: request.headerRows),
+              let new = DiffInput(store: stores[1], headerRows: request.headerRows) else {
             fail("an input could not be read", status: 2)
         }
         let context = options.context ?? 1
@@ -47,12 +46,13 @@ enum DiffOutput {
             fail(error.description, status: 2)
         }
         let columns = diff.columns
-        let writer = OutputWriter(format: format, headerRows: format == .table && !columns.isSameSchema && !summary ? 2 : 1,
-                                  maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
+        let twoHeaderRows = request.format == .table && !columns.isSameSchema && !summary
+        let writer = OutputWriter(format: request.format, headerRows: twoHeaderRows ? 2 : 1,
+                                  maximumWidth: request.maximumWidth, sink: Output.writeToStandardOutput)
         if summary {
             while diff.next(batch: 4096) != nil {}
         } else {
-            write(diff, old: old, new: new, context: context, format: format, to: writer)
+            write(diff, old: old, new: new, context: context, format: request.format, to: writer)
         }
         diff.wait()
         if case .failed(let why) = diff.phase {

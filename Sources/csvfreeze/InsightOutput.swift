@@ -12,12 +12,11 @@ import Viewer
 /// `--frequency` and `--summary`: count over the whole input, then write a small table.
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
-    static func run(_ options: InsightOptions, path: String?, reading: InputSettings, headerRows: Int, format: OutputFormat,
-                    query: QueryOptions, maximumWidth: Int? = nil) -> Int32 {
+    static func run(_ options: InsightOptions, path: String?, _ request: OutputRequest, query: QueryOptions) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
-            store = try reading.open(path)
+            store = try request.reading.open(path)
         } catch {
             fail(error.description, status: 1)
         }
@@ -36,7 +35,7 @@ enum InsightOutput {
         }
         let columns = store.columnCount
         // One name for each column, as JSON keys and the screen have them.
-        let header = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
+        let header = ColumnNames(header: request.headerRows > 0 ? store.row(0) : nil)
         let names = header.names(count: columns)
         // --filter and its kin: count only the records they keep (the viewer's filter engine);
         // --columns: summarise only those columns, in that order.
@@ -47,14 +46,17 @@ enum InsightOutput {
                 let resolved = try query.resolve(names: header, columnCount: columns)
                 chosen = resolved.columns
                 let filters = resolved.filters
-                if !filters.isEmpty { records = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters) }
+                if !filters.isEmpty {
+                    records = try FilteredRecords.start(store: store, headerRows: request.headerRows, filters: filters)
+                }
             } catch let problem as QueryOptions.Problem {
                 fail(problem.description, status: 2)
             } catch {
                 fail("\(error)", status: 2)
             }
         }
-        let writer = OutputWriter(format: format, headerRows: 1, maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
+        let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
+                                  sink: Output.writeToStandardOutput)
         if let reference = options.frequency {
             let column: Int
             do {
@@ -63,14 +65,15 @@ enum InsightOutput {
                 fail("--frequency '\(reference)': " + QueryOptions.explain(error, text: reference, names: header, columnCount: columns), status: 2)
             }
             if column >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
-            let count = FrequencyCount(input: input, column: column, headerRows: headerRows, records: records)
+            let count = FrequencyCount(input: input, column: column, headerRows: request.headerRows, records: records)
             count.wait()
             guard case .finished(let table) = count.status else { return 1 }
-            writeFrequency(table, format: format, to: writer, column: column, reader: store.recordReader())
+            writeFrequency(table, format: request.format, to: writer, column: column, reader: store.recordReader())
         } else {
             let summarised = chosen ?? Array(0..<columns)
             if (summarised.max() ?? 0) >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
-            let scan = SummaryScan(input: input, names: names, headerRows: headerRows, records: records, columns: summarised)
+            let scan = SummaryScan(input: input, names: names, headerRows: request.headerRows, records: records,
+                                   columns: summarised)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
             writeSummary(rows, to: writer)

@@ -9,21 +9,31 @@ import Synchronization
 import Table
 import Viewer
 
+/// What the command line asks of anything written instead of viewed: how the inputs are
+/// read, the format, the header rows, and the widest a table's cell may be.
+struct OutputRequest {
+    var reading: InputSettings
+    var format: OutputFormat
+    var headerRows: Int
+    var maximumWidth: Int?
+}
+
 /// The non-interactive path: stream the input into a text format on stdout.
 enum Output {
     /// Writes the whole input; returns the exit status.
-    static func write(path: String?, reading: InputSettings, format: OutputFormat, headerRows: Int,
-                      maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, _ request: OutputRequest) -> Int32 {
         // A reader that goes away (`| head`) ends the output quietly, not with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var writer: OutputWriter?
         var dialect: Dialect?
         do {
+            let reading = request.reading
             let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
                                                    preamble: reading.preamble, encoding: reading.encoding, started: { start in
                 dialect = start.dialect
-                writer = OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
-                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth,
+                writer = OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
+                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,
+                                      maximumWidth: request.maximumWidth,
                                       sink: writeToStandardOutput)
             }) { row in
                 writer?.write(row) ?? false
@@ -99,8 +109,7 @@ extension Output {
     /// (`Query`), run over a store of the input, and the rows leave through the export
     /// pipeline (`Exporter`), as Ctrl-S writes them: memory stays bounded whatever the
     /// input's size, and records written whole leave as their own bytes.
-    static func write(path: String?, reading: InputSettings, format: OutputFormat, headerRows: Int, query: QueryOptions?,
-                      maximumWidth: Int? = nil) -> Int32 {
+    static func write(path: String?, _ request: OutputRequest, query: QueryOptions?) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
@@ -109,7 +118,7 @@ extension Output {
         do {
             // Sorted rows are read a window at a time from all over the input: a spool serves
             // that from the page cache, where gzip's access points would inflate for each window.
-            store = try reading.open(path, readsAtRandom: !sorts.isEmpty, onChange: wake)
+            store = try request.reading.open(path, readsAtRandom: !sorts.isEmpty, onChange: wake)
         } catch {
             fail(error.description, status: 1)
         }
@@ -121,10 +130,10 @@ extension Output {
         var filtered: FilteredRecords?
         if let query, query.isActive {
             // The header, and enough rows to judge the sort's column kinds.
-            let wanted = headerRows + (sorts.isEmpty ? 0 : ColumnKind.reach)
+            let wanted = request.headerRows + (sorts.isEmpty ? 0 : ColumnKind.reach)
             while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
-            let names = ColumnNames(header: headerRows > 0 ? store.row(0) : nil)
+            let names = ColumnNames(header: request.headerRows > 0 ? store.row(0) : nil)
             do {
                 resolved = try query.resolve(names: names, columnCount: store.columnCount)
             } catch {
@@ -138,21 +147,21 @@ extension Output {
                 }
             }
             sorted = resolved.keys.isEmpty ? nil
-                : SortedRecords.start(store: store, headerRows: headerRows, keys: resolved.keys, wake: wake)
+                : SortedRecords.start(store: store, headerRows: request.headerRows, keys: resolved.keys, wake: wake)
             do {
                 filtered = resolved.filters.isEmpty ? nil
-                    : try FilteredRecords.start(store: store, headerRows: headerRows, filters: resolved.filters, over: sorted,
+                    : try FilteredRecords.start(store: store, headerRows: request.headerRows, filters: resolved.filters, over: sorted,
                                                 decidesFromRawBytes: true, wake: wake)
             } catch {
                 fail(error.description, status: 2)
             }
         }
-        let plan = ExportPlan(readers: store.recordReaders, headerRows: headerRows, rows: filtered ?? sorted,
+        let plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
                               columns: resolved.columns, name: name)
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
-            OutputWriter(format: format, lineEnding: start.dialect.lineEnding, headerRows: headerRows,
-                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: maximumWidth, keys: keys,
-                         sink: hand)
+            OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
+                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: request.maximumWidth,
+                         keys: keys, sink: hand)
         }
         if outcome.readerLeft { return 0 }
         noteNULs(in: store.dialect, of: name)

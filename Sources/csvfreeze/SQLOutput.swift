@@ -11,22 +11,21 @@ import Viewer
 enum SQLOutput {
     /// Opens every input, waits for their indexes, runs `query`; returns the exit status:
     /// 0, 65 for a query SQLite refuses, 1 when an input cannot be read.
-    static func run(_ query: String, paths: [String?], reading: InputSettings, headerRows: Int, format: OutputFormat,
-                    maximumWidth: Int?) -> Int32 {
+    static func run(_ query: String, paths: [String?], _ request: OutputRequest) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
         let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
         for path in paths {
             do {
-                stores.append(try reading.open(path, onChange: { news.signal() }))
+                stores.append(try request.reading.open(path, onChange: { news.signal() }))
             } catch {
                 fail(error.description, status: 1)
             }
         }
         // The header and the first rows of every input (for the columns); the rest is read
         // as the index reaches it, while the query runs.
-        let sampleRows = headerRows + 1000
+        let sampleRows = request.headerRows + 1000
         for store in stores {
             while !store.isComplete && store.progress.failure == nil {
                 store.prefetch(upTo: sampleRows - 1)
@@ -39,7 +38,7 @@ enum SQLOutput {
         for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
             noteNULs(in: store.dialect, of: store.name)
-            guard let input = SQLInput(store: store, name: names[0], headerRows: headerRows) else {
+            guard let input = SQLInput(store: store, name: names[0], headerRows: request.headerRows) else {
                 fail("\(store.name): no records to query", status: 1)
             }
             if input.omittedColumns > 0 {
@@ -48,7 +47,8 @@ enum SQLOutput {
             inputs += names.map { input.named($0) }
             tables.append((store, input))
         }
-        let writer = OutputWriter(format: format, headerRows: 1, maximumWidth: maximumWidth, sink: Output.writeToStandardOutput)
+        let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
+                                  sink: Output.writeToStandardOutput)
         do throws(SQLError) {
             let database = try SQLDatabase(inputs: inputs)
             let answer = try database.prepare(query)

@@ -21,11 +21,8 @@ import Viewer
 enum StackedOutput {
     /// What the command line asks of the output.
     struct Settings {
-        var reading: InputSettings
-        var format: OutputFormat
-        var headerRows: Int
+        var request: OutputRequest
         var query: QueryOptions
-        var maximumWidth: Int?
         /// The name of the column naming each record's input; nil leaves it out.
         var sourceColumn: String?
     }
@@ -84,7 +81,7 @@ enum StackedOutput {
         signal(SIGPIPE, SIG_IGN)
         let news = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { news.signal() }
-        let headerRows = settings.headerRows
+        let headerRows = settings.request.headerRows
         let sorts = !settings.query.sorts.isEmpty
         /// The output once begun: what it holds is written before an error ends the run
         /// (the records before a bad one are not lost).
@@ -95,7 +92,7 @@ enum StackedOutput {
         }
         func open(_ input: TableInput) -> CellStore {
             do {
-                return try settings.reading.open(input.path, readsAtRandom: sorts, onChange: wake)
+                return try settings.request.reading.open(input.path, readsAtRandom: sorts, onChange: wake)
             } catch {
                 halt(error.description, status: 1)
             }
@@ -135,8 +132,8 @@ enum StackedOutput {
         let sourceKey = settings.sourceColumn.map { [$0] } ?? []
         let chosenKeys = resolved.columns?.map { ColumnNames.numbered($0) }
         let keys = headerRows == 0 && !(sourceKey + (chosenKeys ?? [])).isEmpty ? sourceKey + (chosenKeys ?? []) : nil
-        let writer = OutputWriter(format: settings.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
-                                  maximumWidth: settings.maximumWidth, keys: keys, keysLead: sourceKey.count,
+        let writer = OutputWriter(format: settings.request.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
+                                  maximumWidth: settings.request.maximumWidth, keys: keys, keysLead: sourceKey.count,
                                   sink: Output.writeToStandardOutput)
         begun = writer
         let source = settings.sourceColumn.map { Array($0.utf8) }
