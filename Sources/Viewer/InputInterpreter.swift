@@ -45,6 +45,13 @@ struct InputInterpreter {
     /// a long search cannot fill memory.
     static let heldLimit = 1024
 
+    /// Holds `key` until the search ends; false when it is dropped (see `heldLimit`).
+    mutating func hold(_ key: Key) -> Bool {
+        guard held.count < Self.heldLimit else { return false }
+        held.append(key)
+        return true
+    }
+
     /// The largest count kept (a longer run of digits stops growing).
     static let largestCount = 999_999_999_999
 

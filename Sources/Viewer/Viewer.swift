@@ -105,12 +105,9 @@ public final class Viewer {
         defer { reconcile() }
         if refusedInStack(command) || navigation.perform(command) { return }
         switch command {
-        case .moveDown, .moveUp, .moveRight, .moveLeft, .firstColumn, .lastColumn, .scrollLeft, .scrollRight, .tick:
+        case .moveDown, .moveUp, .moveRight, .moveLeft, .firstColumn, .lastColumn, .scrollLeft, .scrollRight, .tick,
+             .pageDown, .pageUp, .halfPageDown, .halfPageUp:
             break   // the navigation's own, performed above
-        case .pageDown: navigation.page(by: 1)
-        case .pageUp: navigation.page(by: -1)
-        case .halfPageDown: navigation.page(by: 1, fraction: 2)
-        case .halfPageUp: navigation.page(by: -1, fraction: 2)
         case .firstRow:
             markJump()
             navigation.move(toRow: mainFirstRow, edge: .zero)
@@ -257,9 +254,7 @@ public final class Viewer {
         // While a search runs, keys wait for it (`n$`: the cursor goes to the match, then
         // to its last column); Esc stops it and Ctrl-C quits at once.
         if isSearching && key != .escape && key != Key.control("c") {
-            if input.held.count < InputInterpreter.heldLimit {
-                input.held.append(key)
-            } else {
+            if !input.hold(key) {
                 message = "keys typed during the search were left out: it is still running  (Esc stops it)"
             }
             return true
@@ -297,19 +292,15 @@ public final class Viewer {
     /// The line being typed at a prompt, if one is open.
     var promptLine: PromptLine? { input.prompt?.line }
 
-    /// A command with a count: a motion repeats (rows and columns move in one step, so a
-    /// count of millions costs no more than one move); anything else runs once.
+    /// A command with a count: a motion repeats (see `Navigation.perform`); anything
+    /// else runs once.
     private func handle(_ command: Command, times count: Int) {
+        if navigation.perform(command, times: count) { return }
         switch command {
-        case .moveDown, .moveUp, .moveRight, .moveLeft: _ = navigation.perform(command, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
             if isSearching { search.stepsLeft = count - 1 }
-        case .pageDown, .pageUp, .halfPageDown, .halfPageUp, .scrollLeft, .scrollRight:
-            // Each step stops at an end, so no more steps than there are screens are useful.
-            let steps = min(count, 1 + dataRowCount / max(1, window.main.height / 2) + columnCount)
-            for _ in 0..<max(1, steps) { handle(command) }
         default:
             handle(command)
         }
