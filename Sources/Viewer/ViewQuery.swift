@@ -22,22 +22,42 @@ struct ViewQuery {
         var filtered: FilteredRecords?
     }
     var shown = Made()
-    /// The view given on the command line opens at its first row, not on the record the
-    /// cursor was on while it was made.
-    var opensAtTop = false
+    /// Where the cursor goes when the new passes' rows come on screen.
+    private(set) var landing = Landing.record
     /// The record the cursor was on when rows of a filter still running came on screen, if
     /// it was not among them yet: the cursor goes back to it when the pass is done, unless
     /// the user has moved it since.
     var awaitedRecord: Int?
-    /// A new sort's rows show from their top, the cursor on the first (a user sorts to see
-    /// the largest or smallest values; `''` goes back to the record it was on).
-    var showsTop = false
     /// The source's generation the passes read: when its rows are replaced (a sheet's
     /// newer counts), the passes run again.
     var sourceGeneration = 0
-    /// The passes run again over replaced rows: their rows show with the cursor on the
-    /// same line, not on the record it was on (a record of replaced rows is another row).
-    var keepsCursorRow = false
+
+    /// Where the cursor goes when new rows come on screen; of several asked for before they
+    /// come, the last in this order.
+    enum Landing: Int, Comparable {
+        /// On the record it was on, or back to it once the rows are all there.
+        case record
+        /// On the same line: the passes ran again over replaced rows (a sheet's newer
+        /// counts), where the record it was on is another row.
+        case sameLine
+        /// On the first row: a new sort's rows show from their top (a user sorts to see the
+        /// largest or smallest values; `''` goes back to the record it was on).
+        case top
+        /// On the first row, and the rows show at once, even before any comes: the view
+        /// given on the command line.
+        case opening
+
+        static func < (a: Landing, b: Landing) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Asks for the cursor to land so when the new rows come (see `Landing`).
+    mutating func land(_ wanted: Landing) { landing = max(landing, wanted) }
+
+    /// The landing the rows now coming on screen take; the next rows land on their record.
+    mutating func takeLanding() -> Landing {
+        defer { landing = .record }
+        return landing
+    }
 
     /// True while new passes run whose rows are not on screen yet.
     var isPending: Bool { (filtered ?? sorted) !== (shown.filtered ?? shown.sorted) }
@@ -112,7 +132,7 @@ extension ViewQuery {
         sortKeys = shown.sortKeys
         sorted = shown.sorted
         filtered = shown.filtered
-        showsTop = false
+        if landing == .top { landing = .record }
         return true
     }
 
@@ -135,7 +155,7 @@ extension ViewQuery {
         keys.append(key)
         guard keys != sortKeys else { return false }
         sortKeys = keys
-        showsTop = true
+        land(.top)
         return true
     }
 

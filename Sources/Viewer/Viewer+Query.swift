@@ -54,7 +54,7 @@ extension Viewer {
             message = failure
             return
         }
-        if let rows = query.rows, rows.count == 0, !rows.isComplete, !query.opensAtTop {
+        if let rows = query.rows, rows.count == 0, !rows.isComplete, query.landing != .opening {
             // Nothing to show yet: the view stays as it was until the first rows come (a view
             // given on the command line shows its own rows at once: none it leaves out).
         } else {
@@ -70,23 +70,19 @@ extension Viewer {
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         let line = cursorRow, top = window.offset.y
         show(rows: query.rows)
-        let keepsLine = query.keepsCursorRow && !query.opensAtTop && !query.showsTop
-        query.keepsCursorRow = false
-        if keepsLine {
+        query.awaitedRecord = nil
+        switch query.takeLanding() {
+        case .sameLine:
             // Replaced rows sorted or filtered again: the screen stays as it was.
-            query.awaitedRecord = nil
             window.scroll(to: Point(x: window.offset.x, y: top))
             moveCursor(toRow: line, column: cursorColumn)
-            return
-        }
-        // Not on its record: that record is not merged yet (or not in the view at all).
-        let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
-        query.awaitedRecord = missed && !query.opensAtTop && !query.showsTop ? record : nil
-        placeAwaitedCursor()
-        if query.opensAtTop || query.showsTop {
-            query.opensAtTop = false
-            query.showsTop = false
+        case .top, .opening:
             moveCursor(toRow: 0, column: cursorColumn)
+        case .record:
+            // Not on its record: that record is not merged yet (or not in the view at all).
+            let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
+            query.awaitedRecord = missed ? record : nil
+            placeAwaitedCursor()
         }
     }
 
@@ -105,7 +101,7 @@ extension Viewer {
         guard !query.isEmpty else { return }
         query.sorted?.cancel()
         query.sorted = nil
-        query.keepsCursorRow = true
+        query.land(.sameLine)
         let said = message
         applyQuery(saying: nil)
         if message == nil { message = said }
@@ -151,7 +147,7 @@ extension Viewer {
         if let columns { show(rows: table.rows, columns: ColumnMap(shown: columns)) }
         query.filters = filters
         query.sortKeys = sortKeys
-        query.opensAtTop = true
+        query.land(.opening)
         if !query.isEmpty { applyQuery(saying: nil) }
     }
 }
