@@ -48,6 +48,15 @@ public final class TableView {
 
     /// Data rows in the source known so far (every row of the view's source, shown or not).
     package var fileDataRowCount: Int { max(0, source.rowCount - headerRows) }
+    /// The source's final count of data rows as far as it can be guessed now: while a file
+    /// loads, from the share of it read (to size the row-number band once, not every time
+    /// the count gains a digit).
+    package var estimatedDataRowCount: Int {
+        if let progress = file?.progress, !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
+            return Int(Double(fileDataRowCount) / fraction)
+        }
+        return fileDataRowCount
+    }
     /// Rows in the view known so far.
     package var dataRowCount: Int { rows?.count ?? fileDataRowCount }
     /// True when some records are left out or reordered.

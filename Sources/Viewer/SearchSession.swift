@@ -32,6 +32,23 @@ extension SearchSession {
         hasWrapped = false
     }
 
+    /// A search of its own (not a counted search's next step): it steps once, and its
+    /// first match keeps the place before it for `''`.
+    mutating func startAnew() {
+        stepsLeft = 0
+        hasWrapped = false
+        hasMarkedJump = false
+    }
+
+    /// Stops the search running, if any; false when none was.
+    mutating func cancel() -> Bool {
+        guard let searcher else { return false }
+        searcher.cancel()
+        self.searcher = nil
+        stepsLeft = 0
+        return true
+    }
+
     /// Starts looking for the next (or previous) match in the background, from data record
     /// `row` (less the header rows) and input column `column`: in a file's raw bytes, or
     /// any other source's rows, cell by cell; `shows` passes over records a filter leaves

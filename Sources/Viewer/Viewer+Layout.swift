@@ -18,7 +18,7 @@ extension Viewer {
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
-        let numbers = options.showsRowNumbers ? Self.digits(estimatedRowCount) : 0
+        let numbers = options.showsRowNumbers ? Self.digits(table.estimatedDataRowCount) : 0
         layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
         if !sideBySideFits() {
             layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
@@ -58,13 +58,4 @@ extension Viewer {
 
     /// The grid's width on the whole screen, whatever the layout.
     var fullGridWidth: Int { screenSize.width - (options.showsIndicators && screenSize.width >= 10 ? 1 : 0) }
-
-    /// The final row count as far as it can be guessed now (to size the row-number band
-    /// once, not every time the count gains a digit).
-    var estimatedRowCount: Int {
-        if let progress = file?.progress, !progress.isComplete, let fraction = progress.fractionRead, fraction > 0.01 {
-            return Int(Double(table.fileDataRowCount) / fraction)
-        }
-        return table.fileDataRowCount
-    }
 }

@@ -17,11 +17,7 @@ extension Viewer {
 
     /// Looks for the next (or previous) match of the last pattern, in the background.
     func runSearch(forward: Bool, continuing: Bool = false) {
-        if !continuing {
-            search.stepsLeft = 0
-            search.hasWrapped = false
-            search.hasMarkedJump = false
-        }
+        if !continuing { search.startAnew() }
         guard let pattern = search.pattern else {
             message = "no search yet: / to search"
             return
@@ -42,10 +38,7 @@ extension Viewer {
 
     /// Stops a search that is still running.
     func cancelSearch() {
-        guard let searcher = search.searcher else { return }
-        searcher.cancel()
-        search.searcher = nil
-        search.stepsLeft = 0
+        guard search.cancel() else { return }
         message = "search cancelled"
         releaseHeldKeys()
     }

@@ -21,7 +21,7 @@ extension Viewer {
     /// The grid width both halves need: each holds the row numbers, the pinned columns
     /// (the marker and the key, as asked) and some of the others.
     var sideBySideNeededWidth: Int {
-        let rowNumbers = options.showsRowNumbers ? [Self.digits(estimatedRowCount)] : []
+        let rowNumbers = options.showsRowNumbers ? [Self.digits(table.estimatedDataRowCount)] : []
         let pinned = Array(layout.widths.prefix(max(0, min(requestedFrozenColumns, columnCount - 1))))
         return SideBySide.neededWidth(leftWidth: ColumnMetrics(widths: rowNumbers + pinned).totalWidth)
     }
