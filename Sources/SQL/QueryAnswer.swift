@@ -40,6 +40,20 @@ package final class QueryAnswer {
 
     /// Up to `batch` more rows, or nil when there are no more.
     package func next(batch: Int) throws(SQLError) -> [Row]? {
+        var types: [ValueType]?
+        return try step(batch: batch, types: &types)
+    }
+
+    /// Up to `batch` more rows and each cell's type (row after row), or nil when there are
+    /// no more: what JSON writes as a number, a string or null.
+    package func nextTyped(batch: Int) throws(SQLError) -> (rows: [Row], types: [ValueType])? {
+        var types: [ValueType]? = []
+        guard let rows = try step(batch: batch, types: &types) else { return nil }
+        return (rows, types ?? [])
+    }
+
+    /// The rows of `next(batch:)`; when `types` is not nil, each cell's type is added to it.
+    private func step(batch: Int, types: inout [ValueType]?) throws(SQLError) -> [Row]? {
         guard let statement else { return nil }
         var rows: [Row] = []
         let width = Int32(columns.count)
@@ -61,12 +75,17 @@ package final class QueryAnswer {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER:
                     bytes.append(contentsOf: String(sqlite3_column_int64(statement, column)).utf8)
+                    types?.append(.number)
                 case SQLITE_FLOAT:
-                    bytes.append(contentsOf: QueryAnswer.text(of: sqlite3_column_double(statement, column)).utf8)
+                    let value = sqlite3_column_double(statement, column)
+                    bytes.append(contentsOf: QueryAnswer.text(of: value).utf8)
+                    // JSON has no infinity and no NaN: those stay the text shown.
+                    types?.append(value.isFinite ? .number : .text)
                 case SQLITE_NULL:
-                    break
+                    types?.append(.null)
                 default:
                     // Text and blobs, as their bytes.
+                    types?.append(.text)
                     let count = Int(sqlite3_column_bytes(statement, column))
                     if count > 0, let blob = sqlite3_column_blob(statement, column) {
                         bytes.append(contentsOf: UnsafeRawBufferPointer(start: blob, count: count))

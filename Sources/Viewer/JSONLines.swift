@@ -84,6 +84,27 @@ struct JSONLines {
         keysGiven && column >= given ? ColumnNames.numbered(column - lead) : names[column]
     }
 
+    /// Appends a whole record whose cells have types (see `OutputWriter.write(_:types:)`).
+    mutating func append(_ row: Row, types: ArraySlice<ValueType>, to buffer: inout [UInt8]) {
+        while keyEnds.count < min(Self.keptKeys, row.count) {
+            OutputWriter.appendJSONString(key(keyEnds.count), to: &keyBytes)
+            keyBytes.append(UInt8(ascii: ":"))
+            keyEnds.append(keyBytes.count)
+        }
+        buffer.append(UInt8(ascii: "{"))
+        for (index, type) in zip(0..<row.count, types) {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            if index < keyEnds.count {
+                buffer.append(contentsOf: keyBytes[(index == 0 ? 0 : keyEnds[index - 1])..<keyEnds[index]])
+            } else {
+                OutputWriter.appendJSONString(key(index), to: &buffer)
+                buffer.append(UInt8(ascii: ":"))
+            }
+            OutputWriter.appendJSONValue(row.field(index), type: type, to: &buffer)
+        }
+        buffer.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+    }
+
     /// Appends a record, or a piece of one: written whole by `cx_json_object_members`
     /// (keys, separators and cells escaped in bulk) into scratch memory, then added to
     /// `buffer` in one copy (an append per key and cell cost more than the escaping).

@@ -103,6 +103,23 @@ public final class OutputWriter {
         writeRecord(row)
     }
 
+    /// Adds one whole record of an SQL answer, `types` its cells' types: JSON and JSON
+    /// lines write a number bare and NULL as `null`; other formats write its text, as
+    /// `write(_:)` does (NULL's is empty).
+    @discardableResult
+    public func write(_ row: Row, types: ArraySlice<ValueType>) -> Bool {
+        guard format == .json || format == .jsonl, records >= headerRows, types.count == row.count,
+              !row.continuesPrevious && !row.continuesInNext else { return writeRecord(row) }
+        if format == .json {
+            withBuffer { OutputWriter.appendJSON(row, types: types, isFirst: records == 0, to: &$0) }
+        } else {
+            withBuffer { lines.append(row, types: types, to: &$0) }
+        }
+        records += 1
+        if buffer.count >= 1 << 16 { flush() }
+        return isOpen
+    }
+
     private func writeRecord(_ row: Row) -> Bool {
         switch format {
         case .csv, .tsv:
@@ -342,6 +359,25 @@ public final class OutputWriter {
             JSONText.append(row.field(index), opens: !continues, closes: !goesOn, to: &buffer)
         }
         if !row.continuesInNext { buffer.append(UInt8(ascii: "]")) }
+    }
+
+    /// A whole record of cells with types (see `write(_:types:)`).
+    static func appendJSON(_ row: Row, types: ArraySlice<ValueType>, isFirst: Bool, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: Array((isFirst ? "[\n  [" : ",\n  [").utf8))
+        for (index, type) in zip(0..<row.count, types) {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            appendJSONValue(row.field(index), type: type, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// A cell as JSON: a number bare, NULL as `null`, text as a string.
+    static func appendJSONValue(_ field: ArraySlice<UInt8>, type: ValueType, to buffer: inout [UInt8]) {
+        switch type {
+        case .number: buffer.append(contentsOf: field)
+        case .null: buffer.append(contentsOf: Array("null".utf8))
+        case .text: JSONText.append(field, to: &buffer)
+        }
     }
 
     static func appendJSONString(_ string: String, opens: Bool = true, closes: Bool = true, to buffer: inout [UInt8]) {

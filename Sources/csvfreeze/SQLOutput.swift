@@ -53,8 +53,19 @@ enum SQLOutput {
             let database = try SQLDatabase(inputs: inputs)
             let answer = try database.prepare(query)
             writer.write(Row(cells: answer.columns))
-            while writer.isOpen, let rows = try answer.next(batch: 1024) {
-                for row in rows where !writer.write(row) { break }
+            if request.format == .json || request.format == .jsonl {
+                // Numbers bare and NULL as null: JSON tells them from text, as SQL does.
+                while writer.isOpen, let (rows, types) = try answer.nextTyped(batch: 1024) {
+                    var start = 0
+                    for row in rows {
+                        guard writer.write(row, types: types[start..<(start + row.count)]) else { break }
+                        start += row.count
+                    }
+                }
+            } else {
+                while writer.isOpen, let rows = try answer.next(batch: 1024) {
+                    for row in rows where !writer.write(row) { break }
+                }
             }
         } catch {
             writer.finish()

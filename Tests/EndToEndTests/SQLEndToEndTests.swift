@@ -30,6 +30,32 @@ struct SQLEndToEndTests {
         #expect(table.text == "city     price\n──────────────\nMombasa     20\nNairobi   10.5\nTokyo     7.25\n")
     }
 
+    @Test("JSON tells SQL's types apart: numbers bare, NULL as null, text (and what JSON has no number for) as strings")
+    func typedJSON() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sales.csv").path
+        try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
+        let query = "select id, price, price * 2 as twice, note, null as missing, 1e400 as huge, cast(city as blob) as raw "
+            + "from t where id in (1, 2, 3)"
+        let lines = try run([binary, "--sql", query, "--output", "jsonl", path])
+        #expect(lines.status == 0, "\(lines.stderr)")
+        #expect(lines.text == """
+            {"id":1,"price":10.5,"twice":21.0,"note":"ok","missing":null,"huge":"Inf","raw":"Nairobi"}
+            {"id":2,"price":null,"twice":null,"note":"late, again","missing":null,"huge":"Inf","raw":"Paris"}
+            {"id":3,"price":20,"twice":40,"note":"said \\"fine\\"","missing":null,"huge":"Inf","raw":"Mombasa"}
+
+            """)
+        for line in lines.text.split(separator: "\n") {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
+        }
+        let array = try run([binary, "--sql", "select id, price, note from t where id < 3", "--output", "json", path])
+        #expect(array.text == "[\n  [\"id\",\"price\",\"note\"],\n  [1,10.5,\"ok\"],\n  [2,null,\"late, again\"]\n]\n")
+        // CSV has no NULL: an empty cell, as the screen shows it.
+        let csv = try run([binary, "--sql", "select id, price, null as missing from t where id = 2", "--output", "csv", path])
+        #expect(csv.text == "id,price,missing\n2,,\n")
+    }
+
     @Test("a join of two files, one of them compressed, each named by its stem")
     func join() throws {
         let dir = try directory()
