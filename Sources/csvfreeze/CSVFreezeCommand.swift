@@ -276,6 +276,9 @@ struct CSVFreezeCommand: ParsableCommand {
             throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
         }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
+        if diff.other == "-" && (files.first ?? "-") == "-" {
+            throw ValidationError("standard input ('-') can be given once: FILE or OTHER (no FILE reads it too)")
+        }
     }
 
     /// The spool limit, from `--spool-limit`.

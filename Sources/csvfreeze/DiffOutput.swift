@@ -15,7 +15,6 @@ enum DiffOutput {
     static func run(_ options: DiffOptions, oldPath: String?, _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let paths = [oldPath, options.other]
-        if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
         let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
         for path in paths {

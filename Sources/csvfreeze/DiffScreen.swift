@@ -16,7 +16,6 @@ enum DiffScreen {
     static func run(_ diffOptions: DiffOptions, oldPath: String?, reading: InputSettings, options given: ViewerOptions, mouse: Bool,
                     theme: Theme, escapeDelay: Int?) -> Int32 {
         let paths = [oldPath, diffOptions.other]
-        if paths.allSatisfy({ $0 == nil || $0 == "-" }) { fail("standard input ('-') can be given once", status: 2) }
         let wake = WakePipe(failureStatus: 2)
         let news = wake.news
         // Both inputs open before the terminal is taken, so a bad path leaves it alone.
