@@ -718,7 +718,7 @@ package final class Exporter {
         guard let columns = plan.columns else { return .success(row) }
         if row.continuesInNext || row.continuesPrevious || projection.isGathering {
             guard projection.gather(row, columns: columns) else {
-                return .failure(.unreadable("\(plan.name): record \(record + 1) has chosen cells over \(Projection.limit >> 20) MiB in all; "
+                return .failure(.unreadable("\(plan.name): \(RecordPlace.name(record, headerRows: plan.headerRows)) has chosen cells over \(Projection.limit >> 20) MiB in all; "
                                             + "write it without --columns (or hidden columns)"))
             }
             return .success(row.continuesInNext ? nil : projection.take(columns))
@@ -896,7 +896,7 @@ package final class Exporter {
             work.outputs[1].bytes.withUnsafeBytes { second in
                 for index in refs.indices where !isStopped {
                     guard let span = spans[index] else {
-                        outcome.failure = "\(plan.name): record \(refs[index].record + 1) could not be read again"
+                        outcome.failure = "\(plan.name): \(RecordPlace.name(refs[index].record, headerRows: plan.headerRows)) could not be read again"
                         return
                     }
                     total += span.length

@@ -17,7 +17,7 @@ final class LookupIndex: Sendable {
     /// Reads column `column` of every record of `input` in `records`.
     init(input: SQLInput, column: Int, records: Range<Int>, settings: SQLSettings, control: QueryControl) throws(SQLError) {
         guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
-        var columnRequest = ScanRequest(columns: [column], records: records)
+        var columnRequest = ScanRequest(columns: [column], records: records, headerRows: input.headerRows)
         columnRequest.pieceBytes = settings.pieceBytes
         let request = columnRequest
         let source = PieceSource(readers: input.readers, records: records, limit: request.pieceBytes, control: control)

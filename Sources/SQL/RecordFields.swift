@@ -125,7 +125,7 @@ final class RecordFields {
     private func deliver<Sink: RowSink>(_ row: Row, record: Int, into sink: inout Sink) {
         guard request.records.contains(record) else { return }
         for column in request.columns where row.isClipped(column) {
-            failure = .input("record \(record + 1), column \(column + 1): a cell longer than \(RecordFields.longestRawRecord >> 20) MiB, more than SQL reads")
+            failure = .input("\(RecordPlace.name(record, headerRows: request.headerRows)), column \(column + 1): a cell longer than \(RecordFields.longestRawRecord >> 20) MiB, more than SQL reads")
             return
         }
         row.bytes.withUnsafeBytes { bytes in

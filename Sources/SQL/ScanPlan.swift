@@ -112,6 +112,8 @@ struct ScanRequest {
     var columns: [Int]
     /// Records (numbered in the input, header included) the scan may keep.
     var records: Range<Int>
+    /// The input's header rows (messages name records as the screen numbers them).
+    var headerRows: Int
     var check = RowCheck()
     /// Slots whose equal values come together, when the rows are grouped, and whether
     /// each sorts descending (the groups come in that order).

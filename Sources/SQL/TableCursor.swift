@@ -47,7 +47,8 @@ final class TableCursor {
         batch = nil
         guard let plan = ScanPlan(text: planText) else { throw .engine("unknown scan plan '\(planText)'") }
         let input = table.input
-        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count }, records: input.headerRows..<Int.max)
+        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count }, records: input.headerRows..<Int.max,
+                                  headerRows: input.headerRows)
         request.pieceBytes = table.settings.pieceBytes
         for column in 0..<input.columns.count { slots[column] = -1 }
         for (slot, column) in request.columns.enumerated() { slots[column] = Int32(slot) }

@@ -34,7 +34,7 @@ extension TableView {
             for index in batch {
                 guard let row = row(index) else { return "row \(index + 1) of the view could not be read again" }
                 if row.isClipped(column) {
-                    return "record \(record(ofRow: index) + 1) has a cell longer than what is kept in memory: "
+                    return "\(RecordPlace.name(record(ofRow: index), headerRows: headerRows)) has a cell longer than what is kept in memory: "
                         + "--echo column without a filter or a sort prints it whole"
                 }
                 if !body(row.field(column)) { return nil }

@@ -106,9 +106,9 @@ enum DiffOutput {
     static func cells(of row: DiffRow, columns: DiffColumns, old: DiffInput, new: DiffInput) -> Row {
         for (input, record, cells) in [(old, row.old, row.oldRow), (new, row.new, row.newRow)] {
             guard let ref = record else { continue }
-            guard let cells else { fail("\(input.name): record \(ref.record + 1) could not be read again", status: 2) }
+            guard let cells else { fail("\(input.name): \(RecordPlace.name(ref.record, headerRows: input.headerRows)) could not be read again", status: 2) }
             if cells.isCut {
-                fail("\(input.name): record \(ref.record + 1) has a cell longer than 1 MiB or more than \(RecordParser.Limits.fieldLimit) fields, more than --diff writes", status: 2)
+                fail("\(input.name): \(RecordPlace.name(ref.record, headerRows: input.headerRows)) has a cell longer than 1 MiB or more than \(RecordParser.Limits.fieldLimit) fields, more than --diff writes", status: 2)
             }
         }
         return DiffText.row(kind: row.kind, fillsAddedColumns: row.hasNewColumnValues, old: row.oldRow, new: row.newRow,

@@ -64,14 +64,14 @@ enum InsightOutput {
             } catch {
                 fail("--frequency '\(reference)': " + QueryOptions.explain(error, text: reference, names: header, columnCount: columns), status: 2)
             }
-            if column >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
+            if column >= RecordParser.Limits.fieldLimit { failTooWide(store, headerRows: request.headerRows, status: 1) }
             let count = FrequencyCount(input: input, column: column, headerRows: request.headerRows, records: records)
             count.wait()
             guard case .finished(let table) = count.status else { return 1 }
             writeFrequency(table, format: request.format, to: writer, column: column, reader: store.recordReader())
         } else {
             let summarised = chosen ?? Array(0..<columns)
-            if (summarised.max() ?? 0) >= RecordParser.Limits.fieldLimit { failTooWide(store, status: 1) }
+            if (summarised.max() ?? 0) >= RecordParser.Limits.fieldLimit { failTooWide(store, headerRows: request.headerRows, status: 1) }
             let scan = SummaryScan(input: input, names: names, headerRows: request.headerRows, records: records,
                                    columns: summarised)
             scan.wait()
@@ -89,8 +89,8 @@ enum InsightOutput {
     }
 
     /// A column past the most fields a record is read with: one line, and out.
-    static func failTooWide(_ store: CellStore, status: Int32) -> Never {
-        let record = store.progress.tooWideRecord.map { "record \($0 + 1)" } ?? "a record"
+    static func failTooWide(_ store: CellStore, headerRows: Int, status: Int32) -> Never {
+        let record = store.progress.tooWideRecord.map { RecordPlace.name($0, headerRows: headerRows) } ?? "a record"
         fail("\(store.name): \(record) has more than \(RecordParser.Limits.fieldLimit) fields, the most --frequency and "
              + "--summary read (--output writes every field)", status: status)
     }

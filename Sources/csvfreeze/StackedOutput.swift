@@ -172,17 +172,17 @@ enum StackedOutput {
         /// Writes one record of part `part`; false once the output is closed.
         func emit(_ row: Row?, record: Int, of part: Part) -> Bool {
             let name = part.input.name
-            guard let row else { halt("\(name): record \(record + 1) could not be read again", status: 1) }
+            guard let row else { halt("\(name): \(RecordPlace.name(record, headerRows: part.headerRows)) could not be read again", status: 1) }
             if row.omittedCells > 0 {
-                halt("\(name): record \(record + 1) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
+                halt("\(name): \(RecordPlace.name(record, headerRows: part.headerRows)) has more than \(RecordParser.Limits.fieldLimit) fields, the most a record read "
                      + "again may have; several inputs cannot be written as one with it", status: 1)
             }
-            if row.isCut { halt("\(name): record \(record + 1) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
+            if row.isCut { halt("\(name): \(RecordPlace.name(record, headerRows: part.headerRows)) has a cell longer than the parser keeps; several inputs cannot be written as one with it", status: 1) }
             if !columns.isPositional {
                 // A record may be shorter than its header (its missing cells are empty).
                 let named = columns.headerCounts[part.index]
                 if named < row.count, (named..<row.count).contains(where: { !row.field($0).isEmpty }) {
-                    halt("\(name): record \(record + 1) has more cells than its header names, and the inputs' headers differ: "
+                    halt("\(name): \(RecordPlace.name(record, headerRows: part.headerRows)) has more cells than its header names, and the inputs' headers differ: "
                          + "its columns past the header have no name to be placed by (give the header names, or --no-header)", status: 1)
                 }
             }

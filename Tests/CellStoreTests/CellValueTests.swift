@@ -61,3 +61,16 @@ import Testing
         }
     }
 }
+
+@Suite("Records named in messages")
+struct RecordPlaceTests {
+    @Test("a data row by the number the margin shows, a header record as the header")
+    func names() {
+        #expect(RecordPlace.name(0, headerRows: 1) == "the header")
+        #expect(RecordPlace.name(1, headerRows: 1) == "row 1")
+        #expect(RecordPlace.name(6, headerRows: 1) == "row 6")
+        #expect(RecordPlace.name(0, headerRows: 0) == "row 1")
+        #expect(RecordPlace.name(1, headerRows: 3) == "header row 2")
+        #expect(RecordPlace.name(3, headerRows: 3) == "row 1")
+    }
+}

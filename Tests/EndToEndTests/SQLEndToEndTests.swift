@@ -127,7 +127,7 @@ struct SQLEndToEndTests {
         try Data(("a,b\n1," + String(repeating: "x", count: 2 << 20) + "\n2,y\n").utf8).write(to: URL(fileURLWithPath: path))
         let result = try run([binary, "--sql", "select length(b) from t", "--output", "csv", path])
         #expect(result.status == 1)
-        #expect(result.stderr == "csvfreeze: t: record 2, column 2: a cell longer than 1 MiB, more than SQL reads\n")
+        #expect(result.stderr == "csvfreeze: t: row 1, column 2: a cell longer than 1 MiB, more than SQL reads\n")
         let other = try run([binary, "--sql", "select a from t", "--output", "csv", path])
         #expect(other.status == 0)
         #expect(other.text == "a\n1\n2\n")

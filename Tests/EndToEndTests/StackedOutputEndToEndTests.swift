@@ -182,7 +182,7 @@ struct StackedOutputEndToEndTests {
         #expect(both.status == 64)
         let past = try run([binary, "--output", "csv", a.path, b.path])
         #expect(past.status == 1)
-        #expect(past.stderr.hasPrefix("csvfreeze: \(b.path): record 2 has more cells than its header names"))
+        #expect(past.stderr.hasPrefix("csvfreeze: \(b.path): row 1 has more cells than its header names"))
         #expect(past.stderr.split(separator: "\n").count == 1)
         // The records before the bad one are written: the output ends as far as it came.
         #expect(past.text == "file,x,y,z\n\(a.path),1,2,\n", "\(past.text)")
@@ -249,7 +249,7 @@ struct StackedOutputEndToEndTests {
         for format in ["csv", "json", "jsonl", "table"] {
             let stopped = try run([binary, "--output", format, header, shortThenLong])
             #expect(stopped.status == 1, "\(format): \(stopped.stderr)")
-            #expect(stopped.stderr.hasPrefix("csvfreeze: \(shortThenLong): record 3 has more cells than its header names"), "\(format)")
+            #expect(stopped.stderr.hasPrefix("csvfreeze: \(shortThenLong): row 2 has more cells than its header names"), "\(format)")
             #expect(stopped.stderr.split(separator: "\n").count == 1, "\(format): \(stopped.stderr)")
             #expect(stopped.text.contains("\(shortThenLong)"), "\(format): the record before the bad one is written")
             if format == "csv" { #expect(stopped.text == "file,x,y,a,b\n\(shortThenLong),,,d,\n", "\(stopped.text)") }
@@ -258,13 +258,13 @@ struct StackedOutputEndToEndTests {
         }
         // A pipe without --output, and a directory holding the files, take the same path.
         let piped = try run([binary, header, shortThenLong])
-        #expect(piped.status == 1 && piped.stderr.contains("record 3 has more cells than its header names"))
+        #expect(piped.status == 1 && piped.stderr.contains("row 2 has more cells than its header names"))
         let folder = directory.appendingPathComponent("both")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("x,y\n".utf8).write(to: folder.appendingPathComponent("h.csv"))
         try Data("a,b\nd\nf,g,h\n".utf8).write(to: folder.appendingPathComponent("m.csv"))
         let inFolder = try run([binary, "--output", "csv", folder.path])
-        #expect(inFolder.status == 1 && inFolder.stderr.contains("m.csv: record 3 has more cells than its header names"))
+        #expect(inFolder.status == 1 && inFolder.stderr.contains("m.csv: row 2 has more cells than its header names"))
         // Short records, an empty one and empty cells past the header are written in the union.
         let csv = try run([binary, "--output", "csv", header, short])
         #expect(csv.text == "file,x,y,a,b\n\(short),,,d,\n\(short),,,,\n\(short),,,,e\n", "\(csv.text)")
@@ -318,8 +318,9 @@ struct StackedOutputEndToEndTests {
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(context)")
                 #expect(result.stderr.contains("has more cells than its header names"), "\(context)")
                 if !sorted {
-                    let record = 2 + (bad.rows.firstIndex { $0.count > bad.header.count && $0[bad.header.count...].contains { !$0.isEmpty } } ?? 0)
-                    #expect(result.stderr.hasPrefix("csvfreeze: \(bad.path): record \(record) "), "\(context)")
+                    // Named as the screen numbers it: data rows from 1.
+                    let row = 1 + (bad.rows.firstIndex { $0.count > bad.header.count && $0[bad.header.count...].contains { !$0.isEmpty } } ?? 0)
+                    #expect(result.stderr.hasPrefix("csvfreeze: \(bad.path): row \(row) "), "\(context)")
                 }
                 continue
             }

@@ -45,7 +45,7 @@ struct WriteFailureTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try run([Paths.binary, "--output", "csv", "--columns", "note", path])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("record 100002 has chosen cells over 64 MiB"), "\(result.stderr)")
+        #expect(result.stderr.contains("row 100001 has chosen cells over 64 MiB"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         let lines = result.text.split(separator: "\n")
         #expect(lines.count == 100_001 && lines.first == "note" && lines.last == "n99999", "\(lines.count) \(lines.last ?? "")")
