@@ -23,14 +23,11 @@ package final class QueryRows: RowSource {
     /// How much of an answer is kept in memory.
     package struct Limits: Sendable {
         /// Rows kept at most.
-        package var rows: Int
+        package var rows = 1_000_000
         /// Bytes of rows kept at most (cells and their bookkeeping, as `Row.memoryCost`).
-        package var bytes: Int
+        package var bytes = 256 << 20
 
-        package init(rows: Int = 1_000_000, bytes: Int = 256 << 20) {
-            self.rows = rows
-            self.bytes = bytes
-        }
+        package init() {}
     }
 
     /// Where the answer is.

@@ -75,10 +75,14 @@ struct QueryRowsTests {
 
     @Test("past the limit the statement stops and says so; memory holds the first rows only")
     func limit() {
-        let rows = answer("select id from t", limits: QueryRows.Limits(rows: 1000))
+        var fewRows = QueryRows.Limits()
+        fewRows.rows = 1000
+        let rows = answer("select id from t", limits: fewRows)
         #expect(rows.phase == .cut)
         #expect(cells(rows) == (1...1000).map { [String($0)] })
-        let small = answer("select note from t", limits: QueryRows.Limits(bytes: 10_000))
+        var fewBytes = QueryRows.Limits()
+        fewBytes.bytes = 10_000
+        let small = answer("select note from t", limits: fewBytes)
         #expect(small.phase == .cut && small.answerRowCount < 200 && small.answerRowCount > 50)
     }
 
