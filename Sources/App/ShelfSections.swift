@@ -57,6 +57,21 @@ final class ShelfSections: StackSections {
         }
     }
 
+    func searchInput(_ index: Int) -> @Sendable () -> (reader: RecordReader, progress: LoadProgress)? {
+        if let store = shelf.openStore(index) {
+            guard let reader = store.recordReader() else { return { nil } }
+            let progress = store.progress
+            return { (reader, progress) }
+        }
+        // Opened on the search's thread, indexed there, and let go once searched.
+        let input = shelf.inputs[index], open = shelf.countOpener
+        return {
+            guard let store = try? open(input) else { return nil }
+            store.indexOnCallingThread()
+            return store.recordReader().map { ($0, store.progress) }
+        }
+    }
+
     private static func read(_ range: Range<Int>, from reader: RecordReader) -> [Row] {
         var rows: [Row] = []
         guard !range.isEmpty else { return rows }

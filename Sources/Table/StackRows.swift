@@ -19,6 +19,10 @@ package protocol StackSections: AnyObject {
     /// Reads records of table `index` from any thread (for a pass over the stack: a
     /// search); a range past what the table holds gives fewer rows.
     func reader(_ index: Int) -> @Sendable (Range<Int>) -> [Row]
+    /// Table `index`'s input for a search on another thread, as a table's own search
+    /// reads it (its raw bytes and index): an open table's as it is now, a table no one
+    /// holds opened and indexed on the thread that calls it; nil when it cannot be read.
+    func searchInput(_ index: Int) -> @Sendable () -> (reader: RecordReader, progress: LoadProgress)?
     /// Wakes the event loop (from any thread).
     var wake: @Sendable () -> Void { get }
 }
@@ -171,6 +175,16 @@ package final class StackRows: RowSource {
             for (record, row) in source.rows(local) { result[base + record] = row }
         }
         return result
+    }
+
+    /// The stack as it is now, as a search on another thread reads it: each table's place
+    /// (its first record and its records) with its input, opened by the searching thread.
+    package func searchParts() -> [(start: Int, count: Int, input: @Sendable () -> (reader: RecordReader, progress: LoadProgress)?,
+                                    rows: @Sendable (Range<Int>) -> [Row])] {
+        let bounds = starts + (growing == nil ? [] : [starts[starts.count - 1] + growingCount])
+        return (0..<(bounds.count - 1)).map { section in
+            (bounds[section], bounds[section + 1] - bounds[section], sections.searchInput(section), sections.reader(section))
+        }
     }
 
     /// The stack as it is now, read table by table through each table's own reader.
