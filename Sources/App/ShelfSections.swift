@@ -57,17 +57,18 @@ final class ShelfSections: StackSections {
         }
     }
 
-    func searchInput(_ index: Int) -> @Sendable () -> (reader: RecordReader, progress: LoadProgress)? {
+    func searchInput(_ index: Int) -> StackSearchInput {
         if let store = shelf.openStore(index) {
-            guard let reader = store.recordReader() else { return { nil } }
+            guard let reader = store.recordReader() else { return { _ in nil } }
             let progress = store.progress
-            return { (reader, progress) }
+            return { _ in (reader, progress) }
         }
-        // Opened on the search's thread, indexed there, and let go once searched.
+        // Opened on the search's thread, indexed there (stopped if the search is), and let
+        // go once searched.
         let input = shelf.inputs[index], open = shelf.countOpener
-        return {
+        return { running in
             guard let store = try? open(input) else { return nil }
-            store.indexOnCallingThread()
+            running({ store.indexOnCallingThread() }, store.stopIndexing)
             return store.recordReader().map { ($0, store.progress) }
         }
     }

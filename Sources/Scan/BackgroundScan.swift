@@ -140,6 +140,8 @@ package final class ScanControl: Sendable {
     package let total: Int64
     private let wake: @Sendable () -> Void
     private let step: Int64
+    /// What stops work under way that does not look at `isCancelled` (see `running`).
+    private let stops = Mutex<(isCancelled: Bool, actions: [Int: @Sendable () -> Void], next: Int)>((false, [:], 0))
     /// The pass this is a part of, and what this part's whole `total` counts there.
     private let owner: (control: ScanControl, worth: Int64)?
 
@@ -169,11 +171,34 @@ package final class ScanControl: Sendable {
     package func cancel() {
         if let owner { return owner.control.cancel() }
         cancelled.store(true, ordering: .relaxed)
+        for stop in stops.withLock({ state -> [@Sendable () -> Void] in
+            state.isCancelled = true
+            return Array(state.actions.values)
+        }) { stop() }
         let waiting = waits.withLock { state -> [ChangeSignal] in
             state.isCancelled = true
             return state.signals
         }
         for signal in waiting { signal.notify() }
+    }
+
+    /// Runs `work`, which cannot look at `isCancelled` (indexing a table), with `stop`
+    /// called if the pass is cancelled meanwhile; false, and `work` not run, when it was
+    /// cancelled before.
+    @discardableResult
+    package func running(_ work: () -> Void, stoppedBy stop: @escaping @Sendable () -> Void) -> Bool {
+        if let owner { return owner.control.running(work, stoppedBy: stop) }
+        // Registered under the lock `cancel()` takes: either it sees `stop`, or this sees it was cancelled.
+        let key = stops.withLock { state -> Int? in
+            guard !state.isCancelled else { return nil }
+            state.next += 1
+            state.actions[state.next] = stop
+            return state.next
+        }
+        guard let key else { return false }
+        work()
+        stops.withLock { _ = $0.actions.removeValue(forKey: key) }
+        return true
     }
 
     /// Waits until `signal` publishes a change after `version` (read before looking at

@@ -21,11 +21,17 @@ package protocol StackSections: AnyObject {
     func reader(_ index: Int) -> @Sendable (Range<Int>) -> [Row]
     /// Table `index`'s input for a search on another thread, as a table's own search
     /// reads it (its raw bytes and index): an open table's as it is now, a table no one
-    /// holds opened and indexed on the thread that calls it; nil when it cannot be read.
-    func searchInput(_ index: Int) -> @Sendable () -> (reader: RecordReader, progress: LoadProgress)?
+    /// holds opened and indexed on the thread that calls it, its indexing run through
+    /// `running` (which stops it when the search is cancelled); nil when it cannot be read.
+    func searchInput(_ index: Int) -> StackSearchInput
     /// Wakes the event loop (from any thread).
     var wake: @Sendable () -> Void { get }
 }
+
+/// A stacked table's input as a search reads it (see `StackSections.searchInput`): given
+/// a way to run work that stops when the search does (the work, what stops it).
+package typealias StackSearchInput =
+    @Sendable (_ running: (_ work: () -> Void, _ stop: @escaping @Sendable () -> Void) -> Void) -> (reader: RecordReader, progress: LoadProgress)?
 
 /// Several tables in one vertical scroll, one after another: a row source over the
 /// tables' row sources, not a copy of their rows.
@@ -179,7 +185,7 @@ package final class StackRows: RowSource {
 
     /// The stack as it is now, as a search on another thread reads it: each table's place
     /// (its first record and its records) with its input, opened by the searching thread.
-    package func searchParts() -> [(start: Int, count: Int, input: @Sendable () -> (reader: RecordReader, progress: LoadProgress)?,
+    package func searchParts() -> [(start: Int, count: Int, input: StackSearchInput,
                                     rows: @Sendable (Range<Int>) -> [Row])] {
         let bounds = starts + (growing == nil ? [] : [starts[starts.count - 1] + growingCount])
         return (0..<(bounds.count - 1)).map { section in

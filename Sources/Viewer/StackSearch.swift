@@ -16,8 +16,9 @@ struct StackSearch: RecordFinder {
         /// The stack's record of the table's first, and its records in the stack.
         var start: Int
         var count: Int
-        /// The table's search, made on the calling thread; nil when it cannot be read.
-        var make: @Sendable () -> CellSearch?
+        /// The table's search, made on the calling thread (its work stopped when `control`
+        /// is cancelled); nil when it cannot be read.
+        var make: @Sendable (_ control: ScanControl) -> CellSearch?
     }
 
     let parts: [Part]
@@ -32,8 +33,8 @@ struct StackSearch: RecordFinder {
     init(stack: StackRows, pattern: CompiledPattern, column: Int?) {
         parts = stack.searchParts().map { part in
             let count = part.count, rows = part.rows, input = part.input
-            return Part(start: part.start, count: part.count) {
-                guard let (reader, progress) = input() else {
+            return Part(start: part.start, count: part.count) { control in
+                guard let (reader, progress) = input({ work, stop in control.running(work, stoppedBy: stop) }) else {
                     // No index to search: its rows, cell by cell, as its own reader reads them.
                     let snapshot = RowSnapshot(count: count, columnCount: 0) { range in rows(range) }
                     return CellSearch(rows: snapshot, pattern: pattern, column: column)
@@ -51,10 +52,11 @@ struct StackSearch: RecordFinder {
             guard !wanted.isEmpty else { continue }
             if control.isCancelled { return nil }
             let worth = Int64(Double(Self.units) * Double(wanted.count) / Double(max(1, recordCount)))
-            guard let search = last.search(for: index, making: part.make) else {
+            guard let search = last.search(for: index, making: { part.make(control) }) else {
                 control.advance(by: worth)   // a table that cannot be read any more is passed over
                 continue
             }
+            if control.isCancelled { return nil }
             let start = part.start
             let local = (wanted.lowerBound - start)..<(wanted.upperBound - start)
             let bytes = search.progressTotal(of: local)
