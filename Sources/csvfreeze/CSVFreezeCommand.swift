@@ -54,10 +54,12 @@ struct CSVFreezeCommand: ParsableCommand {
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
-        nothing is drawn and the table is written as text; several inputs are written as one \
-        table, as csvstack does: one header (the union of their columns by name when the \
-        headers differ), a first column naming each record's input (--source-column, \
-        --no-source-column), and --filter, --sort and --columns across all of them.
+        nothing is drawn and the table is written as text; several inputs (or a directory, \
+        however many of them can be read) are written as one table, as csvstack does: one \
+        header (the union of their columns by name when the headers differ), a first column \
+        naming each record's input (--source-column, --no-source-column; a column written \
+        with its name stops csvfreeze, exit 2), and --filter, --sort and --columns across \
+        all of them.
 
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
@@ -235,13 +237,13 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Flag(help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
+    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0).")
     var skipBad = false
 
     @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
     var stack = false
 
-    @Option(help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
+    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another.",
                                valueName: "name"))
     var sourceColumn: String?
 
@@ -275,6 +277,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
             throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
         }
+        if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
         if diff.other == "-" && (files.first ?? "-") == "-" {
             throw ValidationError("standard input ('-') can be given once: FILE or OTHER (no FILE reads it too)")
@@ -403,14 +406,20 @@ struct CSVFreezeCommand: ParsableCommand {
         let leftOut = gathered.problemLine.map { "left out " + $0 }
         let inputs = gathered.inputs
         let path = inputs.first?.path
+        // What was asked decides, not how many inputs turn out readable.
+        if insight.isRequested && gathered.asksForSeveral {
+            fail("--frequency and --summary read one input, not several or a directory (--sql can count over several)", status: 2)
+        }
+        let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
+        // Without a status line, what --skip-bad left out is said on stderr, each input named.
+        if writes, let line = gathered.leftOutLine { say(line) }
         if insight.isRequested {
-            if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
             let status = InsightOutput.run(insight, path: path, request, query: query)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if output != nil || (isatty(1) == 0 && echo == nil) {
-            if inputs.count > 1 {
+        if writes {
+            if gathered.asksForSeveral {
                 let settings = StackedOutput.Settings(request: request, query: query,
                                                       sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
                 let status = StackedOutput.write(inputs: inputs, settings: settings)
