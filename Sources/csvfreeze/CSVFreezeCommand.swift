@@ -136,13 +136,17 @@ struct CSVFreezeCommand: ParsableCommand {
           Ctrl-S and Y still write the one table.
 
         EXIT STATUS:
-          0 success; 1 the input cannot be read (stdin is a terminal or closed,
+          0 success (--skip-bad writing a table: what it left out named on
+          stderr); 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
-          is too wide), or is empty for --frequency or --summary; 2 the screen
-          cannot be drawn, no such --frequency column, or --frequency or
-          --summary over several files; 64 bad options; 65 a query SQLite
-          refuses (--sql); 128+N after signal N; 130 with --echo, quit without
-          choosing.
+          is too wide), or is empty (not even a header) for --frequency or
+          --summary; 2 the screen cannot be drawn, no such column for
+          --frequency, --columns, --sort, --filter-column or
+          --filter-out-column, a bad pattern, --frequency or --summary over
+          several inputs, a column named as --source-column; 64 bad options
+          (--echo with --output, --frequency or --summary too); 65 a query
+          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
+          without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column); 64 bad options.
         """,
@@ -276,6 +280,9 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
             throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
+        }
+        if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+            throw ValidationError("--echo prints what is chosen on the screen; \(writer) writes without one: give one of them")
         }
         if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
