@@ -261,7 +261,7 @@ public final class Viewer {
         }
         // A prompt for what the stacked view does not do is not opened, but said so.
         if stack != nil, mode == .grid, input.prompt == nil, case .command(let command) = KeyMap.match([key]),
-           [.filterPrompt, .filterColumnPrompt, .saveView].contains(command) {
+           [.filterPrompt, .filterColumnPrompt, .saveView, .sqlPrompt].contains(command) {
             handle(command)
             return true
         }

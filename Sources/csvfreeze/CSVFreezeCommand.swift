@@ -148,7 +148,8 @@ struct CSVFreezeCommand: ParsableCommand {
           SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
           without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
-          input cannot be read, no such --key column); 64 bad options.
+          input cannot be read, no such --key column, output that cannot be
+          written); 64 bad options.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")

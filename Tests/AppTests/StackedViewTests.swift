@@ -194,10 +194,10 @@ struct StackedViewTests {
         #expect(!subject.isStacked && subject.current == 0 && subject.sheets.count == 1)
     }
 
-    @Test("what a stack does not do is said: filters, sorts, counts, saving, reading again")
+    @Test("what a stack does not do is said at once: filters, sorts, counts, SQL, saving, reading again")
     func refused() {
         let (subject, screen, _) = Self.stacked()
-        let keys: [Key] = ["&", "|", "[", "]", "#", "I", "R", "o", "@"].map { .character($0) } + [.control("s")]
+        let keys: [Key] = ["&", "|", "[", "]", "#", "I", "R", "o", "@", "Q"].map { .character($0) } + [.control("s")]
         for key in keys {
             screen.script = [[.key(key)], []]
             subject.step()
@@ -206,6 +206,12 @@ struct StackedViewTests {
             Self.type(subject, screen, "")
         }
         #expect(subject.table.dataRowCount == 15 && subject.sheets.count == 1)
+        // No prompt opened: what is typed next moves, and the message says how to ask SQL.
+        screen.script = [[.key(.character("Q"))], []]
+        subject.step()
+        subject.step()
+        #expect(!Self.status(screen).hasPrefix("SQL"), "no prompt is open")
+        #expect(subject.top.message == "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file")
     }
 
     @Test("one table: S says there is only one")
