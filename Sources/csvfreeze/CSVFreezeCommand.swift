@@ -416,7 +416,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let path = inputs.first?.path
         // What was asked decides, not how many inputs turn out readable.
         if insight.isRequested && gathered.asksForSeveral {
-            fail("--frequency and --summary read one input, not several or a directory (--sql can count over several)", status: 2)
+            fail("--frequency and --summary read one input (--sql can count over several)", status: 2)
         }
         let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
         // Without a status line, what --skip-bad left out is said on stderr, each input named.
