@@ -129,7 +129,8 @@ struct CSVFreezeCommand: ParsableCommand {
           old→new; added rows bold, removed dim, changed cells reversed and
           underlined (colours too, but for mono). ) and ( go from change to
           change; the status line counts them (+ while comparing); filters,
-          search, sort and sheets work on it (| . on @@: the rows that differ).
+          search, sort (a changed cell by its new value) and sheets work on it
+          (| . on @@: the rows that differ).
           D shows it side by side, old values left and new right, rows aligned
           and scrolled together, @@ and the key pinned on each side (when the
           terminal is wide enough; else D says how wide it needs to be);
