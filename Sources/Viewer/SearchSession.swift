@@ -52,16 +52,20 @@ extension SearchSession {
     }
 
     /// Starts looking for the next (or previous) match in the background, from data record
-    /// `row` (less the header rows) and input column `column`: in a file's raw bytes, or
-    /// any other source's rows, cell by cell; `shows` passes over records a filter leaves
-    /// out. False when there is nothing to search yet.
+    /// `row` (less the header rows) and input column `column`: in a file's raw bytes, in
+    /// each stacked table's own in turn, or any other source's rows, cell by cell; `shows`
+    /// passes over records a filter leaves out. False when there is nothing to search yet.
     mutating func run(forward: Bool, over table: TableView, row: Int, column: Int, viewRow: Int,
                       shows: (@Sendable (Int) -> Bool)?) -> Bool {
         startRow = viewRow
         guard let pattern, let compiled = matcher?.pattern else { return false }
         let source = table.source
-        let cellSearch: CellSearch, total: Int64
-        if let file = table.file {
+        let cellSearch: any RecordFinder, total: Int64
+        if let stack = source as? StackRows {
+            // Each table's own input, searched as one table is.
+            cellSearch = StackSearch(stack: stack, pattern: compiled, column: pattern.column)
+            total = StackSearch.units
+        } else if let file = table.file {
             guard let input = ScanInput(store: file) else { return false }
             cellSearch = CellSearch(input: input, pattern: compiled, column: pattern.column)
             total = input.byteCount
