@@ -57,6 +57,22 @@ final class ShelfSections: StackSections {
         }
     }
 
+    func searchInput(_ index: Int) -> StackSearchInput {
+        if let store = shelf.openStore(index) {
+            guard let reader = store.recordReader() else { return { _ in nil } }
+            let progress = store.progress
+            return { _ in (reader, progress) }
+        }
+        // Opened on the search's thread, indexed there (stopped if the search is), and let
+        // go once searched.
+        let input = shelf.inputs[index], open = shelf.countOpener
+        return { running in
+            guard let store = try? open(input) else { return nil }
+            running({ store.indexOnCallingThread() }, store.stopIndexing)
+            return store.recordReader().map { ($0, store.progress) }
+        }
+    }
+
     private static func read(_ range: Range<Int>, from reader: RecordReader) -> [Row] {
         var rows: [Row] = []
         guard !range.isEmpty else { return rows }

@@ -30,6 +30,10 @@ package struct TableInputs: Sendable {
     package var skipped: [(name: String, reason: SkipReason)] = []
     /// Inputs that cannot be read: the message names each.
     package var problems: [String] = []
+    /// True when the arguments ask for several inputs (more than one, or a directory),
+    /// however many of them turn out readable: writing them makes one table with a
+    /// column naming each record's input, whose shape must not hang on what was found.
+    package var asksForSeveral = false
 
     /// Why an entry of a directory is not shown.
     package enum SkipReason: String, Sendable {
@@ -57,6 +61,7 @@ package struct TableInputs: Sendable {
     /// and closed again: nothing stays open.
     package static func gather(_ arguments: [String]) -> TableInputs {
         var result = TableInputs()
+        result.asksForSeveral = arguments.count > 1
         for argument in arguments.isEmpty ? ["-"] : arguments {
             if argument == "-" {
                 if result.inputs.contains(where: \.isStandardInput) {
@@ -68,6 +73,7 @@ package struct TableInputs: Sendable {
             }
             var info = stat()
             if stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                result.asksForSeveral = true
                 result.addDirectory(argument)
                 continue
             }
@@ -147,6 +153,15 @@ package struct TableInputs: Sendable {
         guard let first = problems.first else { return nil }
         let more = problems.count - 1
         return more == 0 ? first : first + " (and \(more) more input\(more == 1 ? "" : "s") that cannot be read)"
+    }
+
+    /// Every input that cannot be read, for one line on stderr where no status line
+    /// shows `problemLine` (`--skip-bad` writing a table): `left out 2 inputs that cannot
+    /// be read: a.csv: no such file; b.csv: permission denied`.
+    package var leftOutLine: String? {
+        guard !problems.isEmpty else { return nil }
+        let count = problems.count
+        return "left out \(count) input\(count == 1 ? "" : "s") that cannot be read: " + problems.joined(separator: "; ")
     }
 
     /// What was left out, for the status line: `skipped in data/: notes.md (not delimited

@@ -46,17 +46,23 @@ public final class CellStore {
     /// shown as far as it was read (see DECISIONS.md).
     var parseBudget: Int64 = 32 << 20
 
+    /// The file read, as it was when opened (see `OpenInputs`); nil for bytes in memory.
+    private let inputIdentity: FileIdentity?
+
     /// The store owns its loader's thread: it stops, and is waited for, when the store goes.
     deinit {
         // Decompression stops first: the loader may be waiting for its next chunk.
         loader.stopUnpacking()
         loader.stopAndJoin()
+        if let inputIdentity { OpenInputs.remove(inputIdentity) }
     }
 
-    init(name: String, loader: Loader, cacheCapacity: Int) {
+    init(name: String, loader: Loader, cacheCapacity: Int, inputIdentity: FileIdentity? = nil) {
         self.name = name
         self.loader = loader
         self.cache = RecentCache<Block>(capacity: cacheCapacity, budget: 48 << 20, eviction: .oldest)
+        self.inputIdentity = inputIdentity
+        if let inputIdentity { OpenInputs.add(inputIdentity) }
     }
 
     /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
@@ -73,12 +79,18 @@ public final class CellStore {
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit)
+        // The file itself, compressed or not (standard input too, when it is a file).
+        let identity: FileIdentity?
+        switch opened {
+        case .file(let file, _), .stream(let file, _): identity = FileIdentity(file)
+        case .memory, .packed: identity = nil
+        }
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
         let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom, encoding: encoding)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
                             followedPath: path == "-" ? nil : path, encoding: encoding, onChange: onChange)
-        let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity)
+        let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: identity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
             // let rows be parsed from offset zero straight away.

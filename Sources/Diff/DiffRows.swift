@@ -299,10 +299,22 @@ package final class DiffRows: PairedRows, SavedRows {
     /// The counts so far (all of them once complete).
     package var counts: DiffStatistics { statistics }
 
-    package func snapshot() -> RowSnapshot? { snapshot(asText: false) }
+    package func snapshot() -> RowSnapshot? { snapshot(.shown) }
 
-    /// The rows, with `asText` as daff's text has them (`DiffText`) rather than as shown.
-    private func snapshot(asText: Bool) -> RowSnapshot? {
+    /// A changed cell sorts by its new value: `891.57→999.99` is the number 999.99.
+    package func sortSnapshot() -> RowSnapshot? { snapshot(.sorted) }
+
+    /// How a snapshot's rows are made.
+    private enum Form {
+        /// As shown: a changed cell is `old→new`.
+        case shown
+        /// As daff's text has them (`DiffText`).
+        case text
+        /// As shown, a changed cell its new value.
+        case sorted
+    }
+
+    private func snapshot(_ form: Form) -> RowSnapshot? {
         guard let columns, inputs.count == 2 else { return nil }
         if !isComplete { isSnapshotPartial = true }
         let entries = self.entries, header = self.header, order = self.order
@@ -317,14 +329,15 @@ package final class DiffRows: PairedRows, SavedRows {
                 guard let entry else { return header }
                 let oldRow = entry.old.flatMap { read[0][$0.record] }
                 let newRow = entry.new.flatMap { read[1][$0.record] }
-                if asText { return DiffRows.text(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order) }
-                return DiffRows.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order).row
+                if form == .text { return DiffRows.text(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order) }
+                return DiffRows.display(kind: entry.kind, old: oldRow, new: newRow, columns: columns, order: order,
+                                        changedAsNew: form == .sorted).row
             }
         }
     }
 
     /// Ctrl-S writes daff's text (see `SavedRows`).
-    package func savedSnapshot() -> RowSnapshot? { snapshot(asText: true) }
+    package func savedSnapshot() -> RowSnapshot? { snapshot(.text) }
 
     /// daff's `!` row in the shown order, when the columns differ.
     package var savedRowsAbove: [Row] {
@@ -368,7 +381,7 @@ package final class DiffRows: PairedRows, SavedRows {
     /// `sides`, also the row as each side shows it side by side: the marker, then that
     /// side's values (nil for the side without the record).
     static func display(kind: UInt8, old: Row?, new: Row?, columns: DiffColumns, order: [Int],
-                        sides: Bool = false) -> (row: Row, changed: Set<Int>, old: Row?, new: Row?) {
+                        sides: Bool = false, changedAsNew: Bool = false) -> (row: Row, changed: Set<Int>, old: Row?, new: Row?) {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var changed = Set<Int>()
@@ -402,8 +415,10 @@ package final class DiffRows: PairedRows, SavedRows {
             if kind == DiffEntries.changed, let oldCell, let newCell, let oldColumn = column.old, let newColumn = column.new,
                oldCell != newCell || old?.fullLength(ofCell: oldColumn) != new?.fullLength(ofCell: newColumn) {
                 changed.insert(index + 1)
-                bytes.append(contentsOf: oldCell)
-                bytes.append(contentsOf: "→".utf8)
+                if !changedAsNew {
+                    bytes.append(contentsOf: oldCell)
+                    bytes.append(contentsOf: "→".utf8)
+                }
                 bytes.append(contentsOf: newCell)
             } else if let cell = kind == DiffEntries.removed ? oldCell : newCell ?? oldCell {
                 bytes.append(contentsOf: cell)

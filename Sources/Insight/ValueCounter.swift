@@ -27,7 +27,11 @@ struct ValueCounter {
     var isExact: Bool { sketch == nil }
 
     /// The number of distinct values: exact while `isExact`, else an estimate.
-    var distinct: Int { sketch?.estimate ?? table.count }
+    var distinct: Int {
+        guard let sketch else { return table.count }
+        // An estimate, never more than the values counted (nor fewer than those kept).
+        return max(min(sketch.estimate, total), table.count)
+    }
 
     /// Bytes held, roughly.
     var memoryCost: Int { table.memoryCost + (sketch?.memoryCost ?? 0) }

@@ -121,13 +121,11 @@ final class RecordFields {
         deliver(row, record: record, into: &sink)
     }
 
-    /// A parsed record's wanted cells; a failure when one was clipped.
+    /// A parsed record's wanted cells; a failure when one was clipped, unless the check
+    /// turns the record away on its other cells (SQLite would never see it).
     private func deliver<Sink: RowSink>(_ row: Row, record: Int, into sink: inout Sink) {
         guard request.records.contains(record) else { return }
-        for column in request.columns where row.isClipped(column) {
-            failure = .input("\(RecordPlace.name(record, headerRows: request.headerRows)), column \(column + 1): a cell longer than \(RecordFields.longestRawRecord >> 20) MiB, more than SQL reads")
-            return
-        }
+        let clipped = request.columns.indices.filter { row.isClipped(request.columns[$0]) }
         row.bytes.withUnsafeBytes { bytes in
             var start = 0
             for (slot, column) in request.columns.enumerated() {
@@ -137,6 +135,13 @@ final class RecordFields {
                 } else {
                     cells[slot] = UnsafeRawBufferPointer(start: nil, count: 0)
                 }
+            }
+            if let first = clipped.first {
+                if !clipped.contains(where: request.check.looks(at:)) && !request.check.accepts(cells) { return }
+                let column = request.columns[first]
+                failure = .input("\(RecordPlace.name(record, headerRows: request.headerRows)), column \(column + 1): a cell longer "
+                                 + "than \(RecordFields.longestRawRecord >> 20) MiB, more than SQL reads")
+                return
             }
             deliver(record: record, offset: -1, into: &sink)
         }

@@ -142,6 +142,11 @@ struct RowCheck {
 
     var isEmpty: Bool { equalTexts.isEmpty && equalNumbers.isEmpty && contains.isEmpty && literal == nil }
 
+    /// True when a constraint tests the cell in `slot`.
+    func looks(at slot: Int) -> Bool {
+        equalTexts.contains { $0.slot == slot } || equalNumbers.contains { $0.slot == slot } || contains.contains { $0.slot == slot }
+    }
+
     /// Bytes that can be part of how SQLite writes a number as text (`-1.5e+20`, `Inf`).
     /// A literal made only of them could be found in a number's text and not in the cell's
     /// bytes (`1,000` is 1000), so it is never searched for in raw bytes.

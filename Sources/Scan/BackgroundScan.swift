@@ -140,17 +140,41 @@ package final class ScanControl: Sendable {
     package let total: Int64
     private let wake: @Sendable () -> Void
     private let step: Int64
+    /// What stops work under way that does not look at `isCancelled` (see `running`).
+    private let stops = Mutex<(isCancelled: Bool, actions: [Int: @Sendable () -> Void], next: Int)>((false, [:], 0))
+    /// The pass this is a part of, and what this part's whole `total` counts there.
+    private let owner: (control: ScanControl, worth: Int64)?
 
     package init(total: Int64 = 0, wake: @escaping @Sendable () -> Void = {}) {
         self.total = total
         self.wake = wake
         step = max(total / 50, 1 << 22)
+        owner = nil
     }
 
-    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    private init(total: Int64, owner: ScanControl, worth: Int64) {
+        self.total = max(1, total)
+        wake = {}
+        step = Int64.max
+        self.owner = (owner, worth)
+    }
+
+    /// A part of this pass counted in units of its own (a stacked table's bytes, in a
+    /// search counting the stack's records): its `total` are worth `worth` of this pass's.
+    /// It stops when this pass does, and its progress is this pass's.
+    package func part(total: Int64, worth: Int64) -> ScanControl {
+        ScanControl(total: total, owner: self, worth: worth)
+    }
+
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) || owner?.control.isCancelled == true }
 
     package func cancel() {
+        if let owner { return owner.control.cancel() }
         cancelled.store(true, ordering: .relaxed)
+        for stop in stops.withLock({ state -> [@Sendable () -> Void] in
+            state.isCancelled = true
+            return Array(state.actions.values)
+        }) { stop() }
         let waiting = waits.withLock { state -> [ChangeSignal] in
             state.isCancelled = true
             return state.signals
@@ -158,10 +182,30 @@ package final class ScanControl: Sendable {
         for signal in waiting { signal.notify() }
     }
 
+    /// Runs `work`, which cannot look at `isCancelled` (indexing a table), with `stop`
+    /// called if the pass is cancelled meanwhile; false, and `work` not run, when it was
+    /// cancelled before.
+    @discardableResult
+    package func running(_ work: () -> Void, stoppedBy stop: @escaping @Sendable () -> Void) -> Bool {
+        if let owner { return owner.control.running(work, stoppedBy: stop) }
+        // Registered under the lock `cancel()` takes: either it sees `stop`, or this sees it was cancelled.
+        let key = stops.withLock { state -> Int? in
+            guard !state.isCancelled else { return nil }
+            state.next += 1
+            state.actions[state.next] = stop
+            return state.next
+        }
+        guard let key else { return false }
+        work()
+        stops.withLock { _ = $0.actions.removeValue(forKey: key) }
+        return true
+    }
+
     /// Waits until `signal` publishes a change after `version` (read before looking at
     /// what is waited for), or the pass is cancelled; returns false when cancelled.
     @discardableResult
     package func wait(for signal: ChangeSignal, past version: UInt64) -> Bool {
+        if let owner { return owner.control.wait(for: signal, past: version) }
         // Registered under the same lock `cancel()` takes: either it sees this signal and
         // wakes it, or this sees that it was cancelled.
         let registered = waits.withLock { state -> Bool in
@@ -181,6 +225,14 @@ package final class ScanControl: Sendable {
     /// Counts `bytes` more as done; wakes the owner every 2% (or 4 MiB).
     package func advance(by bytes: Int64) {
         let before = done.add(bytes, ordering: .relaxed).oldValue
+        if let owner {
+            // Each call counts the owner's units between its own before and after: however
+            // the parts' threads interleave, the owner's count is this one's, scaled.
+            let scale = Double(owner.worth) / Double(total)
+            let counted = Int64(Double(before + bytes) * scale) - Int64(Double(before) * scale)
+            if counted > 0 { owner.control.advance(by: counted) }
+            return
+        }
         if before / step != (before + bytes) / step { wake() }
     }
 }

@@ -120,6 +120,14 @@ package struct CellSearch: Sendable {
         return forward ? found.compactMap { $0 }.first : found.compactMap { $0 }.last
     }
 
+    /// What `find` over `range` counts as its progress: its pieces' bytes, or its rows.
+    package func progressTotal(of range: Range<Int>) -> Int64 {
+        switch source {
+        case .rows: return Int64(range.count)
+        case .bytes(let input): return input.pieces(for: range, limit: pieceLimit, raw: candidate != nil).reduce(0) { $0 + $1.byteCount }
+        }
+    }
+
     /// Work done by a search, for tests: what was parsed.
     package struct Statistics: Sendable, Equatable {
         /// Candidates' records parsed one at a time (a whole-piece parse counts once).

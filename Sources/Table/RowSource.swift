@@ -37,6 +37,9 @@ public protocol RowSource: AnyObject {
     /// The records as they are now, for a pass on another thread; nil for a file, whose
     /// passes read its bytes through its index instead (much faster than rows).
     func snapshot() -> RowSnapshot?
+    /// The records as a sort orders them: as `snapshot()`, but where a cell shows more
+    /// than one value (a diff's `old→new`), the one it is sorted by.
+    func sortSnapshot() -> RowSnapshot?
     /// The file behind the rows, for what only a file has; nil for any other source.
     var file: CellStore? { get }
     /// Takes in what the source's own work made since the last call (a diff's rows as the
@@ -67,6 +70,7 @@ public enum RowMark: UInt8, Sendable, Equatable {
 }
 
 extension RowSource {
+    public func sortSnapshot() -> RowSnapshot? { snapshot() }
     public func takeNews() {}
     public func mark(record: Int, column: Int) -> RowMark { .none }
     public func markedRecord(from record: Int, forward: Bool) -> Int? { nil }

@@ -19,9 +19,19 @@ package protocol StackSections: AnyObject {
     /// Reads records of table `index` from any thread (for a pass over the stack: a
     /// search); a range past what the table holds gives fewer rows.
     func reader(_ index: Int) -> @Sendable (Range<Int>) -> [Row]
+    /// Table `index`'s input for a search on another thread, as a table's own search
+    /// reads it (its raw bytes and index): an open table's as it is now, a table no one
+    /// holds opened and indexed on the thread that calls it, its indexing run through
+    /// `running` (which stops it when the search is cancelled); nil when it cannot be read.
+    func searchInput(_ index: Int) -> StackSearchInput
     /// Wakes the event loop (from any thread).
     var wake: @Sendable () -> Void { get }
 }
+
+/// A stacked table's input as a search reads it (see `StackSections.searchInput`): given
+/// a way to run work that stops when the search does (the work, what stops it).
+package typealias StackSearchInput =
+    @Sendable (_ running: (_ work: () -> Void, _ stop: @escaping @Sendable () -> Void) -> Void) -> (reader: RecordReader, progress: LoadProgress)?
 
 /// Several tables in one vertical scroll, one after another: a row source over the
 /// tables' row sources, not a copy of their rows.
@@ -171,6 +181,16 @@ package final class StackRows: RowSource {
             for (record, row) in source.rows(local) { result[base + record] = row }
         }
         return result
+    }
+
+    /// The stack as it is now, as a search on another thread reads it: each table's place
+    /// (its first record and its records) with its input, opened by the searching thread.
+    package func searchParts() -> [(start: Int, count: Int, input: StackSearchInput,
+                                    rows: @Sendable (Range<Int>) -> [Row])] {
+        let bounds = starts + (growing == nil ? [] : [starts[starts.count - 1] + growingCount])
+        return (0..<(bounds.count - 1)).map { section in
+            (bounds[section], bounds[section + 1] - bounds[section], sections.searchInput(section), sections.reader(section))
+        }
     }
 
     /// The stack as it is now, read table by table through each table's own reader.

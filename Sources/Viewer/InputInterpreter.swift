@@ -41,6 +41,9 @@ struct InputInterpreter {
     /// they act, in order, once it has moved the cursor (see `Viewer.handle(key:)`).
     var held: [Key] = []
 
+    /// True when nothing is being typed: no prompt, count or sequence, no key held.
+    var isIdle: Bool { prompt == nil && count == nil && sequence.isEmpty && held.isEmpty }
+
     /// The most keys held; more are dropped (and said to be), so a key held down through
     /// a long search cannot fill memory.
     static let heldLimit = 1024

@@ -81,7 +81,7 @@ public enum KeyMap {
         KeyBinding([.character("{")], "{", .previousTable, "previous table"),
         KeyBinding([.character("T")], "T", .listTables, "list the open tables (Enter shows one)"),
         KeyBinding([.character("S")], "S", .toggleStack, "every table in one scroll (S again: back)"),
-        KeyBinding([.character("q"), .control("c")], "q, Ctrl-C", .quit, "quit (Ctrl-C from anywhere)"),
+        KeyBinding([.character("q"), .control("c")], "q, Ctrl-C", .quit, "quit, at once during a search (Ctrl-C anywhere)"),
     ]
 
     private static let table: [[Key]: Command] = {

@@ -12,6 +12,8 @@ struct SearchSession {
     var searcher: Searcher?
     /// Data rows a search could look at when the input was still loading (nil: all).
     var searchedRows: Int?
+    /// The view row the running search started from (the cursor's).
+    var startRow = 0
     /// Matches still to step over after the one running (`3n` runs one search, then two more).
     var stepsLeft = 0
     /// Whether a step of a counted search wrapped around.
@@ -50,15 +52,20 @@ extension SearchSession {
     }
 
     /// Starts looking for the next (or previous) match in the background, from data record
-    /// `row` (less the header rows) and input column `column`: in a file's raw bytes, or
-    /// any other source's rows, cell by cell; `shows` passes over records a filter leaves
-    /// out. False when there is nothing to search yet.
-    mutating func run(forward: Bool, over table: TableView, row: Int, column: Int,
+    /// `row` (less the header rows) and input column `column`: in a file's raw bytes, in
+    /// each stacked table's own in turn, or any other source's rows, cell by cell; `shows`
+    /// passes over records a filter leaves out. False when there is nothing to search yet.
+    mutating func run(forward: Bool, over table: TableView, row: Int, column: Int, viewRow: Int,
                       shows: (@Sendable (Int) -> Bool)?) -> Bool {
+        startRow = viewRow
         guard let pattern, let compiled = matcher?.pattern else { return false }
         let source = table.source
-        let cellSearch: CellSearch, total: Int64
-        if let file = table.file {
+        let cellSearch: any RecordFinder, total: Int64
+        if let stack = source as? StackRows {
+            // Each table's own input, searched as one table is.
+            cellSearch = StackSearch(stack: stack, pattern: compiled, column: pattern.column)
+            total = StackSearch.units
+        } else if let file = table.file {
             guard let input = ScanInput(store: file) else { return false }
             cellSearch = CellSearch(input: input, pattern: compiled, column: pattern.column)
             total = input.byteCount
@@ -102,7 +109,11 @@ extension SearchSession {
             }
             let marksJump = !hasMarkedJump
             hasMarkedJump = true
-            hasWrapped = hasWrapped || found.wrapped
+            // The search goes through the file's order; a sorted view's is another: whether it
+            // came around is told by the rows on screen, past the same row only by the file's.
+            let cameAround = !table.isMapped || row == startRow ? found.wrapped
+                : searcher.forward ? row < startRow : row > startRow
+            hasWrapped = hasWrapped || cameAround
             let column = table.columns.viewColumn(of: found.column) ?? -1
             if stepsLeft > 0 {
                 // `3n`: the next step starts from this match; held keys wait for the last.

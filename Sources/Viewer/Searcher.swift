@@ -30,7 +30,7 @@ final class Searcher {
     /// matches in records it hides are passed over. `columns` are the input columns the
     /// view shows, in its order (nil: all, in the file's): a match in a hidden column is
     /// out of the view, and a row's matches are visited in the order they show.
-    init(pattern: SearchPattern, search: CellSearch, total: Int64, forward: Bool,
+    init(pattern: SearchPattern, search: some RecordFinder, total: Int64, forward: Bool,
          headerRows: Int, rows: Int, row: Int, column: Int, columns: [Int]? = nil,
          shows: (@Sendable (Int) -> Bool)? = nil, wake: @escaping @Sendable () -> Void) {
         self.pattern = pattern
@@ -84,6 +84,16 @@ final class Searcher {
 
     func cancel() { scan.cancel() }
 }
+
+/// What a search looks through: one input (`CellSearch`), or stacked tables (`StackSearch`).
+protocol RecordFinder: Sendable {
+    /// The first record (forward) or the last (backward) in `range` for which `choose`
+    /// picks a column among its matching ones; nil when none, or when cancelled.
+    func find(in range: Range<Int>, forward: Bool, control: ScanControl,
+              choose: @escaping @Sendable (_ record: Int, _ columns: [Int]) -> Int?) -> CellSearch.Hit?
+}
+
+extension CellSearch: RecordFinder {}
 
 /// Where input columns stand in a view: hidden ones nowhere, the others in the view's order.
 struct ViewOrder: Sendable {

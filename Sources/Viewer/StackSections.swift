@@ -128,6 +128,8 @@ struct StackSections {
         switch command {
         case .filterPrompt, .filterColumnPrompt, .filter, .filterToValue, .keepValue, .sort, .fileOrder, .frequency, .summary:
             return "the stacked view shows each table as it is: S leaves it, to filter, sort or count in a table"
+        case .sqlPrompt, .runSQL:
+            return "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file"
         case .saveView:
             return "the stacked view is not written as it shows: csvfreeze --output writes the tables as one"
         case .reload:

@@ -108,7 +108,7 @@ extension ViewQuery {
         if let file = table.file {
             return SortedRecords.start(store: file, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
-        return table.source.snapshot().map {
+        return table.source.sortSnapshot().map {
             SortedRecords.start(rows: $0, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
     }

@@ -20,15 +20,17 @@ extension ViewSaver {
     /// Ctrl-S's input: writes `view` (its first `rowLimit` rows, the rows known now) to
     /// `text` (a path; `~/` is the home directory), as TSV when it ends in `.tsv`, else CSV,
     /// as `--output` writes the same view (a diff: daff's text, as `--diff --output`). An
-    /// existing file is overwritten only when the user said so; the file being viewed
-    /// never is. A sheet leaves out the columns it only draws and writes whole the values it
-    /// shows by their start (`sheetSaving`).
+    /// existing file is overwritten only when the user said so; the file being viewed, or
+    /// any other open here as a table's input (`OpenInputs`), never is. A sheet leaves out
+    /// the columns it only draws and writes whole the values it shows by their start
+    /// (`sheetSaving`).
     static func start(to text: String, overwrite: Bool, view table: TableView, rowLimit: Int,
                       sheetSaving: SheetSaving?) -> Start {
         var path = text.trimmingSpaces
         if path.hasPrefix("~/"), let home = getenv("HOME") { path = String(cString: home) + path.dropFirst() }
         guard !path.isEmpty else { return .nothing }
         if table.file?.isInput(path) == true { return .refused("not written: that is the file being viewed") }
+        if OpenInputs.contains(path: path) { return .refused("not written: that file is open here, the input of a table") }
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { return .refused("not written: \(path) is a directory") }

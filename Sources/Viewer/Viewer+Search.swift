@@ -24,7 +24,8 @@ extension Viewer {
         }
         cancelSearch()
         let row = dataRowCount > 0 ? table.record(ofRow: cursorRow) - options.headerRows : 0
-        if search.run(forward: forward, over: table, row: row, column: cursorFileColumn, shows: stack?.dataRecordTest() ?? shownRecords) {
+        if search.run(forward: forward, over: table, row: row, column: cursorFileColumn, viewRow: cursorRow,
+                      shows: stack?.dataRecordTest() ?? shownRecords) {
             message = "searching for \(pattern.text)…  (Esc cancels)"
         }
     }

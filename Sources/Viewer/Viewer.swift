@@ -252,8 +252,9 @@ public final class Viewer {
     @discardableResult
     public func handle(key: Key) -> Bool {
         // While a search runs, keys wait for it (`n$`: the cursor goes to the match, then
-        // to its last column); Esc stops it and Ctrl-C quits at once.
-        if isSearching && key != .escape && key != Key.control("c") {
+        // to its last column); Esc stops it and Ctrl-C quits at once, and so does the
+        // grid's `q` (not one held behind keys that may open a prompt, where it is text).
+        if isSearching && key != .escape && key != Key.control("c") && !quitsAtOnce(key) {
             if !input.hold(key) {
                 message = "keys typed during the search were left out: it is still running  (Esc stops it)"
             }
@@ -261,7 +262,7 @@ public final class Viewer {
         }
         // A prompt for what the stacked view does not do is not opened, but said so.
         if stack != nil, mode == .grid, input.prompt == nil, case .command(let command) = KeyMap.match([key]),
-           [.filterPrompt, .filterColumnPrompt, .saveView].contains(command) {
+           [.filterPrompt, .filterColumnPrompt, .saveView, .sqlPrompt].contains(command) {
             handle(command)
             return true
         }
@@ -280,6 +281,13 @@ public final class Viewer {
         case .unbound:
             return false
         }
+    }
+
+    /// True when `key` is the grid's quit with nothing typed before it: no prompt, count
+    /// or sequence under way, no key held.
+    private func quitsAtOnce(_ key: Key) -> Bool {
+        guard mode == .grid, input.isIdle, case .command(.quit) = KeyMap.match([key]) else { return false }
+        return true
     }
 
     /// Applies the keys held while a search ran, until one starts another search.

@@ -54,10 +54,12 @@ struct CSVFreezeCommand: ParsableCommand {
         discussion: """
         FILE '-', or no FILE while standard input is not a terminal, reads standard input; keys \
         then come from the terminal. When standard output is not a terminal, or with --output, \
-        nothing is drawn and the table is written as text; several inputs are written as one \
-        table, as csvstack does: one header (the union of their columns by name when the \
-        headers differ), a first column naming each record's input (--source-column, \
-        --no-source-column), and --filter, --sort and --columns across all of them.
+        nothing is drawn and the table is written as text; several inputs (or a directory, \
+        however many of them can be read) are written as one table, as csvstack does: one \
+        header (the union of their columns by name when the headers differ), a first column \
+        naming each record's input (--source-column, --no-source-column; a column written \
+        with its name stops csvfreeze, exit 2), and --filter, --sort and --columns across \
+        all of them.
 
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
@@ -127,22 +129,28 @@ struct CSVFreezeCommand: ParsableCommand {
           old→new; added rows bold, removed dim, changed cells reversed and
           underlined (colours too, but for mono). ) and ( go from change to
           change; the status line counts them (+ while comparing); filters,
-          search, sort and sheets work on it (| . on @@: the rows that differ).
+          search, sort (a changed cell by its new value) and sheets work on it
+          (| . on @@: the rows that differ).
           D shows it side by side, old values left and new right, rows aligned
           and scrolled together, @@ and the key pinned on each side (when the
           terminal is wide enough; else D says how wide it needs to be);
           Ctrl-S and Y still write the one table.
 
         EXIT STATUS:
-          0 success; 1 the input cannot be read (stdin is a terminal or closed,
+          0 success (--skip-bad writing a table: what it left out named on
+          stderr); 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
-          is too wide), or is empty for --frequency or --summary; 2 the screen
-          cannot be drawn, no such --frequency column, or --frequency or
-          --summary over several files; 64 bad options; 65 a query SQLite
-          refuses (--sql); 128+N after signal N; 130 with --echo, quit without
-          choosing.
+          is too wide), or is empty (not even a header) for --frequency or
+          --summary; 2 the screen cannot be drawn, no such column for
+          --frequency, --columns, --sort, --filter-column or
+          --filter-out-column, a bad pattern, --frequency or --summary over
+          several inputs, a column named as --source-column; 64 bad options
+          (--echo with --output, --frequency or --summary too); 65 a query
+          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
+          without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
-          input cannot be read, no such --key column); 64 bad options.
+          input cannot be read, no such --key column, output that cannot be
+          written); 64 bad options.
         """,
         version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
                   + TerminalSession.libraryVersions).joined(separator: "\n")
@@ -235,13 +243,13 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Flag(help: "With several inputs: leave out those that cannot be read (the status line names them) instead of stopping.")
+    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0).")
     var skipBad = false
 
     @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
     var stack = false
 
-    @Option(help: ArgumentHelp("Writing several inputs as one table: the name of its first column, which names each record's input (default: file).",
+    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another.",
                                valueName: "name"))
     var sourceColumn: String?
 
@@ -275,6 +283,10 @@ struct CSVFreezeCommand: ParsableCommand {
         if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
             throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
         }
+        if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+            throw ValidationError("--echo prints what is chosen on the screen; \(writer) writes without one: give one of them")
+        }
+        if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
         if diff.other == "-" && (files.first ?? "-") == "-" {
             throw ValidationError("standard input ('-') can be given once: FILE or OTHER (no FILE reads it too)")
@@ -403,14 +415,20 @@ struct CSVFreezeCommand: ParsableCommand {
         let leftOut = gathered.problemLine.map { "left out " + $0 }
         let inputs = gathered.inputs
         let path = inputs.first?.path
+        // What was asked decides, not how many inputs turn out readable.
+        if insight.isRequested && gathered.asksForSeveral {
+            fail("--frequency and --summary read one input (--sql can count over several)", status: 2)
+        }
+        let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
+        // Without a status line, what --skip-bad left out is said on stderr, each input named.
+        if writes, let line = gathered.leftOutLine { say(line) }
         if insight.isRequested {
-            if inputs.count > 1 { fail("--frequency and --summary read one input (--sql can count over several)", status: 2) }
             let status = InsightOutput.run(insight, path: path, request, query: query)
             if status != 0 { throw ExitCode(status) }
             return
         }
-        if output != nil || (isatty(1) == 0 && echo == nil) {
-            if inputs.count > 1 {
+        if writes {
+            if gathered.asksForSeveral {
                 let settings = StackedOutput.Settings(request: request, query: query,
                                                       sourceColumn: noSourceColumn ? nil : sourceColumn ?? "file")
                 let status = StackedOutput.write(inputs: inputs, settings: settings)

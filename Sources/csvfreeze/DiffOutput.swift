@@ -61,6 +61,8 @@ enum DiffOutput {
         let statistics = diff.statistics
         if summary { writeSummary(statistics, columns: columns, keys: diff.keyColumns, to: writer) }
         writer.finish()
+        // Output that could not be written is trouble, not a verdict on the tables.
+        Output.checkStandardOutput(failureStatus: 2)
         report(statistics, old: old, new: new, summary: summary)
         return statistics.hasDifferences || !columns.isSameSchema ? 1 : 0
     }

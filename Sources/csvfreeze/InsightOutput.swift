@@ -112,8 +112,8 @@ enum InsightOutput {
         }
         guard !table.isExact else { return }
         let note = table.areAllUnique ? "all \(table.total) values are unique (≈\(table.distinct) estimated)"
-            : "≈\(table.distinct) distinct values: each value not listed occurs at most \(table.unlistedAtMost) times"
-              + " (\(table.unlistedCount) records in all)"
+            : "≈\(table.distinct) distinct values: those not listed occur at most \(table.unlistedAtMost) times each,"
+              + " in \(table.unlistedCount) records together"
         if shown {
             writer.write(Row(cells: ["(other values, ≈\(table.distinct - table.rows.count))", "\(table.unlistedCount)",
                                      percent(Double(table.unlistedCount) * 100 / Double(max(1, table.total)))]))

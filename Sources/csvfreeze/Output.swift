@@ -75,12 +75,13 @@ enum Output {
     }
 
     /// Ends a path that wrote to standard output: a write that failed (a full disk, a
-    /// closed descriptor) is one line and exit status 1, never a quiet 0. A reader that
+    /// closed descriptor) is one line and exit status 1 (`failureStatus`: a diff's is 2,
+    /// its trouble), never a quiet 0. A reader that
     /// went away (`| head`) is not a failure.
-    static func checkStandardOutput() {
+    static func checkStandardOutput(failureStatus: Int32 = 1) {
         let code = standardOutputError.load(ordering: .relaxed)
         guard code != 0, code != EPIPE else { return }
-        fail("cannot write the output: \(String(cString: strerror(code)))", status: 1)
+        fail("cannot write the output: \(String(cString: strerror(code)))", status: failureStatus)
     }
 }
 

@@ -18,6 +18,9 @@ enum Session {
     static func run(inputs: [TableInput], note: String? = nil, reading: InputSettings, options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
         let options = given
+        // Ctrl-S writes over none of them, shown or not (see `OpenInputs`).
+        let claim = OpenInputs.Claim(paths: inputs.compactMap(\.path))
+        defer { withExtendedLifetime(claim) {} }
         let wake = WakePipe(failureStatus: 1)
         let wakeLoop = wake.news
         let follows = options.follows

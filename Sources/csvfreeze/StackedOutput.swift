@@ -69,6 +69,42 @@ enum StackedOutput {
             self.maps = maps
         }
 
+        /// A column with the source column's name: the input it is in, if known.
+        struct Clash { var input: Int? }
+
+        /// The clash of `source`, the name of the column naming each record's input, with
+        /// the columns `written` (their `names`, and the header cells written for them): the
+        /// input whose column has the name (nil without a header). Nil when none,
+        /// so no name is taken twice or made again (`a,a`'s second column is `a_2`: that
+        /// name clashes too). Without a header, the columns are `column N`, every N unless
+        /// columns are `chosen`.
+        func clash(of source: String, with written: [Int], names: ColumnNames, headers: [[Row]], headerRows: Int,
+                   chosen: Bool) -> Clash? {
+            guard headerRows > 0 else {
+                let number = source.hasPrefix("column ") ? Int(source.dropFirst(7)) : nil
+                guard let number, number >= 1, source == ColumnNames.numbered(number - 1),
+                      !chosen || written.contains(number - 1) else { return nil }
+                return Clash(input: nil)
+            }
+            /// The input whose header names column `column` `name`.
+            func owner(of column: Int, named name: String) -> Int? {
+                if isPositional { return 0 }
+                return headers.indices.first { input in
+                    guard let place = maps[input][column], let header = headers[input].first, place < header.count else { return false }
+                    return String(decoding: header.field(place), as: UTF8.self) == name
+                } ?? headers.indices.first { maps[$0][column] != nil }
+            }
+            for column in written {
+                if names[column] == source { return Clash(input: owner(of: column, named: source)) }
+                // The cell written may repeat an earlier one's text (its name made from it).
+                if isPositional, let header = headers.first?.first, column < header.count,
+                   String(decoding: header.field(column), as: UTF8.self) == source {
+                    return Clash(input: 0)
+                }
+            }
+            return nil
+        }
+
         /// Input `input`'s column for column `column` of the table written, nil where it
         /// has none.
         func column(_ column: Int, in input: Int) -> Int? {
@@ -127,11 +163,26 @@ enum StackedOutput {
             fail(error.description, status: 2)
         }
 
-        // Without a header, JSON lines name the source column by its name, and the input's
-        // columns `column N` by their place in the input (chosen ones too).
         let sourceKey = settings.sourceColumn.map { [$0] } ?? []
-        let chosenKeys = resolved.columns?.map { ColumnNames.numbered($0) }
-        let keys = headerRows == 0 && !(sourceKey + (chosenKeys ?? [])).isEmpty ? sourceKey + (chosenKeys ?? []) : nil
+        // The columns written, and the names the table gives them.
+        let written = resolved.columns ?? Array(0..<(columns.isPositional ? max(widest, columns.names.count) : columns.names.count))
+        if let sourceName = settings.sourceColumn,
+           let clash = columns.clash(of: sourceName, with: written, names: names, headers: headers, headerRows: headerRows,
+                                     chosen: resolved.columns != nil) {
+            let owner = clash.input.map { " of \(inputs[$0].name)" } ?? ""
+            fail("'\(sourceName)', the name of the column naming each record's input, is also a column\(owner): "
+                 + "--source-column NAME picks another, --no-source-column leaves it out", status: 2)
+        }
+        // JSON lines key each column by the name the table gives it, the source column by
+        // its own (the header row written, the source cell first, would name them again);
+        // without a header, the input's columns are `column N` by their place in the input.
+        let chosenKeys = resolved.columns?.map { headerRows == 0 ? ColumnNames.numbered($0) : names[$0] }
+        let keys: [String]?
+        if headerRows == 0 {
+            keys = !(sourceKey + (chosenKeys ?? [])).isEmpty ? sourceKey + (chosenKeys ?? []) : nil
+        } else {
+            keys = sourceKey.isEmpty && chosenKeys == nil ? nil : sourceKey + (chosenKeys ?? written.map { names[$0] })
+        }
         let writer = OutputWriter(format: settings.request.format, lineEnding: lineEnding ?? [0x0A], headerRows: headerRows,
                                   maximumWidth: settings.request.maximumWidth, keys: keys, keysLead: sourceKey.count,
                                   sink: Output.writeToStandardOutput)

@@ -27,4 +27,37 @@ struct EmptyInputSheetTests {
                     "\(key): \(subject.top.frame().lines.last ?? "")")
         }
     }
+
+    @Test("I and # on a header with no data row open their sheets, as --summary and --frequency write them: zero counts")
+    func headerOnly() throws {
+        setlocale(LC_ALL, "C.UTF-8")
+        let clock = FakeClock()
+        let screen = FakeScreen(clock: clock)
+        screen.size = Size(width: 60, height: 8)
+        let bytes = Array("a,b\n".utf8)
+        let store = CellStore(bytes: bytes)
+        let deadline = Date().addingTimeInterval(30)
+        while !store.isComplete && Date() < deadline { usleep(1000) }
+        try #require(store.isComplete)
+        let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
+                              reopen: { CellStore(bytes: bytes) })
+        for key in ["I", "#"] {
+            screen.script = [key.map { .key(.character($0)) }]
+            subject.step()
+            #expect(subject.sheets.count == 2, "\(key)")
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline && !(subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2") {
+                screen.script = [[.news]]
+                subject.step()
+                usleep(2000)
+            }
+            let status = subject.top.frame().lines.last ?? ""
+            // The summary: a row for each of the header's two columns; the count: none.
+            #expect(status.contains(key == "#" ? "0 distinct values in 0 rows" : "row 1/2"), "\(key): \(status)")
+            #expect(!status.contains("empty input"), "\(key): \(status)")
+            screen.script = [[.key(.escape)]]
+            subject.step()
+            #expect(subject.sheets.count == 1, "\(key): Esc goes back to the table")
+        }
+    }
 }

@@ -194,10 +194,10 @@ struct StackedViewTests {
         #expect(!subject.isStacked && subject.current == 0 && subject.sheets.count == 1)
     }
 
-    @Test("what a stack does not do is said: filters, sorts, counts, saving, reading again")
+    @Test("what a stack does not do is said at once: filters, sorts, counts, SQL, saving, reading again")
     func refused() {
         let (subject, screen, _) = Self.stacked()
-        let keys: [Key] = ["&", "|", "[", "]", "#", "I", "R", "o", "@"].map { .character($0) } + [.control("s")]
+        let keys: [Key] = ["&", "|", "[", "]", "#", "I", "R", "o", "@", "Q"].map { .character($0) } + [.control("s")]
         for key in keys {
             screen.script = [[.key(key)], []]
             subject.step()
@@ -206,6 +206,12 @@ struct StackedViewTests {
             Self.type(subject, screen, "")
         }
         #expect(subject.table.dataRowCount == 15 && subject.sheets.count == 1)
+        // No prompt opened: what is typed next moves, and the message says how to ask SQL.
+        screen.script = [[.key(.character("Q"))], []]
+        subject.step()
+        subject.step()
+        #expect(!Self.status(screen).hasPrefix("SQL"), "no prompt is open")
+        #expect(subject.top.message == "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file")
     }
 
     @Test("one table: S says there is only one")
@@ -276,6 +282,101 @@ struct StackedViewTests {
             let above = topRow > 0 ? stack.section(ofRecord: viewer.table.record(ofRow: topRow - 1)) : 0
             let header = stack.row(stack.start(ofSection: above))?.strings.first ?? ""
             #expect(top.hasPrefix("  #│") && top.contains(header), "step \(step) (\(move)): '\(top)' for \(header)")
+        }
+    }
+
+    /// A table of `rows` rows of three columns, some cells with `x` in them (quoted, with
+    /// a delimiter or a line break inside, sometimes), tab-separated when `tabs`.
+    static func matchTable(_ random: inout SeededGenerator, rows: Int, tabs: Bool) -> [UInt8] {
+        let words = ["a", "x", "bx", "xx", "ab", "\"x,y\"", "\"a\nx\"", "\"q\"\"x\"", "", "X"]
+        var text = tabs ? "p\tq\tr\n" : "p,q,r\n"
+        for _ in 0..<rows {
+            let cells = (0..<3).map { _ in words[Int(random.next() % UInt64(words.count))] }
+            text += cells.joined(separator: tabs ? "\t" : ",") + "\n"
+        }
+        return Array(text.utf8)
+    }
+
+    /// Where the cursor of `viewer` is: its table in the stack (0 when not stacked), its
+    /// data row in that table, and its input column.
+    static func place(_ viewer: Viewer) -> [Int] {
+        let record = viewer.table.record(ofRow: viewer.cursorRow)
+        let column = viewer.table.fileColumn(viewer.cursorColumn)
+        guard let stack = viewer.table.source as? StackRows else { return [0, record - 1, column] }
+        return [stack.section(ofRecord: record), stack.localRecord(record) - 1, column]
+    }
+
+    /// The matches `step` visits (`n` or `N` each time), from the one after the cursor
+    /// round to it again, each with whether the status line said the search wrapped;
+    /// `settle` waits for a search to end.
+    static func cycle(_ viewer: Viewer, settle: () -> Void, step: () -> Void) -> [(place: [Int], wrapped: Bool)] {
+        var visited: [(place: [Int], wrapped: Bool)] = []
+        while visited.count < 2000 {
+            step()
+            settle()
+            let place = Self.place(viewer)
+            if visited.first?.place == place { break }
+            visited.append((place, viewer.message?.contains("wrapped") == true))
+        }
+        return visited
+    }
+
+    /// `cycle` turned to begin at the first match of the first table, in that order.
+    static func fromTop(_ visited: [(place: [Int], wrapped: Bool)], backward: Bool) -> [[Int]] {
+        var places = visited.map(\.place)
+        if backward { places.reverse() }
+        guard let first = places.indices.min(by: { places[$0].lexicographicallyPrecedes(places[$1]) }) else { return [] }
+        return Array(places[first...] + places[..<first])
+    }
+
+    @Test("/ n N in the stack find each table's own matches, in the order searching each table alone finds them, and wrap",
+          arguments: [1, 2, 3] as [UInt64])
+    func searchAsEachTableAlone(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var data: [String: [UInt8]] = [:]
+        data["t1.csv"] = Self.matchTable(&random, rows: 16, tabs: false)
+        data["t2.csv"] = Array("p,q,r\n".utf8)   // a header only
+        data["t3.tsv"] = Self.matchTable(&random, rows: 12, tabs: true)
+        data["t4.csv"] = Self.matchTable(&random, rows: 8, tabs: false)
+        let order = ["t1.csv", "t2.csv", "t3.tsv", "t4.csv"]
+        for pattern in ["x", "^x$", "x,y|a\\nx"] {
+            // Each table alone: its matches from its top, as n finds them.
+            var expected: [[Int]] = []
+            for (index, name) in order.enumerated() {
+                let viewer = Viewer(store: CellStore(bytes: try #require(data[name]), name: name), screenSize: Size(width: 80, height: 10))
+                let settle = {
+                    let deadline = Date().addingTimeInterval(60)
+                    repeat { viewer.handle(.refresh) } while (viewer.isSearching || !viewer.source.isComplete) && Date() < deadline
+                }
+                settle()
+                guard viewer.dataRowCount > 0 else { continue }
+                var started = false
+                let alone = Self.cycle(viewer, settle: settle) {
+                    if started { viewer.handle(key: .character("n")) } else {
+                        for key in "/\(pattern)" { viewer.handle(key: .character(key)) }
+                        viewer.handle(key: .enter)
+                        started = true
+                    }
+                }
+                expected += Self.fromTop(alone, backward: false).map { [index] + $0.dropFirst() }
+            }
+            #expect(!expected.isEmpty, "\(pattern): the tables have matches")
+
+            let (subject, screen, _) = Self.stacked(data, order: order, size: Size(width: 80, height: 10))
+            let settle = { SeveralTablesTests.turn(subject, screen, until: "the search") { !subject.table.isSearching } }
+            Self.type(subject, screen, "/\(pattern)\n")
+            settle()
+            let forward = Self.cycle(subject.table, settle: settle) { Self.type(subject, screen, "n") }
+            #expect(Self.fromTop(forward, backward: false) == expected, "\(pattern): n in the stack")
+            // Wrapped: said on the step from the last match to the first, and only there.
+            for (index, step) in forward.enumerated() {
+                #expect(step.wrapped == (step.place == expected.first), "\(pattern): n to \(step.place), step \(index)")
+            }
+            let backward = Self.cycle(subject.table, settle: settle) { Self.type(subject, screen, "N") }
+            #expect(Self.fromTop(backward, backward: true) == expected, "\(pattern): N in the stack")
+            for step in backward {
+                #expect(step.wrapped == (step.place == expected.last), "\(pattern): N to \(step.place)")
+            }
         }
     }
 }

@@ -171,6 +171,19 @@ struct DiffScreenTests {
         #expect(viewer.frame().lines[2].contains("Nice") && viewer.frame().lines[5].contains("Rome"))
     }
 
+    @Test("a changed cell sorts by its new value: a number column stays in number order")
+    func sortByNewValue() throws {
+        let old = "id,amount\n1,5\n2,891.57\n3,-99.07\n4,20\n"
+        let new = "id,amount\n1,5\n2,10\n3,-99.07\n4,20\n"
+        let (viewer, _) = try diffViewer(old: old, new: new)
+        viewer.handle(.moveRight)
+        viewer.handle(.moveRight)   // the amount
+        viewer.handle(.sort(descending: false, adding: false))
+        try refresh(viewer, until: "the sort") { !viewer.isQueryRunning && viewer.frame().line(1).contains("-99.07") }
+        let lines = viewer.frame().lines
+        #expect(lines[2].contains(" 5") && lines[3].contains("891.57→10") && lines[4].contains("20"), "\(lines)")
+    }
+
     @Test("Ctrl-S writes the diff as daff reads it: the marker column, the cells old->new")
     func save() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)

@@ -45,6 +45,19 @@ struct DocumentationTests {
         #expect(readme.contains("make run"))
         #expect(readme.contains("make test"))
     }
+
+    @Test("the exit statuses, in the man page and --help, name every column option an unknown column exits 2 for")
+    func exitStatusTwo() throws {
+        let man = try text("man/csvfreeze.1").replacingOccurrences(of: "\\-", with: "-")
+        let section = man.components(separatedBy: ".SH EXIT STATUS\n")[1].components(separatedBy: ".SH ")[0]
+        let two = section.components(separatedBy: ".B 2\n")[1].components(separatedBy: ".TP\n")[0]
+        let help = try run([Paths.binary, "--help"]).text
+        let statuses = help.components(separatedBy: "EXIT STATUS:\n")[1].components(separatedBy: "\n\n")[0]
+        for option in ["--columns", "--sort", "--filter-column", "--frequency", "--source-column"] {
+            #expect(two.contains(option), "man: \(option)")
+            #expect(statuses.contains(option), "--help: \(option)")
+        }
+    }
 }
 
 @Suite("Help text")

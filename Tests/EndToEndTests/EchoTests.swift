@@ -69,4 +69,15 @@ struct EchoTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("--print0 (-0) goes with --echo"), "\(result.stderr)")
     }
+
+    @Test("--echo chooses on screen: with --output, --frequency or --summary, which draw none, it is a bad option (64)")
+    func echoWithoutScreen() throws {
+        let path = try file()
+        for extra in [["--output", "csv"], ["--output", "table"], ["--frequency", "id"], ["--summary"]] {
+            let result = try run([Paths.binary, "--echo", "cell"] + extra + [path])
+            #expect(result.status == 64, "\(extra): \(result.text)")
+            #expect(result.stdout.isEmpty, "\(extra)")
+            #expect(result.stderr.contains("--echo") && result.stderr.contains(extra[0]), "\(extra): \(result.stderr)")
+        }
+    }
 }

@@ -131,6 +131,17 @@ struct SQLEndToEndTests {
         let other = try run([binary, "--sql", "select a from t", "--output", "csv", path])
         #expect(other.status == 0)
         #expect(other.text == "a\n1\n2\n")
+        // Two long cells: the one named is the row the query needs; a row its constraint
+        // turns away never needs its long cell.
+        let long = String(repeating: "L", count: 2 << 20)
+        let two = dir.appendingPathComponent("two.csv").path
+        try Data("id,v\n1,a\n2,\(long)\n3,c\n4,\(long)\n5,e\n".utf8).write(to: URL(fileURLWithPath: two))
+        let fourth = try run([binary, "--sql", "select v from t where id = 4", "--output", "csv", two])
+        #expect(fourth.status == 1)
+        #expect(fourth.stderr == "csvfreeze: t: row 4, column 2: a cell longer than 1 MiB, more than SQL reads\n")
+        let short = try run([binary, "--sql", "select v from t where id = 5", "--output", "csv", two])
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(short.text == "v\ne\n")
     }
 
     @Test("--summary over several files without --sql: one line, exit 2; --sql with a view option: exit 64")

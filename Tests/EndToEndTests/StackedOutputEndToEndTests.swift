@@ -346,4 +346,93 @@ struct StackedOutputEndToEndTests {
         }
     }
 
+
+    @Test("what was asked decides the file column: several FILEs or a directory have it, however many can be read; --skip-bad names what it left out")
+    func schemaFollowsTheArguments() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let semi = directory.appendingPathComponent("semi.csv").path
+        try Data("a;b\n1;2\n3;4\n".utf8).write(to: URL(fileURLWithPath: semi))
+        let missing = directory.appendingPathComponent("nosuch.csv").path
+        let gone = directory.appendingPathComponent("gone.csv").path
+        let one = try run([binary, "--skip-bad", "--output", "csv", semi, missing])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.text == "file,a,b\n\(semi),1,2\n\(semi),3,4\n", "\(one.text)")
+        // Every input left out is named, on one line.
+        #expect(one.stderr.split(separator: "\n").count == 1 && one.stderr.hasPrefix("csvfreeze: left out") && one.stderr.contains(missing),
+                "\(one.stderr)")
+        let two = try run([binary, "--skip-bad", "--output", "csv", semi, semi, missing, gone])
+        #expect(two.status == 0 && two.text.hasPrefix("file,a,b\n"), "\(two.text)")
+        #expect(two.stderr.split(separator: "\n").count == 1 && two.stderr.contains(missing) && two.stderr.contains(gone), "\(two.stderr)")
+        // Without --output too (standard output a pipe), and in every format.
+        for format in ["json", "jsonl", "table"] {
+            let written = try run([binary, "--skip-bad", "--output", format, semi, missing])
+            #expect(written.status == 0 && written.text.contains("file") && written.stderr.contains(missing), "\(format): \(written.text)")
+        }
+        let piped = try run([binary, "--skip-bad", semi, missing])
+        #expect(piped.text.hasPrefix("file") && piped.stderr.contains(missing), "\(piped.text)")
+        // A directory is several inputs, even holding one file.
+        let folder = directory.appendingPathComponent("onedir")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let inside = folder.appendingPathComponent("semi.csv").path
+        try Data("a;b\n1;2\n".utf8).write(to: URL(fileURLWithPath: inside))
+        let folded = try run([binary, "--output", "csv", folder.path])
+        #expect(folded.status == 0 && folded.stderr.isEmpty && folded.text == "file,a,b\n\(inside),1,2\n", "\(folded.text)")
+        let bare = try run([binary, "--output", "csv", "--no-source-column", folder.path])
+        #expect(bare.text == "a,b\n1,2\n", "\(bare.text)")
+        // One FILE is one table, as it was.
+        let single = try run([binary, "--output", "csv", semi])
+        #expect(single.status == 0 && !single.text.contains("file"), "\(single.text)")
+        // --frequency reads one input: several asked is refused, however many can be read.
+        let counted = try run([binary, "--skip-bad", "--frequency", "a", semi, missing])
+        #expect(counted.status == 2 && counted.stdout.isEmpty, "\(counted.stderr)")
+    }
+
+    @Test("the source column's name never meets a column's: one line naming the clash, exit 2, nothing written")
+    func sourceColumnClash() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        let hasFile = try file("hasfile.csv", "file,x\nf1,9\n")
+        let semi = try file("semi.csv", "a;b\n1;2\n")
+        let doubled = try file("dup.csv", "a,a\n1,2\n")
+        for format in ["csv", "jsonl", "json", "table"] {
+            let union = try run([binary, "--output", format, hasFile, semi])
+            #expect(union.status == 2 && union.stdout.isEmpty, "\(format): \(union.text)")
+            #expect(union.stderr.split(separator: "\n").count == 1 && union.stderr.contains("'file'") && union.stderr.contains(hasFile)
+                    && union.stderr.contains("--source-column NAME"), "\(format): \(union.stderr)")
+            let named = try run([binary, "--output", format, "--source-column", "a", semi, semi])
+            #expect(named.status == 2 && named.stdout.isEmpty && named.stderr.contains("'a'"), "\(format): \(named.stderr)")
+        }
+        // A name a made name would take, and `column N` without a header, clash too.
+        let made = try run([binary, "--output", "jsonl", "--source-column", "a_2", doubled, doubled])
+        #expect(made.status == 2, "\(made.text)")
+        let numbered = try run([binary, "--output", "jsonl", "--no-header", "--source-column", "column 1", semi, semi])
+        #expect(numbered.status == 2, "\(numbered.text)")
+        // A column not written is no clash; another name, or none, writes the table.
+        let chosen = try run([binary, "--output", "csv", "--columns", "x,a", hasFile, semi])
+        #expect(chosen.status == 0 && chosen.text == "file,x,a\n\(hasFile),9,\n\(semi),,1\n", "\(chosen.text) \(chosen.stderr)")
+        let other = try run([binary, "--output", "csv", "--source-column", "from", hasFile, semi])
+        #expect(other.status == 0 && other.text.hasPrefix("from,file,x,a,b\n"), "\(other.text)")
+        let none = try run([binary, "--output", "csv", "--no-source-column", hasFile, semi])
+        #expect(none.status == 0 && none.text.hasPrefix("file,x,a,b\n"), "\(none.text)")
+        #expect(try run([binary, "--output", "csv", "--source-column", "", semi, semi]).status == 64)
+    }
+
+    @Test("JSON lines of several inputs key each column by the name the table gives it, the source column aside")
+    func jsonLinesKeys() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let blank = directory.appendingPathComponent("blank.csv")
+        try Data(",b\n1,2\n".utf8).write(to: blank)
+        let result = try run([binary, "--output", "jsonl", blank.path, blank.path])
+        #expect(result.status == 0)
+        #expect(result.text.hasPrefix("{\"file\":\"\(blank.path)\",\"column 1\":\"1\",\"b\":\"2\"}\n"), "\(result.text)")
+        let chosen = try run([binary, "--output", "jsonl", "--columns", "column 1", blank.path, blank.path])
+        #expect(chosen.text.hasPrefix("{\"file\":\"\(blank.path)\",\"column 1\":\"1\"}\n"), "\(chosen.text)")
+    }
 }

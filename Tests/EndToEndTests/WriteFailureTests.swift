@@ -27,6 +27,19 @@ struct WriteFailureTests {
         #expect(result.stderr.contains("No space left on device"), "\(options): \(result.stderr)")
     }
 
+    @Test("a diff into /dev/full is trouble (exit 2, one line), whether the tables differ or not",
+          arguments: [[], ["--output", "csv"], ["--summary"]])
+    func diffToFullDisk(options: [String]) throws {
+        let old = try sample(rows: 2_000)
+        let new = try sample(rows: 2_001)
+        for other in [new, old] {
+            let command = ([Paths.binary, "--diff", other] + options + [old]).map(shellQuote).joined(separator: " ") + " > /dev/full"
+            let result = try run(["/bin/sh", "-c", command])
+            #expect(result.status == 2, "\(options): \(result.stderr)")
+            #expect(result.stderr == "csvfreeze: cannot write the output: No space left on device\n", "\(options)")
+        }
+    }
+
     @Test("a record whose chosen cells pass the limit ends the output after every record before it, in one line, exit 1")
     func chosenCellsPastTheLimit() throws {
         let path = try Paths.temporaryDirectory().appendingPathComponent("wide.csv").path

@@ -122,3 +122,18 @@ struct FrequencyTests {
         #expect(try !frequency(Array("v\nx\n".utf8), column: 0).areAllUnique)
     }
 }
+
+@Suite("The distinct estimate")
+struct DistinctEstimateTests {
+    @Test("never more than the values counted, nor fewer than those kept", arguments: [30_000, 120_000, 400_000])
+    func bounded(count: Int) {
+        var counter = ValueCounter(budget: 1 << 16, kept: 64)
+        for index in 0..<count {
+            var text = "value \(index)"
+            _ = text.withUTF8 { counter.add(UnsafeRawBufferPointer($0), record: index) }
+        }
+        #expect(!counter.isExact)
+        #expect(counter.distinct <= counter.total, "\(counter.distinct) of \(counter.total)")
+        #expect(Double(counter.distinct) >= Double(count) * 0.97, "\(counter.distinct) of \(count)")
+    }
+}

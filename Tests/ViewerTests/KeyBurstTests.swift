@@ -2,6 +2,7 @@ import CellStore
 import Foundation
 import FreezeLayout
 import Testing
+import Table
 @testable import Viewer
 
 /// Keys typed faster than a search answers: each is obeyed, in order.
@@ -79,5 +80,44 @@ struct KeyBurstTests {
         #expect(subject.cursorRow == 24)
         type(subject, "g")
         #expect(subject.cursorRow == 0)
+    }
+
+    @Test("q quits at once during a search; typed after keys held for a prompt, it is the prompt's text")
+    func quitDuringSearch() {
+        let subject = Viewer(source: SlowRows(), options: .plain, screenSize: Size(width: 60, height: 10))
+        type(subject, "/zzzqqq\n")
+        #expect(subject.isSearching, "the slow rows take seconds to search")
+        subject.handle(key: .character("q"))
+        #expect(subject.isFinished, "q is not held behind the search")
+        #expect(!subject.isSearching, "quitting stopped the search")
+
+        let typing = Viewer(source: SlowRows(), options: .plain, screenSize: Size(width: 60, height: 10))
+        type(typing, "/zzzqqq\n")
+        type(typing, "/aq")
+        #expect(!typing.isFinished, "q after a held / is text for its prompt")
+        typing.handle(key: .escape)
+        #expect(!typing.isSearching && !typing.isFinished)
+        #expect(typing.promptLine?.text == "aq")
+    }
+}
+
+/// Rows a search reads slowly: a batch of 4,096 takes 10 ms, so searching all of them
+/// takes seconds (a stand-in for a slow disk), while a cancelled search stops at once.
+private final class SlowRows: RowSource {
+    let name = "slow"
+    let rowCount = 4096 * 1000
+    let isComplete = true
+    let columnCount = 2
+    let headerRows: Int? = 1
+    let generation = 0
+    let wake: @Sendable () -> Void = {}
+
+    func row(_ index: Int) -> Row? { Row(cells: ["\(index)", "a"]) }
+
+    func snapshot() -> RowSnapshot? {
+        RowSnapshot(count: rowCount, columnCount: columnCount) { range in
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(10))
+            return range.map { Row(cells: ["\($0)", "a"]) }
+        }
     }
 }

@@ -43,6 +43,29 @@ struct UserSearchTests {
         #expect(subject.message == "search wrapped around to the bottom")
     }
 
+    @Test("in a sorted view, wrapping around is told by the view's rows, not the file's order")
+    func wrapInSortedView() {
+        // Sorted by amount, descending: the file's last record shows first, the first last.
+        let text = "id,amount\n" + (1...40).map { "\($0),\($0 * 10)\n" }.joined()
+        let subject = viewer(text, width: 60, height: 10)
+        subject.handle(.firstColumn)
+        subject.handle(key: .character("l"))
+        subject.handle(.sort(descending: true, adding: false))
+        waitUntil("the sort") {
+            subject.handle(.refresh)
+            return !subject.isQueryRunning && subject.dataRowCount == 40
+        }
+        #expect(subject.cursorRow == 0)
+        // Record 5 (amount 50) is row 35, below the cursor, though earlier in the file.
+        search(subject, "^50$")
+        #expect(subject.cursorRow == 35)
+        #expect(subject.message == nil, "\(subject.message ?? "")")
+        // On from there to amount 400 (the top row): that did come around.
+        search(subject, "^400$")
+        #expect(subject.cursorRow == 0)
+        #expect(subject.message == "search wrapped around to the top")
+    }
+
     @Test("a quote in the pattern finds a cell that holds one; a line break is \\n; a bad pattern says where")
     func quotesAndErrors() {
         let subject = viewer(csv, width: 60, height: 10)

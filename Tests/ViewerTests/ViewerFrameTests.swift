@@ -208,7 +208,7 @@ struct ViewerFrameTests {
             for sequence in binding.sequences { #expect(KeyMap.match(sequence) == .command(binding.command)) }
         }
         #expect(KeyMap.match([.character("z")]) == .prefix)
-        #expect(KeyMap.helpLines.contains { $0.hasPrefix("q, Ctrl-C") && $0.hasSuffix("quit (Ctrl-C from anywhere)") })
+        #expect(KeyMap.helpLines.contains { $0.hasPrefix("q, Ctrl-C") && $0.hasSuffix("quit, at once during a search (Ctrl-C anywhere)") })
     }
 }
 
