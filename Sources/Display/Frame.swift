@@ -31,9 +31,10 @@ public enum Style: UInt8, Sendable, CaseIterable {
     /// A diff's cell whose value changed (`old→new`).
     case changedCell
     /// A header name the file does not hold (`ColumnNames` made it unique: a repeated or
-    /// empty header cell), told apart from the file's own text.
+    /// empty header cell), told apart from the file's own text; also the label drawn in an
+    /// empty cell (a frequency sheet's `(empty)`).
     case madeName
-    /// A made name in the cursor's column.
+    /// A made name in the cursor's column (a label in the cursor's cell).
     case madeNameOfCursorColumn
 }
 

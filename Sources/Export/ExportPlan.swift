@@ -19,8 +19,9 @@ package struct ExportPlan: Sendable {
     /// Rows written before the header rows, chosen columns as the others (a diff's `!`
     /// schema row on Ctrl-S); only over a snapshot.
     package var rowsAbove: [Row] = []
-    /// Records whose first cell is written empty (a sheet's `(empty)`).
-    package var emptiedFirstCells: Set<Int> = []
+    /// Cells the snapshot holds only the start of, written whole (a frequency sheet's
+    /// values over 1 MiB); only over a snapshot.
+    package var wholeCells: WholeCells?
     /// Data rows written at most (nil: every one, following the input as it grows).
     package var rowLimit: Int?
     /// The input's name, for messages.

@@ -121,7 +121,7 @@ package final class Exporter {
             splitter = WellQuotedSplitter(dialect: first.dialect)
         }
         writer = makeWriter(start, hand)
-        writesRawBytes = plan.allowsRawBytes && plan.columns == nil && plan.emptiedFirstCells.isEmpty
+        writesRawBytes = plan.allowsRawBytes && plan.columns == nil
             && writer.rawDelimiter == first.dialect.delimiter && first.dialect.quote == 0x22
         refresh()
         if plan.rows == nil {
@@ -177,6 +177,10 @@ package final class Exporter {
         // A row in memory that is not whole (a diff's record with a cell over 1 MiB) is not
         // written cut: the write stops and says so.
         func writeCells(_ row: Row, record: Int) {
+            if let whole = plan.wholeCells, whole.records[record] != nil {
+                writeWhole(row, record: record, whole: whole)
+                return
+            }
             guard !row.isCut else {
                 outcome.failure = "\(plan.name): row \(max(0, record - plan.headerRows) + 1) holds a cell longer than 1 MiB "
                     + "(or more than \(RecordParser.Limits.fieldLimit) fields), which is not written whole from here"
@@ -212,6 +216,40 @@ package final class Exporter {
             }
         }
         if !isStopped { writer.finish(endsWithTerminator: true) }
+    }
+
+    /// Writes a snapshot's row whose cell in `whole.column` is only the start of a value:
+    /// the value whole, read again from `whole.source` a piece at a time, in its place.
+    private func writeWhole(_ given: Row, record: Int, whole: WholeCells) {
+        guard case .success(let shaped?) = Self.shaped(given, record: record, plan: plan, projection: &projection) else { return }
+        let place = plan.columns.map { $0.firstIndex(of: whole.column) } ?? whole.column
+        guard let place, place < shaped.count else {
+            // The column is not written: nothing stands in for it.
+            writer.write(shaped)
+            return
+        }
+        var before = Row(bytes: Array(shaped.bytes[..<(place == 0 ? 0 : shaped.ends[place - 1])]), ends: Array(shaped.ends[..<place]))
+        var first = true
+        let found = whole.read(record) { piece in
+            defer { first = false }
+            if first {
+                before.bytes.append(contentsOf: piece)
+                before.ends.append(before.bytes.count)
+                before.continuesInNext = true
+                return writer.write(before) && !isStopped
+            }
+            return writer.write(Row(bytes: Array(piece), ends: [piece.count], continuesPrevious: true, continuesInNext: true))
+                && !isStopped
+        }
+        guard found == true, !first else {
+            outcome.failure = "\(plan.name): row \(max(0, record - plan.headerRows) + 1) holds a value longer than 1 MiB that "
+                + "could not be read again from the input (it changed?)"
+            return
+        }
+        guard !isStopped else { return }
+        let start = shaped.ends[place]
+        writer.write(Row(bytes: Array(shaped.bytes[start...]), ends: [0] + shaped.ends[(place + 1)...].map { $0 - start },
+                         continuesPrevious: true))
     }
 
     // MARK: The input
@@ -692,8 +730,7 @@ package final class Exporter {
         if span.length > Self.longRecord { window.shrink() }
     }
 
-    /// Writes a record (or a piece) as cells: the first cell emptied where asked, the
-    /// columns chosen.
+    /// Writes a record (or a piece) as cells, the columns chosen.
     private func writeCells(_ given: Row, record: Int) {
         switch Self.shaped(given, record: record, plan: plan, projection: &projection) {
         case .success(let row?):
@@ -706,15 +743,9 @@ package final class Exporter {
         }
     }
 
-    /// `given` as the plan writes it: its first cell emptied where asked, its columns
-    /// chosen (a record in pieces is gathered by `projection`: nil until its last piece).
-    static func shaped(_ given: Row, record: Int, plan: ExportPlan, projection: inout Projection) -> Result<Row?, ExportError> {
-        var row = given
-        if !plan.emptiedFirstCells.isEmpty && plan.emptiedFirstCells.contains(record) && row.count > 0 && !row.continuesPrevious {
-            let cut = row.ends[0]
-            row.bytes.removeFirst(cut)
-            row.ends = row.ends.map { $0 - cut }
-        }
+    /// `row` as the plan writes it: its columns chosen (a record in pieces is gathered by
+    /// `projection`: nil until its last piece).
+    static func shaped(_ row: Row, record: Int, plan: ExportPlan, projection: inout Projection) -> Result<Row?, ExportError> {
         guard let columns = plan.columns else { return .success(row) }
         if row.continuesInNext || row.continuesPrevious || projection.isGathering {
             guard projection.gather(row, columns: columns) else {

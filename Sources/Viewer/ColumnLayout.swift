@@ -40,8 +40,10 @@ struct ColumnLayout {
     /// Bumped when the geometry changes, so every cached cell is configured again.
     private(set) var generation = 0
 
-    /// Brings the geometry up to date with the view, the screen and the sample.
-    mutating func update(table: TableView, grid: Size, rowNumberWidth: Int, requestedFrozenColumns: Int) {
+    /// Brings the geometry up to date with the view, the screen and the sample; a column
+    /// with a label for its empty cells (`labels`, by input column) is at least as wide as it.
+    mutating func update(table: TableView, grid: Size, rowNumberWidth: Int, requestedFrozenColumns: Int,
+                         labels: [Int: String] = [:]) {
         sizer.update(from: table.source, headerRows: table.headerRows)
         let count = table.columnCount
         let newKey = Key(columns: table.columns, viewColumns: count, grid: grid, rowNumberWidth: rowNumberWidth,
@@ -55,6 +57,7 @@ struct ColumnLayout {
         if namesKey != madeNamesKey {
             madeNamesKey = namesKey
             madeNameWidths = Self.madeNameWidths(table)
+            for (column, label) in labels { madeNameWidths[column] = max(madeNameWidths[column] ?? 0, DisplayWidth.of(label)) }
         }
         let sampled = sizer.widths(count: table.fileColumnCount, screenWidth: grid.width, atLeast: madeNameWidths)
         widths = (0..<count).map { view in

@@ -301,7 +301,15 @@ struct FrameComposer {
                 let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
-                cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
+                if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {
+                    // A label for the empty cell (a frequency sheet's empty value), drawn as
+                    // made names are so it never reads as the data's own text.
+                    let highlight = placement.key.highlight
+                    let labelStyle: Style = highlight & 3 == 3 ? .madeNameOfCursorColumn : (highlight & 4 != 0 ? .match : .madeName)
+                    cells = CellText.layout(ArraySlice(label.utf8), width: textWidth, alignRight: false, style: labelStyle)
+                } else {
+                    cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)
+                }
             }
         }
         cells.append(placement.isBorder ? FrameCell("│", .border) : FrameCell(" ", separatorStyle))

@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import FreezeLayout
 import Insight
 import Query
@@ -157,6 +158,8 @@ final class FrequencySheet: SheetSource {
     private let rows: MemoryRows
     private let count: FrequencyCount
     private let column: Int
+    /// What the count reads: where Ctrl-S reads a value shown by its start again.
+    private let input: SheetInput
     /// The input was still loading when the count started: it covers the rows read then.
     private let readSoFar: Bool
     /// The table published, the rows of it listed (a sheet can be sorted: records say
@@ -170,11 +173,15 @@ final class FrequencySheet: SheetSource {
 
     init(input: SheetInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.column = column
+        self.input = input
         readSoFar = !table.source.isComplete
         rows = MemoryRows(name: "frequency of \(name)", columns: Self.columns, wake: table.source.wake)
-        // Ctrl-S writes what `--frequency --output csv` writes: no bar, the empty value empty.
-        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options, saving: Self.saving(emptyValueRecord: nil)),
-                        screenSize: table.screenSize)
+        // Ctrl-S writes what `--frequency --output csv` writes: no bar, long values whole.
+        var options = ViewerOptions.sheet(like: table.options, saving: SheetSaving(drawnColumns: [3]))
+        // The empty value is an empty cell (search, filters, sort and Ctrl-S see it so),
+        // labelled on screen in the style of text the data does not hold.
+        options.emptyCellLabels = [0: Self.emptyLabel]
+        viewer = Viewer(source: rows, options: options, screenSize: table.screenSize)
         count = input.frequency(column: column, headerRows: headerRows, records: records, wake: table.source.wake)
         update()
     }
@@ -199,8 +206,7 @@ final class FrequencySheet: SheetSource {
                 published = (current, listed, current.isComplete ? entries.prefix(listed).filter(\.isShortened).count : 0)
                 let most = max(1, entries.first?.count ?? 1)
                 rows.replace(count: listed, columns: Self.columns.count) { FrequencySheet.row(entries[$0], most: most) }
-                let empty = entries.prefix(listed).firstIndex { $0.value.isEmpty }
-                viewer.setSheetSaving(Self.saving(emptyValueRecord: empty.map { $0 + 1 }))
+                viewer.setSheetSaving(saving(listing: entries.prefix(listed)))
             }
             if current.isComplete { rows.finish() }
         }
@@ -231,19 +237,34 @@ final class FrequencySheet: SheetSource {
         viewer.sayNote(note, replacing: previous, always: ended)
     }
 
-    /// The sheet's row for one value: the cells `--frequency` writes (a table's `(empty)`
-    /// for the empty value), and a bar as long as its count next to the most frequent's,
-    /// for reading, which Ctrl-S leaves out.
+    /// What the screen shows for the empty value (an empty cell: the label is drawn, never
+    /// read, written or searched).
+    static let emptyLabel = "(empty)"
+
+    /// The sheet's row for one value: the cells `--frequency --output csv` writes (the empty
+    /// value empty), and a bar as long as its count next to the most frequent's, for
+    /// reading, which Ctrl-S leaves out.
     static func row(_ entry: FrequencyRow, most: Int) -> Row {
         let bar = String(repeating: "█", count: max(entry.count > 0 ? 1 : 0, entry.count * 20 / most))
         // A value longer than a cell kept shows its start, ending in `…` and its size.
-        let value = entry.value.isEmpty ? Array("(empty)".utf8) : entry.isShortened ? Array(entry.shownText.utf8) : entry.value
+        let value = entry.isShortened ? Array(entry.shownText.utf8) : entry.value
         return Row(byteCells: [value, Array("\(entry.count)".utf8), Array(entry.percentText.utf8), Array(bar.utf8)])
     }
 
-    /// What Ctrl-S leaves out or writes otherwise: the bar, and `(empty)` (at `record`).
-    private static func saving(emptyValueRecord record: Int?) -> SheetSaving {
-        SheetSaving(drawnColumns: [3], emptyValueRecords: record.map { [$0] } ?? [])
+    /// What Ctrl-S leaves out or writes otherwise: the bar, and the values of `listed` shown
+    /// by their start, written whole from where the count first met them.
+    private func saving(listing listed: ArraySlice<FrequencyRow>) -> SheetSaving {
+        var records: [Int: Int] = [:]
+        for (index, entry) in zip(listed.indices, listed) where entry.isShortened {
+            if let first = entry.firstRecord { records[index - listed.startIndex + 1] = first }
+        }
+        guard !records.isEmpty else { return SheetSaving(drawnColumns: [3]) }
+        let source: WholeCells.Source
+        switch input {
+        case .bytes(let input): source = .input(input.reader)
+        case .rows(let rows): source = .rows(rows)
+        }
+        return SheetSaving(drawnColumns: [3], wholeValues: WholeCells(source: source, column: 0, sourceColumn: column, records: records))
     }
 
     func choose(record: Int) -> SheetChoice {

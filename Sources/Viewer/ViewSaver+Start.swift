@@ -21,7 +21,9 @@ extension ViewSaver {
     /// `text` (a path; `~/` is the home directory), as TSV when it ends in `.tsv`, else CSV,
     /// as `--output` writes the same view (a diff: daff's text, as `--diff --output`). An
     /// existing file is overwritten only when the user said so; the file being viewed, or
-    /// any other open here as a table's input (`OpenInputs`), never is. A sheet leaves out the columns it only draws (`sheetSaving`).
+    /// any other open here as a table's input (`OpenInputs`), never is. A sheet leaves out
+    /// the columns it only draws and writes whole the values it shows by their start
+    /// (`sheetSaving`).
     static func start(to text: String, overwrite: Bool, view table: TableView, rowLimit: Int,
                       sheetSaving: SheetSaving?) -> Start {
         var path = text.trimmingSpaces
@@ -44,7 +46,7 @@ extension ViewSaver {
         if let drawn = sheetSaving?.drawnColumns, !drawn.isEmpty {
             plan.columns = (plan.columns ?? Array(0..<table.fileColumnCount)).filter { !drawn.contains($0) }
         }
-        plan.emptiedFirstCells = sheetSaving?.emptyValueRecords ?? []
+        plan.wholeCells = sheetSaving?.wholeValues
         return .started(ViewSaver(plan, path: path, format: path.lowercased().hasSuffix(".tsv") ? .tsv : .csv,
                                   wake: table.source.wake))
     }

@@ -19,9 +19,11 @@ extension Viewer {
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
         let numbers = options.showsRowNumbers ? Self.digits(table.estimatedDataRowCount) : 0
-        layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
+        layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns,
+                      labels: options.emptyCellLabels)
         if !sideBySideFits() {
-            layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns)
+            layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns,
+                          labels: options.emptyCellLabels)
         }
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
                                                main: layout.main),

@@ -1,3 +1,4 @@
+import Export
 import FreezeLayout
 
 /// What the command line chose for the viewer.
@@ -24,6 +25,10 @@ public struct ViewerOptions: Sendable, Equatable {
     public var isSheet = false
     /// A sheet whose file (Ctrl-S) is not what it shows: see `SheetSaving`.
     public var sheetSaving: SheetSaving?
+    /// Input columns whose empty cells show a label, drawn dim and italic as made header
+    /// names are, so it never passes for data (a frequency sheet's empty value: `(empty)`).
+    /// The cell stays empty for everything else: search, filters, sort, Ctrl-S.
+    public var emptyCellLabels: [Int: String] = [:]
     /// Which of several open tables this is (`2/3`), said after its name on the status line.
     public var place: String?
 
@@ -47,11 +52,11 @@ public struct ViewerOptions: Sendable, Equatable {
 public struct SheetSaving: Sendable, Equatable {
     /// Columns drawn for reading only (the frequency sheet's bar), left out of the file.
     public var drawnColumns: Set<Int>
-    /// Records whose first cell shows `(empty)` for the empty value: the file has it empty.
-    public var emptyValueRecords: Set<Int>
+    /// Values shown by their start (over 1 MiB), written whole, read again from the input.
+    package var wholeValues: WholeCells?
 
-    public init(drawnColumns: Set<Int>, emptyValueRecords: Set<Int>) {
+    package init(drawnColumns: Set<Int>, wholeValues: WholeCells? = nil) {
         self.drawnColumns = drawnColumns
-        self.emptyValueRecords = emptyValueRecords
+        self.wholeValues = wholeValues
     }
 }

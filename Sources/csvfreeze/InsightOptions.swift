@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The options that answer "what is in this column?" without opening the viewer.
 struct InsightOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A record too short to have COLUMN counts as the empty value, as the screen shows its missing cell (so in --summary's empty count). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size.",
+    @Option(help: ArgumentHelp("Write each distinct value of COLUMN (a header name or a number from 1) with its count and percentage, most frequent first, instead of viewing (value,count,percent; --output chooses the format, default table). A record too short to have COLUMN counts as the empty value, as the screen shows its missing cell (so in --summary's empty count). A value over 1 MiB counts whole; csv and json write it whole, a table its start and size. A table shows the empty value as (empty), and a value that reads (empty) or starts with a double quote in double quotes, as CSV quotes it.",
                                valueName: "column"))
     var frequency: String?
 

@@ -107,9 +107,8 @@ enum InsightOutput {
                 writeWhole(row, column: column, reader: reader, to: writer)
                 continue
             }
-            let value = shown && row.value.isEmpty ? "(empty)" : shown ? row.shownText : row.text
-            writer.write(Row(bytes: shown ? Array(value.utf8) : row.value, ends: [shown ? value.utf8.count : row.value.count])
-                .appending(["\(row.count)", percent(row.percent)]))
+            let value = shown ? Array(tableText(of: row).utf8) : row.value
+            writer.write(Row(bytes: value, ends: [value.count]).appending(["\(row.count)", percent(row.percent)]))
         }
         guard !table.isExact else { return }
         let note = table.areAllUnique ? "all \(table.total) values are unique (≈\(table.distinct) estimated)"
@@ -121,6 +120,16 @@ enum InsightOutput {
         }
         // Machine formats keep their rows to true values; the estimate goes to stderr.
         say(note)
+    }
+
+    /// A value as a table shows it: the empty value as `(empty)`; a value that reads so
+    /// itself, or that starts with a double quote, in double quotes as CSV quotes it
+    /// (`"(empty)"`), so no value passes for the empty one.
+    static func tableText(of row: FrequencyRow) -> String {
+        if row.value.isEmpty { return "(empty)" }
+        let text = row.shownText
+        guard text == "(empty)" || text.hasPrefix("\"") else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A value longer than a cell kept, written whole from where it first occurs, then
