@@ -484,6 +484,9 @@ package final class TerminalSession {
         // Without colour a removed row is dim; a terminal that cannot dim (vt100) shows it
         // reversed, bold and underlined, the one mix no other mark or the cursor uses.
         let removedShape = cf_term_attrs() & dim != 0 ? dim : reverse | bold | cf_attr_underline()
+        // A made name (or a sheet's `(empty)` label) on a terminal that can neither dim nor
+        // italicise (vt100) is underlined: plain, it would read as the file's own text.
+        let madeShape = cf_term_attrs() & (dim | italic) != 0 ? dim | italic : cf_attr_underline()
         attributes = Style.allCases.map { style in
             switch style {
             case .plain: return cf_attr_normal()
@@ -510,8 +513,8 @@ package final class TerminalSession {
             case .changedCell: return reverse | cf_attr_underline() | pair(7)
             // A name the file does not hold: the header's colour, dim and italic instead of
             // bold (in every theme, mono too), so it never reads as the file's own text.
-            case .madeName: return dim | italic | pair(1)
-            case .madeNameOfCursorColumn: return reverse | dim | italic | pair(1)
+            case .madeName: return madeShape | pair(1)
+            case .madeNameOfCursorColumn: return reverse | madeShape | pair(1)
             }
         }
     }

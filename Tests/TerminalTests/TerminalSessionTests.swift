@@ -60,6 +60,20 @@ struct TerminalSessionTests {
         #expect(Set(shapes).count == shapes.count, "\(type): what the terminal can show tells each mark apart")
     }
 
+    @Test("a made name (a sheet's (empty) label too) reads apart from the file's text on every terminal, without colour",
+          arguments: ["xterm-256color", "vt100", "linux"])
+    func madeNameStyle(type: String) throws {
+        setlocale(LC_ALL, "C.UTF-8")
+        let session = try TerminalSession(input: open("/dev/null", O_RDONLY), output: open("/dev/null", O_WRONLY),
+                                          type: type, theme: .mono)
+        defer { session.end() }
+        let colourless = ~cf_color_pair(255)
+        func shape(_ style: Style) -> Int32 { session.attributes(of: style) & colourless & cf_term_attrs() }
+        #expect(shape(.madeName) != shape(.plain), "\(type)")
+        #expect(shape(.madeNameOfCursorColumn) != shape(.cursor), "\(type)")
+        #expect(shape(.madeName) != shape(.header), "\(type)")
+    }
+
     @Test("keys decode to the viewer's keys")
     func decodesKeys() {
         #expect(TerminalSession.decode(character: 13) == .enter)
