@@ -141,13 +141,13 @@ struct CSVFreezeCommand: ParsableCommand {
           stderr); 1 the input cannot be read (stdin is a terminal or closed,
           compressed input is damaged, bytes not valid in --encoding, a record
           is too wide), or is empty (not even a header) for --frequency or
-          --summary; 2 the screen cannot be drawn, no such column for
-          --frequency, --columns, --sort, --filter-column or
-          --filter-out-column, a bad pattern, --frequency or --summary over
-          several inputs, a column named as --source-column; 64 bad options
-          (--echo with --output, --frequency or --summary too); 65 a query
-          SQLite refuses (--sql); 128+N after signal N; 130 with --echo, quit
-          without choosing.
+          --summary, or the output cannot be written (a full disk); 2 the
+          screen cannot be drawn, no such column for --frequency, --columns,
+          --sort, --filter-column or --filter-out-column, a bad pattern,
+          --frequency or --summary over several inputs, a column named as
+          --source-column; 64 bad options (--echo with --output, --frequency
+          or --summary too); 65 a query SQLite refuses (--sql); 128+N after
+          signal N; 130 with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
           written); 64 bad options.
