@@ -132,16 +132,21 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
 /// What a pass shares with its owner: whether to stop, and how far it has come.
 package final class ScanControl: Sendable {
     private let cancelled = Atomic<Bool>(false)
-    /// The signals the pass is waiting on: `cancel()` wakes them, so a pass never waits
-    /// for news that will not come once it is told to stop.
-    private let waits = Mutex<(isCancelled: Bool, signals: [ChangeSignal])>((false, []))
+    /// What `cancel()` reaches, under one lock: the signals the pass is waiting on (woken,
+    /// so a pass never waits for news that will not come once it is told to stop), and what
+    /// stops work under way that does not look at `isCancelled` (see `running`).
+    private struct Listeners {
+        var isCancelled = false
+        var signals: [ChangeSignal] = []
+        var stops: [Int: @Sendable () -> Void] = [:]
+        var nextStop = 0
+    }
+    private let listeners = Mutex(Listeners())
     private let done = Atomic<Int64>(0)
     /// Bytes the pass expects to read (for a percentage).
     package let total: Int64
     private let wake: @Sendable () -> Void
     private let step: Int64
-    /// What stops work under way that does not look at `isCancelled` (see `running`).
-    private let stops = Mutex<(isCancelled: Bool, actions: [Int: @Sendable () -> Void], next: Int)>((false, [:], 0))
     /// The pass this is a part of, and what this part's whole `total` counts there.
     private let owner: (control: ScanControl, worth: Int64)?
 
@@ -171,14 +176,11 @@ package final class ScanControl: Sendable {
     package func cancel() {
         if let owner { return owner.control.cancel() }
         cancelled.store(true, ordering: .relaxed)
-        for stop in stops.withLock({ state -> [@Sendable () -> Void] in
+        let (stops, waiting) = listeners.withLock { state in
             state.isCancelled = true
-            return Array(state.actions.values)
-        }) { stop() }
-        let waiting = waits.withLock { state -> [ChangeSignal] in
-            state.isCancelled = true
-            return state.signals
+            return (Array(state.stops.values), state.signals)
         }
+        for stop in stops { stop() }
         for signal in waiting { signal.notify() }
     }
 
@@ -189,15 +191,15 @@ package final class ScanControl: Sendable {
     package func running(_ work: () -> Void, stoppedBy stop: @escaping @Sendable () -> Void) -> Bool {
         if let owner { return owner.control.running(work, stoppedBy: stop) }
         // Registered under the lock `cancel()` takes: either it sees `stop`, or this sees it was cancelled.
-        let key = stops.withLock { state -> Int? in
+        let key = listeners.withLock { state -> Int? in
             guard !state.isCancelled else { return nil }
-            state.next += 1
-            state.actions[state.next] = stop
-            return state.next
+            state.nextStop += 1
+            state.stops[state.nextStop] = stop
+            return state.nextStop
         }
         guard let key else { return false }
         work()
-        stops.withLock { _ = $0.actions.removeValue(forKey: key) }
+        listeners.withLock { _ = $0.stops.removeValue(forKey: key) }
         return true
     }
 
@@ -208,14 +210,14 @@ package final class ScanControl: Sendable {
         if let owner { return owner.control.wait(for: signal, past: version) }
         // Registered under the same lock `cancel()` takes: either it sees this signal and
         // wakes it, or this sees that it was cancelled.
-        let registered = waits.withLock { state -> Bool in
+        let registered = listeners.withLock { state -> Bool in
             guard !state.isCancelled else { return false }
             state.signals.append(signal)
             return true
         }
         guard registered else { return false }
         signal.wait(past: version)
-        waits.withLock { state in
+        listeners.withLock { state in
             if let index = state.signals.firstIndex(where: { $0 === signal }) { state.signals.remove(at: index) }
         }
         return !isCancelled

@@ -84,13 +84,18 @@ struct JSONLines {
         keysGiven && column >= given ? ColumnNames.numbered(column - lead) : names[column]
     }
 
-    /// Appends a whole record whose cells have types (see `OutputWriter.write(_:types:)`).
-    mutating func append(_ row: Row, types: ArraySlice<ValueType>, to buffer: inout [UInt8]) {
-        while keyEnds.count < min(Self.keptKeys, row.count) {
+    /// Makes the written keys of the first `count` columns (at most `keptKeys`) once.
+    private mutating func keepKeys(upTo count: Int) {
+        while keyEnds.count < min(Self.keptKeys, count) {
             OutputWriter.appendJSONString(key(keyEnds.count), to: &keyBytes)
             keyBytes.append(UInt8(ascii: ":"))
             keyEnds.append(keyBytes.count)
         }
+    }
+
+    /// Appends a whole record whose cells have types (see `OutputWriter.write(_:types:)`).
+    mutating func append(_ row: Row, types: ArraySlice<ValueType>, to buffer: inout [UInt8]) {
+        keepKeys(upTo: row.count)
         buffer.append(UInt8(ascii: "{"))
         for (index, type) in zip(0..<row.count, types) {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
@@ -111,11 +116,7 @@ struct JSONLines {
     mutating func append(_ row: Row, to buffer: inout [UInt8]) {
         if !row.continuesPrevious { column = 0 }
         let cells = row.count
-        while keyEnds.count < min(Self.keptKeys, column + cells) {
-            OutputWriter.appendJSONString(key(keyEnds.count), to: &keyBytes)
-            keyBytes.append(UInt8(ascii: ":"))
-            keyEnds.append(keyBytes.count)
-        }
+        keepKeys(upTo: column + cells)
         var keys = keyBytes, ends = keyEnds
         if column + cells > ends.count {
             // Keys of columns past those kept, made for this row alone.
