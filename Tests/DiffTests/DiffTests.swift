@@ -41,7 +41,7 @@ func checkAlignment(_ rows: [DiffRow], old: [[String]], new: [[String]], columns
 
 @Suite("Diff against a plain reference")
 struct DiffReferenceTests {
-    @Test("by position: every record once, in order; as few changes as the longest common run allows",
+    @Test("by position: every record once, in order; as few rows changed, added or removed as can be",
           arguments: [false, true], [1, 2, 3])
     func positional(hostile: Bool, seed: UInt64) throws {
         var maker = TableMaker(seed: seed * 31 + (hostile ? 7 : 0))
@@ -55,9 +55,9 @@ struct DiffReferenceTests {
             let oldRecords = try ReferenceDiff.records(oldText)
             let newRecords = try ReferenceDiff.records(newText, delimiter: round % 2 == 0 ? UInt8(ascii: ",") : UInt8(ascii: ";"))
             checkAlignment(rows, old: oldRecords, new: newRecords, columns: diff.columns, ordered: true)
-            let common = ReferenceDiff.commonLength(ReferenceDiff.values(oldRecords, columns: diff.columns, isOld: true),
-                                                    ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
-            #expect(rows.filter { $0.kind == .same }.count == common, "round \(round): not minimal\n\(oldText)\n---\n\(newText)")
+            let fewest = ReferenceDiff.fewestChanges(ReferenceDiff.values(oldRecords, columns: diff.columns, isOld: true),
+                                                     ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
+            #expect(rows.filter { $0.kind != .same }.count == fewest, "round \(round): not minimal\n\(oldText)\n---\n\(newText)")
             #expect(diff.statistics.approximateFrom == nil)
             let statistics = diff.statistics
             #expect(statistics.same + statistics.changed + statistics.removed == oldRecords.count - 1)
@@ -97,6 +97,13 @@ struct DiffReferenceTests {
             }
             #expect(diff.statistics.duplicateKeys == [duplicates(oldRecords), duplicates(newRecords)])
         }
+    }
+
+    @Test("by position, a record changed among repeated ones is one changed record")
+    func repeatedRecords() throws {
+        let (rows, diff) = try diffRows(old: "v\na\n1\n1\n1\n", new: "v\na\n1\nX\n1\n")
+        #expect(rows.map(\.kind) == [.same, .same, .changed, .same])
+        #expect(diff.statistics.changed == 1 && diff.statistics.added == 0 && diff.statistics.removed == 0)
     }
 
     @Test("keyed rows come in the key's order: numbers by value, then text")
@@ -229,7 +236,62 @@ struct AlignmentTests {
         #expect(alignment.approximateFrom == nil)
     }
 
-    @Test("scattered edits: as few as the longest common subsequence allows")
+    /// The rows an alignment shows: each hunk's old and new records pair as changed, the
+    /// surplus added or removed; also checks every record is aligned once, in order.
+    func shownChanges(_ old: [UInt64], _ new: [UInt64], maxEdits: Int = 1024,
+                      sourceLocation: SourceLocation = #_sourceLocation) -> (changes: Int, minimal: Bool) {
+        var alignment = Alignment(old: old, new: new)
+        alignment.maxEdits = maxEdits
+        var changes = 0, i = 0, j = 0
+        alignment.run { step in
+            switch step {
+            case .same(let o, let n, let count):
+                #expect(o == i && n == j && count > 0, sourceLocation: sourceLocation)
+                for offset in 0..<count where o + offset < old.count && n + offset < new.count {
+                    #expect(old[o + offset] == new[n + offset], sourceLocation: sourceLocation)
+                }
+                (i, j) = (o + count, n + count)
+            case .hunk(let o, let n):
+                #expect(o.lowerBound == i && n.lowerBound == j && (!o.isEmpty || !n.isEmpty), sourceLocation: sourceLocation)
+                changes += max(o.count, n.count)
+                (i, j) = (o.upperBound, n.upperBound)
+            }
+            return true
+        }
+        #expect(i == old.count && j == new.count, sourceLocation: sourceLocation)
+        return (changes, alignment.approximateFrom == nil)
+    }
+
+    @Test("repeated records: as few rows changed, added or removed as the edit distance allows",
+          arguments: [2, 3, 6], [false, true])
+    func repeatedRecords(alphabet: Int, runs: Bool) {
+        var generator = SeededGenerator(seed: UInt64(alphabet * 2 + (runs ? 1 : 0)))
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(max(1, bound))) }
+        for round in 0..<400 {
+            // Few distinct records, often in runs of one value (a column of 1s, blank lines).
+            // Every tenth round longer, so a stretch ends at a run of equal records before the end.
+            let length = round % 10 == 9 ? 400 : random(90)
+            var old: [UInt64] = []
+            while old.count < length {
+                let value = UInt64(random(alphabet))
+                old += repeatElement(value, count: runs ? 1 + random(6) : 1)
+            }
+            var new = old
+            for _ in 0..<random(round % 10 == 9 ? 30 : 10) {
+                let place = random(new.count + 1)
+                switch random(3) {
+                case 0 where place < new.count: new[place] = UInt64(random(alphabet + 2))
+                case 1: new.insert(UInt64(random(alphabet + 2)), at: place)
+                default: if place < new.count { new.remove(at: place) }
+                }
+            }
+            let (changes, minimal) = shownChanges(old, new)
+            let fewest = ReferenceDiff.fewestChanges(old, new)
+            #expect(changes == fewest && minimal, "round \(round): \(changes) rows, \(fewest) at least\n\(old)\n\(new)")
+        }
+    }
+
+    @Test("scattered edits over 2,000 records: as few changes as the edit distance allows")
     func scattered() {
         var generator = SeededGenerator(seed: 5)
         let old = (0..<2000).map { _ in generator.next() % 50 }
@@ -242,14 +304,8 @@ struct AlignmentTests {
             default: new.remove(at: place)
             }
         }
-        var alignment = Alignment(old: old, new: new)
-        var same = 0
-        alignment.run { step in
-            if case .same(_, _, let count) = step { same += count }
-            return true
-        }
-        let lcs = ReferenceDiff.commonLength(old.map { [String($0)] }, new.map { [String($0)] })
-        #expect(same == lcs)
+        let (changes, minimal) = shownChanges(old, new)
+        #expect(changes == ReferenceDiff.fewestChanges(old, new) && minimal)
     }
 }
 

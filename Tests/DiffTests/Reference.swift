@@ -134,6 +134,21 @@ enum ReferenceDiff {
         return previous[b.count]
     }
 
+    /// The fewest rows a positional diff can show (the man page's minimal): records
+    /// changed, added or removed, an old and a new record between the same two equal ones
+    /// being one changed record; the edit distance with unit costs (dynamic programming).
+    static func fewestChanges<T: Equatable>(_ a: [T], _ b: [T]) -> Int {
+        var previous = Array(0...b.count)
+        for i in 0..<a.count {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for j in 0..<b.count {
+                current[j + 1] = a[i] == b[j] ? previous[j] : 1 + min(previous[j], previous[j + 1], current[j])
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// A keyed diff: per key (in order of first appearance), records paired in order.
     /// Returns (kind, old record index, new record index) for every pair and leftover, as a set.
     static func keyed(old: [[String]], new: [[String]], oldKey: [Int], newKey: [Int], oldValues: [[String]],
