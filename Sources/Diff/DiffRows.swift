@@ -268,9 +268,19 @@ package final class DiffRows: PairedRows, SavedRows {
 
     package var statusNote: String? {
         if let failure { return "diff stopped: " + failure }
-        guard let diff else { return "reading both tables…" }
-        // Rows come once both tables are hashed (by position) or sorted by key.
-        if entries.count == 0 && !isComplete && diff.phase == .reading { return "comparing…" }
+        guard let diff else {
+            // Both tables are indexed first: their bytes read so far, of both sizes.
+            let progress = stores.map(\.progress)
+            let parts = progress.compactMap { $0.fractionRead }
+            guard parts.count == progress.count, !parts.isEmpty else { return "reading both tables…" }
+            let sizes = progress.map { Double($0.packedSize ?? $0.totalBytes ?? 0) }
+            let total = sizes.reduce(0, +)
+            let done = zip(parts, sizes).map { $0 * $1 }.reduce(0, +)
+            return "reading both tables… \(total > 0 ? Int(done / total * 100) : 0)%"
+        }
+        // Rows come once both tables are read (by position) or their keys matched (by
+        // key); until then the stage under way and how far it is.
+        if entries.count == 0 && !isComplete { return "comparing… " + stage(diff.progress) }
         let more = isComplete ? "" : "+"
         func grouped(_ value: Int) -> String {
             var digits = Array(String(value))
@@ -290,7 +300,19 @@ package final class DiffRows: PairedRows, SavedRows {
         if let (old, _) = statistics.approximateFrom {
             note += "  (alignment may not be minimal from old row \(grouped(old - inputHeaderRows + 1)))"
         }
+        if !isComplete { note += "  (" + stage(diff.progress) + ")" }
         return note
+    }
+
+    /// The comparison's stage and how far it is: `aligning 45%`.
+    private func stage(_ progress: DiffProgress) -> String {
+        let percent = "\(Int(progress.fraction * 100))%"
+        switch progress.stage {
+        case .reading: return "reading " + percent
+        case .matching: return "matching keys " + percent
+        case .ordering: return "ordering rows " + percent
+        case .aligning: return "aligning " + percent
+        }
     }
 
     /// Runs the aligned rows are kept as (for tests).

@@ -91,6 +91,11 @@ struct DiffReferenceTests {
                 }
             }.sorted()
             #expect(found == expected, "round \(round)\n\(oldText)\n---\n\(newText)")
+            // In the new table's order, removed records where the old one had them, as daff.
+            let pairs = rows.map { (old: $0.oldIndex, new: $0.newIndex) }
+            let ordered = ReferenceDiff.daffOrder(pairs)
+            #expect(pairs.map { "\($0.old ?? -1) \($0.new ?? -1)" } == ordered.map { "\($0.old ?? -1) \($0.new ?? -1)" },
+                    "round \(round): not in daff's order\n\(oldText)\n---\n\(newText)")
             func duplicates(_ records: [[String]]) -> Int {
                 let keys = records.dropFirst().map { record in keyColumns.map { $0 < record.count ? record[$0] : "" } }
                 return keys.count - Set(keys).count
@@ -106,14 +111,31 @@ struct DiffReferenceTests {
         #expect(diff.statistics.changed == 1 && diff.statistics.added == 0 && diff.statistics.removed == 0)
     }
 
-    @Test("keyed rows come in the key's order: numbers by value, then text")
+    @Test("keyed rows come in the new file's order, a removed record before the first kept one that followed it")
     func keyOrder() throws {
-        let old = "id,v\n10,a\n9,b\n100,c\nx,d\n"
+        let old = "id,v\n10,a\n9,b\n100,c\nx,d\n7,e\n"
         let new = "id,v\n100,c\n9,B\nx,d\n11,e\n"
-        let (rows, _) = try diffRows(old: old, new: new, key: ["id"])
-        let ids = rows.map { row in (row.newRow ?? row.oldRow)?.string(0) ?? (row.new ?? row.old).map { "#\($0.record)" } ?? "" }
-        #expect(rows.map(\.kind) == [.changed, .removed, .added, .same, .same])
-        #expect(ids.prefix(3) == ["9", "10", "11"])
+        let (rows, _) = try diffRows(old: old, new: new, key: ["id"], context: 5)
+        let ids = rows.map { row in (row.newRow ?? row.oldRow)?.string(0) ?? "?" }
+        #expect(rows.map(\.kind) == [.removed, .same, .changed, .same, .added, .removed])
+        #expect(ids == ["10", "100", "9", "x", "11", "7"])
+    }
+
+    @Test("a keyed diff spilled at every pass (the sides' runs, the rows put in order) gives the rows one in memory gives")
+    func keyedSpilled() throws {
+        var generator = SeededGenerator(seed: 21)
+        var ids = Array(0..<3_000)
+        func shuffle() { for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) } }
+        shuffle()
+        let old = "id,v\n" + ids.map { "\($0),v\($0)\n" }.joined()
+        shuffle()
+        let new = "id,v\n" + ids.filter { $0 % 97 != 5 }.map { "\($0),\($0 % 89 == 1 ? "w" : "v")\($0)\n" }.joined() + "5000,x\n"
+        func described(_ rows: [DiffRow]) -> [String] { rows.map { "\($0.kind) \($0.oldIndex ?? -1) \($0.newIndex ?? -1)" } }
+        let (inMemory, _) = try diffRows(old: old, new: new, key: ["id"])
+        let (spilled, diff) = try diffRows(old: old, new: new, key: ["id"], memoryBudget: 1)
+        #expect(described(spilled) == described(inMemory))
+        #expect(spilled.map(\.newIndex).compactMap { $0 } == Array(0..<(new.split(separator: "\n").count - 1)))
+        #expect(diff.statistics.removed == 31 && diff.statistics.changed == 34 && diff.statistics.added == 1)
     }
 
     @Test("context: same rows next to a difference carry their records, others do not")

@@ -149,6 +149,25 @@ enum ReferenceDiff {
         return previous[b.count]
     }
 
+    /// The order daff gives a diff's rows (its `Alignment.toOrder3`): the new table's
+    /// records in its order, each removed record put just before the first record the new
+    /// table kept that came after it in the old table. `pairs` are (old, new) indexes, nil
+    /// for a side without the record; returns them in that order.
+    static func daffOrder(_ pairs: [(old: Int?, new: Int?)]) -> [(old: Int?, new: Int?)] {
+        let remotes = pairs.filter { $0.new != nil }.sorted { $0.new! < $1.new! }
+        let locals = pairs.filter { $0.new == nil }.sorted { $0.old! < $1.old! }
+        var result: [(old: Int?, new: Int?)] = []
+        var local = 0
+        for remote in remotes {
+            while local < locals.count, let kept = remote.old, kept > locals[local].old! {
+                result.append(locals[local])
+                local += 1
+            }
+            result.append(remote)
+        }
+        return result + locals[local...]
+    }
+
     /// A keyed diff: per key (in order of first appearance), records paired in order.
     /// Returns (kind, old record index, new record index) for every pair and leftover, as a set.
     static func keyed(old: [[String]], new: [[String]], oldKey: [Int], newKey: [Int], oldValues: [[String]],
