@@ -308,6 +308,19 @@ struct DiffScreenTests {
 }
 
 extension DiffScreenTests {
+    @Test("Q on a diff refuses at the key, in one line that fits 80 columns and says how to query the files")
+    func sqlRefused() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable, width: 80)
+        let before = viewer.frame().lines.prefix(7)
+        viewer.handle(key: .character("Q"))
+        let status = viewer.frame().line(8)
+        #expect(status.contains("SQL reads files, not the diff: csvfreeze --sql QUERY OLD NEW"), "\(status)")
+        #expect(status.count == 80 && status.contains("row 1/"), "\(status)")
+        // No prompt took the key: the next keys move the cursor, the table is as it was.
+        viewer.handle(key: .character("j"))
+        #expect(viewer.cursorRow == 1 && viewer.frame().lines.prefix(7).dropFirst(2) == before.dropFirst(2))
+    }
+
     /// `pattern` matches `text` somewhere.
     func matches(_ text: String, _ pattern: String) -> Bool { text.range(of: pattern, options: .regularExpression) != nil }
 
