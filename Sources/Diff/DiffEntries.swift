@@ -14,6 +14,8 @@ struct DiffEntries: Sendable {
     static let same: UInt8 = 0, changed: UInt8 = 1, added: UInt8 = 2, removed: UInt8 = 3
     /// The same values, and values in columns only the new table has (daff's `+`).
     static let filled: UInt8 = 4
+    /// The same values, elsewhere in the new table (daff's `:`).
+    static let moved: UInt8 = 5
 
     struct Entry: Equatable {
         var kind: UInt8

@@ -227,11 +227,9 @@ struct DiffJob: Sendable {
             throw .failed(error.description)
         }
         guard !control.isCancelled else { return .cancelled }
-        // In the new file's order, each removed record where the old file had it: before
-        // the first record the new file kept that came after it in the old file (daff's
-        // order, so that `daff patch` rebuilds the new file's order).
-        var rows = placed.merge(), gone = removed.merge()
-        meter = ProgressMeter(core: core, stage: .ordering, total: Int64(newSide.count + removedCount), wake: wake)
+        placed.finish()
+        removed.finish()
+        meter = ProgressMeter(core: core, stage: .ordering, total: Int64(2 * newSide.count + removedCount), wake: wake)
         var count: Int64 = 0
         func goOn() -> Bool {
             count += 1
@@ -239,6 +237,25 @@ struct DiffJob: Sendable {
             meter.advance(to: count)
             return !control.isCancelled && emitter.isOpen
         }
+        // The records both tables have that keep their order; the others moved.
+        var kept: KeptOrder
+        do throws(QueryError) {
+            kept = try KeptOrder(limit: max(1 << 16, options.memoryBudget / 4 / 24))
+            var rows = placed.merge()
+            while let top = rows.top {
+                if let oldRef = PlacedTrailer.read(top).old { try kept.add(oldRef.record) }
+                rows.advance()
+                guard goOn() else { return .cancelled }
+            }
+            try kept.finish()
+        } catch {
+            throw .failed(error.description)
+        }
+        // In the new file's order, each removed record where the old file had it: before
+        // the first record the new file kept that came after it in the old file (daff's
+        // order, so that `daff patch` rebuilds the new file's order).
+        var rows = placed.merge(), gone = removed.merge()
+        var position = 0
         rows: while let top = rows.top {
             let new = RecordRef(record: top.record, offset: top.offset >= 0 ? top.offset : nil)
             let (oldRef, kind, flagged) = PlacedTrailer.read(top)
@@ -250,10 +267,14 @@ struct DiffJob: Sendable {
                 }
             }
             if let oldRef {
-                if kind == PlacedTrailer.same {
+                let isKept = kept.isKept(position, place: oldRef.record)
+                position += 1
+                if kind != PlacedTrailer.same {
+                    emitter.changed(old: oldRef, new: new, hasNewColumnValues: flagged)
+                } else if isKept {
                     emitter.same(old: oldRef, new: new, hasNewColumnValues: flagged)
                 } else {
-                    emitter.changed(old: oldRef, new: new, hasNewColumnValues: flagged)
+                    emitter.moved(old: oldRef, new: new, hasNewColumnValues: flagged)
                 }
             } else {
                 emitter.added(new: new)

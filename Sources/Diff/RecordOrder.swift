@@ -26,12 +26,11 @@ struct RecordOrder {
         }
     }
 
-    /// The entries in the record numbers' order (this is left empty).
-    mutating func merge() -> RunMerge {
-        run.sort()
-        let cursors = spilled.map { RunCursor(file: $0, trailerSize: trailerSize, bufferSize: 1 << 16) } + [RunCursor(memory: run)]
-        run = SortRun(budget: 0, trailerSize: trailerSize)
-        spilled = []
-        return RunMerge(cursors)
+    /// Sorts what is in memory; entries added after are not taken.
+    mutating func finish() { run.sort() }
+
+    /// The entries in the record numbers' order (after `finish()`), as often as asked.
+    func merge() -> RunMerge {
+        RunMerge(spilled.map { RunCursor(file: $0, trailerSize: trailerSize, bufferSize: 1 << 16) } + [RunCursor(memory: run)])
     }
 }

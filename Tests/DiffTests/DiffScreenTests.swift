@@ -269,7 +269,7 @@ struct DiffScreenTests {
         #expect(spilled.frame().lines == plain.frame().lines)
         for viewer in [spilled, plain] {
             viewer.handle(.firstRow)
-            viewer.handle(.filter(".", columnOnly: true))
+            viewer.handle(.filter("-", columnOnly: true))
             try refresh(viewer, until: "the filter's rows") { viewer.dataRowCount == 11 && !viewer.frame().line(11).contains("filtering") }
         }
         #expect(spilled.frame().lines == plain.frame().lines)

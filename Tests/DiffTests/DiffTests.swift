@@ -15,7 +15,7 @@ func checkAlignment(_ rows: [DiffRow], old: [[String]], new: [[String]], columns
         if let o = row.oldIndex { oldSeen.append(o) }
         if let n = row.newIndex { newSeen.append(n) }
         switch row.kind {
-        case .same:
+        case .same, .moved:
             #expect(oldValues[row.oldIndex!] == newValues[row.newIndex!], "same rows differ: \(row)", sourceLocation: sourceLocation)
         case .changed:
             let o = old[row.oldIndex! + 1], n = new[row.newIndex! + 1]
@@ -85,7 +85,7 @@ struct DiffReferenceTests {
                                                newValues: ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
             let found = rows.map { row -> String in
                 switch row.kind {
-                case .same, .changed: return "\(row.kind == .same ? "same" : "changed") \(row.oldIndex!) \(row.newIndex!)"
+                case .same, .moved, .changed: return "\(row.kind == .changed ? "changed" : "same") \(row.oldIndex!) \(row.newIndex!)"
                 case .added: return "added \(row.newIndex!)"
                 case .removed: return "removed \(row.oldIndex!)"
                 }
@@ -111,14 +111,77 @@ struct DiffReferenceTests {
         #expect(diff.statistics.changed == 1 && diff.statistics.added == 0 && diff.statistics.removed == 0)
     }
 
-    @Test("keyed rows come in the new file's order, a removed record before the first kept one that followed it")
+    @Test("keyed rows come in the new file's order, a removed record before the first kept one that followed it, moved ones marked")
     func keyOrder() throws {
         let old = "id,v\n10,a\n9,b\n100,c\nx,d\n7,e\n"
         let new = "id,v\n100,c\n9,B\nx,d\n11,e\n"
         let (rows, _) = try diffRows(old: old, new: new, key: ["id"], context: 5)
         let ids = rows.map { row in (row.newRow ?? row.oldRow)?.string(0) ?? "?" }
-        #expect(rows.map(\.kind) == [.removed, .same, .changed, .same, .added, .removed])
+        // 9 and x keep their order, 100 moved before them.
+        #expect(rows.map(\.kind) == [.removed, .moved, .changed, .same, .added, .removed])
         #expect(ids == ["10", "100", "9", "x", "11", "7"])
+    }
+
+    @Test("by key with records moved: the records kept in place are a longest run in the old order, the others moved",
+          arguments: [1, 2, 3])
+    func moves(seed: UInt64) throws {
+        var maker = TableMaker(seed: seed * 13)
+        for round in 0..<25 {
+            var old = maker.table(columns: 3, records: 5 + maker.random(60), hostile: seed == 3)
+            for index in old.records.indices { old.records[index][0] = "k\(index)" }
+            var new = maker.edit(old, edits: maker.random(8), hostile: false, columns: false)
+            for index in new.records.indices where !new.records[index][0].hasPrefix("k") { new.records[index][0] = "n\(index)" }
+            for _ in 0..<maker.random(6) where new.records.count > 1 {
+                let record = new.records.remove(at: maker.random(new.records.count))
+                new.records.insert(record, at: maker.random(new.records.count + 1))
+            }
+            let oldText = old.text(), newText = new.text()
+            let (rows, diff) = try diffRows(old: oldText, new: newText, key: ["c0"], memoryBudget: round % 3 == 0 ? 1 : 48 << 20)
+            let oldRecords = try ReferenceDiff.records(oldText), newRecords = try ReferenceDiff.records(newText)
+            checkAlignment(rows, old: oldRecords, new: newRecords, columns: diff.columns, ordered: false)
+            let context = "round \(round)\n\(oldText)\n---\n\(newText)"
+            // The records called the same keep the old order: daff patch places the others.
+            let kept = rows.filter { $0.kind == .same }.map { $0.oldIndex! }
+            #expect(kept == kept.sorted(), "\(context)")
+            // As few moved as can be: at most the records outside a longest increasing run.
+            let matched = rows.filter { $0.old != nil && $0.new != nil }.map { $0.oldIndex! }
+            let moved = rows.filter { $0.kind == .moved }.count
+            #expect(moved <= matched.count - ReferenceDiff.longestIncreasing(matched), "\(context)")
+            #expect(diff.statistics.moved == moved)
+            let pairs = rows.map { (old: $0.oldIndex, new: $0.newIndex) }
+            #expect(pairs.map { "\($0.old ?? -1) \($0.new ?? -1)" } == ReferenceDiff.daffOrder(pairs).map { "\($0.old ?? -1) \($0.new ?? -1)" },
+                    "\(context)")
+        }
+    }
+
+    @Test("the records kept in order are a longest increasing run, in any order fed; past the limit still an increasing run",
+          arguments: [0, 1, 2, 3, 4])
+    func keptOrder(shape: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(shape + 40))
+        for round in 0..<30 {
+            let count = 1 + Int(generator.next() % 3_000)
+            var places = Array(0..<count)
+            switch shape {
+            case 0: for index in places.indices.reversed() { places.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+            case 1:
+                // Much as it was: a few records taken elsewhere.
+                for _ in 0..<Int(generator.next() % 20) {
+                    let place = places.remove(at: Int(generator.next() % UInt64(count)))
+                    places.insert(place, at: Int(generator.next() % UInt64(count)))
+                }
+            case 2: places.reverse()
+            case 3: places = places.filter { $0 % 2 == 0 } + places.filter { $0 % 2 == 1 }
+            default: places = places.map { $0 * 3 }.filter { _ in generator.next() % 4 != 0 }
+            }
+            for limit in [1 << 20, 16] {
+                var order = try KeptOrder(limit: limit)
+                for place in places { try order.add(place) }
+                try order.finish()
+                let kept = places.indices.filter { order.isKept($0, place: places[$0]) }.map { places[$0] }
+                #expect(kept == kept.sorted(), "round \(round) limit \(limit)")
+                if limit > count { #expect(kept.count == ReferenceDiff.longestIncreasing(places), "round \(round)") }
+            }
+        }
     }
 
     @Test("a keyed diff spilled at every pass (the sides' runs, the rows put in order) gives the rows one in memory gives")

@@ -168,6 +168,15 @@ enum ReferenceDiff {
         return result + locals[local...]
     }
 
+    /// The length of a longest strictly increasing subsequence (dynamic programming).
+    static func longestIncreasing(_ values: [Int]) -> Int {
+        var tails: [Int] = []
+        for value in values {
+            if let index = tails.firstIndex(where: { $0 >= value }) { tails[index] = value } else { tails.append(value) }
+        }
+        return tails.count
+    }
+
     /// A keyed diff: per key (in order of first appearance), records paired in order.
     /// Returns (kind, old record index, new record index) for every pair and leftover, as a set.
     static func keyed(old: [[String]], new: [[String]], oldKey: [Int], newKey: [Int], oldValues: [[String]],
