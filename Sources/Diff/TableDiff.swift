@@ -10,9 +10,10 @@ import Table
 ///
 /// With key columns, records are matched by their keys' values: each input's (key, record,
 /// hash) entries are sorted in runs that spill to temporary files past the memory budget
-/// (the sort's way), and the two sorted streams are merged; rows come in the keys' order
-/// (the order `--sort` gives them, ties by the exact bytes), duplicates matched in file
-/// order. Without keys, records are aligned by position: each input's records become
+/// (the sort's way), and the two sorted streams are merged, duplicates matched in file
+/// order; the rows are then put back in the new file's order (removed records where the
+/// old file had them, records out of their old order moved: see `KeptOrder`), as daff
+/// orders them. Without keys, records are aligned by position: each input's records become
 /// 64-bit hashes (8 bytes a record in memory), aligned by `Alignment`. A record's hash is
 /// of its values in the columns both tables have, so quoting, the delimiter and the
 /// columns' order do not matter; two records whose hashes are equal are the same (a chance
