@@ -139,7 +139,7 @@ enum DiffOutput {
         let inputs = [old, new]
         if summary {
             warn("\(Count.records(statistics.changed)) changed, \(statistics.added) added, \(statistics.removed) removed, "
-                 + "\(statistics.same) the same")
+                 + (statistics.moved > 0 ? "\(statistics.moved) moved, " : "") + "\(statistics.same) the same")
         }
         for side in 0..<2 {
             let input = inputs[side]
