@@ -184,7 +184,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading '#' lines that read as comments, not those shaped like the records or holding a spreadsheet error such as #N/A); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 
