@@ -39,10 +39,14 @@ extension Loader {
         if let chosen = delimiter ?? separator?.delimiter { dialect.delimiter = chosen }
         dialect.hasSeparatorLine = separator != nil
         if case .detect = rule, !preamble.isEmpty,
-           let start = PreambleRule.tableStart(in: prelude[preambleStart..<dataStart], before: prelude[dataStart...], dialect: dialect) {
+           let start = PreambleRule.tableStart(in: prelude[preambleStart...], candidatesEnd: dataStart, dialect: dialect) {
             // `#id,name` over rows of two fields is the header, `#N/A,3` a record: not comments.
             preamble.removeLast(preamble.count - start.line)
             dataStart = start.offset
+            // Sniffed again with those lines in: `#N/A<TAB>#REF!` over `New York, NY<TAB>3`.
+            if delimiter == nil && separator == nil {
+                dialect.delimiter = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: dialect.quote).delimiter
+            }
         }
         // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
         dialect.looksBinary = prelude[dataStart...].contains(0)
