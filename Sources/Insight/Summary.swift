@@ -258,8 +258,8 @@ extension ColumnSummary {
     package static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
                                 "shortest", "longest", "common"]
 
-    /// A mean or a deviation as text: the shortest that reads back the same to the 15
-    /// digits a Double keeps (`CellValue.text(of:)`), `inf` or `-inf` past Double's range,
+    /// A mean or a deviation as text: the shortest that reads back as the same Double
+    /// (`CellValue.text(of:)`), `inf` or `-inf` past Double's range,
     /// nothing when there is none.
     static func text(of value: Double?) -> String {
         guard let value, !value.isNaN else { return "" }

@@ -112,8 +112,8 @@ package final class QueryAnswer {
         statement = nil
     }
 
-    /// A real as text, as every computed number is written (`CellValue.text(of:)`: `0.3`
-    /// for 0.1 + 0.2), `1.0` for a whole one (so it still reads as a real).
+    /// A real as text, as every computed number is written (`CellValue.text(of:)`: the
+    /// shortest that reads back the same), `1.0` for a whole one (so it still reads as a real).
     static func text(of value: Double) -> String {
         value.isFinite ? CellValue.text(of: value) : (value < 0 ? "-Inf" : value > 0 ? "Inf" : "NaN")
     }
