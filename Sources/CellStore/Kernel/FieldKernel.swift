@@ -4,9 +4,9 @@ import CFieldScan
 /// LF and CRLF ending a record, a blank line a record of one empty field) and the
 /// project's reading of malformed quotes (a quote opens a quoted field only as a field's
 /// first byte, text after a closing quote joins the field, an unclosed quote runs to the
-/// end). The record scanner, the sort-key reader and the insight field reader are its
-/// visitors (`FieldVisitor`); differential tests hold it to libcsv and to a plain
-/// byte-at-a-time reference.
+/// end). The record scanner, the sort-key reader, the insight field reader, the diff's
+/// record hasher and SQL's raw rows are its visitors (`FieldVisitor`); differential tests
+/// hold them to libcsv and to a plain byte-at-a-time reference.
 ///
 /// Outside quotes it finds the next delimiter, quote or line end, inside quotes the next
 /// quote, 16 bytes a step (`CFieldScan`). Where a visitor wants no more values of a record
@@ -35,8 +35,8 @@ public struct FieldKernel: Sendable {
 
         package static let best = Bulk.avx2
 
-        /// The level `cf_scan_records_at` takes, or -1.
-        var level: Int32 {
+        /// The level `cf_scan_records_at` (and the well-quoted scans) take, or -1.
+        package var level: Int32 {
             switch self {
             case .off: -1
             case .portable: Int32(CF_SCAN_PORTABLE)
