@@ -32,16 +32,19 @@ final class RecordFields {
     fileprivate let highest: Int
     /// The cells handed to a sink, per slot.
     private let cells: UnsafeMutablePointer<UnsafeRawBufferPointer>
-    private var scratch: UnsafeMutablePointer<UInt8>
-    private var scratchCapacity = 4096
+    /// Where values with doubled quotes are made single, and its capacity (behind a
+    /// pointer: a class's `var` pays an exclusivity check at each access, and the kernel's
+    /// visitor hands every row over from outside the class).
+    private let scratch: UnsafeMutablePointer<(bytes: UnsafeMutablePointer<UInt8>, capacity: Int)>
     /// The field ends of a piece (see `splitFields`).
     private var ends: UnsafeMutablePointer<UInt32>
     private var endsCapacity = 16
     private let delimiter: UInt8
     fileprivate let quote: UInt8
     /// The field kernel's bulk scan, and the level of the well-quoted scans (tests compare
-    /// them; `off` reads those with the portable scan).
-    var bulk = FieldKernel.Bulk.best
+    /// them; `off` reads those with the portable scan). A constant: a class's `var` costs
+    /// an exclusivity check at each read, and the search reads it at every hit.
+    let bulk: FieldKernel.Bulk
     /// Set when a record cannot be read as the query needs; the scan stops.
     private(set) var failure: SQLError?
     /// Records split to confirm a literal's hit (for tests).
@@ -50,9 +53,10 @@ final class RecordFields {
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
 
-    init(input: ScanInput, request: ScanRequest, bufferSize: Int) {
+    init(input: ScanInput, request: ScanRequest, bufferSize: Int, bulk: FieldKernel.Bulk = .best) {
         self.input = input
         self.request = request
+        self.bulk = bulk
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
         let width = max(1, request.columns.count)
         spans = .allocate(capacity: width)
@@ -63,7 +67,8 @@ final class RecordFields {
         for (slot, column) in request.columns.enumerated() { slotOfColumn[column] = Int32(slot) }
         cells = .allocate(capacity: width)
         cells.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: width)
-        scratch = .allocate(capacity: scratchCapacity)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: (.allocate(capacity: 4096), 4096))
         ends = .allocate(capacity: endsCapacity)
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
@@ -74,6 +79,7 @@ final class RecordFields {
         spans.deallocate()
         slotOfColumn.deallocate()
         cells.deallocate()
+        scratch.pointee.bytes.deallocate()
         scratch.deallocate()
         ends.deallocate()
     }
@@ -250,7 +256,8 @@ final class RecordFields {
         for slot in 0..<width where spans[slot].record == record && spans[slot].doubled {
             doubledBytes += spans[slot].end - spans[slot].start
         }
-        if doubledBytes > scratchCapacity { growScratch(doubledBytes) }
+        if doubledBytes > scratch.pointee.capacity { growScratch(doubledBytes) }
+        let scratch = self.scratch.pointee.bytes
         var used = 0
         for slot in 0..<width {
             let span = spans[slot]
@@ -294,9 +301,9 @@ final class RecordFields {
     }
 
     private func growScratch(_ needed: Int) {
-        scratch.deallocate()
-        scratchCapacity = max(needed, scratchCapacity * 2)
-        scratch = .allocate(capacity: scratchCapacity)
+        let capacity = max(needed, scratch.pointee.capacity * 2)
+        scratch.pointee.bytes.deallocate()
+        scratch.pointee = (.allocate(capacity: capacity), capacity)
     }
 
     /// Copies a quoted field's content with doubled quotes made single; returns its length.

@@ -131,8 +131,7 @@ extension FieldKernelDifferentialTests {
                 for limit in [16, 100, 4096, 1 << 20] as [Int64] {
                     let pieces = scan.pieces(for: 0..<Int.max, limit: limit, raw: true)
                     for bulk in limit <= 100 ? [FieldKernel.Bulk.best] : FieldKernel.Bulk.available + [.off] {
-                        let fields = RecordFields(input: scan, request: request, bufferSize: Int(limit))
-                        fields.bulk = bulk
+                        let fields = RecordFields(input: scan, request: request, bufferSize: Int(limit), bulk: bulk)
                         var sink = CollectedRows(width: columns.count)
                         for (index, piece) in pieces.enumerated() {
                             let next = index + 1 < pieces.count ? pieces[index + 1].firstRecord : store.rowCount
