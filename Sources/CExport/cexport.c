@@ -342,8 +342,8 @@ static size_t split_record(const unsigned char *p, size_t n, size_t i, unsigned 
    ends by e) as the screen shows it; returns the new end of out, or NULL when the screen
    lays it out otherwise than on its own (invalid UTF-8, no width). Adds its bytes to *i
    and its width to *w. */
-static inline unsigned char *put_special(const unsigned char *p, size_t *i, size_t e, const int8_t *narrow,
-                                         unsigned char *out, long *w) {
+static inline __attribute__((always_inline)) unsigned char *put_special(const unsigned char *p, size_t *i, size_t e,
+                                                                        const int8_t *narrow, unsigned char *out, long *w) {
     unsigned char c = p[*i];
     if (c < 0x80) {
         /* A control byte: its symbol, 1 cell. */
@@ -427,11 +427,16 @@ long cx_table_shown(const unsigned char *p, size_t n, const int8_t *narrow_width
     return end == NULL ? -1 : (long)(end - out);
 }
 
-/* Writes count spaces at out; up to 15 more bytes after them may be overwritten. */
+/* Writes count spaces at out; the 16 bytes after them may be overwritten. Most padding is
+   a block or two, stored without a call (a loop of stores became a call to memset). */
 static inline unsigned char *put_spaces(unsigned char *out, long count) {
 #if defined(__SSE2__)
     const __m128i spaces = _mm_set1_epi8(' ');
-    for (long k = 0; k < count; k += 16) _mm_storeu_si128((__m128i *)(out + k), spaces);
+    _mm_storeu_si128((__m128i *)out, spaces);
+    if (count > 16) {
+        _mm_storeu_si128((__m128i *)(out + 16), spaces);
+        if (count > 32) memset(out + 32, ' ', (size_t)(count - 32));
+    }
     return out + count;
 #else
     memset(out, ' ', (size_t)count);
@@ -586,6 +591,25 @@ static long lay_out_record(const cx_table_layout *layout, const unsigned char *p
     }
     *content_end = '\n';
     *next = i;
+    return (long)(content_end + 1 - out);
+}
+
+long cx_table_row(const cx_table_layout *layout, const unsigned char *bytes, const intptr_t *ends, size_t count, int is_header,
+                  unsigned char *out) {
+    size_t total = count == 0 ? 0 : (size_t)ends[count - 1];
+    unsigned char *o = out, *content_end = out;
+    for (size_t cell = 0; cell < (count == 0 ? 1 : count); cell++) {
+        if (cell > 0) { *o++ = ' '; *o++ = ' '; }
+        size_t from = cell == 0 ? 0 : (size_t)ends[cell - 1], to = cell < count ? (size_t)ends[cell] : 0;
+        unsigned char *start = o;
+        long width = 0;
+        if (to > from) {
+            o = put_shown(bytes, from, to, total, 0, '"', layout->narrow_widths, o, &width);
+            if (o == NULL || (layout->maximum_width > 0 && width > layout->maximum_width)) return -1;
+        }
+        o = place_cell(layout, cell, start, o, width, is_header, &content_end);
+    }
+    *content_end = '\n';
     return (long)(content_end + 1 - out);
 }
 

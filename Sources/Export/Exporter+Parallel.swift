@@ -33,7 +33,7 @@ final class StretchOutput: Sendable {
     private let signal = ChangeSignal()
 
     /// Bytes held before the core that makes them waits.
-    static let limit = 2 << 20
+    static let limit = 1 << 20
 
     /// Adds bytes, waiting while `limit` are held; false once the exporter stopped taking.
     func put(_ bytes: [UInt8]) -> Bool {

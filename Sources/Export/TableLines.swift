@@ -17,6 +17,8 @@ package final class TableLines: Sendable {
     /// Cells wider are cut (by the caller); 0: none is.
     let maximumWidth: Int32
     private let narrowWidths: [Int8]
+    /// The widths added up (room a line may need for its padding).
+    private let totalWidth: Int
 
     /// Bytes a chunk of lines is made in (one record may need more).
     static let chunkBytes = 256 << 10
@@ -27,6 +29,7 @@ package final class TableLines: Sendable {
         self.widths = widths.map { Int32(clamping: $0) }
         self.limit = Int32(clamping: limit)
         self.maximumWidth = Int32(clamping: maximumWidth ?? 0)
+        totalWidth = widths.reduce(0) { $0 + max(0, $1) }
         narrowWidths = [Int8](unsafeUninitializedCapacity: 0x10000) { buffer, count in
             cx_fill_widths(buffer.baseAddress)
             count = 0x10000
@@ -52,6 +55,34 @@ package final class TableLines: Sendable {
         if refused { return nil }
         buffer.append(contentsOf: shown)
         return width
+    }
+
+    /// Appends `row` (its cells, already chosen) as one line of the table, as
+    /// `OutputWriter` lays out a row; false (nothing appended) when a cell is the row
+    /// writer's to lay out (see the type's note).
+    package func appendRow(cells: [UInt8], ends: [Int], isHeader: Bool, to buffer: inout [UInt8]) -> Bool {
+        let room = 4 * cells.count + totalWidth + 19 * ends.count + 20
+        var length = -1
+        let line = [UInt8](unsafeUninitializedCapacity: room) { out, count in
+            count = 0
+            cells.withUnsafeBufferPointer { cells in
+                ends.withUnsafeBufferPointer { ends in
+                    widths.withUnsafeBufferPointer { widths in
+                        narrowWidths.withUnsafeBufferPointer { narrow in
+                            var layout = cx_table_layout(widths: widths.baseAddress, width_count: widths.count, columns: nil,
+                                                         column_count: 0, limit: limit, maximum_width: maximumWidth,
+                                                         delimiter: 0, quote: 0x22, narrow_widths: narrow.baseAddress)
+                            length = cx_table_row(&layout, cells.baseAddress, ends.baseAddress, ends.count, isHeader ? 1 : 0,
+                                                  out.baseAddress)
+                        }
+                    }
+                }
+            }
+            count = max(0, length)
+        }
+        guard length >= 0 else { return false }
+        buffer.append(contentsOf: line)
+        return true
     }
 
     /// True when `cell` reads as a number to the C code (`CellValue.isNumber`'s reading).

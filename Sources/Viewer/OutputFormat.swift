@@ -421,6 +421,9 @@ public final class OutputWriter {
             }
         }
         tableWidths = widths.map { min(max(1, $0), limit) }
+        // Rows are laid out in bulk from here on (C, cell by cell; Swift where a cell needs it).
+        tableLines = TableLines(widths: tableWidths ?? [], limit: maximumWidth ?? OutputWriter.tableAlignmentLimit,
+                                maximumWidth: maximumWidth)
         for (index, row) in tableSample.enumerated() { writeTableRow(row, index: index) }
         tableSample = []
         tableSampleHeld = 0
@@ -430,8 +433,11 @@ public final class OutputWriter {
         guard let widths = tableWidths else { return }
         let isHeader = index < headerRows
         let limit = maximumWidth
+        let lines = tableLines
         withBuffer { buffer in
-            OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, maximumWidth: limit, to: &buffer)
+            if lines?.appendRow(cells: row.bytes, ends: row.ends, isHeader: isHeader, to: &buffer) != true {
+                OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, maximumWidth: limit, to: &buffer)
+            }
             if index == headerRows - 1 { OutputWriter.appendRule(widths: widths, to: &buffer) }
         }
     }
@@ -520,9 +526,6 @@ public final class OutputWriter {
         let limit = maximumWidth
         var piece = tablePiece
         // A long cell's text is shown in bulk (in Swift, by cluster, a mebibyte took seconds).
-        if tableLines == nil {
-            tableLines = TableLines(widths: widths, limit: maximumWidth ?? OutputWriter.tableAlignmentLimit, maximumWidth: maximumWidth)
-        }
         let lines = tableLines
         withBuffer { buffer in
             OutputWriter.appendTablePiece(row, widths: widths, isHeader: isHeader, maximumWidth: limit, lines: lines, state: &piece,
@@ -652,15 +655,9 @@ extension OutputWriter: RecordWriting {
     }
 
     public func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
-        var lines: TableLines?
-        if format == .table {
-            // Once the widths are set, any core lays out later rows alike.
-            guard let widths = tableWidths else { return nil }
-            if tableLines == nil {
-                tableLines = TableLines(widths: widths, limit: maximumWidth ?? OutputWriter.tableAlignmentLimit, maximumWidth: maximumWidth)
-            }
-            lines = tableLines
-        }
+        // Once a table's widths are set, any core lays out later rows alike.
+        if format == .table && tableWidths == nil { return nil }
+        let lines = tableLines
         let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth,
                                   sampleRows: sampleRows, sink: sink)
         writer.records = records + unwritten
@@ -670,7 +667,7 @@ extension OutputWriter: RecordWriting {
         return writer
     }
 
-    public var leadingRecords: Int { format == .table ? headerRows + sampleRows : 0 }
+    public var leadingRecords: Int { format == .table ? max(headerRows, sampleRows) : 0 }
 
     public func writeWellQuoted(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, quote: UInt8, columns: [Int]?) -> BulkWrite? {
         // Laid out in bulk where the delimiter is ASCII and the quote a printable character:

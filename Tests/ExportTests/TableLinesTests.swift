@@ -7,10 +7,11 @@ import Foundation
 import Scan
 import Table
 import Testing
-import Viewer
+@testable import Viewer
 
-/// An aligned table laid out in bulk (`TableLines`, in C) against the same writer's rows,
-/// and the bounds of what a table and the cores hold while they write.
+/// An aligned table laid out in C (`TableLines`: well-quoted records in bulk, rows one by
+/// one) against the writer's own Swift layout of each row, and the bounds of what a table
+/// and the cores hold while they write.
 @Suite("Export: an aligned table laid out in bulk", .timeLimit(.minutes(5)))
 struct TableLinesTests {
     init() { setlocale(LC_ALL, "C.UTF-8") }
@@ -42,7 +43,7 @@ struct TableLinesTests {
         }
     }
 
-    @Test("well-quoted records laid out in bulk are the lines the writer's rows give, cell for cell",
+    @Test("well-quoted records laid out in bulk, and their rows laid out one by one, are the lines Swift lays out, cell for cell",
           arguments: [UInt8(ascii: ","), 0x09, UInt8(ascii: ";")])
     func agreesWithRows(delimiter: UInt8) throws {
         var generator = SeededGenerator(seed: UInt64(delimiter) + 40)
@@ -73,13 +74,20 @@ struct TableLinesTests {
             let header = Row(cells: (0..<Int(generator.next() % 5)).map { String(repeating: "h", count: 1 + $0 * 3) })
             let columns: [Int]? = round % 3 == 0 ? [2, 0, 5, 0] : round % 7 == 0 ? [] : nil
             let maximumWidth: Int? = round % 5 == 0 ? 6 : nil
-            let expected = Output(), got = Output()
-            let reference = try #require(Self.measured(header, maximumWidth: maximumWidth, into: expected))
+            let rows = Output(), got = Output()
+            let byRows = try #require(Self.measured(header, maximumWidth: maximumWidth, into: rows))
             let bulk = try #require(Self.measured(header, maximumWidth: maximumWidth, into: got))
+            // The reference: each row laid out by the writer's Swift code, by grapheme cluster.
+            let limit = maximumWidth ?? OutputWriter.tableAlignmentLimit
+            let widths = (0..<header.count).map { max(1, min(limit, CellText.width(header.field($0), limit: limit))) }
+            var expected: [UInt8] = []
             var splitter = WellQuotedSplitter(dialect: dialect)
             let shape = { (row: Row) in columns.map { Row().withBytes(of: row, columns: $0) } ?? row }
             bytes.withUnsafeBytes { all in
-                splitter.split(all) { reference.write(shape($0)) }
+                splitter.split(all) { row in
+                    OutputWriter.appendTableRow(shape(row), widths: widths, isHeader: false, maximumWidth: maximumWidth, to: &expected)
+                    byRows.write(shape(row))
+                }
                 var rest = 0
                 var records = 0
                 while rest < all.count {
@@ -102,10 +110,11 @@ struct TableLinesTests {
                 }
                 #expect(rest == all.count)
             }
-            reference.finish(endsWithTerminator: true)
+            byRows.finish(endsWithTerminator: true)
             bulk.finish(endsWithTerminator: true)
-            #expect(got.bytes == expected.bytes,
-                    "\(String(decoding: bytes, as: UTF8.self).debugDescription): \(show(got.bytes)) != \(show(expected.bytes))")
+            let input = String(decoding: bytes, as: UTF8.self).debugDescription
+            #expect(got.bytes == expected, "in bulk, \(input): \(show(got.bytes)) != \(show(expected))")
+            #expect(rows.bytes == expected, "by rows, \(input): \(show(rows.bytes)) != \(show(expected))")
         }
         // Both ways were taken, the bulk one for most records.
         #expect(inBulk > 2 * aside && aside > 100, "\(inBulk) in bulk, \(aside) aside")

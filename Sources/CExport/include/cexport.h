@@ -62,6 +62,13 @@ int cx_is_number(const unsigned char *p, size_t n);
    no width, invalid UTF-8). narrow_widths as in cx_table_layout. */
 long cx_table_shown(const unsigned char *p, size_t n, const int8_t *narrow_widths, unsigned char *out, long *width);
 
+/* Writes a row of `count` cells (cell i is bytes[ends[i-1]..ends[i]), from 0 for the
+   first) as one line of the table, as cx_table_lines lays out a record (a header row's
+   numbers not to the right); returns its length, or -1 when a cell is left to the caller
+   (see cx_table_lines). out holds 4 * ends[count-1] + the widths + 19 * count + 20 bytes. */
+long cx_table_row(const cx_table_layout *layout, const unsigned char *bytes, const intptr_t *ends, size_t count, int is_header,
+                  unsigned char *out);
+
 /* Where cx_table_lines got to. */
 typedef struct {
     size_t at;          /* input consumed: whole records */
