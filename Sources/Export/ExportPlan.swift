@@ -30,6 +30,9 @@ package struct ExportPlan: Sendable {
     /// cells (tests make it small, to cut a small input into many stretches): a mebibyte,
     /// so the stretches in flight hold little of the input.
     package var parallelStretch: Int64 = 1 << 20
+    /// The cores' threads give way to a thread that reads keys (Ctrl-S from the screen); the
+    /// command line's `--output` has none, so its threads run at the process's priority.
+    package var yieldsToInteractiveThreads = true
 
     package init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
                 name: String) {

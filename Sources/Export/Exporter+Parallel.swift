@@ -168,7 +168,7 @@ extension Exporter {
         // A read holds a stretch that the splitter takes whole; a longer one is parsed a
         // mebibyte at a time.
         let readSize = Int(max(1 << 20, 2 * plan.parallelStretch))
-        let join = BackgroundScan<Int>.start(2, threadName: "csvfreeze export") { _ in
+        let join = BackgroundScan<Int>.start(2, threadName: "csvfreeze export", yieldsToInteractiveThreads: plan.yieldsToInteractiveThreads) { _ in
             let window = ByteWindow(source: reader.source, readSize: readSize)
             while let job = queue.next() {
                 Self.format(job, reader: reader, window: window, plan: plan, inputFailure: inputFailure)

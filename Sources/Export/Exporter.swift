@@ -746,7 +746,8 @@ package final class Exporter {
         let halves = [0..<cut, cut..<order.count].filter { !$0.isEmpty }
         let reader = self.reader!, control = self.control, wellQuoted = self.wellQuoted
         let found = spans, readAhead = Int(alone), ends = runEnds
-        let join = BackgroundScan<Int>.start(halves.count, threadName: "csvfreeze export") { slot in
+        let join = BackgroundScan<Int>.start(halves.count, threadName: "csvfreeze export",
+                                             yieldsToInteractiveThreads: plan.yieldsToInteractiveThreads) { slot in
             let output = work.outputs[slot], window = work.windows[slot]
             output.bytes.removeAll(keepingCapacity: true)
             output.placed.removeAll(keepingCapacity: true)
