@@ -253,7 +253,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table (each column as wide as its widest cell in the first 1,000 rows; a wider cell later is written whole, running past its column), csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 

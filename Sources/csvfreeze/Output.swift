@@ -157,8 +157,9 @@ extension Output {
                 fail(error.description, status: 2)
             }
         }
-        let plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
+        var plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
                               columns: resolved.columns, name: name)
+        plan.yieldsToInteractiveThreads = false
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
             OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
                          byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: request.maximumWidth,
