@@ -23,8 +23,8 @@ extension AppLoop {
         var lastUse = 0
     }
 
-    /// Tables with a viewer at most (the one on screen included); standard input, read
-    /// once, always keeps its own.
+    /// Tables with a viewer at most (the one on screen included); what is read once
+    /// (standard input, a pipe, a FIFO) always keeps its own.
     static var liveLimit: Int { 8 }
 
     /// Tables open in the loop.
@@ -125,7 +125,7 @@ extension AppLoop {
     func putAwayUnused() {
         let live = slots.indices.filter { $0 != current && !slots[$0].entries.isEmpty }
         guard live.count + 1 > Self.liveLimit else { return }
-        let candidates = live.filter { shelf?.inputs[$0].isStandardInput != true }
+        let candidates = live.filter { shelf?.inputs[$0].readsOnce != true }
             .sorted { slots[$0].lastUse < slots[$1].lastUse }
         for index in candidates.prefix(live.count + 1 - Self.liveLimit) {
             let slot = slots[index]

@@ -77,8 +77,9 @@ final class TableCensus: Sendable {
         self.follows = follows
         self.open = open
         self.wake = wake
-        // Standard input is read once, by its own store: never counted here.
-        shared = Mutex(Shared(states: inputs.map { $0.isStandardInput ? .claimed : .pending }))
+        // What is read once is read from the start by its own store: never counted here (a
+        // FIFO with no writer yet would hold the count of every table after it).
+        shared = Mutex(Shared(states: inputs.map { $0.readsOnce ? .claimed : .pending }))
     }
 
     deinit { stop() }
@@ -105,7 +106,7 @@ final class TableCensus: Sendable {
     /// Table `index`'s store went before it finished: the census counts it.
     func release(_ index: Int) {
         shared.withLock { state in
-            if state.states[index] == .claimed && !inputs[index].isStandardInput { state.states[index] = .pending }
+            if state.states[index] == .claimed && !inputs[index].readsOnce { state.states[index] = .pending }
         }
         resume()
     }

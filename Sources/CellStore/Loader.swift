@@ -8,14 +8,14 @@ import Synchronization
 /// The one background pass over the input: it reads every byte once, keeps no cells, and
 /// records a checkpoint (a record's start offset and number) about every `spacing` bytes.
 ///
-/// For a stream it also spools the bytes as they arrive, so that rows can be re-read.
+/// A stream's bytes are spooled as they arrive (`SharedStream`), so that rows can be re-read.
 package final class Loader: Sendable {
     /// Where the bytes come from.
     package enum Input: Sendable {
         /// A file of known size, read with `pread`.
         case file(FileSource, size: Int64)
-        /// A pipe or other stream, copied into `spool` as it is read.
-        case stream(FileSource, spool: SpoolSource)
+        /// A pipe or other stream, spooled as it is read (by this store or another over it).
+        case stream(SharedStream)
         /// Bytes in memory.
         case memory(MemorySource)
         /// Compressed data, decompressed in the background (see `PackedInput`).
@@ -33,8 +33,6 @@ package final class Loader: Sendable {
     let follows: Bool
     /// The name a followed file was opened by, watched for a new file (log rotation).
     let followedPath: String?
-    /// The encoding the user named (`--encoding`): a stream is converted from it.
-    let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
     /// Bumped whenever the index grows or the pass ends: background passes that follow the
     /// input wait on it (`onChange` is for the event loop, and is throttled).
@@ -50,15 +48,11 @@ package final class Loader: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// What a file was when it was opened, to tell later that it changed on disk.
     let openedAs: FileIdentity?
-    /// A compressed stream being decompressed (known only once its first bytes are read),
-    /// and whether the store has gone: see `Loader+Packed.swift`.
-    let streamUnpacking = Mutex<(input: PackedInput?, isStopped: Bool)>((nil, false))
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, followedPath: String? = nil,
-                 encoding: TextEncoding? = nil, onChange: @escaping @Sendable () -> Void) {
+                 onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
-        self.encoding = encoding
         self.follows = follows
         self.followedPath = follows ? followedPath : nil
         self.input = input
@@ -75,6 +69,8 @@ package final class Loader: Sendable {
     package func stop() {
         stopped.store(true, ordering: .relaxed)
         released.notify()
+        // A wait for a stream another store reads ends too.
+        if case .stream(let stream) = input { stream.signal.notify() }
     }
 
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -98,7 +94,7 @@ package final class Loader: Sendable {
     package var source: ByteSource {
         switch input {
         case .file(let file, _): return file
-        case .stream(_, let spool): return spool
+        case .stream(let stream): return stream.spool
         case .memory(let memory): return memory
         case .packed(let packed): return packed.source
         }
@@ -192,11 +188,19 @@ package final class Loader: Sendable {
             index(source: memory, isGrowing: false)
         case .packed(let packed):
             index(packed)
-        case .stream(let stream, let spool):
-            if indexCompressedStream(stream, spool: spool) { return }
-            var reader = StreamPull(stream: stream, spool: spool, name: fileName == "stdin" ? nil : fileName,
-                                    isStopped: { [self] in isStopped }, report: { [self] in report($0) })
-            index(source: spool, isGrowing: true, pull: { buffer, _ in reader.pull(into: buffer) })
+        case .stream(let stream):
+            index(source: stream.spool, isGrowing: true, encodingName: { stream.packed?.encodingName },
+                  endNote: { stream.packed?.encodingProblem }, pull: { [self] _, available in
+                let pulled = stream.pull(beyond: available, isStopped: { isStopped }, report: { report($0) })
+                if let packed = stream.packed {
+                    let name = packed.compression?.name, read = packed.compressedBytesRead
+                    shared.withLock {
+                        $0.progress.compression = name
+                        $0.progress.packedBytesRead = read
+                    }
+                }
+                return pulled
+            })
         }
     }
 
@@ -430,8 +434,8 @@ package final class Loader: Sendable {
     }
 
     static func isReadable(_ input: Input) -> Bool {
-        guard case .stream(let stream, _) = input else { return true }
-        var descriptor = pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)
+        guard case .stream(let stream) = input else { return true }
+        var descriptor = pollfd(fd: stream.file.descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 30) > 0
     }
 }

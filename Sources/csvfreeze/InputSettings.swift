@@ -1,3 +1,4 @@
+import App
 import CellStore
 
 /// How the command line asks every input to be read: the dialect it gives, the text
@@ -21,5 +22,14 @@ struct InputSettings: Sendable {
         try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
                            follows: follows, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom, startsLoader: startsLoader,
                            onChange: onChange)
+    }
+
+    /// Opens `input`, one of several, for a store: what is read once is read through the
+    /// one stream opened on it, whichever store opens it first.
+    func open(_ input: TableInput, follows: Bool = false, readsAtRandom: Bool = false, startsLoader: Bool = true,
+              onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
+        try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble, encoding: encoding,
+                           shared: input.stream, follows: follows, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom,
+                           startsLoader: startsLoader, onChange: onChange)
     }
 }

@@ -127,9 +127,12 @@ package final class Unpacker: Sendable {
         filled.signal()
     }
 
-    /// The next chunk, the end, or the damage; waits for the thread.
-    func take() -> Item {
-        filled.wait()
+    /// The next chunk, the end, or the damage; waits for the thread, looking at
+    /// `isStopped` in short steps (nil once it holds).
+    func take(isStopped: () -> Bool = { false }) -> Item? {
+        while filled.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+            if isStopped() { return nil }
+        }
         let item = items.withLock { $0.removeFirst() }
         free.signal()
         return item
