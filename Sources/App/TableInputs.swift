@@ -31,6 +31,17 @@ package struct TableInput: Sendable, Equatable {
     /// True for what can be read only once, as it arrives (see `stream`).
     package var readsOnce: Bool { stream != nil }
 
+    /// The file's own name (`b.csv` for `data/b.csv`), for short messages on the status
+    /// line, where a long path would push out the table's own name.
+    package var shortName: String { path.map(TableInputs.base) ?? "stdin" }
+
+    /// `problem`, a message that may start with this input's path (`data/b.csv: no such
+    /// file`), as `b.csv: no such file`.
+    package func shortly(_ problem: String) -> String {
+        let path = name
+        return shortName + ": " + (problem.hasPrefix(path + ": ") ? String(problem.dropFirst(path.count + 2)) : problem)
+    }
+
     package static func == (left: TableInput, right: TableInput) -> Bool {
         left.path == right.path && left.facts == right.facts && left.argument == right.argument && left.stream === right.stream
     }

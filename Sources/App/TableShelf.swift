@@ -119,6 +119,39 @@ package final class TableShelf {
         return lastKnown[index] ?? TableFacts()
     }
 
+    /// The tables whose files changed on disk since they were counted (deleted, replaced,
+    /// shorter, rewritten), each forgotten: its stores here are let go (a viewer keeps its
+    /// own, which says so itself) and it is counted again, so the list and the stack show
+    /// it as it is now, never its old counts as if current. One `stat` per table counted;
+    /// followed files (`--follow`), which change by design, are left to their stores.
+    package func noticeChanges() -> [(index: Int, change: DiskChange)] {
+        guard !follows else { return [] }
+        var changes: [(index: Int, change: DiskChange)] = []
+        for index in inputs.indices where !inputs[index].readsOnce {
+            guard let path = inputs[index].path else { continue }
+            let identity: FileIdentity?
+            if let store = openStore(index) {
+                identity = store.openedIdentity
+            } else if case .done(let facts) = census.state(index) {
+                identity = facts.identity
+            } else {
+                identity = lastKnown[index]?.identity
+            }
+            guard let change = identity?.change(at: path) else { continue }
+            forget(index)
+            changes.append((index, change))
+        }
+        return changes
+    }
+
+    /// Lets go of what is known of table `index` and counts it again.
+    private func forget(_ index: Int) {
+        handed[index] = nil
+        kept.removeAll { $0.index == index }
+        lastKnown[index] = nil
+        census.recount(index)
+    }
+
     /// Takes the news of the stores open: a store that read its table to the end has
     /// counted it (the census need not), one that closed before it did leaves the
     /// table to the census again.

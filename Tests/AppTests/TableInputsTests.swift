@@ -127,7 +127,10 @@ struct TableInputsTests {
         }
         #expect(shelf.openStoreCount == 1 && first.rowCount == 2)
         for index in [0, 1, 6, 999] {
-            #expect(shelf.facts(index) == TableFacts(records: 2 + index % 7, isFinal: true, columns: 2, dialect: "comma"))
+            var facts = shelf.facts(index)
+            #expect(facts.identity?.size == Int64(5 + (index % 7 + 1) * 4), "the file as counted")
+            facts.identity = nil
+            #expect(facts == TableFacts(records: 2 + index % 7, isFinal: true, columns: 2, dialect: "comma"))
         }
     }
 }
