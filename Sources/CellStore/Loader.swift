@@ -189,7 +189,7 @@ package final class Loader: Sendable {
         case .packed(let packed):
             index(packed)
         case .stream(let stream):
-            index(source: stream.spool, isGrowing: true, encodingName: { stream.packed?.encodingName },
+            index(source: stream.spool, isGrowing: true, encoding: { (stream.packed?.encodingName, stream.packed?.overruledEncoding) },
                   endNote: { stream.packed?.encodingProblem }, pull: { [self] _, available in
                 let pulled = stream.pull(beyond: available, isStopped: { isStopped }, report: { report($0) })
                 if let packed = stream.packed {
@@ -205,10 +205,12 @@ package final class Loader: Sendable {
     }
 
     /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
-    /// (given how much is available now) and says how much came. `encodingName` names what
-    /// the text was converted from, once its start is read; `endNote`, asked at the end,
+    /// (given how much is available now) and says how much came. `encoding` names what the
+    /// text was converted from once its start is read (and the encoding named that its
+    /// byte-order mark overruled, if any); `endNote`, asked at the end,
     /// says what was wrong with it (shown as the failure when nothing else failed).
-    func index(source: ByteSource, isGrowing: Bool, encodingName: (() -> String?)? = nil, endNote: (() -> String?)? = nil,
+    func index(source: ByteSource, isGrowing: Bool, encoding: (() -> (name: String?, overruled: String?))? = nil,
+               endNote: (() -> String?)? = nil,
                pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -271,7 +273,9 @@ package final class Loader: Sendable {
             // need a first line (or 64 KiB, or the end).
             while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
             var judged = judgeStart(source: source, available: available)
-            judged.dialect.encoding = encodingName?()
+            let converted = encoding?()
+            judged.dialect.encoding = converted?.name
+            judged.dialect.overruledEncoding = converted?.overruled
             start = judged
             shared.withLock {
                 $0.dialect = start.dialect

@@ -397,6 +397,8 @@ struct FrameComposer {
             status.right = "following"
         } else if let progress, !progress.isComplete {
             status.right = Viewer.progressText(progress)
+        } else if let named = file?.dialect?.overruledEncoding, let marked = file?.dialect?.encoding {
+            status.right = "read as \(marked), as its byte-order mark says, not --encoding \(named)"
         } else if let encoding = file?.dialect?.likelyUTF16 {
             status.right = "looks like UTF-16: --encoding \(encoding)"
         } else if file?.dialect?.looksBinary == true {

@@ -149,7 +149,7 @@ enum StackedOutput {
             headers.append((0..<min(headerRows, store.rowCount)).compactMap { store.row($0) })
             widest = max(widest, store.columnCount)
             if lineEnding == nil { lineEnding = store.dialect?.lineEnding }
-            noteNULs(in: store.dialect, of: input.name)
+            noteStart(in: store.dialect, of: input.name)
             store.stopLoading()
         }
         let columns = Columns(headers: headers, headerRows: headerRows)

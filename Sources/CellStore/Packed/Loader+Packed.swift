@@ -12,7 +12,7 @@ extension Loader {
             $0.progress.compression = name
         }
         packed.start()
-        index(source: packed.source, isGrowing: true, encodingName: { packed.encodingName },
+        index(source: packed.source, isGrowing: true, encoding: { (packed.encodingName, packed.overruledEncoding) },
               endNote: { packed.encodingProblem }, pull: { [self, packed] _, _ in
             var paused = false
             defer { if paused { report(nil) } }

@@ -177,9 +177,9 @@ package struct OpenedInput {
                                        spoolLimit: spoolLimit))
         }
         var transcoding = Transcoding.choose(named: encoding, prefix: nil)
-        if compression == .gzip && transcoding == .detect && !readsAtRandom {
+        if compression == .gzip && !readsAtRandom {
             // Read through access points unless its text must be converted: look now.
-            transcoding = Transcoding.choose(named: nil, prefix: firstBytes(of: raw, compression: compression))
+            transcoding = Transcoding.choose(named: encoding, prefix: firstBytes(of: raw, compression: compression))
         }
         let spool = readsAtRandom ? SpoolSource(limit: spoolLimit) : nil
         return .packed(PackedInput(compression: compression, transcoding: transcoding, raw: raw, compressedSize: size,
@@ -263,6 +263,9 @@ package final class TextReader {
 
     /// The encoding the text is converted from, once known.
     package var encodingName: String? { transcoder?.encoding?.name }
+
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { transcoder?.overruled?.name }
 
     /// Where the text was not valid in its encoding, once read that far.
     package var encodingProblem: String? { transcoder?.problem }

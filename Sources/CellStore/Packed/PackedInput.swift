@@ -73,6 +73,9 @@ package final class PackedInput: Sendable {
     /// Where the text was not valid in its encoding, if it was not.
     package var encodingProblem: String? { unpacker.encodingProblem }
 
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { unpacker.overruledEncoding }
+
     /// Where readers find the decompressed bytes.
     package var source: ByteSource {
         switch sink {
