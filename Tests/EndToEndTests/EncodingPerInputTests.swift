@@ -58,6 +58,12 @@ struct EncodingPerInputTests {
             #expect(result.stderr == "csvfreeze: \(path): read as UTF-16LE, as its byte-order mark says, not --encoding LATIN1\n",
                     "\(name) \(mode): \(result.stderr)")
         }
+        for name in ["u16.csv", "u8.csv"] {
+            let bytes = try Data(contentsOf: dir.appendingPathComponent(name))
+            let piped = try run([binary, "--encoding", "latin1"] + mode + ["-"], stdin: bytes)
+            #expect(piped.text.contains("Zürich") && !piped.text.contains("Ã"), "\(name) through a pipe \(mode): \(piped.text)")
+            #expect(piped.stderr.hasPrefix("csvfreeze: stdin: read as UTF-"), "\(name) through a pipe \(mode): \(piped.stderr)")
+        }
         let agreeing = try run([binary, "--encoding", "utf-16"] + mode + [dir.appendingPathComponent("u16.csv").path])
         #expect(agreeing.status == 0 && agreeing.stderr.isEmpty, "a name the mark agrees with: \(agreeing.stderr)")
         let utf8 = dir.appendingPathComponent("u8.csv").path

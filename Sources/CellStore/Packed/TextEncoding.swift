@@ -61,10 +61,10 @@ package struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// True while `bytes` could still be the start of a longer byte-order mark (UTF-32's),
-    /// so that a stream is read far enough to tell.
+    /// True while `bytes` could still be the start of a longer byte-order mark (UTF-32's,
+    /// or UTF-8's, which wins over a name too), so that a stream is read far enough to tell.
     static func mayBeLongerByteOrderMark(_ bytes: [UInt8]) -> Bool {
-        [[0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFE, 0xFF]].contains { mark in
+        [[0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFE, 0xFF], [0xEF, 0xBB, 0xBF]].contains { mark in
             bytes.count < mark.count && mark.starts(with: bytes)
         }
     }
