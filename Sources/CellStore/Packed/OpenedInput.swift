@@ -87,7 +87,7 @@ package struct OpenedInput {
     /// ended, or a read failed) or until `isStopped` (false: read on later).
     static func readMagic(from file: FileSource, into prefix: inout [UInt8], isStopped: () -> Bool,
                           waiting: (Bool) -> Void) -> Bool {
-        /// True once no format's magic (nor a UTF-32 byte-order mark) can match: a slow pipe
+        /// True once no format's magic (nor a longer byte-order mark) can match: a slow pipe
         /// is not waited for.
         func tells(_ bytes: [UInt8]) -> Bool {
             bytes.count >= Compression.magicLength || Compression.detect(bytes) != nil
