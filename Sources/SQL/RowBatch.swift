@@ -1,4 +1,4 @@
-import Insight
+import CellStore
 
 /// What one cell is for SQL: SQLite's storage classes that a cell can take.
 enum SQLKind: UInt8 {
@@ -36,7 +36,7 @@ enum SQLTyping {
             || first == 0xE2 || first == 0xC2
         guard mayBeNumber else { return (.text, 0) }
         if let plain = plainDecimal(bytes) { return plain }
-        guard let number = CellNumber.read(bytes) else { return (.text, 0) }
+        guard let number = CellValue.number(bytes) else { return (.text, 0) }
         if number.isInteger {
             if let small = number.small { return (.integer, UInt64(bitPattern: small)) }
             if let wide = wholeNumber(bytes) { return (.integer, UInt64(bitPattern: wide)) }
