@@ -90,8 +90,7 @@ struct FilterDifferentialTests {
             let path = directory.appendingPathComponent("in-\(round).csv").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: spacing)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: spacing)
             while !store.isComplete { usleep(1000) }
             let dialect = try #require(store.dialect)
             let dataStart = Int(try #require(store.recordReader()).checkpoints.first?.offset ?? 0)
@@ -159,8 +158,7 @@ struct FilterDifferentialTests {
             }
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
             // Half the time the filter starts while the input may still be loading.
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: spacing)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: spacing)
             if round % 2 == 0 { while !store.isComplete { usleep(1000) } }
             while store.dialect == nil && !store.isComplete { usleep(500) }
             let fast = try FilteredRecords.start(store: store, headerRows: 1, filters: filters, decidesFromRawBytes: true)

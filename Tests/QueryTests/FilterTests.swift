@@ -112,7 +112,7 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
             try? handle.close()
         }
         writer.start()
-        let store = try CellStore.open(path: fifo)
+        let store = try CellStore.open(InputSpec(path: fifo))
         // Wait (bounded) for the first half to be indexed.
         var waited = 0
         while store.recordReaders.current().map({ $0.checkpoints.count < 2 }) ?? true, waited < 400 { usleep(5000); waited += 1 }
