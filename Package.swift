@@ -32,7 +32,9 @@ let package = Package(
         // The field kernel's byte searches: SSE2 inline, the record-boundary scan with
         // AVX2 chosen at run time (no build flags: target attributes per function).
         .target(name: "CFieldScan"),
-        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CZlib", "CZstd", "CLzma", "CBzip2"]),
+        // What Glibc's Swift module leaves out (_GNU_SOURCE): thread names, the affinity mask.
+        .target(name: "CThread"),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
