@@ -152,8 +152,31 @@ public enum CellText {
         // Pure printable ASCII is one cell per byte: the common case, done without decoding.
         if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return min(bytes.count, limit) }
         let (head, isCut) = prefix(bytes, cells: limit)
-        let width = glyphs(head).reduce(0) { $0 + $1.width }
+        let width = scalarWidth(head) ?? glyphs(head).reduce(0) { $0 + $1.width }
         return isCut ? limit : min(width, limit)
+    }
+
+    /// The width of `bytes` when every code point in it is valid, no control and at least
+    /// one cell wide: then no cluster is drawn in pieces (a joiner, a mark or a selector is
+    /// zero wide), and the width is the sum of theirs, as `glyphs` would find it without
+    /// making a string per character (column sizing measures a thousand rows before the
+    /// first frame). Nil otherwise.
+    static func scalarWidth(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var total = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                let width = DisplayWidth.of(scalar)
+                guard width > 0, symbol(for: scalar) == nil else { return nil }
+                total += width
+            case .emptyInput:
+                return total
+            case .error:
+                return nil
+            }
+        }
     }
 
     /// The start of `bytes` that can fill `cells` cells, cut on a UTF-8 boundary, and
