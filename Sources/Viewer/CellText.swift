@@ -31,7 +31,12 @@ public enum CellText {
 
     /// Decodes `bytes` (invalid UTF-8 as U+FFFD) into glyphs.
     public static func glyphs(_ bytes: ArraySlice<UInt8>) -> [Glyph] {
-        glyphs(String(decoding: bytes, as: UTF8.self))
+        // Printable ASCII is a glyph a byte: no cluster to find (the first frame lays out
+        // hundreds of cells, each a string per character the long way).
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return bytes.map { Glyph(text: String(Unicode.Scalar($0)), width: 1, isSymbol: false) }
+        }
+        return glyphs(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Splits `string` into glyphs, replacing controls with symbols.
@@ -162,21 +167,26 @@ public enum CellText {
     /// making a string per character (column sizing measures a thousand rows before the
     /// first frame). Nil otherwise.
     static func scalarWidth(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
+        var index = bytes.startIndex
         var total = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                let width = DisplayWidth.of(scalar)
-                guard width > 0, symbol(for: scalar) == nil else { return nil }
-                total += width
-            case .emptyInput:
-                return total
-            case .error:
-                return nil
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                // Most letters of a cell that is not all ASCII are ASCII still.
+                guard byte >= 0x20 && byte < 0x7F else { return nil }
+                total += 1
+                index += 1
+                continue
             }
+            var iterator = bytes[index...].makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+            let width = DisplayWidth.of(scalar)
+            guard width > 0, symbol(for: scalar) == nil else { return nil }
+            total += width
+            index += UTF8.width(scalar)
         }
+        return total
     }
 
     /// The start of `bytes` that can fill `cells` cells, cut on a UTF-8 boundary, and
@@ -230,4 +240,3 @@ public enum CellText {
         for _ in 1..<max(1, glyph.width) { cells.append(FrameCell("", shown)) }
     }
 }
-

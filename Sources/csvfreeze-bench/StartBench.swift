@@ -73,6 +73,7 @@ func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: St
     }
 
     let start = now()
+    if getenv("START_TRACE") != nil { print(String(format: "spawn at %.3f", start * 1000)) }
     guard let pid = spawn(arguments, actions: &actions, attributes: &attributes, environment: environment) else {
         return StartRun(output: [])
     }
