@@ -79,4 +79,13 @@ struct CompletionTests {
         #expect(lines.contains { $0.hasPrefix("ncursesw 6.") })
         #expect(lines.contains { $0.hasPrefix("PCRE2 10.") })
     }
+
+    @Test("--version alone, answered before the parser, says what the parser says of --version among other options")
+    func versionAlone() throws {
+        let alone = try run([binary, "--version"])
+        let parsed = try run([binary, "--no-header", "--version"])
+        #expect(alone.status == 0 && parsed.status == 0)
+        #expect(alone.text == parsed.text)
+        #expect(alone.text.hasSuffix("\n") && !alone.text.hasSuffix("\n\n"))
+    }
 }
