@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import App
 import CellStore
 import FreezeLayout
@@ -8,7 +9,7 @@ import Viewer
 
 /// The inputs named on the command line, directories opened up, and the census that
 /// counts the tables no one has opened.
-@Suite("Inputs of several tables, and their census", .serialized)
+@Suite("Inputs of several tables, and their census", .serialized, .timeLimit(.minutes(30)))
 struct TableInputsTests {
     private static func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("table-inputs-\(UUID().uuidString)")
@@ -50,16 +51,13 @@ struct TableInputsTests {
         }
         // Where the kernel has a writer wait for its reader (named after the kernel's function).
         func waitsForReader() -> Bool { ["fifo_open", "wait_for_partner"].contains(waitChannel()) }
-        let deadline = Date().addingTimeInterval(60)
-        while !waitsForReader() && Date() < deadline { usleep(1000) }
-        try #require(waitsForReader(), "the writer waits in open: \(waitChannel())")
+        try #require(turn(until: waitsForReader), "the writer waits in open: \(waitChannel())")
         let gathered = TableInputs.gather([fifo])
         #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
         let store = try CellStore.open(path: fifo)
-        let end = Date().addingTimeInterval(60)
-        while !store.isComplete && Date() < end { usleep(1000) }
+        #expect(turn(until: { store.isComplete }), "the FIFO's input ends")
         #expect(store.rowCount == 2)
         #expect(done.wait(timeout: .now() + 60) == .success)
     }
@@ -118,13 +116,11 @@ struct TableInputsTests {
                                wake: {})
         let first = try shelf.store(0)
         shelf.startCounting()
-        let deadline = Date().addingTimeInterval(120)
-        while !(0..<1000).allSatisfy({ shelf.facts($0).isFinal }) {
+        let counted = turn(within: 120, pausing: { usleep(10_000) }, {
             #expect(shelf.openStoreCount <= 1)
-            if Date() > deadline { Issue.record("the census did not finish"); break }
             shelf.takeNews()
-            usleep(10_000)
-        }
+        }, until: { (0..<1000).allSatisfy { shelf.facts($0).isFinal } })
+        #expect(counted, "the census finished")
         #expect(shelf.openStoreCount == 1 && first.rowCount == 2)
         for index in [0, 1, 6, 999] {
             #expect(shelf.facts(index) == TableFacts(records: 2 + index % 7, isFinal: true, columns: 2, dialect: "comma"))

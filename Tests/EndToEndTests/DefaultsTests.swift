@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Options kept in a config file and in CSVFREEZE, with the command line winning.
-@Suite("Defaults")
+@Suite("Defaults", .timeLimit(.minutes(30)))
 struct DefaultsTests {
     let binary = Paths.binary
     let people = Paths.sampleData.appendingPathComponent("people.csv").path
@@ -53,7 +53,7 @@ struct DefaultsTests {
 }
 
 /// What `make install` puts beside the binary, and what --version says.
-@Suite("Completions and version")
+@Suite("Completions and version", .timeLimit(.minutes(30)))
 struct CompletionTests {
     let binary = Paths.binary
 
