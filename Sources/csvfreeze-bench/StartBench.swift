@@ -10,12 +10,17 @@ import Foundation
 // the last line of its first screen: csvfreeze's status line (`row 1/`), less's prompt
 // (the file name in a file's first prompt, a `:` for a pipe). The
 // harness answers csvfreeze's questions to the terminal (background colour, DA1) at once,
-// as a local terminal does. Runs alternate between the two programs and the medians count.
+// as a local terminal does. Runs alternate between the two programs and the medians count;
+// beside the time, the main thread's CPU time by then, which a busy machine inflates less.
+// START_RUNS sets the runs (15), START_TRACE prints each read's time and first bytes.
 
 /// How a program's start went on a pseudo-terminal.
 struct StartRun {
     /// Seconds from spawn to the end of the first screen (nil: not seen in time).
     var firstScreen: Double?
+    /// CPU seconds the program's main thread had used by then (`/proc/PID/schedstat`, read
+    /// with the program stopped): the figure a busy machine does not inflate.
+    var mainThreadCPU: Double?
     /// What the program wrote up to then.
     var output: [UInt8]
 }
@@ -101,6 +106,11 @@ func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: St
         }
         if isFirstScreen(output) {
             result.firstScreen = time - start
+            kill(pid, SIGSTOP)
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+               let nanoseconds = Double(text.split(separator: " ").first ?? "") {
+                result.mainThreadCPU = nanoseconds / 1e9
+            }
             break
         }
     }
@@ -174,6 +184,7 @@ func median(_ values: [Double]) -> Double? {
 
     for piped in [false, true] {
         var ours: [Double] = [], theirs: [Double] = []
+        var ourCPU: [Double] = [], theirCPU: [Double] = []
         var failure: String?
         for run in 0..<runs {
             // Alternating, so that a busy moment of the machine falls on both alike.
@@ -187,6 +198,9 @@ func median(_ values: [Double]) -> Double? {
                     continue
                 }
                 if isOurs { ours.append(time) } else { theirs.append(time) }
+                if let cpu = outcome.mainThreadCPU {
+                    if isOurs { ourCPU.append(cpu) } else { theirCPU.append(cpu) }
+                }
             }
         }
         if let failure { print(failure) }
@@ -195,6 +209,9 @@ func median(_ values: [Double]) -> Double? {
             report("start: \(what), median", ms(ours), target: String(format: "≤ 1.5× less = %.2f ms", theirs * 1500),
                    ok: ours <= theirs * 1.5)
             report("  less, same", ms(theirs), target: String(format: "%.1f×", ours / theirs))
+            if let ourCPU = median(ourCPU), let theirCPU = median(theirCPU) {
+                report("  main thread's CPU to it", ms(ourCPU), target: String(format: "less %.2f ms, %.1f×", theirCPU * 1000, ourCPU / theirCPU))
+            }
         } else {
             report("start: \(what)", "not measured", ok: false)
         }
