@@ -113,7 +113,8 @@ package final class Loader: Sendable {
     /// Runs the pass on a new thread; `stopAndJoin()` ends it.
     package func start() {
         started.store(true, ordering: .releasing)
-        BackgroundThread.start(name: "csvfreeze loader", stackSize: 1 << 20) { [self] in
+        // Below the interactive thread: the first screen is drawn while the index runs.
+        BackgroundThread.start(name: "csvfreeze loader", stackSize: 1 << 20, yieldsToInteractiveThreads: true) { [self] in
             run()
             finished.signal()
         }
