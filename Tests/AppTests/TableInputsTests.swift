@@ -52,12 +52,12 @@ struct TableInputsTests {
         options.place = "1/2"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)
         let subject = AppLoop(shelf: shelf, first: first, options: ViewerOptions(), screen: screen, clock: clock)
-        SeveralTablesTests.turn(subject, screen, until: "both tables counted") { shelf.facts(0).isFinal && shelf.facts(1).isFinal }
+        turn(subject, screen, until: "both tables counted") { shelf.facts(0).isFinal && shelf.facts(1).isFinal }
         #expect(shelf.facts(1).records == 2, "the pipe's own store counted it")
         StackedViewTests.type(subject, screen, "}")
         #expect(StackedViewTests.lines(screen).contains { $0.contains("9") && $0.contains("Pisa") }, "\(StackedViewTests.lines(screen))")
         StackedViewTests.type(subject, screen, "S")
-        SeveralTablesTests.turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
+        turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
         StackedViewTests.type(subject, screen, "")
         #expect(StackedViewTests.lines(screen).contains { $0.contains("Pisa") } && StackedViewTests.lines(screen).contains { $0.contains("Oslo") })
         #expect(opens.withLock { $0 } == 1, "one store over the pipe, the census none")
