@@ -11,7 +11,7 @@ import Viewer
 /// Several tables whose files change on disk while they are open: a deleted table is
 /// passed over by `}` and `{` (said, with the arriving table's name kept), and the list
 /// of tables and the stack show what the files hold now, never old counts as if current.
-@Suite("Tables whose files change on disk", .serialized, .timeLimit(.minutes(5)))
+@Suite("Tables whose files change on disk", .serialized, .timeLimit(.minutes(30)))
 struct ChangedFilesTests {
     /// `a.csv` (3 rows), `b.csv` (2 rows), `c.csv` (2 rows) in a new directory.
     static func files() throws -> (URL, [String]) {

@@ -24,8 +24,11 @@ struct SuiteRulesTests {
             var searched = line.startIndex
             while let range = line.range(of: suiteAttribute, range: searched..<line.endIndex) {
                 searched = range.upperBound
-                if !arguments(after: suiteAttribute, in: rest(from: range.lowerBound)).contains(".timeLimit(") {
+                let given = arguments(after: suiteAttribute, in: rest(from: range.lowerBound))
+                if !given.contains(".timeLimit(") {
                     found.append("line \(index + 1): a suite with no time limit")
+                } else if let minutes = minutes(in: given), minutes < 30 {
+                    found.append("line \(index + 1): a suite limited to \(minutes) minutes: the clock starts when its tests are queued, so it is 30")
                 }
             }
             // A test outside any type names its own.
@@ -47,6 +50,12 @@ struct SuiteRulesTests {
             }
         }
         return found
+    }
+
+    /// The minutes of a `.timeLimit(.minutes(N))` among `arguments`, if it is written so.
+    static func minutes(in arguments: String) -> Int? {
+        guard let start = arguments.range(of: ".timeLimit(.minutes(") else { return nil }
+        return Int(arguments[start.upperBound...].prefix { $0.isNumber })
     }
 
     /// The name a line declares at the top level (`struct X`, `final class X`, …), if any.
@@ -107,9 +116,10 @@ struct SuiteRulesTests {
         #expect(Self.violations(in: "/// A.\nstruct A {\n    \(test) func x() {}\n}\n").count == 1)
         #expect(Self.violations(in: "\(test) func x() {}\n").count == 1)
         #expect(Self.violations(in: "\(test)(\"x (y)\") func x() {}\n").count == 1)
+        #expect(Self.violations(in: "\(suite)(\"a\", .timeLimit(.minutes(2)))\nstruct A {\n    \(test) func x() {}\n}\n").count == 1)
         let kept = """
             /// A.
-            \(suite)("a (b) \\"c(\\"", .serialized, .timeLimit(.minutes(1)))
+            \(suite)("a (b) \\"c(\\"", .serialized, .timeLimit(.minutes(30)))
             struct A {
                 struct Nested {
                     func v() {}
@@ -119,7 +129,7 @@ struct SuiteRulesTests {
             }
 
             \(suite)(
-                .timeLimit(.minutes(2))
+                .timeLimit(.minutes(45))
             )
             final class B {
                 \(test) func y() {}
