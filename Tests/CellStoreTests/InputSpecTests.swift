@@ -6,7 +6,7 @@ import Testing
 @testable import CellStore
 
 /// One description of an input: where it is, and every way of reading it, reaches the store.
-@Suite("Input specs", .timeLimit(.minutes(1)))
+@Suite("Input specs", .timeLimit(.minutes(30)))
 struct InputSpecTests {
     @Test("nil and '-' are standard input, named stdin; a path is a file, named as given")
     func locations() {
