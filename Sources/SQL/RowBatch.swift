@@ -37,7 +37,9 @@ enum SQLTyping {
     @inline(__always)
     static func type(_ bytes: UnsafeRawBufferPointer, isNumber: Bool) -> (kind: SQLKind, bits: UInt64) {
         guard !bytes.isEmpty else { return (.null, 0) }
-        return isNumber ? number(bytes) : (.text, 0)
+        guard isNumber else { return (.text, 0) }
+        if let plain = plainDecimal(bytes) { return plain }
+        return number(bytes)
     }
 
     /// The cell `bytes` as a number column types it.

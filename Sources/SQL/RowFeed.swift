@@ -99,7 +99,9 @@ struct BatchSink: RowSink {
         }
         let batch = current
         let row = batch.appendRow(record: record)
-        for slot in 0..<width { row[slot] = batch.cell(cells[slot], isNumber: isNumber[slot]) }
+        isNumber.withUnsafeBufferPointer { isNumber in
+            for slot in 0..<width { row[slot] = batch.cell(cells[slot], isNumber: isNumber[slot]) }
+        }
     }
 
     /// The batches, the last one included.
