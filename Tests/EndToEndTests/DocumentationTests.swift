@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// --help, the man page and README must cover every option and key.
-@Suite("Documentation")
+/// --help and the man page must cover every option and key; README is the front page that points to them.
+@Suite("Documentation", .timeLimit(.minutes(30)))
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
@@ -37,13 +37,27 @@ struct DocumentationTests {
         for label in labels { #expect(man.contains(".B \(label)\n"), "\(label)") }
     }
 
-    @Test("README has every option and every key, and the two quick-start commands")
+    /// README is the front page: the man page is the complete reference, and README points to it.
+    @Test("README is a front page: at most 25 KB, two quick-start commands, the way to the man page, and no option the man page lacks")
     func readme() throws {
         let readme = try text("README.md")
-        for option in Self.options { #expect(readme.contains(option), "\(option)") }
-        for label in try keyLabels() { #expect(readme.contains(label), "\(label)") }
-        #expect(readme.contains("make run"))
-        #expect(readme.contains("make test"))
+        #expect(readme.utf8.count <= 25_000, "README.md is \(readme.utf8.count) bytes")
+        let section = try #require(readme.components(separatedBy: "## Quick start\n").dropFirst().first, "no Quick start section")
+        let quickStart = section.components(separatedBy: "\n## ")[0]
+        let block = try #require(quickStart.components(separatedBy: "```sh\n").dropFirst().first, "no commands in Quick start")
+            .components(separatedBy: "```")[0]
+        let commands = block.split(separator: "\n").map { $0.components(separatedBy: "#")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(commands == ["make run", "make test"], "\(commands)")
+        for pointer in ["man man/csvfreeze.1", "man csvfreeze", "csvfreeze --help"] {
+            let pointed = readme.contains(pointer)
+            #expect(pointed, "README does not say \(pointer)")
+        }
+        let man = try text("man/csvfreeze.1").replacingOccurrences(of: "\\-", with: "-")
+        let named = try Regex("--[a-z0-9][a-z0-9-]*")
+        for match in readme.matches(of: named) {
+            let option = String(readme[match.range])
+            #expect(man.contains(option), "README names \(option), which the man page does not")
+        }
     }
 
     @Test("the exit statuses, in the man page and --help, name every column option an unknown column exits 2 for")
@@ -60,7 +74,7 @@ struct DocumentationTests {
     }
 }
 
-@Suite("Help text")
+@Suite("Help text", .timeLimit(.minutes(30)))
 struct HelpTextTests {
     @Test("--help says how prompts edit and where defaults and history live")
     func promptsAndDefaults() throws {

@@ -3,6 +3,7 @@ import CellStore
 import Scan
 import Testing
 
+@Suite(.timeLimit(.minutes(30)))
 struct SummaryTests {
     func summary(_ text: String, names: [String], budget: InsightBudget = InsightBudget(bytes: 48 << 20)) throws -> [ColumnSummary] {
         let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 16)
@@ -41,6 +42,20 @@ struct SummaryTests {
         #expect(rows[5].mean == nil)
         #expect(rows[6].filled == 0 && rows[6].empty == 4 && rows[6].minimum == nil)
         #expect(rows[3].common.first?.count == 1)
+    }
+
+    @Test("the mean is correctly rounded: 0.1, 0.2 and 0.3 give 0.2, not 0.19999999999999998")
+    func meanCorrectlyRounded() throws {
+        let rows = try summary("x\n0.1\n0.2\n0.3\n", names: ["x"])
+        #expect(rows[0].mean == 0.2)
+        // Means whose exact value sits next to a rounding boundary; each expected Double is
+        // the exact rational mean rounded once (computed with Python's fractions).
+        let cases: [(String, Double)] = [("0.7\n0.1\n0.1\n", 0.3), ("1.1\n2.2\n3.3\n", 2.2),
+                                         ("0.3\n0.6\n", 0.44999999999999996), ("4.35\n4.35\n4.35\n", 4.35)]
+        for (cells, expected) in cases {
+            let rows = try summary("x\n" + cells, names: ["x"])
+            #expect(rows[0].mean == expected, "\(cells)")
+        }
     }
 
     @Test func numbersAsTheSortReadsThem() {

@@ -6,7 +6,7 @@ import Testing
 /// Queries whose `=` is not byte equality (collations, numbers in other spellings, NULL):
 /// the answer through the tables equals SQLite's own over the same tables when they take
 /// no constraint (SQLite then tests every row itself, and no prefilter of ours touches it).
-@Suite("SQL answers under collations and affinities")
+@Suite("SQL answers under collations and affinities", .timeLimit(.minutes(30)))
 struct CollationTests {
     /// Seeded rows: case variants and spaces of a few cities, numbers spelt many ways, notes.
     static func csv(seed: UInt64) -> String {
