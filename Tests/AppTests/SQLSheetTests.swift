@@ -158,11 +158,21 @@ struct SQLSheetTests {
             ("create temp table c as select * from t", "CREATE TEMP TABLE"),
             ("insert into t (id) values (9)", "INSERT"),
             ("select load_extension('\(dir)/x')", "load_extension()"),
+            ("detach temp", "DETACH"),
+            ("vacuum", "VACUUM"),
+            ("create table c(a)", "CREATE TABLE"),
+            ("pragma cache_size = 5", "PRAGMA cache_size"),
         ]
         for (query, refused) in refusals {
             ask(query, subject, screen)
             run(subject, screen, until: "the refusal of \(query)") { subject.sheets.count == 1 }
             #expect(status(subject).trimmingCharacters(in: .whitespaces).hasSuffix("comma SQL may only read: \(refused) is refused"), "\(query): \(status(subject))")
+        }
+        // SQLite itself refuses to change a virtual table: its message, and still no sheet.
+        for query in ["delete from t", "update t set amount = 0"] {
+            ask(query, subject, screen)
+            run(subject, screen, until: "the refusal of \(query)") { subject.sheets.count == 1 }
+            #expect(status(subject).contains("table t may not be modified"), "\(query): \(status(subject))")
         }
         #expect(try contents(of: directory) == before)
         // Reading goes on as before, the columns' types shown by pragma table_info.

@@ -4,7 +4,7 @@ import Testing
 /// `--sql` with the real binary may only read: every statement that would write, create,
 /// attach or change a setting is refused with one line and exit 65, and nothing beside
 /// the inputs appears or changes; SQLite's memory is bounded; values come back as written.
-@Suite("SQL may only read", .timeLimit(.minutes(10)))
+@Suite("SQL may only read", .timeLimit(.minutes(30)))
 struct SQLSafetyEndToEndTests {
     let binary = Paths.binary
 
@@ -119,5 +119,11 @@ struct SQLSafetyEndToEndTests {
         let json = try run([binary, "--sql", "select code, amount, price from t where rowid <= 3", "--output", "jsonl", path])
         #expect(json.text == "{\"code\":\"2e7591323090\",\"amount\":100,\"price\":1.1}\n{\"code\":\"1E10\",\"amount\":101,\"price\":2}\n"
                 + "{\"code\":\"0e5\",\"amount\":50,\"price\":1.1}\n")
+        // Reals, read or computed, in the shortest text that reads back the same double.
+        let reals = dir.appendingPathComponent("reals.csv").path
+        try Data("x\n0.1\n0.2\n0.30000000000000004\n".utf8).write(to: URL(fileURLWithPath: reals))
+        let sums = try run([binary, "--sql", "select x, typeof(x), sum(x) over (order by rowid) from t", "--output", "csv", reals])
+        #expect(sums.text == "x,typeof(x),sum(x) over (order by rowid)\n0.1,real,0.1\n0.2,real,0.30000000000000004\n"
+                + "0.30000000000000004,real,0.6000000000000001\n", "\(sums.text)")
     }
 }
