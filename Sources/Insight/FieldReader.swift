@@ -13,11 +13,14 @@ protocol CellSink {
     mutating func longCell(_ value: LongValue, column: Int, record: Int)
 }
 
-/// The records a pass counts: those from `first` on (after the header) that `chosen`
-/// holds, or all of them.
+/// The records a pass counts: those from `first` on (after the header), before `end`, that
+/// `chosen` holds, or all of them.
 struct RecordFilter: Sendable {
     let first: Int
     let chosen: [UInt64]?
+    /// Records from here on are not counted (a pass following an input still loading stops
+    /// at the last record known whole).
+    var end = Int.max
 
     init(first: Int, chosen: [UInt64]? = nil) {
         self.first = first
@@ -26,7 +29,7 @@ struct RecordFilter: Sendable {
 
     @inline(__always)
     func accepts(_ record: Int) -> Bool {
-        guard record >= first else { return false }
+        guard record >= first && record < end else { return false }
         guard let chosen else { return true }
         let word = record >> 6
         return word < chosen.count && chosen[word] & (1 << UInt64(record & 63)) != 0

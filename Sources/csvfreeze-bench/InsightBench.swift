@@ -18,7 +18,13 @@ func insightChild(_ words: [String]) -> Never {
     while !store.isComplete { usleep(2000) }
     guard let input = ScanInput(store: store) else { exit(1) }
     var check = ""
-    if mode == "frequency" {
+    if mode == "histogram" {
+        let count = HistogramCount(input: input, column: column, isTime: false, headerRows: 1)
+        count.wait()
+        guard case .finished(let counts) = count.status else { exit(1) }
+        let table = counts.table(bins: 20)
+        check = "\(counts.total) \(table.rows.count) \(counts.others)"
+    } else if mode == "frequency" {
         let count = FrequencyCount(input: input, column: column, headerRows: 1)
         count.wait()
         guard case .finished(let table) = count.status else { exit(1) }

@@ -3,7 +3,7 @@
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
-//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only]
+//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -54,6 +54,7 @@ if arguments.first == "--child" {
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
+if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
@@ -95,7 +96,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--picture-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -181,6 +182,12 @@ report("libcsv full parse (reference)", s(libcsvTime), target: "\(libcsvRows) ro
 if arguments.contains("--insight-only") {
     insightBenchmark(big: big, libcsvTime: libcsvTime)
     exit(0)
+}
+if arguments.contains("--picture-only") {
+    try pictureBenchmark(big: big, libcsvTime: libcsvTime)
+    let over = results.filter { $0.3 == false }
+    print(over.isEmpty ? "\nall figures at or under target" : "\n\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
+    exit(over.isEmpty ? 0 : 1)
 }
 
 // csvfreeze's own full parse: libcsv with the project's rules, cells collected and bounded.
@@ -354,6 +361,7 @@ try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
 try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
+try pictureBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
 diffBenchmark(big: big, directory: directory)
 try exportBenchmark(big: big, directory: directory)
