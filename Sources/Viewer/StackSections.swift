@@ -126,8 +126,9 @@ struct StackSections {
     /// What a stack does not do, said instead: its tables are shown as they are.
     static func refusal(of command: Command) -> String? {
         switch command {
-        case .filterPrompt, .filterColumnPrompt, .filter, .filterToValue, .keepValue, .sort, .fileOrder, .frequency, .summary:
-            return "the stacked view shows each table as it is: S leaves it, to filter, sort or count in a table"
+        case .filterPrompt, .filterColumnPrompt, .filter, .filterToValue, .keepValue, .keepRange, .sort, .fileOrder, .frequency,
+             .summary, .toggleBand:
+            return "the stacked view shows each table as it is: S leaves it, to filter, sort, count or picture a table"
         case .sqlPrompt, .runSQL:
             return "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file"
         case .saveView:

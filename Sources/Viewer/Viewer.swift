@@ -70,7 +70,8 @@ public final class Viewer {
         self.screenSize = screenSize
         let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
-        if options.showsBand { band.turnOn() }
+        // The stacked view mixes tables' header records into its rows: no band there.
+        if options.showsBand && stack == nil { band.turnOn() }
         reconcile()
         if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
