@@ -143,4 +143,18 @@ struct BandTests {
         lines = subject.frame().lines
         #expect(lines[1].hasPrefix("▃▅█│") && lines[2].hasPrefix("  1│") && lines[6].hasPrefix(" 10│"))
     }
+
+    @Test("a viewer made again over the file (R) takes the band back, pictured anew")
+    func reload() {
+        let first = Self.banded(Self.ratings)
+        let second = viewer(Self.ratings)
+        #expect(!second.band.isOn)
+        second.adopt(first)
+        #expect(second.band.isOn)
+        waitUntil("the new band") {
+            second.handle(.refresh)
+            return second.band.isExact
+        }
+        #expect(second.frame().lines[1] == first.frame().lines[1])
+    }
 }
