@@ -33,6 +33,28 @@ import Viewer
     exit(0)
 }
 
+/// For profiling: `--child-picture PATH [draw]` indexes the file, then times the band's
+/// pass alone (or, with `draw`, 20,000 frames of the band) and prints the seconds.
+@MainActor func pictureChild(_ words: [String]) -> Never {
+    guard let path = words.first, let store = try? CellStore.open(path: path, startsLoader: false) else { exit(1) }
+    store.indexNow()
+    if words.count > 1 {
+        var options = ViewerOptions()
+        options.showsBand = true
+        let viewer = Viewer(store: store, options: options, screenSize: Size(width: 200, height: 60))
+        while viewer.needsRefresh || viewer.frame().lines[1].contains("≈") { viewer.handle(.refresh); usleep(1000) }
+        let (_, time) = timed { for _ in 0..<20_000 { viewer.handle(.moveRight); viewer.handle(.moveLeft); _ = viewer.frame() } }
+        print(String(format: "%.3f ms a frame", time / 20_000 * 1000))
+        exit(0)
+    }
+    let (_, time) = timed { PictureScan(readers: store.recordReaders, headerRows: 1).wait() }
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    print(String(format: "%.3f s, CPU %.2f s", time, cpu))
+    exit(0)
+}
+
 @MainActor func pictureBenchmark(big: String, libcsvTime: Double) throws {
     print("")
     print("pictures (band, histograms, quantiles)")
