@@ -7,13 +7,15 @@ import Table
 /// records by position costs one entry, and a row is found by a binary search.
 ///
 /// Runs past `memoryLimit` go to a temporary file in blocks of `blockSize`, keeping only
-/// each block's first row in memory (a keyed diff of an unsorted file has a run a row):
-/// memory stays bounded whatever the tables' size, and a row is found by a binary search
-/// over the blocks, then one block read (a few blocks are kept read).
+/// each block's first row in memory (a keyed diff of a file whose order changed has a run
+/// a row): memory stays bounded whatever the tables' size, and a row is found by a binary
+/// search over the blocks, then one block read (a few blocks are kept read).
 struct DiffEntries: Sendable {
     static let same: UInt8 = 0, changed: UInt8 = 1, added: UInt8 = 2, removed: UInt8 = 3
     /// The same values, and values in columns only the new table has (daff's `+`).
     static let filled: UInt8 = 4
+    /// The same values, elsewhere in the new table (daff's `:`).
+    static let moved: UInt8 = 5
 
     struct Entry: Equatable {
         var kind: UInt8

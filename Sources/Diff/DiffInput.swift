@@ -35,6 +35,9 @@ package struct DiffInput: Sendable {
 
     /// Where the first record (the header, if any) starts.
     var start: Int64 { reader.checkpoints.first?.offset ?? 0 }
+
+    /// Bytes a diff reads of it.
+    var byteCount: Int64 { max(0, reader.end - start) }
 }
 
 /// Why a diff could not be made, in words a user can act on.

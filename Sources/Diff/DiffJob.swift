@@ -118,6 +118,7 @@ struct DiffJob: Sendable {
         func flagged(_ index: Int) -> Bool { index / 64 < flags.count && flags[index / 64] >> UInt64(index % 64) & 1 != 0 }
         var alignment = Alignment(old: oldSide.hashes, new: newSide.hashes)
         var steps = 0
+        var meter = ProgressMeter(core: core, stage: .aligning, total: Int64(oldSide.hashes.count + newSide.hashes.count), wake: wake)
         alignment.run(isCancelled: { control.isCancelled || !emitter.isOpen }) { step in
             switch step {
             case .same(let i, let j, let count):
@@ -125,11 +126,16 @@ struct DiffJob: Sendable {
                     emitter.same(old: RecordRef(record: oldBase + i + offset), new: RecordRef(record: newBase + j + offset),
                                  hasNewColumnValues: flagged(j + offset))
                     steps += 1
-                    if steps & 0xFFFF == 0 && (control.isCancelled || !emitter.isOpen) { return false }
+                    if steps & 0xFFFF == 0 {
+                        if control.isCancelled || !emitter.isOpen { return false }
+                        meter.advance(to: Int64(2 * (offset + 1) + i + j))
+                    }
                 }
+                meter.advance(to: Int64(i + j + 2 * count))
             case .hunk(let oldRange, let newRange):
                 emitter.hunk(old: oldRange.map { RecordRef(record: oldBase + $0) }, new: newRange.map { RecordRef(record: newBase + $0) },
                              newFlags: { flagged($0 - newBase) })
+                meter.advance(to: Int64(oldRange.upperBound + newRange.upperBound))
             }
             return !control.isCancelled && emitter.isOpen
         }
@@ -145,6 +151,8 @@ struct DiffJob: Sendable {
     struct KeyedSide: Sendable {
         var spilled: [SpillFile] = []
         var last: SortRun
+        /// Data records read.
+        var count = 0
         var emptyKeys = 0
         var firstEmptyKey: Int?
         var failure: String?
@@ -159,7 +167,7 @@ struct DiffJob: Sendable {
             return column < old.kinds.count ? old.kinds[column] : .text
         }
         let budget = max(1 << 16, options.memoryBudget / 2)
-        let sides = bothSides { side -> KeyedSide? in
+        var sides = bothSides { side -> KeyedSide? in
             let input = inputs[side]
             var result = KeyedSide(last: SortRun(budget: budget, trailerSize: KeyedTrailer.size))
             var run = SortRun(budget: budget, trailerSize: KeyedTrailer.size)
@@ -183,6 +191,7 @@ struct DiffJob: Sendable {
                     }
                     run.removeAll()
                 }
+                result.count += 1
                 KeyedTrailer.withBytes(hash: hasher.recordHash, flagged: hasher.hasFlaggedValue) { trailer in
                     key.withUnsafeBytes { run.append(key: $0, trailer: trailer, record: number, offset: start) }
                 }
@@ -193,7 +202,8 @@ struct DiffJob: Sendable {
             result.last = run
             return result
         }
-        guard sides.count == 2, let oldSide = sides[0], let newSide = sides[1] else { return .cancelled }
+        guard sides.count == 2, var oldSide = sides[0], var newSide = sides[1] else { return .cancelled }
+        sides = []
         if let failure = oldSide.failure ?? newSide.failure { throw .failed(failure) }
         core.phase.withLock { $0 = .aligning }
         wake()
@@ -203,11 +213,99 @@ struct DiffJob: Sendable {
             statistics.emptyKeys = [oldSide.emptyKeys, newSide.emptyKeys]
             statistics.firstEmptyKey = [oldSide.firstEmptyKey, newSide.firstEmptyKey]
         }
+        // The matching, in the keys' order, puts each new record (with the old one it
+        // matches, if any) and each removed record aside; then both are read back in the
+        // files' order. A quarter of the budget each: the sides' runs are held meanwhile.
+        var placed = RecordOrder(budget: max(1 << 12, options.memoryBudget / 4), trailerSize: PlacedTrailer.size)
+        var removed = RecordOrder(budget: max(1 << 12, options.memoryBudget / 4), trailerSize: 0)
+        var meter = ProgressMeter(core: core, stage: .matching, total: Int64(oldSide.count + newSide.count), wake: wake)
+        let removedCount: Int
+        do throws(QueryError) {
+            removedCount = try match(&oldSide, &newSide, fetchers: fetchers, emitter: emitter, control: control, meter: &meter,
+                                     placed: &placed, removed: &removed)
+        } catch {
+            throw .failed(error.description)
+        }
+        guard !control.isCancelled else { return .cancelled }
+        placed.finish()
+        removed.finish()
+        meter = ProgressMeter(core: core, stage: .ordering, total: Int64(2 * newSide.count + removedCount), wake: wake)
+        var count: Int64 = 0
+        func goOn() -> Bool {
+            count += 1
+            if count & 0xFFF != 0 { return true }
+            meter.advance(to: count)
+            return !control.isCancelled && emitter.isOpen
+        }
+        // The records both tables have that keep their order; the others moved.
+        var kept: KeptOrder
+        do throws(QueryError) {
+            kept = try KeptOrder(limit: max(1 << 16, options.memoryBudget / 4 / 24))
+            var rows = placed.merge()
+            while let top = rows.top {
+                if let oldRef = PlacedTrailer.read(top).old { try kept.add(oldRef.record) }
+                rows.advance()
+                guard goOn() else { return .cancelled }
+            }
+            try kept.finish()
+        } catch {
+            throw .failed(error.description)
+        }
+        // In the new file's order, each removed record where the old file had it: before
+        // the first record the new file kept that came after it in the old file (daff's
+        // order, so that `daff patch` rebuilds the new file's order).
+        var rows = placed.merge(), gone = removed.merge()
+        var position = 0
+        rows: while let top = rows.top {
+            let new = RecordRef(record: top.record, offset: top.offset >= 0 ? top.offset : nil)
+            let (oldRef, kind, flagged) = PlacedTrailer.read(top)
+            if let oldRef {
+                while let next = gone.top, next.record < oldRef.record {
+                    emitter.removed(old: RecordRef(record: next.record, offset: next.offset >= 0 ? next.offset : nil))
+                    gone.advance()
+                    guard goOn() else { break rows }
+                }
+            }
+            if let oldRef {
+                let isKept = kept.isKept(position, place: oldRef.record)
+                position += 1
+                if kind != PlacedTrailer.same {
+                    emitter.changed(old: oldRef, new: new, hasNewColumnValues: flagged)
+                } else if isKept {
+                    emitter.same(old: oldRef, new: new, hasNewColumnValues: flagged)
+                } else {
+                    emitter.moved(old: oldRef, new: new, hasNewColumnValues: flagged)
+                }
+            } else {
+                emitter.added(new: new)
+            }
+            rows.advance()
+            guard goOn() else { break }
+        }
+        while let next = gone.top, !control.isCancelled && emitter.isOpen {
+            emitter.removed(old: RecordRef(record: next.record, offset: next.offset >= 0 ? next.offset : nil))
+            gone.advance()
+            _ = goOn()
+        }
+        emitter.finish()
+        return control.isCancelled ? .cancelled : .done
+    }
+
+    /// Merges both sides' sorted runs by key: records with equal keys are matched in file
+    /// order, each new record goes to `placed` with the old one it matches (or none), each
+    /// old one left over to `removed`; repeated keys are noted.
+    /// Returns how many old records were removed; the sides' runs are let go.
+    private func match(_ oldSide: inout KeyedSide, _ newSide: inout KeyedSide, fetchers: [RowFetcher], emitter: RowEmitter,
+                       control: ScanControl, meter: inout ProgressMeter,
+                       placed: inout RecordOrder, removed: inout RecordOrder) throws(QueryError) -> Int {
         // 64 KiB reads per spilled run, not the sort's 1 MiB: a diff merges two sides' runs
         // at once and kept to the smaller buffer before the runs were shared.
         var merges = [oldSide, newSide].map { side in
             RunMerge(side.spilled.map { RunCursor(file: $0, trailerSize: KeyedTrailer.size, bufferSize: 1 << 16) } + [RunCursor(memory: side.last)])
         }
+        // The merge holds the runs now: the sides' own references go, so they are freed with it.
+        (oldSide.last, oldSide.spilled) = (SortRun(budget: 0), [])
+        (newSide.last, newSide.spilled) = (SortRun(budget: 0), [])
         // Duplicates: the key and record of the entry taken last from each side.
         var previousKey: [[UInt8]] = [[], []]
         var previousRecord = [-1, -1]
@@ -235,10 +333,19 @@ struct DiffJob: Sendable {
             previousOffset[side] = top.offset
             return ref
         }
-        var count = 0
+        func place(_ new: RecordRef, old: RecordRef?, kind: UInt8, flagged: Bool) throws(QueryError) {
+            try PlacedTrailer.withBytes(old: old, kind: kind, flagged: flagged) { bytes throws(QueryError) in
+                try placed.append(record: new.record, offset: new.offset ?? -1, trailer: bytes)
+            }
+        }
+        var count: Int64 = 0
+        var gone = 0
         while true {
             count += 1
-            if count & 0xFFF == 0 && (control.isCancelled || !emitter.isOpen) { break }
+            if count & 0xFFF == 0 {
+                if control.isCancelled { return gone }
+                meter.advance(to: count)
+            }
             let o = merges[0].top, n = merges[1].top
             if o == nil && n == nil { break }
             var order = 0
@@ -249,26 +356,26 @@ struct DiffJob: Sendable {
                 order = o == nil ? 1 : -1
             }
             if order < 0 {
-                if let ref = take(0) { emitter.removed(old: ref) }
+                if let ref = take(0) {
+                    try removed.append(record: ref.record, offset: ref.offset ?? -1, trailer: UnsafeRawBufferPointer(start: nil, count: 0))
+                    gone += 1
+                }
                 merges[0].advance()
             } else if order > 0 {
-                if let ref = take(1) { emitter.added(new: ref) }
+                let flagged = n.map(KeyedTrailer.isFlagged) ?? false
+                if let ref = take(1) { try place(ref, old: nil, kind: PlacedTrailer.added, flagged: flagged) }
                 merges[1].advance()
             } else if let o, let n {
-                let sameValues = KeyedTrailer.hash(o) == KeyedTrailer.hash(n)
+                let kind = KeyedTrailer.hash(o) == KeyedTrailer.hash(n) ? PlacedTrailer.same : PlacedTrailer.changed
                 let flagged = KeyedTrailer.isFlagged(n)
                 guard let oldRef = take(0), let newRef = take(1) else { break }
-                if sameValues {
-                    emitter.same(old: oldRef, new: newRef, hasNewColumnValues: flagged)
-                } else {
-                    emitter.changed(old: oldRef, new: newRef, hasNewColumnValues: flagged)
-                }
+                try place(newRef, old: oldRef, kind: kind, flagged: flagged)
+                count += 1
                 merges[0].advance()
                 merges[1].advance()
             }
         }
-        emitter.finish()
-        return control.isCancelled ? .cancelled : .done
+        return gone
     }
 }
 

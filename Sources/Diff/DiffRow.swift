@@ -13,6 +13,9 @@ package struct DiffRow: Sendable {
         case added
         /// Only the old table has it.
         case removed
+        /// By key: both tables have it with the same values, but the new table elsewhere
+        /// among the records both keep (daff's `:`).
+        case moved
     }
 
     package var kind: Kind
@@ -36,7 +39,7 @@ package struct DiffRow: Sendable {
         self.new = new
     }
 
-    /// True when the row shows a difference (changed, added, removed, or new columns' values).
+    /// True when the row shows a difference (changed, added, removed, moved, or new columns' values).
     package var isDifference: Bool { kind != .same || hasNewColumnValues }
 }
 
@@ -46,6 +49,8 @@ package struct DiffStatistics: Sendable, Equatable {
     package var changed = 0
     package var added = 0
     package var removed = 0
+    /// Records by key with the same values at another place (see `DiffRow.Kind.moved`).
+    package var moved = 0
     /// For each shown column, the rows whose cell in it changed.
     package var changedCells: [Int] = []
     /// Per table (old, new): records whose key an earlier record has, and the first such.
@@ -63,7 +68,7 @@ package struct DiffStatistics: Sendable, Equatable {
     var approximate: [Int]?
 
     /// True when any record differs.
-    package var hasDifferences: Bool { changed + added + removed > 0 }
+    package var hasDifferences: Bool { changed + added + removed + moved > 0 }
 }
 
 /// A key that more than one record of a table has: its text and two of its records.

@@ -10,6 +10,7 @@ extension DiffRows {
         case DiffEntries.added: rowKind = .added
         case DiffEntries.removed: rowKind = .removed
         case DiffEntries.changed: rowKind = .changed
+        case DiffEntries.moved: rowKind = .moved
         default: rowKind = .same
         }
         var changed = Set<Int>()

@@ -25,7 +25,7 @@ package final class DiffRows: PairedRows, SavedRows {
     private var header = Row()
     private var entries: DiffEntries
     /// Stretches of data rows (by index from 0) of the records the status line counts
-    /// (changed, added, removed), in order, next ones joined: for `(` and `)`. A `+` row
+    /// (changed, added, removed, moved), in order, next ones joined: for `(` and `)`. A `+` row
     /// (a value only in an added column) is not one: its value is marked as a cell.
     private var differences: [Range<Int>] = []
     private var statistics = DiffStatistics()
@@ -156,6 +156,7 @@ package final class DiffRows: PairedRows, SavedRows {
         case .changed: kind = DiffEntries.changed
         case .added: kind = DiffEntries.added
         case .removed: kind = DiffEntries.removed
+        case .moved: kind = DiffEntries.moved
         }
         if kind != DiffEntries.same && kind != DiffEntries.filled {
             let index = entries.count
@@ -225,6 +226,8 @@ package final class DiffRows: PairedRows, SavedRows {
         case DiffEntries.added: return .added
         case DiffEntries.removed: return .removed
         case DiffEntries.changed where column <= 0: return .changed
+        // A moved record's marker and number, as a changed one's; its cells are the same.
+        case DiffEntries.moved where column <= 0: return .changed
         // A `+` row's marker; its number stays plain, as it is no change `)` goes to.
         case DiffEntries.filled where column <= 0: return column == 0 ? .added : .none
         default: break
@@ -233,7 +236,8 @@ package final class DiffRows: PairedRows, SavedRows {
         // table has (an added column's in the added style, a removed one's in the removed).
         guard column >= 1, column <= order.count, let columns else { return .none }
         let status = columns.columns[order[column - 1]].status
-        guard kind == DiffEntries.changed || status == .removed || (status == .added && kind == DiffEntries.filled) else {
+        guard kind == DiffEntries.changed || status == .removed
+                || (status == .added && (kind == DiffEntries.filled || kind == DiffEntries.moved)) else {
             return .none
         }
         guard let made = made[record] ?? (row(record) != nil ? made[record] : nil) else { return .none }
@@ -268,9 +272,19 @@ package final class DiffRows: PairedRows, SavedRows {
 
     package var statusNote: String? {
         if let failure { return "diff stopped: " + failure }
-        guard let diff else { return "reading both tables…" }
-        // Rows come once both tables are hashed (by position) or sorted by key.
-        if entries.count == 0 && !isComplete && diff.phase == .reading { return "comparing…" }
+        guard let diff else {
+            // Both tables are indexed first: their bytes read so far, of both sizes.
+            let progress = stores.map(\.progress)
+            let parts = progress.compactMap { $0.fractionRead }
+            guard parts.count == progress.count, !parts.isEmpty else { return "reading both tables…" }
+            let sizes = progress.map { Double($0.packedSize ?? $0.totalBytes ?? 0) }
+            let total = sizes.reduce(0, +)
+            let done = zip(parts, sizes).map { $0 * $1 }.reduce(0, +)
+            return "reading both tables… \(total > 0 ? Int(done / total * 100) : 0)%"
+        }
+        // Rows come once both tables are read (by position) or their keys matched (by
+        // key); until then the stage under way and how far it is.
+        if entries.count == 0 && !isComplete { return "comparing… " + stage(diff.progress) }
         let more = isComplete ? "" : "+"
         func grouped(_ value: Int) -> String {
             var digits = Array(String(value))
@@ -283,6 +297,7 @@ package final class DiffRows: PairedRows, SavedRows {
         }
         var note = "\(grouped(statistics.changed))\(more) changed, \(grouped(statistics.added))\(more) added, "
             + "\(grouped(statistics.removed))\(more) removed"
+        if statistics.moved > 0 { note += ", \(grouped(statistics.moved))\(more) moved" }
         // What --diff says on standard error, as asides the status line drops first when narrow.
         let repeated = statistics.duplicateKeys.reduce(0, +), empty = statistics.emptyKeys.reduce(0, +)
         if repeated > 0 { note += "  (\(grouped(repeated)) repeated keys, matched in order)" }
@@ -290,7 +305,19 @@ package final class DiffRows: PairedRows, SavedRows {
         if let (old, _) = statistics.approximateFrom {
             note += "  (alignment may not be minimal from old row \(grouped(old - inputHeaderRows + 1)))"
         }
+        if !isComplete { note += "  (" + stage(diff.progress) + ")" }
         return note
+    }
+
+    /// The comparison's stage and how far it is: `aligning 45%`.
+    private func stage(_ progress: DiffProgress) -> String {
+        let percent = "\(Int(progress.fraction * 100))%"
+        switch progress.stage {
+        case .reading: return "reading " + percent
+        case .matching: return "matching keys " + percent
+        case .ordering: return "ordering rows " + percent
+        case .aligning: return "aligning " + percent
+        }
     }
 
     /// Runs the aligned rows are kept as (for tests).
@@ -393,6 +420,7 @@ package final class DiffRows: PairedRows, SavedRows {
         case DiffEntries.added: marker = "+++"
         case DiffEntries.removed: marker = "---"
         case DiffEntries.changed: marker = "->"
+        case DiffEntries.moved: marker = ":"
         case DiffEntries.filled: marker = "+"
         default: marker = ""
         }

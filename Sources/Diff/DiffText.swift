@@ -31,8 +31,8 @@ package enum DiffText {
         return changed
     }
 
-    /// One row: daff's action (`+++`, `---`, `->`, `+` for a record that only fills added
-    /// columns, blank), then each column's cell: `old->new` where it changed (the arrow
+    /// One row: daff's action (`+++`, `---`, `->`, `:` for a moved record, `+` for a
+    /// record that only fills added columns, blank), then each column's cell: `old->new` where it changed (the arrow
     /// lengthened to `-->`, `--->`… while any value of the row holds it, in the action
     /// too: `daff patch` splits every cell of the row that holds its action's arrow), the
     /// old value where only the old table has the record or the column, else the new.
@@ -53,6 +53,7 @@ package enum DiffText {
         case .changed: bytes.append(contentsOf: arrow)
         case .added: bytes.append(contentsOf: "+++".utf8)
         case .removed: bytes.append(contentsOf: "---".utf8)
+        case .moved: bytes.append(UInt8(ascii: ":"))
         }
         ends.append(bytes.count)
         for place in order {

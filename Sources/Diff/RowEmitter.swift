@@ -72,6 +72,15 @@ final class RowEmitter {
         difference(row)
     }
 
+    /// Records both tables have with the same values, the new table having it elsewhere
+    /// among the records both keep (by key).
+    func moved(old oldRef: RecordRef, new newRef: RecordRef, hasNewColumnValues: Bool) {
+        statistics.moved += 1
+        var row = DiffRow(kind: .moved, old: oldRef, new: newRef)
+        row.hasNewColumnValues = hasNewColumnValues
+        difference(row)
+    }
+
     func added(new newRef: RecordRef) {
         statistics.added += 1
         difference(DiffRow(kind: .added, old: nil, new: newRef))

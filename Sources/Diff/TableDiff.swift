@@ -10,9 +10,10 @@ import Table
 ///
 /// With key columns, records are matched by their keys' values: each input's (key, record,
 /// hash) entries are sorted in runs that spill to temporary files past the memory budget
-/// (the sort's way), and the two sorted streams are merged; rows come in the keys' order
-/// (the order `--sort` gives them, ties by the exact bytes), duplicates matched in file
-/// order. Without keys, records are aligned by position: each input's records become
+/// (the sort's way), and the two sorted streams are merged, duplicates matched in file
+/// order; the rows are then put back in the new file's order (removed records where the
+/// old file had them, records out of their old order moved: see `KeptOrder`), as daff
+/// orders them. Without keys, records are aligned by position: each input's records become
 /// 64-bit hashes (8 bytes a record in memory), aligned by `Alignment`. A record's hash is
 /// of its values in the columns both tables have, so quoting, the delimiter and the
 /// columns' order do not matter; two records whose hashes are equal are the same (a chance
@@ -51,6 +52,8 @@ package final class TableDiff {
         let queue: RowQueue
         let phase = Mutex(Phase.reading)
         let statistics = Mutex(DiffStatistics())
+        /// The stage past reading and how far it is (reading's bytes are the scan's).
+        let progress = Mutex(DiffProgress(stage: .reading, done: 0, total: 0))
 
         init(wake: @escaping @Sendable () -> Void) { queue = RowQueue(wake: wake) }
     }
@@ -78,7 +81,7 @@ package final class TableDiff {
         self.core = core
         core.statistics.withLock { $0.changedCells = Array(repeating: 0, count: columns.columns.count) }
         let job = DiffJob(old: old, new: new, columns: columns, keyColumns: keyColumns, options: options, core: core, wake: wake)
-        scan = BackgroundScan(name: "csvfreeze diff", total: 0, wake: wake) { control in
+        scan = BackgroundScan(name: "csvfreeze diff", total: old.byteCount + new.byteCount, wake: wake) { control in
             job.run(control: control)
         }
     }
@@ -105,7 +108,62 @@ package final class TableDiff {
     package func wait() { scan?.wait() }
 
     package var phase: Phase { core.phase.withLock { $0 } }
+
+    /// How far the comparison is: reading both inputs (bytes), then matching keys and
+    /// putting the rows in order, or aligning records by position.
+    package var progress: DiffProgress {
+        let progress = core.progress.withLock { $0 }
+        guard progress.stage == .reading, case .running(let done, let total)? = scan?.status else { return progress }
+        return DiffProgress(stage: .reading, done: done, total: total)
+    }
     package var statistics: DiffStatistics { core.statistics.withLock { $0 } }
+}
+
+/// How far a comparison is: the stage it is in and the part of it done.
+package struct DiffProgress: Sendable, Equatable {
+    package enum Stage: Sendable, Equatable {
+        /// Reading and hashing both inputs (counted in bytes).
+        case reading
+        /// By key: matching the sorted keys of both inputs (entries).
+        case matching
+        /// By key: putting the rows in the new file's order (rows); rows come meanwhile.
+        case ordering
+        /// By position: aligning the records of both inputs; rows come meanwhile.
+        case aligning
+    }
+
+    package var stage: Stage
+    package var done: Int64
+    package var total: Int64
+
+    /// The part of the stage done, from 0 to 1.
+    package var fraction: Double { total > 0 ? min(1, max(0, Double(done) / Double(total))) : 0 }
+}
+
+/// Publishes a stage's progress to the owner, waking it at each hundredth.
+struct ProgressMeter {
+    let core: TableDiff.Core
+    let stage: DiffProgress.Stage
+    let total: Int64
+    let wake: @Sendable () -> Void
+    private var published = -1
+
+    init(core: TableDiff.Core, stage: DiffProgress.Stage, total: Int64, wake: @escaping @Sendable () -> Void) {
+        self.core = core
+        self.stage = stage
+        self.total = total
+        self.wake = wake
+        advance(to: 0)
+    }
+
+    mutating func advance(to done: Int64) {
+        let hundredths = total > 0 ? Int(min(done, total) * 100 / total) : 100
+        guard hundredths != published else { return }
+        published = hundredths
+        let progress = DiffProgress(stage: stage, done: done, total: total)
+        core.progress.withLock { $0 = progress }
+        wake()
+    }
 }
 
 /// Rows handed from the comparison's thread to its owner, a bounded number at a time.

@@ -10,6 +10,9 @@ extension SheetInput {
         switch self {
         case .bytes(let input):
             return HistogramCount(input: input, column: column, isTime: isTime, headerRows: headerRows, records: records, wake: wake)
+        case .loading(let readers):
+            return HistogramCount(completing: readers, column: column, isTime: isTime, headerRows: headerRows, records: records,
+                                  wake: wake)
         case .rows(let rows):
             return HistogramCount(rows: rows, column: column, isTime: isTime, headerRows: headerRows, records: records, wake: wake)
         }
@@ -48,7 +51,7 @@ final class HistogramSheet: SheetSource {
         self.headerRows = headerRows
         self.records = records
         self.table = table
-        readSoFar = !table.source.isComplete
+        readSoFar = !table.source.isComplete && input.awaitedIndex == nil
         // As many bins as fit on a screen, between 4 and 50.
         wanted = bins ?? max(4, min(50, table.screenSize.height - 4))
         rows = MemoryRows(name: "bins of \(name)", columns: Self.columns, wake: table.source.wake)
@@ -84,7 +87,7 @@ final class HistogramSheet: SheetSource {
         let previous = note
         var ended = false
         if case .running(let done, let total) = status {
-            note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+            note = input.waitingNote("binning") ?? "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else if let table = published {
             ended = note == nil || note?.hasPrefix("counting") == true
             note = Self.note(table, readSoFar: readSoFar)

@@ -44,8 +44,8 @@ public enum KeyMap {
         KeyBinding([.character("\\")], "\\", .searchColumn, "search in the cursor's column only"),
         KeyBinding([.character("n")], "n", .nextMatch, "next match (wraps around at the end)"),
         KeyBinding([.character("N")], "N", .previousMatch, "previous match (wraps around)"),
-        KeyBinding([.character(")")], ")", .nextChange, "--diff: the next changed, added or removed row"),
-        KeyBinding([.character("(")], "(", .previousChange, "--diff: the previous changed, added or removed row"),
+        KeyBinding([.character(")")], ")", .nextChange, "--diff: next changed, added, removed, moved row"),
+        KeyBinding([.character("(")], "(", .previousChange, "--diff: previous changed, added, removed, moved row"),
         KeyBinding([.character("D")], "D", .toggleSideBySide, "--diff: old and new side by side (D again: back)"),
         KeyBinding([.character(":")], ":", .goTo, "go to a row by its margin number, a column or #N"),
         KeyBinding([.character("<")], "<", .narrowColumn, "narrow the cursor's column"),
@@ -119,7 +119,7 @@ public enum KeyMap {
     }
 
     /// A count typed before `G` or `g` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G, 5g, 5j, 3n", "go to margin row 250; a count repeats a motion, n, N")
+    static let countLine = ("250G, 5g, 5j, 3n", "go to margin row 250; counts repeat moves, n, N, )")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -1,15 +1,24 @@
 import CellStore
 import SQL
+import Table
 
 extension Viewer {
-    /// `Q`: the prompt for an SQL query over the file; in a sheet, where to go for it.
+    /// `Q`: the prompt for an SQL query over the file; in a sheet, where to go for it; on
+    /// a diff, which has no file to go back to, how to query its two files.
     func openSQLPrompt() {
         guard !options.isSheet else {
             message = "SQL asks the file: Esc goes back to it, then Q (Up brings back the last query)"
             return
         }
+        guard !(source is PairedRows) else {
+            message = Self.diffSQLRefusal
+            return
+        }
         input.open(.sql)
     }
+
+    /// What `Q` says on a diff: short enough for 80 columns beside the name and row.
+    static let diffSQLRefusal = "SQL reads files, not the diff: csvfreeze --sql QUERY OLD NEW"
 
     /// Runs `text` over the file, the answer a sheet over this table (every row has its
     /// say, as with `--sql`; see `QuerySheet(query:over:table:)`).

@@ -44,7 +44,28 @@ struct CSVFreezeCommand: ParsableCommand {
         } catch {
             fail("\(error)", status: 64)
         }
-        main(arguments)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            end(with: error)
+        }
+        Glibc.exit(0)
+    }
+
+    /// Ends on a thrown error: `--help` and `--version` as swift-argument-parser prints them,
+    /// an `ExitCode` with its status and nothing said, and every other error (a bad option, a
+    /// clash, a bad value) as one line, exit 64 for the options (`EX_USAGE`).
+    static func end(with error: Error) -> Never {
+        let code = exitCode(for: error)
+        if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
+        if code == .success { exit(withError: error) }
+        var line = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        // swift-argument-parser's own sentences start with a capital; ours do not.
+        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        fail(line, status: code.rawValue)
     }
 
     static let configuration = CommandConfiguration(
@@ -145,8 +166,11 @@ struct CSVFreezeCommand: ParsableCommand {
           screen cannot be drawn, no such column for --frequency, --columns,
           --sort, --filter-column or --filter-out-column, a bad pattern,
           --frequency or --summary over several inputs, a column named as
-          --source-column; 64 bad options (--echo with --output, --frequency
-          or --summary too); 65 a query SQLite refuses (--sql); 128+N after
+          --source-column; 64 bad options, one line and no usage (also options
+          that do not combine: --echo or --follow with --output, --frequency or
+          --summary; --stack, --skip-bad, --source-column or --no-source-column
+          with --sql, --diff, --frequency or --summary); 65 a query SQLite
+          refuses (--sql); 128+N after
           signal N; 130 with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
@@ -164,8 +188,8 @@ struct CSVFreezeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
 
-    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names, and output modes on stderr). Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read (one U+FFFD per invalid sequence), unnamed it is not.",
-                               valueName: "name"))
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names, and output modes on stderr). One name is for every input; a comma list gives each input argument its own, in order (FILE then OTHER with --diff: --encoding OLD,NEW; a directory's files share one; an empty item is the default). A byte-order mark wins over the name: where they differ, one line says so. Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read (one U+FFFD per invalid sequence), unnamed it is not.",
+                               valueName: "name[,name…]"))
     var encoding: String?
 
     @Flag(help: "The first record is data, not a header row.")
@@ -184,7 +208,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading '#' lines that read as comments, not those shaped like the records or holding a spreadsheet error such as #N/A); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 
@@ -218,7 +242,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var band = false
 
     @Flag(name: .shortAndLong,
-          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding).")
+          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding). On the screen only: not with --output, --frequency or --summary.")
     var follow = false
 
     @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
@@ -233,7 +257,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table (each column as wide as its widest cell in the first 1,000 rows; a wider cell later is written whole, running past its column), csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -247,13 +271,13 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0).")
+    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0). Not with --sql, --diff, --frequency or --summary.")
     var skipBad = false
 
-    @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
+    @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles). Not with --sql, --diff, --frequency or --summary.")
     var stack = false
 
-    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another.",
+    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another. Not with --sql, --diff, --frequency or --summary.",
                                valueName: "name"))
     var sourceColumn: String?
 
@@ -269,7 +293,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func validate() throws {
         _ = try delimiterByte()
         _ = try quoteByte()
-        _ = try textEncoding()
+        _ = try textEncodings()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
@@ -290,6 +314,17 @@ struct CSVFreezeCommand: ParsableCommand {
         if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency"
             : insight.histogram != nil ? "--histogram" : insight.summary ? "--summary" : nil {
             throw ValidationError("--echo prints what is chosen on the screen; \(writer) writes without one: give one of them")
+        }
+        // A mode that reads its own inputs its own way takes none of the options for
+        // viewing or writing several inputs: refused, where they used to be ignored.
+        if let mode = sql.query != nil ? "--sql" : diff.isRequested ? "--diff" : insight.frequency != nil ? "--frequency"
+            : insight.summary ? "--summary" : nil,
+           let stray = [(stack, "--stack"), (skipBad, "--skip-bad"), (sourceColumn != nil, "--source-column"),
+                        (noSourceColumn, "--no-source-column")].first(where: \.0)?.1 {
+            throw ValidationError("\(stray) is for viewing or writing several inputs: not with \(mode)")
+        }
+        if follow, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+            throw ValidationError("--follow follows a file on the screen; \(writer) writes it once: give one of them")
         }
         if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
@@ -327,14 +362,32 @@ struct CSVFreezeCommand: ParsableCommand {
         }
     }
 
-    /// The encoding named by `--encoding`.
-    func textEncoding() throws -> TextEncoding? {
-        guard let encoding else { return nil }
-        do {
-            return try TextEncoding(named: encoding)
-        } catch {
-            throw ValidationError("--encoding: \(shownSafely(error.description))")
+    /// The encodings named by `--encoding`: one for every input, or a comma list with one
+    /// for each input argument in order (FILE then OTHER for a diff), an empty item for the
+    /// default.
+    func textEncodings() throws -> [TextEncoding?] {
+        guard let encoding else { return [nil] }
+        let items = encoding.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if items.count > 1 {
+            let inputs = diff.isRequested ? 2 : max(1, files.count)
+            guard items.count == inputs else {
+                throw ValidationError("--encoding names \(items.count) encodings for \(inputs) input\(inputs == 1 ? "" : "s"): "
+                                      + "give one for all, or one for each in order (an empty one for the default)")
+            }
         }
+        var encodings: [TextEncoding?] = []
+        for item in items {
+            if item.isEmpty && items.count > 1 {
+                encodings.append(nil)
+                continue
+            }
+            do {
+                encodings.append(try TextEncoding(named: item))
+            } catch {
+                throw ValidationError("--encoding: \(shownSafely(error.description))")
+            }
+        }
+        return encodings
     }
 
     /// The quote as a byte, from `--quote` (`none`: a byte that never quotes).
@@ -369,7 +422,7 @@ struct CSVFreezeCommand: ParsableCommand {
 
     /// How every input is read, as the options say.
     func inputSettings() throws -> InputSettings {
-        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encoding: try textEncoding(), preamble: preambleRule,
+        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encodings: try textEncodings(), preamble: preambleRule,
                       spoolLimit: try spoolLimitValue())
     }
 
@@ -428,8 +481,10 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
         let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
-        // Without a status line, what --skip-bad left out is said on stderr, each input named.
+        // Without a status line, what --skip-bad left out is said on stderr, each input named,
+        // and so are the entries of a directory that were not read (a FIFO, a subdirectory).
         if writes, let line = gathered.leftOutLine { say(line) }
+        if writes, let line = gathered.skippedLine { say(line) }
         if insight.isRequested {
             let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
             let status = InsightOutput.run(insight, path: path, request, query: query, drawsBlocks: blocks)
@@ -471,11 +526,15 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-/// Says on stderr when an input's start holds NUL bytes, which text does not: UTF-16 with
-/// no byte-order mark (every other byte NUL) names the `--encoding` to give, other NULs
-/// are probably not text. What is written is the input as read; this says why it may look
-/// wrong, as the screen's status line does.
-func noteNULs(in dialect: Dialect?, of name: String) {
+/// Says on stderr what the start of an input showed that the output does not: a byte-order
+/// mark that overruled `--encoding` (it wins: see DECISIONS.md), and NUL bytes, which text
+/// does not hold: UTF-16 with no byte-order mark (every other byte NUL) names the
+/// `--encoding` to give, other NULs are probably not text. What is written is the input as
+/// read; this says why it may look wrong, as the screen's status line does.
+func noteStart(in dialect: Dialect?, of name: String) {
+    if let named = dialect?.overruledEncoding, let marked = dialect?.encoding {
+        say("\(name): read as \(marked), as its byte-order mark says, not --encoding \(named)")
+    }
     guard let dialect, dialect.looksBinary else { return }
     if let encoding = dialect.likelyUTF16 {
         say("\(name): looks like UTF-16 without a byte-order mark: --encoding \(encoding) reads it")

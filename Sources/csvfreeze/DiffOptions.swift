@@ -3,12 +3,12 @@ import ArgumentParser
 /// `--diff OTHER`: the options that compare FILE (the old table) with OTHER (the new one).
 struct DiffOptions: ParsableArguments {
     @Option(name: .customLong("diff"),
-            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, ... for rows left out; csv, tsv, json or jsonl, default an aligned table); Ctrl-S on screen writes every row so, the ! row first. Columns are matched by name. Without --key, records are aligned by position. Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
+            help: ArgumentHelp("Compare FILE (the old table) with OTHER (the new one). On a terminal: one table on screen, the changes marked, ) and ( from change to change, D the old and new tables side by side (a wide enough terminal). With --output (or to a pipe): the differences in daff's highlighter format (@@ header, +++ added, --- removed, -> changed with old->new in the cells, : moved (by key), ... for rows left out; csv, tsv, json or jsonl, default an aligned table); Ctrl-S on screen writes every row so, the ! row first. Columns are matched by name. Without --key, records are aligned by position: the fewest rows changed, added or removed (a changed record is one). Exit status as diff: 0 no differences, 1 differences, 2 trouble.",
                                valueName: "other"))
     var other: String?
 
     @Option(name: .customLong("key"),
-            help: ArgumentHelp("With --diff: match records by these columns' values (names or numbers from 1, separated by commas; repeatable) instead of by position. Rows come in the key's order (as --sort orders it); a key that several records have is reported and matched in order.",
+            help: ArgumentHelp("With --diff: match records by these columns' values (names or numbers from 1, separated by commas; repeatable) instead of by position. Rows come in the new table's order (a removed record where the old one had it; a record the new table has elsewhere marked : as moved), so daff patch rebuilds it; a key that several records have is reported and matched in order.",
                                valueName: "column,…"))
     var keys: [String] = []
 

@@ -137,6 +137,17 @@ struct DiffScreenTests {
         #expect(same.cursorRow == 0 && same.message == "no changes")
     }
 
+    @Test("a count before ) or ( moves that many changes, and as far as there are when fewer follow")
+    func countedChanges() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        for key in "2)" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 2, "the second change on")
+        for key in "2(" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 1 && viewer.message == "only 1 earlier change", "\(viewer.message ?? "")")
+        for key in "9)" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 4 && viewer.message == "only 2 more changes", "\(viewer.message ?? "")")
+    }
+
     @Test("| on the marker column keeps only the changed rows; ) and ( go through the filtered view")
     func filterOnMarker() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
@@ -251,14 +262,14 @@ struct DiffScreenTests {
         var generator = SeededGenerator(seed: 7)
         var ids = Array(0..<3_000)
         for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
-        for id in ids {
-            old += "\(id),v\(id)\n"
-            if id % 500 != 7 { new += "\(id),\(id % 700 == 3 ? "w" : "v")\(id)\n" }
-        }
+        for id in ids { old += "\(id),v\(id)\n" }
+        // The new file in another order: its rows' old records do not follow one another.
+        for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+        for id in ids where id % 500 != 7 { new += "\(id),\(id % 700 == 3 ? "w" : "v")\(id)\n" }
         let (plain, _) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12)
         let (spilled, rows) = try diffViewer(old: old, new: new, key: ["id"], width: 50, height: 12,
                                              entries: DiffEntries(memoryLimit: 32, blockSize: 8))
-        #expect(rows.entriesRunCount > 2_000, "a run a row: the keyed order is not the file's")
+        #expect(rows.entriesRunCount > 2_000, "a run a row: the old file's order is not the new one's")
         for _ in 0..<8 {
             #expect(spilled.frame().lines == plain.frame().lines)
             spilled.handle(key: .character(")"))
@@ -267,10 +278,14 @@ struct DiffScreenTests {
         spilled.handle(key: .character("G"))
         plain.handle(key: .character("G"))
         #expect(spilled.frame().lines == plain.frame().lines)
-        spilled.handle(.firstRow)
-        spilled.handle(.filter(".", columnOnly: true))
-        try refresh(spilled, until: "the filter's rows") { spilled.dataRowCount == 11 && !spilled.frame().line(11).contains("filtering") }
-        #expect(spilled.frame().lines[1].hasPrefix("   4 ->     3│v3→w3") && spilled.frame().lines[2].hasPrefix("   8 ---    7│v7"), "\(spilled.frame().lines.joined(separator: "\n"))")
+        for viewer in [spilled, plain] {
+            viewer.handle(.firstRow)
+            viewer.handle(.filter("-", columnOnly: true))
+            try refresh(viewer, until: "the filter's rows") { viewer.dataRowCount == 11 && !viewer.frame().line(11).contains("filtering") }
+        }
+        #expect(spilled.frame().lines == plain.frame().lines)
+        #expect(spilled.frame().lines.filter { $0.contains("->") }.count == 4 && spilled.frame().lines.filter { $0.contains("---") }.count == 6,
+                "\(spilled.frame().lines.joined(separator: "\n"))")
     }
 
     @Test("the first screen comes while the comparison runs: the counts say + until it ends")
@@ -282,7 +297,7 @@ struct DiffScreenTests {
         }
         let (viewer, rows) = try diffViewer(old: old, new: new, width: 60, waits: false, batchLimit: 1000)
         #expect(!rows.isComplete)
-        #expect(viewer.frame().line(8).hasSuffix("comparing… "), "\(viewer.frame().line(8))")
+        #expect(viewer.frame().line(8).contains("comparing… "), "\(viewer.frame().line(8))")
         // The first rows on screen, a batch of them, while the rest are compared.
         try refresh(viewer, until: "the first rows") { viewer.dataRowCount > 0 }
         #expect(viewer.dataRowCount <= 1000 && !rows.isComplete)
@@ -300,6 +315,48 @@ struct DiffScreenTests {
         viewer.handle(key: .character("G"))
         viewer.handle(key: .character("("))
         #expect(viewer.cursorRow == 50_000)
+    }
+}
+
+extension DiffScreenTests {
+    @Test("Q on a diff refuses at the key, in one line that fits 80 columns and says how to query the files")
+    func sqlRefused() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable, width: 80)
+        let before = viewer.frame().lines.prefix(7)
+        viewer.handle(key: .character("Q"))
+        let status = viewer.frame().line(8)
+        #expect(status.contains("SQL reads files, not the diff: csvfreeze --sql QUERY OLD NEW"), "\(status)")
+        #expect(status.count == 80 && status.contains("row 1/"), "\(status)")
+        // No prompt took the key: the next keys move the cursor, the table is as it was.
+        viewer.handle(key: .character("j"))
+        #expect(viewer.cursorRow == 1 && viewer.frame().lines.prefix(7).dropFirst(2) == before.dropFirst(2))
+    }
+
+    /// `pattern` matches `text` somewhere.
+    func matches(_ text: String, _ pattern: String) -> Bool { text.range(of: pattern, options: .regularExpression) != nil }
+
+    @Test("the status line says the comparison's stage and percent from the start, and with the rows while they come",
+          arguments: [false, true])
+    func progress(byKey: Bool) throws {
+        var old = "id,value\n", new = "id,value\n"
+        for index in 0..<60_000 {
+            // By key, in an order of their own: not the keys' order.
+            let id = byKey ? (index &* 7919) % 60_000 : index
+            old += "\(id),v\(id)\n"
+            new += "\(id),\(id % 10_000 == 0 ? "w" : "v")\(id)\n"
+        }
+        let (viewer, rows) = try diffViewer(old: old, new: new, key: byKey ? ["id"] : [], width: 100, waits: false, batchLimit: 1000)
+        let first = try #require(rows.statusNote)
+        let stages = byKey ? "(reading|matching keys|ordering rows)" : "(reading|aligning)"
+        #expect(matches(first, "^comparing… \(stages) [0-9]+%$"), "\(first)")
+        #expect(matches(viewer.frame().line(8), "no rows yet .*comparing… \(stages) [0-9]+% $"), "\(viewer.frame().line(8))")
+        // Rows come while the last stage runs: it blocks with the rows not taken yet.
+        try refresh(viewer, until: "the first rows") { viewer.dataRowCount > 0 }
+        let status = viewer.frame().line(8)
+        let last = byKey ? "ordering rows" : "aligning"
+        #expect(matches(status, "[0-9]+\\+ changed, 0\\+ added, 0\\+ removed  \\(\(last) [0-9]{1,2}%\\) $"), "\(status)")
+        try finish(viewer, rows)
+        #expect(viewer.frame().line(8).hasSuffix("6 changed, 0 added, 0 removed "), "\(viewer.frame().line(8))")
     }
 }
 

@@ -15,7 +15,7 @@ func checkAlignment(_ rows: [DiffRow], old: [[String]], new: [[String]], columns
         if let o = row.oldIndex { oldSeen.append(o) }
         if let n = row.newIndex { newSeen.append(n) }
         switch row.kind {
-        case .same:
+        case .same, .moved:
             #expect(oldValues[row.oldIndex!] == newValues[row.newIndex!], "same rows differ: \(row)", sourceLocation: sourceLocation)
         case .changed:
             let o = old[row.oldIndex! + 1], n = new[row.newIndex! + 1]
@@ -41,7 +41,7 @@ func checkAlignment(_ rows: [DiffRow], old: [[String]], new: [[String]], columns
 
 @Suite("Diff against a plain reference")
 struct DiffReferenceTests {
-    @Test("by position: every record once, in order; as few changes as the longest common run allows",
+    @Test("by position: every record once, in order; as few rows changed, added or removed as can be",
           arguments: [false, true], [1, 2, 3])
     func positional(hostile: Bool, seed: UInt64) throws {
         var maker = TableMaker(seed: seed * 31 + (hostile ? 7 : 0))
@@ -55,9 +55,9 @@ struct DiffReferenceTests {
             let oldRecords = try ReferenceDiff.records(oldText)
             let newRecords = try ReferenceDiff.records(newText, delimiter: round % 2 == 0 ? UInt8(ascii: ",") : UInt8(ascii: ";"))
             checkAlignment(rows, old: oldRecords, new: newRecords, columns: diff.columns, ordered: true)
-            let common = ReferenceDiff.commonLength(ReferenceDiff.values(oldRecords, columns: diff.columns, isOld: true),
-                                                    ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
-            #expect(rows.filter { $0.kind == .same }.count == common, "round \(round): not minimal\n\(oldText)\n---\n\(newText)")
+            let fewest = ReferenceDiff.fewestChanges(ReferenceDiff.values(oldRecords, columns: diff.columns, isOld: true),
+                                                     ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
+            #expect(rows.filter { $0.kind != .same }.count == fewest, "round \(round): not minimal\n\(oldText)\n---\n\(newText)")
             #expect(diff.statistics.approximateFrom == nil)
             let statistics = diff.statistics
             #expect(statistics.same + statistics.changed + statistics.removed == oldRecords.count - 1)
@@ -85,12 +85,17 @@ struct DiffReferenceTests {
                                                newValues: ReferenceDiff.values(newRecords, columns: diff.columns, isOld: false))
             let found = rows.map { row -> String in
                 switch row.kind {
-                case .same, .changed: return "\(row.kind == .same ? "same" : "changed") \(row.oldIndex!) \(row.newIndex!)"
+                case .same, .moved, .changed: return "\(row.kind == .changed ? "changed" : "same") \(row.oldIndex!) \(row.newIndex!)"
                 case .added: return "added \(row.newIndex!)"
                 case .removed: return "removed \(row.oldIndex!)"
                 }
             }.sorted()
             #expect(found == expected, "round \(round)\n\(oldText)\n---\n\(newText)")
+            // In the new table's order, removed records where the old one had them, as daff.
+            let pairs = rows.map { (old: $0.oldIndex, new: $0.newIndex) }
+            let ordered = ReferenceDiff.daffOrder(pairs)
+            #expect(pairs.map { "\($0.old ?? -1) \($0.new ?? -1)" } == ordered.map { "\($0.old ?? -1) \($0.new ?? -1)" },
+                    "round \(round): not in daff's order\n\(oldText)\n---\n\(newText)")
             func duplicates(_ records: [[String]]) -> Int {
                 let keys = records.dropFirst().map { record in keyColumns.map { $0 < record.count ? record[$0] : "" } }
                 return keys.count - Set(keys).count
@@ -99,14 +104,101 @@ struct DiffReferenceTests {
         }
     }
 
-    @Test("keyed rows come in the key's order: numbers by value, then text")
+    @Test("by position, a record changed among repeated ones is one changed record")
+    func repeatedRecords() throws {
+        let (rows, diff) = try diffRows(old: "v\na\n1\n1\n1\n", new: "v\na\n1\nX\n1\n")
+        #expect(rows.map(\.kind) == [.same, .same, .changed, .same])
+        #expect(diff.statistics.changed == 1 && diff.statistics.added == 0 && diff.statistics.removed == 0)
+    }
+
+    @Test("keyed rows come in the new file's order, a removed record before the first kept one that followed it, moved ones marked")
     func keyOrder() throws {
-        let old = "id,v\n10,a\n9,b\n100,c\nx,d\n"
+        let old = "id,v\n10,a\n9,b\n100,c\nx,d\n7,e\n"
         let new = "id,v\n100,c\n9,B\nx,d\n11,e\n"
-        let (rows, _) = try diffRows(old: old, new: new, key: ["id"])
-        let ids = rows.map { row in (row.newRow ?? row.oldRow)?.string(0) ?? (row.new ?? row.old).map { "#\($0.record)" } ?? "" }
-        #expect(rows.map(\.kind) == [.changed, .removed, .added, .same, .same])
-        #expect(ids.prefix(3) == ["9", "10", "11"])
+        let (rows, _) = try diffRows(old: old, new: new, key: ["id"], context: 5)
+        let ids = rows.map { row in (row.newRow ?? row.oldRow)?.string(0) ?? "?" }
+        // 9 and x keep their order, 100 moved before them.
+        #expect(rows.map(\.kind) == [.removed, .moved, .changed, .same, .added, .removed])
+        #expect(ids == ["10", "100", "9", "x", "11", "7"])
+    }
+
+    @Test("by key with records moved: the records kept in place are a longest run in the old order, the others moved",
+          arguments: [1, 2, 3])
+    func moves(seed: UInt64) throws {
+        var maker = TableMaker(seed: seed * 13)
+        for round in 0..<25 {
+            var old = maker.table(columns: 3, records: 5 + maker.random(60), hostile: seed == 3)
+            for index in old.records.indices { old.records[index][0] = "k\(index)" }
+            var new = maker.edit(old, edits: maker.random(8), hostile: false, columns: false)
+            for index in new.records.indices where !new.records[index][0].hasPrefix("k") { new.records[index][0] = "n\(index)" }
+            for _ in 0..<maker.random(6) where new.records.count > 1 {
+                let record = new.records.remove(at: maker.random(new.records.count))
+                new.records.insert(record, at: maker.random(new.records.count + 1))
+            }
+            let oldText = old.text(), newText = new.text()
+            let (rows, diff) = try diffRows(old: oldText, new: newText, key: ["c0"], memoryBudget: round % 3 == 0 ? 1 : 48 << 20)
+            let oldRecords = try ReferenceDiff.records(oldText), newRecords = try ReferenceDiff.records(newText)
+            checkAlignment(rows, old: oldRecords, new: newRecords, columns: diff.columns, ordered: false)
+            let context = "round \(round)\n\(oldText)\n---\n\(newText)"
+            // The records called the same keep the old order: daff patch places the others.
+            let kept = rows.filter { $0.kind == .same }.map { $0.oldIndex! }
+            #expect(kept == kept.sorted(), "\(context)")
+            // As few moved as can be: at most the records outside a longest increasing run.
+            let matched = rows.filter { $0.old != nil && $0.new != nil }.map { $0.oldIndex! }
+            let moved = rows.filter { $0.kind == .moved }.count
+            #expect(moved <= matched.count - ReferenceDiff.longestIncreasing(matched), "\(context)")
+            #expect(diff.statistics.moved == moved)
+            let pairs = rows.map { (old: $0.oldIndex, new: $0.newIndex) }
+            #expect(pairs.map { "\($0.old ?? -1) \($0.new ?? -1)" } == ReferenceDiff.daffOrder(pairs).map { "\($0.old ?? -1) \($0.new ?? -1)" },
+                    "\(context)")
+        }
+    }
+
+    @Test("the records kept in order are a longest increasing run, in any order fed; past the limit still an increasing run",
+          arguments: [0, 1, 2, 3, 4])
+    func keptOrder(shape: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(shape + 40))
+        for round in 0..<30 {
+            let count = 1 + Int(generator.next() % 3_000)
+            var places = Array(0..<count)
+            switch shape {
+            case 0: for index in places.indices.reversed() { places.swapAt(index, Int(generator.next() % UInt64(index + 1))) }
+            case 1:
+                // Much as it was: a few records taken elsewhere.
+                for _ in 0..<Int(generator.next() % 20) {
+                    let place = places.remove(at: Int(generator.next() % UInt64(count)))
+                    places.insert(place, at: Int(generator.next() % UInt64(count)))
+                }
+            case 2: places.reverse()
+            case 3: places = places.filter { $0 % 2 == 0 } + places.filter { $0 % 2 == 1 }
+            default: places = places.map { $0 * 3 }.filter { _ in generator.next() % 4 != 0 }
+            }
+            for limit in [1 << 20, 16] {
+                var order = try KeptOrder(limit: limit)
+                for place in places { try order.add(place) }
+                try order.finish()
+                let kept = places.indices.filter { order.isKept($0, place: places[$0]) }.map { places[$0] }
+                #expect(kept == kept.sorted(), "round \(round) limit \(limit)")
+                if limit > count { #expect(kept.count == ReferenceDiff.longestIncreasing(places), "round \(round)") }
+            }
+        }
+    }
+
+    @Test("a keyed diff spilled at every pass (the sides' runs, the rows put in order) gives the rows one in memory gives")
+    func keyedSpilled() throws {
+        var generator = SeededGenerator(seed: 21)
+        var ids = Array(0..<3_000)
+        func shuffle() { for index in ids.indices.reversed() { ids.swapAt(index, Int(generator.next() % UInt64(index + 1))) } }
+        shuffle()
+        let old = "id,v\n" + ids.map { "\($0),v\($0)\n" }.joined()
+        shuffle()
+        let new = "id,v\n" + ids.filter { $0 % 97 != 5 }.map { "\($0),\($0 % 89 == 1 ? "w" : "v")\($0)\n" }.joined() + "5000,x\n"
+        func described(_ rows: [DiffRow]) -> [String] { rows.map { "\($0.kind) \($0.oldIndex ?? -1) \($0.newIndex ?? -1)" } }
+        let (inMemory, _) = try diffRows(old: old, new: new, key: ["id"])
+        let (spilled, diff) = try diffRows(old: old, new: new, key: ["id"], memoryBudget: 1)
+        #expect(described(spilled) == described(inMemory))
+        #expect(spilled.map(\.newIndex).compactMap { $0 } == Array(0..<(new.split(separator: "\n").count - 1)))
+        #expect(diff.statistics.removed == 31 && diff.statistics.changed == 34 && diff.statistics.added == 1)
     }
 
     @Test("context: same rows next to a difference carry their records, others do not")
@@ -229,7 +321,62 @@ struct AlignmentTests {
         #expect(alignment.approximateFrom == nil)
     }
 
-    @Test("scattered edits: as few as the longest common subsequence allows")
+    /// The rows an alignment shows: each hunk's old and new records pair as changed, the
+    /// surplus added or removed; also checks every record is aligned once, in order.
+    func shownChanges(_ old: [UInt64], _ new: [UInt64], maxEdits: Int = 1024,
+                      sourceLocation: SourceLocation = #_sourceLocation) -> (changes: Int, minimal: Bool) {
+        var alignment = Alignment(old: old, new: new)
+        alignment.maxEdits = maxEdits
+        var changes = 0, i = 0, j = 0
+        alignment.run { step in
+            switch step {
+            case .same(let o, let n, let count):
+                #expect(o == i && n == j && count > 0, sourceLocation: sourceLocation)
+                for offset in 0..<count where o + offset < old.count && n + offset < new.count {
+                    #expect(old[o + offset] == new[n + offset], sourceLocation: sourceLocation)
+                }
+                (i, j) = (o + count, n + count)
+            case .hunk(let o, let n):
+                #expect(o.lowerBound == i && n.lowerBound == j && (!o.isEmpty || !n.isEmpty), sourceLocation: sourceLocation)
+                changes += max(o.count, n.count)
+                (i, j) = (o.upperBound, n.upperBound)
+            }
+            return true
+        }
+        #expect(i == old.count && j == new.count, sourceLocation: sourceLocation)
+        return (changes, alignment.approximateFrom == nil)
+    }
+
+    @Test("repeated records: as few rows changed, added or removed as the edit distance allows",
+          arguments: [2, 3, 6], [false, true])
+    func repeatedRecords(alphabet: Int, runs: Bool) {
+        var generator = SeededGenerator(seed: UInt64(alphabet * 2 + (runs ? 1 : 0)))
+        func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(max(1, bound))) }
+        for round in 0..<400 {
+            // Few distinct records, often in runs of one value (a column of 1s, blank lines).
+            // Every tenth round longer, so a stretch ends at a run of equal records before the end.
+            let length = round % 10 == 9 ? 400 : random(90)
+            var old: [UInt64] = []
+            while old.count < length {
+                let value = UInt64(random(alphabet))
+                old += repeatElement(value, count: runs ? 1 + random(6) : 1)
+            }
+            var new = old
+            for _ in 0..<random(round % 10 == 9 ? 30 : 10) {
+                let place = random(new.count + 1)
+                switch random(3) {
+                case 0 where place < new.count: new[place] = UInt64(random(alphabet + 2))
+                case 1: new.insert(UInt64(random(alphabet + 2)), at: place)
+                default: if place < new.count { new.remove(at: place) }
+                }
+            }
+            let (changes, minimal) = shownChanges(old, new)
+            let fewest = ReferenceDiff.fewestChanges(old, new)
+            #expect(changes == fewest && minimal, "round \(round): \(changes) rows, \(fewest) at least\n\(old)\n\(new)")
+        }
+    }
+
+    @Test("scattered edits over 2,000 records: as few changes as the edit distance allows")
     func scattered() {
         var generator = SeededGenerator(seed: 5)
         let old = (0..<2000).map { _ in generator.next() % 50 }
@@ -242,14 +389,8 @@ struct AlignmentTests {
             default: new.remove(at: place)
             }
         }
-        var alignment = Alignment(old: old, new: new)
-        var same = 0
-        alignment.run { step in
-            if case .same(_, _, let count) = step { same += count }
-            return true
-        }
-        let lcs = ReferenceDiff.commonLength(old.map { [String($0)] }, new.map { [String($0)] })
-        #expect(same == lcs)
+        let (changes, minimal) = shownChanges(old, new)
+        #expect(changes == ReferenceDiff.fewestChanges(old, new) && minimal)
     }
 }
 

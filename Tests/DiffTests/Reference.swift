@@ -134,6 +134,49 @@ enum ReferenceDiff {
         return previous[b.count]
     }
 
+    /// The fewest rows a positional diff can show (the man page's minimal): records
+    /// changed, added or removed, an old and a new record between the same two equal ones
+    /// being one changed record; the edit distance with unit costs (dynamic programming).
+    static func fewestChanges<T: Equatable>(_ a: [T], _ b: [T]) -> Int {
+        var previous = Array(0...b.count)
+        for i in 0..<a.count {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for j in 0..<b.count {
+                current[j + 1] = a[i] == b[j] ? previous[j] : 1 + min(previous[j], previous[j + 1], current[j])
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// The order daff gives a diff's rows (its `Alignment.toOrder3`): the new table's
+    /// records in its order, each removed record put just before the first record the new
+    /// table kept that came after it in the old table. `pairs` are (old, new) indexes, nil
+    /// for a side without the record; returns them in that order.
+    static func daffOrder(_ pairs: [(old: Int?, new: Int?)]) -> [(old: Int?, new: Int?)] {
+        let remotes = pairs.filter { $0.new != nil }.sorted { $0.new! < $1.new! }
+        let locals = pairs.filter { $0.new == nil }.sorted { $0.old! < $1.old! }
+        var result: [(old: Int?, new: Int?)] = []
+        var local = 0
+        for remote in remotes {
+            while local < locals.count, let kept = remote.old, kept > locals[local].old! {
+                result.append(locals[local])
+                local += 1
+            }
+            result.append(remote)
+        }
+        return result + locals[local...]
+    }
+
+    /// The length of a longest strictly increasing subsequence (dynamic programming).
+    static func longestIncreasing(_ values: [Int]) -> Int {
+        var tails: [Int] = []
+        for value in values {
+            if let index = tails.firstIndex(where: { $0 >= value }) { tails[index] = value } else { tails.append(value) }
+        }
+        return tails.count
+    }
+
     /// A keyed diff: per key (in order of first appearance), records paired in order.
     /// Returns (kind, old record index, new record index) for every pair and leftover, as a set.
     static func keyed(old: [[String]], new: [[String]], oldKey: [Int], newKey: [Int], oldValues: [[String]],

@@ -136,11 +136,23 @@ package final class HistogramCount {
                   records: records, wake: wake)
     }
 
-    private init(_ pass: Pass, isTime: Bool, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
+    /// The same over every record of a file still being read, once it is indexed to its
+    /// end (as `#` waits for the index instead of reading the file twice).
+    package convenience init(completing readers: RecordReaders, column: Int, isTime: Bool, headerRows: Int,
+                             records: (any RecordSequence)? = nil, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(PassPlan(whenIndexed: readers, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  isTime: isTime, records: records, wake: wake)
+    }
+
+    private convenience init(_ pass: Pass, isTime: Bool, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
+        self.init(PassPlan(pass), isTime: isTime, records: records, wake: wake)
+    }
+
+    private init(_ plan: PassPlan, isTime: Bool, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) {
         let board = Board<HistogramCounts>()
         self.board = board
-        scan = BackgroundScan(name: "csvfreeze histogram", total: pass.byteCount, wake: wake) { control in
-            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
+        scan = BackgroundScan(name: "csvfreeze histogram", total: plan.byteCount, wake: wake) { control in
+            guard let pass = plan.pass(control: control), let chosen = pass.restricted(to: records, control: control) else { return nil }
             guard let sinks = chosen.run(control: control, make: { _ in HistogramSink(counts: HistogramCounts(isTime: isTime)) },
                                          afterPiece: { share, sink in
                                              if board.isDue(share: share) { board.publish(sink.counts, share: share) }
