@@ -108,6 +108,48 @@ struct PictureTests {
         }
     }
 
+    @Test("the sketch's rank error stays within its bound whatever the order: ascending, descending, repeated, random",
+          arguments: ["ascending", "descending", "repeated", "random"])
+    func sketchOrders(order: String) throws {
+        // Two million values: eight levels of compactors, far past any budget a test would.
+        let n = 2_000_000
+        var generator = SeededGenerator(seed: 12)
+        let values: [Double] = switch order {
+        case "ascending": (0..<n).map(Double.init)
+        case "descending": (0..<n).reversed().map(Double.init)
+        case "repeated": (0..<n).map { Double($0 % 1000) }
+        default: (0..<n).map { _ in Double(generator.next() % 100_000_000) }
+        }
+        let sorted = values.sorted()
+        var sketch = QuantileSketch(budget: 0)
+        for value in values { sketch.add(value) }
+        #expect(!sketch.isExact && sketch.rankError > 0 && sketch.rankError <= 0.005)
+        let ps = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99]
+        for (p, answer) in zip(ps, try #require(sketch.quantiles(ps))) {
+            // The ranks the answer holds among the values, against the rank asked for.
+            var low = 0, high = sorted.count
+            while low < high { let middle = (low + high) / 2; if sorted[middle] < answer { low = middle + 1 } else { high = middle } }
+            var last = low
+            while last + 1 < sorted.count && sorted[last + 1] == answer { last += 1 }
+            let target = p * Double(n - 1)
+            let off = target < Double(low) ? Double(low) - target : (target > Double(last) ? target - Double(last) : 0)
+            #expect(off <= sketch.rankError * Double(n), "\(order) p\(p): rank off by \(off) of \(n)")
+            #expect(off <= 0.005 * Double(n))
+        }
+    }
+
+    @Test("one value is the bin it starts in a round width, not one as narrow as the finest bins",
+          arguments: [("5", false, "[5, 6)"), ("1500", false, "[1500, 1600)"), ("7.5", false, "[7.5, 7.6)"), ("0", false, "[0, 1)"),
+                      ("-0.25", false, "[-0.25, -0.24)"), ("2024-03-01", true, "[2024-03-01, 2024-03-02)"),
+                      ("2024-03-01T10:00", true, "[2024-03-01T10:00Z, 2024-03-01T11:00Z)")])
+    func oneValue(cell: String, isTime: Bool, range: String) {
+        var counts = HistogramCounts(isTime: isTime)
+        for _ in 0..<10 { Array(cell.utf8).withUnsafeBytes { counts.add($0) } }
+        let table = counts.table(bins: 20)
+        #expect(table.rows.map(\.range) == [range])
+        #expect(table.rows.first?.count == 10)
+    }
+
     @Test("a picture's kind is the one nine in ten cells have; the rest are counted apart")
     func pictureKinds() {
         func picture(_ cells: [String]) -> ColumnPicture {
@@ -157,10 +199,12 @@ struct PictureTests {
         var generator = SeededGenerator(seed: 3)
         var values = Array(1...40_000)
         values.shuffle(using: &generator)
-        let text = "n,word\n" + values.map { "\($0),w\($0 % 3)" }.joined(separator: "\n") + "\n"
+        // `mostly`: numbers but one cell in a hundred, a text column to the summary.
+        let text = "n,word,mostly\n" + values.map { "\($0),w\($0 % 3),\($0 % 100 == 0 ? "n/a" : String($0))" }
+            .joined(separator: "\n") + "\n"
         func summarised(_ budget: InsightBudget) throws -> [ColumnSummary] {
             let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 4096)
-            let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: ["n", "word"], headerRows: 1, budget: budget)
+            let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: ["n", "word", "mostly"], headerRows: 1, budget: budget)
             scan.wait()
             guard case .finished(let rows) = scan.status else { throw CancellationError() }
             return rows
@@ -177,5 +221,8 @@ struct PictureTests {
         #expect(exact[0].cells(shape: .blocks).last?.hasPrefix(String(repeating: "█", count: 15)) == true)
         #expect(exact[1].cells(shape: .ascii).last == "#####====----- 3")
         #expect(exact[0].cells(shape: nil) == exact[0].cells)
+        // Drawn as the band draws it: a histogram, though its kind is text and it has no quantiles.
+        let mostly = try #require(exact[2].cells(shape: .blocks).last)
+        #expect(exact[2].quantiles == nil && mostly.count == 16 && mostly.allSatisfy { "▇█".contains($0) }, "\(mostly)")
     }
 }

@@ -67,9 +67,11 @@ package struct HistogramCounts: Sendable {
         guard bins.total > 0 else { return table }
         let scale = bins.scale
         let candidates = BinWidth.candidates(over: scale)
-        guard let width = candidates.first(where: { width in
-            width.bin(ofFine: bins.high, scale: scale) - width.bin(ofFine: bins.low, scale: scale) + 1 <= Int64(max(1, wanted))
-        }) ?? candidates.last else { return table }
+        guard let width = (bins.minimum == bins.maximum ? Self.widthStarting(at: bins.minimum, fine: bins.low, in: candidates,
+                                                                            scale: scale) : nil)
+            ?? candidates.first(where: { width in
+                width.bin(ofFine: bins.high, scale: scale) - width.bin(ofFine: bins.low, scale: scale) + 1 <= Int64(max(1, wanted))
+            }) ?? candidates.last else { return table }
         let first = width.bin(ofFine: bins.low, scale: scale)
         let last = width.bin(ofFine: bins.high, scale: scale)
         var counts = [Int](repeating: 0, count: Int(last - first + 1))
@@ -86,6 +88,23 @@ package struct HistogramCounts: Sendable {
                                 count: count, percent: total == 0 ? 0 : Double(count) * 100 / Double(total))
         }
         return table
+    }
+}
+
+extension HistogramCounts {
+    /// One value's bin: the coarsest width of 1 × 10^k (for instants a second to a day) that
+    /// starts at the value, no wider than its leading digit, so `5` is `[5, 6)` and
+    /// `2024-03-01` is a day, not a bin as narrow as the finest bins (`[5, 5.00000000000001)`).
+    static func widthStarting(at value: Double, fine: Int64, in candidates: [BinWidth], scale: BinScale) -> BinWidth? {
+        let leading = value == 0 ? 0 : Int(log10(abs(value)).rounded(.down))
+        return candidates.last { width in
+            switch width {
+            case .decimal(1, let exponent): if !scale.isTime && exponent > leading || scale.isTime && exponent > 0 { return false }
+            case .seconds(let seconds): if ![60, 3600, 86_400].contains(seconds) { return false }
+            default: return false
+            }
+            return width.start(of: width.bin(ofFine: fine, scale: scale), isTime: scale.isTime) == value
+        }
     }
 }
 
