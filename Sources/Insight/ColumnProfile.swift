@@ -123,6 +123,9 @@ struct ColumnProfile: Sendable {
     /// column is of one number or date kind (nil before its first such cell).
     var quantiles: QuantileSketch?
     var bins: ValueBins?
+    /// After a text cell the bins still take numbers (or dates) for the shape, until more
+    /// than one filled cell in ten past the first 1,000 is not one: then this is set.
+    var binsStopped = false
     /// Values the quantiles keep exactly before their sketch takes over.
     let quantileBudget: Int
     /// How a sort orders the column (judged as the sort judges it): min and max are the
@@ -154,8 +157,9 @@ struct ColumnProfile: Sendable {
         self.quantileBudget = quantileBudget
     }
 
-    /// Adds a number or an instant to the quantiles and the bins, while every cell so far
-    /// is of one number or date kind (a text cell ends both: the summary gives none then).
+    /// Adds a number or an instant to the quantiles and the bins, of the first such cell's
+    /// kind (the other is left out); the summary gives quantiles only when every filled cell
+    /// is of one number or date kind.
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
         guard value.isFinite else { return }
@@ -166,6 +170,26 @@ struct ColumnProfile: Sendable {
         guard bins?.isTime == isTime else { return }
         quantiles!.add(value)
         bins!.add(value, isWhole: isWhole)
+    }
+
+    /// A cell after the column's first text cell: a number or date goes in the bins only
+    /// (the summary gives no quantiles to a text column), so a column of numbers with a few
+    /// `n/a` has the shape the band draws; a text column gives up after 1,000 cells.
+    private mutating func binAfterText(_ bytes: UnsafeRawBufferPointer) {
+        let reading = CellReader.classify(bytes)
+        if let number = reading.number {
+            addBin(number.value, isTime: false, isWhole: reading.kind == .integer)
+        } else if let instant = reading.instant {
+            addBin(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+        }
+        if filled >= 1000 && (filled - (bins?.total ?? 0)) * 10 > filled { binsStopped = true }
+    }
+
+    private mutating func addBin(_ value: Double, isTime: Bool, isWhole: Bool) {
+        guard value.isFinite else { return }
+        if bins == nil { bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime) }
+        guard bins?.isTime == isTime else { return }
+        bins?.add(value, isWhole: isWhole)
     }
 
     /// The least filled cell in the sort's order (nil while none is filled).
@@ -191,6 +215,7 @@ struct ColumnProfile: Sendable {
         if length > longest { longest = length }
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else {
+            if !binsStopped { binAfterText(bytes) }
             if !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
             return
         }
@@ -293,6 +318,7 @@ struct ColumnProfile: Sendable {
         if let theirs = other.quantiles {
             if quantiles == nil { quantiles = theirs } else { quantiles!.merge(theirs) }
         }
+        binsStopped = binsStopped || other.binsStopped
         if let theirs = other.bins {
             if bins == nil { bins = theirs } else if bins!.isTime == theirs.isTime { bins!.merge(theirs) }
         }
@@ -347,10 +373,11 @@ struct ColumnProfile: Sendable {
         return summary
     }
 
-    /// The column's picture for the summary's `shape`: its bins for numbers and dates, the
-    /// shares of its most common values for any other kind.
+    /// The column's picture for the summary's `shape`, as the band draws it: its bins when
+    /// nine in ten filled cells are numbers or dates (a few `n/a` make the summary's kind
+    /// text, not the picture), the shares of its most common values otherwise.
     private func shape(kind: ValueKind, hasValues: Bool) -> ColumnShape {
-        if hasValues, let bins {
+        if let bins, hasValues || (!binsStopped && bins.total * 10 >= filled * 9) {
             return bins.minimum == bins.maximum ? .flat : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
         }
         let top = counter.top(ColumnShape.segments + 1).filter { !$0.value.isEmpty }.prefix(ColumnShape.segments)
