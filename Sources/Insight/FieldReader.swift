@@ -118,9 +118,19 @@ final class FieldReader {
         guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
         var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: piece.start,
                                   firstRecord: piece.firstRecord)
-        input.parse(piece, with: parser, buffer: buffer, isCancelled: isCancelled) { rows in
+        // Parsing ends past the filter's last record: a piece may run to the end of what
+        // is read (the band's first round over a file still loading: it parsed the file).
+        let pastEnd = PastEnd()
+        let end = filter.end
+        input.parse(piece, with: parser, buffer: buffer, while: { !pastEnd.value }, isCancelled: isCancelled) { rows in
             for row in rows { cells.take(row, into: &sink) }
+            if cells.record >= end { pastEnd.value = true }
         }
+    }
+
+    /// Set once a parse has passed the records it wants.
+    private final class PastEnd {
+        var value = false
     }
 
     /// Parses records held in memory from `bytes` on (they start at a record boundary, at

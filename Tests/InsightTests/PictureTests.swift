@@ -1,4 +1,5 @@
-import CellStore
+@testable import CellStore
+import Synchronization
 import Foundation
 @testable import Insight
 import Scan
@@ -148,6 +149,42 @@ struct PictureTests {
         let table = counts.table(bins: 20)
         #expect(table.rows.map(\.range) == [range])
         #expect(table.rows.first?.count == 10)
+    }
+
+    /// A source that counts the bytes read from it.
+    final class CountingSource: ByteSource {
+        let bytes: [UInt8]
+        let read = Atomic<Int>(0)
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            let start = min(bytes.count, Int(offset)), count = min(buffer.count, bytes.count - start)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+            read.add(count, ordering: .relaxed)
+            return count
+        }
+    }
+
+    @Test("a round over a file still loading reads its records, not the rest of the file after them")
+    func roundStopsAtItsEnd() throws {
+        // 10 MB of records, indexed (as if) to the second checkpoint only, all of it readable:
+        // the round's last piece runs to the end of the file and is parsed.
+        let text = "n,word\n" + (0..<1_000_000).map { "\($0),w\($0 % 7)" }.joined(separator: "\n") + "\n"
+        let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 64 << 10)
+        let whole = try #require(store.recordReader())
+        let source = CountingSource(Array(text.utf8))
+        let reader = RecordReader(source: source, checkpoints: Array(whole.checkpoints.prefix(2)), dialect: whole.dialect,
+                                  end: Int64(text.utf8.count), isFinal: false, wellQuotedRecords: whole.checkpoints[1].row,
+                                  firstBlankRecord: .max)
+        let input = ScanInput(reader: reader, progress: LoadProgress())
+        let end = whole.checkpoints[1].row + 100
+        var pass = Pass(input: input, columns: 0..<2, filter: RecordFilter(first: 1))
+        pass.filter.end = end
+        let make: @Sendable (Int) -> PictureSink = { _ in PictureSink(pictures: [ColumnPicture(), ColumnPicture()], first: 0) }
+        let ran = pass.run(control: ScanControl(), make: make)
+        let sinks = try #require(ran)
+        #expect(sinks.map { $0.pictures[0].filled }.reduce(0, +) == end - 1)
+        // What the records need, and a parser's chunk past them: not the 10 MB after.
+        #expect(source.read.load(ordering: .relaxed) <= Int(whole.checkpoints[1].offset) + (2 << 20))
     }
 
     @Test("a picture's kind is the one nine in ten cells have; the rest are counted apart")
