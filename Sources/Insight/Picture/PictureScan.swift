@@ -150,11 +150,8 @@ private struct Round {
     static func record(after bytes: Int64, from record: Int, in input: ScanInput) -> Int {
         let checkpoints = input.reader.checkpoints
         let start = Self.bytes(before: record, in: input) + (checkpoints.first?.offset ?? 0)
-        var low = 0, high = checkpoints.count
-        while low < high {
-            let middle = (low + high) / 2
-            if checkpoints[middle].offset < start + bytes { low = middle + 1 } else { high = middle }
-        }
+        // The first checkpoint at or past start + bytes: the one after the last before it.
+        let low = (checkpoints.index(atOrBefore: .offset(start + bytes - 1)) ?? -1) + 1
         return low < checkpoints.count ? max(record + 1, checkpoints[low].row) : Int.max
     }
 
@@ -194,12 +191,7 @@ private struct Round {
     static func bytes(before record: Int, in input: ScanInput) -> Int64 {
         let checkpoints = input.reader.checkpoints
         guard let first = checkpoints.first else { return 0 }
-        var low = 0, high = checkpoints.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if checkpoints[middle].row <= record { low = middle } else { high = middle - 1 }
-        }
-        return checkpoints[low].offset - first.offset
+        return checkpoints[checkpoints.index(atOrBefore: .record(record)) ?? 0].offset - first.offset
     }
 
     /// Publishes the pictures so far, at most ten times a second unless `force`.
