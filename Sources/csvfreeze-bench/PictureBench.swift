@@ -19,11 +19,12 @@ import Viewer
     var options = ViewerOptions()
     options.showsBand = true
     let viewer = Viewer(store: store, options: options, screenSize: Size(width: 200, height: 60))
-    // Until every picture is exact: the corner says `shape`, not `≈shape`.
+    // Until every picture is exact: the corner says `shape`, not `≈shape` (text columns'
+    // estimated distinct counts keep their `≈` after it).
     while true {
         viewer.handle(.refresh)
         let band = viewer.frame().lines[1]
-        if store.isComplete && band.contains("shape") && !band.contains("≈") { break }
+        if store.isComplete && bandIsExact(band) { break }
         usleep(2000)
     }
     viewer.handle(.lastRow)
@@ -33,16 +34,37 @@ import Viewer
     exit(0)
 }
 
+/// True when a frame's band line says every picture is exact: its corner reads `shape`.
+func bandIsExact(_ line: String) -> Bool {
+    line.split(separator: "│", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } == "shape"
+}
+
 /// For profiling: `--child-picture PATH [draw]` indexes the file, then times the band's
 /// pass alone (or, with `draw`, 20,000 frames of the band) and prints the seconds.
 @MainActor func pictureChild(_ words: [String]) -> Never {
+    if words.count > 1 && words[1] == "rounds" {
+        // The band from the start, as the viewer runs it: when each round's pictures come.
+        guard let path = words.first, let store = try? CellStore.open(path: path) else { exit(1) }
+        let start = now()
+        let scan = PictureScan(readers: store.recordReaders, headerRows: 1)
+        var last = -1
+        while !scan.hasEnded {
+            if let snapshot = scan.snapshot, snapshot.records != last {
+                last = snapshot.records
+                print(String(format: "%.2f s: %d records pictured, index %@", now() - start, last, store.isComplete ? "complete" : "loading"))
+            }
+            usleep(5000)
+        }
+        print(String(format: "%.2f s: all %d pictured", now() - start, scan.snapshot?.records ?? 0))
+        exit(0)
+    }
     guard let path = words.first, let store = try? CellStore.open(path: path, startsLoader: false) else { exit(1) }
     store.indexNow()
     if words.count > 1 {
         var options = ViewerOptions()
         options.showsBand = true
         let viewer = Viewer(store: store, options: options, screenSize: Size(width: 200, height: 60))
-        while viewer.needsRefresh || viewer.frame().lines[1].contains("≈") { viewer.handle(.refresh); usleep(1000) }
+        while viewer.needsRefresh || !bandIsExact(viewer.frame().lines[1]) { viewer.handle(.refresh); usleep(1000) }
         let (_, time) = timed { for _ in 0..<20_000 { viewer.handle(.moveRight); viewer.handle(.moveLeft); _ = viewer.frame() } }
         print(String(format: "%.3f ms a frame", time / 20_000 * 1000))
         exit(0)
