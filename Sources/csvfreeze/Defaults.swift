@@ -36,7 +36,7 @@ struct Defaults {
         var options: [String] = []
         if let path = configPath(environment: environment), let text = readFile(path) {
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 let place = "\(path):\(number + 1)"
                 if let words = setting(trimmed) {
@@ -46,7 +46,7 @@ struct Defaults {
                 }
             }
         }
-        if let variable = environment["CSVFREEZE"], !variable.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let variable = environment["CSVFREEZE"], !variable.allSatisfy(\.isWhitespace) {
             options += try usable(variable, place: "CSVFREEZE", check: check)
         }
         return options + commandLine

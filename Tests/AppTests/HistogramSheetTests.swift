@@ -6,7 +6,7 @@ import FreezeLayout
 import Table
 import Viewer
 
-@Suite("The histogram sheet: bins of a range, % for values, Enter filters", .timeLimit(.minutes(3)))
+@Suite("The histogram sheet: bins of a range, % for values, Enter filters", .timeLimit(.minutes(30)))
 struct HistogramSheetTests {
     /// price: 0.5 … 99.5 (one a row, 100 rows); day: 100 days of 2024, in every month;
     /// rating: 1 to 5; city: text.

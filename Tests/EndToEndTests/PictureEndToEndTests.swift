@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The distribution band, histograms and quantiles, through the real binary in tmux.
-@Suite("Pictures of columns, end to end", .timeLimit(.minutes(4)))
+@Suite("Pictures of columns, end to end", .timeLimit(.minutes(30)))
 struct PictureEndToEndTests {
     let binary = Paths.binary
     let people = Paths.sampleData.appendingPathComponent("people.csv").path

@@ -6,7 +6,7 @@ import Testing
 
 /// Bins checked against a reference that reads every cell and counts by comparing with the
 /// bins' bounds, over generated columns of every sort a histogram meets.
-@Suite("Histogram bins against a reference", .timeLimit(.minutes(3)))
+@Suite("Histogram bins against a reference", .timeLimit(.minutes(30)))
 struct HistogramReferenceTests {
     /// A generated column: its cells, and whether it holds instants.
     struct Column: CustomStringConvertible {

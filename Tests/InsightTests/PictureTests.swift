@@ -6,7 +6,7 @@ import Scan
 import Table
 import Testing
 
-@Suite("Exact bins of growing range, quantiles and pictures", .timeLimit(.minutes(3)))
+@Suite("Exact bins of growing range, quantiles and pictures", .timeLimit(.minutes(30)))
 struct PictureTests {
     /// Counts by bin of `values` as the bins' scale places them, done the slow way.
     static func reference(_ values: [Double], scale: BinScale) -> [Int64: Int] {

@@ -1,7 +1,7 @@
 import Testing
 @testable import Terminal
 
-@Suite("What a terminal can draw", .timeLimit(.minutes(1)))
+@Suite("What a terminal can draw", .timeLimit(.minutes(30)))
 struct TerminalAbilitiesTests {
     @Test("blocks where the locale is UTF-8 and the terminal is not an ASCII one")
     func blocks() {

@@ -4,7 +4,7 @@ import Insight
 import Testing
 @testable import Viewer
 
-@Suite("The distribution band under the header", .timeLimit(.minutes(3)))
+@Suite("The distribution band under the header", .timeLimit(.minutes(30)))
 struct BandTests {
     static let ratings = "id,rating,city\n" + (1...10).map { index in
         "\(index),\([1, 2, 2, 3, 3, 3, 3, 4, 4, 5][index - 1]),\(index <= 6 ? "Oslo" : "Lyon")"
