@@ -32,10 +32,10 @@ struct ChangedFilesTests {
         throws -> (AppLoop, FakeScreen, TableShelf) {
         let inputs = TableInputs.gather(paths).inputs
         let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream)
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream)
         }
         let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream, startsLoader: false)
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false)
         }
         let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: {})
         let clock = FakeClock()

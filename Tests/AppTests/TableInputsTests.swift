@@ -37,11 +37,11 @@ struct TableInputsTests {
         let opens = Mutex(0)
         let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
             if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream)
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream)
         }
         let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
             if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream, startsLoader: false)
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false)
         }
         let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: {})
         try shelf.openReadOnce()
@@ -100,7 +100,7 @@ struct TableInputsTests {
         #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
-        let store = try CellStore.open(path: fifo)
+        let store = try CellStore.open(InputSpec(path: fifo))
         #expect(turn(until: { store.isComplete }), "the FIFO's input ends")
         #expect(store.rowCount == 2)
         #expect(done.wait(timeout: .now() + 60) == .success)
@@ -155,8 +155,8 @@ struct TableInputsTests {
         }
         let inputs = TableInputs.gather([dir.path]).inputs
         #expect(inputs.count == 1000)
-        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(path: input.path) },
-                               count: { input throws(CellStoreError) in try CellStore.open(path: input.path, startsLoader: false) },
+        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path)) },
+                               count: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path), startsLoader: false) },
                                wake: {})
         let first = try shelf.store(0)
         shelf.startCounting()

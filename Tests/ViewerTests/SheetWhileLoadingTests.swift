@@ -15,7 +15,7 @@ struct SheetWhileLoadingTests {
         _ = utf8Locale
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-loading-\(UUID()).csv").path
         try Data(sampleCSV(rows: rows).utf8).write(to: URL(fileURLWithPath: path))
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         return (store, Viewer(store: store, options: .plain, screenSize: Size(width: 120, height: 12)), path)
     }
 
