@@ -36,6 +36,8 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case madeName
     /// A made name in the cursor's column (a label in the cursor's cell).
     case madeNameOfCursorColumn
+    /// The sign of a marked record in the row-number margin (`m`, `M`).
+    case mark
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

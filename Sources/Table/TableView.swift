@@ -16,6 +16,8 @@ public final class TableView {
     package private(set) var rows: (any RecordSequence)?
     /// The columns shown, in order.
     package var columns: ColumnMap = .all
+    /// The records the user marked (`m`, `M`): this table's own, whatever rows show.
+    package var marks = MarkSet()
     /// The rows of the last batch fetched from a mapped view, by record number.
     private var batch: [Int: Row] = [:]
     /// The records of the view rows in the last batch, by view row: a frame asks for each

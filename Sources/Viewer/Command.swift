@@ -113,6 +113,19 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// Copy the cursor's cell, or its row as CSV, to the clipboard (OSC 52).
     case copyCell
     case copyRow
+    /// Mark or unmark the cursor's record (`m`); open the prompt for a pattern (`M`); mark
+    /// every record of the view where a shown cell matches it (nothing typed: clear every
+    /// mark); the next or previous marked record in the view's order (`` ` ``, `~`); keep
+    /// only the marked records, or all again (`"`).
+    case toggleMark
+    case markPrompt
+    case markMatching(String)
+    case nextMark
+    case previousMark
+    case toggleMarkedOnly
+    /// Forget the view restored from the last session, or made since: every record in the
+    /// file's order, every column, no freeze, no mark (Esc Esc).
+    case startClean
     /// A mouse wheel or button.
     case mouse(MouseEvent)
     /// The terminal has a new size.

@@ -199,6 +199,7 @@ struct FrameComposer {
                 var highlight = highlight(content, column: column)
                 if matcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
                 if let side { highlight |= side == .old ? 8 : 16 }
+                if column < 0, case .dataRow = content, !table.marks.isEmpty, table.marks.contains(record) { highlight |= 32 }
                 let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],
@@ -296,7 +297,13 @@ struct FrameComposer {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
                     : Style(source.mark(record: record, column: -1)) ?? .rowNumber
                 let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
-                cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
+                if placement.key.highlight & 32 != 0 && textWidth > 0 {
+                    // A marked record: its sign at the margin's left, the number after it.
+                    cells = [FrameCell("•", .mark)]
+                        + CellText.layout(ArraySlice(number.utf8), width: textWidth - 1, alignRight: true, style: style)
+                } else {
+                    cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
+                }
             } else {
                 let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)

@@ -109,9 +109,9 @@ struct InputInterpreter {
         case .command(let command):
             sequence = []
             switch command {
-            case .search, .searchColumn, .goTo, .chooseColumns, .saveView, .filterPrompt, .filterColumnPrompt:
+            case .search, .searchColumn, .goTo, .chooseColumns, .saveView, .filterPrompt, .filterColumnPrompt, .markPrompt:
                 let kinds: [Command: PromptKind] = [.search: .search(columnOnly: false), .searchColumn: .search(columnOnly: true),
-                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save,
+                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save, .markPrompt: .mark,
                                                     .filterPrompt: .filter(columnOnly: false),
                                                     .filterColumnPrompt: .filter(columnOnly: true)]
                 prompt = Prompt(kind: kinds[command]!)
@@ -155,6 +155,7 @@ struct InputInterpreter {
             case .goTo: return .commands([.goToTarget(text)])
             case .columns: return .commands([.showColumns(matching: text)])
             case .filter(let columnOnly): return .commands([.filter(prompt.line.text, columnOnly: columnOnly)])
+            case .mark: return .commands([.markMatching(prompt.line.text)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
             case .sql: return .commands([.runSQL(text)])
             case .overwrite(let path):

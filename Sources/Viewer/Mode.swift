@@ -16,6 +16,8 @@ public enum PromptKind: Sendable, Equatable {
     case columns
     /// A filter's pattern (`&` every column, `|` the cursor's).
     case filter(columnOnly: Bool)
+    /// `M`: a pattern whose matching rows are marked.
+    case mark
     /// A path to write the view to (Ctrl-S), and the answer when it exists already.
     case save
     case overwrite(String)
@@ -34,6 +36,7 @@ public enum PromptKind: Sendable, Equatable {
         case .goTo: return ":"
         case .columns: return "*"
         case .filter(let columnOnly): return columnOnly ? "|" : "&"
+        case .mark: return "mark rows matching: "
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
         case .sql: return "SQL> "
@@ -70,6 +73,8 @@ public struct RecordPage: Sendable, Equatable {
 /// What `--echo` prints on quitting.
 public enum EchoMode: String, Sendable, CaseIterable {
     case cell, row, column
+    /// The marked records (the cursor's when none is marked), as CSV.
+    case rows
 }
 
 /// A cell of a row printed by `--echo row`: its bytes, or the whole of a cell longer
@@ -90,6 +95,9 @@ public enum Choice: Sendable, Equatable {
     case cells([EchoCell])
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
+    /// These records (`--echo rows`: the marked ones), in this order, as CSV in the view's
+    /// columns (streamed from the input).
+    case rows([Int])
     /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.
     case record(Int)
 }

@@ -90,7 +90,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .goTo: return goTos
         case .save: return paths
         case .overwrite: return []
-        case .search, .columns, .filter: return searches
+        case .search, .columns, .filter, .mark: return searches
         case .sql: return queries
         }
     }
@@ -103,7 +103,7 @@ public struct PromptHistory: Sendable, Equatable {
         case .goTo: goTos = added(goTos)
         case .save: paths = added(paths)
         case .overwrite: break
-        case .search, .columns, .filter: searches = added(searches)
+        case .search, .columns, .filter, .mark: searches = added(searches)
         case .sql: queries = added(queries)
         }
     }

@@ -221,6 +221,15 @@ public final class Viewer {
         case .help: panes.openHelp()
         case .copyCell: copy(row: false)
         case .copyRow: copy(row: true)
+        case .toggleMark: toggleMark()
+        case .markPrompt: input.open(.mark)
+        case .markMatching(let text):
+            if !text.isEmpty { history.add(text, for: .mark) }
+            markMatching(text)
+        case .nextMark: goToMark(forward: true)
+        case .previousMark: goToMark(forward: false)
+        case .toggleMarkedOnly: toggleMarkedOnly()
+        case .startClean: startClean()
         case .quit:
             finish()
         }
@@ -307,6 +316,8 @@ public final class Viewer {
         switch command {
         case .nextChange, .previousChange:
             goToChange(forward: command == .nextChange, times: count)
+        case .nextMark, .previousMark:
+            goToMark(forward: command == .nextMark, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)

@@ -245,8 +245,8 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "size"))
     var spoolLimit: String?
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), or its whole column (the rows shown, in their order) on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
-                               valueName: "cell|row|column"))
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), its whole column (the rows shown, in their order), or rows: the marked records (m, M; the cursor's when none is marked) as CSV in the file's order, on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
+                               valueName: "cell|row|column|rows"))
     var echo: EchoMode?
 
     @Flag(name: [.customShort("0"), .customLong("print0")],

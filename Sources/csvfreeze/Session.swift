@@ -105,6 +105,10 @@ enum Session {
                 defer { file?.stopLoading() }
                 return echo(column: column, of: table, asOfNow: asOfNow, headerRows: options.headerRows, terminator: terminator)
             }
+            if case .rows(let records) = choice {
+                table.file?.stopLoading()
+                return echo(records: records, of: table, terminator: terminator)
+            }
             table.file?.stopLoading()
             return echo(choice, terminator: terminator)
         }
@@ -150,6 +154,21 @@ enum Session {
         return 0
     }
 
+    /// Prints, for `--echo rows`, `records` of the view as CSV in its shown columns, each
+    /// record ended by `terminator`, through the export pipeline (cells of any size whole).
+    static func echo(records: [Int], of viewer: Viewer, terminator: UInt8) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        guard var plan = ExportPlan(view: viewer.table) else { return 0 }
+        plan.headerRows = 0
+        plan.rows = RecordList(records)
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { _, hand in
+            OutputWriter(format: .csv, lineEnding: [terminator], headerRows: 0, sink: hand)
+        }
+        if outcome.readerLeft { return 0 }
+        if let failure = outcome.failure { fail(failure, status: 1) }
+        return 0
+    }
+
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
     /// row as it is, followed by `terminator` (a line feed, or NUL with `-0`).
     static func echo(_ choice: Choice, terminator: UInt8) -> Int32 {
@@ -166,7 +185,7 @@ enum Session {
             if open { _ = Output.writeToStandardOutput([terminator]) }
         case .cells(let cells):
             if Echo.writeCSV(cells, Output.writeToStandardOutput) { _ = Output.writeToStandardOutput([terminator]) }
-        case .record, .column:
+        case .record, .column, .rows:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
         }
