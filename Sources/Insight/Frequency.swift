@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 import Table
@@ -33,8 +32,14 @@ package struct FrequencyRow: Sendable, Equatable {
     /// The percentage as `--frequency` and the frequency sheet write it: two decimals, no sign.
     package var percentText: String { FrequencyRow.text(ofPercent: percent) }
 
-    /// A percentage with two decimals, no sign (`12.50`).
-    package static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
+    /// A percentage with two decimals, no sign (`12.50`): as `%.2f` rounds it, with a point
+    /// whatever the locale says (`printf` would write a German comma).
+    package static func text(ofPercent percent: Double) -> String {
+        let hundredths = (percent * 100).rounded(.toNearestOrEven)
+        guard hundredths.isFinite, hundredths.magnitude < 1e15 else { return "\(percent)" }
+        let whole = Int(hundredths.magnitude), fraction = whole % 100
+        return (hundredths < 0 ? "-" : "") + "\(whole / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
     /// True when `value` is only the start of the value (see `wholeLength`).
     package var isShortened: Bool { wholeLength != nil }
 
@@ -135,6 +140,15 @@ package final class FrequencyCount {
                   records: records, budget: budget, wake: wake)
     }
 
+    /// Starts counting column `column` of the records of the input `readers` read, from
+    /// `headerRows` on, once it is indexed to its end (a file still being read: it waits for
+    /// the index, then reads the whole file as `--frequency` does).
+    package convenience init(completing readers: RecordReaders, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(PassPlan(whenIndexed: readers, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
     /// Starts counting column `column` of the data rows of `rows` (a sheet's), as a file's
     /// records are counted.
     package convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
@@ -143,11 +157,15 @@ package final class FrequencyCount {
                   records: records, budget: budget, wake: wake)
     }
 
-    private init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
+    private convenience init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
+        self.init(PassPlan(pass), records: records, budget: budget, wake: wake)
+    }
+
+    private init(_ plan: PassPlan, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
         let board = Board<FrequencyTable>()
         self.board = board
-        scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
-            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
+        scan = BackgroundScan(name: "csvfreeze frequency", total: plan.byteCount, wake: wake) { control in
+            guard let pass = plan.pass(control: control), let chosen = pass.restricted(to: records, control: control) else { return nil }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }
     }

@@ -141,6 +141,11 @@ struct InputInterpreter {
             self.prompt = nil
             return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
         }
+        if case .refused = prompt.kind {
+            // What was typed for a prompt that did not open goes nowhere: Enter or Esc ends it.
+            if key == .escape || key == .enter || key == .backspace { self.prompt = nil }
+            return .pending(nil)
+        }
         let entries = history.entries(for: prompt.kind)
         switch key {
         case .escape:
@@ -158,6 +163,7 @@ struct InputInterpreter {
             case .mark: return .commands([.markMatching(prompt.line.text)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
             case .sql: return .commands([.runSQL(text)])
+            case .refused: return .pending(nil)
             case .overwrite(let path):
                 let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
                 return .commands(yes ? [.saveTo(path, overwrite: true)] : [.cancelSave])

@@ -34,7 +34,8 @@ extension Viewer {
             query.marking = pass
             collectMarking()
         } catch {
-            message = "M \(text): " + (error.description.components(separatedBy: "': ").dropFirst().joined(separator: "': "))
+            let reason = error.description.split(separator: "': ", omittingEmptySubsequences: false).dropFirst().joined(separator: "': ")
+            message = "M \(text): " + (reason.isEmpty ? error.description : reason)
         }
     }
 

@@ -7,7 +7,7 @@ import SQL
 import Table
 @testable import Viewer
 
-@Suite("SQL answers as sheets over the table")
+@Suite("SQL answers as sheets over the table", .timeLimit(.minutes(30)))
 struct SQLSheetTests {
     /// Orders: id, city, amount (every seventh empty), note.
     struct Order {
@@ -52,20 +52,13 @@ struct SQLSheetTests {
         subject.step()
     }
 
-    /// Turns with news until `condition` holds (the answer's thread steps on its own): a
-    /// turn each time the loop is woken, as the terminal's loop does, at most a minute.
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("timed out waiting for \(what); the status line: \(status(subject))")
-                return
-            }
-            // A wake missed would cost a second here, not the test.
-            _ = news.wait(timeout: .now() + .seconds(1))
-            screen.script = [[.news]]
-            subject.step()
-        }
+    /// `turn` (the answer's thread steps on its own) with a turn each time the loop is
+    /// woken, as the terminal's loop does: a wake missed costs a second, not the test.
+    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String,
+                     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) {
+        let news = self.news
+        turn(subject, screen, until: what, pausing: { _ = news.wait(timeout: .now() + .seconds(1)) },
+             sourceLocation: sourceLocation, condition)
     }
 
     private func status(_ subject: AppLoop) -> String { subject.top.frame().lines.last ?? "" }

@@ -5,7 +5,7 @@ import FreezeLayout
 import Table
 @testable import Viewer
 
-@Suite("Marks: m, M, backtick, ~ and \"", .timeLimit(.minutes(2)))
+@Suite("Marks: m, M, backtick, ~ and \"", .timeLimit(.minutes(30)))
 struct MarkTests {
     /// 20 rows: id, city (Oslo every 5th, else Bergen), amount (falls as id rises).
     private static let csv: String = {
