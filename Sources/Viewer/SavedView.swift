@@ -73,7 +73,8 @@ extension Viewer {
         if let columns = saved.columns, !columns.isEmpty, columns.allSatisfy({ (0..<columnsNow).contains($0) }) {
             table.columns = ColumnMap(shown: columns)
         }
-        table.marks = MarkSet(saved.marks.records.filter { $0 >= table.headerRows && $0 < source.rowCount })
+        // Records not indexed yet may be marked: they are there once the index reaches them.
+        table.marks = MarkSet(saved.marks.records.filter { $0 >= table.headerRows })
         query.marksOnly = saved.marksOnly && !table.marks.isEmpty
         query.sortKeys = saved.sortKeys.filter { $0.column < columnsNow }
         query.filters = saved.filters.filter { ($0.column ?? 0) < columnsNow }
@@ -102,6 +103,21 @@ extension Viewer {
             query.awaitedRecord = saved.record
         }
         message = nil
+    }
+
+    /// Takes back a session's view of this file: the filters' rows as they were kept when
+    /// they were (over the file's order), else made again. Returns what the status line
+    /// says: `restored: sorted by price, 2 filters, 3 marks; Esc-Esc or --fresh starts clean`.
+    package func restore(session content: SessionContent) -> String {
+        var saved = content.view
+        if let bitmap = content.filterBitmap, saved.sortKeys.isEmpty, !saved.filters.isEmpty, table.file != nil,
+           saved.filters.allSatisfy({ ($0.column ?? 0) < max(table.fileColumnCount, 1) }) {
+            saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: nil,
+                                             words: bitmap.words, length: bitmap.length)
+        }
+        restore(saved: saved)
+        let note = restoredNote
+        return "restored" + (note.isEmpty ? "" : ": " + note) + "; Esc-Esc or --fresh starts clean"
     }
 
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.

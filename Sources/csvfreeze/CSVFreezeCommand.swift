@@ -256,6 +256,17 @@ struct CSVFreezeCommand: ParsableCommand {
                                valueName: "size"))
     var spoolLimit: String?
 
+    @Flag(inversion: .prefixedNo,
+          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one (put it in the config file to turn sessions off).")
+    var session = true
+
+    @Flag(help: "Open the file as if for the first time: the kept session is not read, and is replaced on quitting.")
+    var fresh = false
+
+    @Option(help: ArgumentHelp("The most all kept sessions together may take (100M, 2G; default 1 GiB, or 1 % of the file system when that is less); the least recently used are removed first.",
+                               valueName: "size"))
+    var sessionLimit: String?
+
     @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), its whole column (the rows shown, in their order), or rows: the marked records (m, M; the cursor's when none is marked) as CSV in the file's order, on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
                                valueName: "cell|row|column|rows"))
     var echo: EchoMode?
@@ -309,6 +320,9 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
         _ = try spoolLimitValue()
+        if let sessionLimit, SpoolLimit(parsing: sessionLimit) == nil {
+            throw ValidationError("--session-limit takes a size above zero such as 100M or 2G, not '\(shownSafely(sessionLimit))'")
+        }
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
         if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
@@ -340,6 +354,14 @@ struct CSVFreezeCommand: ParsableCommand {
     }
 
     /// The spool limit, from `--spool-limit`.
+    /// Where sessions are kept, or nil when they are not (`--no-session`).
+    func sessionStore() -> SessionStore? {
+        guard session else { return nil }
+        var limit: Int64?
+        if let sessionLimit, case .bytes(let bytes, _) = SpoolLimit(parsing: sessionLimit) { limit = bytes }
+        return SessionStore.fromEnvironment(limit: limit, fresh: fresh)
+    }
+
     func spoolLimitValue() throws -> SpoolLimit {
         guard let spoolLimit else { return .keepFree }
         guard let limit = SpoolLimit(parsing: spoolLimit) else {
@@ -515,7 +537,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
-                                 escapeDelay: escapeDelay, stacked: stack)
+                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore())
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -16,7 +16,8 @@ enum Session {
     static let cancelledStatus: Int32 = 130
 
     static func run(inputs: [TableInput], note: String? = nil, reading: InputSettings, options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
-                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
+                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false,
+                    sessions: SessionStore? = nil) -> Int32 {
         let options = given
         // Ctrl-S writes over none of them, shown or not (see `OpenInputs`).
         let claim = OpenInputs.Claim(paths: inputs.compactMap(\.path))
@@ -38,9 +39,24 @@ enum Session {
             : nil
         // The first store and viewer are held only until the loop takes them: after `R`
         // the loop owns the new ones, and the old ones (with their threads) must go.
+        // One file, not followed: its kept session (see `SessionStore`), read before the store
+        // is opened so a kept index spares the loader.
+        var sessionKey: SessionKey?
+        var kept: SessionContent?
+        var keptNote: String?
+        if let sessions, inputs.count == 1, !follows, let path = inputs[0].path, path != "-",
+           let key = SessionStore.key(ofFileAt: path) {
+            sessionKey = key
+            (kept, keptNote) = sessions.load(for: key)
+        }
         var first: CellStore?
         do {
-            first = try shelf?.store(0) ?? open()
+            if shelf == nil, let index = kept?.index {
+                let store = try reading.open(inputs[0], follows: follows, startsLoader: false, onChange: wakeLoop)
+                if store.adopt(index) { store.announceIndex() } else { store.startLoading() }
+                first = store
+            }
+            first = try first ?? shelf?.store(0) ?? open()
             // What is read once is read from the start, as it arrives, so its producer never
             // waits for the table to be shown.
             try shelf?.openReadOnce()
@@ -67,9 +83,13 @@ enum Session {
         var viewer: Viewer? = Viewer(store: first!, options: firstOptions, screenSize: session.size)
         first = nil
         if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
+        // The command line's view wins over the kept one (the kept index stays).
+        var restored: String?
+        if let kept, resolved == nil { restored = viewer?.restore(session: kept) }
         let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
-        if !notice.isEmpty { viewer?.say(notice) }
+        let said = [notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
+        if !said.isEmpty { viewer?.say(said) }
         let screen = TerminalScreen(session: session, wakeRead: wake.read)
         let loop: AppLoop
         if let shelf {
@@ -95,6 +115,12 @@ enum Session {
         let table = loop.table
         session.end()
         HistoryFile.save(table.history, to: historyPath)
+        // The table's session, for the same file (it may have changed meanwhile: the index
+        // is kept only when it covers the file as it is now).
+        if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
+           let key = SessionStore.key(ofFileAt: path), key.isSameFile(as: sessionKey) {
+            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+        }
         if let choice = table.chosen {
             if case .column(let column) = choice {
                 // The column's cells in the view's rows, in its order, through the export
