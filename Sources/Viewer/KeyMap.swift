@@ -71,7 +71,7 @@ public enum KeyMap {
         KeyBinding([.character("M")], "M", .markPrompt, "mark rows where a shown cell matches (empty: clear)"),
         KeyBinding([.character("`")], "`", .nextMark, "the next marked row (a count: the nth; wraps)"),
         KeyBinding([.character("~")], "~", .previousMark, "the previous marked row (wraps)"),
-        KeyBinding([.character("\"")], "\"", .toggleMarkedOnly, "only the marked rows, with the filters (\" again: all)"),
+        KeyBinding([.character("\"")], "\"", .toggleMarkedOnly, "keep only the marked rows (\" again: all)"),
         KeyBinding([], "Esc Esc", .startClean, "a clean view: file order, all columns, no marks",
                    sequences: [[.escape, .escape]]),
         KeyBinding([.character("#")], "#", .frequency, "the column's values and how often each occurs"),

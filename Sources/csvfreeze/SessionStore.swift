@@ -48,10 +48,12 @@ struct SessionStore {
 
     /// The key of the file at `path` as it is now: nil for anything but a regular file.
     static func key(ofFileAt path: String) -> SessionKey? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Looked at before it is opened: opening a FIFO with no writer would wait for one.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int64(info.st_size)
         let span = 64 << 10

@@ -58,8 +58,9 @@ func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String
     env["CSVFREEZE"] = nil
     env["CSVFREEZE_CONFIG"] = ""
     env["CSVFREEZE_HISTORY"] = ""
-    // Nor the user's kept sessions: tests keep theirs in a folder of the test run's own.
-    env["XDG_STATE_HOME"] = Paths.stateHome
+    // Nor the user's kept sessions, nor another test's: each command (each tmux server)
+    // keeps its own in a folder under the test run's.
+    env["XDG_STATE_HOME"] = Paths.stateHome + "/" + UUID().uuidString
     // Nor the colours chosen for the test runner's own output (it may set NO_COLOR).
     env["NO_COLOR"] = nil
     env["COLORFGBG"] = nil
