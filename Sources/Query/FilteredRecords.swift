@@ -40,6 +40,8 @@ package final class FilteredRecords: RecordSequence {
     let core = Core()
     /// The pass; dropping it (with the object) cancels it and waits for its thread.
     private let scan: BackgroundScan<Bool>
+    /// The edits in the bytes the filter read.
+    package let patch: RecordPatch
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
@@ -65,6 +67,7 @@ package final class FilteredRecords: RecordSequence {
 
     init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, decidesFromRawBytes: Bool = false, wake: @escaping @Sendable () -> Void) {
+        if case .readers(let readers) = input { patch = readers.patch } else { patch = .empty }
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
