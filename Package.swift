@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table", "Query", "TestSupport"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore", "TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore", "TestSupport"]),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
