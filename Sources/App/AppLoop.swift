@@ -31,6 +31,9 @@ package final class AppLoop {
     private let clock: any Clock
     /// Opens table `n`'s input again (for `R`, and a followed file that was truncated).
     let reopen: (Int) throws(CellStoreError) -> CellStore
+    /// Opens another file as the inputs are opened: where a table's edits were saved, read
+    /// instead of the table's input (nil: the table's input is read again).
+    package var openPath: ((String) throws(CellStoreError) -> CellStore)?
     var lastFrame: Frame?
     /// The open tables, when there are several (nil: the one table the loop was made with).
     let shelf: TableShelf?
@@ -239,6 +242,7 @@ package final class AppLoop {
         if let source = top.takeSheet() { push(source) }
         if table.isFinished { isFinished = true }
         if table.wantsReload { replaceTable(restarting: nil) }
+        if let saved = table.takeReopen() { replaceTable(savedTo: saved.path, isInput: saved.isInput, record: saved.record) }
         var request: TableRequest?
         for entry in entries {
             if let asked = entry.viewer.takeTableRequest() { request = asked }
@@ -266,6 +270,27 @@ package final class AppLoop {
             lastFrame = nil
         } catch {
             old.cancelReload(because: error.description)
+        }
+    }
+
+    /// After the table's edits were saved to `path`: the table reads that file (its own
+    /// input read again when `isInput`), the view kept, the cursor on `record` of it. If
+    /// the file cannot be opened, the old table stays and says so.
+    func replaceTable(savedTo path: String, isInput: Bool, record: Int?) {
+        let old = table
+        do {
+            let store: CellStore
+            if !isInput, let openPath { store = try openPath(path) } else { store = try reopen(current) }
+            let fresh = Viewer(store: store, options: old.options, screenSize: old.screenSize)
+            old.file?.stopLoading()
+            fresh.adopt(old)
+            fresh.say(old.message ?? "saved")
+            if let record { fresh.awaitRecord(record, column: old.cursorColumn) }
+            for entry in entries.dropFirst() { entry.source?.cancel() }
+            entries = [Entry(viewer: fresh, source: nil)]
+            lastFrame = nil
+        } catch {
+            old.say("saved to \(path), but it cannot be read back: \(error.description)")
         }
     }
 }

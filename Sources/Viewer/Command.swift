@@ -105,6 +105,22 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case saveTo(String, overwrite: Bool)
     /// Stop writing the view (nothing is left at its path).
     case cancelSave
+    /// Open the prompt for the cursor's cell's new value (`e`); set it to what was typed
+    /// there (the prompt's Enter; `original`: the text the prompt opened with, kept as the
+    /// cell's bytes when nothing was changed).
+    case editCell
+    case setCell(String, record: Int, column: Int, original: String)
+    /// Add an empty record after the cursor's (`a`) or before it (`A`).
+    case addRecord(after: Bool)
+    /// Delete the cursor's record (`x`): shown struck until the save, undoable.
+    case deleteRecord
+    /// Undo the last change of the table or the view (`U`); redo the last undone (Ctrl-R).
+    case undo
+    case redo
+    /// Open the prompt for the path to save the edits to (Ctrl-S with edits); save them
+    /// there (`overwrite`: the user said yes to replacing another file).
+    case saveEdits
+    case saveEditsTo(String, overwrite: Bool)
     /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
     case inspect
     /// Show the cursor's record as a list.

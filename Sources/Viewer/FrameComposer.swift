@@ -390,6 +390,9 @@ struct FrameComposer {
                 + "only those are shown (--output writes every field)"
         } else if let progress, let notice = progress.notice {
             status.right = notice
+        } else if source is EditedRows, let note = source.statusNote {
+            // Edits not saved yet: said before anything else about the input.
+            status.right = note + (progress.map { $0.isComplete ? "" : "  " + Viewer.progressText($0) } ?? "")
         } else if let progress, progress.isCaughtUp {
             status.right = "following"
         } else if let progress, !progress.isComplete {
@@ -430,8 +433,19 @@ struct FrameComposer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         // The text up to the cursor stays in view (its start gives way on a long line).
         let room = max(1, screenSize.width - 2)
-        let before = Viewer.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
-        let after = String(line.characters[line.cursor...])
+        // A value's line breaks (and other controls) show as symbols, as in cells.
+        func shown(_ characters: ArraySlice<Character>) -> String {
+            String(characters.map { character -> Character in
+                switch character {
+                case "\n", "\r\n": return "↵"
+                case "\r": return "␍"
+                case "\t": return "→"
+                default: return character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "�" : character
+                }
+            })
+        }
+        let before = Viewer.fitting(shown(line.characters[..<line.cursor]), width: room, keepingEnd: true)
+        let after = shown(line.characters[line.cursor...])
         let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
         if x < screenSize.width {
             // The terminal's own cursor shows where typing goes, on the character it

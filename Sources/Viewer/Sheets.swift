@@ -85,7 +85,7 @@ extension Viewer {
             return
         }
         requests.sheet = FrequencySheet(input: input, column: column, name: displayName(ofFileColumn: column),
-                                        headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
+                                        headerRows: options.headerRows, records: recordsForPasses, table: self)
     }
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
@@ -96,7 +96,15 @@ extension Viewer {
             return
         }
         let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
-        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
+        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: recordsForPasses, table: self)
+    }
+
+    /// The rows in view (those a filter or sort still running makes), for a pass over the
+    /// file's bytes as they are now: offsets noted before the last edits are left out.
+    var recordsForPasses: (any RecordSequence)? {
+        guard let rows = query.rows else { return table.rowsForPasses }
+        guard let file, rows.patch.id != file.patch.id else { return rows }
+        return RecordsWithoutOffsets(rows)
     }
 
     /// True, saying so as `--summary` does, when the whole input holds no record: no

@@ -74,7 +74,9 @@ extension ViewQuery {
     mutating func startPasses(over table: TableView) -> String? {
         // The filters are made again; the sort only when its keys changed (a sort still
         // running goes on under the new filters).
+        // A sort made before the last edits is made again: its offsets are of other bytes.
         let sortChanged = sorted?.keys != sortKeys || sorted?.phase == .cancelled
+            || (table.file.map { sorted?.patch.id != $0.patch.id } ?? false)
         if sortChanged { sorted?.cancel() }
         filtered?.cancel()
         if sortKeys.isEmpty {
