@@ -136,9 +136,12 @@ package final class AppLoop {
             shelf?.takeNews()
             hearNews()
         }
+        var changed: String?
         if happenings.contains(where: \.isInput) {
-            // Before any key acts on rows read earlier: did the file change since?
+            // Before any key acts on rows read earlier: did the file change since? (The
+            // list of tables and the stack show every table's: theirs too.)
             _ = table.file?.noticeChangeOnDisk()
+            if isStacked || entries.last?.source is TableListSheet { changed = noticeTableChanges() }
         }
         for happening in happenings where !isFinished {
             apply(happening)
@@ -146,6 +149,7 @@ package final class AppLoop {
             if table.wantsReload { break }
         }
         settle()
+        if let changed, !isFinished { top.say(changed) }
     }
 
     /// Draws the top sheet when its frame changed.

@@ -21,6 +21,10 @@ public enum PromptKind: Sendable, Equatable {
     case overwrite(String)
     /// An SQL query over the table (`Q`).
     case sql
+    /// A prompt's key pressed where it does nothing (Ctrl-S in the stacked view): this
+    /// says why and what to do, and takes what is typed next (a path, a pattern) until
+    /// Enter or Esc, so that none of it runs as keys.
+    case refused(String)
     /// A cell's new value (`e`): record `record`, input column `column`; `original` is the
     /// text the prompt opened with.
     case edit(record: Int, column: Int, original: String)
@@ -56,6 +60,7 @@ public enum PromptKind: Sendable, Equatable {
         case .saveEdits: return "save the edits to: "
         case .overwriteEdits(let path):
             return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: replace it with the edited table? (y or n) "
+        case .refused(let why): return why + "  (Esc) "
         }
     }
 }

@@ -96,7 +96,7 @@ public struct PromptHistory: Sendable, Equatable {
         switch kind {
         case .goTo: return goTos
         case .save, .saveEdits: return paths
-        case .overwrite, .overwriteEdits, .edit: return []
+        case .overwrite, .overwriteEdits, .edit, .refused: return []
         case .search, .columns, .filter: return searches
         case .sql: return queries
         }
@@ -109,7 +109,7 @@ public struct PromptHistory: Sendable, Equatable {
         switch kind {
         case .goTo: goTos = added(goTos)
         case .save, .saveEdits: paths = added(paths)
-        case .overwrite, .overwriteEdits, .edit: break
+        case .overwrite, .overwriteEdits, .edit, .refused: break
         case .search, .columns, .filter: searches = added(searches)
         case .sql: queries = added(queries)
         }

@@ -38,7 +38,7 @@ package final class Unpacker: Sendable {
     private let compression: Compression?
     private let transcoding: Transcoding
     /// The encoding converted from once known, and where the text was not valid in it.
-    private let encodingState = Mutex<(name: String?, problem: String?)>((nil, nil))
+    private let encodingState = Mutex<(name: String?, problem: String?, overruled: String?)>((nil, nil, nil))
     private let raw: RawInput
     /// The gzip index the unpacking thread fills as it inflates; its builder is made on
     /// that thread (`run`), the only one that touches it.
@@ -103,6 +103,9 @@ package final class Unpacker: Sendable {
     /// Where the text was not valid in its encoding, once the output has reached there.
     package var encodingProblem: String? { encodingState.withLock { $0.problem } }
 
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { encodingState.withLock { $0.overruled } }
+
     /// Starts the thread (once).
     package func start() {
         guard !isRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -127,9 +130,12 @@ package final class Unpacker: Sendable {
         filled.signal()
     }
 
-    /// The next chunk, the end, or the damage; waits for the thread.
-    func take() -> Item {
-        filled.wait()
+    /// The next chunk, the end, or the damage; waits for the thread, looking at
+    /// `isStopped` in short steps (nil once it holds).
+    func take(isStopped: () -> Bool = { false }) -> Item? {
+        while filled.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+            if isStopped() { return nil }
+        }
         let item = items.withLock { $0.removeFirst() }
         free.signal()
         return item
@@ -190,7 +196,7 @@ package final class Unpacker: Sendable {
         /// Hands over converted text; false when nobody takes it any more.
         func deliver(_ bytes: [UInt8]) -> Bool {
             if let transcoder {
-                encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem) }
+                encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem, transcoder.overruled?.name) }
             }
             return bytes.isEmpty || put(.bytes(bytes))
         }
