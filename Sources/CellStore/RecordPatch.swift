@@ -83,6 +83,44 @@ public struct RecordPatch: Sendable, Equatable {
 
     public static let empty = RecordPatch([])
 
+    /// `splices` with a line feed added where a lone CR would meet a LF across a splice's
+    /// edge (a record ending in CR, as some files' are, before a blank line of LF: joined
+    /// they would read as one CRLF, and a record would be lost). The LF goes on the CR's
+    /// side, making that line end a CRLF. `original(offset)` reads one input byte (nil
+    /// past the end).
+    package static func keepingLineEnds(_ splices: [Splice], original: (Int64) -> UInt8?) -> [Splice] {
+        var sorted = splices.sorted(by: Splice.isOrdered)
+        let cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+        // The first byte written from original offset `offset` on, past splices `from...`.
+        func firstByte(at offset: Int64, from index: Int) -> UInt8? {
+            var position = offset
+            var index = index
+            while index < sorted.count && sorted[index].start == position {
+                if let first = sorted[index].bytes.first { return first }
+                position = sorted[index].end
+                index += 1
+            }
+            return original(position)
+        }
+        var lastEnd: Int64 = 0
+        var lastByte: UInt8?
+        for index in sorted.indices {
+            let splice = sorted[index]
+            if splice.start > lastEnd || index == 0 { lastByte = splice.start > 0 ? original(splice.start - 1) : nil }
+            if lastByte == cr {
+                if sorted[index].bytes.first == lf || (sorted[index].bytes.isEmpty && firstByte(at: splice.end, from: index + 1) == lf) {
+                    sorted[index].bytes.insert(lf, at: 0)
+                }
+            }
+            if sorted[index].bytes.last == cr && firstByte(at: splice.end, from: index + 1) == lf {
+                sorted[index].bytes.append(lf)
+            }
+            if let last = sorted[index].bytes.last { lastByte = last }
+            lastEnd = splice.end
+        }
+        return sorted
+    }
+
     package var isEmpty: Bool { splices.isEmpty }
 
     /// Records the patch adds in all (less those it takes out).
@@ -123,11 +161,18 @@ public struct RecordPatch: Sendable, Equatable {
     }
 
     /// The checkpoints of the patched bytes: each original one moved past the splices
-    /// before its record (it still points at that record).
+    /// that start before its offset. Records inserted at its offset come after it, so it
+    /// points at the first of them (records inserted before the first record would
+    /// otherwise lie before every checkpoint, where no reader starts).
     package func checkpoints(_ original: [Checkpoint]) -> [Checkpoint] {
         guard !splices.isEmpty else { return original }
         return original.map { checkpoint in
-            let index = splicesBefore(recordAt: checkpoint.offset)
+            var low = 0, high = splices.count
+            while low < high {
+                let middle = (low + high) / 2
+                if splices[middle].start < checkpoint.offset { low = middle + 1 } else { high = middle }
+            }
+            let index = low
             return Checkpoint(offset: checkpoint.offset + byteShifts[index], row: checkpoint.row + recordShifts[index])
         }
     }

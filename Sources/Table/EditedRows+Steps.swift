@@ -84,6 +84,9 @@ extension EditedRows {
                 point = InsertionPoint(anchor: 0, offset: try start(ofRecord: 0))
             } else if after {
                 guard let bytes = bytes(ofRecord: original) else { throw EditRefusal("this record is not read whole yet") }
+                if bytes.terminator.isEmpty, !lineEndEnds(bytes) {
+                    throw EditRefusal("the file's last record has a quote never closed: records after it would join it (e on it first)")
+                }
                 point = InsertionPoint(anchor: original + 1, offset: bytes.end, afterUnterminated: bytes.terminator.isEmpty)
             } else {
                 point = InsertionPoint(anchor: original, offset: try start(ofRecord: original))
@@ -114,6 +117,16 @@ extension EditedRows {
             noteBaseline()
             return .delete(record: original, place: place)
         }
+    }
+
+    /// True when a line end after the last record's bytes (which end the input with no
+    /// line end) ends it: false when the record ends inside quotes never closed.
+    private func lineEndEnds(_ place: RecordBytes) -> Bool {
+        guard let dialect = store.dialect, let reader = store.recordReader(patched: false) else { return false }
+        var scanner = RecordScanner(dialect: dialect)
+        let bytes = reader.bytes(place.start..<place.end) + dialect.lineEnding
+        bytes.withUnsafeBytes { scanner.scan($0) }
+        return scanner.recordCount == 1
     }
 
     private func start(ofRecord record: Int) throws(EditRefusal) -> Int64 {

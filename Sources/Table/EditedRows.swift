@@ -250,6 +250,8 @@ public final class EditedRows: RowSource {
                                               bytes: bytes, recordsRemoved: 0, recordsAdded: group.records.count, widest: widest))
         }
         defer { nextPatchID += 1 }
+        let reader = store.recordReader(patched: false)
+        splices = RecordPatch.keepingLineEnds(splices) { offset in reader?.bytes(offset..<(offset + 1)).first }
         return RecordPatch(splices, id: nextPatchID)
     }
 }

@@ -79,8 +79,20 @@ struct EditSaveDifferentialTests {
     /// The file the reference writes for `entries`.
     static func reference(_ entries: [Entry], input: [UInt8], dataStart: Int, spans: [Range<Int>], delimiter: UInt8,
                           lineEnding: [UInt8]) -> [UInt8] {
-        var output = Array(input[..<dataStart])
+        var written = Array(input[..<dataStart])
+        // A lone CR met by a LF would read as one CRLF: the CR's line end becomes a CRLF.
+        var output: [UInt8] {
+            get { written }
+            set {
+                if newValue.count > written.count, written.last == 0x0D, newValue[written.count] == 0x0A {
+                    written = written + [0x0A] + newValue[written.count...]
+                } else {
+                    written = newValue
+                }
+            }
+        }
         let data = Array(input[dataStart...])
+        let ends = Set(referenceBoundaries(data, delimiter: delimiter).map(\.end))
         let addedFirst = entries.contains { $0.original == nil && $0.anchor == 0 }
         var index = 0
         while index < entries.count {
@@ -89,7 +101,9 @@ struct EditSaveDifferentialTests {
                 if !entry.isDeleted {
                     if entry.isChanged {
                         let span = data[spans[original]]
-                        let terminator: [UInt8] = span.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A]
+                        // A last record cut by the input's end has none (a LF there may be in quotes).
+                        let terminated = ends.contains(spans[original].upperBound)
+                        let terminator: [UInt8] = !terminated ? [] : span.suffix(2) == [0x0D, 0x0A] ? [0x0D, 0x0A]
                             : (span.last == 0x0A || span.last == 0x0D) ? [span.last!] : []
                         output += encoded(entry.cells, delimiter: delimiter, isFirst: original == 0 && !addedFirst) + terminator
                     } else {
@@ -117,7 +131,7 @@ struct EditSaveDifferentialTests {
                 }
             }
         }
-        return output
+        return written
     }
 
     /// A random input in one of the dialects, hostile or well quoted, with or without a
@@ -137,7 +151,8 @@ struct EditSaveDifferentialTests {
         var generator = SeededGenerator(seed: UInt64(ProcessInfo.processInfo.environment["CSVFREEZE_EDIT_SEED"] ?? "") ?? 34)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edit-diff-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let keeps = ProcessInfo.processInfo.environment["CSVFREEZE_EDIT_KEEP"] != nil
+        defer { if !keeps { try? FileManager.default.removeItem(at: directory) } }
         let rounds = Int(ProcessInfo.processInfo.environment["CSVFREEZE_EDIT_ROUNDS"] ?? "") ?? 60
         var checked = 0
         for round in 0..<rounds {
@@ -180,7 +195,15 @@ struct EditSaveDifferentialTests {
                 case 6, 7:
                     let after = generator.next() % 2 == 0
                     let width = max(1, store.columnCount, edits.columnCount)
-                    step = try edits.addingRecord(near: position, after: after, columns: width, headerRows: 0)
+                    let made = Result { () throws(EditRefusal) -> EditStep in
+                        try edits.addingRecord(near: position, after: after, columns: width, headerRows: 0)
+                    }
+                    if case .failure(let refusal) = made, refusal.description.contains("never closed") {
+                        // Refused after a last record in quotes never closed: it would join it.
+                        #expect(position == entries.count - 1 && after)
+                        continue
+                    }
+                    step = try made.get()
                     var added = Entry(original: nil, cells: Array(repeating: [], count: max(1, edits.columnCount)))
                     if case .add(_, let point, _)? = step {
                         added.anchor = point.anchor
@@ -218,6 +241,7 @@ struct EditSaveDifferentialTests {
                     return true
                 }
                 #expect(read == entries.map(\.cells), "round \(round): the patched bytes")
+                if keeps && read != entries.map(\.cells) { print("ROUND \(round) patched \(directory.path) \(entries.map { $0.original.map(String.init) ?? "+\($0.anchor)\($0.addedAfterUnterminated ? "u" : "")" })") }
             }
             // The save.
             let saved = directory.appendingPathComponent("out-\(round).csv").path
@@ -235,6 +259,9 @@ struct EditSaveDifferentialTests {
             let kept = entries.filter { !$0.isDeleted }.map(\.cells)
             #expect(referenceRecords(Array(got[dataStart...]), delimiter: delimiter) == kept || kept.isEmpty,
                     "round \(round): read back")
+            if keeps && referenceRecords(Array(got[dataStart...]), delimiter: delimiter) != kept && !kept.isEmpty {
+                print("ROUND \(round) readback \(directory.path) \(referenceRecords(Array(got[dataStart...]), delimiter: delimiter)) \(kept) \(entries.map { $0.original.map { String($0) + ($0 == -1 ? "" : "") } ?? "+\($0.anchor)\($0.addedAfterUnterminated ? "u" : "")" }) \(entries.map(\.isDeleted))")
+            }
             checked += 1
         }
         #expect(checked == rounds)
