@@ -239,7 +239,9 @@ extension Viewer {
         guard let edits, dataRowCount > 0 else { return nil }
         let record = table.record(ofRow: cursorRow)
         let deletedBefore = edits.journal.deleted.keys.filter { edits.virtualRecord(ofOriginal: $0) < record }.count
-        return record - deletedBefore
+        // On a deleted last record: the record before it, the saved file's last.
+        let saved = edits.rowCount - edits.journal.deleted.count
+        return max(0, min(record - deletedBefore, saved - 1))
     }
 
     /// Esc while the edits are saved: stops it; what to say (nil when none ran).

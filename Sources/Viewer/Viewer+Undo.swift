@@ -50,7 +50,11 @@ extension Viewer {
         } else {
             query.sorted = moment.sorted
             query.filtered = moment.filtered
-            query.shown = moment.query
+            // A moment noted as its passes started shows them once they are done (what was
+            // on screen then is older than they are).
+            let done = (moment.sorted?.isComplete ?? true) && (moment.filtered?.isComplete ?? true)
+            query.shown = done ? ViewQuery.Made(filters: moment.filters, sortKeys: moment.sortKeys, sorted: moment.sorted,
+                                                filtered: moment.filtered) : moment.query
         }
         layout.adopt(moment.widths)
         show(rows: query.shown.filtered ?? query.shown.sorted, columns: moment.columns)
