@@ -54,6 +54,7 @@ if arguments.first == "--child" {
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
+if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
@@ -95,7 +96,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--edit-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -142,6 +143,11 @@ if arguments.contains("--views-only") {
 
 if arguments.contains("--sql-only") {
     sqlBenchmark(big: big, directory: directory)
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+
+if arguments.contains("--edit-only") {
+    editBenchmark(big: big, directory: directory)
     exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
