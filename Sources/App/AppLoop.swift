@@ -59,6 +59,9 @@ package final class AppLoop {
     private var nextTick: Double?
     /// 128 + the signal that ended the session, or 0.
     package private(set) var status: Int32 = 0
+    /// True when a signal or the terminal's going away ended the session: unsaved edits
+    /// were not asked about, and are kept in recovery files.
+    package private(set) var endedWithoutAsking = false
     package private(set) var isFinished = false
 
     package init(table: Viewer, screen: any Screen, clock: any Clock,
@@ -187,8 +190,10 @@ package final class AppLoop {
         case .signal(let number):
             status = 128 + number
             isFinished = true
+            endedWithoutAsking = true
         case .hangUp:
             isFinished = true
+            endedWithoutAsking = true
         }
     }
 

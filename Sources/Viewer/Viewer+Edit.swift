@@ -274,6 +274,24 @@ extension Viewer {
         }
     }
 
+    /// Writes the table with its unsaved edits to `path` (a new file) and waits for it:
+    /// a session ended by a signal keeps them so. Nil when written, else why not.
+    public func writeEditsForRecovery(to path: String) -> String? {
+        guard let edits, unsavedEdits > 0 else { return nil }
+        _ = cancelEditSave()
+        switch EditSaver.start(to: path, overwrite: true, edits: edits, savedRecord: nil) {
+        case .started(let saver):
+            saver.wait()
+            switch saver.outcome {
+            case .saved: return nil
+            case .failed(let reason): return reason
+            default: return "stopped"
+            }
+        case .refused(let reason): return reason
+        case .nothing, .asksOverwrite: return "cannot write \(path)"
+        }
+    }
+
     /// After a save: the file to read instead of this table's, and the record to put the
     /// cursor on there; taken once by the event loop.
     public func takeReopen() -> (path: String, isInput: Bool, record: Int?)? {

@@ -94,6 +94,8 @@ enum Session {
         shelf?.stopCounting()
         let table = loop.table
         session.end()
+        // A signal or a lost terminal asked nothing: edits not saved are kept in a file.
+        if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
         if let choice = table.chosen {
             if case .column(let column) = choice {
@@ -112,6 +114,39 @@ enum Session {
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
+    }
+
+    /// Writes each table's unsaved edits, spliced into its input as Ctrl-S would save them,
+    /// to a new file in the state folder's `recovery/`, and says where on stderr: a session
+    /// ended by SIGTERM, SIGHUP or the terminal's going away loses nothing typed.
+    static func keepUnsavedEdits(of viewers: [Viewer]) {
+        for viewer in viewers where viewer.keepsEditsOnExit {
+            let name = viewer.file?.name ?? "table"
+            let edits = viewer.unsavedEdits == 1 ? "1 unsaved edit" : "\(viewer.unsavedEdits) unsaved edits"
+            do {
+                let folder = try StateDirectory.folder("recovery")
+                var base = String(name.split(separator: "/").last ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+                if base.isEmpty || base.hasPrefix(".") { base = "table" + base }
+                var now = time(nil)
+                var parts = tm()
+                localtime_r(&now, &parts)
+                func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+                let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+                var path = folder + "/" + stamp + "-" + base
+                var suffix = 2
+                while access(path, F_OK) == 0 {
+                    path = folder + "/" + stamp + "-\(suffix)-" + base
+                    suffix += 1
+                }
+                if let failure = viewer.writeEditsForRecovery(to: path) {
+                    say("\(edits) of \(name) could not be kept: \(failure)")
+                } else {
+                    say("\(edits) of \(name) kept in \(path) (the file with them applied)")
+                }
+            } catch {
+                say("\(edits) of \(name) could not be kept: \(error.description)")
+            }
+        }
     }
 
     /// The command line's filters, sort and columns, named against `store`'s header (read

@@ -72,6 +72,36 @@ struct EditEndToEndTests {
         #expect(changes.contains { $0.hasPrefix("---") && $0.contains("Cy") }, "\(diff.text)")
     }
 
+    @Test("SIGTERM with unsaved edits: the file with them is kept under $XDG_STATE_HOME/csvfreeze/recovery, stderr says where")
+    func signalKeepsEdits() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.csv")
+        try Data(Self.original.utf8).write(to: file)
+        let state = dir.appendingPathComponent("state")
+        let pane = try TmuxPane("cd \(shellQuote(dir.path)) && { XDG_STATE_HOME=\(shellQuote(state.path)) \(binary) t.csv & echo $! > pid; wait $!; }",
+                                width: 160, height: 12)
+        try pane.waitFor("the table") { $0.contains { $0.contains("row 1/4") } }
+        try pane.send("j", "l", "e", "C-u")
+        try pane.send("-l", "Bo, \"B\"")
+        try pane.send("Enter")
+        try pane.waitFor("the change counted") { $0.contains { $0.contains("1 changed, unsaved") } }
+        try pane.send("j", "x")
+        try pane.waitFor("the deletion") { $0.contains { $0.contains("row deleted when saved") } }
+        let pid = try String(contentsOf: dir.appendingPathComponent("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(kill(pid_t(pid) ?? 0, SIGTERM) == 0)
+        let exit = try pane.waitForExit()
+        #expect(exit?.hasPrefix("[exit=143") == true, "\(exit ?? "no exit")")
+        let screen = try pane.screen().joined(separator: "\n")
+        #expect(screen.contains("csvfreeze: 2 unsaved edits of t.csv kept in "), "\(screen)")
+        let folder = state.appendingPathComponent("csvfreeze/recovery")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(kept.count == 1 && kept.first?.hasSuffix("-t.csv") == true, "\(kept)")
+        let bytes = try Data(contentsOf: folder.appendingPathComponent(kept.first ?? ""))
+        #expect(bytes == Data(Self.saved.utf8))
+        #expect(try Data(contentsOf: file) == Data(Self.original.utf8), "the file itself is not written")
+    }
+
     @Test("a gzip file is saved gzip: its text as a plain file's would be")
     func gzipFile() throws {
         let dir = try Paths.temporaryDirectory()
