@@ -103,19 +103,28 @@ public struct RecordPatch: Sendable, Equatable {
             return original(position)
         }
         var lastEnd: Int64 = 0
-        var lastByte: UInt8?
+        // The byte written before splice `index` (read only when it matters: most splices
+        // neither start with a LF nor are empty).
+        var lastSpliced: UInt8?
+        // Where the run of splices that touch one another starts (the input's byte before
+        // it is the one written before them, when none of them wrote a byte).
+        var runStart: Int64 = 0
         for index in sorted.indices {
             let splice = sorted[index]
-            if splice.start > lastEnd || index == 0 { lastByte = splice.start > 0 ? original(splice.start - 1) : nil }
-            if lastByte == cr {
-                if sorted[index].bytes.first == lf || (sorted[index].bytes.isEmpty && firstByte(at: splice.end, from: index + 1) == lf) {
+            if splice.start > lastEnd || index == 0 {
+                lastSpliced = nil
+                runStart = splice.start
+            }
+            if sorted[index].bytes.first == lf || sorted[index].bytes.isEmpty {
+                let before = lastSpliced ?? (runStart > 0 ? original(runStart - 1) : nil)
+                if before == cr && (sorted[index].bytes.first == lf || firstByte(at: splice.end, from: index + 1) == lf) {
                     sorted[index].bytes.insert(lf, at: 0)
                 }
             }
             if sorted[index].bytes.last == cr && firstByte(at: splice.end, from: index + 1) == lf {
                 sorted[index].bytes.append(lf)
             }
-            if let last = sorted[index].bytes.last { lastByte = last }
+            if let last = sorted[index].bytes.last { lastSpliced = last }
             lastEnd = splice.end
         }
         return sorted

@@ -52,7 +52,8 @@ extension RecordReader {
         var found: (start: Int64, end: Int64)?
         var position = checkpoint.offset
         var step: Int64 = 1 << 12
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Grown as the reads grow: most records are found in the first 4 KiB.
+        var buffer = [UInt8](repeating: 0, count: Int(step))
         // Past the record's end: one byte more shows whether a LF completes its CR.
         while position < end, found.map({ $0.end >= position }) ?? true {
             let wanted = Int(min(step, end - position, Int64(buffer.count)))
@@ -73,7 +74,8 @@ extension RecordReader {
                 }
             }
             position += Int64(count)
-            step = min(step * 4, Int64(buffer.count))
+            step = min(step * 4, 1 << 20)
+            if buffer.count < Int(step) { buffer = [UInt8](repeating: 0, count: Int(step)) }
             if found == nil && checkpoint.row + scanner.recordCount > number { return nil }
         }
         if let found {
