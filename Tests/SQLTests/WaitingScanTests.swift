@@ -13,14 +13,14 @@ final class PipedInput {
     private let descriptors: [Int32]
     private var isClosed = false
 
-    init() throws {
+    init(checkpointSpacing: Int64 = 64 << 10) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw SQLError.engine("no pipe") }
         // A child another test spawns meanwhile (a tmux server) must not keep the write end
         // open: the input would never end.
         for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         descriptors = fds
-        store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","))
+        store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","), checkpointSpacing: checkpointSpacing)
     }
 
     func write(_ text: String) {
