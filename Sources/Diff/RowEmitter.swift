@@ -12,7 +12,7 @@ final class RowEmitter {
     private let new: RowFetcher
     private let columns: DiffColumns
     private let context: Int
-    private let queue: RowQueue
+    private let queue: BoundedQueue<DiffRow>
     private let core: TableDiff.Core
     private var batch: [DiffRow] = []
     private var heldSame: [DiffRow] = []
@@ -138,7 +138,7 @@ final class RowEmitter {
         let counts = statistics
         core.statistics.withLock { $0 = counts }
         if !batch.isEmpty {
-            if !queue.push(batch) { isOpen = false }
+            if !queue.push(contentsOf: batch) { isOpen = false }
             batch.removeAll(keepingCapacity: true)
         }
     }
