@@ -15,7 +15,7 @@ func insightChild(_ words: [String]) -> Never {
     let (mode, column, path) = (words[0], Int(words[1]) ?? 0, words[2])
     let start = now()
     guard let store = try? CellStore.open(path: path) else { exit(1) }
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     guard let input = ScanInput(store: store) else { exit(1) }
     var check = ""
     if mode == "frequency" {

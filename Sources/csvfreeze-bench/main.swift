@@ -43,7 +43,7 @@ if arguments.first == "--child" {
     let store = try CellStore.open(path: path == "-" ? nil : path)
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     viewer.handle(.lastRow)
     _ = viewer.frame()
@@ -245,9 +245,9 @@ let stdinStart = now()
 feeder.start()
 let stdinStore = try CellStore.open(path: "/dev/fd/\(fds[0])")
 let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
-while stdinViewer.dataRowCount < 58 {
-    usleep(200)
+stdinStore.waitForIndex {
     stdinViewer.handle(.refresh)
+    return stdinViewer.dataRowCount >= 58
 }
 _ = stdinViewer.frame()
 let firstStdin = now() - stdinStart
@@ -264,7 +264,7 @@ let (gFrame, gTime): (Frame, Double) = timed {
 }
 let approximate = gFrame.lines[59].contains("≈")
 report("G shows the last rows (index not complete)", ms(gTime), target: "at once, marked ≈", ok: approximate && gTime < 0.1)
-while !gStore.isComplete { usleep(2000) }
+gStore.waitForIndex { false }
 gViewer.handle(.refresh)
 let exactLast = gViewer.frame().lines[58].contains("│\(gStore.rowCount - 1) ") || gViewer.cursorRow == gStore.rowCount - 2
 report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "still ≈" : "exact", ok: exactLast)
