@@ -37,7 +37,8 @@ package final class Loader: Sendable {
     let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
     /// Bumped whenever the index grows or the pass ends: background passes that follow the
-    /// input wait on it (`onChange` is for the event loop, and is throttled).
+    /// input wait on it (`onChange` is for the event loop: it marks news at each chunk,
+    /// and the loop decides when to look).
     let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
@@ -219,23 +220,9 @@ package final class Loader: Sendable {
         var failure: String?
         var wasTruncated = false
         var wasReplaced = false
-        var lastNotice = Loader.now()
-        var noticePending = false
-
-        func notice(force: Bool) {
-            let now = Loader.now()
-            if force || now - lastNotice >= 0.05 {
-                lastNotice = now
-                noticePending = false
-                onChange()
-            } else {
-                noticePending = true
-            }
-        }
 
         func pullMore() {
             guard let pull, !inputEnded else { return }
-            if noticePending && !Loader.isReadable(input) { notice(force: true) }
             switch pull(pullBuffer, available) {
             case .bytes(let count):
                 available += Int64(count)
@@ -278,7 +265,7 @@ package final class Loader: Sendable {
         }
         let bomLength = start.bomLength
         var scanner = RecordScanner(dialect: start.dialect)
-        notice(force: true)
+        onChange()
 
         var offset = bomLength
         var nextCheckpoint = bomLength + spacing
@@ -333,7 +320,8 @@ package final class Loader: Sendable {
                 $0.progress.tooWideRecord = wide
             }
             progressSignal.notify()
-            notice(force: false)
+            // Each chunk is news; the event loop decides when to look (see `onChange`).
+            onChange()
         }
         // Where compressed data breaks off, the bytes after the last record's end are a
         // record cut short: shown, it would pass for a whole one. It is left out.
@@ -388,7 +376,7 @@ package final class Loader: Sendable {
             $0.available = cutShort ? lastRecordEnd : offset
         }
         progressSignal.notify()
-        notice(force: true)
+        onChange()
     }
 
     /// The physical line (1-based) of byte `offset`: line ends (LF, CRLF or CR) counted
@@ -419,7 +407,6 @@ package final class Loader: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// True when a stream has data waiting, so a read would not block.
     /// The regular file the input is read from, plain or compressed (nil for a stream).
     static func regularFile(of input: Input) -> FileSource? {
         switch input {
@@ -427,11 +414,5 @@ package final class Loader: Sendable {
         case .packed(let packed): return packed.file
         case .stream, .memory: return nil
         }
-    }
-
-    static func isReadable(_ input: Input) -> Bool {
-        guard case .stream(let stream, _) = input else { return true }
-        var descriptor = pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 30) > 0
     }
 }

@@ -144,7 +144,7 @@ package final class FrequencyCount {
     }
 
     private init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
-        let board = Board<FrequencyTable>()
+        let board = Board<FrequencyTable>(wake: wake)
         self.board = board
         scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
             guard let chosen = pass.restricted(to: records, control: control) else { return nil }

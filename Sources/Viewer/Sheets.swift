@@ -16,8 +16,12 @@ public protocol SheetSource: AnyObject {
     /// The sheet's viewer (always the same one).
     var viewer: Viewer { get }
     /// Publishes the pass's news into the sheet's rows (on news, before the viewer
-    /// refreshes; at most four times a second while the pass runs).
+    /// refreshes).
     func update()
+    /// True while a pass fills the sheet and taking its news is work (counts merged and
+    /// laid out): the event loop then calls `update()` at most four times a second, on
+    /// its clock. False (the default) takes news at every look.
+    var isFilling: Bool { get }
     /// What Enter on data record `record` of the sheet does.
     func choose(record: Int) -> SheetChoice
     /// Stops the pass (the sheet was closed).
@@ -29,6 +33,7 @@ public protocol SheetSource: AnyObject {
 
 extension SheetSource {
     public var farewell: String? { nil }
+    public var isFilling: Bool { false }
 }
 
 /// What choosing a row of a sheet does.
@@ -127,16 +132,6 @@ extension Viewer {
     }
 }
 
-/// How often a sheet takes its pass's news while it runs: counts so far are merged and
-/// laid out on the UI thread, so not on every piece the pass finishes.
-private let publishInterval = Duration.milliseconds(250)
-
-/// True when a running pass's rows were published less than `publishInterval` ago.
-private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool {
-    guard isRunning, let last else { return false }
-    return ContinuousClock.now - last < publishInterval
-}
-
 extension Row {
     /// A row of the cells `cells`, given as bytes.
     init(byteCells cells: [[UInt8]]) {
@@ -165,7 +160,6 @@ final class FrequencySheet: SheetSource {
     /// The table published, the rows of it listed (a sheet can be sorted: records say
     /// which), and how many of those are values shown by their start only.
     private var published: (table: FrequencyTable, listed: Int, shortened: Int)?
-    private var publishedAt: ContinuousClock.Instant?
     private var note: String?
     /// Rows shown while the count runs (the whole table once it is done).
     static let partialRows = 2000
@@ -188,14 +182,12 @@ final class FrequencySheet: SheetSource {
 
     deinit { count.cancel() }
 
-    private var isRunning: Bool {
+    var isFilling: Bool {
         if case .running = count.status { return true }
         return false
     }
 
     func update() {
-        if tooSoon(publishedAt, isRunning: isRunning) { return }
-        publishedAt = ContinuousClock.now
         let status = count.status
         if let current = count.partial {
             let listed = current.isComplete ? current.rows.count : min(current.rows.count, Self.partialRows)
@@ -305,7 +297,6 @@ final class SummarySheet: SheetSource {
     private let readSoFar: Bool
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
-    private var publishedAt: ContinuousClock.Instant?
     private var note: String?
 
     convenience init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
@@ -328,14 +319,17 @@ final class SummarySheet: SheetSource {
 
     deinit { scan.cancel() }
 
+    var isFilling: Bool {
+        if case .running = scan.status { return true }
+        return false
+    }
+
     func update() {
         // The pass's state read once: the rows and the note say the same (the pass may
         // end while they are made; its end is the next news).
         let status = scan.status
         var progress: Int64 = -2
         if case .running(let done, _) = status { progress = done }
-        if tooSoon(publishedAt, isRunning: progress >= 0) { return }
-        publishedAt = ContinuousClock.now
         if shownDone == nil || progress != shownAt {
             shownAt = progress
             let summaries: [ColumnSummary]

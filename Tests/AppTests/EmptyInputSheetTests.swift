@@ -13,9 +13,8 @@ struct EmptyInputSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
+        // Indexed as it is made (bytes in memory).
         let store = CellStore(bytes: [])
-        let deadline = Date().addingTimeInterval(30)
-        while !store.isComplete && Date() < deadline { usleep(1000) }
         try #require(store.isComplete)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: []) })
@@ -35,9 +34,7 @@ struct EmptyInputSheetTests {
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
         let bytes = Array("a,b\n".utf8)
-        let store = CellStore(bytes: bytes)
-        let deadline = Date().addingTimeInterval(30)
-        while !store.isComplete && Date() < deadline { usleep(1000) }
+        let store = CellStore(bytes: bytes, onChange: screen.wake)
         try #require(store.isComplete)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: bytes) })
@@ -45,11 +42,8 @@ struct EmptyInputSheetTests {
             screen.script = [key.map { .key(.character($0)) }]
             subject.step()
             #expect(subject.sheets.count == 2, "\(key)")
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline && !(subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2") {
-                screen.script = [[.news]]
-                subject.step()
-                usleep(2000)
+            screen.turn(subject, until: "the \(key) sheet") {
+                (subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2")
             }
             let status = subject.top.frame().lines.last ?? ""
             // The summary: a row for each of the header's two columns; the count: none.

@@ -28,14 +28,16 @@ struct SeveralTablesTests {
         -> (AppLoop, FakeScreen, TableShelf) {
         let names = names ?? data.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let inputs = names.map { TableInput(path: $0, facts: InputFacts(size: Int64(data[$0]?.count ?? 0), compression: nil)) }
-        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            guard let path = input.path, let bytes = data[path] else { throw CellStoreError.notFound(input.path ?? "-") }
-            return CellStore(bytes: bytes, name: path)
-        }
-        let shelf = TableShelf(inputs: inputs, open: open, count: open, wake: {})
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = size
+        // The stores, their passes and the census wake the screen, as the wake pipe does.
+        let wake = screen.wake
+        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            guard let path = input.path, let bytes = data[path] else { throw CellStoreError.notFound(input.path ?? "-") }
+            return CellStore(bytes: bytes, name: path, onChange: wake)
+        }
+        let shelf = TableShelf(inputs: inputs, open: open, count: open, wake: wake)
         var options = ViewerOptions()
         options.place = "1/\(names.count)"
         // The first store through the shelf, as the session opens it.
@@ -46,14 +48,9 @@ struct SeveralTablesTests {
     static func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
     /// Turns with news until `condition` holds (the census runs on its own thread).
-    static func turn(_ subject: AppLoop, _ screen: FakeScreen, until what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            screen.script = [[.news]]
-            subject.step()
-            usleep(2000)
-        }
+    static func turn(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ condition: () -> Bool) {
+        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
     }
 
     @Test("} and { go round the tables; the status line names each with its place; each keeps its own cursor")

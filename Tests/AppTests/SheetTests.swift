@@ -19,21 +19,17 @@ struct SheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 90, height: 12)
-        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8)), screenSize: screen.size)
+        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8), onChange: screen.wake), screenSize: screen.size)
         return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(Self.csv.utf8)) }), screen)
     }
 
     private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-    /// Turns with news until `condition` holds (the passes run on their own threads).
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            screen.script = [[.news]]
-            subject.step()
-            usleep(2000)
-        }
+    /// Turns with news until `condition` holds (the passes run on their own threads, and
+    /// wake the screen through the store).
+    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ condition: () -> Bool) {
+        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
     }
 
     private func cells(_ viewer: Viewer, column: Int) -> [String] {
@@ -128,8 +124,7 @@ extension SheetTests {
         /// Until the sheet's passes are done, then one more turn to show what they made.
         func settle(_ what: String) {
             run(subject, screen, until: what) { !viewer.isQueryRunning }
-            screen.script = [[.news]]
-            subject.step()
+            screen.turnWithNews(subject)
         }
         // Sorted by count, then the cursor on the third row and the value column widened.
         screen.script = [keys("l]")]
@@ -143,8 +138,7 @@ extension SheetTests {
         // The pass publishes twice: the same viewer, its sort run again over the new rows.
         for _ in 0..<2 {
             sheet.release()
-            screen.script = [[.news]]
-            subject.step()
+            screen.turnWithNews(subject)
         }
         settle("the sort of the new rows")
         #expect(sheet.published == 3)
@@ -221,13 +215,7 @@ extension SheetTests {
         screen.script = [[.key(Key.control("s"))] + keys(target) + [.key(.enter)]]
         subject.step()
         // Only the wake of the save's own thread brings the news here.
-        let deadline = Date().addingTimeInterval(60)
-        while subject.top.frame().lines.last?.contains("wrote 4 rows") != true && Date() < deadline {
-            screen.script = [[.news]]
-            subject.step()
-            usleep(2000)
-        }
-        #expect(subject.top.frame().lines.last?.contains("wrote 4 rows") == true)
+        run(subject, screen, until: "the save") { subject.top.frame().lines.last?.contains("wrote 4 rows") == true }
         let written = try String(contentsOfFile: target, encoding: .utf8)
         // What `--frequency city --output csv` writes: no bar, the empty value empty.
         #expect(written == "value,count,percent\nOslo,6,50.00\nBergen,3,25.00\n,2,16.67\nTromsø,1,8.33\n")

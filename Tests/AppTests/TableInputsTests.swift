@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import App
 import CellStore
 import FreezeLayout
@@ -58,8 +59,7 @@ struct TableInputsTests {
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
         let store = try CellStore.open(path: fifo)
-        let end = Date().addingTimeInterval(60)
-        while !store.isComplete && Date() < end { usleep(1000) }
+        store.waitForIndex { false }
         #expect(store.rowCount == 2)
         #expect(done.wait(timeout: .now() + 60) == .success)
     }
@@ -113,18 +113,18 @@ struct TableInputsTests {
         }
         let inputs = TableInputs.gather([dir.path]).inputs
         #expect(inputs.count == 1000)
+        // The census wakes the loop after each table it counts; this test is the loop.
+        let news = ChangeSignal()
         let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(path: input.path) },
                                count: { input throws(CellStoreError) in try CellStore.open(path: input.path, startsLoader: false) },
-                               wake: {})
+                               wake: { news.notify() })
         let first = try shelf.store(0)
         shelf.startCounting()
-        let deadline = Date().addingTimeInterval(120)
-        while !(0..<1000).allSatisfy({ shelf.facts($0).isFinal }) {
+        let counted = turnUntil({ (0..<1000).allSatisfy { shelf.facts($0).isFinal } }, news: news, seconds: 120) {
             #expect(shelf.openStoreCount <= 1)
-            if Date() > deadline { Issue.record("the census did not finish"); break }
             shelf.takeNews()
-            usleep(10_000)
         }
+        #expect(counted, "the census finished")
         #expect(shelf.openStoreCount == 1 && first.rowCount == 2)
         for index in [0, 1, 6, 999] {
             #expect(shelf.facts(index) == TableFacts(records: 2 + index % 7, isFinal: true, columns: 2, dialect: "comma"))
