@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "csvfreeze-bench", dependencies: ["CellStore", "CLibCSV", "Scan", "FreezeLayout", "Viewer", "Query", "Insight", "Table", "SQL", "Export", "TestSupport"]),
         .testTarget(name: "CellStoreTests", dependencies: ["CellStore", "TestSupport"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "CellStore", "Table", "TestSupport"]),
-        .testTarget(name: "FieldKernelTests", dependencies: ["CellStore", "Query", "Insight", "Scan", "TestSupport"]),
+        .testTarget(name: "FieldKernelTests", dependencies: ["CellStore", "CFieldScan", "Query", "Insight", "Scan", "SQL", "Diff", "TestSupport"]),
         .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table", "Query", "TestSupport"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore", "TestSupport"]),

@@ -1,17 +1,10 @@
 /* The bulk record-boundary scan (see CFieldScan.h): one block routine on 64-bit masks,
    fed by three mask builders (AVX2 with carry-less multiply, SSE2, portable), chosen once
    at run time from what the CPU reports. */
-#include "CFieldScan.h"
-#include <stdint.h>
-#include <string.h>
+#include "Masks.h"
 #if defined(__x86_64__)
 #include <cpuid.h>
-#include <immintrin.h>
 #endif
-
-typedef struct {
-    uint64_t quote, delimiter, lf, cr;
-} cf_masks;
 
 /* The scan's state between blocks, as masks' bit 0 for the byte before a block. */
 typedef struct {
@@ -38,17 +31,6 @@ static inline void cf_carry_out(cf_scan_state *state, const cf_carry *c) {
     state->inside = c->inside != 0;
     state->delimiters = c->delimiters;
     state->opened_at = c->opened_at;
-}
-
-/* Every prefix's parity: bit i is the XOR of bits 0...i. */
-static inline uint64_t cf_prefix_xor(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
 }
 
 enum { CF_BLOCK_REFUSED = 0, CF_BLOCK_DONE = 1, CF_BLOCK_STOPPED = 2 };
@@ -115,7 +97,7 @@ static inline __attribute__((always_inline)) int cf_block(cf_masks m, uint64_t q
 #define CF_SCAN_LOOP(BUILD_MASKS, PREFIX)                                                                    \
     state->count = 0;                                                                                         \
     if (delimiter == '\n' || delimiter == '\r' || capacity < 64) return 0;                                  \
-    const int quotes = quote != '\n' && quote != '\r' && quote != delimiter;                                \
+    const int quotes = cf_quotes(delimiter, quote);                                                           \
     cf_carry c = cf_carry_in(state);                                                                          \
     size_t i = 0;                                                                                             \
     while (n - i > 64 && capacity - state->count >= 64) {                                                    \
@@ -137,99 +119,21 @@ static inline __attribute__((always_inline)) int cf_block(cf_masks m, uint64_t q
     cf_carry_out(state, &c);                                                                                  \
     return i;
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-
-/* Bit j set where byte j of the word `w` is `byte`: eight bytes at once in a 64-bit word
-   (exact: no carry crosses a byte), the high bits gathered by one multiplication. */
-static inline uint64_t cf_equal_bytes(uint64_t w, unsigned char byte) {
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
-    const uint64_t x = w ^ (0x0101010101010101ULL * byte);
-    const uint64_t zero = ~(((x & low7) + low7) | x | low7);
-    return ((zero >> 7) * 0x0102040810204080ULL) >> 56;
-}
-
 static size_t cf_scan_portable(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
                                int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity) {
-    CF_SCAN_LOOP(
-        m.quote = m.delimiter = m.lf = m.cr = 0;
-        for (unsigned k = 0; k < 8; k++) {
-            uint64_t w;
-            memcpy(&w, p + i + 8 * k, 8);
-            m.delimiter |= cf_equal_bytes(w, delimiter) << (8 * k);
-            m.lf |= cf_equal_bytes(w, '\n') << (8 * k);
-            m.cr |= cf_equal_bytes(w, '\r') << (8 * k);
-            m.quote |= cf_equal_bytes(w, quote) << (8 * k);
-        },
-        cf_prefix_xor)
+    CF_SCAN_LOOP(m = cf_masks_portable(p + i, delimiter, quote);, cf_prefix_xor)
 }
-
-#else
-
-static size_t cf_scan_portable(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
-                               int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity) {
-    CF_SCAN_LOOP(
-        m.quote = m.delimiter = m.lf = m.cr = 0;
-        for (unsigned j = 0; j < 64; j++) {
-            const unsigned char byte = p[i + j];
-            m.delimiter |= (uint64_t)(byte == delimiter) << j;
-            m.lf |= (uint64_t)(byte == '\n') << j;
-            m.cr |= (uint64_t)(byte == '\r') << j;
-            m.quote |= (uint64_t)(byte == quote) << j;
-        },
-        cf_prefix_xor)
-}
-
-#endif
 
 #if defined(__x86_64__)
 
-static inline uint64_t cf_mask_sse2(__m128i a, __m128i b, __m128i c, __m128i d, __m128i byte) {
-    return (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, byte))
-        | ((uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, byte)) << 16)
-        | ((uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, byte)) << 32)
-        | ((uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(d, byte)) << 48);
-}
-
 static size_t cf_scan_sse2(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
                            int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity) {
-    const __m128i vd = _mm_set1_epi8((char)delimiter), vq = _mm_set1_epi8((char)quote);
-    const __m128i vlf = _mm_set1_epi8('\n'), vcr = _mm_set1_epi8('\r');
-    CF_SCAN_LOOP(
-        const __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
-        const __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 16));
-        const __m128i c2 = _mm_loadu_si128((const __m128i *)(p + i + 32));
-        const __m128i d = _mm_loadu_si128((const __m128i *)(p + i + 48));
-        m.delimiter = cf_mask_sse2(a, b, c2, d, vd);
-        m.quote = cf_mask_sse2(a, b, c2, d, vq);
-        m.lf = cf_mask_sse2(a, b, c2, d, vlf);
-        m.cr = cf_mask_sse2(a, b, c2, d, vcr);,
-        cf_prefix_xor)
-}
-
-#define CF_AVX2 __attribute__((target("avx2,pclmul,popcnt,bmi")))
-
-CF_AVX2 static inline uint64_t cf_mask_avx2(__m256i low, __m256i high, __m256i byte) {
-    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, byte))
-        | ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, byte)) << 32);
-}
-
-/* Carry-less multiplication by all ones is the prefix XOR in one instruction. */
-CF_AVX2 static inline uint64_t cf_prefix_xor_clmul(uint64_t x) {
-    return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8((char)0xFF), 0));
+    CF_SCAN_LOOP(m = cf_masks_sse2(p + i, delimiter, quote);, cf_prefix_xor)
 }
 
 CF_AVX2 static size_t cf_scan_avx2(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
                                    int stop_at_record_end, cf_scan_state *state, cf_record_end *ends, size_t capacity) {
-    const __m256i vd = _mm256_set1_epi8((char)delimiter), vq = _mm256_set1_epi8((char)quote);
-    const __m256i vlf = _mm256_set1_epi8('\n'), vcr = _mm256_set1_epi8('\r');
-    CF_SCAN_LOOP(
-        const __m256i low = _mm256_loadu_si256((const __m256i *)(p + i));
-        const __m256i high = _mm256_loadu_si256((const __m256i *)(p + i + 32));
-        m.delimiter = cf_mask_avx2(low, high, vd);
-        m.quote = cf_mask_avx2(low, high, vq);
-        m.lf = cf_mask_avx2(low, high, vlf);
-        m.cr = cf_mask_avx2(low, high, vcr);,
-        cf_prefix_xor_clmul)
+    CF_SCAN_LOOP(m = cf_masks_avx2(p + i, delimiter, quote);, cf_prefix_xor_clmul)
 }
 
 /* AVX2 needs the CPU's word and the operating system's (it saves the YMM registers). */

@@ -116,11 +116,14 @@ package struct Dialect: Sendable, Equatable {
 
     /// Picks the delimiter from a file name's extension, else from the data.
     ///
-    /// For each candidate, the first lines of `sample` are split as the parser splits them;
-    /// the winner is the one whose most common field count (above one) covers the most
-    /// lines, less its quoting problems. A quote inside a cell that does not start it is
-    /// data (`a|{"x": "y"}|0.5`) and does not count against a delimiter; between two that
-    /// split equally well, the one with fewer such quotes wins, then the one with more fields.
+    /// Each candidate reads the sample's records exactly as the parser does, and is scored
+    /// by the physical lines (of the first `sampleLines`) that records of its most common
+    /// field count (above one) cover (a quote left open covers nothing): lines inside a quoted
+    /// cell belong to their record, so a comma file whose cell holds lines starting with a
+    /// tab is not read as tab-separated. Quoting oddities every lenient reader reads as
+    /// data do not count against a delimiter: a quote inside a cell that does not start it
+    /// (`a|{"x": "y"}|0.5`), text after a closing quote (`"x" y|z`). Between two that split
+    /// equally well, the one with fewer such oddities wins, then the one with more fields.
     package static func detect(sample: ArraySlice<UInt8>, fileName: String?, quote: UInt8 = UInt8(ascii: "\"")) -> Dialect {
         var dialect = Dialect(quote: quote)
         dialect.lineEnding = detectLineEnding(sample, quote: quote)
@@ -128,9 +131,10 @@ package struct Dialect: Sendable, Equatable {
             dialect.delimiter = 0x09
             return dialect
         }
+        let lineEnds = physicalLineEnds(of: sample, limit: sampleLines)
         var best: (delimiter: UInt8, fit: Fit)?
         for candidate in candidates {
-            let fit = consistency(of: candidate, in: sample, quote: quote)
+            let fit = consistency(of: candidate, in: sample, lineEnds: lineEnds, quote: quote)
             guard fit.lines > 0 else { continue }
             if best.map({ fit.isBetter(than: $0.fit) }) ?? true { best = (candidate, fit) }
         }
@@ -138,12 +142,14 @@ package struct Dialect: Sendable, Equatable {
         return dialect
     }
 
+    /// How many physical lines of the sample the sniffer judges.
+    static let sampleLines = 100
+
     /// How well a delimiter splits a sample.
     struct Fit: Equatable {
-        /// Records with the most common field count (above one), less the quoting problems
-        /// that are not stray quotes (text after a closing quote, a quote never closed).
+        /// Physical lines covered by records with the most common field count (above one).
         var lines = 0
-        /// Quotes inside unquoted fields.
+        /// Quotes inside unquoted fields and text after closing quotes.
         var strayQuotes = 0
         /// The most common field count.
         var fields = 0
@@ -155,27 +161,49 @@ package struct Dialect: Sendable, Equatable {
         }
     }
 
-    /// How well `delimiter` splits the first records (up to 100) of `sample`, read exactly
-    /// as the parser reads quotes (doubled quotes included).
-    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, quote: UInt8 = UInt8(ascii: "\"")) -> Fit {
+    /// Offsets (from `sample`'s start) just past each of the first `limit` line ends, quotes
+    /// or not: LF, CR, and CRLF as one, ending after its CR as the scanner's record does.
+    static func physicalLineEnds(of sample: ArraySlice<UInt8>, limit: Int) -> [Int] {
+        var ends: [Int] = []
+        var index = sample.startIndex
+        while index < sample.endIndex && ends.count < limit {
+            let byte = sample[index]
+            if byte == 0x0D || (byte == 0x0A && !(index > sample.startIndex && sample[index - 1] == 0x0D)) {
+                ends.append(index + 1 - sample.startIndex)
+            }
+            index += 1
+        }
+        return ends
+    }
+
+    /// How well `delimiter` splits the records that start in the sample's first lines
+    /// (`lineEnds`, from `physicalLineEnds`), read exactly as the parser reads quotes
+    /// (doubled quotes included): each record counts the physical lines it covers.
+    static func consistency(of delimiter: UInt8, in sample: ArraySlice<UInt8>, lineEnds: [Int],
+                            quote: UInt8 = UInt8(ascii: "\"")) -> Fit {
         var counts: [Int: Int] = [:]
-        var records = 0
+        var counted = 0   // lines of `lineEnds` already given to a record
         var scanner = RecordScanner(dialect: Dialect(delimiter: delimiter, quote: quote))
         sample.withUnsafeBytes { bytes in
-            scanner.scan(bytes) { _, _, _, fields in
-                guard fields > 0, records < 100 else { return }   // 0: the LF of a CRLF
-                counts[fields, default: 0] += 1
-                records += 1
+            scanner.scan(bytes) { end, _, _, fields in
+                guard fields > 0 else { return }   // 0: the LF of a CRLF
+                guard counted < lineEnds.count else { return }
+                var covered = counted
+                while covered < lineEnds.count && lineEnds[covered] <= end { covered += 1 }
+                counts[fields, default: 0] += covered - counted
+                counted = covered
             }
         }
-        if records == 0 {
-            // One line with no end: judge it by itself.
-            scanner.finish()
-            if scanner.widestRecord > 0 { counts[scanner.widestRecord, default: 0] += 1 }
+        // A record the sample ends in, with no line end, counts when its quotes closed; a
+        // sample cut inside a quoted cell (as a 64 KiB start often is) says nothing either way.
+        let before = (records: scanner.recordCount, problems: scanner.problemCount)
+        scanner.finish()
+        if scanner.recordCount > before.records, scanner.problemCount == before.problems {
+            let lastLine = lineEnds.count < sampleLines ? 1 : 0   // the line without an end
+            counts[scanner.lastRecordFields, default: 0] += lineEnds.count - counted + lastLine
         }
         guard let mode = counts.filter({ $0.key > 1 }).max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { return Fit() }
-        let problems = scanner.problemCount - scanner.strayQuoteCount
-        return Fit(lines: max(0, mode.value - problems), strayQuotes: scanner.strayQuoteCount, fields: mode.key)
+        return Fit(lines: mode.value, strayQuotes: scanner.strayQuoteCount + scanner.textAfterQuoteCount, fields: mode.key)
     }
 
     /// The first terminator outside quotes in `sample`; LF when there is none.

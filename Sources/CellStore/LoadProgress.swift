@@ -94,6 +94,34 @@ package struct Checkpoint: Sendable, Equatable {
     package var row: Int
 }
 
+extension Checkpoint {
+    /// A place in the input that checkpoints are ordered by: a record, or a byte offset.
+    package enum Place: Sendable {
+        case record(Int)
+        case offset(Int64)
+    }
+}
+
+extension Array where Element == Checkpoint {
+    /// The index of the last checkpoint at or before `place`, or nil when there is none (no
+    /// checkpoints, or the first is after it): checkpoints rise in records and in offsets.
+    /// - Complexity: O(log n) in the number of checkpoints.
+    package func index(atOrBefore place: Checkpoint.Place) -> Int? {
+        // The first checkpoint past `place`.
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let checkpoint = self[middle]
+            let isAtOrBefore = switch place {
+            case .record(let record): checkpoint.row <= record
+            case .offset(let offset): checkpoint.offset <= offset
+            }
+            if isAtOrBefore { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? low - 1 : nil
+    }
+}
+
 /// What the loader shares with the reader: progress, the checkpoints, and the dialect.
 package struct IndexState: Sendable {
     var progress = LoadProgress()
@@ -112,13 +140,6 @@ package struct IndexState: Sendable {
     /// The index of the last checkpoint at or before `row`.
     /// - Complexity: O(log n) in the number of checkpoints.
     func checkpointIndex(for row: Int) -> Int? {
-        guard !checkpoints.isEmpty, checkpoints[0].row <= row else { return nil }
-        var low = 0
-        var high = checkpoints.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if checkpoints[middle].row <= row { low = middle } else { high = middle - 1 }
-        }
-        return low
+        checkpoints.index(atOrBefore: .record(row))
     }
 }

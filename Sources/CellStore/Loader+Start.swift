@@ -32,16 +32,21 @@ extension Loader {
         let preambleStart = bomLength + (separator?.length ?? 0)
         var (preambleLength, preamble) = rule.split(prelude[preambleStart...])
         var dataStart = preambleStart + preambleLength
-        var dialect = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
+        // Sniffed from the data after the `#` lines; from those lines when nothing follows.
+        let hasData = prelude[dataStart...].contains { ![0x0A, 0x0D, 0x20, 0x09].contains($0) }
+        let sample = hasData ? prelude[dataStart...] : prelude[preambleStart...]
+        var dialect = Dialect.detect(sample: sample, fileName: fileName, quote: quote ?? UInt8(ascii: "\""))
         if let chosen = delimiter ?? separator?.delimiter { dialect.delimiter = chosen }
         dialect.hasSeparatorLine = separator != nil
         if case .detect = rule, !preamble.isEmpty,
-           let header = PreambleRule.lastLineStart(prelude[preambleStart..<dataStart]),
-           PreambleRule.looksLikeFirstRecord(prelude[header..<dataStart], before: prelude[dataStart...], dialect: dialect) {
-            // `#id,name` over rows of two fields is the header, not a comment.
-            dataStart = header
-            preamble.removeLast()
-            preambleLength = header - preambleStart
+           let start = PreambleRule.tableStart(in: prelude[preambleStart...], candidatesEnd: dataStart, dialect: dialect) {
+            // `#id,name` over rows of two fields is the header, `#N/A,3` a record: not comments.
+            preamble.removeLast(preamble.count - start.line)
+            dataStart = start.offset
+            // Sniffed again with those lines in: `#N/A<TAB>#REF!` over `New York, NY<TAB>3`.
+            if delimiter == nil && separator == nil {
+                dialect.delimiter = Dialect.detect(sample: prelude[dataStart...], fileName: fileName, quote: dialect.quote).delimiter
+            }
         }
         // NUL bytes do not occur in text: say so, and show them (as symbols) all the same.
         dialect.looksBinary = prelude[dataStart...].contains(0)

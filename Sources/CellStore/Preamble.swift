@@ -2,7 +2,8 @@
 package enum PreambleRule: Sendable, Equatable {
     /// No preamble: the first line is the header.
     case none
-    /// Leading lines that start with `#` are the preamble.
+    /// Leading lines that start with `#` and read as comments are the preamble (see
+    /// `tableStart(in:candidatesEnd:dialect:)`).
     case detect
     /// The first `n` lines are the preamble.
     case lines(Int)
@@ -36,43 +37,6 @@ package enum PreambleRule: Sendable, Equatable {
             index = PreambleRule.lineEnd(start, from: end)
         }
         return (index - start.startIndex, lines)
-    }
-
-    /// Where the last line of `lines` (a preamble, each line ended) starts.
-    static func lastLineStart(_ lines: ArraySlice<UInt8>) -> Int? {
-        guard !lines.isEmpty else { return nil }
-        var index = lines.endIndex
-        // Step back over the last line's terminator (LF, CR or CRLF), then to the line before.
-        if index > lines.startIndex && lines[index - 1] == 0x0A { index -= 1 }
-        if index > lines.startIndex && lines[index - 1] == 0x0D { index -= 1 }
-        while index > lines.startIndex && lines[index - 1] != 0x0A && lines[index - 1] != 0x0D { index -= 1 }
-        return index
-    }
-
-    /// True when a `#` line reads as the table's first record: it splits cleanly into as
-    /// many fields (more than one) as the record after it, read with the table's dialect,
-    /// and its `#` is not followed by a blank (`# by ops, 2024` is a note; `#id,name` a header).
-    static func looksLikeFirstRecord(_ line: ArraySlice<UInt8>, before rest: ArraySlice<UInt8>, dialect: Dialect) -> Bool {
-        if line.count > 1, [0x20, 0x09, UInt8(ascii: "#"), UInt8(ascii: "!")].contains(line[line.startIndex + 1]) { return false }
-        var problems = 0
-        func fieldsOfFirstRecord(_ bytes: ArraySlice<UInt8>) -> Int {
-            var scanner = RecordScanner(dialect: dialect)
-            defer { problems += scanner.problemCount }
-            var first = 0
-            bytes.withUnsafeBytes { buffer in
-                scanner.scan(buffer) { _, _, records, fields in
-                    if records == 1 && first == 0 { first = fields }
-                }
-            }
-            if first == 0 {
-                scanner.finish()
-                first = scanner.widestRecord
-            }
-            return first
-        }
-        let fields = fieldsOfFirstRecord(line)
-        guard fields > 1, problems == 0 else { return false }
-        return fields == fieldsOfFirstRecord(rest)
     }
 
     /// The index just past the terminator that starts at `end` (LF, CR or CRLF).

@@ -17,13 +17,8 @@ package struct RecordReader: Sendable {
     /// - Complexity: reads from the checkpoint before `first` to where `body` stops.
     package func forEachRecord(from first: Int, _ body: (Int, Row) -> Bool) {
         guard let parser = try? RecordParser(dialect: dialect) else { return }
-        var low = 0, high = checkpoints.count - 1
-        guard high >= 0 else { return }
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if checkpoints[middle].row <= first { low = middle } else { high = middle - 1 }
-        }
-        let start = checkpoints[low]
+        guard !checkpoints.isEmpty else { return }
+        let start = checkpoints[checkpoints.index(atOrBefore: .record(first)) ?? 0]
         var number = start.row
         var offset = start.offset
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

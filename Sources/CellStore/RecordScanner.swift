@@ -21,9 +21,11 @@ package struct RecordScanner {
     struct Counts {
         var records = 0
         var widest = 0
+        var lastFields = 0
         var firstProblem: Problem?
         var problems = 0
         var strayQuotes = 0
+        var textAfterQuotes = 0
         var firstBlank: Int?
         /// Where the record being read starts in the input (`.min`: at the first byte
         /// scanned; nil: unknown, for a scanner that starts inside quotes).
@@ -36,6 +38,8 @@ package struct RecordScanner {
     package var recordCount: Int { counts.records }
     /// The most fields any completed record had.
     package var widestRecord: Int { counts.widest }
+    /// The fields of the last completed record (0 before the first).
+    package var lastRecordFields: Int { counts.lastFields }
     /// The first quoting problem met, if any.
     package var firstProblem: Problem? { counts.firstProblem }
     /// How many quoting problems were met.
@@ -46,6 +50,9 @@ package struct RecordScanner {
     /// How many of them were quotes inside an unquoted field: data, for every reader
     /// (`{"x": 1}` in a cell), so they say nothing against the delimiter.
     package var strayQuoteCount: Int { counts.strayQuotes }
+    /// How many of them were text after a closing quote (`"x" y`): the parser joins it to
+    /// the field, as every lenient reader does, so it says little against the delimiter.
+    package var textAfterQuoteCount: Int { counts.textAfterQuotes }
 
     /// A scanner at the start of an input, or (`insideQuotes`) one that assumes it starts
     /// inside a quoted field, for re-synchronizing in the middle of a file. `bulk` chooses
@@ -74,6 +81,7 @@ package struct RecordScanner {
             }
             counts.recordStart = after
             counts.records += 1
+            counts.lastFields = fields
             if fields > counts.widest { counts.widest = fields }
             if terminator != 0 { boundary(end, terminator == 0x0D, counts.records, fields) }
             return true
@@ -88,6 +96,7 @@ package struct RecordScanner {
             // A problem belongs to the record being read when it was met.
             counts.problems += 1
             if kind == .quoteInUnquotedField { counts.strayQuotes += 1 }
+            if kind == .textAfterClosingQuote { counts.textAfterQuotes += 1 }
             if counts.firstProblem == nil { counts.firstProblem = Problem(kind: kind, record: counts.records, offset: offset) }
             if kind == .textAfterClosingQuote, let strayText { strayText(index) }
             return true

@@ -1,19 +1,17 @@
 import CellStore
-import CFieldScan
 
-/// Reads records from raw bytes and hashes each one's cells, without making rows: the pass
-/// a diff makes over each input.
+/// Hashes each record's cells from raw bytes, without making rows: the pass a diff makes
+/// over each input. It is a visitor of the field kernel (`FieldVisitor`), so it reads
+/// records exactly as the parser does, and the field kernel's differential suite holds it
+/// to the plain rules.
 ///
-/// It follows the parser's rules exactly, as the sort's key reader does (nothing trimmed;
-/// CR, LF and CRLF end a record; a blank line is a record of one empty cell; a quote opens
-/// a quoted field only as a field's first byte, and inside one a doubled quote is one
-/// quote; text after a closing quote joins the field up to the next delimiter or line end;
-/// an unclosed quote runs to the end), and tests hold it to the parser. A cell's hash is
-/// of its value (quotes removed), so the same value quoted or not, or under another
-/// delimiter, hashes alike. A record's hash combines its cells of the columns both tables
-/// have, in one order for both (`Plan.slots`); a cell a short record lacks is empty.
-/// Key cells are kept up to `keyLimit` bytes, with the whole value's hash beside them.
-struct RecordHasher {
+/// A cell's hash is of its value (quotes removed), so the same value quoted or not, or
+/// under another delimiter, hashes alike. A record's hash combines its cells of the
+/// columns both tables have, in one order for both (`Plan.slots`); a cell a short record
+/// lacks is empty. Key cells are kept up to `keyLimit` bytes, with the whole value's hash
+/// beside them. Past the last column the plan uses, the kernel skips to the record's end
+/// in bulk.
+struct RecordHasher: FieldVisitor {
     /// What to do with each column of the input.
     struct Plan: Sendable {
         /// For each column, its place in the record's hash, or -1 (not in both tables).
@@ -24,6 +22,8 @@ struct RecordHasher {
         var keyCount: Int
         /// For each column, true when a value in it is news (a column only the new table has).
         var flags: [Bool]
+        /// The last column with a slot, a key place or a flag (-1: none).
+        var lastUsedColumn: Int
 
         init(slots: [Int], keys: [Int] = [], flags: [Bool] = []) {
             self.slots = slots
@@ -31,18 +31,21 @@ struct RecordHasher {
             self.keys = keys
             keyCount = (keys.max() ?? -1) + 1
             self.flags = flags
+            let used = max(slots.lastIndex { $0 >= 0 } ?? -1, keys.lastIndex { $0 >= 0 } ?? -1, flags.lastIndex(of: true) ?? -1)
+            lastUsedColumn = used
         }
     }
 
-    private enum State: UInt8 { case rowNotBegun, fieldNotBegun, unquoted, quoted, quoteInQuoted }
-
     static let keyLimit = 4096
 
-    let delimiter: UInt8
-    let quote: UInt8
     private let plan: Plan
-    private var state = State.rowNotBegun
-    private var lastTerminator: UInt8 = 0
+    private var kernel: FieldKernel
+    /// Where the buffer being scanned starts in the input.
+    private var position: Int64 = 0
+    /// Told each record's end while a scan runs (nil between scans).
+    private var ended: ((Int, Int64, inout RecordHasher) -> Bool)?
+    private var isStopped = false
+    /// The column being read, and what the plan does with it.
     private var column = 0
     private var slot = -1
     private var keySlot = -1
@@ -62,10 +65,11 @@ struct RecordHasher {
     private(set) var record: Int
     private var recordStart: Int64
 
-    init(dialect: Dialect, plan: Plan, firstRecord: Int, at offset: Int64) {
-        delimiter = dialect.delimiter
-        quote = dialect.quote
+    /// A hasher from record `firstRecord`, which starts at `offset` (`bulk`: the kernel's
+    /// bulk scan, which tests compare).
+    init(dialect: Dialect, plan: Plan, firstRecord: Int, at offset: Int64, bulk: FieldKernel.Bulk = .best) {
         self.plan = plan
+        kernel = FieldKernel(dialect: dialect, bulk: bulk)
         cells = Array(repeating: StreamHash.empty, count: plan.slotCount)
         keyCells = Array(repeating: [], count: plan.keyCount)
         keyLengths = Array(repeating: 0, count: plan.keyCount)
@@ -75,6 +79,92 @@ struct RecordHasher {
         startColumn(0)
     }
 
+    /// The hash of the record just ended (valid inside `ended`).
+    var recordHash: UInt64 {
+        var hash: UInt64 = 0x27D4_EB2F_1656_67C5
+        for cell in cells { hash = StreamHash.combine(hash, cell) }
+        return hash
+    }
+
+    /// Scans `buffer`, which starts at byte `position` of the input, calling
+    /// `ended(record, start, hasher)` at each record's end; false when `ended` said stop
+    /// (the rest of the buffer is not read).
+    mutating func scan(_ buffer: UnsafeRawBufferPointer, at position: Int64,
+                       ended: (Int, Int64, inout RecordHasher) -> Bool) -> Bool {
+        withoutActuallyEscaping(ended) { ended in
+            self.ended = ended
+            self.position = position
+            isStopped = false
+            var kernel = self.kernel
+            kernel.scan(buffer, at: position, into: &self)
+            self.kernel = kernel
+            self.ended = nil
+            return !isStopped
+        }
+    }
+
+    /// Ends the input: a record still open is complete.
+    mutating func finish(ended: (Int, Int64, inout RecordHasher) -> Bool) {
+        withoutActuallyEscaping(ended) { ended in
+            self.ended = ended
+            var kernel = self.kernel
+            kernel.finish(into: &self)
+            self.kernel = kernel
+            self.ended = nil
+        }
+    }
+
+    // MARK: The kernel's visitor
+
+    var lastWantedColumn: Int { plan.lastUsedColumn }
+
+    /// Asked of the column being read only.
+    func wants(_ column: Int) -> Bool { slot >= 0 || keySlot >= 0 || flag }
+
+    mutating func cell(_ column: Int, _ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = bytes.count
+        fieldLength += count
+        field.add(base, count)
+        if keySlot >= 0 {
+            let room = RecordHasher.keyLimit - keyCells[keySlot].count
+            if room > 0 { keyCells[keySlot].append(contentsOf: UnsafeBufferPointer(start: base, count: min(room, count))) }
+        }
+    }
+
+    mutating func fieldEnded(_ column: Int, at index: Int) -> Bool {
+        endField()
+        return true
+    }
+
+    mutating func recordEnded(at end: Int, terminator: UInt8, fields: Int) -> Bool {
+        endField()
+        let number = record, start = recordStart
+        var goesOn = true
+        if let ended { goesOn = ended(number, start, &self) }
+        for index in cells.indices { cells[index] = StreamHash.empty }
+        for index in keyCells.indices {
+            keyCells[index].removeAll(keepingCapacity: true)
+            keyLengths[index] = 0
+            keyHashes[index] = StreamHash.empty
+        }
+        hasFlaggedValue = false
+        record += 1
+        if terminator != 0 { recordStart = position + Int64(end) }
+        startColumn(0)
+        if !goesOn { isStopped = true }
+        return goesOn
+    }
+
+    mutating func lineFeedAfterCR(at end: Int) {
+        recordStart = position + Int64(end)   // the LF of a CRLF ends nothing
+    }
+
+    /// Quoting problems are read by the rules, as the parser reads them.
+    mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool { true }
+
+    // MARK: Fields
+
     @inline(__always) private mutating func startColumn(_ column: Int) {
         self.column = column
         slot = column < plan.slots.count ? plan.slots[column] : -1
@@ -82,21 +172,6 @@ struct RecordHasher {
         flag = column < plan.flags.count ? plan.flags[column] : false
         field = StreamHash()
         fieldLength = 0
-    }
-
-    @inline(__always) private mutating func take(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) {
-        guard end > start else { return }
-        fieldLength += end - start
-        guard slot >= 0 || keySlot >= 0 else { return }
-        field.add(base + start, end - start)
-        if keySlot >= 0 {
-            let room = RecordHasher.keyLimit - keyCells[keySlot].count
-            if room > 0 { keyCells[keySlot].append(contentsOf: UnsafeBufferPointer(start: base + start, count: min(room, end - start))) }
-        }
-    }
-
-    @inline(__always) private mutating func take(_ byte: UInt8) {
-        withUnsafePointer(to: byte) { take($0, 0, 1) }
     }
 
     /// Ends the field being read; the next one is in column `column + 1`.
@@ -111,107 +186,5 @@ struct RecordHasher {
             if flag { hasFlaggedValue = true }
         }
         startColumn(column + 1)
-    }
-
-    /// The hash of the record just ended (valid inside `ended`).
-    var recordHash: UInt64 {
-        var hash: UInt64 = 0x27D4_EB2F_1656_67C5
-        for cell in cells { hash = StreamHash.combine(hash, cell) }
-        return hash
-    }
-
-    /// Scans `buffer`, which starts at byte `position` of the input, calling
-    /// `ended(record, start, hasher)` at each record's end.
-    mutating func scan(_ buffer: UnsafeRawBufferPointer, at position: Int64,
-                       ended: (Int, Int64, inout RecordHasher) -> Bool) -> Bool {
-        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
-        var index = 0
-        let count = buffer.count
-        let delimiter = self.delimiter, quote = self.quote
-        while index < count {
-            switch state {
-            case .unquoted:
-                // A quote inside an unquoted field is data: only the delimiter and line ends stop.
-                let start = index
-                index += cf_find_special(base + index, count - index, delimiter, delimiter)
-                take(base, start, index)
-                guard index < count else { break }
-                let byte = base[index]
-                index += 1
-                if byte == delimiter {
-                    endField()
-                    state = .fieldNotBegun
-                } else if !endRecord(byte, at: position + Int64(index), ended: ended) {
-                    return false
-                }
-            case .quoted:
-                let length = cf_find_byte(base + index, count - index, quote)
-                take(base, index, index + length)
-                index += length
-                guard index < count else { break }
-                index += 1
-                state = .quoteInQuoted
-            case .quoteInQuoted:
-                let byte = base[index]
-                index += 1
-                if byte == quote {
-                    take(byte)
-                    state = .quoted
-                } else if byte == delimiter {
-                    endField()
-                    state = .fieldNotBegun
-                } else if byte == 0x0A || byte == 0x0D {
-                    if !endRecord(byte, at: position + Int64(index), ended: ended) { return false }
-                } else {
-                    take(byte)
-                    state = .unquoted
-                }
-            case .rowNotBegun, .fieldNotBegun:
-                let byte = base[index]
-                index += 1
-                if byte == 0x0A || byte == 0x0D {
-                    if state == .rowNotBegun && byte == 0x0A && lastTerminator == 0x0D {
-                        lastTerminator = 0x0A   // the LF of a CRLF ends nothing
-                        recordStart = position + Int64(index)
-                    } else if !endRecord(byte, at: position + Int64(index), ended: ended) {
-                        return false
-                    }
-                } else if byte == delimiter {
-                    endField()
-                    state = .fieldNotBegun
-                } else if byte == quote {
-                    state = .quoted
-                } else {
-                    take(byte)
-                    state = .unquoted
-                }
-            }
-        }
-        return true
-    }
-
-    /// Ends the input: a record still open is complete.
-    mutating func finish(ended: (Int, Int64, inout RecordHasher) -> Bool) {
-        if state != .rowNotBegun { _ = endRecord(0, at: recordStart, ended: ended) }
-    }
-
-    private mutating func endRecord(_ terminator: UInt8, at next: Int64,
-                                    ended: (Int, Int64, inout RecordHasher) -> Bool) -> Bool {
-        endField()
-        let number = record, start = recordStart
-        let goesOn = ended(number, start, &self)
-        for index in cells.indices { cells[index] = StreamHash.empty }
-        for index in keyCells.indices {
-            keyCells[index].removeAll(keepingCapacity: true)
-            keyLengths[index] = 0
-            keyHashes[index] = StreamHash.empty
-        }
-        hasFlaggedValue = false
-        record += 1
-        recordStart = next
-        lastTerminator = terminator
-        state = .rowNotBegun
-        startColumn(0)
-        return goesOn
     }
 }

@@ -236,11 +236,6 @@ package struct SpanFinder {
 
     /// The index of the last checkpoint at or before `record`.
     static func checkpoint(before record: Int, in checkpoints: [Checkpoint]) -> Int {
-        var low = 0, high = checkpoints.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if checkpoints[middle].row <= record { low = middle } else { high = middle - 1 }
-        }
-        return low
+        checkpoints.index(atOrBefore: .record(record)) ?? 0
     }
 }

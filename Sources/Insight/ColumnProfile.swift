@@ -4,8 +4,8 @@ import Glibc
 import Query
 
 /// Mean and spread of numbers. The mean comes from a compensated sum (Neumaier's: the
-/// low-order bits each addition loses are summed apart), so it is the correctly rounded
-/// mean in all but contrived cases; the spread from Welford's method (Chan's to join two
+/// low-order bits each addition loses are summed apart) divided with its remainder, so it
+/// is the correctly rounded mean in all but contrived cases; the spread from Welford's method (Chan's to join two
 /// parts), which stays accurate where a sum of squares would cancel. Welford's steps are
 /// taken on halves of the values, so a step between finite values never overflows (`1e308`
 /// and `-1e308` are 2e308 apart): the spread is then infinite only when its square is.
@@ -69,7 +69,12 @@ struct Moments: Sendable, Equatable {
             return positiveInfinities > 0 ? .infinity : -.infinity
         }
         guard count > 0 else { return nil }
-        let mean = (sum + compensation) / Double(count)
+        // The quotient of the two-part sum, correctly rounded in all but contrived cases:
+        // `sum / n` and its exact remainder (a fused multiply-add), then the compensation.
+        // `(sum + compensation) / n` rounds twice: 0.1, 0.2, 0.3 gave 0.19999999999999998.
+        let n = Double(count)
+        let quotient = sum / n
+        let mean = quotient + (sum.addingProduct(-quotient, n) + compensation) / n
         return mean.isFinite ? mean : running
     }
 

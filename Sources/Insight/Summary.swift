@@ -258,11 +258,12 @@ extension ColumnSummary {
     package static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
                                 "shortest", "longest", "common"]
 
-    /// A mean or a deviation as text: Swift's shortest form that reads back exactly,
-    /// `inf` or `-inf` past Double's range, nothing when there is none.
+    /// A mean or a deviation as text: the shortest that reads back as the same Double
+    /// (`CellValue.text(of:)`), `inf` or `-inf` past Double's range,
+    /// nothing when there is none.
     static func text(of value: Double?) -> String {
         guard let value, !value.isNaN else { return "" }
-        return value.isInfinite ? (value < 0 ? "-inf" : "inf") : "\(value)"
+        return value.isInfinite ? (value < 0 ? "-inf" : "inf") : CellValue.text(of: value)
     }
 
     /// This summary as text cells under `header` (`≈` marks estimates; the empty value's

@@ -51,12 +51,7 @@ struct FilterJob: Sendable {
                          search: { CellSearch(input: scanInput, pattern: $0, column: $1) },
                          recordAt: { offset in
                              let checkpoints = scanInput.reader.checkpoints
-                             var low = 0, high = checkpoints.count
-                             while low < high {
-                                 let middle = (low + high) / 2
-                                 if checkpoints[middle].offset <= offset { low = middle + 1 } else { high = middle }
-                             }
-                             return low > 0 ? checkpoints[low - 1].row : 0
+                             return checkpoints.index(atOrBefore: .offset(offset)).map { checkpoints[$0].row } ?? 0
                          })
         }
     }
@@ -183,14 +178,9 @@ struct FilterJob: Sendable {
 
     private static func bytesBefore(record: Int, readers: RecordReaders) -> Int64 {
         guard let reader = readers.current() else { return 0 }
-        let start = reader.checkpoints.first?.offset ?? 0
-        var low = 0, high = reader.checkpoints.count - 1
-        guard high >= 0 else { return 0 }
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if reader.checkpoints[middle].row <= record { low = middle } else { high = middle - 1 }
-        }
-        return reader.checkpoints[low].offset - start
+        let checkpoints = reader.checkpoints
+        guard let first = checkpoints.first else { return 0 }
+        return checkpoints[checkpoints.index(atOrBefore: .record(record)) ?? 0].offset - first.offset
     }
 
     /// Lays the record bits over the rows of `base`, in its order, as its rows come.

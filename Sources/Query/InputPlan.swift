@@ -32,12 +32,8 @@ extension RecordReader {
         var current = stretch
         for part in 1..<parts {
             let target = stretch.start + (stretch.end - stretch.start) * Int64(part) / Int64(parts)
-            // The first checkpoint at or after the target.
-            var low = 0, high = checkpoints.count
-            while low < high {
-                let middle = (low + high) / 2
-                if checkpoints[middle].offset < target { low = middle + 1 } else { high = middle }
-            }
+            // The first checkpoint at or after the target: the one after the last before it.
+            let low = (checkpoints.index(atOrBefore: .offset(target - 1)) ?? -1) + 1
             guard low < checkpoints.count, checkpoints[low].offset > current.start, checkpoints[low].offset < stretch.end else { continue }
             let cut = checkpoints[low]
             result.append(Stretch(start: current.start, end: cut.offset, firstRecord: current.firstRecord, endsInput: false))

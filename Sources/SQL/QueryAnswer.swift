@@ -112,10 +112,10 @@ package final class QueryAnswer {
         statement = nil
     }
 
-    /// A real as text: the shortest digits that read back as the same number, `1.0` for a
-    /// whole one (so it still reads as a real).
+    /// A real as text, as every computed number is written (`CellValue.text(of:)`: the
+    /// shortest that reads back the same), `1.0` for a whole one (so it still reads as a real).
     static func text(of value: Double) -> String {
-        value.isFinite ? "\(value)" : (value < 0 ? "-Inf" : value > 0 ? "Inf" : "NaN")
+        value.isFinite ? CellValue.text(of: value) : (value < 0 ? "-Inf" : value > 0 ? "Inf" : "NaN")
     }
 }
 

@@ -1,6 +1,5 @@
 import CellStore
 import CFieldScan
-import CSQLite
 import Scan
 
 /// Hands each row a scan keeps to whoever collects them (a batch, a partition).
@@ -14,32 +13,38 @@ protocol RowSink {
 /// Reads the cells of the columns a query uses from pieces of an input, as the parser
 /// would read them, and hands the rows a `RowCheck` keeps to a sink.
 ///
-/// The field kernel's rules (see `FieldReader` in Insight, which this follows): a raw
-/// piece (records the index vouches are well quoted) is read whole and its fields found
-/// in its bytes, an unquoted field running to the next delimiter or line end, a quoted one
-/// to its closing quote with doubled quotes made single; anything in it that is not as
-/// the index promised, every other piece and any record longer than the parser keeps
-/// whole are parsed by `RecordParser`. With a literal to look for, a raw piece is searched
-/// for it first and only the records around a hit are split (as `RecordSearch` does).
+/// A raw piece (records the index vouches are well quoted) is read whole and its fields
+/// found in its bytes by the well-quoted field-end scan (`cf_field_ends`, 64 bytes a step);
+/// where that cannot vouch for the piece, the field kernel splits it (`RawRows` is its
+/// visitor, as `FieldReader` in Insight). Anything in a raw piece that is not as the index
+/// promised, every other piece and any record longer than the parser keeps whole are
+/// parsed by `RecordParser`. With a literal to look for, a raw piece is searched for it
+/// first and only the records around a hit are split (as `RecordSearch` does).
 final class RecordFields {
     let input: ScanInput
     let request: ScanRequest
     private let buffer: UnsafeMutableRawBufferPointer
     /// Per slot: where its field is in the buffer, whether it has doubled quotes, and the
     /// record it belongs to.
-    private let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
+    fileprivate let spans: UnsafeMutablePointer<(start: Int, end: Int, doubled: Bool, record: Int)>
     /// Per file column up to the highest wanted: its slot, or -1.
-    private let slotOfColumn: UnsafeMutablePointer<Int32>
-    private let highest: Int
+    fileprivate let slotOfColumn: UnsafeMutablePointer<Int32>
+    fileprivate let highest: Int
     /// The cells handed to a sink, per slot.
     private let cells: UnsafeMutablePointer<UnsafeRawBufferPointer>
-    private var scratch: UnsafeMutablePointer<UInt8>
-    private var scratchCapacity = 4096
+    /// Where values with doubled quotes are made single, and its capacity (behind a
+    /// pointer: a class's `var` pays an exclusivity check at each access, and the kernel's
+    /// visitor hands every row over from outside the class).
+    private let scratch: UnsafeMutablePointer<(bytes: UnsafeMutablePointer<UInt8>, capacity: Int)>
     /// The field ends of a piece (see `splitFields`).
     private var ends: UnsafeMutablePointer<UInt32>
     private var endsCapacity = 16
     private let delimiter: UInt8
-    private let quote: UInt8
+    fileprivate let quote: UInt8
+    /// The field kernel's bulk scan, and the level of the well-quoted scans (tests compare
+    /// them; `off` reads those with the portable scan). A constant: a class's `var` costs
+    /// an exclusivity check at each read, and the search reads it at every hit.
+    let bulk: FieldKernel.Bulk
     /// Set when a record cannot be read as the query needs; the scan stops.
     private(set) var failure: SQLError?
     /// Records split to confirm a literal's hit (for tests).
@@ -48,9 +53,10 @@ final class RecordFields {
     /// Records longer than this are parsed (the parser clips cells past its limit).
     static let longestRawRecord = RecordParser.Limits().cell
 
-    init(input: ScanInput, request: ScanRequest, bufferSize: Int) {
+    init(input: ScanInput, request: ScanRequest, bufferSize: Int, bulk: FieldKernel.Bulk = .best) {
         self.input = input
         self.request = request
+        self.bulk = bulk
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
         let width = max(1, request.columns.count)
         spans = .allocate(capacity: width)
@@ -61,7 +67,8 @@ final class RecordFields {
         for (slot, column) in request.columns.enumerated() { slotOfColumn[column] = Int32(slot) }
         cells = .allocate(capacity: width)
         cells.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0), count: width)
-        scratch = .allocate(capacity: scratchCapacity)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: (.allocate(capacity: 4096), 4096))
         ends = .allocate(capacity: endsCapacity)
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
@@ -72,6 +79,7 @@ final class RecordFields {
         spans.deallocate()
         slotOfColumn.deallocate()
         cells.deallocate()
+        scratch.pointee.bytes.deallocate()
         scratch.deallocate()
         ends.deallocate()
     }
@@ -174,7 +182,7 @@ final class RecordFields {
     // MARK: Raw pieces
 
     /// Splits a whole raw piece from the ends of its fields, found 64 bytes a step
-    /// (`cf_sql_field_ends`): false, having handed over nothing, when the piece is not as
+    /// (`cf_field_ends`): false, having handed over nothing, when the piece is not as
     /// the index vouched (it ends inside quotes, or holds another number of records).
     private func splitFields<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, filled: Int, piece: ScanInput.Piece,
                                             records expected: Range<Int>, into sink: inout Sink) -> Bool {
@@ -186,7 +194,7 @@ final class RecordFields {
         }
         var inQuotes: Int32 = 0
         var recordEnds = 0
-        var count = cf_sql_field_ends(base, filled, delimiter, quote, max(1, highest), ends, &inQuotes, &recordEnds)
+        var count = cf_field_ends_at(bulk.level, base, filled, delimiter, quote, max(1, highest), ends, &inQuotes, &recordEnds)
         // The input's last record may have no line end.
         var lastEnd = 0
         if let lastRecord = (0..<count).last(where: { ends[$0] & (1 << 31) != 0 }) { lastEnd = Int(ends[lastRecord] & 0x7FFF_FFFF) + 1 }
@@ -242,13 +250,14 @@ final class RecordFields {
 
     /// Hands over record `record` from the spans its wanted fields were found at.
     @inline(__always)
-    private func collect<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, record: Int, offset: Int64, into sink: inout Sink) {
+    fileprivate func collect<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, record: Int, offset: Int64, into sink: inout Sink) {
         let width = request.columns.count
         var doubledBytes = 0
         for slot in 0..<width where spans[slot].record == record && spans[slot].doubled {
             doubledBytes += spans[slot].end - spans[slot].start
         }
-        if doubledBytes > scratchCapacity { growScratch(doubledBytes) }
+        if doubledBytes > scratch.pointee.capacity { growScratch(doubledBytes) }
+        let scratch = self.scratch.pointee.bytes
         var used = 0
         for slot in 0..<width {
             let span = spans[slot]
@@ -265,148 +274,36 @@ final class RecordFields {
         deliver(record: record, offset: offset, into: &sink)
     }
 
-    /// Splits the records in `base[from..<to]` (from a record boundary) and hands over
-    /// those kept; returns the records read. The rest goes to the parser at the first
-    /// thing that is not as the index promised.
+    /// Splits the records in `base[from..<to]` (from a record boundary) with the field
+    /// kernel (`RawRows` is its visitor) and hands over those kept; returns the records
+    /// read. The rest goes to the parser at the first thing that is not as the index
+    /// promised, and at a record longer than the parser keeps whole.
     @discardableResult
     func splitRaw<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, at position: Int64, from: Int, to n: Int,
                                  firstRecord: Int, endsInput: Bool, into sink: inout Sink) -> Int {
-        let delimiter = self.delimiter, quote = self.quote
-        let spans = self.spans, slotOfColumn = self.slotOfColumn, highest = self.highest
-        let width = request.columns.count
         // Spans of an earlier call may name any record (a lookup reads records in any order).
-        for slot in 0..<width { spans[slot].record = -1 }
-        var p = from
-        var record = firstRecord
-        while p < n {
-            let recordStart = p
-            var column = 0
-            var complete = false
-            var surprise = false
-            fields: while true {
-                let fieldStart: Int
-                var fieldEnd: Int
-                var doubled = false
-                if p < n && base[p] == quote {
-                    p += 1
-                    fieldStart = p
-                    while true {
-                        p += cf_find_byte(base + p, n - p, quote)
-                        if p >= n { break fields }   // cut short
-                        if p + 1 < n && base[p + 1] == quote {
-                            doubled = true
-                            p += 2
-                            continue
-                        }
-                        break
-                    }
-                    fieldEnd = p
-                    p += 1
-                    if p < n && base[p] != delimiter && base[p] != 0x0A && base[p] != 0x0D {
-                        surprise = true   // text after a closing quote: the parser's business
-                        break fields
-                    }
-                } else {
-                    fieldStart = p
-                    p += cf_find_special(base + p, n - p, delimiter, quote)
-                    if p < n && base[p] == quote {
-                        surprise = true   // a quote inside an unquoted field
-                        break fields
-                    }
-                    fieldEnd = p
-                }
-                if column < highest {
-                    let slot = Int(slotOfColumn[column])
-                    if slot >= 0 { spans[slot] = (fieldStart, fieldEnd, doubled, record) }
-                }
-                if p >= n {
-                    complete = endsInput
-                    break
-                }
-                let byte = base[p]
-                p += 1
-                if byte == delimiter {
-                    column += 1
-                    if column >= highest {
-                        // No wanted column is left: on to the record's end, delimiters in bulk.
-                        let end = skipFields(base, from: p, to: n)
-                        p = end.offset
-                        surprise = end.isSurprise
-                        complete = end.isComplete || (end.offset >= n && !end.isCut && endsInput)
-                        break fields
-                    }
-                    continue
-                }
-                if byte == 0x0D && p < n && base[p] == 0x0A { p += 1 }
-                complete = true
-                break
-            }
-            if surprise || (complete && p - recordStart > Self.longestRawRecord) {
-                // Not as promised, or too long to keep whole: the parser reads the rest.
-                return record - firstRecord
-                    + parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart),
-                                    firstRecord: record, endsInput: endsInput, into: &sink)
-            }
-            if !complete { return record - firstRecord }
-            if request.records.contains(record) {
-                collect(base, record: record, offset: position + Int64(recordStart), into: &sink)
-            }
-            record += 1
+        for slot in 0..<request.columns.count { spans[slot].record = -1 }
+        var kernel = FieldKernel(dialect: input.reader.dialect, bulk: bulk)
+        let bytes = UnsafeRawBufferPointer(start: base + from, count: n - from)
+        let (stopped, record, recordStart) = withUnsafeMutablePointer(to: &sink) { sink in
+            var rows = RawRows(fields: self, sink: sink, buffer: base, from: from, count: n - from, at: position + Int64(from),
+                               firstRecord: firstRecord)
+            kernel.scan(bytes, at: position + Int64(from), into: &rows)
+            // A record cut short at the end is not read here.
+            if !rows.isStopped && endsInput { kernel.finish(into: &rows) }
+            return (rows.isStopped, rows.record, from + rows.recordStart)
         }
+        guard stopped else { return record - firstRecord }
+        // Not as promised, or too long to keep whole: the parser reads the rest.
         return record - firstRecord
-    }
-
-    /// From the start of a field to just past the record's terminator (and the LF of a
-    /// CRLF): `isComplete` when a terminator was found, `isCut` when the bytes ended inside
-    /// a quoted field, `isSurprise` at anything the parser must read (a quote inside an
-    /// unquoted field, text after a closing quote).
-    @inline(__always)
-    private func skipFields(_ base: UnsafeMutablePointer<UInt8>, from start: Int, to n: Int)
-        -> (offset: Int, isComplete: Bool, isCut: Bool, isSurprise: Bool) {
-        let delimiter = self.delimiter, quote = self.quote
-        var p = start
-        var afterDelimiter: Int32 = 1
-        while p < n {
-            if base[p] == quote {
-                guard afterDelimiter != 0 else { return (p, false, false, true) }
-                p += 1
-                while true {
-                    p += cf_find_byte(base + p, n - p, quote)
-                    if p >= n { return (n, false, true, false) }
-                    if p + 1 < n && base[p + 1] == quote {
-                        p += 2
-                        continue
-                    }
-                    break
-                }
-                p += 1
-                guard p < n else { return (n, false, false, false) }
-                let byte = base[p]
-                if byte == delimiter {
-                    p += 1
-                    afterDelimiter = 1
-                    continue
-                }
-                guard byte == 0x0A || byte == 0x0D else { return (p, false, false, true) }
-            } else {
-                var fields = 0
-                p += cf_scan_unquoted(base + p, n - p, delimiter, quote, &fields, &afterDelimiter)
-                guard p < n else { return (n, false, false, false) }
-                if base[p] == quote { continue }
-            }
-            // A terminator.
-            let byte = base[p]
-            p += 1
-            if byte == 0x0D && p < n && base[p] == 0x0A { p += 1 }
-            return (p, true, false, false)
-        }
-        return (p, false, false, false)
+            + parseInMemory(UnsafeRawBufferPointer(start: base + recordStart, count: n - recordStart), firstRecord: record,
+                            endsInput: endsInput, into: &sink)
     }
 
     private func growScratch(_ needed: Int) {
-        scratch.deallocate()
-        scratchCapacity = max(needed, scratchCapacity * 2)
-        scratch = .allocate(capacity: scratchCapacity)
+        let capacity = max(needed, scratch.pointee.capacity * 2)
+        scratch.pointee.bytes.deallocate()
+        scratch.pointee = (.allocate(capacity: capacity), capacity)
     }
 
     /// Copies a quoted field's content with doubled quotes made single; returns its length.
@@ -430,7 +327,7 @@ final class RecordFields {
     ///
     /// A raw piece is well quoted, so record ends are the line ends outside quotes, and a
     /// byte is inside quotes when an odd number of quotes come before it in its record:
-    /// the records between hits are counted 64 bytes a step (`cf_sql_count_records`),
+    /// the records between hits are counted 64 bytes a step (`cf_count_records`),
     /// never split.
     private func searchRaw<Sink: RowSink>(filled: Int, piece: ScanInput.Piece, literal: [UInt8], into sink: inout Sink,
                                           isCancelled: () -> Bool) {
@@ -443,7 +340,7 @@ final class RecordFields {
         while position < filled && failure == nil {
             if isCancelled() || record >= request.records.upperBound { return }
             let found = literal.withUnsafeBufferPointer { needle in
-                position + cf_sql_find(base + position, filled - position, needle.baseAddress!, needle.count, ignoresCase)
+                position + cf_find_text(base + position, filled - position, needle.baseAddress!, needle.count, ignoresCase)
             }
             if found >= filled { return }
             if confirmed >= Self.candidatesBeforeSplitting && (record - piece.firstRecord) < confirmed * Self.denseRatio {
@@ -452,10 +349,10 @@ final class RecordFields {
                 return
             }
             // The records that end before the hit, then the end of the hit's record.
-            let before = cf_sql_count_records(base + position, found - position, quote, 0, 0)
+            let before = cf_count_records_at(bulk.level, base + position, found - position, delimiter, quote, 0, 0)
             let start = position + before.last_end
             record += before.records
-            let after = cf_sql_count_records(base + found, filled - found, quote, before.in_quotes, 1)
+            let after = cf_count_records_at(bulk.level, base + found, filled - found, delimiter, quote, before.in_quotes, 1)
             let end = after.records > 0 ? found + after.last_end : filled
             if record >= request.records.upperBound { return }
             confirmed += 1
@@ -465,5 +362,79 @@ final class RecordFields {
             position = end
             record += max(1, records)
         }
+    }
+}
+
+/// The field kernel's visitor for SQL's raw bytes: notes where each wanted value lies in
+/// the buffer (`RecordFields.spans`) and hands each record kept to the sink at its end;
+/// stops at a quoting problem or at a record longer than the parser keeps whole (the
+/// reader hands the rest to the parser).
+///
+/// A value's pieces lie in the buffer one after the other, apart from the first quote of
+/// each doubled pair: a piece that is one quote is a doubled quote's second (any other
+/// quote outside a quoted value is a problem, and stops it), so a span reaches from the
+/// first piece to the last and is marked to have its doubled quotes made single.
+private struct RawRows<Sink: RowSink>: FieldVisitor {
+    let fields: RecordFields
+    let sink: UnsafeMutablePointer<Sink>
+    /// The whole buffer (spans are offsets in it), and where the kernel's bytes start in it.
+    let buffer: UnsafeMutablePointer<UInt8>
+    let from: Int
+    let count: Int
+    /// Where the kernel's bytes start in the input.
+    let position: Int64
+    let lastWantedColumn: Int
+    /// The record being read, and where it starts in the kernel's bytes.
+    private(set) var record: Int
+    private(set) var recordStart = 0
+    private(set) var isStopped = false
+
+    init(fields: RecordFields, sink: UnsafeMutablePointer<Sink>, buffer: UnsafeMutablePointer<UInt8>, from: Int, count: Int,
+         at position: Int64, firstRecord: Int) {
+        self.fields = fields
+        self.sink = sink
+        self.buffer = buffer
+        self.from = from
+        self.count = count
+        self.position = position
+        lastWantedColumn = fields.highest - 1
+        record = firstRecord
+    }
+
+    func wants(_ column: Int) -> Bool { fields.slotOfColumn[column] >= 0 }
+
+    mutating func cell(_ column: Int, _ piece: UnsafeRawBufferPointer) {
+        guard let address = piece.baseAddress else { return }
+        let span = fields.spans + Int(fields.slotOfColumn[column])
+        let start = UnsafeRawPointer(buffer).distance(to: address)
+        let isDoubledQuote = piece.count == 1 && piece[0] == fields.quote
+        if span.pointee.record != record {
+            span.pointee = (isDoubledQuote ? start - 1 : start, start + piece.count, isDoubledQuote, record)
+        } else {
+            span.pointee.end = start + piece.count
+            if isDoubledQuote { span.pointee.doubled = true }
+        }
+    }
+
+    mutating func recordEnded(at end: Int, terminator: UInt8, fields count: Int) -> Bool {
+        if (terminator == 0 ? self.count : end) - recordStart > RecordFields.longestRawRecord {
+            isStopped = true
+            return false
+        }
+        if fields.request.records.contains(record) {
+            fields.collect(buffer, record: record, offset: position + Int64(recordStart), into: &sink.pointee)
+        }
+        record += 1
+        recordStart = end
+        return true
+    }
+
+    mutating func lineFeedAfterCR(at end: Int) {
+        recordStart = end
+    }
+
+    mutating func problem(_ kind: FieldKernel.Problem, at offset: Int64, index: Int) -> Bool {
+        isStopped = true
+        return false
     }
 }

@@ -1,3 +1,4 @@
+import CFieldScan
 import CSQLite
 
 /// What `xBestIndex` chose for one scan of a table, carried to `xFilter` as text (SQLite
@@ -183,8 +184,8 @@ struct RowCheck {
             let cell = cells[slot]
             guard let base = cell.baseAddress, cell.count >= literal.count else { return false }
             let found = literal.withUnsafeBufferPointer { needle in
-                cf_sql_find(base.assumingMemoryBound(to: UInt8.self), cell.count, needle.baseAddress!, needle.count,
-                            ignoresCase ? 1 : 0)
+                cf_find_text(base.assumingMemoryBound(to: UInt8.self), cell.count, needle.baseAddress!, needle.count,
+                             ignoresCase ? 1 : 0)
             }
             if found >= cell.count && !literal.isEmpty { return false }
         }

@@ -46,13 +46,8 @@ package struct ScanInput: Sendable {
     package func pieces(for range: Range<Int>, limit: Int64, raw: Bool) -> [Piece] {
         let checkpoints = reader.checkpoints
         guard !checkpoints.isEmpty, !range.isEmpty else { return [] }
-        var low = 0, high = checkpoints.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if checkpoints[middle].row <= range.lowerBound { low = middle } else { high = middle - 1 }
-        }
         var pieces: [Piece] = []
-        var index = low
+        var index = checkpoints.index(atOrBefore: .record(range.lowerBound)) ?? 0
         while index < checkpoints.count && checkpoints[index].row < range.upperBound {
             let start = checkpoints[index]
             let next = index + 1 < checkpoints.count ? checkpoints[index + 1] : nil

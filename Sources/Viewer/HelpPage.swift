@@ -21,10 +21,11 @@ enum HelpPage {
                 guard DisplayWidth.of(text) > width else { result.append(text); continue }
             }
             let indent = String(repeating: " ", count: column)
-            let line = text
-            var current = ""
-            for word in line.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-                let candidate = current.isEmpty ? word : current + " " + word
+            // The line's own indent is kept: split at spaces, it would be empty words, lost.
+            let leading = text.prefix { $0 == " " }
+            var current = String(leading)
+            for word in text.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
+                let candidate = current.allSatisfy({ $0 == " " }) ? current + word : current + " " + word
                 if DisplayWidth.of(candidate) <= width || current.allSatisfy({ $0 == " " }) {
                     current = candidate
                 } else {

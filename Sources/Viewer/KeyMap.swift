@@ -117,7 +117,7 @@ public enum KeyMap {
     }
 
     /// A count typed before `G` or `g` (`250G`) goes to that row: said here for the help lists.
-    static let countLine = ("250G, 5g, 5j, 3n", "go to margin row 250; a count repeats a motion, n, N")
+    static let countLine = ("250G, 5g, 5j, 3n", "go to margin row 250; counts repeat moves, n, N, )")
 
     /// Keys the terminal session handles itself, in every mode (listed with the grid's).
     static let terminalLines = [("Ctrl-Z", "suspend to the shell (fg comes back)"),

@@ -305,6 +305,8 @@ public final class Viewer {
     private func handle(_ command: Command, times count: Int) {
         if navigation.perform(command, times: count) { return }
         switch command {
+        case .nextChange, .previousChange:
+            goToChange(forward: command == .nextChange, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)

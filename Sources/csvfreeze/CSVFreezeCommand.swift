@@ -44,7 +44,28 @@ struct CSVFreezeCommand: ParsableCommand {
         } catch {
             fail("\(error)", status: 64)
         }
-        main(arguments)
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            end(with: error)
+        }
+        Glibc.exit(0)
+    }
+
+    /// Ends on a thrown error: `--help` and `--version` as swift-argument-parser prints them,
+    /// an `ExitCode` with its status and nothing said, and every other error (a bad option, a
+    /// clash, a bad value) as one line, exit 64 for the options (`EX_USAGE`).
+    static func end(with error: Error) -> Never {
+        let code = exitCode(for: error)
+        if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
+        if code == .success { exit(withError: error) }
+        var line = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        // swift-argument-parser's own sentences start with a capital; ours do not.
+        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        fail(line, status: code.rawValue)
     }
 
     static let configuration = CommandConfiguration(
@@ -145,8 +166,11 @@ struct CSVFreezeCommand: ParsableCommand {
           screen cannot be drawn, no such column for --frequency, --columns,
           --sort, --filter-column or --filter-out-column, a bad pattern,
           --frequency or --summary over several inputs, a column named as
-          --source-column; 64 bad options (--echo with --output, --frequency
-          or --summary too); 65 a query SQLite refuses (--sql); 128+N after
+          --source-column; 64 bad options, one line and no usage (also options
+          that do not combine: --echo or --follow with --output, --frequency or
+          --summary; --stack, --skip-bad, --source-column or --no-source-column
+          with --sql, --diff, --frequency or --summary); 65 a query SQLite
+          refuses (--sql); 128+N after
           signal N; 130 with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
@@ -184,7 +208,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(help: "Hide the row-number column.")
     var noRowNumbers = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading lines starting with '#'); blank lines after them belong to them.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading '#' lines that read as comments, not those shaped like the records or holding a spreadsheet error such as #N/A); blank lines after them belong to them.",
                                valueName: "n"))
     var preamble: Int?
 
@@ -214,7 +238,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var debugStats = false
 
     @Flag(name: .shortAndLong,
-          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding).")
+          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding). On the screen only: not with --output, --frequency or --summary.")
     var follow = false
 
     @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
@@ -243,13 +267,13 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
 
-    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0).")
+    @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0). Not with --sql, --diff, --frequency or --summary.")
     var skipBad = false
 
-    @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles).")
+    @Flag(help: "With several inputs: start with every table in one vertical scroll, each table's header pinned while it is under the top (S toggles). Not with --sql, --diff, --frequency or --summary.")
     var stack = false
 
-    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another.",
+    @Option(help: ArgumentHelp("Writing several inputs (or a directory) as one table: the name of its first column, which names each record's input (default: file). A column written with the same name stops csvfreeze (exit 2): give another. Not with --sql, --diff, --frequency or --summary.",
                                valueName: "name"))
     var sourceColumn: String?
 
@@ -285,6 +309,17 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
             throw ValidationError("--echo prints what is chosen on the screen; \(writer) writes without one: give one of them")
+        }
+        // A mode that reads its own inputs its own way takes none of the options for
+        // viewing or writing several inputs: refused, where they used to be ignored.
+        if let mode = sql.query != nil ? "--sql" : diff.isRequested ? "--diff" : insight.frequency != nil ? "--frequency"
+            : insight.summary ? "--summary" : nil,
+           let stray = [(stack, "--stack"), (skipBad, "--skip-bad"), (sourceColumn != nil, "--source-column"),
+                        (noSourceColumn, "--no-source-column")].first(where: \.0)?.1 {
+            throw ValidationError("\(stray) is for viewing or writing several inputs: not with \(mode)")
+        }
+        if follow, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+            throw ValidationError("--follow follows a file on the screen; \(writer) writes it once: give one of them")
         }
         if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
@@ -420,8 +455,10 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("--frequency and --summary read one input (--sql can count over several)", status: 2)
         }
         let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
-        // Without a status line, what --skip-bad left out is said on stderr, each input named.
+        // Without a status line, what --skip-bad left out is said on stderr, each input named,
+        // and so are the entries of a directory that were not read (a FIFO, a subdirectory).
         if writes, let line = gathered.leftOutLine { say(line) }
+        if writes, let line = gathered.skippedLine { say(line) }
         if insight.isRequested {
             let status = InsightOutput.run(insight, path: path, request, query: query)
             if status != 0 { throw ExitCode(status) }

@@ -137,6 +137,17 @@ struct DiffScreenTests {
         #expect(same.cursorRow == 0 && same.message == "no changes")
     }
 
+    @Test("a count before ) or ( moves that many changes, and as far as there are when fewer follow")
+    func countedChanges() throws {
+        let (viewer, _) = try diffViewer(old: oldTable, new: newTable)
+        for key in "2)" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 2, "the second change on")
+        for key in "2(" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 1 && viewer.message == "only 1 earlier change", "\(viewer.message ?? "")")
+        for key in "9)" { viewer.handle(key: .character(key)) }
+        #expect(viewer.cursorRow == 4 && viewer.message == "only 2 more changes", "\(viewer.message ?? "")")
+    }
+
     @Test("| on the marker column keeps only the changed rows; ) and ( go through the filtered view")
     func filterOnMarker() throws {
         let (viewer, _) = try diffViewer(old: oldTable, new: newTable)

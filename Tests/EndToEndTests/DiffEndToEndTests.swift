@@ -129,7 +129,7 @@ struct DiffEndToEndTests {
             let both = try run([binary] + twice, stdin: Data(old.utf8))
             #expect(both.status == 64)
             #expect(both.stdout.isEmpty)
-            #expect(both.stderr.hasPrefix("Error: standard input ('-') can be given once"))
+            #expect(both.stderr.hasPrefix("csvfreeze: standard input ('-') can be given once") && both.stderr.split(separator: "\n").count == 1)
         }
         #expect(try run([binary, "--key", "id", oldPath]).status == 64)
         #expect(try String(contentsOfFile: oldPath, encoding: .utf8) == old)

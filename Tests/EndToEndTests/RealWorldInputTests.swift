@@ -34,6 +34,24 @@ struct RealWorldInputTests {
         #expect(lines.contains { $0.contains("# Source:") })
     }
 
+    @Test("spreadsheet exports with error values in the first row, a comma file with tab-led lines in a cell, pipe lines with text after quotes: read as they are")
+    func exportsAndQuirks() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errors = try file("errors.csv", Array("#NAME?,#NAME?,#NAME?,#NAME?\n#NAME?,#NAME?,#NAME?,#NAME?\n".utf8), in: directory)
+        #expect(try run([binary, "--output", "json", errors]).text
+                == "[\n  [\"#NAME?\",\"#NAME?\",\"#NAME?\",\"#NAME?\"],\n  [\"#NAME?\",\"#NAME?\",\"#NAME?\",\"#NAME?\"]\n]\n")
+        let missing = try file("missing.csv", Array("#N/A\nFoo\nBar\n".utf8), in: directory)
+        #expect(try run([binary, "--output", "json", missing]).text == "[\n  [\"#N/A\"],\n  [\"Foo\"],\n  [\"Bar\"]\n]\n")
+        let lines = (0..<5).map { "\tline \($0)\n" }.joined()
+        let cell = try file("cell.csv", Array("a,b,c\n1,2,\"x\ty\n\(lines)end\"\n3,4,5\n".utf8), in: directory)
+        #expect(try run([binary, "--output", "jsonl", cell]).text
+                == "{\"a\":\"1\",\"b\":\"2\",\"c\":\"x\\ty\\n\\tline 0\\n\\tline 1\\n\\tline 2\\n\\tline 3\\n\\tline 4\\nend\"}\n"
+                + "{\"a\":\"3\",\"b\":\"4\",\"c\":\"5\"}\n")
+        let pipes = try file("pipes.txt", Array("\"x\" y| |1\n\"z\" w|q|2\n".utf8), in: directory)
+        #expect(try run([binary, "--output", "tsv", "--no-header", pipes]).text == "x y\t \t1\nz w\tq\t2\n")
+    }
+
     @Test("--follow follows the name, as tail -F: after a rotation by renaming, the new file is read and the status line says so")
     func followRenamed() throws {
         let directory = try Paths.temporaryDirectory()

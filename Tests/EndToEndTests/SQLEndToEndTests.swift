@@ -119,6 +119,24 @@ struct SQLEndToEndTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["sales.csv"])
     }
 
+    @Test("--quote none: a LIKE searched for in raw bytes finds every row, quotes and empty last cells in them")
+    func unquotedLike() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notes.tsv").path
+        // The raw-byte search once took the line feed (--quote none's quote) for a quote,
+        // and lost record 16 after the empty last cell of record 15.
+        let text = "id\tname\tnote\n0\t\"x\"\tz\n1\tplain\tz\n2\tNairobi \"q\tw\"w\n3\tNairobi \"q\tw\"w\n4\t\"x\"\tz\n"
+            + "5\tNairobi \"q\tz\n6\tNairobi \"q\tw\"w\n7\t\tz\n8\tNairobi \"q\t\"\n9\t\"x\"\tz\n10\tplain\tz\n11\ta\"b\tz\n"
+            + "12\t\tz\n13\tNairobi \"q\t\n14\tNairobi \"q\tz\n15\t\t\n16\tNairobi \"q\tw\"w\n23\ta\"b\t\"\n24\t\tw\"w\n"
+            + "26\tplain\t\"\n27\t\tw\"w\n28\t\tw\"w\n29\t\tz\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run([binary, "--quote", "none", "--delimiter", "tab", "--sql",
+                              "select group_concat(id) from t where name like '%Nairobi%'", "--output", "csv", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.text == "group_concat(id)\n\"2,3,5,6,8,13,14,16\"\n")
+    }
+
     @Test("a cell longer than SQL reads is the input's error: named, exit 1, never cut silently")
     func longCell() throws {
         let dir = try directory()

@@ -383,9 +383,12 @@ struct StackedOutputEndToEndTests {
         // One FILE is one table, as it was.
         let single = try run([binary, "--output", "csv", semi])
         #expect(single.status == 0 && !single.text.contains("file"), "\(single.text)")
-        // --frequency reads one input: several asked is refused, however many can be read.
-        let counted = try run([binary, "--skip-bad", "--frequency", "a", semi, missing])
+        // --frequency reads one input: several asked is refused (2), and --skip-bad, which
+        // could only leave some of several out, is refused with it (64).
+        let counted = try run([binary, "--frequency", "a", semi, semi])
         #expect(counted.status == 2 && counted.stdout.isEmpty, "\(counted.stderr)")
+        let skipping = try run([binary, "--skip-bad", "--frequency", "a", semi, missing])
+        #expect(skipping.status == 64 && skipping.stdout.isEmpty && skipping.stderr.contains("--skip-bad"), "\(skipping.stderr)")
     }
 
     @Test("the source column's name never meets a column's: one line naming the clash, exit 2, nothing written")

@@ -8,9 +8,10 @@ import Testing
 
 /// The field rules are written once (`FieldKernel`) and read by visitors: the record
 /// scanner (the index, the search, the sniffer), the sort-key reader, the insight field
-/// reader. Every one of them, and libcsv as the parser sets it up, must read every input
-/// as the plain byte-at-a-time rules do: in chunks of any size from one byte, with each
-/// bulk scan the CPU runs and with none.
+/// reader, the diff's record hasher, SQL's reader (and the well-quoted scans it uses on
+/// raw pieces). Every one of them, and libcsv as the parser sets it up, must read every
+/// input as the plain byte-at-a-time rules do: in chunks of any size from one byte, with
+/// each bulk scan the CPU runs and with none.
 @Suite("Field kernel: every visitor against libcsv and the plain rules")
 struct FieldKernelDifferentialTests {
     static let chunks = [1, 2, 7, 64, 65, 129, 4096, Int.max]

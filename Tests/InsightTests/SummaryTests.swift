@@ -43,6 +43,20 @@ struct SummaryTests {
         #expect(rows[3].common.first?.count == 1)
     }
 
+    @Test("the mean is correctly rounded: 0.1, 0.2 and 0.3 give 0.2, not 0.19999999999999998")
+    func meanCorrectlyRounded() throws {
+        let rows = try summary("x\n0.1\n0.2\n0.3\n", names: ["x"])
+        #expect(rows[0].mean == 0.2)
+        // Means whose exact value sits next to a rounding boundary; each expected Double is
+        // the exact rational mean rounded once (computed with Python's fractions).
+        let cases: [(String, Double)] = [("0.7\n0.1\n0.1\n", 0.3), ("1.1\n2.2\n3.3\n", 2.2),
+                                         ("0.3\n0.6\n", 0.44999999999999996), ("4.35\n4.35\n4.35\n", 4.35)]
+        for (cells, expected) in cases {
+            let rows = try summary("x\n" + cells, names: ["x"])
+            #expect(rows[0].mean == expected, "\(cells)")
+        }
+    }
+
     @Test func numbersAsTheSortReadsThem() {
         for text in ["007", "1e", ".", "+", "1.2.3", "0x10", "inf", "NaN", " ", "1,00", "12,3456", ",100", "$", "%", "$x", "1,000,00"] {
             #expect(Array(text.utf8).withUnsafeBytes { CellReader.number($0) } == nil, "\(text)")

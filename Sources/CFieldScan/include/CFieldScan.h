@@ -1,9 +1,12 @@
 #ifndef CSVFREEZE_CFIELDSCAN_H
 #define CSVFREEZE_CFIELDSCAN_H
 /* Byte searches for the field kernel (CellStore's FieldKernel): the loops that find the
-   next delimiter, quote or line end, and the bulk record-boundary scan. Nothing here knows
-   a state machine beyond what its comment says; the kernel owns the rules. */
+   next delimiter, quote or line end, the bulk record-boundary scan, and the scans of bytes
+   the index vouches are well quoted (SQL's raw pieces). Nothing here knows a state machine
+   beyond what its comment says; the kernel owns the rules. Every 64-byte scan shares one
+   set of masks, prefix XOR and run-time choice of AVX2, SSE2 or portable code (Masks.h). */
 #include <stddef.h>
+#include <stdint.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -121,6 +124,88 @@ static inline size_t cf_find_either(const unsigned char *p, size_t n, unsigned c
     for (; i < n; i++) if (p[i] == a || p[i] == b) return i;
     return n;
 }
+
+/* The offset of the first place in h[0..n) where needle[0..m) occurs, or n. With
+   `caseless`, ASCII letters are compared without case (the needle is given in lower
+   case): SQLite's LIKE folds ASCII only, so this finds a superset of its matches.
+   Candidates are found 16 bytes a step by the needle's first and last bytes (each
+   compared at its own distance), then confirmed. Inline: SQL tests it on every cell. */
+static inline size_t cf_find_text(const unsigned char *h, size_t n, const unsigned char *needle, size_t m, int caseless) {
+    if (m == 0) return 0;
+    if (m > n) return n;
+    const size_t last = n - m;
+    const unsigned char a = needle[0], b = needle[m - 1];
+    const unsigned char fa = caseless && a >= 'a' && a <= 'z' ? 0x20 : 0;
+    const unsigned char fb = caseless && b >= 'a' && b <= 'z' ? 0x20 : 0;
+    size_t i = 0;
+#define CF_CONFIRM(at) do { \
+        size_t k = 0; \
+        for (; k < m; k++) { \
+            unsigned char c = h[(at) + k]; \
+            if (caseless && c >= 'A' && c <= 'Z') c |= 0x20; \
+            if (c != needle[k]) break; \
+        } \
+        if (k == m) return (at); \
+    } while (0)
+#if defined(__SSE2__)
+    const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b);
+    const __m128i ma = _mm_set1_epi8((char)fa), mb = _mm_set1_epi8((char)fb);
+    for (; i + 16 <= last + 1; i += 16) {
+        __m128i x = _mm_or_si128(_mm_loadu_si128((const __m128i *)(h + i)), ma);
+        __m128i y = _mm_or_si128(_mm_loadu_si128((const __m128i *)(h + i + m - 1)), mb);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(y, vb)));
+        while (mask) {
+            size_t at = i + (size_t)__builtin_ctz(mask);
+            mask &= mask - 1;
+            CF_CONFIRM(at);
+        }
+    }
+#endif
+    for (; i <= last; i++) {
+        if ((unsigned char)(h[i] | fa) == a && (unsigned char)(h[i + m - 1] | fb) == b) CF_CONFIRM(i);
+    }
+#undef CF_CONFIRM
+    return n;
+}
+
+/* ---- Scans of well-quoted bytes ----
+
+   In well-quoted CSV (no quote inside an unquoted field, none after a closing one, every
+   quote closed: what the index vouches for a raw piece) a quote opens or closes a quoted
+   field or is half of a doubled one, so a byte is inside quotes exactly when an odd number
+   of quotes come before it since a record's start, and every LF or CR outside quotes ends
+   a record (CRLF once). These scans read it 64 bytes a step by that rule alone, with the
+   bulk scan's masks and prefix XOR, and check nothing else: the caller checks what it can
+   (the records a piece holds, a range ending inside quotes). A range starts outside quotes
+   (or inside, as `in_quotes` says) and never between the CR and LF of a CRLF. The quote
+   is ignored when it is CR or LF (--quote none) or the delimiter. */
+
+/* Records that end in a range: how many, the offset just past the last of them (0: none),
+   and whether the range ends inside quotes. */
+typedef struct cf_record_count {
+    size_t records;
+    size_t last_end;
+    int in_quotes;
+} cf_record_count;
+
+/* Counts the records that end in p[0..n). With `first_only`, stops at the first one. */
+cf_record_count cf_count_records(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote, int in_quotes,
+                                 int first_only);
+
+/* The ends of the fields in p[0..n), which starts at a record boundary: the delimiters
+   outside quotes that end a record's first `limit` fields, and every record end outside
+   quotes (an LF or a lone CR; for a CRLF, the LF), as offsets, with bit 31 set for a
+   record end. `ends` has room for n + 1. Returns how many, and the record ends among them;
+   *in_quotes says whether the bytes ended inside quotes (then they were not as the index
+   vouched). Past a record's `limit` fields its delimiters are skipped 64 at a time. */
+size_t cf_field_ends(const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote, size_t limit,
+                     uint32_t *ends, int *in_quotes, size_t *record_count);
+
+/* The same with implementation `level` (or the best below it that the CPU runs). */
+cf_record_count cf_count_records_at(int level, const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote,
+                                    int in_quotes, int first_only);
+size_t cf_field_ends_at(int level, const unsigned char *p, size_t n, unsigned char delimiter, unsigned char quote, size_t limit,
+                        uint32_t *ends, int *in_quotes, size_t *record_count);
 
 /* ---- The bulk record-boundary scan ----
 

@@ -4,9 +4,9 @@ import CFieldScan
 /// LF and CRLF ending a record, a blank line a record of one empty field) and the
 /// project's reading of malformed quotes (a quote opens a quoted field only as a field's
 /// first byte, text after a closing quote joins the field, an unclosed quote runs to the
-/// end). The record scanner, the sort-key reader and the insight field reader are its
-/// visitors (`FieldVisitor`); differential tests hold it to libcsv and to a plain
-/// byte-at-a-time reference.
+/// end). The record scanner, the sort-key reader, the insight field reader, the diff's
+/// record hasher and SQL's raw rows are its visitors (`FieldVisitor`); differential tests
+/// hold them to libcsv and to a plain byte-at-a-time reference.
 ///
 /// Outside quotes it finds the next delimiter, quote or line end, inside quotes the next
 /// quote, 16 bytes a step (`CFieldScan`). Where a visitor wants no more values of a record
@@ -35,8 +35,8 @@ public struct FieldKernel: Sendable {
 
         package static let best = Bulk.avx2
 
-        /// The level `cf_scan_records_at` takes, or -1.
-        var level: Int32 {
+        /// The level `cf_scan_records_at` (and the well-quoted scans) take, or -1.
+        package var level: Int32 {
             switch self {
             case .off: -1
             case .portable: Int32(CF_SCAN_PORTABLE)
@@ -137,14 +137,6 @@ public struct FieldKernel: Sendable {
             self.quoteOpenedAt = quoteOpenedAt
         }
 
-        @inline(__always) func endRecord(_ terminator: UInt8) -> Bool {
-            let ended = fields
-            fields = 0
-            lastTerminator = terminator
-            state = .rowNotBegun
-            return visitor.recordEnded(at: index, terminator: terminator, fields: ended)
-        }
-
         return withUnsafeTemporaryAllocation(of: cf_record_end.self, capacity: 512) { ends -> Int in
             while index < count {
                 if index >= bulkFrom && state != .quoteInQuoted && count - index > 64 {
@@ -170,7 +162,7 @@ public struct FieldKernel: Sendable {
                                 }
                                 index = at
                                 fields = end.fields
-                                if !endRecord(end.terminator) { return index }
+                                if !Self.endRecord(end.terminator, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                             }
                             index = start + consumed
                             let last = base[index - 1]
@@ -202,13 +194,14 @@ public struct FieldKernel: Sendable {
                     if byte == 0x0A || byte == 0x0D {
                         index += 1
                         if state == .fieldNotBegun {
-                            if !endRecord(byte) { return index }   // after a trailing delimiter
+                            // After a trailing delimiter.
+                            if !Self.endRecord(byte, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                         } else if byte == 0x0A && lastTerminator == 0x0D {
                             lastTerminator = byte   // the LF of a CRLF ends nothing
                             visitor.lineFeedAfterCR(at: index)
                         } else {
                             fields = 1   // a blank line: one empty field
-                            if !endRecord(byte) { return index }
+                            if !Self.endRecord(byte, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                         }
                         continue
                     }
@@ -240,7 +233,7 @@ public struct FieldKernel: Sendable {
                         let byte = base[index]
                         index += 1
                         if byte == 0x0A || byte == 0x0D {
-                            if !endRecord(byte) { return index }
+                            if !Self.endRecord(byte, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                         } else if afterDelimiter != 0 {
                             // A quote that starts a field opens a quoted field.
                             quoteOpenedAt = position + Int64(index - 1)
@@ -264,7 +257,7 @@ public struct FieldKernel: Sendable {
                         state = .fieldNotBegun
                         if !visitor.fieldEnded(column, at: index - 1) { return index }
                     } else if byte == 0x0A || byte == 0x0D {
-                        if !endRecord(byte) { return index }
+                        if !Self.endRecord(byte, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                     } else {
                         // A quote inside an unquoted field is data.
                         if !visitor.problem(.quoteInUnquotedField, at: position + Int64(index - 1), index: index - 1) {
@@ -291,7 +284,7 @@ public struct FieldKernel: Sendable {
                         if fields - 2 <= visitor.lastWantedColumn && !visitor.fieldEnded(fields - 2, at: index - 1) { return index }
                     } else if byte == 0x0A || byte == 0x0D {
                         index += 1
-                        if !endRecord(byte) { return index }
+                        if !Self.endRecord(byte, at: index, &fields, &lastTerminator, &state, &visitor) { return index }
                     } else if byte == quote {
                         index += 1   // a doubled quote: one quote of the value
                         state = .quoted
@@ -311,6 +304,21 @@ public struct FieldKernel: Sendable {
             }
             return index
         }
+    }
+
+    /// Ends the record being read at `index`, just past its terminator; false when the
+    /// visitor says stop. Static, with the state passed in: a local function capturing the
+    /// scan's variables made each of them an exclusivity check at every call of `scan`,
+    /// which costs a reader that scans one record at a time (SQL around a literal's hits).
+    @inlinable @inline(__always)
+    static func endRecord<Visitor: FieldVisitor>(_ terminator: UInt8, at index: Int, _ fields: inout Int,
+                                                 _ lastTerminator: inout UInt8, _ state: inout State,
+                                                 _ visitor: inout Visitor) -> Bool {
+        let ended = fields
+        fields = 0
+        lastTerminator = terminator
+        state = .rowNotBegun
+        return visitor.recordEnded(at: index, terminator: terminator, fields: ended)
     }
 
     /// Ends the input: a record still open is complete (libcsv's `csv_fini`), and a quoted
