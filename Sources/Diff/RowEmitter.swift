@@ -130,6 +130,12 @@ final class RowEmitter {
     }
 
     private func add(_ row: DiffRow) {
+        var row = row
+        if !core.keepsCells {
+            // Read for the counts; the owner reads them again when it shows the row.
+            row.oldRow = nil
+            row.newRow = nil
+        }
         batch.append(row)
         if batch.count >= 1024 { flush() }
     }

@@ -27,6 +27,11 @@ package final class TableDiff {
         package var context: Int
         /// Bytes the keyed passes keep in memory, both inputs together, before spilling.
         package var memoryBudget: Int
+        /// False when the owner keeps only each row's kind and records (the screen reads a
+        /// row's cells again when it shows it): rows then come without their cells, and up
+        /// to 65,536 wait for the owner instead of 8,192, so a comparison is not held back
+        /// between two looks of the event loop (`AppLoop.newsInterval`).
+        package var keepsCells = true
 
         package init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
             self.key = key
@@ -49,15 +54,20 @@ package final class TableDiff {
     private var scan: BackgroundScan<Bool>?
 
     final class Core: Sendable {
-        /// Rows handed to the owner, 8,192 at most held: the owner's event loop is woken
-        /// when rows come into an empty queue, and takes all there is then.
+        /// Rows handed to the owner, a bounded number held (see `Options.keepsCells`): the
+        /// owner's event loop is woken when rows come into an empty queue, and takes all
+        /// there is then.
         let queue: BoundedQueue<DiffRow>
+        let keepsCells: Bool
         let phase = Mutex(Phase.reading)
         let statistics = Mutex(DiffStatistics())
         /// The stage past reading and how far it is (reading's bytes are the scan's).
         let progress = Mutex(DiffProgress(stage: .reading, done: 0, total: 0))
 
-        init(wake: @escaping @Sendable () -> Void) { queue = BoundedQueue(limit: 8192, onArrival: wake) }
+        init(keepsCells: Bool, wake: @escaping @Sendable () -> Void) {
+            self.keepsCells = keepsCells
+            queue = BoundedQueue(limit: keepsCells ? 8192 : 65_536, onArrival: wake)
+        }
     }
 
     /// Starts comparing `old` with `new`. Throws when a key column is missing from either.
@@ -79,7 +89,7 @@ package final class TableDiff {
         }
         self.columns = columns
         self.keyColumns = keyColumns
-        let core = Core(wake: wake)
+        let core = Core(keepsCells: options.keepsCells, wake: wake)
         self.core = core
         core.statistics.withLock { $0.changedCells = Array(repeating: 0, count: columns.columns.count) }
         let job = DiffJob(old: old, new: new, columns: columns, keyColumns: keyColumns, options: options, core: core, wake: wake)
