@@ -17,6 +17,7 @@ extension AppLoop {
     func enterStack() {
         guard let shelf, !isStacked else { return }
         closeTableList()
+        let changed = noticeTableChanges()
         let leaving = table
         let record = leaving.dataRowCount > 0 ? leaving.table.record(ofRow: leaving.cursorRow) : nil
         let column = leaving.table.fileColumn(leaving.cursorColumn)
@@ -38,6 +39,7 @@ extension AppLoop {
             table.moveCursor(toRow: stack.start(ofSection: current) + record - tableOptions.headerRows,
                              column: table.table.columns.viewColumn(of: column) ?? 0)
         }
+        if let changed { table.say(changed) }
         lastFrame = nil
     }
 

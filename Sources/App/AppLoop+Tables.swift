@@ -23,8 +23,8 @@ extension AppLoop {
         var lastUse = 0
     }
 
-    /// Tables with a viewer at most (the one on screen included); standard input, read
-    /// once, always keeps its own.
+    /// Tables with a viewer at most (the one on screen included); what is read once
+    /// (standard input, a pipe, a FIFO) always keeps its own.
     static var liveLimit: Int { 8 }
 
     /// Tables open in the loop.
@@ -45,13 +45,19 @@ extension AppLoop {
                 top.say("only one table is open")
                 return
             }
-            show((current + (request == .next ? 1 : count - 1)) % count)
+            if isStacked {
+                show((current + (request == .next ? 1 : count - 1)) % count)
+            } else {
+                showNext(forward: request == .next)
+            }
         case .list:
             guard let shelf else {
                 top.say("only one table is open: T lists several (csvfreeze a.csv b.csv, or a directory)")
                 return
             }
+            let changed = noticeTableChanges()
             push(TableListSheet(shelf: shelf, current: sectionUnderCursor ?? current, like: table, headerRows: tableOptions.headerRows))
+            if let changed { top.say(changed) }
         case .stack:
             guard shelf != nil else {
                 top.say("only one table is open: S stacks several (csvfreeze a.csv b.csv, or a directory)")
@@ -66,6 +72,30 @@ extension AppLoop {
                 show(index)
             }
         }
+    }
+
+    /// `}` and `{`: shows the next table (or the previous) that can be shown, passing
+    /// over those that cannot (a file deleted since), said on the arriving table's status
+    /// line; when none can, the table on screen stays and says why.
+    func showNext(forward: Bool) {
+        guard let shelf else { return }
+        var skipped: [String] = []
+        var index = current
+        for _ in 1..<slots.count {
+            index = (index + (forward ? 1 : slots.count - 1)) % slots.count
+            // Opened here to know it can be shown, and held until its viewer holds it.
+            var opened: CellStore?
+            do throws(CellStoreError) {
+                if slots[index].entries.isEmpty { opened = try shelf.store(index) }
+            } catch {
+                skipped.append(shelf.inputs[index].shortly(error.description))
+                continue
+            }
+            withExtendedLifetime(opened) { show(index) }
+            if !skipped.isEmpty { table.say("skipped " + skipped.joined(separator: "; ")) }
+            return
+        }
+        top.say("no other table can be shown: " + skipped.joined(separator: "; "))
     }
 
     /// Shows table `index`, making its viewer if it has none; on failure the table on
@@ -103,7 +133,7 @@ extension AppLoop {
         do {
             store = try shelf.store(index)
         } catch {
-            top.say("cannot show \(shelf.inputs[index].name): \(error.description)")
+            top.say("cannot show " + shelf.inputs[index].shortly(error.description))
             return nil
         }
         var options = tableOptions
@@ -125,7 +155,7 @@ extension AppLoop {
     func putAwayUnused() {
         let live = slots.indices.filter { $0 != current && !slots[$0].entries.isEmpty }
         guard live.count + 1 > Self.liveLimit else { return }
-        let candidates = live.filter { shelf?.inputs[$0].isStandardInput != true }
+        let candidates = live.filter { shelf?.inputs[$0].readsOnce != true }
             .sorted { slots[$0].lastUse < slots[$1].lastUse }
         for index in candidates.prefix(live.count + 1 - Self.liveLimit) {
             let slot = slots[index]
@@ -133,6 +163,31 @@ extension AppLoop {
             slot.parked = viewer.keptState()
             for entry in slot.entries.dropFirst() { entry.source?.cancel() }
             slot.entries = []
+        }
+    }
+
+    /// Looks whether the files of the tables counted changed on disk (deleted, shorter,
+    /// replaced), for the list and the stack, which show them: each is counted again, and
+    /// the stack takes it (and those after it) out until it is, so neither shows old
+    /// counts as if they were current. Looked at only while one of them is on screen, and
+    /// when one opens. Returns what to say (after the keys that come with it, which would
+    /// clear it).
+    func noticeTableChanges() -> String? {
+        guard let shelf else { return nil }
+        let changes = shelf.noticeChanges()
+        guard let first = changes.first else { return nil }
+        for stack in [isStacked ? table.stack : nil, stackEntries?.first?.viewer.stack].compactMap({ $0 }) {
+            stack.unsettle(from: first.index)
+        }
+        let name = shelf.inputs[first.index].shortName
+        // Short, to fit beside the position on 80 columns.
+        switch (changes.count, first.change) {
+        case (1, .deleted): return "\(name) was deleted: counted again"
+        case (1, .replaced): return "\(name) was replaced: counted again"
+        case (1, .shorter): return "\(name) is shorter now: counted again"
+        case (1, .changed): return "\(name) changed on disk: counted again"
+        case (2, _): return "\(name) and \(shelf.inputs[changes[1].index].shortName) changed: counted again"
+        default: return "\(name) and \(changes.count - 1) more changed: counted again"
         }
     }
 

@@ -151,9 +151,12 @@ package final class AppLoop {
             newsDue = max(now, lookedAt + Self.newsInterval)
         }
         if let look = [newsDue, sheetNewsDue].compactMap({ $0 }).min(), now >= look { lookAtNews(now: now) }
+        var changed: String?
         if happenings.contains(where: \.isInput) {
-            // Before any key acts on rows read earlier: did the file change since?
+            // Before any key acts on rows read earlier: did the file change since? (The
+            // list of tables and the stack show every table's: theirs too.)
             _ = table.file?.noticeChangeOnDisk()
+            if isStacked || entries.last?.source is TableListSheet { changed = noticeTableChanges() }
         }
         for happening in happenings where !isFinished {
             apply(happening)
@@ -161,6 +164,7 @@ package final class AppLoop {
             if table.wantsReload { break }
         }
         settle()
+        if let changed, !isFinished { top.say(changed) }
     }
 
     /// Draws the top sheet when its frame changed.

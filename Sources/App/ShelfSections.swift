@@ -36,6 +36,17 @@ final class ShelfSections: StackSections {
         return nil
     }
 
+    func failure(_ index: Int) -> String? {
+        var text: String?
+        if let store = shelf.openStore(index) {
+            text = store.progress.failure
+        } else if case .done(let facts) = shelf.census.state(index) {
+            text = facts.failure
+        }
+        // As `b.csv: why` (an error opening it names the path already, a reading one not).
+        return text.map(shelf.inputs[index].shortly)
+    }
+
     func source(_ index: Int) -> (any RowSource)? {
         guard index >= 0, index < shelf.count, let store = try? shelf.store(index) else { return nil }
         shelf.keep(index, store)

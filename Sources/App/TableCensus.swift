@@ -18,20 +18,25 @@ package struct TableFacts: Sendable, Equatable {
     package var dialect: String?
     /// Why the table could not be read, if it could not.
     package var failure: String?
+    /// The file these facts were read from, as it was then (nil for what is not a file):
+    /// the list and the stack compare it with the file now.
+    package var identity: FileIdentity?
 
-    package init(records: Int? = nil, isFinal: Bool = false, columns: Int? = nil, dialect: String? = nil, failure: String? = nil) {
+    package init(records: Int? = nil, isFinal: Bool = false, columns: Int? = nil, dialect: String? = nil, failure: String? = nil,
+                 identity: FileIdentity? = nil) {
         self.records = records
         self.isFinal = isFinal
         self.columns = columns
         self.dialect = dialect
         self.failure = failure
+        self.identity = identity
     }
 
     /// The facts of an open store now.
     init(store: CellStore, follows: Bool) {
         let progress = store.progress
         self.init(records: store.rowCount, isFinal: store.isComplete && !follows, columns: store.columnCount,
-                  dialect: store.dialect?.summary, failure: progress.failure)
+                  dialect: store.dialect?.summary, failure: progress.failure, identity: store.openedIdentity)
     }
 }
 
@@ -76,8 +81,9 @@ final class TableCensus: Sendable {
         self.follows = follows
         self.open = open
         self.wake = wake
-        // Standard input is read once, by its own store: never counted here.
-        shared = Mutex(Shared(states: inputs.map { $0.isStandardInput ? .claimed : .pending }))
+        // What is read once is read from the start by its own store: never counted here (a
+        // FIFO with no writer yet would hold the count of every table after it).
+        shared = Mutex(Shared(states: inputs.map { $0.readsOnce ? .claimed : .pending }))
     }
 
     deinit { stop() }
@@ -101,10 +107,19 @@ final class TableCensus: Sendable {
         shared.withLock { $0.states[index] = .done(facts) }
     }
 
+    /// Table `index`'s file changed on disk since it was counted: the census counts it again
+    /// (a count under way is not kept: it may have read the file before the change).
+    func recount(_ index: Int) {
+        shared.withLock { state in
+            if !inputs[index].readsOnce { state.states[index] = .pending }
+        }
+        resume()
+    }
+
     /// Table `index`'s store went before it finished: the census counts it.
     func release(_ index: Int) {
         shared.withLock { state in
-            if state.states[index] == .claimed && !inputs[index].isStandardInput { state.states[index] = .pending }
+            if state.states[index] == .claimed && !inputs[index].readsOnce { state.states[index] = .pending }
         }
         resume()
     }

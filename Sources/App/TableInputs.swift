@@ -9,16 +9,42 @@ package struct TableInput: Sendable, Equatable {
     package var path: String?
     /// Its size and compression, known before anything is drawn.
     package var facts: InputFacts
+    /// Which argument of the command line it comes from (a directory's files share one),
+    /// for what is given per argument (`--encoding A,B`).
+    package var argument: Int
+    /// For an input that can be read only once (standard input, a pipe, a FIFO, a
+    /// device): where the one stream opened on it is kept, so that every store over it
+    /// (a count, a header, the table) reads what that one read. Nil for a file.
+    package var stream: SharedStream.Slot?
 
-    package init(path: String?, facts: InputFacts) {
+    package init(path: String?, facts: InputFacts, argument: Int = 0, readsOnce: Bool = false) {
         self.path = path
         self.facts = facts
+        self.argument = argument
+        stream = readsOnce ? SharedStream.Slot() : nil
     }
 
     /// The name shown for it: the path as given, or `stdin`.
     package var name: String { path ?? "stdin" }
-    /// True for standard input, which is read once, as it arrives.
+    /// True for standard input.
     package var isStandardInput: Bool { path == nil }
+    /// True for what can be read only once, as it arrives (see `stream`).
+    package var readsOnce: Bool { stream != nil }
+
+    /// The file's own name (`b.csv` for `data/b.csv`), for short messages on the status
+    /// line, where a long path would push out the table's own name.
+    package var shortName: String { path.map(TableInputs.base) ?? "stdin" }
+
+    /// `problem`, a message that may start with this input's path (`data/b.csv: no such
+    /// file`), as `b.csv: no such file`.
+    package func shortly(_ problem: String) -> String {
+        let path = name
+        return shortName + ": " + (problem.hasPrefix(path + ": ") ? String(problem.dropFirst(path.count + 2)) : problem)
+    }
+
+    package static func == (left: TableInput, right: TableInput) -> Bool {
+        left.path == right.path && left.facts == right.facts && left.argument == right.argument && left.stream === right.stream
+    }
 }
 
 /// The inputs named on the command line, with directories opened up: what can be shown,
@@ -62,23 +88,26 @@ package struct TableInputs: Sendable {
     package static func gather(_ arguments: [String]) -> TableInputs {
         var result = TableInputs()
         result.asksForSeveral = arguments.count > 1
-        for argument in arguments.isEmpty ? ["-"] : arguments {
+        for (place, argument) in (arguments.isEmpty ? ["-"] : arguments).enumerated() {
             if argument == "-" {
                 if result.inputs.contains(where: \.isStandardInput) {
                     result.problems.append("standard input (-) can be read only once")
                 } else {
-                    result.inputs.append(TableInput(path: nil, facts: InputFacts(size: nil, compression: nil)))
+                    result.inputs.append(TableInput(path: nil, facts: InputFacts(size: nil, compression: nil), argument: place,
+                                                    readsOnce: true))
                 }
                 continue
             }
             var info = stat()
             if stat(argument, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 result.asksForSeveral = true
-                result.addDirectory(argument)
+                result.addDirectory(argument, argument: place)
                 continue
             }
             do {
-                result.inputs.append(TableInput(path: argument, facts: try InputFacts.probe(path: argument)))
+                // What is not a regular file (`/dev/stdin`, `<(…)`, a FIFO) is read once.
+                let facts = try InputFacts.probe(path: argument)
+                result.inputs.append(TableInput(path: argument, facts: facts, argument: place, readsOnce: facts.size == nil))
             } catch {
                 result.problems.append(error.description)
             }
@@ -88,7 +117,7 @@ package struct TableInputs: Sendable {
 
     /// Adds the files of directory `path` that hold delimited text (by their names) or
     /// compressed data (by their first bytes), in the order of their names' bytes.
-    private mutating func addDirectory(_ path: String) {
+    private mutating func addDirectory(_ path: String, argument: Int) {
         guard let directory = opendir(path) else {
             problems.append(CellStoreError.unreadable(path, String(cString: strerror(errno))).description)
             return
@@ -137,7 +166,7 @@ package struct TableInputs: Sendable {
                 skipped.append((full, .notDelimited))
                 continue
             }
-            inputs.append(TableInput(path: full, facts: facts))
+            inputs.append(TableInput(path: full, facts: facts, argument: argument))
             found += 1
         }
         if found == 0 && problems.count == problemsBefore {

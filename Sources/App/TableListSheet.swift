@@ -47,14 +47,19 @@ final class TableListSheet: SheetSource {
 
     /// One table's line.
     static func line(_ input: TableInput, _ facts: TableFacts, headerRows: Int) -> Row {
-        let size = input.facts.size.map(bytes) ?? ""
+        // The size when counted (a file that cannot be read now has none to show).
+        let size = facts.identity.map { bytes($0.size) } ?? (facts.failure == nil ? input.facts.size.map(bytes) : nil) ?? ""
+        // A file that cannot be read has no count: not 0, which reads as an empty table.
+        let unreadable = facts.failure != nil && facts.records ?? 0 == 0
         var count = ""
-        if let records = facts.records {
+        if unreadable {
+            count = ""
+        } else if let records = facts.records {
             count = grouped(max(0, records - headerRows)) + (facts.isFinal ? "" : "+")
         } else {
             count = "…"
         }
-        let columns = facts.columns.map(grouped) ?? ""
+        let columns = unreadable ? "" : facts.columns.map(grouped) ?? ""
         let dialect = facts.failure.map { "cannot be read: " + $0 } ?? facts.dialect ?? ""
         // The file's name first (a long path would lose it to the column's width), the
         // path as given last.

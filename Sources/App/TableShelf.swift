@@ -30,8 +30,9 @@ package final class TableShelf {
     private var kept: [(index: Int, store: CellStore)] = []
     /// Stores kept at most by recent use (those viewers hold do not count).
     package var keptLimit = 32
-    /// Standard input is read once, as it arrives: its store is never closed.
-    private var standardInput: CellStore?
+    /// Stores of what is read once, as it arrives (standard input, a pipe, a FIFO): never
+    /// closed, so each is read to its end and counted by its own store.
+    private var readOnce: [Int: CellStore] = [:]
     /// The facts last read from each table's store.
     private var lastKnown: [Int: TableFacts] = [:]
 
@@ -57,6 +58,12 @@ package final class TableShelf {
     /// Starts counting the tables not open, in the background.
     package func startCounting() { census.resume() }
 
+    /// Opens every input that is read once, so each is read from the start as it arrives
+    /// and its producer never waits for the table to be shown.
+    package func openReadOnce() throws(CellStoreError) {
+        for index in inputs.indices where inputs[index].readsOnce { _ = try store(index) }
+    }
+
     /// Stops counting (the session ends).
     package func stopCounting() { census.stop() }
 
@@ -65,7 +72,7 @@ package final class TableShelf {
         if let store = openStore(index) { return store }
         let store = try open(inputs[index])
         handed[index] = Handed(store)
-        if inputs[index].isStandardInput { standardInput = store }
+        if inputs[index].readsOnce { readOnce[index] = store }
         census.claim(index)
         return store
     }
@@ -73,6 +80,7 @@ package final class TableShelf {
     /// A new store for table `index` (`R`: its input read again), in place of the old one.
     package func freshStore(_ index: Int) throws(CellStoreError) -> CellStore {
         let store = try open(inputs[index])
+        if inputs[index].readsOnce { readOnce[index] = store }
         handed[index]?.store?.stopLoading()
         kept.removeAll { $0.index == index }
         handed[index] = Handed(store)
@@ -109,6 +117,39 @@ package final class TableShelf {
         if let store = openStore(index) { return TableFacts(store: store, follows: follows) }
         if case .done(let facts) = census.state(index) { return facts }
         return lastKnown[index] ?? TableFacts()
+    }
+
+    /// The tables whose files changed on disk since they were counted (deleted, replaced,
+    /// shorter, rewritten), each forgotten: its stores here are let go (a viewer keeps its
+    /// own, which says so itself) and it is counted again, so the list and the stack show
+    /// it as it is now, never its old counts as if current. One `stat` per table counted;
+    /// followed files (`--follow`), which change by design, are left to their stores.
+    package func noticeChanges() -> [(index: Int, change: DiskChange)] {
+        guard !follows else { return [] }
+        var changes: [(index: Int, change: DiskChange)] = []
+        for index in inputs.indices where !inputs[index].readsOnce {
+            guard let path = inputs[index].path else { continue }
+            let identity: FileIdentity?
+            if let store = openStore(index) {
+                identity = store.openedIdentity
+            } else if case .done(let facts) = census.state(index) {
+                identity = facts.identity
+            } else {
+                identity = lastKnown[index]?.identity
+            }
+            guard let change = identity?.change(at: path) else { continue }
+            forget(index)
+            changes.append((index, change))
+        }
+        return changes
+    }
+
+    /// Lets go of what is known of table `index` and counts it again.
+    private func forget(_ index: Int) {
+        handed[index] = nil
+        kept.removeAll { $0.index == index }
+        lastKnown[index] = nil
+        census.recount(index)
     }
 
     /// Takes the news of the stores open: a store that read its table to the end has

@@ -87,15 +87,19 @@ package final class BoundedQueue<Element: Sendable>: Sendable {
     package func pop() -> Element? { take(1)?.first }
 
     /// Up to `count` elements, waiting for at least one; nil once the queue is finished or
-    /// closed, and empty.
-    package func take(_ count: Int) -> [Element]? {
+    /// closed, and empty. Empty once `isStopped` holds while none is there: whoever makes
+    /// it hold calls `interrupt()`, so the wait ends.
+    package func take(_ count: Int, isStopped: () -> Bool = { false }) -> [Element]? {
         while true {
             let version = changes.version
             guard let taken = poll(count) else { return nil }
-            if !taken.isEmpty { return taken }
+            if !taken.isEmpty || isStopped() { return taken }
             changes.wait(past: version)
         }
     }
+
+    /// Wakes a `take` waiting now, to look at its `isStopped` again; changes nothing.
+    package func interrupt() { changes.notify() }
 
     /// Up to `count` elements without waiting: empty when none is there yet, nil once the
     /// queue is finished or closed, and empty.

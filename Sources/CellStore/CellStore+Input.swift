@@ -12,18 +12,14 @@ extension CellStore {
     /// - Returns: true when the file changed.
     @discardableResult
     package func noticeChangeOnDisk() -> Bool {
-        guard !loader.follows, let file = Loader.regularFile(of: loader.input), let opened = loader.openedAs else { return false }
-        let now = FileIdentity(file)
-        let atPath = FileIdentity(path: name)
-        let replaced = atPath.map { $0.device != opened.device || $0.inode != opened.inode } ?? true
-        guard replaced || now != opened else { return false }
+        guard !loader.follows, Loader.regularFile(of: loader.input) != nil, let opened = loader.openedAs,
+              let change = opened.change(at: name) else { return false }
         let text: String
-        if replaced {
-            text = atPath == nil ? "file deleted: rows shown are from before" : "file replaced on disk: R reloads"
-        } else if let size = now?.size, size < opened.size {
-            text = "file shorter on disk now: R reloads"
-        } else {
-            text = "file changed on disk: R reloads"
+        switch change {
+        case .deleted: text = "file deleted: rows shown are from before"
+        case .replaced: text = "file replaced on disk: R reloads"
+        case .shorter: text = "file shorter on disk now: R reloads"
+        case .changed: text = "file changed on disk: R reloads"
         }
         loader.shared.withLock { $0.progress.notice = text }
         return true
@@ -43,6 +39,10 @@ extension CellStore {
 }
 
 extension CellStore {
+    /// The file this store reads as it was when opened (nil for a stream or bytes in
+    /// memory): what a list of tables compares with the file now.
+    package var openedIdentity: FileIdentity? { loader.openedAs }
+
     /// True when the input is followed as it grows (it never ends).
     package var follows: Bool { loader.follows }
 }

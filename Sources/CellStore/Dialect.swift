@@ -16,6 +16,9 @@ package struct Dialect: Sendable, Equatable {
     /// The character encoding the input was converted from to UTF-8 (`--encoding`, or a
     /// UTF-16 byte-order mark), nil when it was read as UTF-8.
     package var encoding: String?
+    /// The encoding `--encoding` named when the input's byte-order mark said another,
+    /// which won (`encoding` is the mark's): said on the status line and on stderr.
+    package var overruledEncoding: String?
     /// True when the first line was Excel's `sep=X`, which set the delimiter.
     package var hasSeparatorLine = false
 

@@ -8,14 +8,14 @@ import Synchronization
 /// The one background pass over the input: it reads every byte once, keeps no cells, and
 /// records a checkpoint (a record's start offset and number) about every `spacing` bytes.
 ///
-/// For a stream it also spools the bytes as they arrive, so that rows can be re-read.
+/// A stream's bytes are spooled as they arrive (`SharedStream`), so that rows can be re-read.
 package final class Loader: Sendable {
     /// Where the bytes come from.
     package enum Input: Sendable {
         /// A file of known size, read with `pread`.
         case file(FileSource, size: Int64)
-        /// A pipe or other stream, copied into `spool` as it is read.
-        case stream(FileSource, spool: SpoolSource)
+        /// A pipe or other stream, spooled as it is read (by this store or another over it).
+        case stream(SharedStream)
         /// Bytes in memory.
         case memory(MemorySource)
         /// Compressed data, decompressed in the background (see `PackedInput`).
@@ -33,8 +33,6 @@ package final class Loader: Sendable {
     let follows: Bool
     /// The name a followed file was opened by, watched for a new file (log rotation).
     let followedPath: String?
-    /// The encoding the user named (`--encoding`): a stream is converted from it.
-    let encoding: TextEncoding?
     let onChange: @Sendable () -> Void
     /// Bumped whenever the index grows or the pass ends: background passes that follow the
     /// input wait on it (`onChange` is for the event loop: it marks news at each chunk,
@@ -51,15 +49,11 @@ package final class Loader: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// What a file was when it was opened, to tell later that it changed on disk.
     let openedAs: FileIdentity?
-    /// A compressed stream being decompressed (known only once its first bytes are read),
-    /// and whether the store has gone: see `Loader+Packed.swift`.
-    let streamUnpacking = Mutex<(input: PackedInput?, isStopped: Bool)>((nil, false))
 
     package init(input: Input, spacing: Int64, fileName: String?, forcedDelimiter: UInt8?, forcedQuote: UInt8? = nil,
                  preambleRule: PreambleRule = .none, follows: Bool = false, followedPath: String? = nil,
-                 encoding: TextEncoding? = nil, onChange: @escaping @Sendable () -> Void) {
+                 onChange: @escaping @Sendable () -> Void) {
         self.preambleRule = preambleRule
-        self.encoding = encoding
         self.follows = follows
         self.followedPath = follows ? followedPath : nil
         self.input = input
@@ -76,6 +70,8 @@ package final class Loader: Sendable {
     package func stop() {
         stopped.store(true, ordering: .relaxed)
         released.notify()
+        // A wait for a stream another store reads, or for its decoder, ends too.
+        if case .stream(let stream) = input { stream.interrupt() }
     }
 
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -99,7 +95,7 @@ package final class Loader: Sendable {
     package var source: ByteSource {
         switch input {
         case .file(let file, _): return file
-        case .stream(_, let spool): return spool
+        case .stream(let stream): return stream.spool
         case .memory(let memory): return memory
         case .packed(let packed): return packed.source
         }
@@ -193,19 +189,29 @@ package final class Loader: Sendable {
             index(source: memory, isGrowing: false)
         case .packed(let packed):
             index(packed)
-        case .stream(let stream, let spool):
-            if indexCompressedStream(stream, spool: spool) { return }
-            var reader = StreamPull(stream: stream, spool: spool, name: fileName == "stdin" ? nil : fileName,
-                                    isStopped: { [self] in isStopped }, report: { [self] in report($0) })
-            index(source: spool, isGrowing: true, pull: { buffer, _ in reader.pull(into: buffer) })
+        case .stream(let stream):
+            index(source: stream.spool, isGrowing: true, encoding: { (stream.packed?.encodingName, stream.packed?.overruledEncoding) },
+                  endNote: { stream.packed?.encodingProblem }, pull: { [self] _, available in
+                let pulled = stream.pull(beyond: available, isStopped: { isStopped }, report: { report($0) })
+                if let packed = stream.packed {
+                    let name = packed.compression?.name, read = packed.compressedBytesRead
+                    shared.withLock {
+                        $0.progress.compression = name
+                        $0.progress.packedBytesRead = read
+                    }
+                }
+                return pulled
+            })
         }
     }
 
     /// The indexing loop. `pull`, for a stream or a followed file, waits for more input
-    /// (given how much is available now) and says how much came. `encodingName` names what
-    /// the text was converted from, once its start is read; `endNote`, asked at the end,
+    /// (given how much is available now) and says how much came. `encoding` names what the
+    /// text was converted from once its start is read (and the encoding named that its
+    /// byte-order mark overruled, if any); `endNote`, asked at the end,
     /// says what was wrong with it (shown as the failure when nothing else failed).
-    func index(source: ByteSource, isGrowing: Bool, encodingName: (() -> String?)? = nil, endNote: (() -> String?)? = nil,
+    func index(source: ByteSource, isGrowing: Bool, encoding: (() -> (name: String?, overruled: String?))? = nil,
+               endNote: (() -> String?)? = nil,
                pull: ((UnsafeMutableRawBufferPointer, Int64) -> Pulled)? = nil) {
         let chunkSize = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
@@ -254,7 +260,9 @@ package final class Loader: Sendable {
             // need a first line (or 64 KiB, or the end).
             while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
             var judged = judgeStart(source: source, available: available)
-            judged.dialect.encoding = encodingName?()
+            let converted = encoding?()
+            judged.dialect.encoding = converted?.name
+            judged.dialect.overruledEncoding = converted?.overruled
             start = judged
             shared.withLock {
                 $0.dialect = start.dialect

@@ -64,6 +64,7 @@ package enum RecordStream {
         var (dialect, dataStart, _, preambleStart) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote,
                                                                        preamble: preamble)
         dialect.encoding = reader.encodingName
+        dialect.overruledEncoding = reader.overruledEncoding
         let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         // An Excel `sep=` line is left out: the output has a delimiter of its own.
         started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[preambleStart..<dataStart])))

@@ -27,8 +27,12 @@ package struct ExportPlan: Sendable {
     /// The input's name, for messages.
     package var name: String
     /// Bytes of input one core parses and formats at a time when records are written as
-    /// cells (tests make it small, to cut a small input into many stretches).
-    package var parallelStretch: Int64 = 4 << 20
+    /// cells (tests make it small, to cut a small input into many stretches): a mebibyte,
+    /// so the stretches in flight hold little of the input.
+    package var parallelStretch: Int64 = 1 << 20
+    /// The cores' threads give way to a thread that reads keys (Ctrl-S from the screen); the
+    /// command line's `--output` has none, so its threads run at the process's priority.
+    package var yieldsToInteractiveThreads = true
 
     package init(readers: RecordReaders, headerRows: Int, rows: (any RecordSequence)? = nil, columns: [Int]? = nil,
                 name: String) {
@@ -109,8 +113,38 @@ public protocol RecordWriting: AnyObject {
     /// another core to format a later stretch of records. Nil when
     /// records must be written in order by this writer (a table measures them).
     func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting?
+    /// Records this writer must take itself, in order, before `continuation` can give a
+    /// writer for later ones (a table measures its first rows to set its columns' widths).
+    var leadingRecords: Int { get }
+    /// Writes, in bulk, the whole records at the start of `bytes` (well quoted, as
+    /// `WellQuotedSplitter` splits them), `columns` of each (nil: every cell), up to one
+    /// it leaves to `write(_:)`; nil when this writer has no such way (records are split
+    /// into rows and written one by one).
+    func writeWellQuoted(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, quote: UInt8, columns: [Int]?) -> BulkWrite?
     /// Hands every byte buffered to the sink: more output follows.
     @discardableResult func flushAll() -> Bool
     /// Ends the output; `endsWithTerminator` false takes back the last line ending.
     func finish(endsWithTerminator: Bool)
+}
+
+extension RecordWriting {
+    public var leadingRecords: Int { 0 }
+    public func writeWellQuoted(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, quote: UInt8, columns: [Int]?) -> BulkWrite? { nil }
+}
+
+/// How far a bulk write (`RecordWriting.writeWellQuoted`) got.
+public struct BulkWrite: Sendable, Equatable {
+    /// Bytes of whole records written.
+    public var consumed: Int
+    /// Records written.
+    public var records: Int
+    /// The length of the record after them that the writer left to `write(_:)`, nil when
+    /// it stopped at the end of the bytes or because its output was refused.
+    public var aside: Int?
+
+    public init(consumed: Int, records: Int, aside: Int?) {
+        self.consumed = consumed
+        self.records = records
+        self.aside = aside
+    }
 }

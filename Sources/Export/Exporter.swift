@@ -31,19 +31,24 @@ package final class Exporter {
         /// Where the input itself broke off (damaged compressed data): everything before
         /// was written.
         package var damage: String?
+        /// Records formatted on the other cores (the rest on the exporter's own thread).
+        package var recordsInParallel = 0
+        /// The most bytes one stretch's output held at once between the core that made
+        /// them and the sink (bounded by `StretchOutput.limit` and one chunk).
+        package var largestHeld = 0
     }
 
     let plan: ExportPlan
     let sink: ExportSink
     let control: ScanControl
-    private var writer: RecordWriting!
+    var writer: RecordWriting!
     /// The writer's line ending (what a record written as cells ends with).
-    private var lineEnding: [UInt8] = [0x0A]
-    private var reader: RecordReader!
+    var lineEnding: [UInt8] = [0x0A]
+    var reader: RecordReader!
     private var window: ByteWindow!
     /// Two windows and storages for gathering a sorted view's records on both cores.
     private var gatherWork: [ParallelWork]?
-    private var outcome = Outcome()
+    var outcome = Outcome()
     /// True when records the index vouches for may leave as their own bytes.
     private var writesRawBytes = false
     /// The parser of records written as cells, fed record after record.
@@ -57,11 +62,11 @@ package final class Exporter {
     /// The average length of the records of the last window.
     private var averageRecord = 512
     /// The last byte written: a lone CR there would join a LF that comes next into a CRLF.
-    private var lastByte: UInt8 = 0
+    var lastByte: UInt8 = 0
     /// Where a record written as cells in pieces has got to (for a projection).
-    private var lastRecordWritten = -1
+    var lastRecordWritten = -1
     /// Records at and after this one may hold a quoting problem: written as cells.
-    private var wellQuoted = 0
+    var wellQuoted = 0
     /// The record of the first quoting problem, once it is known.
     private var knownProblem: Int?
     /// The first blank line indexed: it is written `""`, so stretches stop before it.
@@ -78,7 +83,7 @@ package final class Exporter {
     private var splitter: WellQuotedSplitter?
 
     /// The file's readers (a plan over a snapshot never reaches the code that uses them).
-    private var readers: RecordReaders { plan.readers! }
+    var readers: RecordReaders { plan.readers! }
 
     private init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
         self.plan = plan
@@ -168,7 +173,7 @@ package final class Exporter {
         return outcome
     }
 
-    private var isStopped: Bool { control.isCancelled || !(writer?.isOpen ?? true) || sink.failure != nil || outcome.failure != nil }
+    var isStopped: Bool { control.isCancelled || !(writer?.isOpen ?? true) || sink.failure != nil || outcome.failure != nil }
 
     // MARK: Rows in memory
 
@@ -408,8 +413,10 @@ package final class Exporter {
         let end = isAll ? reader.end : (reader.checkpoints.last?.offset ?? position)
         // JSON opens its array with the first record: the header rows, or the first record,
         // go through the writer itself.
-        let firstParallel = max(plan.headerRows, 1)
-        let parallel = limit == Int.max && !hasFedParser && writer.continuation(following: 0, sink: { _ in true }) != nil
+        // A table measures its first rows itself: it has no copy for other cores before.
+        let firstParallel = max(plan.headerRows, 1, writer.leadingRecords)
+        let parallel = limit == Int.max && !hasFedParser
+            && (writer.leadingRecords > 0 || writer.continuation(following: 0, sink: { _ in true }) != nil)
         if parallel && record >= firstParallel {
             // Parse and write on two cores, as far as the input is indexed.
             let before = position
@@ -420,8 +427,14 @@ package final class Exporter {
            let next = reader.checkpoints.first(where: { $0.row >= firstParallel && $0.offset > position }) {
             // The header rows with the writer itself, up to a checkpoint; the rest on two cores.
             let before = record
-            window.withBytes(position..<next.offset) { parser.parse($0) }
-            deliver(parser.takeRecords(), record: &record, limit: limit)
+            var at = position
+            while at < next.offset && !isStopped {
+                // A mebibyte at a time: the rows before the checkpoint may be long.
+                let stop = min(next.offset, at + (1 << 20)), from = at
+                window.withBytes(from..<stop) { parser.parse($0) }
+                at = stop
+                deliver(parser.takeRecords(), record: &record, limit: limit)
+            }
             countRows(from: before, to: record)
             position = next.offset
             if record == next.row {
@@ -450,152 +463,6 @@ package final class Exporter {
         }
     }
 
-
-    /// One core's share of a round: a stretch between checkpoints.
-    private struct Stretch {
-        var start: Int64
-        var end: Int64
-        var firstRecord: Int
-        var endsInput: Bool
-        var isWellQuoted: Bool
-    }
-
-    /// Parses the input from checkpoint `position` to its end on two cores: stretches
-    /// between checkpoints, each parsed by a parser of its own and written by a copy of the
-    /// writer (`continuation`), their bytes then handed on in order. While the cores work
-    /// on one round, this thread writes out the round before (two sets of slots, used in
-    /// turn). Returns at once when the writer has no copy (a table measures its rows in
-    /// order).
-    private func writeInParallel(from position: inout Int64, record: inout Int, isAll: Bool) {
-        let checkpoints = reader.checkpoints
-        guard var index = checkpoints.firstIndex(where: { $0.offset == position }) else { return }
-        let reader = self.reader!
-        let plan = self.plan
-        let failure = readers.progress.failure
-        // The slots' buffers and windows are kept from round to round: allocated anew, their
-        // pages were faulted in and cleared again for every stretch.
-        let sets = [ParallelWork(count: 2, source: reader.source), ParallelWork(count: 2, source: reader.source)]
-        var turn = 0
-        /// The round the cores are on (or have finished), not written yet.
-        var running: (work: ParallelWork, stretches: [Stretch], join: BackgroundScan<Int>.Join)?
-        defer { running?.join.wait() }
-        while true {
-            // The next stretch for each core.
-            var stretches: [Stretch] = []
-            while stretches.count < 2 && index < checkpoints.count && !isStopped {
-                let start = checkpoints[index]
-                var next = index + 1
-                while next < checkpoints.count && checkpoints[next].offset - start.offset < plan.parallelStretch { next += 1 }
-                var endsInput = next >= checkpoints.count
-                if endsInput && !isAll {
-                    // Still loading: up to the last checkpoint, the rest later.
-                    next = checkpoints.count - 1
-                    endsInput = false
-                    if next <= index { break }
-                }
-                let end = endsInput ? reader.end : checkpoints[next].offset
-                let lastRecord = endsInput ? readers.progress.rowCount : checkpoints[next].row
-                stretches.append(Stretch(start: start.offset, end: end, firstRecord: start.row, endsInput: endsInput,
-                                         isWellQuoted: lastRecord <= wellQuoted && end - start.offset <= WellQuotedSplitter.largestStretch))
-                index = next
-            }
-            let previous = running
-            previous?.join.wait()
-            running = nil
-            if !stretches.isEmpty {
-                let work = sets[turn % 2]
-                turn += 1
-                // The records of the round not written yet come before these.
-                let unwritten = previous.map { round in round.stretches.indices.reduce(0) { $0 + round.work.outputs[$1].records } } ?? 0
-                for slot in stretches.indices {
-                    let box = work.outputs[slot]
-                    box.bytes.removeAll(keepingCapacity: true)
-                    box.records = 0
-                    box.failure = nil
-                    work.writers[slot] = writer.continuation(following: unwritten, sink: { bytes in
-                        box.bytes.append(contentsOf: bytes)
-                        return true
-                    })
-                }
-                let round = stretches
-                let join = BackgroundScan<Int>.start(round.count, threadName: "csvfreeze export") { slot in
-                    let stretch = round[slot]
-                    guard let writer = work.writers[slot], let parser = try? RecordParser(dialect: reader.dialect, streams: true) else { return }
-                    let window = work.windows[slot]
-                    var number = stretch.firstRecord
-                    var projection = Projection()
-                    let output = work.outputs[slot]
-                    /// Writes a row; at the first that cannot be written, the slot stops there
-                    /// with the records before it.
-                    func put(_ row: Row) {
-                        guard output.failure == nil else { return }
-                        switch Exporter.shaped(row, record: number, plan: plan, projection: &projection) {
-                        case .success(let shaped?): writer.write(shaped)
-                        case .success(nil): break
-                        case .failure(let error):
-                            writer.flushAll()
-                            output.failure = error.description
-                            output.records = number - stretch.firstRecord
-                        }
-                    }
-                    func deliver() {
-                        for row in parser.takeRecords() {
-                            put(row)
-                            if !row.continuesInNext { number += 1 }
-                        }
-                    }
-                    if stretch.isWellQuoted {
-                        // Records the index vouches for are split from their bytes, no parser.
-                        var splitter = WellQuotedSplitter(dialect: reader.dialect)
-                        window.withBytes(stretch.start..<stretch.end) { bytes in
-                            splitter.split(bytes) { row in
-                                put(row)
-                                number += 1
-                            }
-                        }
-                    } else {
-                        var offset = stretch.start
-                        while offset < stretch.end {
-                            let stop = min(stretch.end, offset + (1 << 20))
-                            let from = offset
-                            window.withBytes(from..<stop) { parser.parse($0) }
-                            offset = stop
-                            deliver()
-                        }
-                        if stretch.endsInput && failure == nil {
-                            parser.finish()
-                            deliver()
-                        }
-                    }
-                    guard output.failure == nil else { return }
-                    writer.flushAll()
-                    output.records = number - stretch.firstRecord
-                }
-                running = (work, stretches, join)
-            }
-            guard let previous else {
-                if running == nil { return }
-                continue
-            }
-            for slot in previous.stretches.indices where !isStopped {
-                let output = previous.work.outputs[slot]
-                output.bytes.withUnsafeBytes { _ = writer.writeFormatted($0, records: output.records) }
-                if let failure = output.failure {
-                    countRows(from: record, to: record + output.records)
-                    outcome.failure = failure
-                    return
-                }
-                countRows(from: record, to: record + output.records)
-                record += output.records
-                if output.records > 0 {
-                    lastRecordWritten = record - 1
-                    lastByte = lineEnding.last ?? 0x0A
-                }
-                position = previous.stretches[slot].endsInput ? reader.end : previous.stretches[slot].end
-            }
-            if isStopped { return }
-        }
-    }
 
     /// Writes parsed rows (records and pieces) in order, from record `record` on.
     private func deliver(_ rows: [Row], record: inout Int, limit: Int) {
@@ -630,7 +497,7 @@ package final class Exporter {
         }
     }
 
-    private func countRows(from: Int, to: Int) {
+    func countRows(from: Int, to: Int) {
         let rows = max(0, to - max(from, plan.headerRows))
         guard rows > 0 else { return }
         outcome.rows += rows
@@ -724,11 +591,11 @@ package final class Exporter {
         }
     }
 
-    /// Calls `body` with the bytes of `span`, a few MiB at a time.
+    /// Calls `body` with the bytes of `span`, a mebibyte at a time (the window stays its size).
     private func forEachPiece(of span: RecordSpan, _ body: (UnsafeRawBufferPointer, Bool) -> Void) {
         var position = span.start
         while position < span.end && !isStopped {
-            let stop = min(span.end, position + Int64(Self.longRecord))
+            let stop = min(span.end, position + (1 << 20))
             let from = position
             window.withBytes(from..<stop) { body($0, stop == span.end) }
             position = stop
@@ -886,7 +753,8 @@ package final class Exporter {
         let halves = [0..<cut, cut..<order.count].filter { !$0.isEmpty }
         let reader = self.reader!, control = self.control, wellQuoted = self.wellQuoted
         let found = spans, readAhead = Int(alone), ends = runEnds
-        let join = BackgroundScan<Int>.start(halves.count, threadName: "csvfreeze export") { slot in
+        let join = BackgroundScan<Int>.start(halves.count, threadName: "csvfreeze export",
+                                             yieldsToInteractiveThreads: plan.yieldsToInteractiveThreads) { slot in
             let output = work.outputs[slot], window = work.windows[slot]
             output.bytes.removeAll(keepingCapacity: true)
             output.placed.removeAll(keepingCapacity: true)
@@ -953,27 +821,23 @@ package final class Exporter {
     }
 }
 
-/// What the two cores of a parallel stretch hand back: each slot is written by one thread
-/// only, and read by the exporter's thread after both have joined.
+/// What the two cores gathering a sorted view's window hand back: each slot is written by
+/// one thread only, and read by the exporter's thread after both have joined.
 private final class ParallelWork: @unchecked Sendable {
-    // @unchecked: slot `i` of `writers` and `outputs` is touched by worker `i` alone while
-    // the workers run (`runConcurrently` joins them before the exporter reads a slot).
+    // @unchecked: slot `i` of `outputs` and `windows` is touched by worker `i` alone while
+    // the workers run (`writeGathered` joins them before the exporter reads a slot).
     final class Output {
         var bytes: [UInt8] = []
-        var records = 0
-        var failure: String?
         /// A sorted window's records gathered in `bytes`: each one's place in the
         /// window, where its bytes start (-1: a long record, written from the input), and
         /// its span.
         var placed: [(index: Int, place: Int, span: RecordSpan)] = []
     }
-    var writers: [RecordWriting?]
     let outputs: [Output]
     /// Each slot's window on the input.
     let windows: [ByteWindow]
 
     init(count: Int, source: ByteSource, readSize: Int = 1 << 20) {
-        writers = Array(repeating: nil, count: count)
         outputs = (0..<count).map { _ in Output() }
         windows = (0..<count).map { _ in ByteWindow(source: source, readSize: readSize) }
     }

@@ -135,6 +135,15 @@ package final class FrequencyCount {
                   records: records, budget: budget, wake: wake)
     }
 
+    /// Starts counting column `column` of the records of the input `readers` read, from
+    /// `headerRows` on, once it is indexed to its end (a file still being read: it waits for
+    /// the index, then reads the whole file as `--frequency` does).
+    package convenience init(completing readers: RecordReaders, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
+                            budget: InsightBudget = .standard, wake: @escaping @Sendable () -> Void = {}) {
+        self.init(PassPlan(whenIndexed: readers, columns: column..<(column + 1), filter: RecordFilter(first: headerRows)),
+                  records: records, budget: budget, wake: wake)
+    }
+
     /// Starts counting column `column` of the data rows of `rows` (a sheet's), as a file's
     /// records are counted.
     package convenience init(rows: RowSnapshot, column: Int, headerRows: Int, records: (any RecordSequence)? = nil,
@@ -143,11 +152,15 @@ package final class FrequencyCount {
                   records: records, budget: budget, wake: wake)
     }
 
-    private init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
+    private convenience init(_ pass: Pass, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
+        self.init(PassPlan(pass), records: records, budget: budget, wake: wake)
+    }
+
+    private init(_ plan: PassPlan, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
         let board = Board<FrequencyTable>(wake: wake)
         self.board = board
-        scan = BackgroundScan(name: "csvfreeze frequency", total: pass.byteCount, wake: wake) { control in
-            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
+        scan = BackgroundScan(name: "csvfreeze frequency", total: plan.byteCount, wake: wake) { control in
+            guard let pass = plan.pass(control: control), let chosen = pass.restricted(to: records, control: control) else { return nil }
             return FrequencyCount.count(chosen, budget: budget, control: control, board: board)
         }
     }

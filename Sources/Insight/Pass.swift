@@ -182,3 +182,57 @@ final class Board<Value: Sendable>: Sendable {
         return slots.withLock { $0.compactMap { $0 } }
     }
 }
+
+/// A pass known now, or one made once a file still being read is indexed to its end: a
+/// sheet opened while its file loads counts the whole file with the raw pass the index
+/// makes possible, as the command line does after the index, instead of parsing every
+/// record the index has not reached yet (on one core, and again for a second pass).
+struct PassPlan: Sendable {
+    private enum Kind: Sendable {
+        case ready(Pass)
+        case whenIndexed(RecordReaders, columns: Range<Int>, filter: RecordFilter)
+    }
+    private let kind: Kind
+
+    init(_ pass: Pass) { kind = .ready(pass) }
+
+    /// The pass over every record of `readers`' input from `filter.first` on, once it is
+    /// indexed to its end.
+    init(whenIndexed readers: RecordReaders, columns: Range<Int>, filter: RecordFilter) {
+        kind = .whenIndexed(readers, columns: columns, filter: filter)
+    }
+
+    /// Bytes the pass reads, as far as known now (for its progress).
+    var byteCount: Int64 {
+        switch kind {
+        case .ready(let pass): return pass.byteCount
+        case .whenIndexed(let readers, _, _):
+            let progress = readers.progress
+            return progress.totalBytes ?? progress.bytesRead
+        }
+    }
+
+    /// The same plan over columns `columns`.
+    func over(columns: Range<Int>) -> PassPlan {
+        switch kind {
+        case .ready(let pass): return PassPlan(pass.over(columns: columns))
+        case .whenIndexed(let readers, _, let filter): return PassPlan(whenIndexed: readers, columns: columns, filter: filter)
+        }
+    }
+
+    /// The pass, waiting (on the pass's thread) until the input is indexed; nil when the
+    /// pass was cancelled meanwhile or the input holds nothing to read.
+    func pass(control: ScanControl) -> Pass? {
+        switch kind {
+        case .ready(let pass): return pass
+        case .whenIndexed(let readers, let columns, let filter):
+            while true {
+                let version = readers.changes.version
+                let progress = readers.progress
+                if progress.isComplete || progress.failure != nil { break }
+                guard control.wait(for: readers.changes, past: version) else { return nil }
+            }
+            return ScanInput(readers: readers).map { Pass(input: $0, columns: columns, filter: filter) }
+        }
+    }
+}

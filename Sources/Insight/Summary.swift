@@ -68,8 +68,18 @@ package final class SummaryScan {
                             columns: [Int]? = nil, kinds: [ColumnKind]? = nil,
                             budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
-        self.init(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+        self.init(PassPlan(Pass(input: input, columns: 0..<names.count, filter: RecordFilter(first: headerRows))), names: names,
                   records: records, columns: columns, kinds: kinds, budget: budget, commonValues: commonValues, wake: wake)
+    }
+
+    /// Starts summarising as `init(input:…)` does the records of the input `readers` read,
+    /// once it is indexed to its end (a file still being read: it waits for the index, then
+    /// reads the whole file as `--summary` does).
+    package convenience init(completing readers: RecordReaders, names: [String], headerRows: Int,
+                            records: (any RecordSequence)? = nil, budget: InsightBudget = .standard, commonValues: Int = 3,
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(PassPlan(whenIndexed: readers, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+                  records: records, columns: nil, kinds: nil, budget: budget, commonValues: commonValues, wake: wake)
     }
 
     /// Starts summarising the columns of the data rows of `rows` (a sheet's), as a file's
@@ -77,11 +87,11 @@ package final class SummaryScan {
     package convenience init(rows: RowSnapshot, names: [String], headerRows: Int, records: (any RecordSequence)? = nil,
                             columns: [Int]? = nil, budget: InsightBudget = .standard, commonValues: Int = 3,
                             wake: @escaping @Sendable () -> Void = {}) {
-        self.init(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows)), names: names,
+        self.init(PassPlan(Pass(rows: rows, columns: 0..<names.count, filter: RecordFilter(first: headerRows))), names: names,
                   records: records, columns: columns, kinds: nil, budget: budget, commonValues: commonValues, wake: wake)
     }
 
-    private init(_ whole: Pass, names: [String], records: (any RecordSequence)?, columns: [Int]?, kinds: [ColumnKind]?,
+    private init(_ whole: PassPlan, names: [String], records: (any RecordSequence)?, columns: [Int]?, kinds: [ColumnKind]?,
                  budget: InsightBudget, commonValues: Int, wake: @escaping @Sendable () -> Void) {
         let board = Board<[ColumnSummary]>(wake: wake)
         self.board = board
@@ -91,9 +101,9 @@ package final class SummaryScan {
         self.commonValues = commonValues
         // Each column once, in file order: what the pass profiles.
         let profiled = Array(Set(columns)).sorted()
-        let pass = whole.over(columns: (profiled.first ?? 0)..<((profiled.last ?? 0) + 1))
-        scan = BackgroundScan(name: "csvfreeze summary", total: pass.byteCount, wake: wake) { control in
-            guard let chosen = pass.restricted(to: records, control: control) else { return nil }
+        let plan = whole.over(columns: (profiled.first ?? 0)..<((profiled.last ?? 0) + 1))
+        scan = BackgroundScan(name: "csvfreeze summary", total: plan.byteCount, wake: wake) { control in
+            guard let pass = plan.pass(control: control), let chosen = pass.restricted(to: records, control: control) else { return nil }
             let orders = kinds.map { given in profiled.map { given[columns.firstIndex(of: $0) ?? 0] } }
                 ?? SummaryScan.judge(profiled, in: pass)
             guard let profiles = SummaryScan.profile(chosen, columns: profiled, orders: orders, budget: budget, control: control,

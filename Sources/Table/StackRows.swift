@@ -14,6 +14,8 @@ package protocol StackSections: AnyObject {
     func settledCount(_ index: Int) -> Int?
     /// Table `index`'s columns, once counted (nil before).
     func columnCount(_ index: Int) -> Int?
+    /// Why table `index` cannot be read, once that is known (nil while it can be).
+    func failure(_ index: Int) -> String?
     /// Table `index`'s rows, opened if need be; nil when it cannot be read.
     func source(_ index: Int) -> (any RowSource)?
     /// Reads records of table `index` from any thread (for a pass over the stack: a
@@ -42,7 +44,10 @@ package typealias StackSearchInput =
 /// while the section is under it). A table takes its place once its count is settled
 /// (counted to its end); until then it is the last table of the stack and grows as it is
 /// read, so records already handed out never move: the stack only grows, like a file
-/// being loaded. Tables after it wait (the census counts them in order).
+/// being loaded. Tables after it wait (the census counts them in order). Two things move
+/// its `generation` on: rows of a table that were not read yet when asked for (a
+/// compressed table still being decompressed) have come, and a table whose file changed
+/// on disk is taken out to be counted again (`unsettle(from:)`), moving those after it.
 ///
 /// - Complexity: locating a record's table is a binary search over the settled tables.
 package final class StackRows: RowSource {
@@ -53,6 +58,11 @@ package final class StackRows: RowSource {
     private var starts: [Int] = [0]
     /// The most columns of any settled table.
     private var settledColumns = 0
+    /// Moved on when records already handed out may read differently.
+    private var changes = 0
+    /// Tables asked for a record they did not have yet, with the records they had then:
+    /// once they have more, the rows shown are read again.
+    private var awaited: [Int: Int] = [:]
 
     package init(sections: any StackSections, headerRows: Int) {
         self.sections = sections
@@ -66,6 +76,25 @@ package final class StackRows: RowSource {
             settledColumns = max(settledColumns, sections.columnCount(starts.count - 1) ?? 0)
             starts.append(starts[starts.count - 1] + max(0, count))
         }
+    }
+
+    /// Takes table `section` and those after it out of the stack, to come in again as
+    /// their counts settle anew (its file changed on disk): records from there on may
+    /// move, so the generation moves on.
+    package func unsettle(from section: Int) {
+        guard section >= 0, section < settledSections || section == growing else { return }
+        starts.removeLast(max(0, starts.count - 1 - section))
+        settledColumns = (0..<section).map { sections.columnCount($0) ?? 0 }.max() ?? 0
+        awaited = awaited.filter { $0.key < section }
+        changes += 1
+        settle()
+    }
+
+    /// Notes that table `section` lacked local record `record` when asked, though the
+    /// stack counts it: it is still being read (decompressed), or it changed on disk.
+    private func noteMissing(_ record: Int, in section: Int, of source: any RowSource) {
+        guard section < settledSections, record < starts[section + 1] - starts[section], awaited[section] == nil else { return }
+        awaited[section] = source.isComplete ? Int.max : source.rowCount
     }
 
     /// Tables whose place is settled.
@@ -156,15 +185,37 @@ package final class StackRows: RowSource {
 
     /// The user says how many header rows each table has.
     package var headerRows: Int? { nil }
-    /// Records never change place: a table comes in only once the ones before it settled.
-    package var generation: Int { 0 }
+    /// Records never change place while their tables' files do not (a table comes in only
+    /// once the ones before it settled); see `unsettle(from:)` and `takeNews()`.
+    package var generation: Int { changes }
+
+    /// Looks whether tables asked for rows they did not have yet have more now: then the
+    /// rows shown are read again (a compressed table fills in without the cursor going
+    /// there). A table complete when asked had all it will have.
+    package func takeNews() {
+        var arrived = false
+        for (section, had) in awaited {
+            guard let source = sections.source(section) else { continue }
+            if had != Int.max && (source.rowCount > had || source.isComplete) {
+                awaited[section] = nil
+                arrived = true
+            }
+        }
+        if arrived { changes += 1 }
+    }
     package var wake: @Sendable () -> Void { sections.wake }
     package var file: CellStore? { nil }
 
     package func row(_ index: Int) -> Row? {
         guard index >= 0, index < rowCount else { return nil }
         let section = section(ofRecord: index)
-        return sections.source(section)?.row(index - starts[min(section, starts.count - 1)])
+        guard let source = sections.source(section) else { return nil }
+        let local = index - starts[min(section, starts.count - 1)]
+        guard let row = source.row(local) else {
+            noteMissing(local, in: section, of: source)
+            return nil
+        }
+        return row
     }
 
     /// - Complexity: one batch per table the refs fall in.
@@ -178,7 +229,9 @@ package final class StackRows: RowSource {
         for (section, local) in bySection {
             guard let source = sections.source(section) else { continue }
             let base = start(ofSection: section)
-            for (record, row) in source.rows(local) { result[base + record] = row }
+            let found = source.rows(local)
+            for (record, row) in found { result[base + record] = row }
+            if let missing = local.first(where: { found[$0.record] == nil }) { noteMissing(missing.record, in: section, of: source) }
         }
         return result
     }

@@ -34,7 +34,7 @@ struct FrameComposer {
         var sections: StackSections
         var rows: StackRows { sections.rows }
         var pinnedHeaderStart: Int
-        var status: (name: String, position: String)?
+        var status: (name: String, position: String, kept: String)?
     }
 
     let table: TableView
@@ -374,9 +374,12 @@ struct FrameComposer {
             status.debug = "created \(stats.created) live \(stats.live) pooled \(stats.pooled) configured \(stats.configured)"
         }
         status.name = source.name + (options.place.map { " " + $0 } ?? "")
-        if let (name, position) = stacked?.status {
+        // One of several tables: which one it is matters as much as where the cursor is.
+        status.keptName = options.place.map { Viewer.lastPathPart(source.name) + " " + $0 }
+        if let (name, position, kept) = stacked?.status {
             status.name = name
             status.position = position
+            status.keptName = kept
         }
         if let message {
             status.right = message
@@ -394,6 +397,8 @@ struct FrameComposer {
             status.right = "following"
         } else if let progress, !progress.isComplete {
             status.right = Viewer.progressText(progress)
+        } else if let named = file?.dialect?.overruledEncoding, let marked = file?.dialect?.encoding {
+            status.right = "read as \(marked), as its byte-order mark says, not --encoding \(named)"
         } else if let encoding = file?.dialect?.likelyUTF16 {
             status.right = "looks like UTF-16: --encoding \(encoding)"
         } else if file?.dialect?.looksBinary == true {

@@ -141,6 +141,11 @@ struct InputInterpreter {
             self.prompt = nil
             return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
         }
+        if case .refused = prompt.kind {
+            // What was typed for a prompt that did not open goes nowhere: Enter or Esc ends it.
+            if key == .escape || key == .enter || key == .backspace { self.prompt = nil }
+            return .pending(nil)
+        }
         let entries = history.entries(for: prompt.kind)
         switch key {
         case .escape:
@@ -157,6 +162,7 @@ struct InputInterpreter {
             case .filter(let columnOnly): return .commands([.filter(prompt.line.text, columnOnly: columnOnly)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
             case .sql: return .commands([.runSQL(text)])
+            case .refused: return .pending(nil)
             case .overwrite(let path):
                 let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
                 return .commands(yes ? [.saveTo(path, overwrite: true)] : [.cancelSave])

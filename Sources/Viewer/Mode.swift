@@ -21,6 +21,10 @@ public enum PromptKind: Sendable, Equatable {
     case overwrite(String)
     /// An SQL query over the table (`Q`).
     case sql
+    /// A prompt's key pressed where it does nothing (Ctrl-S in the stacked view): this
+    /// says why and what to do, and takes what is typed next (a path, a pattern) until
+    /// Enter or Esc, so that none of it runs as keys.
+    case refused(String)
 
     /// A search repeats the last one on an empty Enter.
     var isSearch: Bool {
@@ -37,6 +41,7 @@ public enum PromptKind: Sendable, Equatable {
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
         case .sql: return "SQL> "
+        case .refused(let why): return why + "  (Esc) "
         }
     }
 }

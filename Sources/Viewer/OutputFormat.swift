@@ -19,9 +19,12 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 /// input's size (an aligned table holds only its first rows, to measure them).
 ///
 /// Every format writes every cell whole. A table aligns its columns by the widest cell of
-/// its first rows (up to `tableAlignmentLimit` cells), lets a wider cell run on, and shows
-/// control characters as the screen does (a line break as `↵`); only an explicit
-/// `maximumWidth` cuts a cell, with `…`.
+/// its first rows (`sampleRows`, or as many as fit in `tableSampleBytes`; up to
+/// `tableAlignmentLimit` cells), lets a wider cell after them run on (its line is longer,
+/// the rest of that line moves right, nothing is cut), and shows control characters as
+/// the screen does (a line break as `↵`); only an explicit `maximumWidth` cuts a cell, with
+/// `…`. Once the widths are set, later records can be laid out on other cores
+/// (`continuation`), and well-quoted ones in bulk (`writeWellQuoted`).
 public final class OutputWriter {
     let format: OutputFormat
     let lineEnding: [UInt8]
@@ -29,6 +32,14 @@ public final class OutputWriter {
     private var buffer: [UInt8] = []
     private var records = 0
     private var tableSample: [Row] = []
+    /// Cell bytes `tableSample` holds.
+    private var tableSampleHeld = 0
+    /// The most cell bytes a table held at once to measure its columns (for tests).
+    public private(set) var largestSampleHeld = 0
+    /// Rows an aligned table measures before it writes anything.
+    let sampleRows: Int
+    /// A table's lines made in bulk, once its widths are set (shared with continuations).
+    private var tableLines: TableLines?
     /// JSON lines: the header's names, and where in the record the pieces have got to.
     var lines = JSONLines()
     private var tableWidths: [Int]?
@@ -48,7 +59,10 @@ public final class OutputWriter {
     private var held = HeldCell()
 
     /// Rows an aligned table measures before it writes anything.
-    static let tableSampleRows = 1000
+    public static let tableSampleRows = 1000
+    /// Cell bytes an aligned table holds at most to measure: fewer rows are measured when
+    /// the first ones are long, so memory stays bounded whatever their cells' size.
+    public static let tableSampleBytes = 4 << 20
     /// No column of a table is padded wider than this, unless `maximumWidth` is wider: a
     /// long cell in the first rows does not pad every line of the file to its width.
     static let tableAlignmentLimit = 120
@@ -69,11 +83,13 @@ public final class OutputWriter {
     ///   - keysLead: how many of `keys` name cells that are no input column (the source
     ///     column of several inputs without a header): cells past the keys are named
     ///     `column N` by the input's column.
+    ///   - sampleRows: rows a table measures (tests make it small).
     ///   - sink: takes bytes; returns false when they cannot be written.
     public init(format: OutputFormat, lineEnding: [UInt8] = [0x0A], headerRows: Int = 1, byteOrderMark: Bool = false,
                 preamble: [UInt8] = [], maximumWidth: Int? = nil, keys: [String]? = nil, keysLead: Int = 0,
-                sink: @escaping ([UInt8]) -> Bool) {
+                sampleRows: Int = OutputWriter.tableSampleRows, sink: @escaping ([UInt8]) -> Bool) {
         self.format = format
+        self.sampleRows = max(1, sampleRows)
         self.maximumWidth = maximumWidth.map { max(1, $0) }
         self.lineEnding = lineEnding
         self.headerRows = headerRows
@@ -156,7 +172,9 @@ public final class OutputWriter {
                 writeTablePiece(row, index: records)
             } else if tableWidths == nil {
                 tableSample.append(row)
-                if tableSample.count >= OutputWriter.tableSampleRows { flushTableSample() }
+                tableSampleHeld += row.bytes.count
+                largestSampleHeld = max(largestSampleHeld, tableSampleHeld)
+                if tableSample.count >= sampleRows || tableSampleHeld >= OutputWriter.tableSampleBytes { flushTableSample() }
             } else {
                 writeTableRow(row, index: records)
             }
@@ -403,16 +421,23 @@ public final class OutputWriter {
             }
         }
         tableWidths = widths.map { min(max(1, $0), limit) }
+        // Rows are laid out in bulk from here on (C, cell by cell; Swift where a cell needs it).
+        tableLines = TableLines(widths: tableWidths ?? [], limit: maximumWidth ?? OutputWriter.tableAlignmentLimit,
+                                maximumWidth: maximumWidth)
         for (index, row) in tableSample.enumerated() { writeTableRow(row, index: index) }
         tableSample = []
+        tableSampleHeld = 0
     }
 
     private func writeTableRow(_ row: Row, index: Int) {
         guard let widths = tableWidths else { return }
         let isHeader = index < headerRows
         let limit = maximumWidth
+        let lines = tableLines
         withBuffer { buffer in
-            OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, maximumWidth: limit, to: &buffer)
+            if lines?.appendRow(cells: row.bytes, ends: row.ends, isHeader: isHeader, to: &buffer) != true {
+                OutputWriter.appendTableRow(row, widths: widths, isHeader: isHeader, maximumWidth: limit, to: &buffer)
+            }
             if index == headerRows - 1 { OutputWriter.appendRule(widths: widths, to: &buffer) }
         }
     }
@@ -500,15 +525,18 @@ public final class OutputWriter {
         let isHeader = index < headerRows
         let limit = maximumWidth
         var piece = tablePiece
+        // A long cell's text is shown in bulk (in Swift, by cluster, a mebibyte took seconds).
+        let lines = tableLines
         withBuffer { buffer in
-            OutputWriter.appendTablePiece(row, widths: widths, isHeader: isHeader, maximumWidth: limit, state: &piece, to: &buffer)
+            OutputWriter.appendTablePiece(row, widths: widths, isHeader: isHeader, maximumWidth: limit, lines: lines, state: &piece,
+                                          to: &buffer)
             if !row.continuesInNext && index == headerRows - 1 { OutputWriter.appendRule(widths: widths, to: &buffer) }
         }
         tablePiece = piece
     }
 
-    static func appendTablePiece(_ row: Row, widths: [Int], isHeader: Bool, maximumWidth: Int?, state: inout TablePiece,
-                                 to buffer: inout [UInt8]) {
+    static func appendTablePiece(_ row: Row, widths: [Int], isHeader: Bool, maximumWidth: Int?, lines: TableLines? = nil,
+                                 state: inout TablePiece, to buffer: inout [UInt8]) {
         let first = row.continuesPrevious ? state.column : 0
         var contentEnd = buffer.count
         for index in 0..<row.count {
@@ -547,6 +575,8 @@ public final class OutputWriter {
                         state.width = CellText.appendShown(state.held[...], to: &buffer)
                         state.held = []
                     }
+                } else if let shown = lines?.appendShown(bytes[...], to: &buffer) {
+                    state.width += shown
                 } else {
                     state.width += CellText.appendShown(bytes[...], to: &buffer)
                 }
@@ -625,11 +655,33 @@ extension OutputWriter: RecordWriting {
     }
 
     public func continuation(following unwritten: Int, sink: @escaping ([UInt8]) -> Bool) -> RecordWriting? {
-        guard format != .table else { return nil }
-        let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth, sink: sink)
+        // Once a table's widths are set, any core lays out later rows alike.
+        if format == .table && tableWidths == nil { return nil }
+        let lines = tableLines
+        let writer = OutputWriter(format: format, lineEnding: lineEnding, headerRows: 0, maximumWidth: maximumWidth,
+                                  sampleRows: sampleRows, sink: sink)
         writer.records = records + unwritten
-        writer.lines = lines
+        writer.lines = self.lines
+        writer.tableWidths = tableWidths
+        writer.tableLines = lines
         return writer
+    }
+
+    public var leadingRecords: Int { format == .table ? max(headerRows, sampleRows) : 0 }
+
+    public func writeWellQuoted(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, quote: UInt8, columns: [Int]?) -> BulkWrite? {
+        // Laid out in bulk where the delimiter is ASCII and the quote a printable character:
+        // neither can then be part of a character, nor stand for itself unshown.
+        guard format == .table, let tableLines, records >= headerRows, isOpen, delimiter < 0x80, quote >= 0x20, quote < 0x7F
+        else { return nil }
+        flush()
+        guard isOpen else { return BulkWrite(consumed: 0, records: 0, aside: nil) }
+        let written = tableLines.write(bytes, delimiter: delimiter, quote: quote, columns: columns) { chunk in
+            isOpen = sink(chunk)
+            return isOpen
+        }
+        records += written.records
+        return written
     }
 
     @discardableResult

@@ -89,7 +89,7 @@ public struct PromptHistory: Sendable, Equatable {
         switch kind {
         case .goTo: return goTos
         case .save: return paths
-        case .overwrite: return []
+        case .overwrite, .refused: return []
         case .search, .columns, .filter: return searches
         case .sql: return queries
         }
@@ -102,7 +102,7 @@ public struct PromptHistory: Sendable, Equatable {
         switch kind {
         case .goTo: goTos = added(goTos)
         case .save: paths = added(paths)
-        case .overwrite: break
+        case .overwrite, .refused: break
         case .search, .columns, .filter: searches = added(searches)
         case .sql: queries = added(queries)
         }

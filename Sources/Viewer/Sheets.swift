@@ -47,28 +47,47 @@ public enum SheetChoice {
     case stay(String)
 }
 
-/// What a sheet's pass reads: a file's bytes, or the rows of the sheet below (a sheet of
-/// a sheet).
+/// What a sheet's pass reads: a file's bytes, a file still being read, or the rows of the
+/// sheet below (a sheet of a sheet).
 enum SheetInput {
     case bytes(ScanInput)
+    /// A file still being read that will end (a file, not a pipe or a followed file): the
+    /// pass waits for its index, then reads it whole as the command line does. Counting the
+    /// part read so far and parsing the rest cost three times the count once indexed.
+    case loading(RecordReaders)
     case rows(RowSnapshot)
 
-    /// The input for a sheet's pass over `source`: what is read now (a followed input
-    /// never ends, so its pass covers the rows read so far); the rows of a sheet, as they
-    /// are now. Nil when there is nothing to read yet.
+    /// The input for a sheet's pass over `source`: a file, whole (waiting for its index
+    /// when it is still being read); what is read now of a followed input (it never ends)
+    /// or a pipe; the rows of a sheet, as they are now. Nil when there is nothing to read
+    /// yet.
     init?(_ source: any RowSource) {
         guard let file = source.file else {
             guard let rows = source.snapshot() else { return nil }
             self = .rows(rows)
             return
         }
+        let progress = file.progress
+        if !file.follows && !progress.isComplete && (progress.totalBytes != nil || progress.packedSize != nil) {
+            guard file.dialect != nil else { return nil }
+            self = .loading(file.recordReaders)
+            return
+        }
         guard let input = file.follows ? ScanInput(readers: file.recordReadersAsOfNow) : ScanInput(store: file) else { return nil }
         self = .bytes(input)
+    }
+
+    /// The readers of a file still being read, whose index the pass waits for.
+    var awaitedIndex: RecordReaders? {
+        if case .loading(let readers) = self { return readers }
+        return nil
     }
 
     func frequency(column: Int, headerRows: Int, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) -> FrequencyCount {
         switch self {
         case .bytes(let input): return FrequencyCount(input: input, column: column, headerRows: headerRows, records: records, wake: wake)
+        case .loading(let readers):
+            return FrequencyCount(completing: readers, column: column, headerRows: headerRows, records: records, wake: wake)
         case .rows(let rows): return FrequencyCount(rows: rows, column: column, headerRows: headerRows, records: records, wake: wake)
         }
     }
@@ -76,8 +95,21 @@ enum SheetInput {
     func summary(names: [String], headerRows: Int, records: (any RecordSequence)?, wake: @escaping @Sendable () -> Void) -> SummaryScan {
         switch self {
         case .bytes(let input): return SummaryScan(input: input, names: names, headerRows: headerRows, records: records, wake: wake)
+        case .loading(let readers):
+            return SummaryScan(completing: readers, names: names, headerRows: headerRows, records: records, wake: wake)
         case .rows(let rows): return SummaryScan(rows: rows, names: names, headerRows: headerRows, records: records, wake: wake)
         }
+    }
+
+    /// What the status line says while the pass waits for the file's index, nil once it
+    /// does not (`doing`: what the pass will do).
+    func waitingNote(_ doing: String) -> String? {
+        guard let readers = awaitedIndex else { return nil }
+        let progress = readers.progress
+        guard !progress.isComplete && progress.failure == nil else { return nil }
+        let done = progress.packedSize != nil ? progress.packedBytesRead : progress.bytesRead
+        let total = progress.packedSize ?? progress.totalBytes ?? 0
+        return "reading the file to the end first (\(Viewer.percent(done, of: total))%), then \(doing)…  (Esc goes back)"
     }
 }
 
@@ -168,7 +200,8 @@ final class FrequencySheet: SheetSource {
     init(input: SheetInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.column = column
         self.input = input
-        readSoFar = !table.source.isComplete
+        // A file still being read is counted whole, once read.
+        readSoFar = !table.source.isComplete && input.awaitedIndex == nil
         rows = MemoryRows(name: "frequency of \(name)", columns: Self.columns, wake: table.source.wake)
         // Ctrl-S writes what `--frequency --output csv` writes: no bar, long values whole.
         var options = ViewerOptions.sheet(like: table.options, saving: SheetSaving(drawnColumns: [3]))
@@ -205,7 +238,7 @@ final class FrequencySheet: SheetSource {
         let previous = note
         var ended = false
         if case .running(let done, let total) = status {
-            note = "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+            note = input.waitingNote("counting") ?? "counting… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else if let current = published?.table {
             ended = note == nil || note?.hasPrefix("counting") == true
             if current.areAllUnique {
@@ -254,6 +287,10 @@ final class FrequencySheet: SheetSource {
         let source: WholeCells.Source
         switch input {
         case .bytes(let input): source = .input(input.reader)
+        case .loading(let readers):
+            // Read by then: the count covers the whole file.
+            guard let reader = readers.current() else { return SheetSaving(drawnColumns: [3]) }
+            source = .input(reader)
         case .rows(let rows): source = .rows(rows)
         }
         return SheetSaving(drawnColumns: [3], wholeValues: WholeCells(source: source, column: 0, sourceColumn: column, records: records))
@@ -310,7 +347,7 @@ final class SummarySheet: SheetSource {
         self.headerRows = headerRows
         self.records = records
         self.table = table
-        readSoFar = !table.source.isComplete
+        readSoFar = !table.source.isComplete && input.awaitedIndex == nil
         rows = MemoryRows(name: "summary", columns: ColumnSummary.header, wake: table.source.wake)
         viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options), screenSize: table.screenSize)
         self.scan = scan
@@ -340,7 +377,7 @@ final class SummarySheet: SheetSource {
         }
         let previous = note
         if case .running(let done, let total) = status {
-            note = "summarising… \(Viewer.percent(done, of: total))%  (Esc goes back)"
+            note = input.waitingNote("summarising") ?? "summarising… \(Viewer.percent(done, of: total))%  (Esc goes back)"
         } else {
             note = (readSoFar ? "over the rows read so far.  " : "") + "Enter: the column's frequency sheet"
         }

@@ -66,14 +66,17 @@ struct StackSections {
     }
 
     /// The status line's name and position: the table under the cursor, its place among
-    /// the tables, the cursor's row among that table's rows.
-    func status(cursorRow: Int) -> (name: String, position: String)? {
+    /// the tables, the cursor's row among that table's rows; and the least of the name
+    /// kept on a narrow line (its file's own name and place).
+    func status(cursorRow: Int) -> (name: String, position: String, kept: String)? {
         guard let section = section(ofDataRow: cursorRow) else { return nil }
-        let name = rows.name(ofSection: section) + " \(section + 1)/\(rows.sectionCount) stacked"
+        let place = " \(section + 1)/\(rows.sectionCount) stacked"
+        let name = rows.name(ofSection: section) + place
+        let kept = Viewer.lastPathPart(rows.name(ofSection: section)) + place
         let growing = section >= rows.settledSections
         let total = Viewer.grouped(dataRows(ofSection: section)) + (growing ? "+" : "")
-        guard let number = displayNumber(ofDataRow: cursorRow) else { return (name, "header/\(total)") }
-        return (name, "row \(Viewer.grouped(number))/\(total)")
+        guard let number = displayNumber(ofDataRow: cursorRow) else { return (name, "header/\(total)", kept) }
+        return (name, "row \(Viewer.grouped(number))/\(total)", kept)
     }
 
     /// `}` and `{`: the first data row of the next table, or of the previous one (of this
@@ -82,15 +85,18 @@ struct StackSections {
         guard let here = section(ofDataRow: cursorRow) else { return nil }
         let first = dataRow(ofSection: here, number: 1)
         var target = forward ? here + 1 : (cursorRow > first ? here : here - 1)
-        // Empty tables have no row to go to.
+        // Empty tables have no row to go to; those that cannot be read are said.
+        var skipped: [String] = []
         while rows.contains(section: target) && dataRows(ofSection: target) == 0 && target != here {
+            if let why = rows.sections.failure(target) { skipped.append(why) }
             target += forward ? 1 : -1
         }
+        let said = skipped.isEmpty ? nil : "skipped " + skipped.joined(separator: "; ")
         guard rows.contains(section: target) else {
-            if forward && target < rows.sectionCount { return .note(notYet(target)) }
-            return .note(forward ? "the last table" : "the first table")
+            if forward && target < rows.sectionCount { return .note((said.map { $0 + "; " } ?? "") + notYet(target)) }
+            return .note(said ?? (forward ? "the last table" : "the first table"))
         }
-        return .row(dataRow(ofSection: target, number: 1), note: nil)
+        return .row(dataRow(ofSection: target, number: 1), note: said)
     }
 
     /// `:table:row` (a table's number from 1, or its name, or part of it; the row from 1,
@@ -123,17 +129,19 @@ struct StackSections {
         return .row(dataRow(ofSection: section, number: number), note: note)
     }
 
-    /// What a stack does not do, said instead: its tables are shown as they are.
-    static func refusal(of command: Command) -> String? {
+    /// What a stack does not do, said instead: its tables are shown as they are. Short
+    /// enough to fit beside the status line's position on 80 columns, and saying what to
+    /// do. `atKey`: only the keys that open a prompt (their refusal takes the whole line).
+    static func refusal(of command: Command, atKey: Bool = false) -> String? {
         switch command {
-        case .filterPrompt, .filterColumnPrompt, .filter, .filterToValue, .keepValue, .sort, .fileOrder, .frequency, .summary:
-            return "the stacked view shows each table as it is: S leaves it, to filter, sort or count in a table"
-        case .sqlPrompt, .runSQL:
-            return "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file"
+        case .filterPrompt, .filterColumnPrompt:
+            return "filters work in one table: S leaves the stack, then filter there"
+        case .sqlPrompt:
+            return "Q asks SQL of one table: S leaves the stack, then Q there"
         case .saveView:
-            return "the stacked view is not written as it shows: csvfreeze --output writes the tables as one"
-        case .reload:
-            return "the stacked view reads each table as it is: S leaves it, and R there reads its file again"
+            return "Ctrl-S writes one table: S leaves the stack, then Ctrl-S there"
+        case .runSQL, .filter, .filterToValue, .keepValue, .sort, .fileOrder, .frequency, .summary, .reload:
+            return atKey ? nil : "works in one table: S leaves the stack"
         default:
             return nil
         }

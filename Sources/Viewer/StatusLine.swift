@@ -21,6 +21,11 @@ struct StatusLine: Equatable {
     var right: String?
     /// True when `right` is a one-shot message (not the loading progress or a notice).
     var isMessage = false
+    /// The least of the name kept when it says which of several tables this is (`b.csv
+    /// 2/3` of `data/b.csv 2/3`): it stays before the message takes more than half the
+    /// line or the dialect stays, and goes before the column. Nil for a table alone.
+    var keptName: String?
+    var keepsName: Bool { keptName != nil }
 
     /// The text from the left edge (with a leading space).
     var left: String {
@@ -85,7 +90,12 @@ struct StatusLine: Equatable {
             return true
         }
         let namesFile = whole.isMessage && whole.right.flatMap { Self.fileName(in: $0) } != nil
-        shorten(\.name, minimum: 6, keepingEnd: true)
+        if let kept = keptName, excess > 0, let name = line.name {
+            // Down to its file's own name and place (`…/b.csv 2/3`), not past it.
+            let floor = min(DisplayWidth.of(name), DisplayWidth.of(kept) + 1)
+            line.name = Viewer.fitting(name, width: max(floor, DisplayWidth.of(name) - excess), keepingEnd: true)
+        }
+        if !keepsName { shorten(\.name, minimum: 6, keepingEnd: true) }
         if excess > 0 { line.dialect = nil }
         shorten(\.columnName, minimum: 6, keepingEnd: false)
         if excess > 0 { line.debug = nil }
@@ -105,6 +115,12 @@ struct StatusLine: Equatable {
             return line
         }
         shortenRight(minimum: width / 2)
+        if excess > 0 && keepsName {
+            // Kept against the message, the name gives way before the column.
+            line.name = nil
+            line.right = whole.right
+            shortenRight(minimum: width / 2)
+        }
         if excess > 0 {
             line.column = nil
             line.columnName = nil
@@ -115,6 +131,7 @@ struct StatusLine: Equatable {
         if excess > 0 { line.position = nil }
         return line
     }
+
 
     /// The file name a message is about: the last part of its last word (its asides left
     /// out) when that word is a path (`wrote 5 rows to out/sales.csv`); a directory's name

@@ -260,10 +260,12 @@ public final class Viewer {
             }
             return true
         }
-        // A prompt for what the stacked view does not do is not opened, but said so.
+        // A prompt for what the stacked view does not do is not opened, but said so, at
+        // the key; what is typed next for it (a path, a pattern) is taken until Enter or
+        // Esc, so that none of it runs as keys.
         if stack != nil, mode == .grid, input.prompt == nil, case .command(let command) = KeyMap.match([key]),
-           [.filterPrompt, .filterColumnPrompt, .saveView, .sqlPrompt].contains(command) {
-            handle(command)
+           let why = StackSections.refusal(of: command, atKey: true) {
+            input.open(.refused(why))
             return true
         }
         let hadCount = input.count != nil

@@ -79,6 +79,11 @@ extension Wording {
 
     /// `text` shortened to `width` cells with `…`, keeping its end (a path's file name)
     /// or its start.
+    /// A path's last part (`b.csv` of `data/b.csv`).
+    static func lastPathPart(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
     static func fitting(_ text: String, width: Int, keepingEnd: Bool) -> String {
         guard DisplayWidth.of(text) > width else { return text }
         guard width >= 2 else { return "" }

@@ -119,7 +119,12 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
         report("--output jsonl", s(jsonl.seconds))
     }
 
-    // 5. Ctrl-S of a filtered view of a 20 MB file: the pipeline as the viewer runs it,
+    // 5. Table output, the default off a terminal (`csvfreeze big.csv > out.txt`), beside
+    // --output csv into a file, in turn, in the same run; then every format's peak memory,
+    // of the big file and of one holding a cell of 100 MB.
+    tableOutput(file: file, me: me, directory: directory)
+
+    // 6. Ctrl-S of a filtered view of a 20 MB file: the pipeline as the viewer runs it,
     // beside --output of the same view.
     let small = directory + "/bench-20m.csv"
     if !FileManager.default.fileExists(atPath: small) {
@@ -150,4 +155,44 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
     report("Ctrl-S of a filtered view (20 MB, \(outcome.rows) rows)", s(saveSeconds),
            target: String(format: "--output %.2f s (with opening); same bytes: %@", output.seconds, same ? "yes" : "NO"),
            ok: saveSeconds < 0.5 && same)
+}
+
+/// Table output beside `--output csv`, each into a file, best of two taken in turn; then
+/// the peak memory of each format, of `file` and of a file holding one cell of 100 MB
+/// (made under `directory` when missing).
+@MainActor func tableOutput(file: String, me: String, directory: String) {
+    let out = shellQuoted(directory + "/export-out")
+    defer { unlink(directory + "/export-out") }
+    var csv = (seconds: Double.infinity, mib: 0.0), table = (seconds: Double.infinity, mib: 0.0)
+    for _ in 0..<2 {
+        let a = shell("\(me) --output csv \(file) > \(out)"), b = shell("\(me) \(file) > \(out)")
+        if a.seconds < csv.seconds { csv = (a.seconds, a.mib) }
+        if b.seconds < table.seconds { table = (b.seconds, b.mib) }
+    }
+    report("table output (the default off a terminal), into a file", s(table.seconds),
+           target: String(format: "--output csv %.2f s (≤ 3×: %.2f×); peak %.1f MiB", csv.seconds, table.seconds / csv.seconds, table.mib),
+           ok: table.seconds <= 3 * csv.seconds && table.mib <= 64)
+    let long = directory + "/bench-long-cell.csv"
+    if !FileManager.default.fileExists(atPath: long) {
+        // 2,000 short rows, one whose cell is 100 MB of text with commas, quotes and line
+        // breaks, 2,000 more.
+        _ = FileManager.default.createFile(atPath: long, contents: nil)
+        if let handle = FileHandle(forWritingAtPath: long) {
+            handle.write(Data("id,text,n\n".utf8))
+            for index in 0..<2000 { handle.write(Data("\(index),short \(index),\(index)\n".utf8)) }
+            handle.write(Data("2000,\"".utf8))
+            let piece = Data(String(repeating: "abc, \"\"d\"\" é\n", count: 1 << 16).utf8)
+            for _ in 0..<(100_000_000 / piece.count) { handle.write(piece) }
+            handle.write(Data("\",7\n".utf8))
+            for index in 2001..<4000 { handle.write(Data("\(index),short \(index),\(index)\n".utf8)) }
+            try? handle.close()
+        }
+    }
+    for format in ["table", "csv", "tsv", "json", "jsonl"] {
+        let whole = best(1, "\(me) --output \(format) \(file) | cat > /dev/null")
+        let cell = best(1, "\(me) --output \(format) \(shellQuoted(long)) | cat > /dev/null")
+        report("--output \(format): peak memory", String(format: "%.1f MiB", whole.mib),
+               target: String(format: "≤ 64 MiB; a 100 MB cell: %.1f MiB, %.2f s", cell.mib, cell.seconds),
+               ok: whole.mib > 0 && whole.mib <= 64 && cell.mib > 0 && cell.mib <= 64)
+    }
 }

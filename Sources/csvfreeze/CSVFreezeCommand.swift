@@ -188,8 +188,8 @@ struct CSVFreezeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: String?
 
-    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names, and output modes on stderr). Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read (one U+FFFD per invalid sequence), unnamed it is not.",
-                               valueName: "name"))
+    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names, and output modes on stderr). One name is for every input; a comma list gives each input argument its own, in order (FILE then OTHER with --diff: --encoding OLD,NEW; a directory's files share one; an empty item is the default). A byte-order mark wins over the name: where they differ, one line says so. Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read (one U+FFFD per invalid sequence), unnamed it is not.",
+                               valueName: "name[,name…]"))
     var encoding: String?
 
     @Flag(help: "The first record is data, not a header row.")
@@ -253,7 +253,7 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "With --echo: end each value with a NUL byte instead of a line feed (for xargs -0), so a value with line breaks stays one value.")
     var print0 = false
 
-    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table, csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
+    @Option(help: ArgumentHelp("Write the table as text instead of viewing it: table (each column as wide as its widest cell in the first 1,000 rows; a wider cell later is written whole, running past its column), csv, tsv (both keep the input's byte-order mark and preamble; a record written whole in the input's own dialect leaves as its own bytes), json (arrays) or jsonl (an object a line, keyed by the columns' names: a repeated header name gets the first free _2, _3, …, an empty one is 'column N'; --summary and column options use the same names).",
                                valueName: "format"))
     var output: OutputFormat?
 
@@ -289,7 +289,7 @@ struct CSVFreezeCommand: ParsableCommand {
     func validate() throws {
         _ = try delimiterByte()
         _ = try quoteByte()
-        _ = try textEncoding()
+        _ = try textEncodings()
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
         if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
@@ -357,14 +357,32 @@ struct CSVFreezeCommand: ParsableCommand {
         }
     }
 
-    /// The encoding named by `--encoding`.
-    func textEncoding() throws -> TextEncoding? {
-        guard let encoding else { return nil }
-        do {
-            return try TextEncoding(named: encoding)
-        } catch {
-            throw ValidationError("--encoding: \(shownSafely(error.description))")
+    /// The encodings named by `--encoding`: one for every input, or a comma list with one
+    /// for each input argument in order (FILE then OTHER for a diff), an empty item for the
+    /// default.
+    func textEncodings() throws -> [TextEncoding?] {
+        guard let encoding else { return [nil] }
+        let items = encoding.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if items.count > 1 {
+            let inputs = diff.isRequested ? 2 : max(1, files.count)
+            guard items.count == inputs else {
+                throw ValidationError("--encoding names \(items.count) encodings for \(inputs) input\(inputs == 1 ? "" : "s"): "
+                                      + "give one for all, or one for each in order (an empty one for the default)")
+            }
         }
+        var encodings: [TextEncoding?] = []
+        for item in items {
+            if item.isEmpty && items.count > 1 {
+                encodings.append(nil)
+                continue
+            }
+            do {
+                encodings.append(try TextEncoding(named: item))
+            } catch {
+                throw ValidationError("--encoding: \(shownSafely(error.description))")
+            }
+        }
+        return encodings
     }
 
     /// The quote as a byte, from `--quote` (`none`: a byte that never quotes).
@@ -399,7 +417,7 @@ struct CSVFreezeCommand: ParsableCommand {
 
     /// How every input is read, as the options say.
     func inputSettings() throws -> InputSettings {
-        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encoding: try textEncoding(), preamble: preambleRule,
+        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encodings: try textEncodings(), preamble: preambleRule,
                       spoolLimit: try spoolLimitValue())
     }
 
@@ -497,11 +515,15 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-/// Says on stderr when an input's start holds NUL bytes, which text does not: UTF-16 with
-/// no byte-order mark (every other byte NUL) names the `--encoding` to give, other NULs
-/// are probably not text. What is written is the input as read; this says why it may look
-/// wrong, as the screen's status line does.
-func noteNULs(in dialect: Dialect?, of name: String) {
+/// Says on stderr what the start of an input showed that the output does not: a byte-order
+/// mark that overruled `--encoding` (it wins: see DECISIONS.md), and NUL bytes, which text
+/// does not hold: UTF-16 with no byte-order mark (every other byte NUL) names the
+/// `--encoding` to give, other NULs are probably not text. What is written is the input as
+/// read; this says why it may look wrong, as the screen's status line does.
+func noteStart(in dialect: Dialect?, of name: String) {
+    if let named = dialect?.overruledEncoding, let marked = dialect?.encoding {
+        say("\(name): read as \(marked), as its byte-order mark says, not --encoding \(named)")
+    }
     guard let dialect, dialect.looksBinary else { return }
     if let encoding = dialect.likelyUTF16 {
         say("\(name): looks like UTF-16 without a byte-order mark: --encoding \(encoding) reads it")

@@ -16,9 +16,9 @@ enum DiffOutput {
         signal(SIGPIPE, SIG_IGN)
         let paths = [oldPath, options.other]
         var stores: [CellStore] = []
-        for path in paths {
+        for (argument, path) in paths.enumerated() {
             do {
-                stores.append(try request.reading.open(path == "-" ? nil : path, readsAtRandom: !options.keys.isEmpty))
+                stores.append(try request.reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !options.keys.isEmpty))
             } catch {
                 fail(error.description, status: 2)
             }
@@ -27,7 +27,7 @@ enum DiffOutput {
         for store in stores { store.waitForIndex { store.progress.failure != nil } }
         for store in stores {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
-            noteNULs(in: store.dialect, of: store.name)
+            noteStart(in: store.dialect, of: store.name)
         }
         guard let old = DiffInput(store: stores[0], headerRows: request.headerRows),
               let new = DiffInput(store: stores[1], headerRows: request.headerRows) else {

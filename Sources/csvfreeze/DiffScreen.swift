@@ -20,9 +20,10 @@ enum DiffScreen {
         let news = wake.news
         // Both inputs open before the terminal is taken, so a bad path leaves it alone.
         var stores: [CellStore] = []
-        for path in paths {
+        for (argument, path) in paths.enumerated() {
             do {
-                stores.append(try reading.open(path == "-" ? nil : path, readsAtRandom: !diffOptions.keys.isEmpty, onChange: news))
+                stores.append(try reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !diffOptions.keys.isEmpty,
+                                               onChange: news))
             } catch {
                 fail(error.description, status: 2)
             }

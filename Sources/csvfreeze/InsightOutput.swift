@@ -80,7 +80,7 @@ enum InsightOutput {
         }
         writer.finish()
         Output.checkStandardOutput()
-        noteNULs(in: store.dialect, of: store.name)
+        noteStart(in: store.dialect, of: store.name)
         if let failure = store.progress.failure {
             // Everything before the damage was counted; say where it stopped.
             fail("\(store.name): \(failure)", status: 1)

@@ -29,7 +29,7 @@ enum Output {
         do {
             let reading = request.reading
             let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
-                                                   preamble: reading.preamble, encoding: reading.encoding, started: { start in
+                                                   preamble: reading.preamble, encoding: reading.encoding(ofArgument: 0), started: { start in
                 dialect = start.dialect
                 writer = OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,
@@ -41,7 +41,7 @@ enum Output {
             if let failure = writer?.failure { fail("\(inputName(path)): \(failure)", status: 1) }
             writer?.finish(endsWithTerminator: summary.endsWithTerminator)
             checkStandardOutput()
-            noteNULs(in: dialect, of: inputName(path))
+            noteStart(in: dialect, of: inputName(path))
             if let damage = summary.damage {
                 // Everything before the damage is written; say where it stopped.
                 fail("\(inputName(path)): \(damage)", status: 1)
@@ -155,15 +155,16 @@ extension Output {
                 fail(error.description, status: 2)
             }
         }
-        let plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
+        var plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
                               columns: resolved.columns, name: name)
+        plan.yieldsToInteractiveThreads = false
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
             OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
                          byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: request.maximumWidth,
                          keys: keys, sink: hand)
         }
         if outcome.readerLeft { return 0 }
-        noteNULs(in: store.dialect, of: name)
+        noteStart(in: store.dialect, of: name)
         if let failure = outcome.failure { fail(failure, status: 1) }
         if case .failed(let why) = sorted?.phase { fail(why, status: 1) }
         if let why = filtered?.failure { fail(why, status: 1) }

@@ -15,9 +15,9 @@ enum SQLOutput {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
         var stores: [CellStore] = []
-        for path in paths {
+        for (argument, path) in paths.enumerated() {
             do {
-                stores.append(try request.reading.open(path))
+                stores.append(try request.reading.open(path, argument: argument))
             } catch {
                 fail(error.description, status: 1)
             }
@@ -35,7 +35,7 @@ enum SQLOutput {
         var tables: [(store: CellStore, input: SQLInput)] = []
         for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
-            noteNULs(in: store.dialect, of: store.name)
+            noteStart(in: store.dialect, of: store.name)
             guard let input = SQLInput(store: store, name: names[0], headerRows: request.headerRows) else {
                 fail("\(store.name): no records to query", status: 1)
             }

@@ -126,7 +126,7 @@ enum StackedOutput {
         }
         func open(_ input: TableInput) -> CellStore {
             do {
-                return try settings.request.reading.open(input.path, readsAtRandom: sorts)
+                return try settings.request.reading.open(input, readsAtRandom: sorts)
             } catch {
                 halt(error.description, status: 1)
             }
@@ -136,20 +136,19 @@ enum StackedOutput {
             if let failure = store.progress.failure, store.rowCount == 0 { halt("\(input.name): \(failure)", status: 1) }
         }
 
-        // Every input's header first, to know the columns; each is closed again but
-        // standard input, which cannot be read twice.
+        // Every input's header first, to know the columns; each is closed again (what is
+        // read once is read again from its spool: see `SharedStream`).
         var headers: [[Row]] = []
         var widest = 0
         var lineEnding: [UInt8]?
-        var standardInput: CellStore?
         for input in inputs {
             let store = open(input)
             waitFor(rows: headerRows, in: store, of: input)
             headers.append((0..<min(headerRows, store.rowCount)).compactMap { store.row($0) })
             widest = max(widest, store.columnCount)
             if lineEnding == nil { lineEnding = store.dialect?.lineEnding }
-            noteNULs(in: store.dialect, of: input.name)
-            if input.isStandardInput { standardInput = store } else { store.stopLoading() }
+            noteStart(in: store.dialect, of: input.name)
+            store.stopLoading()
         }
         let columns = Columns(headers: headers, headerRows: headerRows)
         let names = columns.isPositional ? ColumnNames(header: headers.first?.first) : ColumnNames(columns.names)
@@ -239,8 +238,7 @@ enum StackedOutput {
             return writer.write(project(row, sourceCell: cell, own: { columns.column($0, in: part.index) }))
         }
         func start(_ part: Part, kinds: inout [ColumnKind?]) {
-            let store = part.input.isStandardInput ? (standardInput ?? open(part.input)) : open(part.input)
-            if part.input.isStandardInput { standardInput = nil }
+            let store = open(part.input)
             part.start(store: store, kinds: &kinds, halt: halt) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
         }
         var kinds = [ColumnKind?](repeating: nil, count: resolved.keys.count)

@@ -196,24 +196,43 @@ struct StackedViewTests {
         #expect(!subject.isStacked && subject.current == 0 && subject.sheets.count == 1)
     }
 
-    @Test("what a stack does not do is said at once: filters, sorts, counts, SQL, saving, reading again")
+    @Test("what a stack does not do is said at the key, in one line that fits 80 columns and says what to do")
     func refused() {
-        let (subject, screen, _) = Self.stacked()
-        let keys: [Key] = ["&", "|", "[", "]", "#", "I", "R", "o", "@", "Q"].map { .character($0) } + [.control("s")]
-        for key in keys {
+        let (subject, screen, _) = Self.stacked(size: Size(width: 80, height: 7))
+        for key in ["[", "]", "#", "I", "R", "o", "@"] {
+            Self.type(subject, screen, key)
+            #expect(Self.status(screen).hasSuffix("works in one table: S leaves the stack"), "\(key): \(Self.status(screen))")
+            #expect(Self.status(screen).contains("a.csv 1/3 stacked  row 1/6"), "beside where the cursor is: \(Self.status(screen))")
+        }
+        #expect(subject.table.dataRowCount == 15 && subject.sheets.count == 1)
+    }
+
+    @Test("a prompt's key in the stack (Ctrl-S, &, |, Q) refuses at once, on one line of 80 columns, and what is typed next runs nothing until Enter or Esc")
+    func refusedPrompts() {
+        let (subject, screen, _) = Self.stacked(size: Size(width: 80, height: 7))
+        let said: [Key: String] = [
+            .control("s"): "Ctrl-S writes one table: S leaves the stack, then Ctrl-S there  (Esc)",
+            .character("&"): "filters work in one table: S leaves the stack, then filter there  (Esc)",
+            .character("|"): "filters work in one table: S leaves the stack, then filter there  (Esc)",
+            .character("Q"): "Q asks SQL of one table: S leaves the stack, then Q there  (Esc)",
+        ]
+        for (key, line) in said {
             screen.script = [[.key(key)], []]
             subject.step()
             subject.step()
-            #expect(Self.status(screen).contains("the stacked view"), "\(key): \(Self.status(screen))")
-            Self.type(subject, screen, "")
+            #expect(Self.status(screen) == line)
+            #expect(DisplayWidth.of(line) <= 80)
+            // A path typed for a save that did not open, keys among it: none of them runs.
+            Self.type(subject, screen, "jjGout.csv")
+            #expect(Self.status(screen) == line, "still said while typing")
+            Self.type(subject, screen, "\n")
+            #expect(subject.table.cursorRow == 0 && subject.table.cursorColumn == 0, "\(key): nothing typed moved the cursor")
+            #expect(Self.status(screen).hasPrefix(" a.csv 1/3 stacked  row 1/6"), "Enter ends it: \(Self.status(screen))")
         }
-        #expect(subject.table.dataRowCount == 15 && subject.sheets.count == 1)
-        // No prompt opened: what is typed next moves, and the message says how to ask SQL.
-        screen.script = [[.key(.character("Q"))], []]
-        subject.step()
-        subject.step()
-        #expect(!Self.status(screen).hasPrefix("SQL"), "no prompt is open")
-        #expect(subject.top.message == "the stacked view shows each table as it is: S leaves it, and Q there asks SQL of its file")
+        screen.script = [[.key(.control("s"))], [.key(.escape)], []]
+        for _ in 0..<3 { subject.step() }
+        #expect(Self.status(screen).hasPrefix(" a.csv 1/3 stacked  row 1/6"), "Esc ends it too: \(Self.status(screen))")
+        #expect(subject.sheets.count == 1)
     }
 
     @Test("one table: S says there is only one")

@@ -38,16 +38,16 @@ struct EncodingTests {
 
     @Test("characters cut between chunks wait for the rest, at every chunk size", arguments: [1, 2, 3, 5, 7, 64, 4096])
     func chunked(chunk: Int) throws {
-        let utf16 = try Self.converted(Self.utf16LE(Self.sample), .detect, chunk: chunk)
+        let utf16 = try Self.converted(Self.utf16LE(Self.sample), .detect(otherwise: nil), chunk: chunk)
         #expect(utf16.text == [0xEF, 0xBB, 0xBF] + Array(Self.sample.utf8), "the mark becomes UTF-8's, skipped like it")
         #expect(utf16.transcoder.encoding?.name == "UTF-16LE")
         #expect(utf16.transcoder.problem == nil)
-        let big = try Self.converted(Self.utf16BE(Self.sample), .detect, chunk: chunk)
+        let big = try Self.converted(Self.utf16BE(Self.sample), .detect(otherwise: nil), chunk: chunk)
         #expect(big.text == [0xEF, 0xBB, 0xBF] + Array(Self.sample.utf8))
         let text = "Nom;Ville\r\nJosé;Zürich\r\nFrançoise;København\r\n"
         let latin = try Self.converted(Self.latin1(text), .from(try TextEncoding(named: "latin1")), chunk: chunk)
         #expect(latin.text == Array(text.utf8))
-        let plain = try Self.converted(Array(text.utf8), .detect, chunk: chunk)
+        let plain = try Self.converted(Array(text.utf8), .detect(otherwise: nil), chunk: chunk)
         #expect(plain.text == Array(text.utf8), "no byte-order mark: the bytes pass as they are")
         #expect(plain.transcoder.encoding == nil)
     }
@@ -92,10 +92,10 @@ struct EncodingTests {
         #expect(result.transcoder.problem == "bytes not valid in WINDOWS-1252 on line 2 (byte 7) and 1 more, shown as \u{FFFD}")
         // A lone surrogate in UTF-16: one unit replaced, and what follows still reads right.
         let lone: [UInt8] = [0xFF, 0xFE, 0x61, 0x00, 0x00, 0xD8, 0x62, 0x00, 0x0A, 0x00]
-        let utf16 = try Self.converted(lone, .detect, chunk: 1)
+        let utf16 = try Self.converted(lone, .detect(otherwise: nil), chunk: 1)
         #expect(String(decoding: utf16.text, as: UTF8.self) == "\u{FEFF}a\u{FFFD}b\n")
         // A character cut by the end of the input.
-        let cut = try Self.converted(Self.utf16LE("ab") + [0x63], .detect, chunk: 2)
+        let cut = try Self.converted(Self.utf16LE("ab") + [0x63], .detect(otherwise: nil), chunk: 2)
         #expect(String(decoding: cut.text, as: UTF8.self) == "\u{FEFF}ab\u{FFFD}")
     }
 
@@ -103,9 +103,29 @@ struct EncodingTests {
     func names() throws {
         #expect(throws: CellStoreError.unknownEncoding("klingon")) { try TextEncoding(named: "klingon") }
         #expect(try TextEncoding(named: "utf-8").isUTF8)
-        #expect(Transcoding.choose(named: try TextEncoding(named: "UTF-8"), prefix: [0xFF, 0xFE]) == .from(try TextEncoding(named: "UTF-8")))
+        #expect(Transcoding.choose(named: try TextEncoding(named: "UTF-8"), prefix: Array("id,".utf8)) == .from(try TextEncoding(named: "UTF-8")))
         #expect(Transcoding.choose(named: nil, prefix: [0xFF, 0xFE, 0x00, 0x00]) == .from(try TextEncoding(named: "UTF-32LE")))
         #expect(Transcoding.choose(named: nil, prefix: Array("id,".utf8)) == .none)
+    }
+
+    @Test("a byte-order mark wins over a name: the name is overruled unless it agrees; UTF-8's mark counts against a name",
+          arguments: [1, 2, 3, 4096])
+    func markWins(chunk: Int) throws {
+        let latin1 = try TextEncoding(named: "latin1"), utf16le = try TextEncoding(named: "UTF-16LE")
+        #expect(Transcoding.choose(named: latin1, prefix: [0xFF, 0xFE, 0x61, 0x00]) == .from(utf16le, overruling: latin1))
+        #expect(Transcoding.choose(named: try TextEncoding(named: "utf-16"), prefix: [0xFF, 0xFE, 0x61, 0x00]) == .from(utf16le),
+                "a name of the mark's family agrees")
+        #expect(Transcoding.choose(named: try TextEncoding(named: "UTF-16LE"), prefix: [0xFF, 0xFE, 0x61, 0x00]) == .from(utf16le))
+        #expect(Transcoding.choose(named: latin1, prefix: [0xEF, 0xBB, 0xBF, 0x61]) == .from(try TextEncoding(named: "UTF-8"), overruling: latin1))
+        #expect(Transcoding.choose(named: nil, prefix: [0xEF, 0xBB, 0xBF, 0x61]) == .none, "unnamed, UTF-8 passes as it is")
+        #expect(Transcoding.choose(named: latin1, prefix: nil) == .detect(otherwise: latin1))
+        // Compressed: the mark is looked for in the first bytes that come out.
+        let marked = try Self.converted(Self.utf16LE(Self.sample), .detect(otherwise: latin1), chunk: chunk)
+        #expect(marked.text == [0xEF, 0xBB, 0xBF] + Array(Self.sample.utf8))
+        #expect(marked.transcoder.encoding == utf16le && marked.transcoder.overruled == latin1)
+        let named = try Self.converted(Self.latin1("a,b\nJosé,Zürich\n"), .detect(otherwise: latin1), chunk: chunk)
+        #expect(named.text == Array("a,b\nJosé,Zürich\n".utf8), "no mark: the name")
+        #expect(named.transcoder.encoding == latin1 && named.transcoder.overruled == nil)
     }
 
     @Test("an Excel 'Unicode text' file (UTF-16LE with a byte-order mark) is found without --encoding")

@@ -46,19 +46,17 @@ struct InputTests {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 10_000)
         #expect(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == 10_000)
-        let spool = SpoolSource(limit: .bytes(4096, label: "4K"))
+        let stream = SharedStream(file: FileSource(descriptor: ends[0]), path: nil, spoolLimit: .bytes(4096, label: "4K"),
+                                  encoding: nil)
         var notices: [String?] = []
-        var reader = StreamPull(stream: FileSource(descriptor: ends[0]), spool: spool, name: nil,
-                                isStopped: { notices.contains { $0 != nil } }, report: { notices.append($0) })
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1000, alignment: 1)
-        defer { buffer.deallocate() }
         var pulled = 0
         loop: while true {
-            switch reader.pull(into: buffer) {
+            switch stream.pull(beyond: Int64(pulled), isStopped: { notices.contains { $0 != nil } }, report: { notices.append($0) }) {
             case .bytes(let count): pulled += count
             default: break loop
             }
         }
+        let spool = stream.spool
         #expect(pulled == 4096)
         #expect(spool.length == 4096)
         #expect(notices.first == "paused at 4 KiB: --spool-limit 4K")
@@ -112,11 +110,10 @@ struct InputTests {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
         defer { close(ends[1]) }
         var notices: [String?] = []
-        var reader = StreamPull(stream: FileSource(descriptor: ends[0]), spool: SpoolSource(), name: nil,
-                                isStopped: { !notices.isEmpty }, report: { notices.append($0) })
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1000, alignment: 1)
-        defer { buffer.deallocate() }
-        if case .end = reader.pull(into: buffer) {} else { Issue.record("the stop was not seen") }
+        let stream = SharedStream(file: FileSource(descriptor: ends[0]), path: nil, spoolLimit: .keepFree, encoding: nil)
+        if case .end = stream.pull(beyond: 0, isStopped: { !notices.isEmpty }, report: { notices.append($0) }) {} else {
+            Issue.record("the stop was not seen")
+        }
         #expect(notices == ["waiting for input on stdin", nil])
     }
 

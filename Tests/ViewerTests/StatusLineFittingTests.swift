@@ -73,6 +73,31 @@ struct StatusLineFittingTests {
     }
 }
 
+@Suite("Status line fitting: one of several tables")
+struct SeveralTablesStatusTests {
+    @Test("one of several tables keeps its file's name and place: a long message gives way first, down to half the line")
+    func keepsName() {
+        var line = StatusLine(name: "/tmp/csvfreeze-changed-4A67E817-89F3-4914-B860-8AAAAAAAAAAA/a.csv 1/3", position: "row 1/3",
+                              column: "col 1/2", columnName: "id", dialect: "comma",
+                              right: "no other table can be shown: b.csv: no such file; c.csv: no such file")
+        line.isMessage = true
+        line.keptName = "a.csv 1/3"
+        let fitted = line.fitted(to: 80)
+        #expect(fitted.width <= 80)
+        #expect(fitted.name == "…a.csv 1/3", "\(fitted.left)")
+        #expect(fitted.position == "row 1/3")
+        #expect(fitted.right?.hasPrefix("no other table can be shown: b.csv") == true, "\(fitted.right ?? "")")
+        for width in 10...120 {
+            let fitted = line.fitted(to: width)
+            #expect(fitted.width <= width, "\(width)")
+            if fitted.name != nil { #expect(fitted.name?.hasSuffix("a.csv 1/3") == true, "\(width): \(fitted.left)") }
+            if width >= 62 { #expect(fitted.name?.hasSuffix("a.csv 1/3") == true && fitted.position == "row 1/3", "\(width): \(fitted.left)") }
+        }
+        line.keptName = nil
+        #expect(line.fitted(to: 80).name == nil, "a table alone gives its name up first, as before")
+    }
+}
+
 @Suite("Options that do not fit the screen")
 struct OversizedOptionTests {
     @Test("-r 50 on an 8-line screen: half the grid keeps header rows, the others scroll above row 1 and are reachable")

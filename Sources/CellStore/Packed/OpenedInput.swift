@@ -78,13 +78,29 @@ package struct OpenedInput {
     static func readMagic(from file: FileSource, isStopped: () -> Bool = { false },
                           waiting: (Bool) -> Void = { _ in }) -> [UInt8] {
         var prefix: [UInt8] = []
+        _ = readMagic(from: file, into: &prefix, isStopped: isStopped, waiting: waiting)
+        return prefix
+    }
+
+    /// Reads on after `prefix`, the first bytes read so far, until they tell whether they
+    /// are a compression format's magic or a byte-order mark (true: they do, or the input
+    /// ended, or a read failed) or until `isStopped` (false: read on later).
+    static func readMagic(from file: FileSource, into prefix: inout [UInt8], isStopped: () -> Bool,
+                          waiting: (Bool) -> Void) -> Bool {
+        /// True once no format's magic (nor a longer byte-order mark) can match: a slow pipe
+        /// is not waited for.
+        func tells(_ bytes: [UInt8]) -> Bool {
+            bytes.count >= Compression.magicLength || Compression.detect(bytes) != nil
+                || !(mayBeMagic(bytes) || TextEncoding.mayBeLongerByteOrderMark(bytes))
+        }
+        if !prefix.isEmpty && tells(prefix) { return true }
         var bytes = [UInt8](repeating: 0, count: Compression.magicLength)
         var isWaiting = false
         defer { if isWaiting { waiting(false) } }
-        while prefix.count < Compression.magicLength && !isStopped() {
+        while !isStopped() {
             var descriptor = pollfd(fd: file.descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 200)
-            if ready < 0 && errno != EINTR { break }
+            if ready < 0 && errno != EINTR { return true }
             if ready <= 0 {
                 if !isWaiting && prefix.isEmpty { waiting(true) }
                 isWaiting = isWaiting || prefix.isEmpty
@@ -92,13 +108,12 @@ package struct OpenedInput {
             }
             let wanted = Compression.magicLength - prefix.count
             let count = bytes.withUnsafeMutableBytes { file.readNext(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
-            if count <= 0 { break }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { continue }
+            if count <= 0 { return true }
             prefix.append(contentsOf: bytes[..<count])
-            // Once no format's magic (nor a UTF-32 byte-order mark) can match, do not wait
-            // for more of a slow pipe.
-            if Compression.detect(prefix) != nil || !(mayBeMagic(prefix) || TextEncoding.mayBeLongerByteOrderMark(prefix)) { break }
+            if tells(prefix) { return true }
         }
-        return prefix
+        return false
     }
 
     /// True while `bytes` could still be the start of some format's magic.
@@ -162,9 +177,9 @@ package struct OpenedInput {
                                        spoolLimit: spoolLimit))
         }
         var transcoding = Transcoding.choose(named: encoding, prefix: nil)
-        if compression == .gzip && transcoding == .detect && !readsAtRandom {
+        if compression == .gzip && !readsAtRandom {
             // Read through access points unless its text must be converted: look now.
-            transcoding = Transcoding.choose(named: nil, prefix: firstBytes(of: raw, compression: compression))
+            transcoding = Transcoding.choose(named: encoding, prefix: firstBytes(of: raw, compression: compression))
         }
         let spool = readsAtRandom ? SpoolSource(limit: spoolLimit) : nil
         return .packed(PackedInput(compression: compression, transcoding: transcoding, raw: raw, compressedSize: size,
@@ -248,6 +263,9 @@ package final class TextReader {
 
     /// The encoding the text is converted from, once known.
     package var encodingName: String? { transcoder?.encoding?.name }
+
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { transcoder?.overruled?.name }
 
     /// Where the text was not valid in its encoding, once read that far.
     package var encodingProblem: String? { transcoder?.problem }

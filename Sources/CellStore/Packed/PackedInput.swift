@@ -49,14 +49,12 @@ package final class PackedInput: Sendable {
         }
     }
 
-    /// Reads a stream's first bytes and, when they are compressed data, or text to convert
-    /// to UTF-8 (`encoding`, or a UTF-16 byte-order mark), returns a `PackedInput` that
-    /// decodes the stream into `spool`; otherwise puts them in `spool` and returns nil. It
-    /// waits only as long as the bytes could still be magic or a byte-order mark.
-    static func recognize(stream: FileSource, spool: SpoolSource, encoding: TextEncoding? = nil, isStopped: () -> Bool,
-                          waiting: (Bool) -> Void) -> PackedInput? {
-        let prefix = OpenedInput.readMagic(from: stream, isStopped: isStopped, waiting: waiting)
-        let raw = Unpacker.RawInput(file: stream, prefix: prefix, isStream: true)
+    /// A decoder for a stream whose first bytes, `prefix`, have been read: when they are
+    /// compressed data, or text to convert to UTF-8 (`encoding`, or a byte-order mark),
+    /// one that decodes `raw` (the stream, those bytes first) into `spool`; otherwise nil,
+    /// with the bytes put in `spool`.
+    static func recognized(prefix: [UInt8], raw: Unpacker.RawInput, spool: SpoolSource,
+                           encoding: TextEncoding? = nil) -> PackedInput? {
         if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
             return PackedInput(compression: compression, transcoding: .choose(named: encoding, prefix: nil), raw: raw,
                                compressedSize: nil, spool: spool)
@@ -74,6 +72,9 @@ package final class PackedInput: Sendable {
 
     /// Where the text was not valid in its encoding, if it was not.
     package var encodingProblem: String? { unpacker.encodingProblem }
+
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { unpacker.overruledEncoding }
 
     /// Where readers find the decompressed bytes.
     package var source: ByteSource {
@@ -98,6 +99,9 @@ package final class PackedInput: Sendable {
     /// Stops decompressing and waits for the thread (the store is going away).
     func stop() { unpacker.stop() }
 
+    /// Ends a `pull` waiting for the next chunk now, so that it looks at its `isStopped`.
+    func interrupt() { unpacker.interrupt() }
+
     /// The spool the output goes to, when it is spooled.
     var spool: SpoolSource? {
         if case .spool(let output) = sink { return output.spool }
@@ -105,15 +109,17 @@ package final class PackedInput: Sendable {
     }
 
     /// Waits for the next decompressed chunk and makes it readable. A spool takes no more
-    /// than it has room for: the rest is held, and `pull` returns `.paused` until there is
-    /// room: nil (the decompressing thread then waits too, a few chunks ahead).
-    func pull() -> Loader.Pulled? {
+    /// than it has room for: the rest is held, and `pull` returns nil until there is room
+    /// (the decompressing thread then waits too, a few chunks ahead). Nil as well once
+    /// `isStopped`: whoever makes it hold calls `interrupt()`, which ends the wait.
+    func pull(isStopped: () -> Bool = { false }) -> Loader.Pulled? {
         var chunk = held.withLock { held -> ArraySlice<UInt8> in
             defer { held = [] }
             return held
         }
         if chunk.isEmpty {
-            switch unpacker.take() {
+            guard let item = unpacker.take(isStopped: isStopped) else { return nil }
+            switch item {
             case .bytes(let bytes): chunk = bytes[...]
             case .end: return .end
             case .damage(let damage): return .failed(damage.description)

@@ -27,7 +27,11 @@ final class Transcoder {
 
     init(_ transcoding: Transcoding) throws(CellStoreError) {
         self.transcoding = transcoding
-        if case .from(let encoding) = transcoding { try open(encoding) }
+        switch transcoding {
+        case .from(let encoding, _): try open(encoding)
+        case .detect(let otherwise?): try open(otherwise)
+        default: break
+        }
     }
 
     deinit {
@@ -45,7 +49,13 @@ final class Transcoder {
 
     /// The encoding converted from, once known (nil: the bytes pass as they are).
     var encoding: TextEncoding? {
-        if case .from(let encoding) = transcoding { return encoding }
+        if case .from(let encoding, _) = transcoding { return encoding }
+        return nil
+    }
+
+    /// The encoding the user named that a byte-order mark overruled, once known.
+    var overruled: TextEncoding? {
+        if case .from(_, let overruled) = transcoding { return overruled }
         return nil
     }
 
@@ -71,13 +81,16 @@ final class Transcoder {
     func pass(_ bytes: UnsafeRawBufferPointer, isLast: Bool) -> [UInt8] {
         let start = received - Int64(pending.count)
         received += Int64(bytes.count)
-        if case .detect = transcoding {
+        if case .detect(let otherwise) = transcoding {
             pending.append(contentsOf: bytes)
             guard pending.count >= 4 || isLast else { return [] }
-            if let encoding = TextEncoding.fromByteOrderMark(pending), (try? open(encoding)) != nil {
-                transcoding = .from(encoding)
+            let decided = Transcoding.decided(named: otherwise, marked: TextEncoding.fromByteOrderMark(pending, utf8: otherwise != nil))
+            if case .from(let encoding, _) = decided, encoding != otherwise {
+                if let converter { iconv_close(converter) }
+                converter = nil
+                transcoding = (try? open(encoding)) != nil ? decided : .none
             } else {
-                transcoding = .none
+                transcoding = decided
             }
             let held = pending
             pending = []

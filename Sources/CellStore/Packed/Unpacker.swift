@@ -35,7 +35,7 @@ package final class Unpacker: Sendable {
     private let compression: Compression?
     private let transcoding: Transcoding
     /// The encoding converted from once known, and where the text was not valid in it.
-    private let encodingState = Mutex<(name: String?, problem: String?)>((nil, nil))
+    private let encodingState = Mutex<(name: String?, problem: String?, overruled: String?)>((nil, nil, nil))
     private let raw: RawInput
     /// The gzip index the unpacking thread fills as it inflates; its builder is made on
     /// that thread (`run`), the only one that touches it.
@@ -99,6 +99,9 @@ package final class Unpacker: Sendable {
     /// Where the text was not valid in its encoding, once the output has reached there.
     package var encodingProblem: String? { encodingState.withLock { $0.problem } }
 
+    /// The encoding named that a byte-order mark overruled, once known.
+    package var overruledEncoding: String? { encodingState.withLock { $0.overruled } }
+
     /// Starts the thread (once).
     package func start() {
         guard !isRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -122,8 +125,16 @@ package final class Unpacker: Sendable {
         }
     }
 
-    /// The next chunk, the end, or the damage; waits for the thread.
-    func take() -> Item { items.pop() ?? .end }
+    /// The next chunk, the end, or the damage; waits for the thread. Nil once `isStopped`
+    /// holds: whoever makes it hold calls `interrupt()`, which ends the wait (a store
+    /// reading a shared stream that stops leaves the next chunk to the next store).
+    func take(isStopped: () -> Bool = { false }) -> Item? {
+        guard let taken = items.take(1, isStopped: isStopped) else { return .end }
+        return taken.first
+    }
+
+    /// Ends a `take` waiting now, so that it looks at its `isStopped` again.
+    func interrupt() { items.interrupt() }
 
     /// Queues `item`, waiting for room; false once stopped.
     private func put(_ item: Item) -> Bool { items.push(item) }
@@ -169,7 +180,7 @@ package final class Unpacker: Sendable {
         /// Hands over converted text; false when nobody takes it any more.
         func deliver(_ bytes: [UInt8]) -> Bool {
             if let transcoder {
-                encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem) }
+                encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem, transcoder.overruled?.name) }
             }
             return bytes.isEmpty || put(.bytes(bytes))
         }

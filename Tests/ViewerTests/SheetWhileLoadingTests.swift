@@ -1,0 +1,70 @@
+import CellStore
+import Foundation
+import FreezeLayout
+import Testing
+@testable import Viewer
+
+/// `#` and `I` pressed while the file is still being read: the sheet waits for the index,
+/// then counts the whole file with the pass the command line runs after the index (it
+/// parsed every record not indexed yet, on one core, twice past the budget).
+@Suite("Sheets opened while the file is read", .timeLimit(.minutes(2)))
+struct SheetWhileLoadingTests {
+    /// A viewer over a file of `rows` rows whose loader has not run: nothing is indexed
+    /// until the test says so.
+    func unindexed(rows: Int) throws -> (CellStore, Viewer, String) {
+        _ = utf8Locale
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-loading-\(UUID()).csv").path
+        try Data(sampleCSV(rows: rows).utf8).write(to: URL(fileURLWithPath: path))
+        let store = try CellStore.open(path: path, startsLoader: false)
+        return (store, Viewer(store: store, options: .plain, screenSize: Size(width: 120, height: 12)), path)
+    }
+
+    /// Takes the sheet's news until its status line says `done`, for at most a minute.
+    func settle(_ sheet: SheetSource, until done: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(60)
+        var note = ""
+        while Date() < deadline {
+            sheet.update()
+            sheet.viewer.handle(.refresh)
+            note = sheet.viewer.frame().lines.last ?? ""
+            if done(note) { break }
+            usleep(2000)
+        }
+        return note
+    }
+
+    @Test("# waits for the index, saying so, then counts every row of the file")
+    func frequencyWaitsForTheIndex() throws {
+        let (store, viewer, path) = try unindexed(rows: 30_000)
+        defer { unlink(path) }
+        #expect(!store.isComplete)
+        viewer.handle(.frequency)
+        let sheet = try #require(viewer.takeSheet())
+        sheet.update()
+        let waiting = sheet.viewer.frame().lines.last ?? ""
+        #expect(waiting.contains("reading the file to the end first"), "\(waiting)")
+        // Nothing is counted before the index is whole.
+        #expect(sheet.viewer.dataRowCount == 0)
+        store.indexNow()
+        let note = settle(sheet) { !$0.contains("reading") && !$0.contains("counting") }
+        #expect(note.contains("all 30,000 values are unique"), "\(note)")
+        #expect(!note.contains("read so far"))
+        #expect(sheet.viewer.dataRowCount == 30_000)
+    }
+
+    @Test("I waits for the index too, then summarises every row")
+    func summaryWaitsForTheIndex() throws {
+        let (store, viewer, path) = try unindexed(rows: 20_000)
+        defer { unlink(path) }
+        viewer.handle(.summary)
+        let sheet = try #require(viewer.takeSheet())
+        sheet.update()
+        #expect((sheet.viewer.frame().lines.last ?? "").contains("reading the file to the end first"))
+        store.indexNow()
+        let note = settle(sheet) { !$0.contains("reading") && !$0.contains("summarising") }
+        #expect(note.contains("Enter: the column's frequency sheet") && !note.contains("read so far"), "\(note)")
+        // The id column's filled count is every row's.
+        let filled = String(decoding: sheet.viewer.table.cell(row: 0, column: 2), as: UTF8.self)
+        #expect(filled == "20000", "\(sheet.viewer.frame().lines)")
+    }
+}
