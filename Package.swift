@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query", "Insight"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query", "Insight", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
         .testTarget(name: "EndToEndTests"),

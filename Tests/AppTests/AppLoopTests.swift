@@ -57,10 +57,12 @@ final class FakeClock: Clock {
 
 extension FakeScreen {
     /// One turn of `loop` with news, a second of fake time after the last: whatever the
-    /// loop put off (`AppLoop.newsInterval`, `AppLoop.sheetInterval`) is due by then.
+    /// loop put off (`AppLoop.newsInterval`, `AppLoop.sheetInterval`) is due by then. A
+    /// second turn with nothing draws what the news changed (a turn draws before it waits).
     func turnWithNews(_ loop: AppLoop) {
         clock.now += 1
-        script = [[.news]]
+        script = [[.news], []]
+        loop.step()
         loop.step()
     }
 

@@ -35,19 +35,21 @@ struct TableInputsTests {
         let inputs = TableInputs.gather([file.path, "/proc/self/fd/\(ends[0])"]).inputs
         #expect(inputs.map(\.readsOnce) == [false, true])
         let opens = Mutex(0)
-        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream)
-        }
-        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream, startsLoader: false)
-        }
-        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: {})
-        try shelf.openReadOnce()
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
+        // The stores, their passes and the census wake the screen, as the wake pipe does.
+        let wake = screen.wake
+        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            if input.readsOnce { opens.withLock { $0 += 1 } }
+            return try CellStore.open(path: input.path, shared: input.stream, onChange: wake)
+        }
+        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            if input.readsOnce { opens.withLock { $0 += 1 } }
+            return try CellStore.open(path: input.path, shared: input.stream, startsLoader: false, onChange: wake)
+        }
+        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: wake)
+        try shelf.openReadOnce()
         var options = ViewerOptions()
         options.place = "1/2"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)

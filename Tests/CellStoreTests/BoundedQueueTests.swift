@@ -26,8 +26,8 @@ struct BoundedQueueTests {
         let last = Mutex<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            queue.push(1)
-            queue.push(2)
+            // In one push, so that 2 is there once 1 is taken.
+            queue.push(contentsOf: [1, 2])
             // Full: this one waits until the consumer makes room or goes.
             let pushed = queue.push(3)
             last.withLock { $0 = pushed }
