@@ -13,8 +13,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The Swift libraries are linked in (--static-swift-stdlib): a start then loads none of
+# them, and the binary runs without the toolchain (see DECISIONS.md).
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 run: release
 	.build/release/csvfreeze SampleData/people.csv

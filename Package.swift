@@ -32,7 +32,9 @@ let package = Package(
         // The field kernel's byte searches: SSE2 inline, the record-boundary scan with
         // AVX2 chosen at run time (no build flags: target attributes per function).
         .target(name: "CFieldScan"),
-        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CZlib", "CZstd", "CLzma", "CBzip2"]),
+        // What Glibc's Swift module leaves out (_GNU_SOURCE): thread names, the affinity mask.
+        .target(name: "CThread"),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
@@ -45,9 +47,9 @@ let package = Package(
         // The screen as values (Frame, Style, Key, MouseEvent): all the terminal backend needs.
         .target(name: "Display", dependencies: ["FreezeLayout"]),
         .target(name: "Viewer", dependencies: ["Display", "CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
-        // Generators, references and fuzz helpers for the tests and the benchmark; no
-        // product target depends on it. `SeededGenerator` stays in CellStore: a query's
-        // key sample (SQL) draws from it.
+        // Generators, references, fuzz helpers and the one bounded wait (`turn`) for the tests
+        // and the benchmark; no product target depends on it. `SeededGenerator` stays in
+        // CellStore: a query's key sample (SQL) draws from it.
         .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Display", "FreezeLayout", "CNCurses"]),
@@ -65,14 +67,14 @@ let package = Package(
         .testTarget(name: "InsightTests", dependencies: ["Insight", "CellStore", "Scan", "Table", "Query", "TestSupport"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "CellStore"]),
         .testTarget(name: "QueryTests", dependencies: ["Query", "Scan", "Table", "CellStore", "TestSupport"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Viewer", "Query", "Scan", "Table", "CellStore", "TestSupport"]),
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
-        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout"]),
+        .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout", "TestSupport"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query", "Insight", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL", "TestSupport"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

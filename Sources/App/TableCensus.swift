@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CellStore
-import Foundation
+import Dispatch
 import Synchronization
 
 /// What the list of open tables says of one: its records, columns and dialect, counted in
@@ -133,10 +133,7 @@ final class TableCensus: Sendable {
             return true
         }
         guard starts else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "csvfreeze census"
-        thread.stackSize = 1 << 20
-        thread.start()
+        BackgroundThread.start(name: "csvfreeze census", stackSize: 1 << 20) { [self] in run() }
     }
 
     /// Stops counting and waits for the thread (the session ends).

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import Foundation
 import Synchronization
 
 /// The one background pass over the input: it reads every byte once, keeps no cells, and
@@ -111,13 +110,11 @@ package final class Loader: Sendable {
     /// Runs the pass on a new thread; `stopAndJoin()` ends it.
     package func start() {
         started.store(true, ordering: .releasing)
-        let thread = Thread { [self] in
+        // Below the interactive thread: the first screen is drawn while the index runs.
+        BackgroundThread.start(name: "csvfreeze loader", stackSize: 1 << 20, yieldsToInteractiveThreads: true) { [self] in
             run()
             finished.signal()
         }
-        thread.name = "csvfreeze loader"
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// What one pull of more input brought.

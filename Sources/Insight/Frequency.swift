@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 import Table
@@ -33,8 +32,14 @@ package struct FrequencyRow: Sendable, Equatable {
     /// The percentage as `--frequency` and the frequency sheet write it: two decimals, no sign.
     package var percentText: String { FrequencyRow.text(ofPercent: percent) }
 
-    /// A percentage with two decimals, no sign (`12.50`).
-    package static func text(ofPercent percent: Double) -> String { String(format: "%.2f", percent) }
+    /// A percentage with two decimals, no sign (`12.50`): as `%.2f` rounds it, with a point
+    /// whatever the locale says (`printf` would write a German comma).
+    package static func text(ofPercent percent: Double) -> String {
+        let hundredths = (percent * 100).rounded(.toNearestOrEven)
+        guard hundredths.isFinite, hundredths.magnitude < 1e15 else { return "\(percent)" }
+        let whole = Int(hundredths.magnitude), fraction = whole % 100
+        return (hundredths < 0 ? "-" : "") + "\(whole / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
     /// True when `value` is only the start of the value (see `wholeLength`).
     package var isShortened: Bool { wholeLength != nil }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CellStore
 
 /// A 64-bit hash of a value's bytes, the same in every run (the distinct-count estimate of
@@ -78,7 +81,7 @@ package struct HyperLogLog: Sendable {
         if zeros > 0 {
             // Linear counting is the better estimate while it stays below 5 m (the raw
             // estimate is biased there).
-            let linear = m * Foundation.log(m / Double(zeros))
+            let linear = m * Glibc.log(m / Double(zeros))
             if linear <= 5 * m { return Int(linear.rounded()) }
         }
         let alpha = 0.7213 / (1 + 1.079 / m)
@@ -88,5 +91,3 @@ package struct HyperLogLog: Sendable {
     /// The relative standard error of the estimate.
     package var standardError: Double { 1.04 / Double(registers.count).squareRoot() }
 }
-
-import Foundation

@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 import Table
@@ -23,7 +22,7 @@ struct Pass: Sendable {
     /// Bytes read in one piece (a longer record is parsed).
     var pieceLimit: Int64 = 1 << 21
     /// Threads a pass may use.
-    var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    var workers = max(1, min(2, BackgroundThread.processorCount))
     /// Inputs smaller than this are read on one thread (starting one costs more).
     var minimumSharedBytes: Int64 = 8 << 20
 

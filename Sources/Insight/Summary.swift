@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Query
 import Scan
 import Table

@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 import Table
@@ -18,7 +17,7 @@ struct FilterJob: Sendable {
     /// Records searched in one step (the first matches show after the first step).
     static let step = 1 << 16
     /// Threads that search raw bytes for a literal while the loader waits (the cores).
-    static let rawWorkers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    static let rawWorkers = max(1, min(2, BackgroundThread.processorCount))
 
     /// For each filter, the only columns whose cells count (nil: all).
     private var shownColumns: [Set<Int>?] {

@@ -95,5 +95,3 @@ extension RecordReader {
 func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     BackgroundScan<Int>.runConcurrently(count, threadName: "csvfreeze query", yieldsToInteractiveThreads: false, body)
 }
-
-import Foundation

@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 
 /// Turns a cell into bytes that compare, byte by byte (`memcmp`), the way the column's kind
 /// orders cells: what a sort extracts, stores and spills.

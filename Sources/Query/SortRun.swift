@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Keys, record numbers and offsets gathered up to a memory budget, then sorted into a run.
 ///

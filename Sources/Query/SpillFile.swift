@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CellStore
-import Foundation
 import Synchronization
 
 /// A temporary file for what does not fit the memory budget: sorted runs, a permutation.

@@ -1,5 +1,5 @@
 import CellStore
-import Foundation
+import Dispatch
 import Scan
 import Synchronization
 
@@ -37,7 +37,7 @@ final class GroupFeed: BatchSource {
         self.queue = queue
         changes = readers.changes
         let finished = self.finished
-        let thread = Thread {
+        BackgroundThread.start(name: "csvfreeze sql group") {
             do {
                 let isStopped: @Sendable () -> Bool = { control.isCancelled || queue.isClosed }
                 let codec = GroupKey(descending: request.groupDescending)
@@ -59,8 +59,6 @@ final class GroupFeed: BatchSource {
             queue.finish()
             finished.signal()
         }
-        thread.name = "csvfreeze sql group"
-        thread.start()
     }
 
     deinit {

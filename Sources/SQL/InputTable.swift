@@ -1,6 +1,8 @@
 import CellStore
 import CSQLite
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Scan
 
 /// One input as a virtual table: its columns, how a scan of it is planned, and the

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CellStore
-import Foundation
+import Dispatch
 import Synchronization
 import Table
 
@@ -109,7 +109,7 @@ package final class QueryRows: RowSource {
         let control = self.control, published = self.published, ended = self.ended
         // A cancel while the thread waits for the input's first rows wakes it.
         control.watch([readers.changes])
-        let thread = Thread {
+        BackgroundThread.start(name: "csvfreeze sql answer") {
             QueryRows.yieldToInteractiveThreads()
             let started = ContinuousClock.now
             var phase = Phase.done
@@ -158,8 +158,6 @@ package final class QueryRows: RowSource {
             ended.signal()
             wake()
         }
-        thread.name = "csvfreeze sql answer"
-        thread.start()
     }
 
     deinit {

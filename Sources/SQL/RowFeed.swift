@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Scan
 import Synchronization
 
@@ -161,7 +160,7 @@ final class RowFeed: BatchSource {
         let shared = self.shared
         shared.change { $0.running = count }
         for worker in 0..<count {
-            let thread = Thread {
+            BackgroundThread.start(name: "csvfreeze sql \(worker)") {
                 let fields = RecordFields(input: input, request: request, bufferSize: Int(request.pieceBytes))
                 let isStopped = { control.isCancelled || shared.read { $0.stopped } }
                 while true {
@@ -186,8 +185,6 @@ final class RowFeed: BatchSource {
                 }
                 shared.change { $0.running -= 1 }
             }
-            thread.name = "csvfreeze sql \(worker)"
-            thread.start()
         }
     }
 

@@ -1,6 +1,5 @@
 import CellStore
 import CSQLite
-import Foundation
 import Scan
 
 /// One input as SQL sees it: a table name, its columns' names, and its records through
@@ -89,7 +88,7 @@ package struct SQLInput: Sendable {
 /// How the SQL engine may use the machine.
 package struct SQLSettings: Sendable {
     /// Threads reading an input ahead of SQLite (the machine's cores, at most 2).
-    package var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    package var workers = max(1, min(2, BackgroundThread.processorCount))
     /// SQLite's page cache per database, in KiB (`PRAGMA cache_size`), which also bounds
     /// how much of a sort it keeps in memory before it writes to `$TMPDIR`.
     package var cacheKiB = 8192

@@ -61,7 +61,7 @@ package enum SQLNames {
     /// `_3`… that no other column's name holds, so every other column keeps its name.
     package static func columnNames(header: [String], count: Int) -> [String] {
         // SQLite's C strings end at a NUL byte.
-        let shown = ColumnNames(header).names(count: count).map { $0.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") }
+        let shown = ColumnNames(header).names(count: count).map { String(decoding: Array($0.utf8).replacing([0], with: Array("\u{FFFD}".utf8)), as: UTF8.self) }
         var reserved = Set(shown.map(folded))
         var used: Set<String> = []
         return shown.map { name in
@@ -80,7 +80,7 @@ package enum SQLNames {
 
     /// `name` as an SQL identifier in double quotes.
     package static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + String(decoding: Array(name.utf8).replacing([0x22], with: [0x22, 0x22]), as: UTF8.self) + "\""
     }
 }
 

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CellStore
-import Foundation
 
 /// A temporary file in `$TMPDIR` for what does not fit a memory budget (grouped rows),
 /// written by one thread (`SpillArea`), read by any (`SpillFile`).

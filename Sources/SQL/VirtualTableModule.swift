@@ -1,4 +1,3 @@
-import Foundation
 import CSQLite
 
 /// The inputs a connection's virtual tables are made from (SQLite's `pAux`): a table is
@@ -23,7 +22,7 @@ final class CollationNote {
     var isMentioned = false
 
     func note(_ sql: String) {
-        if !isMentioned && sql.range(of: "collate", options: .caseInsensitive) != nil { isMentioned = true }
+        if !isMentioned && sql.lowercased().contains("collate") { isMentioned = true }
     }
 }
 

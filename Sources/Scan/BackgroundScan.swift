@@ -1,5 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CellStore
-import Foundation
+import Dispatch
 import Synchronization
 
 /// A pass over an input on a thread of its own, owned by whoever started it: the search
@@ -39,7 +42,7 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
                 _ body: @escaping @Sendable (ScanControl) -> Result?) {
         let core = Core(control: ScanControl(total: total, wake: wake))
         self.core = core
-        let thread = Thread {
+        BackgroundThread.start(name: name) {
             BackgroundScan.yieldToInteractiveThreads()
             let result = body(core.control)
             let status: Status = core.control.isCancelled ? .cancelled : result.map(Status.finished) ?? .cancelled
@@ -47,8 +50,6 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
             core.ended.signal()
             wake()
         }
-        thread.name = name
-        thread.start()
     }
 
     deinit {
@@ -106,13 +107,11 @@ package final class BackgroundScan<Result: Sendable>: Sendable {
                               _ body: @escaping @Sendable (Int) -> Void) -> Join {
         let join = Join(count: indices.count)
         for index in indices {
-            let thread = Thread {
+            BackgroundThread.start(name: "\(threadName) \(index)") {
                 if yieldsToInteractiveThreads { yieldToInteractiveThreads() }
                 body(index)
                 join.signal()
             }
-            thread.name = "\(threadName) \(index)"
-            thread.start()
         }
         return join
     }

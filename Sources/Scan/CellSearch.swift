@@ -1,5 +1,4 @@
 import CellStore
-import Foundation
 import Synchronization
 import Table
 
@@ -30,7 +29,7 @@ package struct CellSearch: Sendable {
     /// Bytes read in one piece (a longer record is parsed).
     package var pieceLimit: Int64 = 1 << 21
     /// Threads a search may use.
-    package var workers = max(1, min(2, ProcessInfo.processInfo.activeProcessorCount))
+    package var workers = max(1, min(2, BackgroundThread.processorCount))
     /// Inputs smaller than this are searched on one thread (starting one costs more).
     package var minimumSharedBytes: Int64 = 8 << 20
 

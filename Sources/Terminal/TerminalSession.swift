@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +48,7 @@ package final class TerminalSession {
     /// the default.
     package static func escapeDelay(given: Int?, environment value: String?) -> Int {
         if let given { return max(0, given) }
-        if let value, let milliseconds = Int(value.trimmingCharacters(in: .whitespaces)), milliseconds >= 0 {
+        if let value, let milliseconds = Int(String(value.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())), milliseconds >= 0 {
             return milliseconds
         }
         return defaultEscapeDelay
@@ -111,7 +110,7 @@ package final class TerminalSession {
     deinit { end() }
 
     /// The C library this module runs on, with its version, for `--version`.
-    package static var libraryVersions: [String] { [String(cString: curses_version()).replacingOccurrences(of: "ncurses ", with: "ncursesw ")] }
+    package static var libraryVersions: [String] { [String(cString: curses_version()).replacing("ncurses ", with: "ncursesw ")] }
 
     /// Restores the terminal: leaves the alternate screen, shows the cursor, resets modes.
     package func end() {

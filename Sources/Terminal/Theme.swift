@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +51,7 @@ enum BackgroundQuery {
     /// The state of mode 2027 in a DECRPM reply, `ESC [ ? 2027 ; Ps $ y`.
     static func graphemeMode(reply: [UInt8]) -> Int? {
         let text = String(decoding: reply, as: UTF8.self)
-        guard let range = text.range(of: "\u{1B}[?2027;") else { return nil }
+        guard let range = text.firstRange(of: "\u{1B}[?2027;") else { return nil }
         let digits = text[range.upperBound...].prefix { $0.isNumber }
         guard text[range.upperBound...].dropFirst(digits.count).hasPrefix("$y") else { return nil }
         return Int(digits)
@@ -100,7 +99,7 @@ enum BackgroundQuery {
     /// Reads `rgb:RRRR/GGGG/BBBB` (1 to 4 hex digits each) from an OSC 11 reply.
     static func isLight(reply: [UInt8]) -> Bool? {
         let text = String(decoding: reply, as: UTF8.self)
-        guard let range = text.range(of: "rgb:") else { return nil }
+        guard let range = text.firstRange(of: "rgb:") else { return nil }
         let parts = text[range.upperBound...].prefix { $0.isHexDigit || $0 == "/" }.split(separator: "/")
         guard parts.count == 3 else { return nil }
         let values = parts.compactMap { part -> Double? in

@@ -31,7 +31,12 @@ public enum CellText {
 
     /// Decodes `bytes` (invalid UTF-8 as U+FFFD) into glyphs.
     public static func glyphs(_ bytes: ArraySlice<UInt8>) -> [Glyph] {
-        glyphs(String(decoding: bytes, as: UTF8.self))
+        // Printable ASCII is a glyph a byte: no cluster to find (the first frame lays out
+        // hundreds of cells, each a string per character the long way).
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return bytes.map { Glyph(text: String(Unicode.Scalar($0)), width: 1, isSymbol: false) }
+        }
+        return glyphs(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Splits `string` into glyphs, replacing controls with symbols.
@@ -152,8 +157,36 @@ public enum CellText {
         // Pure printable ASCII is one cell per byte: the common case, done without decoding.
         if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return min(bytes.count, limit) }
         let (head, isCut) = prefix(bytes, cells: limit)
-        let width = glyphs(head).reduce(0) { $0 + $1.width }
+        let width = scalarWidth(head) ?? glyphs(head).reduce(0) { $0 + $1.width }
         return isCut ? limit : min(width, limit)
+    }
+
+    /// The width of `bytes` when every code point in it is valid, no control and at least
+    /// one cell wide: then no cluster is drawn in pieces (a joiner, a mark or a selector is
+    /// zero wide), and the width is the sum of theirs, as `glyphs` would find it without
+    /// making a string per character (column sizing measures a thousand rows before the
+    /// first frame). Nil otherwise.
+    static func scalarWidth(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var index = bytes.startIndex
+        var total = 0
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                // Most letters of a cell that is not all ASCII are ASCII still.
+                guard byte >= 0x20 && byte < 0x7F else { return nil }
+                total += 1
+                index += 1
+                continue
+            }
+            var iterator = bytes[index...].makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+            let width = DisplayWidth.of(scalar)
+            guard width > 0, symbol(for: scalar) == nil else { return nil }
+            total += width
+            index += UTF8.width(scalar)
+        }
+        return total
     }
 
     /// The start of `bytes` that can fill `cells` cells, cut on a UTF-8 boundary, and
@@ -207,4 +240,3 @@ public enum CellText {
         for _ in 1..<max(1, glyph.width) { cells.append(FrameCell("", shown)) }
     }
 }
-

@@ -207,8 +207,8 @@ struct StatusLine: Equatable {
         }
         let separator = text.contains("  ") ? "  " : " "
         var kept = ""
-        for word in text.components(separatedBy: separator) {
-            let candidate = kept.isEmpty ? word : kept + separator + word
+        for word in text.split(separator: separator, omittingEmptySubsequences: false) {
+            let candidate = kept.isEmpty ? String(word) : kept + separator + word
             if DisplayWidth.of(candidate) + 1 > width { break }
             kept = candidate
         }
@@ -218,7 +218,7 @@ struct StatusLine: Equatable {
 
     /// The last aside of `text`, ` (…)` with the spaces before it, when text comes before it.
     static func lastAside(in text: String) -> Range<String.Index>? {
-        guard let open = text.range(of: " (", options: .backwards),
+        guard let open = text.ranges(of: " (").last,
               let close = text[open.upperBound...].firstIndex(of: ")") else { return nil }
         var start = open.lowerBound
         while start > text.startIndex && text[text.index(before: start)] == " " { start = text.index(before: start) }

@@ -96,7 +96,7 @@ extension ViewQuery {
             } catch {
                 let filter = self.filters.removeLast()
                 // The reason without the command line's option name.
-                let reason = error.description.components(separatedBy: "': ").dropFirst().joined(separator: "': ")
+                let reason = error.description.split(separator: "': ", omittingEmptySubsequences: false).dropFirst().joined(separator: "': ")
                 return "\(filter.column == nil ? "&" : "|")\(filter.pattern): " + (reason.isEmpty ? error.description : reason)
             }
         }

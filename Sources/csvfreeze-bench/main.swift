@@ -4,6 +4,7 @@
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only]
+//                                        [--start-only [--binary PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -11,7 +12,9 @@
 // file, xz and bzip2 of a 200 MB one) for the figures of compressed input, beside each
 // format's own decompressor; for --sql, a 1 GiB sales-like file (15 million short rows); for
 // --diff, a copy of the big file with 0.1 % of its records changed, removed or added.
-// Memory is measured in child processes.
+// Memory is measured in child processes. The start (first screen of a file and of a pipe,
+// --version) is measured beside less on a pseudo-terminal, with the csvfreeze built beside
+// this program (or --binary PATH).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -95,10 +98,19 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
+}
+
+/// The csvfreeze whose start is measured: --binary, else the one built beside this program.
+let startBinary = option("--binary")
+    ?? (CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/csvfreeze")
+
+if arguments.contains("--start-only") {
+    startBenchmark(big: big, binary: startBinary)
+    exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
 if arguments.contains("--index-only") {
@@ -357,6 +369,7 @@ insightBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
 diffBenchmark(big: big, directory: directory)
 try exportBenchmark(big: big, directory: directory)
+startBenchmark(big: big, binary: startBinary)
 
 print("")
 let over = results.filter { $0.3 == false }

@@ -19,8 +19,20 @@ extension Theme: ExpressibleByArgument {}
 struct CSVFreezeCommand: ParsableCommand {
     static let version = "0.1.0"
 
+    /// What `--version` prints: the program's version and its C libraries'.
+    static var versionText: String {
+        (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
+         + TerminalSession.libraryVersions).joined(separator: "\n")
+    }
+
     /// Reads the defaults (config file, `CSVFREEZE`) before the command line, which wins.
     static func main() {
+        // `--version` alone is answered before the parser, which costs several times the
+        // rest of the program's start (see DECISIONS.md); with other words it is parsed.
+        if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == "--version" {
+            print(versionText)
+            Glibc.exit(0)
+        }
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -176,8 +188,7 @@ struct CSVFreezeCommand: ParsableCommand {
           input cannot be read, no such --key column, output that cannot be
           written); 64 bad options.
         """,
-        version: (["csvfreeze \(version)"] + CellStore.libraryVersions + PatternLibrary.libraryVersions
-                  + TerminalSession.libraryVersions).joined(separator: "\n")
+        version: versionText
     )
 
     @Option(name: [.customShort("d"), .long],

@@ -36,12 +36,12 @@ struct Defaults {
         var options: [String] = []
         if let path = configPath(environment: environment), let text = readFile(path) {
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
                 options += try usable(trimmed, place: "\(path):\(number + 1)", check: check)
             }
         }
-        if let variable = environment["CSVFREEZE"], !variable.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let variable = environment["CSVFREEZE"], !variable.allSatisfy(\.isWhitespace) {
             options += try usable(variable, place: "CSVFREEZE", check: check)
         }
         return options + commandLine

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CellStore
-import Foundation
 import Insight
 import Query
 import Scan
@@ -129,7 +128,7 @@ enum InsightOutput {
         if row.value.isEmpty { return "(empty)" }
         let text = row.shownText
         guard text == "(empty)" || text.hasPrefix("\"") else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + String(decoding: Array(text.utf8).replacing([0x22], with: [0x22, 0x22]), as: UTF8.self) + "\""
     }
 
     /// A value longer than a cell kept, written whole from where it first occurs, then

@@ -69,14 +69,15 @@ extension FakeScreen {
     /// Turns `loop` with news until `condition` holds, waiting between turns for the
     /// sources' news on `news` (the passes run on their own threads), never sleeping.
     func turn(_ loop: AppLoop, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
-        let held = turnUntil(condition, news: news) { turnWithNews(loop) }
-        #expect(held, "timed out waiting for \(what)", sourceLocation: sourceLocation)
+        let held = TestSupport.turn(news: news, { turnWithNews(loop) }, until: condition)
+        #expect(held, "timed out waiting for \(what); the status line: \(loop.top.frame().lines.last ?? "")",
+                sourceLocation: sourceLocation)
     }
 }
 
 private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-@Suite("The event loop, without a terminal")
+@Suite("The event loop, without a terminal", .timeLimit(.minutes(30)))
 struct AppLoopTests {
     private static func csv(rows: Int = 40) -> [UInt8] {
         var text = "id,name,city\n"

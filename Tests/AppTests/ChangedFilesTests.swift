@@ -11,7 +11,7 @@ import Viewer
 /// Several tables whose files change on disk while they are open: a deleted table is
 /// passed over by `}` and `{` (said, with the arriving table's name kept), and the list
 /// of tables and the stack show what the files hold now, never old counts as if current.
-@Suite("Tables whose files change on disk", .serialized, .timeLimit(.minutes(5)))
+@Suite("Tables whose files change on disk", .serialized, .timeLimit(.minutes(30)))
 struct ChangedFilesTests {
     /// `a.csv` (3 rows), `b.csv` (2 rows), `c.csv` (2 rows) in a new directory.
     static func files() throws -> (URL, [String]) {
@@ -47,7 +47,7 @@ struct ChangedFilesTests {
         options.place = "1/\(inputs.count)"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)
         let subject = AppLoop(shelf: shelf, first: first, options: ViewerOptions(), screen: screen, clock: clock, stacked: stacked)
-        SeveralTablesTests.turn(subject, screen, until: "every table counted") {
+        turn(subject, screen, until: "every table counted") {
             (0..<shelf.count).allSatisfy { shelf.facts($0).isFinal }
         }
         return (subject, screen, shelf)
@@ -95,7 +95,7 @@ struct ChangedFilesTests {
         try FileManager.default.removeItem(atPath: paths[1])
         StackedViewTests.type(subject, screen, "T")
         #expect(StackedViewTests.status(screen).contains("b.csv was deleted: counted again"), "\(StackedViewTests.status(screen))")
-        SeveralTablesTests.turn(subject, screen, until: "the deleted file counted again") {
+        turn(subject, screen, until: "the deleted file counted again") {
             StackedViewTests.lines(screen).contains { $0.contains("b.csv") && $0.contains("cannot be read") }
         }
         let line = StackedViewTests.lines(screen).first { $0.contains("b.csv") } ?? ""
@@ -109,7 +109,7 @@ struct ChangedFilesTests {
         let (directory, paths) = try Self.files()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (subject, screen, _) = try Self.loop(paths, stacked: true)
-        SeveralTablesTests.turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
+        turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
         StackedViewTests.type(subject, screen, "")
         #expect(StackedViewTests.lines(screen).contains { $0.contains("k2") })
         #expect(StackedViewTests.lines(screen).contains { $0.contains("9") && $0.contains("10") })
@@ -118,7 +118,7 @@ struct ChangedFilesTests {
         StackedViewTests.type(subject, screen, "j")
         #expect(StackedViewTests.status(screen).contains("b.csv and c.csv changed: counted again"),
                 "\(StackedViewTests.status(screen))")
-        SeveralTablesTests.turn(subject, screen, until: "the stack settled again") { subject.table.stack?.isComplete == true }
+        turn(subject, screen, until: "the stack settled again") { subject.table.stack?.isComplete == true }
         StackedViewTests.type(subject, screen, "")
         let lines = StackedViewTests.lines(screen)
         #expect(lines.contains { $0.contains("k1") })

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 import App
 import CellStore
 import FreezeLayout
 import Viewer
 
-@Suite("Sheets over an empty input")
+@Suite("Sheets over an empty input", .timeLimit(.minutes(30)))
 struct EmptyInputSheetTests {
     @Test("I and # on an input with no record say so, as --summary does, and open no sheet")
     func emptyInput() throws {
@@ -42,7 +43,7 @@ struct EmptyInputSheetTests {
             screen.script = [key.map { .key(.character($0)) }]
             subject.step()
             #expect(subject.sheets.count == 2, "\(key)")
-            screen.turn(subject, until: "the \(key) sheet") {
+            turn(subject, screen, until: "the \(key) sheet") {
                 (subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2")
             }
             let status = subject.top.frame().lines.last ?? ""

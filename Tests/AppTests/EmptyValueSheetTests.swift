@@ -9,7 +9,7 @@ import Viewer
 /// The frequency sheet's empty value is an empty cell, labelled `(empty)` on screen in the
 /// style of text the data does not hold: a real `(empty)` text reads apart from it, and
 /// filters, sort, search and Ctrl-S all see it empty.
-@Suite("The frequency sheet's empty value")
+@Suite("The frequency sheet's empty value", .timeLimit(.minutes(30)))
 struct EmptyValueSheetTests {
     /// v: a real `(empty)` text ×2, the empty value ×1, `x` ×1.
     private static let csv = "v\n(empty)\n\n(empty)\nx\n"
@@ -25,12 +25,6 @@ struct EmptyValueSheetTests {
 
     private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-    /// Turns with news until `condition` holds (the passes run on their own threads).
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                     _ condition: () -> Bool) {
-        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
-    }
-
     /// The sheet's lines above the status line, trailing spaces dropped.
     private func grid(_ viewer: Viewer) -> [String] {
         viewer.frame().lines.dropLast().map { String($0.reversed().drop { $0 == " " }.reversed()) }
@@ -43,7 +37,7 @@ struct EmptyValueSheetTests {
         subject.step()
         // The count's end, and its rows taken in by the sheet's viewer (the status line may
         // say the end a turn before the rows are laid out).
-        run(subject, screen, until: "the count") {
+        turn(subject, screen, until: "the count") {
             let lines = subject.top.frame().lines
             return lines.last?.contains("distinct values in") == true && lines.count > 1 && lines[1].contains("│")
         }
@@ -78,13 +72,13 @@ struct EmptyValueSheetTests {
         let (subject, screen) = sheet()
         screen.script = [keys("&^$") + [.key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the filter") { subject.top.dataRowCount == 1 && subject.top.frame().lines.last?.contains("1 filter") == true }
+        turn(subject, screen, until: "the filter") { subject.top.dataRowCount == 1 && subject.top.frame().lines.last?.contains("1 filter") == true }
         #expect(grid(subject.top).prefix(2) == ["  # value  │count percent share", "  2 (empty)│    1   25.00 ██████████"])
         // The label is not text: a filter for it keeps the real value alone.
         let (other, otherScreen) = self.sheet()
         otherScreen.script = [keys("&^\\(empty\\)$") + [.key(.enter)]]
         other.step()
-        run(other, otherScreen, until: "the filter") { other.top.frame().lines.last?.contains("1 filter") == true }
+        turn(other, otherScreen, until: "the filter") { other.top.frame().lines.last?.contains("1 filter") == true }
         #expect(grid(other.top).prefix(2) == ["  # value  │count percent share", "  1 (empty)│    2   50.00 ████████████████████"])
         #expect(other.top.dataRowCount == 1)
     }
@@ -94,7 +88,7 @@ struct EmptyValueSheetTests {
         let (subject, screen) = sheet()
         screen.script = [keys("[")]
         subject.step()
-        run(subject, screen, until: "the sort") { subject.top.frame().lines.last?.contains("sorted by value") == true }
+        turn(subject, screen, until: "the sort") { subject.top.frame().lines.last?.contains("sorted by value") == true }
         #expect(grid(subject.top).prefix(4) == [
             "  # value  │count percent share",
             "  1 (empty)│    2   50.00 ████████████████████",
@@ -110,7 +104,7 @@ struct EmptyValueSheetTests {
         // From row 1, the real text: the next match is row 1 again, around the end.
         screen.script = [keys("/empty") + [.key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the search") { !subject.top.isSearching }
+        turn(subject, screen, until: "the search") { !subject.top.isSearching }
         #expect(subject.top.cursorRow == 0, "no match in row 2: the empty value holds no text")
         let status = subject.top.frame().lines.last ?? ""
         #expect(status.contains("search wrapped around"), "\(status)")
@@ -123,7 +117,7 @@ struct EmptyValueSheetTests {
         defer { try? FileManager.default.removeItem(atPath: target) }
         screen.script = [[.key(Key.control("s"))] + keys(target) + [.key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the save") { subject.top.frame().lines.last?.contains("wrote 3 rows") == true }
+        turn(subject, screen, until: "the save") { subject.top.frame().lines.last?.contains("wrote 3 rows") == true }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "value,count,percent\n(empty),2,50.00\n,1,25.00\nx,1,25.00\n")
     }
 }

@@ -8,7 +8,7 @@ import Table
 import TestSupport
 @testable import Viewer
 
-@Suite("SQL answers as sheets over the table")
+@Suite("SQL answers as sheets over the table", .timeLimit(.minutes(30)))
 struct SQLSheetTests {
     /// Orders: id, city, amount (every seventh empty), note.
     struct Order {
@@ -54,7 +54,7 @@ struct SQLSheetTests {
     /// turn each time the loop is woken, as the terminal's loop does, at most a minute.
     private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
                      _ condition: () -> Bool) {
-        let held = turnUntil(condition, news: screen.news) { screen.turnWithNews(subject) }
+        let held = TestSupport.turn(news: screen.news, { screen.turnWithNews(subject) }, until: condition)
         #expect(held, "timed out waiting for \(what); the status line: \(status(subject))", sourceLocation: sourceLocation)
     }
 

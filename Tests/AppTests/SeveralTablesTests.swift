@@ -8,7 +8,7 @@ import Viewer
 
 /// Several tables in one loop: switching, the list of tables, what each keeps, and what
 /// is put away to bound memory.
-@Suite("Several tables in one container", .serialized)
+@Suite("Several tables in one container", .serialized, .timeLimit(.minutes(30)))
 struct SeveralTablesTests {
     /// Tables by name: `t0.csv` … with `rows` rows each, of different columns.
     static func tables(_ count: Int, rows: Int = 30) -> [String: [UInt8]] {
@@ -47,12 +47,6 @@ struct SeveralTablesTests {
 
     static func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-    /// Turns with news until `condition` holds (the census runs on its own thread).
-    static func turn(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                     _ condition: () -> Bool) {
-        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
-    }
-
     @Test("} and { go round the tables; the status line names each with its place; each keeps its own cursor")
     func switching() {
         let (subject, screen, _) = Self.loop(Self.tables(3))
@@ -88,13 +82,13 @@ struct SeveralTablesTests {
         let (subject, screen, _) = Self.loop(Self.tables(2))
         screen.script = [Self.keys("/n0-2") + [.key(.enter)]]
         subject.step()
-        Self.turn(subject, screen, until: "the search") { !subject.table.isSearching }
+        turn(subject, screen, until: "the search") { !subject.table.isSearching }
         #expect(subject.table.cursorRow == 1)
         screen.script = [Self.keys("}")]
         subject.step()
         screen.script = [Self.keys("&k1-2") + [.key(.enter)]]
         subject.step()
-        Self.turn(subject, screen, until: "the filter") { subject.table.dataRowCount < 30 }
+        turn(subject, screen, until: "the filter") { subject.table.dataRowCount < 30 }
         let filtered = subject.table.dataRowCount
         #expect(filtered == 11, "k1-2 and k1-20…k1-29")
         screen.script = [Self.keys("}")]
@@ -102,7 +96,7 @@ struct SeveralTablesTests {
         #expect(subject.table.dataRowCount == 30, "the first table is not filtered")
         screen.script = [Self.keys("n")]
         subject.step()
-        Self.turn(subject, screen, until: "n") { !subject.table.isSearching }
+        turn(subject, screen, until: "n") { !subject.table.isSearching }
         #expect(subject.table.cursorRow == 19, "n goes on with the first table's own search (n0-20)")
         screen.script = [Self.keys("}")]
         subject.step()
@@ -116,7 +110,7 @@ struct SeveralTablesTests {
         screen.script = [Self.keys("T")]
         subject.step()
         #expect(subject.sheets.count == 2)
-        Self.turn(subject, screen, until: "every table counted") {
+        turn(subject, screen, until: "every table counted") {
             screen.lastScreen.count > 3 && screen.lastScreen[1...3].allSatisfy { $0.contains(" 5 ") }
         }
         let lines = screen.lastScreen

@@ -6,7 +6,7 @@ import FreezeLayout
 import Table
 import Viewer
 
-@Suite("Frequency and summary sheets over the table")
+@Suite("Frequency and summary sheets over the table", .timeLimit(.minutes(30)))
 struct SheetTests {
     /// city: Oslo ×6, Bergen ×3, empty ×2, Tromsø ×1 (ties in order of first appearance).
     private static let csv = "id,city,amount\n" + [
@@ -25,13 +25,6 @@ struct SheetTests {
 
     private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-    /// Turns with news until `condition` holds (the passes run on their own threads, and
-    /// wake the screen through the store).
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                     _ condition: () -> Bool) {
-        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
-    }
-
     private func cells(_ viewer: Viewer, column: Int) -> [String] {
         (0..<viewer.dataRowCount).map { String(decoding: viewer.table.cell(row: $0, column: column), as: UTF8.self) }
     }
@@ -42,7 +35,7 @@ struct SheetTests {
         screen.script = [keys("l#")]
         subject.step()
         #expect(subject.sheets.count == 2)
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         let sheet = subject.top
         // The empty value is an empty cell (the screen labels it `(empty)`).
         #expect(cells(sheet, column: 0) == ["Oslo", "Bergen", "", "Tromsø"])
@@ -52,7 +45,7 @@ struct SheetTests {
         screen.script = [[.key(.down), .key(.enter)]]
         subject.step()
         #expect(subject.sheets.count == 1)
-        run(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
+        turn(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
         #expect(cells(subject.table, column: 0) == ["2", "7", "11"])
     }
 
@@ -61,10 +54,10 @@ struct SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("l#")]
         subject.step()
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         screen.script = [[.key(.down), .key(.down), .key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the filter") { subject.table.dataRowCount == 2 }
+        turn(subject, screen, until: "the filter") { subject.table.dataRowCount == 2 }
         #expect(cells(subject.table, column: 0) == ["3", "9"])
     }
 
@@ -73,7 +66,7 @@ struct SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("I")]
         subject.step()
-        run(subject, screen, until: "the summary") {
+        turn(subject, screen, until: "the summary") {
             subject.top.dataRowCount == 3 && subject.top.frame().lines.last?.contains("Enter: the column") == true
         }
         let sheet = subject.top
@@ -85,7 +78,7 @@ struct SheetTests {
         screen.script = [[.key(.down), .key(.enter)]]
         subject.step()
         #expect(subject.sheets.count == 3, "the frequency sheet over the summary")
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         #expect(cells(subject.top, column: 0).first == "Oslo")
         screen.script = [keys("q")]
         subject.step()
@@ -100,10 +93,10 @@ struct SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("&Bergen|Tromsø") + [.key(.enter)]]
         subject.step()
-        run(subject, screen, until: "the filter") { subject.table.dataRowCount == 4 }
+        turn(subject, screen, until: "the filter") { subject.table.dataRowCount == 4 }
         screen.script = [keys("l#")]
         subject.step()
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         #expect(cells(subject.top, column: 0) == ["Bergen", "Tromsø"])
         #expect(cells(subject.top, column: 1) == ["3", "1"])
     }
@@ -123,7 +116,7 @@ extension SheetTests {
         let viewer = subject.top
         /// Until the sheet's passes are done, then one more turn to show what they made.
         func settle(_ what: String) {
-            run(subject, screen, until: what) { !viewer.isQueryRunning }
+            turn(subject, screen, until: what) { !viewer.isQueryRunning }
             screen.turnWithNews(subject)
         }
         // Sorted by count, then the cursor on the third row and the value column widened.
@@ -156,7 +149,7 @@ extension SheetTests {
         subject.step()
         #expect(subject.sheets.count == 2)
         let sheet = subject.top
-        run(subject, screen, until: "the pass") { sheet.source.isComplete }
+        turn(subject, screen, until: "the pass") { sheet.source.isComplete }
         #expect(sheet.file == nil, "a sheet has no file behind it")
         #expect(sheet.source is MemoryRows)
         #expect(subject.top === sheet)
@@ -167,17 +160,17 @@ extension SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("l#")]
         subject.step()
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         // Of the counts 6, 3, 2 and 1, each occurs once.
         screen.script = [keys("l#")]
         subject.step()
         #expect(subject.sheets.count == 3)
-        run(subject, screen, until: "the count of the sheet") { subject.top.frame().lines.last?.contains("all 4 values are unique") == true }
+        turn(subject, screen, until: "the count of the sheet") { subject.top.frame().lines.last?.contains("all 4 values are unique") == true }
         #expect(cells(subject.top, column: 0) == ["6", "3", "2", "1"])
         #expect(cells(subject.top, column: 1) == ["1", "1", "1", "1"])
         screen.script = [keys("qI")]
         subject.step()
-        run(subject, screen, until: "the summary of the sheet") {
+        turn(subject, screen, until: "the summary of the sheet") {
             subject.top.dataRowCount == 4 && subject.top.frame().lines.last?.contains("Enter: the column") == true
         }
         #expect(cells(subject.top, column: 0) == ["value", "count", "percent", "share"])
@@ -199,7 +192,7 @@ extension SheetTests {
         screen.script = [[.key(.down), .key(.enter)]]
         subject.step()
         #expect(subject.sheets.count == 1, "back at the table")
-        run(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
+        turn(subject, screen, until: "the filter") { subject.table.dataRowCount == 3 }
         #expect(cells(subject.table, column: 1) == ["Bergen", "Bergen", "Bergen"])
         #expect(frequency.cancelled && summary.cancelled, "both sheets' passes were stopped")
     }
@@ -209,13 +202,13 @@ extension SheetTests {
         let (subject, screen) = loop()
         screen.script = [keys("l#")]
         subject.step()
-        run(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
+        turn(subject, screen, until: "the count") { subject.top.frame().lines.last?.contains("distinct values in") == true }
         let target = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: target) }
         screen.script = [[.key(Key.control("s"))] + keys(target) + [.key(.enter)]]
         subject.step()
         // Only the wake of the save's own thread brings the news here.
-        run(subject, screen, until: "the save") { subject.top.frame().lines.last?.contains("wrote 4 rows") == true }
+        turn(subject, screen, until: "the save") { subject.top.frame().lines.last?.contains("wrote 4 rows") == true }
         let written = try String(contentsOfFile: target, encoding: .utf8)
         // What `--frequency city --output csv` writes: no bar, the empty value empty.
         #expect(written == "value,count,percent\nOslo,6,50.00\nBergen,3,25.00\n,2,16.67\nTromsø,1,8.33\n")

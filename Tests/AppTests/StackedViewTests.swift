@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import App
 import CellStore
 import FreezeLayout
@@ -9,7 +10,7 @@ import Viewer
 /// The stacked view: every table in one scroll over the tables' own stores, each table's
 /// header pinned while it is under the top, row numbers each table's own, the status
 /// line naming the table under the cursor, `g` `G` `:` `}` `{` and search across tables.
-@Suite("Stacked tables", .serialized)
+@Suite("Stacked tables", .serialized, .timeLimit(.minutes(30)))
 struct StackedViewTests {
     /// Three small tables of different shapes: `a.csv` (id,name: 6 rows), `b.tsv`
     /// (key, value, note: 4 rows), `c.csv` (x: 3 rows).
@@ -38,7 +39,7 @@ struct StackedViewTests {
         options.place = "1/\(names.count)"
         let first = Viewer(store: try! shelf.store(0), options: options, screenSize: screen.size)
         let subject = AppLoop(shelf: shelf, first: first, options: ViewerOptions(), screen: screen, clock: clock, stacked: true)
-        SeveralTablesTests.turn(subject, screen, until: "every table in the stack") {
+        turn(subject, screen, until: "every table in the stack") {
             subject.table.stack?.isComplete == true && subject.table.dataRowCount == subject.table.stack!.rowCount - 1
         }
         screen.script = [[]]
@@ -155,24 +156,24 @@ struct StackedViewTests {
     func search() {
         let (subject, screen, _) = Self.stacked()
         Self.type(subject, screen, "/Ann\n")
-        SeveralTablesTests.turn(subject, screen, until: "the search") { !subject.table.isSearching }
+        turn(subject, screen, until: "the search") { !subject.table.isSearching }
         Self.type(subject, screen, "")
         #expect(Self.status(screen).hasPrefix(" a.csv 1/3 stacked  row 1/6  col 2/3"), "the cursor's row, a later column")
         Self.type(subject, screen, "n")
-        SeveralTablesTests.turn(subject, screen, until: "n") { !subject.table.isSearching }
+        turn(subject, screen, until: "n") { !subject.table.isSearching }
         Self.type(subject, screen, "")
         #expect(Self.status(screen).hasPrefix(" b.tsv 2/3 stacked  row 2/4  col 3/3"), "into the next table")
         Self.type(subject, screen, "n")
-        SeveralTablesTests.turn(subject, screen, until: "n") { !subject.table.isSearching }
+        turn(subject, screen, until: "n") { !subject.table.isSearching }
         Self.type(subject, screen, "")
         #expect(Self.status(screen).contains("row 1/6  col 2/3") && Self.status(screen).contains("wrapped"))
         Self.type(subject, screen, "N")
-        SeveralTablesTests.turn(subject, screen, until: "N") { !subject.table.isSearching }
+        turn(subject, screen, until: "N") { !subject.table.isSearching }
         Self.type(subject, screen, "")
         #expect(Self.status(screen).contains("row 2/4  col 3/3"), "N wraps back to the last match")
         // A header's names are not data: searching one finds nothing in the stack.
         Self.type(subject, screen, "/^note$\n")
-        SeveralTablesTests.turn(subject, screen, until: "the header search") { !subject.table.isSearching }
+        turn(subject, screen, until: "the header search") { !subject.table.isSearching }
         Self.type(subject, screen, "")
         #expect(Self.status(screen).contains("not found"))
     }
@@ -277,7 +278,7 @@ struct StackedViewTests {
             let move = moves[Int(random.next() % UInt64(moves.count))]
             Self.type(subject, screen, move)
             if subject.table.isSearching {
-                SeveralTablesTests.turn(subject, screen, until: "a search") { !subject.table.isSearching }
+                turn(subject, screen, until: "a search") { !subject.table.isSearching }
                 Self.type(subject, screen, "")
             }
             for viewer in subject.sheets {
@@ -366,8 +367,9 @@ struct StackedViewTests {
             for (index, name) in order.enumerated() {
                 let viewer = Viewer(store: CellStore(bytes: try #require(data[name]), name: name), screenSize: Size(width: 80, height: 10))
                 let settle = {
-                    let deadline = Date().addingTimeInterval(60)
-                    repeat { viewer.handle(.refresh) } while (viewer.isSearching || !viewer.source.isComplete) && Date() < deadline
+                    viewer.handle(.refresh)
+                    #expect(turn(pausing: {}, { viewer.handle(.refresh) }, until: { !viewer.isSearching && viewer.source.isComplete }),
+                            "the search ends")
                 }
                 settle()
                 guard viewer.dataRowCount > 0 else { continue }
@@ -384,7 +386,7 @@ struct StackedViewTests {
             #expect(!expected.isEmpty, "\(pattern): the tables have matches")
 
             let (subject, screen, _) = Self.stacked(data, order: order, size: Size(width: 80, height: 10))
-            let settle = { SeveralTablesTests.turn(subject, screen, until: "the search") { !subject.table.isSearching } }
+            let settle = { turn(subject, screen, until: "the search") { !subject.table.isSearching } }
             Self.type(subject, screen, "/\(pattern)\n")
             settle()
             let forward = Self.cycle(subject.table, settle: settle) { Self.type(subject, screen, "n") }

@@ -9,7 +9,7 @@ import Viewer
 
 /// The inputs named on the command line, directories opened up, and the census that
 /// counts the tables no one has opened.
-@Suite("Inputs of several tables, and their census", .serialized)
+@Suite("Inputs of several tables, and their census", .serialized, .timeLimit(.minutes(30)))
 struct TableInputsTests {
     private static func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("table-inputs-\(UUID().uuidString)")
@@ -54,12 +54,12 @@ struct TableInputsTests {
         options.place = "1/2"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)
         let subject = AppLoop(shelf: shelf, first: first, options: ViewerOptions(), screen: screen, clock: clock)
-        SeveralTablesTests.turn(subject, screen, until: "both tables counted") { shelf.facts(0).isFinal && shelf.facts(1).isFinal }
+        turn(subject, screen, until: "both tables counted") { shelf.facts(0).isFinal && shelf.facts(1).isFinal }
         #expect(shelf.facts(1).records == 2, "the pipe's own store counted it")
         StackedViewTests.type(subject, screen, "}")
         #expect(StackedViewTests.lines(screen).contains { $0.contains("9") && $0.contains("Pisa") }, "\(StackedViewTests.lines(screen))")
         StackedViewTests.type(subject, screen, "S")
-        SeveralTablesTests.turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
+        turn(subject, screen, until: "the stack") { subject.table.stack?.isComplete == true }
         StackedViewTests.type(subject, screen, "")
         #expect(StackedViewTests.lines(screen).contains { $0.contains("Pisa") } && StackedViewTests.lines(screen).contains { $0.contains("Oslo") })
         #expect(opens.withLock { $0 } == 1, "one store over the pipe, the census none")
@@ -97,9 +97,7 @@ struct TableInputsTests {
         }
         // Where the kernel has a writer wait for its reader (named after the kernel's function).
         func waitsForReader() -> Bool { ["fifo_open", "wait_for_partner"].contains(waitChannel()) }
-        let deadline = Date().addingTimeInterval(60)
-        while !waitsForReader() && Date() < deadline { usleep(1000) }
-        try #require(waitsForReader(), "the writer waits in open: \(waitChannel())")
+        try #require(turn(until: waitsForReader), "the writer waits in open: \(waitChannel())")
         let gathered = TableInputs.gather([fifo])
         #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
@@ -166,10 +164,10 @@ struct TableInputsTests {
                                wake: { news.notify() })
         let first = try shelf.store(0)
         shelf.startCounting()
-        let counted = turnUntil({ (0..<1000).allSatisfy { shelf.facts($0).isFinal } }, news: news, seconds: 120) {
+        let counted = turn(within: 120, news: news, {
             #expect(shelf.openStoreCount <= 1)
             shelf.takeNews()
-        }
+        }, until: { (0..<1000).allSatisfy { shelf.facts($0).isFinal } })
         #expect(counted, "the census finished")
         #expect(shelf.openStoreCount == 1 && first.rowCount == 2)
         for index in [0, 1, 6, 999] {

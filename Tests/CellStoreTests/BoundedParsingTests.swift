@@ -3,7 +3,7 @@ import Testing
 @testable import CellStore
 
 /// No cell or record is held whole without limit, and streaming hands out every byte.
-@Suite("Bounded parsing")
+@Suite("Bounded parsing", .timeLimit(.minutes(30)))
 struct BoundedParsingTests {
     func cells(_ rows: [Row]) -> [[[UInt8]]] {
         rows.map { row in (0..<row.count).map { Array(row.field($0)) } }

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The queue between threads that waits on a signal, never on a clock.
-@Suite("A bounded queue between threads", .timeLimit(.minutes(2)))
+@Suite("A bounded queue between threads", .timeLimit(.minutes(30)))
 struct BoundedQueueTests {
     @Test("elements come out in order, in takes of any size; the end after the last")
     func order() {

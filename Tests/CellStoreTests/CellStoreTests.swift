@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import CellStore
 
-@Suite("Sparse store")
+@Suite("Sparse store", .timeLimit(.minutes(30)))
 struct CellStoreTests {
     @Test("rows read on demand equal a full parse, whatever the checkpoint spacing",
           arguments: [16, 100, 1000, 1 << 16])
@@ -85,9 +85,7 @@ struct CellStoreTests {
         // The first rows are readable at once, before the loader is done.
         let expected = try parseAll(bytes)
         #expect(store.row(0)?.strings == expected[0])
-        let deadline = Date().addingTimeInterval(20)
-        while !store.isComplete && Date() < deadline { usleep(1000) }
-        #expect(store.isComplete)
+        #expect(turn(until: { store.isComplete }))
         #expect(store.rowCount == expected.count)
         #expect(allRows(of: store) == expected)
     }
@@ -109,7 +107,7 @@ struct CellStoreTests {
     }
 }
 
-@Suite("Dialect")
+@Suite("Dialect", .timeLimit(.minutes(30)))
 struct DialectTests {
     @Test("the delimiter is sniffed by consistent field counts", arguments: [
         ("a,b,c\n1,2,3\n4,5,6\n", UInt8(ascii: ",")),

@@ -3,7 +3,7 @@ import Testing
 @testable import CellStore
 
 /// The one reading of a cell as a number or an instant.
-@Suite struct CellValueTests {
+@Suite(.timeLimit(.minutes(30))) struct CellValueTests {
     func number(_ text: String) -> CellNumber? { CellValue.number(Array(text.utf8)[...]) }
     func instant(_ text: String) -> Double? { CellValue.instant(Array(text.utf8)[...]) }
 
@@ -62,7 +62,7 @@ import Testing
     }
 }
 
-@Suite("Records named in messages")
+@Suite("Records named in messages", .timeLimit(.minutes(30)))
 struct RecordPlaceTests {
     @Test("a data row by the number the margin shows, a header record as the header")
     func names() {

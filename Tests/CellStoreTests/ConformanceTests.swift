@@ -3,7 +3,7 @@ import Testing
 @testable import CellStore
 
 /// The public csv-spectrum and W3C CSVW cases, parsed by the store.
-@Suite("Conformance")
+@Suite("Conformance", .timeLimit(.minutes(30)))
 struct ConformanceTests {
     static let spectrum = Fixtures.conformance.appendingPathComponent("csv-spectrum")
     static let cases: [String] = {

@@ -7,7 +7,7 @@ import Testing
 
 /// Text in UTF-16 (`Unicode text` from Excel), Latin-1 or Windows-1252: converted to UTF-8
 /// as it is read, so the rest of the program sees UTF-8.
-@Suite("Encodings")
+@Suite("Encodings", .timeLimit(.minutes(30)))
 struct EncodingTests {
     static func utf16LE(_ text: String, byteOrderMark: Bool = true) -> [UInt8] {
         (byteOrderMark ? [0xFF, 0xFE] : []) + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

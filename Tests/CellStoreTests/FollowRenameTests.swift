@@ -3,11 +3,12 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestSupport
 @testable import CellStore
 
 /// `--follow` follows the name, as `tail -F` does: a log rotated by renaming it (and
 /// starting a new file under the old name) is followed into the new file.
-@Suite("Following a file that is renamed")
+@Suite("Following a file that is renamed", .timeLimit(.minutes(30)))
 struct FollowRenameTests {
     func makeDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-follow-\(UUID().uuidString)")
@@ -70,15 +71,8 @@ struct FollowRenameTests {
         #expect(!store.progress.wasTruncated)
     }
 
-    /// Waits, bounded, for work on the loader's thread.
-    func waitFor(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            guard Date() < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            usleep(2000)
-        }
+    /// Waits, bounded (`turn`), for work on the loader's thread.
+    func waitFor(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) throws {
+        if !turn(until: condition) { Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation) }
     }
 }

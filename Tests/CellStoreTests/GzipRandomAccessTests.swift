@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import CellStore
 
-@Suite("gzip random access")
+@Suite("gzip random access", .timeLimit(.minutes(30)))
 struct GzipRandomAccessTests {
     /// Indexes `packed` with access points every `spacing` bytes and returns its source.
     static func indexed(_ packed: [UInt8], spacing: Int64) throws -> (GzipSource, GzipIndex) {

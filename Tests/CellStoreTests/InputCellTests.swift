@@ -4,7 +4,7 @@ import Testing
 @testable import CellStore
 
 /// A clipped cell read whole from the input agrees with the parser's reading of it.
-@Suite("Cells read from the input")
+@Suite("Cells read from the input", .timeLimit(.minutes(30)))
 struct InputCellTests {
     @Test("every clipped cell of hostile input reads back whole, and knows its length", arguments: [1, 5, 64])
     func hostile(slice: Int) throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import CellStore
 
 /// How inputs are opened and read: spool limits, pseudo-files, files that change.
-@Suite("Input sources")
+@Suite("Input sources", .timeLimit(.minutes(30)))
 struct InputTests {
     @Test("--spool-limit sizes: K, M, G, T are powers of 1024, KB, MB, GB powers of 1000",
           arguments: [("100M", Int64(100 << 20)), ("2G", Int64(2) << 30), ("1.5K", 1536), ("512KiB", 512 << 10),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CellStore
 
-@Suite("Jumping to the end before the index is complete")
+@Suite("Jumping to the end before the index is complete", .timeLimit(.minutes(30)))
 struct JumpToEndTests {
     /// A file of about `size` bytes whose records hold quoted line breaks, so a window into
     /// its middle may well start inside quotes.

@@ -4,7 +4,7 @@ import Testing
 
 /// Reading stays linear whatever the longest cell: rows hold only their own bytes.
 /// Measured by what the rows hold (their arrays' capacity), never by time.
-@Suite("Long cells cost what they hold")
+@Suite("Long cells cost what they hold", .timeLimit(.minutes(30)))
 struct LongCellCostTests {
     /// A 300 KB first cell, then `rows` short records.
     func input(rows: Int) -> [UInt8] {
@@ -42,7 +42,7 @@ struct LongCellCostTests {
     }
 }
 
-@Suite("Records in pieces")
+@Suite("Records in pieces", .timeLimit(.minutes(30)))
 struct RecordPiecesTests {
     @Test("each piece's cells are placed where they are in the record", arguments: [0, 1, 2])
     func placing(longColumn: Int) throws {

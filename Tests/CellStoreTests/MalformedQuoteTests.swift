@@ -4,7 +4,7 @@ import Testing
 /// Text after a closing quote is read as Python's csv, rust-csv and FastCSV read it (that
 /// the parser and every reader of the field kernel agree with the plain rules on every
 /// input is the kernel's differential suite, `FieldKernelTests`).
-@Suite("Malformed quoting")
+@Suite("Malformed quoting", .timeLimit(.minutes(30)))
 struct MalformedQuoteTests {
     @Test("text after a closing quote joins the field; the record ends where it would")
     func strayText() throws {

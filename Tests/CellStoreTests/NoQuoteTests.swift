@@ -6,7 +6,7 @@ import Testing
 /// `--quote none`: no field is quoted; a quote is data wherever it is (TSV files with
 /// literal quotes). libcsv and the field kernel follow the same rule (on hostile bytes:
 /// the kernel's differential suite, `FieldKernelTests`).
-@Suite("No quoting")
+@Suite("No quoting", .timeLimit(.minutes(30)))
 struct NoQuoteTests {
     let dialect = Dialect(delimiter: 0x09, quote: Dialect.noQuote)
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CellStore
 
-@Suite("Compressed input")
+@Suite("Compressed input", .timeLimit(.minutes(30)))
 struct PackedInputTests {
     @Test("formats are known by their magic bytes, not their names")
     func magic() throws {
@@ -112,7 +113,7 @@ struct PackedInputTests {
         #expect(rows == Array(expected[..<rows.count]))
         // Also when the screen parsed that record while the input was arriving.
         let watched = try CellStore.open(path: path, checkpointSpacing: 4096)
-        while !watched.isComplete { _ = watched.row(max(0, watched.readRowCount - 1)) }
+        #expect(turn(pausing: {}, { _ = watched.row(max(0, watched.readRowCount - 1)) }, until: { watched.isComplete }))
         #expect(watched.rowCount == rows.count)
         #expect(watched.row(rows.count) == nil)
 
@@ -180,8 +181,7 @@ struct PackedInputTests {
         let bomb = [UInt8](repeating: 0, count: 2 << 20).flatMap { _ in Array("a,b\n".utf8) }
         let path = try Packed.file(try Packed.compress(bomb, compression), name: "bomb")
         var store: CellStore? = try CellStore.open(path: path, spoolLimit: .bytes(1 << 20, label: "1M"))
-        let deadline = Date().addingTimeInterval(30)
-        while store?.progress.notice == nil && Date() < deadline { usleep(2_000) }
+        #expect(turn(until: { store?.progress.notice != nil }), "the spool pauses")
         let progress = try #require(store?.progress)
         #expect(progress.notice == "paused at 1 MiB: --spool-limit 1M")
         #expect(progress.bytesRead == 1 << 20)

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import TestSupport
 @testable import CellStore
 
 /// Compressed fixtures, made in the test with the formats' own command-line tools.
@@ -102,8 +104,10 @@ enum Packed {
     }
 }
 
-/// Waits (bounded) until the store has read its whole input.
-func waitUntilComplete(_ store: CellStore, seconds: Double = 60) {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !store.isComplete && Date() < deadline { usleep(2_000) }
+/// Waits (bounded: `turn`) until the store has read its whole input; records an issue when
+/// it has not.
+func waitUntilComplete(_ store: CellStore, seconds: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) {
+    if !turn(within: seconds, until: { store.isComplete }) {
+        Issue.record("the input was not read to its end", sourceLocation: sourceLocation)
+    }
 }

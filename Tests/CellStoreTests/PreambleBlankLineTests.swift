@@ -4,7 +4,7 @@ import Testing
 
 /// Files as real exports write them: notes, a blank line, then the table. The screen
 /// and every output mode read them through the same start.
-@Suite("Preamble with blank lines")
+@Suite("Preamble with blank lines", .timeLimit(.minutes(30)))
 struct PreambleBlankLineTests {
     /// The preamble lines and the records of `text` as the viewer reads it.
     func read(_ text: String, rule: PreambleRule = .detect, name: String = "t.csv") -> (preamble: [String], rows: [[String]]) {

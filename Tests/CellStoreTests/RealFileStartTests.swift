@@ -7,7 +7,7 @@ import Testing
 /// pipe files with quoting quirks. Each is read in every line ending, with and without a
 /// byte-order mark, ended or not, on screen and streamed, and must read as its delimiter
 /// and preamble say, every record as libcsv parses the rest.
-@Suite("Real file starts", .timeLimit(.minutes(2)))
+@Suite("Real file starts", .timeLimit(.minutes(30)))
 struct RealFileStartTests {
     /// A file of the corpus: its text (LF-ended), the delimiter and the preamble lines it has.
     struct Sample: Sendable, CustomTestStringConvertible {

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import CellStore
 
-@Suite("Parsing rules")
+@Suite("Parsing rules", .timeLimit(.minutes(30)))
 struct RecordParserTests {
     @Test("nothing is trimmed around unquoted fields")
     func keepsSpaces() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// What the scanner reports about malformed quoting. That it reads every input as libcsv
 /// and the plain rules do is the field kernel's differential suite (`FieldKernelTests`).
-@Suite("Record scanner")
+@Suite("Record scanner", .timeLimit(.minutes(30)))
 struct RecordScannerTests {
     /// Records and widest record by the scanner, fed in chunks of `chunk` bytes.
     func scan(_ bytes: [UInt8], dialect: Dialect = Dialect(), chunk: Int = 1 << 20) -> RecordScanner {

@@ -3,7 +3,7 @@ import Testing
 @testable import CellStore
 
 /// Excel's `sep=;` first line names the delimiter and is not a record.
-@Suite("Excel's sep= line")
+@Suite("Excel's sep= line", .timeLimit(.minutes(30)))
 struct SeparatorLineTests {
     @Test("sep=; sets the delimiter, and is neither a record nor part of the preamble")
     func setsTheDelimiter() {

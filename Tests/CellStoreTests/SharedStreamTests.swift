@@ -8,7 +8,7 @@ import Testing
 
 /// An input that can be read only once (a pipe, a FIFO) opened by several stores: each
 /// reads the one stream opened on it, from its spool, whichever came first.
-@Suite("A stream shared by several stores", .timeLimit(.minutes(3)))
+@Suite("A stream shared by several stores", .timeLimit(.minutes(30)))
 struct SharedStreamTests {
     /// A pipe holding `text`, its writing end left open when `closes` is false; both ends
     /// close on exec, so no child of the suite keeps them.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CellStore
 
-@Suite("Sniffing delimiters with quotes inside cells")
+@Suite("Sniffing delimiters with quotes inside cells", .timeLimit(.minutes(30)))
 struct SniffingQuotesTests {
     func sniffed(_ text: String) -> UInt8 {
         Dialect.detect(sample: ArraySlice(text.utf8), fileName: nil).delimiter
@@ -36,7 +36,7 @@ struct SniffingQuotesTests {
 
 /// The public suites read with the command line's defaults: delimiter sniffed, a '#'
 /// preamble looked for. None of their files has a preamble; each must read as without.
-@Suite("Conformance with the command line's defaults")
+@Suite("Conformance with the command line's defaults", .timeLimit(.minutes(30)))
 struct ConformanceDefaultsTests {
     static let files: [URL] = {
         let spectrum = Fixtures.conformance.appendingPathComponent("csv-spectrum/csvs")

@@ -6,6 +6,7 @@ import Foundation
 import FreezeLayout
 import Table
 import Testing
+import TestSupport
 import Viewer
 @testable import Diff
 
@@ -26,30 +27,21 @@ private func diffViewer(old: String, new: String, key: [String] = [], width: Int
 /// Takes the comparison's rows until it ends (bounded).
 @MainActor
 private func finish(_ viewer: Viewer, _ rows: DiffRows) throws {
-    let deadline = Date().addingTimeInterval(60)
-    while !rows.isComplete {
-        viewer.handle(.refresh)
-        try #require(Date() < deadline, "the comparison did not end")
-        usleep(1000)
-    }
+    try #require(turn(pausing: { usleep(1000) }, { viewer.handle(.refresh) }, until: { rows.isComplete }), "the comparison did not end")
     viewer.handle(.refresh)
 }
 
 /// Waits (bounded) until `condition` holds, refreshing the viewer as news would.
 @MainActor
 private func refresh(_ viewer: Viewer, until what: String, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(60)
-    while !condition() {
-        viewer.handle(.refresh)
-        try #require(Date() < deadline, "timed out waiting for \(what)")
-        usleep(1000)
-    }
+    let held = turn(pausing: { usleep(1000) }, { viewer.handle(.refresh) }, until: condition)
+    try #require(held, "timed out waiting for \(what)")
 }
 
 private let oldTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Lyon\n3,Cy,Rome\n4,Di,Pisa\n"
 private let newTable = "id,name,city\n1,Ann,Oslo\n2,Bo,Bergen\n4,Di,Pisa\n5,Ed,Nice\n"
 
-@Suite("Diff on screen", .serialized)
+@Suite("Diff on screen", .serialized, .timeLimit(.minutes(30)))
 @MainActor
 struct DiffScreenTests {
     @Test("one grid: the marker first and pinned, old→new in a changed cell, the counts on the status line")
@@ -360,7 +352,7 @@ extension DiffScreenTests {
     }
 }
 
-@Suite("Diff rows as runs")
+@Suite("Diff rows as runs", .timeLimit(.minutes(30)))
 struct DiffEntriesTests {
     @Test("runs spilled to a file read back as the runs kept in memory; a copy keeps what it had",
           arguments: [(1, 1), (4, 2), (64, 16)])

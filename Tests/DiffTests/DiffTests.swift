@@ -39,7 +39,7 @@ func checkAlignment(_ rows: [DiffRow], old: [[String]], new: [[String]], columns
     }
 }
 
-@Suite("Diff against a plain reference")
+@Suite("Diff against a plain reference", .timeLimit(.minutes(30)))
 struct DiffReferenceTests {
     @Test("by position: every record once, in order; as few rows changed, added or removed as can be",
           arguments: [false, true], [1, 2, 3])
@@ -224,7 +224,7 @@ struct DiffReferenceTests {
     }
 }
 
-@Suite("Record hashing")
+@Suite("Record hashing", .timeLimit(.minutes(30)))
 struct RecordHashTests {
     /// Each record's hash from parsed cells, as the hasher combines them.
     func expectedHashes(_ bytes: [UInt8], dialect: Dialect, columns: Int) throws -> [UInt64] {
@@ -289,7 +289,7 @@ struct RecordHashTests {
     }
 }
 
-@Suite("Alignment")
+@Suite("Alignment", .timeLimit(.minutes(30)))
 struct AlignmentTests {
     @Test("unrelated inputs: the search stops at its bound and the alignment says it is not minimal")
     func unrelated() {
@@ -394,7 +394,7 @@ struct AlignmentTests {
     }
 }
 
-@Suite("Diff errors")
+@Suite("Diff errors", .timeLimit(.minutes(30)))
 struct DiffErrorTests {
     @Test("an unknown key column is named, with the table that lacks it")
     func unknownKey() throws {

@@ -5,7 +5,7 @@ import Testing
 /// entered with `S` shows compressed tables, `}` passes over a table whose file was
 /// deleted, the stack and `T` notice files that changed, and Ctrl-S in the stack refuses on
 /// one line without running what is typed after it.
-@Suite("Several tables as their files change, end to end", .serialized, .timeLimit(.minutes(5)))
+@Suite("Several tables as their files change, end to end", .serialized, .timeLimit(.minutes(30)))
 struct ChangingTablesEndToEndTests {
     let binary = Paths.binary
 

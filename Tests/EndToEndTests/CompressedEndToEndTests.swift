@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Compressed files and pipes, in a real terminal and through --output.
-@Suite("Compressed input end to end", .serialized)
+@Suite("Compressed input end to end", .serialized, .timeLimit(.minutes(30)))
 struct CompressedEndToEndTests {
     let binary = shellQuote(Paths.binary)
     static let people = Paths.sampleData.appendingPathComponent("people.csv")

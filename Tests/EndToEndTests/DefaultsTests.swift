@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Options kept in a config file and in CSVFREEZE, with the command line winning.
-@Suite("Defaults")
+@Suite("Defaults", .timeLimit(.minutes(30)))
 struct DefaultsTests {
     let binary = Paths.binary
     let people = Paths.sampleData.appendingPathComponent("people.csv").path
@@ -53,7 +53,7 @@ struct DefaultsTests {
 }
 
 /// What `make install` puts beside the binary, and what --version says.
-@Suite("Completions and version")
+@Suite("Completions and version", .timeLimit(.minutes(30)))
 struct CompletionTests {
     let binary = Paths.binary
 
@@ -78,5 +78,14 @@ struct CompletionTests {
         #expect(lines.contains { $0.hasPrefix("libcsv 3.") })
         #expect(lines.contains { $0.hasPrefix("ncursesw 6.") })
         #expect(lines.contains { $0.hasPrefix("PCRE2 10.") })
+    }
+
+    @Test("--version alone, answered before the parser, says what the parser says of --version among other options")
+    func versionAlone() throws {
+        let alone = try run([binary, "--version"])
+        let parsed = try run([binary, "--no-header", "--version"])
+        #expect(alone.status == 0 && parsed.status == 0)
+        #expect(alone.text == parsed.text)
+        #expect(alone.text.hasSuffix("\n") && !alone.text.hasSuffix("\n\n"))
     }
 }

@@ -16,7 +16,7 @@ enum Daff {
 
 /// `--diff` with the real binary: daff's highlighter format, exit statuses, inputs of every
 /// kind, errors in one line, inputs never written.
-@Suite("Diff end to end")
+@Suite("Diff end to end", .timeLimit(.minutes(30)))
 struct DiffEndToEndTests {
     let binary = Paths.binary
     let old = "id,name,age\n1,Ann,30\n2,Bob,40\n3,Cy,50\n4,Di,60\n5,Ed,70\n6,Flo,80\n"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// --help and the man page must cover every option and key; README is the front page that points to them.
-@Suite("Documentation")
+@Suite("Documentation", .timeLimit(.minutes(30)))
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
@@ -74,7 +74,7 @@ struct DocumentationTests {
     }
 }
 
-@Suite("Help text")
+@Suite("Help text", .timeLimit(.minutes(30)))
 struct HelpTextTests {
     @Test("--help says how prompts edit and where defaults and history live")
     func promptsAndDefaults() throws {

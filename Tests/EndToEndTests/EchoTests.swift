@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `--echo` in a real terminal: what reaches stdout, and the exit status.
-@Suite("--echo and the command line", .serialized)
+@Suite("--echo and the command line", .serialized, .timeLimit(.minutes(30)))
 struct EchoTests {
     let binary = shellQuote(Paths.binary)
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `--encoding` for each input (a comma list matched to the inputs in order: FILE then
 /// OTHER for a diff), and a byte-order mark that wins over any name, said once.
-@Suite("An encoding per input, and the byte-order mark first", .serialized, .timeLimit(.minutes(5)))
+@Suite("An encoding per input, and the byte-order mark first", .serialized, .timeLimit(.minutes(30)))
 struct EncodingPerInputTests {
     let binary = Paths.binary
     static let text = "name,city\nJosé,Zürich\n"

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Input that never ends a record: its start shows, memory stays bounded, and `q` and
 /// SIGTERM end the viewer at once.
-@Suite("Endless records", .serialized)
+@Suite("Endless records", .serialized, .timeLimit(.minutes(30)))
 struct EndlessInputTests {
     let binary = Paths.binary
 
@@ -44,7 +45,7 @@ struct EndlessInputTests {
 }
 
 /// Every background thread has an owner that stops it.
-@Suite("Threads with owners", .serialized)
+@Suite("Threads with owners", .serialized, .timeLimit(.minutes(30)))
 struct ThreadOwnerTests {
     func threads(_ pid: String) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
@@ -70,11 +71,7 @@ struct ThreadOwnerTests {
         // A stopped thread signals its end just before it returns: give the last one a
         // moment to leave /proc.
         var after = threads(pid)
-        let deadline = Date().addingTimeInterval(30)
-        while after != before && Date() < deadline {
-            usleep(10_000)
-            after = threads(pid)
-        }
+        _ = turn(within: 30, pausing: { usleep(10_000) }, { after = threads(pid) }, until: { after == before })
         #expect(after == before, "threads before \(before), after ten reloads \(after)")
         try pane.send("q")
         #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")

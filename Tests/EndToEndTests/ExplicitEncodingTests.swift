@@ -3,7 +3,7 @@ import Testing
 
 /// `--encoding UTF-8` named on the command line checks the input as any other encoding
 /// is checked; unnamed, UTF-8 is read as it is.
-@Suite("UTF-8 named with --encoding")
+@Suite("UTF-8 named with --encoding", .timeLimit(.minutes(30)))
 struct ExplicitEncodingTests {
     let binary = Paths.binary
 

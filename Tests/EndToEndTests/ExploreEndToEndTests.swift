@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Finding and reading, in a real terminal.
-@Suite("Exploring in a terminal", .serialized)
+@Suite("Exploring in a terminal", .serialized, .timeLimit(.minutes(30)))
 struct ExploreEndToEndTests {
     let binary = shellQuote(Paths.binary)
     let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
@@ -63,13 +64,10 @@ struct ExploreEndToEndTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
         try pane.send("Right", "y")
         try pane.waitFor("the confirmation") { status($0).contains("copied the cell") }
-        let deadline = Date().addingTimeInterval(30)
         var buffer = ""
-        while Date() < deadline {
+        _ = try turn(within: 30, pausing: { usleep(20_000) }, {
             buffer = try run(["/usr/bin/env", "tmux", "-L", pane.socket, "show-buffer"]).text
-            if buffer == "Ingrid" { break }
-            usleep(20_000)
-        }
+        }, until: { buffer == "Ingrid" })
         #expect(buffer == "Ingrid")
     }
 

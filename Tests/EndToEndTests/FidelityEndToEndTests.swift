@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Hostile input and odd inputs, with the real binary.
-@Suite("Fidelity end to end", .serialized)
+@Suite("Fidelity end to end", .serialized, .timeLimit(.minutes(30)))
 struct FidelityEndToEndTests {
     let binary = shellQuote(Paths.binary)
     func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }

@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs that are not plain files read once: endless pipes, FIFOs, closed stdin, /proc,
 /// files that change while open. The real binary in tmux.
-@Suite("Input sources end to end", .serialized)
+@Suite("Input sources end to end", .serialized, .timeLimit(.minutes(30)))
 struct InputSourceTests {
     let binary = shellQuote(Paths.binary)
     func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty && !$0.hasPrefix("[exit=") }) ?? "" }

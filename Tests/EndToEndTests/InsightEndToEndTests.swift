@@ -3,7 +3,7 @@ import Testing
 
 /// `--frequency` and `--summary` with the real binary: exact output, errors, stdin and
 /// compressed input.
-@Suite("Frequency and summary")
+@Suite("Frequency and summary", .timeLimit(.minutes(30)))
 struct InsightEndToEndTests {
     let binary = Paths.binary
 

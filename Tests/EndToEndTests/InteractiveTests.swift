@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The real binary in a real terminal (tmux), driven by keys, read from the screen.
-@Suite("In a terminal", .serialized)
+@Suite("In a terminal", .serialized, .timeLimit(.minutes(30)))
 struct InteractiveTests {
     let binary = shellQuote(Paths.binary)
     let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)

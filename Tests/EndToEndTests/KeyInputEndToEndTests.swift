@@ -6,7 +6,7 @@ import Testing
 
 /// Keys as a terminal sends them: in bursts, split by a laggy link, pasted; under several
 /// terminal types.
-@Suite("Keys in a real terminal", .serialized)
+@Suite("Keys in a real terminal", .serialized, .timeLimit(.minutes(30)))
 struct KeyInputEndToEndTests {
     static let terminals = ["xterm-256color", "screen", "tmux-256color", "vt100"]
 

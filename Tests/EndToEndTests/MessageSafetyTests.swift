@@ -4,7 +4,7 @@ import Testing
 /// A message on standard error is one line, and nothing from the data reaches the
 /// terminal raw through it: control characters, escape sequences, line breaks and
 /// characters that draw nothing show as the screen shows them.
-@Suite("Messages on standard error")
+@Suite("Messages on standard error", .timeLimit(.minutes(30)))
 struct MessageSafetyTests {
     let binary = Paths.binary
 

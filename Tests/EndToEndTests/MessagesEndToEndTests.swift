@@ -3,7 +3,7 @@ import Testing
 
 /// What the command line says when it will not do what it was asked: one line on stderr,
 /// `csvfreeze: …`, and the exit status the man page gives.
-@Suite("Messages", .timeLimit(.minutes(2)))
+@Suite("Messages", .timeLimit(.minutes(30)))
 struct MessagesEndToEndTests {
     let binary = Paths.binary
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The binary with no terminal: output modes and errors.
-@Suite("Without a terminal")
+@Suite("Without a terminal", .timeLimit(.minutes(30)))
 struct OutputTests {
     let binary = Paths.binary
 

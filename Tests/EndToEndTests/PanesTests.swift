@@ -3,9 +3,10 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestSupport
 
 /// Frozen panes, bounce, mouse and preamble, in a real terminal.
-@Suite("Panes in a terminal", .serialized)
+@Suite("Panes in a terminal", .serialized, .timeLimit(.minutes(30)))
 struct PanesTests {
     let binary = shellQuote(Paths.binary)
     let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
@@ -23,35 +24,46 @@ struct PanesTests {
         let pane = try TmuxPane("\(binary) \(people)", width: 80, height: 24)
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
         try pane.send("Up", "Up", "Up")
-        var sawPull = false
         // The pull lasts a few frames; a loaded machine may start drawing them late, or
         // read the screen too slowly to catch them: each Up at the top pulls again.
-        let deadline = Date().addingTimeInterval(30)
         var nextPull = Date().addingTimeInterval(1)
-        while Date() < deadline && !sawPull {
-            let lines = try pane.screen()
-            if lines[0].trimmingCharacters(in: .whitespaces).isEmpty && lines.dropFirst().contains(where: { $0.contains("#│id") }) {
-                sawPull = true
-            } else if Date() > nextPull {
+        var screen = try pane.screen()
+        let sawPull = try turn(within: 30, pausing: {}, {
+            if Date() > nextPull {
                 try pane.send("Up")
                 nextPull = Date().addingTimeInterval(1)
             }
-        }
+            screen = try pane.screen()
+        }, until: { isPulled(screen) })
         #expect(sawPull, "the sheet was pulled down for a moment")
         let lines = try pane.waitFor("the header back on top") { $0[0].hasPrefix("   #│id") }
         #expect(lines[1].hasPrefix("   1│"))
     }
 
-    @Test("--bounce none never moves the header")
+    /// The sheet pulled down from the top: a blank first line, the header below it.
+    func isPulled(_ lines: [String]) -> Bool {
+        lines[0].trimmingCharacters(in: .whitespaces).isEmpty && lines.dropFirst().contains { $0.contains("#│id") }
+    }
+
+    @Test("--bounce none never moves the header: Up at the top, again and again, pulls nothing")
     func bounceNone() throws {
         let pane = try TmuxPane("\(binary) --bounce none \(people)", width: 80, height: 24)
         try pane.waitFor("the first screen") { status($0).contains("row 1/3,000") }
-        try pane.send("Up", "Up", "PageUp", "Left", "Left")
-        for _ in 0..<20 {
+        // As bounceAtTop does: an Up every 100 ms, the screen read between them, for 3 s
+        // (with --bounce all this sees the pull).
+        var pulled: [String]?
+        var sent = 0
+        _ = try turn(within: 3, pausing: { usleep(20_000) }, {
             let lines = try pane.screen()
-            #expect(lines[0].hasPrefix("   #│id"))
-            usleep(5000)
-        }
+            if pulled == nil && isPulled(lines) { pulled = lines }
+            sent += 1
+            if sent % 5 == 0 { try pane.send(sent % 10 == 0 ? "PageUp" : "Up") }
+        }, until: { pulled != nil })
+        #expect(pulled == nil, "pulled: \(pulled?.joined(separator: "\n") ?? "")")
+        // Every key before this Down was read: the screens above came after them.
+        try pane.send("Down")
+        let lines = try pane.waitFor("Down, after the keys at the top") { status($0).contains("row 2/3,000") }
+        #expect(lines[0].hasPrefix("   #│id"))
     }
 
     @Test("the wheel over the header band moves columns, not rows; over the data, rows")
@@ -157,14 +169,12 @@ struct PanesTests {
         }
         // The bounce's frames may come late on a loaded machine: the viewer must come to
         // rest within the bound, then spend (almost) no CPU over a window of 1.5 s.
-        let deadline = Date().addingTimeInterval(30)
         var before = try cpuTicks(), spent = Int.max
-        while spent > 1 && Date() < deadline {
-            usleep(1_500_000)
+        _ = try turn(within: 30, pausing: { usleep(1_500_000) }, {
             let after = try cpuTicks()
             spent = after - before
             before = after
-        }
+        }, until: { spent <= 1 })
         #expect(spent <= 1, "\(spent) ticks of CPU while idle")
     }
 }

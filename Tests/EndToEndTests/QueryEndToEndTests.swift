@@ -3,7 +3,7 @@ import Testing
 
 /// `--filter`, `--sort` and `--columns` through the real binary, held to a plain
 /// reference written here over the cells the test generated itself.
-@Suite("Filter, sort and columns on the command line")
+@Suite("Filter, sort and columns on the command line", .timeLimit(.minutes(30)))
 struct QueryEndToEndTests {
     let binary = Paths.binary
 

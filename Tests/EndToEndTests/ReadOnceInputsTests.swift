@@ -5,7 +5,7 @@ import Testing
 /// a FIFO) among several inputs: read once, spooled, and every pass (the count, the
 /// header, the table) reads the spool, so no row is lost and nothing waits for a writer
 /// that has gone.
-@Suite("Inputs read once among several", .serialized, .timeLimit(.minutes(5)))
+@Suite("Inputs read once among several", .serialized, .timeLimit(.minutes(30)))
 struct ReadOnceInputsTests {
     let binary = Paths.binary
 

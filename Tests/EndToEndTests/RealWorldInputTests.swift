@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Files as real exports and tools write them, through the real binary.
-@Suite("Real-world input")
+@Suite("Real-world input", .timeLimit(.minutes(30)))
 struct RealWorldInputTests {
     let binary = Paths.binary
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Records that other readers must read back as they were: empty single-field records,
 /// very wide records, duplicate header names and cells longer than the parser keeps.
-@Suite("Records kept whole")
+@Suite("Records kept whole", .timeLimit(.minutes(30)))
 struct RecordFidelityTests {
     let binary = Paths.binary
 

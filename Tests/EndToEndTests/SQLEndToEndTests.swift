@@ -3,7 +3,7 @@ import Testing
 
 /// `--sql` with the real binary: answers, several files, compressed input, errors and
 /// exit statuses, and inputs never written.
-@Suite("SQL")
+@Suite("SQL", .timeLimit(.minutes(30)))
 struct SQLEndToEndTests {
     let binary = Paths.binary
 
@@ -178,7 +178,7 @@ struct SQLEndToEndTests {
 
 /// `Q` in the real binary, in a terminal: the prompt, the answer as a sheet, Esc back, a
 /// long query left with `q` at once, and the query remembered for the next session.
-@Suite("SQL on screen")
+@Suite("SQL on screen", .timeLimit(.minutes(30)))
 struct SQLScreenEndToEndTests {
     func status(_ lines: [String]) -> String { lines.last { !$0.isEmpty } ?? "" }
 

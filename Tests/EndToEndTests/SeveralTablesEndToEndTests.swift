@@ -6,7 +6,7 @@ import Testing
 
 /// Several files in one viewer with the real binary in tmux: switching, the list of
 /// tables, a directory, standard input among them, and the errors before the screen.
-@Suite("Several tables, end to end", .serialized)
+@Suite("Several tables, end to end", .serialized, .timeLimit(.minutes(30)))
 struct SeveralTablesEndToEndTests {
     let binary = Paths.binary
 

@@ -4,7 +4,7 @@ import Testing
 /// Ctrl-S in the frequency and summary sheets with the real binary writes the bytes the
 /// command line writes for the same question; `--frequency`'s table tells the empty value
 /// from a value that reads `(empty)`.
-@Suite("Sheets saved as the command line writes them")
+@Suite("Sheets saved as the command line writes them", .timeLimit(.minutes(30)))
 struct SheetSaveEndToEndTests {
     let binary = Paths.binary
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Several inputs written as one table (as csvstack does) through the real binary, held
 /// to a reference the test builds itself from the cells it generated.
-@Suite("Several inputs written as one table")
+@Suite("Several inputs written as one table", .timeLimit(.minutes(30)))
 struct StackedOutputEndToEndTests {
     let binary = Paths.binary
 

@@ -3,7 +3,7 @@ import Testing
 
 /// What `--summary` and `--frequency` answer, and what their documentation says they
 /// answer, in the cases a user trial found at odds.
-@Suite("Summary and frequency answers")
+@Suite("Summary and frequency answers", .timeLimit(.minutes(30)))
 struct SummaryAnswersTests {
     let binary = Paths.binary
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TestSupport
 
 /// Paths the end-to-end tests use.
 enum Paths {
@@ -148,16 +149,11 @@ final class TmuxPane {
     /// bound is generous: it costs nothing when the condition comes early, and a loaded
     /// machine may take seconds to draw what a quiet one draws at once.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 60, _ condition: ([String]) -> Bool) throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
+    func waitFor(_ what: String, timeout: TimeInterval = 60, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ condition: ([String]) -> Bool) throws -> [String] {
         var lines = try screen()
-        while !condition(lines) {
-            if Date() > deadline {
-                Issue.record("timed out waiting for \(what); screen was:\n\(lines.joined(separator: "\n"))")
-                return lines
-            }
-            usleep(20_000)
-            lines = try screen()
+        if try !turn(within: timeout, pausing: { usleep(20_000) }, { lines = try screen() }, until: { condition(lines) }) {
+            Issue.record("timed out waiting for \(what); screen was:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
         }
         return lines
     }

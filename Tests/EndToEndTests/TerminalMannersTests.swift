@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Keys and screen handling as users meet them in their own terminals, inside tmux.
-@Suite("Terminal manners", .serialized)
+@Suite("Terminal manners", .serialized, .timeLimit(.minutes(30)))
 struct TerminalMannersTests {
     let binary = shellQuote(Paths.binary)
     let wide = shellQuote(Paths.sampleData.appendingPathComponent("wide.csv").path)
@@ -98,7 +98,7 @@ struct TerminalMannersTests {
 }
 
 /// Colours: NO_COLOR, themes, and the background a terminal says it has.
-@Suite("Colours", .serialized)
+@Suite("Colours", .serialized, .timeLimit(.minutes(30)))
 struct ColourTests {
     let binary = shellQuote(Paths.binary)
     let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)
@@ -142,7 +142,7 @@ struct ColourTests {
 }
 
 /// Emoji sequences take the cells tmux draws them in, and no character is lost.
-@Suite("Emoji widths in tmux")
+@Suite("Emoji widths in tmux", .timeLimit(.minutes(30)))
 struct EmojiWidthTests {
     /// The cells a terminal that measures per code point (tmux, xterm, VTE) gives `text`,
     /// as the C library's wcwidth says (GNU `wc -L` sums it per character).
@@ -178,7 +178,7 @@ struct EmojiWidthTests {
     }
 }
 
-@Suite("Ctrl-C in panes")
+@Suite("Ctrl-C in panes", .timeLimit(.minutes(30)))
 struct ControlCEndToEndTests {
     @Test("Ctrl-C quits from the help screen and from a prompt, the terminal restored")
     func quitsFromPanes() throws {
@@ -194,7 +194,7 @@ struct ControlCEndToEndTests {
     }
 }
 
-@Suite("The pane on top gets the mouse")
+@Suite("The pane on top gets the mouse", .timeLimit(.minutes(30)))
 struct PaneMouseEndToEndTests {
     @Test("a wheel in help scrolls help; closing it shows the grid where it was")
     func wheelInHelp() throws {
@@ -210,7 +210,7 @@ struct PaneMouseEndToEndTests {
     }
 }
 
-@Suite("Prompts in a terminal")
+@Suite("Prompts in a terminal", .timeLimit(.minutes(30)))
 struct PromptEndToEndTests {
     @Test("Home and End in a prompt under TERM=xterm-256color keep the text; history lasts across sessions")
     func prompt() throws {
@@ -246,7 +246,7 @@ struct PromptEndToEndTests {
     }
 }
 
-@Suite("Habits from less and vim")
+@Suite("Habits from less and vim", .timeLimit(.minutes(30)))
 struct HabitEndToEndTests {
     @Test("5j and 10l move that many; Ctrl-D and Ctrl-U move half a screen")
     func countsAndHalfPages() throws {

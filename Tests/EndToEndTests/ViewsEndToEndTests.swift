@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Filters, sorts, chosen columns and sheets, in a real terminal.
-@Suite("Views and sheets in a terminal", .serialized)
+@Suite("Views and sheets in a terminal", .serialized, .timeLimit(.minutes(30)))
 struct ViewsEndToEndTests {
     let binary = shellQuote(Paths.binary)
     let people = shellQuote(Paths.sampleData.appendingPathComponent("people.csv").path)

@@ -3,7 +3,7 @@ import Testing
 
 /// Output that cannot be written (a full disk) is said, with exit status 1; a reader that
 /// goes away (`| head`) is not a failure.
-@Suite("Output that cannot be written")
+@Suite("Output that cannot be written", .timeLimit(.minutes(30)))
 struct WriteFailureTests {
     func sample(rows: Int) throws -> String {
         let path = try Paths.temporaryDirectory().appendingPathComponent("in.csv").path

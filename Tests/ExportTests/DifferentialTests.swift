@@ -4,6 +4,7 @@ import Foundation
 import Query
 import Table
 import Testing
+import TestSupport
 import Viewer
 
 /// The export pipeline against a slow reference writer: every record parsed whole, picked
@@ -11,7 +12,7 @@ import Viewer
 /// CRLF, a byte-order mark, a preamble, ragged rows, invalid UTF-8, empty fields, a last
 /// record without a line ending, unclosed quotes) go through every format, with and without
 /// a filter, a sort and chosen columns.
-@Suite("Export: the pipeline against a reference writer")
+@Suite("Export: the pipeline against a reference writer", .timeLimit(.minutes(30)))
 struct DifferentialTests {
     static let pieces: [[UInt8]] = ["a", "bc", "Oslo", ",", ",", ",", "\"", "\"\"", "\"x,\ny\"", "\"q\"", "\n", "\n", "\r\n", "\r",
                                     " ", "é", "中", "\t", "7", "-1.5", "\n\n"].map { Array($0.utf8) } + [[0xFF], [0xC3]]
@@ -133,7 +134,7 @@ struct DifferentialTests {
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 16
             let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
                                            checkpointSpacing: spacing)
-            while !store.isComplete { usleep(1000) }
+            try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read")
             _ = store.row(0)
             for variant in Variant.allCases {
                 let (rows, columns, keep) = try Self.view(variant, store: store)

@@ -5,13 +5,14 @@ import Query
 @testable import Scan
 import Table
 import Testing
+import TestSupport
 import Viewer
 
 /// Filters and their output against a slow reference: every record parsed from the whole
 /// input, each cell matched with the pattern alone, the records kept written one cell at a
 /// time. The filter's raw-byte scan (candidates in raw bytes, record ends followed 64 bytes
 /// a step, a candidate's record split without the parser) must keep exactly these records.
-@Suite("Export: filters against a reference over hostile input")
+@Suite("Export: filters against a reference over hostile input", .timeLimit(.minutes(30)))
 struct FilterDifferentialTests {
     /// Filters whose raw candidates differ from their matches in every way the scan must
     /// get right: in quoted cells, across a CRLF inside a cell, only the header, only a
@@ -92,7 +93,7 @@ struct FilterDifferentialTests {
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
             let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
                                            checkpointSpacing: spacing)
-            while !store.isComplete { usleep(1000) }
+            try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read")
             let dialect = try #require(store.dialect)
             let dataStart = Int(try #require(store.recordReader()).checkpoints.first?.offset ?? 0)
             let records = try RecordParser.records(in: Array(bytes[dataStart...]), dialect: dialect)
@@ -161,14 +162,14 @@ struct FilterDifferentialTests {
             // Half the time the filter starts while the input may still be loading.
             let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
                                            checkpointSpacing: spacing)
-            if round % 2 == 0 { while !store.isComplete { usleep(1000) } }
-            while store.dialect == nil && !store.isComplete { usleep(500) }
+            if round % 2 == 0 { try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read") }
+            try #require(turn(pausing: { usleep(500) }, until: { store.dialect != nil || store.isComplete }), "the dialect is known")
             let fast = try FilteredRecords.start(store: store, headerRows: 1, filters: filters, decidesFromRawBytes: true)
             fast.wait()
             let fastOutputs = try [OutputFormat.csv, .jsonl].map { format in
                 try exported(ExportPlan(readers: store.recordReaders, headerRows: 1, rows: fast, name: path), format: format)
             }
-            while !store.isComplete { usleep(1000) }
+            try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read")
             let exact = try FilteredRecords.start(store: store, headerRows: 1, filters: filters)
             exact.wait()
             let dialect = try #require(store.dialect)

@@ -6,7 +6,7 @@ import Testing
 /// The bulk JSON escaper against a plain reference: the bytes read as Swift reads them
 /// (`String(decoding:as:)`, one U+FFFD per maximal invalid subpart), then escaped one
 /// scalar at a time.
-@Suite("JSON strings from cell bytes")
+@Suite("JSON strings from cell bytes", .timeLimit(.minutes(30)))
 struct JSONEscapeTests {
     static func reference(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x22]

@@ -7,7 +7,7 @@ import Testing
 
 /// Writing over an existing file keeps what the user made of it: the link that names it,
 /// its other names, its permissions.
-@Suite("Export: what a save replaces")
+@Suite("Export: what a save replaces", .timeLimit(.minutes(30)))
 struct SinkTargetTests {
     let directory: String
 

@@ -4,7 +4,7 @@ import Scan
 import Testing
 
 /// The splitter of well-quoted records against the parser, over random well-quoted input.
-@Suite("Export: well-quoted records split without the parser")
+@Suite("Export: well-quoted records split without the parser", .timeLimit(.minutes(30)))
 struct SplitterTests {
     @Test("the splitter reads every well-quoted record as the parser does", arguments: [UInt8(ascii: ","), 0x09, UInt8(ascii: ";")])
     func agreesWithParser(delimiter: UInt8) throws {

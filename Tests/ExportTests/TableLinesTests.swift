@@ -12,7 +12,7 @@ import Testing
 /// An aligned table laid out in C (`TableLines`: well-quoted records in bulk, rows one by
 /// one) against the writer's own Swift layout of each row, and the bounds of what a table
 /// and the cores hold while they write.
-@Suite("Export: an aligned table laid out in bulk", .timeLimit(.minutes(5)))
+@Suite("Export: an aligned table laid out in bulk", .timeLimit(.minutes(30)))
 struct TableLinesTests {
     init() { setlocale(LC_ALL, "C.UTF-8") }
 

@@ -12,7 +12,7 @@ import Testing
 /// raw pieces). Every one of them, and libcsv as the parser sets it up, must read every
 /// input as the plain byte-at-a-time rules do: in chunks of any size from one byte, with
 /// each bulk scan the CPU runs and with none.
-@Suite("Field kernel: every visitor against libcsv and the plain rules")
+@Suite("Field kernel: every visitor against libcsv and the plain rules", .timeLimit(.minutes(30)))
 struct FieldKernelDifferentialTests {
     static let chunks = [1, 2, 7, 64, 65, 129, 4096, Int.max]
     /// Below 65 bytes the bulk scan never runs: one setting covers those chunks.

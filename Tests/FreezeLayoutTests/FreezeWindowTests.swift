@@ -1,7 +1,7 @@
 import Testing
 @testable import FreezeLayout
 
-@Suite("Frozen-pane regions")
+@Suite("Frozen-pane regions", .timeLimit(.minutes(30)))
 struct FreezeWindowTests {
     func window(width: Int = 80, height: Int = 23, left: Int = 10, header: Int = 1,
                 content: Size = Size(width: 500, height: 1000)) -> FreezeWindow {
@@ -77,7 +77,7 @@ struct FreezeWindowTests {
     }
 }
 
-@Suite("Column metrics")
+@Suite("Column metrics", .timeLimit(.minutes(30)))
 struct ColumnMetricsTests {
     let metrics = ColumnMetrics(widths: [3, 10, 5, 1])
 

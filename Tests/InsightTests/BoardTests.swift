@@ -3,7 +3,7 @@ import Testing
 @testable import Insight
 
 /// A pass's partial results are published when its owner asks for them, never on a clock.
-@Suite("Partial results on request", .timeLimit(.minutes(1)))
+@Suite("Partial results on request", .timeLimit(.minutes(30)))
 struct BoardTests {
     @Test("each share publishes after its first piece, then only once asked again; a publish wakes the owner")
     func publishedWhenAsked() {

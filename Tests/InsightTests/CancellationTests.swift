@@ -3,7 +3,7 @@ import CellStore
 @testable import Insight
 import Scan
 
-@Suite("Stopping a count")
+@Suite("Stopping a count", .timeLimit(.minutes(30)))
 struct CancellationTests {
     @Test("a record of many megabytes is parsed a chunk at a time, and a stop is heard between chunks")
     func hugeRecordStopsBetweenChunks() throws {

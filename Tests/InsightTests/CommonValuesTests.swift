@@ -5,7 +5,7 @@ import Testing
 
 /// Past the counting budget, the summary and the frequency table answer "which values are
 /// most common, and how many distinct values are there" the same way.
-@Suite("Common values past the budget")
+@Suite("Common values past the budget", .timeLimit(.minutes(30)))
 struct CommonValuesTests {
     /// `unique` values that occur once, and `hot`×300, `warm`×200, `cool`×100, shuffled.
     static func column(unique: Int, seed: UInt64) -> [UInt8] {

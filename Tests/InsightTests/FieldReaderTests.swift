@@ -4,6 +4,7 @@ import Scan
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(30)))
 struct FieldReaderTests {
     func cells(_ bytes: [UInt8], columns: Range<Int>, pieceLimit: Int64, spacing: Int64) throws -> CollectingSink {
         let (pass, _) = smallPass(bytes, columns: columns, pieceLimit: pieceLimit, spacing: spacing)

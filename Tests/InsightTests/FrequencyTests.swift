@@ -5,6 +5,7 @@ import Table
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(30)))
 struct FrequencyTests {
     func frequency(_ csv: [UInt8], column: Int, first: Int = 1, budget: InsightBudget = .standard,
                    records: (any RecordSequence)? = nil) throws -> FrequencyTable {
@@ -123,7 +124,7 @@ struct FrequencyTests {
     }
 }
 
-@Suite("The distinct estimate")
+@Suite("The distinct estimate", .timeLimit(.minutes(30)))
 struct DistinctEstimateTests {
     @Test("never more than the values counted, nor fewer than those kept", arguments: [30_000, 120_000, 400_000])
     func bounded(count: Int) {

@@ -4,6 +4,7 @@ import Scan
 import Testing
 
 /// Values longer than a cell the parser keeps are counted, measured and ordered whole.
+@Suite(.timeLimit(.minutes(30)))
 struct LongValueTests {
     /// Three long values that share their first MiB (a < c < b: a is a start of c), one of
     /// them twice, and a short one; quoted or not, in pieces of any phase.

@@ -5,6 +5,7 @@ import Testing
 
 /// `--quote none`: the raw-byte field reader quotes nothing either, so counts and the
 /// summary read what the parser reads, from the raw bytes.
+@Suite(.timeLimit(.minutes(30)))
 struct NoQuoteFieldReaderTests {
     @Test(arguments: ["id\tsize\tnote\n1\ta\t\n\tb\tc\n2\t12\" x\t\"q\"\n\n3\t\"open\t\n", "id\tsize\tnote\n1\ta\t\n\tb\tc\n"])
     func quotesAreDataAndEmptyLastFieldsStayEmpty(text: String) throws {

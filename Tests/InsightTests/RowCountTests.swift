@@ -7,7 +7,7 @@ import Testing
 
 /// Counts and summaries over rows in memory (a sheet's) equal those over the same table in
 /// a file, read through its raw bytes: the same sinks, the same counters.
-@Suite("Counts over rows in memory and over a file agree")
+@Suite("Counts over rows in memory and over a file agree", .timeLimit(.minutes(30)))
 struct RowCountTests {
     /// A file and the same table as rows in memory.
     private func both(_ bytes: [UInt8]) throws -> (ScanInput, RowSnapshot, CellStore) {

@@ -4,7 +4,7 @@ import Scan
 import Testing
 
 /// A column is called what `ColumnNames` calls it, in the summary as everywhere else.
-@Suite("Summary names")
+@Suite("Summary names", .timeLimit(.minutes(30)))
 struct SummaryNamingTests {
     @Test("chosen columns in their order; one past the names given is 'column N', as the screen and the options call it")
     func unnamedColumns() throws {

@@ -3,6 +3,7 @@ import CellStore
 import Scan
 import Testing
 
+@Suite(.timeLimit(.minutes(30)))
 struct SummaryTests {
     func summary(_ text: String, names: [String], budget: InsightBudget = InsightBudget(bytes: 48 << 20)) throws -> [ColumnSummary] {
         let store = CellStore(bytes: Array(text.utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 16)

@@ -29,7 +29,7 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
     return result
 }
 
-@Suite struct FilterTests {
+@Suite(.timeLimit(.minutes(30))) struct FilterTests {
     static let cases: [[RecordFilter]] = [
         [RecordFilter(pattern: "a")], [RecordFilter(pattern: "^bc$")], [RecordFilter(pattern: "x,")],
         [RecordFilter(pattern: "é|中")], [RecordFilter(pattern: "A")], [RecordFilter(pattern: "a", inverted: true)],
@@ -94,7 +94,7 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
 }
 
 /// A filter and a sort over an input that is still arriving through a pipe.
-@Suite(.serialized) struct LoadingInputTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct LoadingInputTests {
     @Test func aFilterFollowsTheInputAsItArrives() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-fifo-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -113,9 +113,8 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
         }
         writer.start()
         let store = try CellStore.open(path: fifo)
-        // Wait (bounded) for the first half to be indexed.
-        var waited = 0
-        while store.recordReaders.current().map({ $0.checkpoints.count < 2 }) ?? true, waited < 400 { usleep(5000); waited += 1 }
+        // Waits (at most 2 s) for the first half to be indexed; either way the passes follow.
+        _ = turn(within: 2, pausing: { usleep(5_000) }) { !(store.recordReaders.current().map { $0.checkpoints.count < 2 } ?? true) }
         let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Oslo")])
         let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: 2, descending: true)], kinds: [.number])
         filter.wait()

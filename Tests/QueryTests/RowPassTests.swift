@@ -17,7 +17,7 @@ func memoryCopy(of store: CellStore) -> MemoryRows {
 
 /// Sorts, filters and searches over rows in memory give exactly what they give over the
 /// same table in a file, whose passes read raw bytes: the same keys, matchers and rules.
-@Suite("Passes over rows in memory and over a file agree")
+@Suite("Passes over rows in memory and over a file agree", .timeLimit(.minutes(30)))
 struct RowPassTests {
     @Test("sorts: the same order, and every record found again by its key", arguments: UInt64(1)...4)
     func sorts(seed: UInt64) throws {

@@ -47,7 +47,7 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
     return sorted
 }
 
-@Suite struct SortTests {
+@Suite(.timeLimit(.minutes(30))) struct SortTests {
     @Test(arguments: [(1 << 20, 1), (1 << 12, 2), (1 << 20, 2)])
     func matchesTheReferenceOverHostileValues(budget: Int, workers: Int) throws {
         for seed in UInt64(1)...4 {
@@ -178,7 +178,7 @@ func sortedRecords(_ store: CellStore, keys: [SortKey], kinds: [ColumnKind]? = n
 }
 
 
-@Test func readsNumbersExactlyAsStrtodDoes() {
+@Test(.timeLimit(.minutes(30))) func readsNumbersExactlyAsStrtodDoes() {
     var generator = SeededGenerator(seed: 77)
     func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(generator.next() % 10)) }) }
     for _ in 0..<20_000 {

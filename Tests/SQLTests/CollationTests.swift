@@ -6,7 +6,7 @@ import Testing
 /// Queries whose `=` is not byte equality (collations, numbers in other spellings, NULL):
 /// the answer through the tables equals SQLite's over a plain copy of them, which no
 /// prefilter of ours touches.
-@Suite("SQL answers under collations and affinities")
+@Suite("SQL answers under collations and affinities", .timeLimit(.minutes(30)))
 struct CollationTests {
     /// Seeded rows: case variants and spaces of a few cities, numbers spelt many ways, notes.
     static func csv(seed: UInt64) -> String {

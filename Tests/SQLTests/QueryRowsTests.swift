@@ -1,9 +1,10 @@
 import CellStore
 import Foundation
 import Testing
+import TestSupport
 @testable import SQL
 
-@Suite("An answer as rows on screen")
+@Suite("An answer as rows on screen", .timeLimit(.minutes(30)))
 struct QueryRowsTests {
     static let sales = Sales(count: 2500, seed: 5)
 
@@ -118,10 +119,7 @@ struct QueryRowsTests {
         input.write((1201...500_000).map { "\($0),n\($0)\n" }.joined())
         // The columns' wake, then (the input still open, so no row and no end) the reading's.
         var count = 0
-        let deadline = Date().addingTimeInterval(30)
-        while count < 2 && Date() < deadline {
-            if wakes.wait(timeout: .now() + .seconds(1)) == .success { count += 1 }
-        }
+        _ = turn(pausing: {}, { if wakes.wait(timeout: .now() + .seconds(1)) == .success { count += 1 } }, until: { count >= 2 })
         #expect(count == 2)
         #expect(rows.inputRead.bytes > 0)
         rows.update()

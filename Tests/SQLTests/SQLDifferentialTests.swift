@@ -5,7 +5,7 @@ import Testing
 
 /// The tables against the parser itself, over random inputs cut into tiny pieces shared
 /// out between two threads: every cell, the raw scan's prefilters and the grouping.
-@Suite("SQL against the parser")
+@Suite("SQL against the parser", .timeLimit(.minutes(30)))
 struct SQLDifferentialTests {
     static let settings: [SQLSettings] = [SQLSettings(), .tiny(spreading: 512, gathering: 1024, pieceBytes: 64)]
 

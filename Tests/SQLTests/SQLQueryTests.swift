@@ -1,9 +1,10 @@
 import CellStore
 import Foundation
 import Testing
+import TestSupport
 @testable import SQL
 
-@Suite("SQL over inputs")
+@Suite("SQL over inputs", .timeLimit(.minutes(30)))
 struct SQLQueryTests {
     static let sales = Sales(count: 3000, seed: 7)
 
@@ -215,7 +216,7 @@ struct SQLQueryTests {
 
 import Synchronization
 
-@Suite("SQL over an input still being read")
+@Suite("SQL over an input still being read", .timeLimit(.minutes(30)))
 struct SQLFollowingTests {
     @Test("queries started before the index is done wait for it and see every row")
     func followsTheIndex() throws {
@@ -238,12 +239,8 @@ struct SQLFollowingTests {
         }
         // The first half, then the header and the first rows are read...
         write(0..<(bytes.count / 2))
-        var waited = 0
-        while store.readRowCount < 1001 && waited < 60_000 {
-            store.prefetch(upTo: 1000)
-            usleep(1000)
-            waited += 1
-        }
+        #expect(turn(pausing: { usleep(1000) }, { store.prefetch(upTo: 1000) }, until: { store.readRowCount >= 1001 }),
+                "the first rows are read")
         let input = try #require(SQLInput(store: store, name: "t", headerRows: 1))
         #expect(!store.isComplete)
         // ...two queries start, and wait for the rest.

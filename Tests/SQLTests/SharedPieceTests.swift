@@ -9,7 +9,7 @@ import Testing
 /// while both wait: whichever worker's look adds the last piece or finds the end, the
 /// other must hear of it. The waits have no time limit; a watchdog fails the round (and
 /// frees the workers) if one is never woken.
-@Suite("Pieces shared by two workers", .timeLimit(.minutes(10)))
+@Suite("Pieces shared by two workers", .timeLimit(.minutes(30)))
 struct SharedPieceTests {
     /// What one worker read: the records of each piece it took, in order.
     private final class Taken: Sendable {

@@ -5,6 +5,7 @@ import CellStore
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import SQL
 
 /// An input read from a pipe that the test writes to: the index grows only when it does.
@@ -41,14 +42,12 @@ final class PipedInput {
         _ = Glibc.close(descriptors[1])
     }
 
-    /// Waits (at most a minute) until the index has `rows` records.
+    /// Waits (at most a minute: `turn`) until the index has `rows` records, on the index's
+    /// signal.
     func awaitIndexed(_ rows: Int) {
-        let deadline = Date().addingTimeInterval(60)
-        while store.progress.rowCount < rows && !store.isComplete && Date() < deadline {
-            let version = store.progressSignal.version
-            if store.progress.rowCount >= rows { break }
-            store.progressSignal.wait(past: version)
-        }
+        let store = self.store
+        let indexed = turn(news: store.progressSignal, {}, until: { store.progress.rowCount >= rows || store.isComplete })
+        #expect(indexed, "the index reaches \(rows) records")
     }
 
     deinit {
@@ -58,17 +57,7 @@ final class PipedInput {
     }
 }
 
-/// True when `condition` holds within `seconds` (looked at every millisecond).
-func within(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(1000)
-    }
-    return true
-}
-
-@Suite("SQL scans that wait for the index")
+@Suite("SQL scans that wait for the index", .timeLimit(.minutes(30)))
 struct WaitingScanTests {
     @Test("a scan waiting for the index waits on its signal, not on a clock, and a cancel wakes it")
     func waitsOnTheSignal() throws {
@@ -91,14 +80,16 @@ struct WaitingScanTests {
             }
         }.start()
         // The scan reads the pieces the index has, then waits for more (the pipe is open)...
-        #expect(within(60) { control.lookCount > 0 })
+        #expect(turn(pausing: { usleep(1000) }, until: { control.lookCount > 0 }))
         let before = control.lookCount
-        // ...and while nothing comes it does not look again: a scan polling every few
-        // milliseconds would have looked a hundred times in half a second.
-        #expect(!within(0.5) { control.lookCount > before + 100 }, "looked \(control.lookCount - before) times with no news")
+        // ...and while nothing comes it does not look again (no timer): a scan looking every
+        // quarter second would have looked eight times in a quiet second, one polling every
+        // few milliseconds hundreds. (Two workers may each finish a look begun before.)
+        #expect(!turn(within: 1, pausing: { usleep(1000) }, until: { control.lookCount > before + 2 }),
+                "looked \(control.lookCount - before) times in a second with no news")
         #expect(outcome.withLock { $0 } == nil, "the count waits for the rest of the input")
         control.cancel()
-        #expect(within(60) { outcome.withLock { $0 } != nil }, "a cancel wakes the waiting scan")
+        #expect(turn(pausing: { usleep(1000) }, until: { outcome.withLock { $0 } != nil }), "a cancel wakes the waiting scan")
         #expect(outcome.withLock { $0 } == .failure(.cancelled))
     }
 }

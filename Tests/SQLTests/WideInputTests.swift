@@ -3,7 +3,7 @@ import Testing
 @testable import SQL
 
 /// An input wider than SQLite lets a table be: the table has the first columns it allows.
-@Suite("SQL over inputs wider than SQLite's limit")
+@Suite("SQL over inputs wider than SQLite's limit", .timeLimit(.minutes(30)))
 struct WideInputTests {
     @Test("the first columns SQLite allows are queried, the rest counted once", arguments: [2001, 5000])
     func wide(width: Int) throws {

@@ -3,8 +3,9 @@ import Foundation
 import Scan
 import Synchronization
 import Testing
+import TestSupport
 
-@Suite("Background scan")
+@Suite("Background scan", .timeLimit(.minutes(30)))
 struct BackgroundScanTests {
     final class Flags: Sendable {
         let started = Atomic<Bool>(false)
@@ -18,8 +19,9 @@ struct BackgroundScanTests {
         do {
             let scan = BackgroundScan<Int>(name: "test scan", total: 0, wake: {}) { control in
                 flags.started.store(true, ordering: .relaxed)
-                while !control.isCancelled { control.advance(by: 1) }
-                flags.ended.store(true, ordering: .relaxed)
+                // Until the drop cancels it (a minute at most: a cancel that never comes fails).
+                let cancelled = turn(pausing: {}, { control.advance(by: 1) }, until: { control.isCancelled })
+                flags.ended.store(cancelled, ordering: .relaxed)
                 return nil
             }
             _ = scan.status
@@ -43,7 +45,7 @@ struct BackgroundScanTests {
         }
         #expect(flags.wakes.load(ordering: .relaxed) >= 50)
         let cancelled = BackgroundScan<Int>(name: "test scan", total: 0, wake: {}) { control in
-            while !control.isCancelled {}
+            _ = turn(pausing: {}, until: { control.isCancelled })
             return 1
         }
         cancelled.cancel()

@@ -3,7 +3,7 @@ import CellStore
 import TestSupport
 import Testing
 
-@Suite("Cell search: raw bytes, confirmed on cells")
+@Suite("Cell search: raw bytes, confirmed on cells", .timeLimit(.minutes(30)))
 struct CellSearchTests {
     func search(_ csv: String, _ pattern: String, column: Int? = nil, spacing: Int64 = 8) throws -> (CellSearch, Int) {
         let store = CellStore(bytes: Array(csv.utf8), checkpointSpacing: spacing)

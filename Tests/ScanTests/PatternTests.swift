@@ -1,7 +1,7 @@
 import Scan
 import Testing
 
-@Suite("Search patterns (PCRE2)")
+@Suite("Search patterns (PCRE2)", .timeLimit(.minutes(30)))
 struct PatternTests {
     func matcher(_ text: String) throws -> PatternMatcher {
         PatternMatcher(try SearchPattern(text: text).compile())

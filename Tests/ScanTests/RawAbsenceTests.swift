@@ -5,7 +5,7 @@ import Testing
 
 /// The raw-byte search that lets a filter keep nothing without an index: it must find a
 /// literal wherever the parser gives a cell holding it, however badly the input is quoted.
-@Suite("Raw absence of a literal")
+@Suite("Raw absence of a literal", .timeLimit(.minutes(30)))
 struct RawAbsenceTests {
     /// Bytes that make quoting go wrong in every way the field rules know, and text to find.
     static let pieces: [[UInt8]] = ["\"", "\"\"", ",", "\n", "\r\n", "\r", "ab", "c", "k", "K", "s", "S", "é", "x\"y",

@@ -2,7 +2,7 @@ import Testing
 @testable import CellStore
 @testable import Table
 
-@Suite("Column names")
+@Suite("Column names", .timeLimit(.minutes(30)))
 struct ColumnNamesTests {
     @Test("a repeated name never takes a name the header has", arguments: [
         (["a", "a_2", "a"], ["a", "a_2", "a_3"]),

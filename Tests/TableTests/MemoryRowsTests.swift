@@ -12,7 +12,7 @@ private final class Made: Sendable {
     }
 }
 
-@Suite("Rows in memory")
+@Suite("Rows in memory", .timeLimit(.minutes(30)))
 struct MemoryRowsTests {
     @Test("a header, then parts appended: counts, columns and rows as published")
     func appended() {

@@ -12,7 +12,7 @@ private func sampleCSV(rows: Int) -> [UInt8] {
     return Array(text.utf8)
 }
 
-@Suite("Table view")
+@Suite("Table view", .timeLimit(.minutes(30)))
 struct TableViewTests {
     @Test("a record read alone from its offset equals the same record read through its block")
     func recordAtOffset() throws {
@@ -76,7 +76,7 @@ struct TableViewTests {
     }
 }
 
-@Suite("Column references")
+@Suite("Column references", .timeLimit(.minutes(30)))
 struct ColumnReferenceTests {
     @Test("a name, a name in another case, or a number names a column; anything else says what exists")
     func resolve() throws {

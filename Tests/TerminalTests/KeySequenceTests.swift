@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FreezeLayout
 import Testing
+import TestSupport
 @testable import Terminal
 import Viewer
 
@@ -80,7 +81,7 @@ extension TerminalSessionTests {
     }
 }
 
-@Suite("Background colour")
+@Suite("Background colour", .timeLimit(.minutes(30)))
 struct BackgroundTests {
     @Test("COLORFGBG and an OSC 11 reply tell light from dark")
     func background() {
@@ -117,13 +118,11 @@ extension TerminalSessionTests {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    /// The next event, waiting (bounded) for one to come.
+    /// The next event, waiting (bounded: `turn`, 2 s) for one to come.
     func nextEvent(_ session: TerminalSession) -> InputEvent? {
-        for _ in 0..<2_000 {
-            if let event = session.nextEvent() { return event }
-            usleep(1_000)
-        }
-        return nil
+        var event = session.nextEvent()
+        _ = turn(within: 2, pausing: { usleep(1_000) }, { event = session.nextEvent() }, until: { event != nil })
+        return event
     }
 
     @Test("a paste is one event of text, never keys; a paste may come in pieces and hold an Esc", arguments: terminals)

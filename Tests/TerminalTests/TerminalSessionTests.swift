@@ -8,7 +8,7 @@ import Viewer
 import CNCurses
 
 /// ncurses is one global session per process, so these run one at a time.
-@Suite("ncurses backend", .serialized)
+@Suite("ncurses backend", .serialized, .timeLimit(.minutes(30)))
 struct TerminalSessionTests {
     func headless(width: Int, height: Int) throws -> TerminalSession {
         setlocale(LC_ALL, "C.UTF-8")

@@ -4,7 +4,7 @@ import FreezeLayout
 import Table
 @testable import Viewer
 
-@Suite("Hiding, moving and choosing columns")
+@Suite("Hiding, moving and choosing columns", .timeLimit(.minutes(30)))
 struct ColumnChoiceTests {
     private func viewer() -> Viewer {
         var text = "id,city,amount,note\n"

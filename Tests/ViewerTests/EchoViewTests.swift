@@ -5,7 +5,7 @@ import Testing
 @testable import Viewer
 
 /// Copying and `--echo` give what the view shows: its columns, its rows, its order.
-@Suite struct EchoViewTests {
+@Suite(.timeLimit(.minutes(30))) struct EchoViewTests {
     let csv = "id,name,city\n1,Ann,Oslo\n2,Bo,Lyon\n3,Chen,Oslo\n4,Dmitri,Oslo\n"
 
     private func type(_ subject: Viewer, _ text: String) {

@@ -7,7 +7,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Search")
+@Suite("Search", .timeLimit(.minutes(30)))
 struct SearchTests {
     /// Types keys into the viewer.
     func type(_ subject: Viewer, _ text: String) {
@@ -16,12 +16,10 @@ struct SearchTests {
 
     /// Waits, bounded, for a background search to end.
     func settle(_ subject: Viewer) {
-        let deadline = Date().addingTimeInterval(20)
-        while subject.isSearching && Date() < deadline {
-            usleep(1000)
+        waitUntil("the search to end") {
             subject.handle(.refresh)
+            return !subject.isSearching
         }
-        #expect(!subject.isSearching, "the search ended")
     }
 
     @Test("/ finds a value thousands of rows down and highlights it; n past the last match wraps to the first")
@@ -137,7 +135,7 @@ struct SearchTests {
     }
 }
 
-@Suite("Go to and widths")
+@Suite("Go to and widths", .timeLimit(.minutes(30)))
 struct GoToTests {
     func type(_ subject: Viewer, _ text: String) {
         for character in text { subject.handle(key: .character(character)) }
@@ -199,7 +197,7 @@ struct GoToTests {
     }
 }
 
-@Suite("Inspector, record view, help, copy, echo")
+@Suite("Inspector, record view, help, copy, echo", .timeLimit(.minutes(30)))
 struct ReadingTests {
     @Test("Enter on a multi-line cell shows all its lines, scrolls to its end, and says where it is")
     func inspector() {
@@ -286,7 +284,7 @@ struct ReadingTests {
     }
 }
 
-@Suite("Go to before the index is complete")
+@Suite("Go to before the index is complete", .timeLimit(.minutes(30)))
 struct EarlyGoToTests {
     @Test("a go-to near the end of a file still loading shows those rows at once, marked ≈; farther in, it says why it stops")
     func nearTheEnd() throws {
@@ -309,7 +307,7 @@ struct EarlyGoToTests {
     }
 }
 
-@Suite("Panes at any size")
+@Suite("Panes at any size", .timeLimit(.minutes(30)))
 struct PaneSizeTests {
     @Test("the prompt, the inspector, the record view and help draw at any size", arguments: [(0, 0), (1, 1), (3, 2), (12, 4), (200, 60)])
     func sizes(width: Int, height: Int) {

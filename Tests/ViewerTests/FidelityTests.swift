@@ -3,7 +3,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Fidelity")
+@Suite("Fidelity", .timeLimit(.minutes(30)))
 struct FidelityTests {
     @Test("another quote character: fields quoted with it, the status line names it")
     func quoteCharacter() {
@@ -81,7 +81,7 @@ struct FidelityTests {
     }
 }
 
-@Suite("Wide characters at the edges")
+@Suite("Wide characters at the edges", .timeLimit(.minutes(30)))
 struct WideEdgeTests {
     /// Every cell is either a whole character's first cell or covered by one just before it.
     func expectWellFormed(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -2,7 +2,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Frame composer")
+@Suite("Frame composer", .timeLimit(.minutes(30)))
 struct FrameComposerTests {
     @Test("drawing reads only: frames from one state are the same, and leave the cursor, freeze and scroll as they were")
     func drawingOnlyReads() {

@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("F takes at most half the screen")
+@Suite("F takes at most half the screen", .timeLimit(.minutes(30)))
 struct FreezeLimitTests {
     @Test("F low on the screen freezes the rows nearest the cursor, the header included in half the grid", arguments: [1, 2])
     func half(headerRows: Int) {

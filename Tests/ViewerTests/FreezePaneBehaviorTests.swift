@@ -4,7 +4,7 @@ import Testing
 @testable import Viewer
 
 /// The 15 numbered behaviors of shared/reference/dqk-freeze-window.md, each by name.
-@Suite("DQK freeze-window behaviors")
+@Suite("DQK freeze-window behaviors", .timeLimit(.minutes(30)))
 struct FreezePaneBehaviorTests {
     /// Column n's header is its letter in capitals, its data the same letter in lower
     /// case, so a header cell and a data cell at one x must agree on the letter.
@@ -17,6 +17,67 @@ struct FreezePaneBehaviorTests {
         }.joined(separator: ",")
         let row = (0..<columns).map { String(repeating: letters[$0 % 26].lowercased(), count: 6) }.joined(separator: ",")
         return header + "\n" + Array(repeating: row, count: rows).joined(separator: "\n") + "\n"
+    }
+
+    /// `letters`, with each data cell naming its record too (`bb0042`): two letters, then
+    /// the record's number, so a line shows which record each band drew there.
+    static func numbered(rows: Int = 200, columns: Int = 20) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRST")
+        let header = (0..<columns).map { String(repeating: letters[$0 % 20], count: 6) }.joined(separator: ",")
+        let body = (1...rows).map { row in
+            (0..<columns).map { column in
+                let number = String(row)
+                return String(repeating: letters[column % 20].lowercased(), count: 2) + String(repeating: "0", count: 4 - number.count) + number
+            }.joined(separator: ",")
+        }
+        return header + "\n" + body.joined(separator: "\n") + "\n"
+    }
+
+    /// The bands are drawn where main is, as the frame shows them over `numbered` rows: on
+    /// each of main's lines, the margin's number, the frozen column's cell and main's cells
+    /// name one record, and the header band's letters stand over main's columns. Returns
+    /// the lines where both bands named a record (so a caller knows the check saw some).
+    @discardableResult
+    func expectBandsFollowMain(_ subject: Viewer, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        let frame = subject.frame()
+        let window = subject.window
+        let left = window.leftBand, main = window.main, band = window.headerBand
+        func text(_ xs: Range<Int>, _ y: Int) -> String { xs.map { frame[$0, y].text }.joined() }
+        /// The record numbers of the whole cells in `text` (`bb0042` is 42).
+        func records(_ text: String) -> [Int] {
+            let characters = Array(text)
+            return characters.indices.compactMap { index -> Int? in
+                guard index + 6 <= characters.count, index == 0 || !characters[index - 1].isLetter,
+                      characters[index].isLowercase, characters[index + 1].isLowercase,
+                      characters[(index + 2)..<(index + 6)].allSatisfy(\.isNumber) else { return nil }
+                return Int(String(characters[(index + 2)..<(index + 6)]))
+            }
+        }
+        guard !main.isEmpty else { return 0 }
+        var seen = 0
+        for y in main.minY..<main.maxY {
+            let leftText = text(left.minX..<left.maxX, y), mainText = text(main.minX..<main.maxX, y)
+            if !records(leftText).isEmpty && !records(mainText).isEmpty { seen += 1 }
+            let named = Set(records(leftText) + records(mainText))
+            #expect(named.count <= 1, "line \(y): \(leftText)│\(mainText)", sourceLocation: sourceLocation)
+            let margin = Int(leftText.prefix { !$0.isLetter }.filter(\.isNumber))
+            if let record = named.first {
+                #expect(margin == record, "line \(y): margin \(leftText)", sourceLocation: sourceLocation)
+            }
+        }
+        guard !band.isEmpty else { return seen }
+        for x in max(band.minX, main.minX)..<min(band.maxX, main.maxX) {
+            let header = frame[x, band.minY].text
+            for y in main.minY..<main.maxY {
+                let data = frame[x, y].text
+                if data.first?.isLetter == true || data == "│" {
+                    #expect(data.uppercased() == header, "x \(x) line \(y)", sourceLocation: sourceLocation)
+                } else if data.first?.isNumber == true {
+                    #expect(header.first?.isLetter == true, "x \(x) line \(y)", sourceLocation: sourceLocation)
+                }
+            }
+        }
+        return seen
     }
 
     func options(_ bounce: BounceStyle, frozenColumns: Int = 1) -> ViewerOptions {
@@ -56,19 +117,19 @@ struct FreezePaneBehaviorTests {
     @Test("behavior 2: the header band's x and the left band's y equal main's after every input and frame",
           arguments: [BounceStyle.all, .main, .none])
     func behavior2Synchronized(bounce: BounceStyle) {
-        let subject = viewer(Self.letters(), width: 50, height: 12, options: options(bounce))
+        let subject = viewer(Self.numbered(), width: 50, height: 12, options: options(bounce))
         var generator = SeededGenerator(seed: 7)
         let commands: [Command] = [.moveDown, .moveUp, .moveRight, .moveLeft, .pageDown, .pageUp, .scrollRight, .scrollLeft,
                                    .firstRow, .lastRow, .firstColumn, .lastColumn, .tick, .tick,
                                    .mouse(MouseEvent(.wheelDown, x: 30, y: 5)), .mouse(MouseEvent(.wheelUp, x: 30, y: 0)),
                                    .mouse(MouseEvent(.wheelDown, x: 2, y: 5)), .mouse(MouseEvent(.wheelUp, x: 30, y: 5, isShifted: true))]
+        var seen = 0
         for _ in 0..<300 {
             subject.handle(commands[Int(generator.next() % UInt64(commands.count))])
-            #expect(subject.window.headerBandOffset.x == subject.window.drawingOffset.x)
-            #expect(subject.window.leftBandOffset.y == subject.window.drawingOffset.y)
             #expect(subject.invariantViolations == [])
-            expectAligned(subject)
+            seen += expectBandsFollowMain(subject)
         }
+        #expect(seen > 1000, "lines where both bands named a record: \(seen)")
     }
 
     @Test("behavior 3: scrolling main moves x and y; the header band follows in x only, the left band in y only")
@@ -192,12 +253,12 @@ struct FreezePaneBehaviorTests {
         #expect(pulls == [2, 3, 3, 3, 3])
         #expect(pulls.last == FreezeWindow.overscrollCap.y)
         var frames = 0
-        while subject.isAnimating {
+        while subject.isAnimating && frames <= 5 {
             subject.handle(.tick)
             frames += 1
             #expect(subject.window.shift.y == max(0, -subject.window.offset.y))
-            #expect(frames <= 5)
         }
+        #expect(!subject.isAnimating && frames <= 5, "the pull settles within 5 frames")
         #expect(frames <= 4, "at 30 ms a frame the spring-back ends within 150 ms")
         #expect(subject.window.offset == .zero)
         #expect(subject.frame().lines[0].hasPrefix("  # AAAAAA"))

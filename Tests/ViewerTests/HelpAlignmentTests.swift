@@ -3,7 +3,7 @@ import Testing
 
 /// The help screen's key lines line up, however wide the screen: every key in its column,
 /// every description (and its wrapped continuation) in the one after it.
-@Suite("Help screen alignment", .timeLimit(.minutes(1)))
+@Suite("Help screen alignment", .timeLimit(.minutes(30)))
 struct HelpAlignmentTests {
     /// Every key label the help screen lists.
     static let labels = KeyMap.bindings.map(\.label) + KeyMap.pagerBindings.map(\.label)

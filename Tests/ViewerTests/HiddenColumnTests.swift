@@ -5,7 +5,7 @@ import Testing
 @testable import Viewer
 
 /// A hidden column is out of the view: searches and filters look only at what is shown.
-@Suite("Hidden columns and what matches")
+@Suite("Hidden columns and what matches", .timeLimit(.minutes(30)))
 struct HiddenColumnTests {
     /// `secret` holds `needle` on rows 2 and 4; `note` on row 5 only.
     let csv = "id,secret,note\n1,a,x\n2,needle,x\n3,b,x\n4,needle,x\n5,c,needle\n6,d,x\n"

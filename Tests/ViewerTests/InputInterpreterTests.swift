@@ -1,7 +1,7 @@
 import Testing
 @testable import Viewer
 
-@Suite("Keys become finished commands")
+@Suite("Keys become finished commands", .timeLimit(.minutes(30)))
 struct InputInterpreterTests {
     private func run(_ keys: [Key], context: InputInterpreter.Context = .grid(escape: nil),
                      history: PromptHistory = PromptHistory()) -> [InputInterpreter.Outcome] {

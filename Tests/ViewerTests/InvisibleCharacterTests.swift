@@ -6,7 +6,7 @@ import Testing
 /// Characters that draw nothing (too new for the C library's width table, unassigned,
 /// zero-width or format characters, a combining mark with nothing to combine with) are
 /// shown visibly, so two different cells never look the same.
-@Suite("Characters that draw nothing")
+@Suite("Characters that draw nothing", .timeLimit(.minutes(30)))
 struct InvisibleCharacterTests {
     /// The text of a cell laid out in `width` cells (continuations left out).
     func shown(_ text: String, width: Int = 40) -> String {

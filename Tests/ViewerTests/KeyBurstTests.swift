@@ -6,7 +6,7 @@ import Table
 @testable import Viewer
 
 /// Keys typed faster than a search answers: each is obeyed, in order.
-@Suite("Keys in a burst after a search")
+@Suite("Keys in a burst after a search", .timeLimit(.minutes(30)))
 struct KeyBurstTests {
     /// 30 rows; `x` in the name column on every third row.
     let csv: String = {

@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("The last record of a file without a final line end")
+@Suite("The last record of a file without a final line end", .timeLimit(.minutes(30)))
 struct LastRecordTests {
     /// A file of `rows` data rows whose last record has no line end.
     private func unterminatedFile(rows: Int) throws -> String {

@@ -12,7 +12,7 @@ private func column(of text: String, in frame: Frame, line y: Int) -> Int? {
     return (0...(cells.count - wanted.count)).first { x in Array(cells[x..<(x + wanted.count)]) == wanted }
 }
 
-@Suite("Made names in the header row")
+@Suite("Made names in the header row", .timeLimit(.minutes(30)))
 struct MadeNameTests {
     @Test("a repeated or empty header cell shows its unique name, in a style of its own; the file's names do not")
     func uniqueNamesOnScreen() throws {

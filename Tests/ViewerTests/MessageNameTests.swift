@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("A message's file name on the status line")
+@Suite("A message's file name on the status line", .timeLimit(.minutes(30)))
 struct MessageNameTests {
     static let path = "/tmp/t/a_very_long_directory_name_for_testing/another_long_subdirectory_here/saved_output_file2.csv"
 

@@ -3,7 +3,7 @@ import Testing
 @testable import Viewer
 
 /// `Navigation` on its own: a `FreezeWindow` and plain row and column counts, no store.
-@Suite("Navigation")
+@Suite("Navigation", .timeLimit(.minutes(30)))
 struct NavigationTests {
     /// A navigation over `rows` data rows and `columns` columns of 9 cells (10 with the
     /// separator), on a grid of `grid`, with one header row and no left band.

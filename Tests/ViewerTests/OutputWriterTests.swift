@@ -3,7 +3,7 @@ import CellStore
 import Testing
 @testable import Viewer
 
-@Suite("Output formats")
+@Suite("Output formats", .timeLimit(.minutes(30)))
 struct OutputWriterTests {
     func render(_ rows: [[String]], format: OutputFormat, lineEnding: [UInt8] = [0x0A], endsWithTerminator: Bool = true,
                 byteOrderMark: Bool = false) -> String {

@@ -7,7 +7,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Wrapping lazily")
+@Suite("Wrapping lazily", .timeLimit(.minutes(30)))
 struct WrappedTextTests {
     /// Random text with the kinds of bytes that make wrapping hard.
     static func randomText(_ generator: inout SeededGenerator, length: Int) -> [UInt8] {
@@ -67,7 +67,7 @@ struct WrappedTextTests {
     }
 }
 
-@Suite("Huge cells in the panes")
+@Suite("Huge cells in the panes", .timeLimit(.minutes(30)))
 struct HugeCellTests {
     /// A file whose second column holds one cell of `megabytes` MB, in lines of 100 bytes
     /// or in one line.
@@ -161,7 +161,7 @@ struct HugeCellTests {
     }
 }
 
-@Suite("Record view layout")
+@Suite("Record view layout", .timeLimit(.minutes(30)))
 struct RecordLayoutTests {
     @Test("a long column name is cut, and values wrap for the name column drawn: no character is lost",
           arguments: [40, 100, 160])

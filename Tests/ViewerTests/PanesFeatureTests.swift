@@ -1,9 +1,10 @@
 import CellStore
 import FreezeLayout
 import Testing
+import TestSupport
 @testable import Viewer
 
-@Suite("Freezing at runtime")
+@Suite("Freezing at runtime", .timeLimit(.minutes(30)))
 struct FreezeAtCursorTests {
     @Test("F keeps the rows above and the columns left of the cursor; F again unfreezes")
     func freezeAndUnfreeze() {
@@ -32,7 +33,7 @@ struct FreezeAtCursorTests {
         let subject = viewer(wideCSV(rows: 100, columns: 6), width: 60, height: 10, options: .plain,
                              commands: [.pageDown, .pageDown])
         let top = subject.window.visibleRows.lowerBound + subject.mainFirstRow
-        while subject.cursorRow > top { subject.handle(.moveUp) }
+        #expect(turn(pausing: {}, { subject.handle(.moveUp) }, until: { subject.cursorRow <= top }))
         subject.handle(.toggleFreeze)
         #expect(subject.frozenDataRows.isEmpty && subject.mainFirstRow == top)
         subject.handle(.toggleFreeze)
@@ -80,7 +81,7 @@ struct FreezeAtCursorTests {
     }
 }
 
-@Suite("Sideways scrolling by characters")
+@Suite("Sideways scrolling by characters", .timeLimit(.minutes(30)))
 struct SidewaysTests {
     @Test("zh/zl and Shift-Left/Right scroll by characters; the cursor follows into view")
     func characters() {
@@ -113,7 +114,7 @@ struct SidewaysTests {
     }
 }
 
-@Suite("Preamble")
+@Suite("Preamble", .timeLimit(.minutes(30)))
 struct PreambleTests {
     let csv = "# exported 2024-05-01\n# by: \"ops\", quotes and, commas\nid,v\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n"
 
@@ -196,7 +197,7 @@ struct PreambleTests {
     func allRows(_ store: CellStore) -> [[String]] { (0..<store.rowCount).compactMap { store.row($0)?.strings } }
 }
 
-@Suite("Scroll indicators and debug counts")
+@Suite("Scroll indicators and debug counts", .timeLimit(.minutes(30)))
 struct IndicatorTests {
     func indicatorRows(_ frame: Frame, x: Int) -> [Int] {
         (0..<frame.size.height).filter { frame[x, $0].style == .indicator }
@@ -262,7 +263,7 @@ struct IndicatorTests {
     }
 }
 
-@Suite("Counts and half pages")
+@Suite("Counts and half pages", .timeLimit(.minutes(30)))
 struct CountTests {
     func keys(_ subject: Viewer, _ text: String) {
         for character in text { subject.handle(key: .character(character)) }
@@ -304,7 +305,7 @@ struct CountTests {
     }
 }
 
-@Suite("Ctrl-C from everywhere")
+@Suite("Ctrl-C from everywhere", .timeLimit(.minutes(30)))
 struct ControlCTests {
     @Test("Ctrl-C quits from the grid, help, the inspector, the record view and a prompt",
           arguments: [[], [Command.help], [.inspect], [.recordView], [.search], [.goTo]])
@@ -316,7 +317,7 @@ struct ControlCTests {
     }
 }
 
-@Suite("Panes over the grid")
+@Suite("Panes over the grid", .timeLimit(.minutes(30)))
 struct PaneOnTopTests {
     @Test("the wheel in help scrolls help, not the grid behind it; a press there changes nothing")
     func wheelInHelp() {
@@ -345,7 +346,7 @@ struct PaneOnTopTests {
     }
 }
 
-@Suite("Prompts edit like a shell line")
+@Suite("Prompts edit like a shell line", .timeLimit(.minutes(30)))
 struct PromptEditingTests {
     func type(_ subject: Viewer, _ text: String) {
         for character in text { subject.handle(key: .character(character)) }

@@ -5,7 +5,7 @@ import Testing
 @testable import Viewer
 
 /// `Panes` on their own: a table view over rows in memory, no viewer.
-@Suite("Panes on their own")
+@Suite("Panes on their own", .timeLimit(.minutes(30)))
 struct PanesOnTheirOwnTests {
     static func table(rows count: Int) -> TableView {
         let rows = MemoryRows(name: "t", columns: ["name", "note"])

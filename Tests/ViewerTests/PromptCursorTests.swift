@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("The prompt's cursor, and pasted text")
+@Suite("The prompt's cursor, and pasted text", .timeLimit(.minutes(30)))
 struct PromptCursorTests {
     @Test("the terminal's cursor shows where typing goes, on the character it goes before; no blank is drawn for it")
     func cursor() {

@@ -5,7 +5,7 @@ import FreezeLayout
 import Table
 @testable import Viewer
 
-@Suite("Filters and sorts on screen")
+@Suite("Filters and sorts on screen", .timeLimit(.minutes(30)))
 struct QueryOnScreenTests {
     /// 40 rows: id, city (Oslo every 5th, else Bergen/bergen), amount (a number with a
     /// thousands separator sometimes, a percentage column, some empty).

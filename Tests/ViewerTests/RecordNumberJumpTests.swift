@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Row numbers in a filtered or sorted view")
+@Suite("Row numbers in a filtered or sorted view", .timeLimit(.minutes(30)))
 struct RecordNumberJumpTests {
     /// 300 records: id (its record number), a code `x<id>` and a number that sorts them backwards.
     static let csv: String = {

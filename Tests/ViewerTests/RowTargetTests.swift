@@ -3,7 +3,7 @@ import Table
 import Testing
 @testable import Viewer
 
-@Suite("Where a row number goes")
+@Suite("Where a row number goes", .timeLimit(.minutes(30)))
 struct RowTargetTests {
     static func table(rows count: Int, complete: Bool) -> TableView {
         let rows = MemoryRows(name: "t", columns: ["n"])

@@ -8,7 +8,7 @@ import Table
 
 /// Ctrl-S never writes over a file some table reads: not from a sheet, whose own table
 /// has no file, and not over another open table's input.
-@Suite("Writing the view never replaces an input")
+@Suite("Writing the view never replaces an input", .timeLimit(.minutes(30)))
 struct SaveOverInputTests {
     private func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-inputs-\(UUID())")

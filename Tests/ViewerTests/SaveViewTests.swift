@@ -6,7 +6,7 @@ import Scan
 import Table
 @testable import Viewer
 
-@Suite("Writing the view to a file (Ctrl-S)")
+@Suite("Writing the view to a file (Ctrl-S)", .timeLimit(.minutes(30)))
 struct SaveViewTests {
     private static let csv = "id,name,note\n1,Ann,\"a, b\"\n2,Bob,\"say \"\"hi\"\"\"\n3,Cy,\"two\nlines\"\n4,Di,plain\n"
 

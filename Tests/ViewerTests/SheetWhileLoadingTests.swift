@@ -8,7 +8,7 @@ import TestSupport
 /// `#` and `I` pressed while the file is still being read: the sheet waits for the index,
 /// then counts the whole file with the pass the command line runs after the index (it
 /// parsed every record not indexed yet, on one core, twice past the budget).
-@Suite("Sheets opened while the file is read", .timeLimit(.minutes(2)))
+@Suite("Sheets opened while the file is read", .timeLimit(.minutes(30)))
 struct SheetWhileLoadingTests {
     /// A viewer over a file of `rows` rows whose loader has not run: nothing is indexed
     /// until the test says so.
@@ -28,11 +28,11 @@ struct SheetWhileLoadingTests {
     /// status line says `done` (for at most a minute).
     func settle(_ sheet: SheetSource, until done: (String) -> Bool) -> String {
         var note = ""
-        let settled = turnUntil({ !note.isEmpty && done(note) }, news: news) {
+        let settled = turn(news: news, {
             sheet.update()
             sheet.viewer.handle(.refresh)
             note = sheet.viewer.frame().lines.last ?? ""
-        }
+        }, until: { !note.isEmpty && done(note) })
         #expect(settled, "timed out: \(note)")
         return note
     }

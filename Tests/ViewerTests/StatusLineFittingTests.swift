@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Status line fitting")
+@Suite("Status line fitting", .timeLimit(.minutes(30)))
 struct StatusLineFittingTests {
     /// The numbers in a line (digits with their `,` and `.`), leaving out any cut with `…`.
     static func numbers(_ line: String) -> [String] {
@@ -73,7 +73,7 @@ struct StatusLineFittingTests {
     }
 }
 
-@Suite("Status line fitting: one of several tables")
+@Suite("Status line fitting: one of several tables", .timeLimit(.minutes(30)))
 struct SeveralTablesStatusTests {
     @Test("one of several tables keeps its file's name and place: a long message gives way first, down to half the line")
     func keepsName() {
@@ -98,7 +98,7 @@ struct SeveralTablesStatusTests {
     }
 }
 
-@Suite("Options that do not fit the screen")
+@Suite("Options that do not fit the screen", .timeLimit(.minutes(30)))
 struct OversizedOptionTests {
     @Test("-r 50 on an 8-line screen: half the grid keeps header rows, the others scroll above row 1 and are reachable")
     func manyHeaderRows() {
@@ -129,7 +129,7 @@ struct OversizedOptionTests {
     }
 }
 
-@Suite("Counts in words")
+@Suite("Counts in words", .timeLimit(.minutes(30)))
 struct PluralTests {
     @Test("one row, one column, one byte: singular nouns")
     func singular() {

@@ -25,7 +25,7 @@ private final class EndingPass: SummaryPass {
     func cancel() {}
 }
 
-@Suite("The summary sheet while its pass ends")
+@Suite("The summary sheet while its pass ends", .timeLimit(.minutes(30)))
 struct SummarySheetTests {
     /// The summary of `rows` data rows of two columns, as the pass makes it.
     func summaries(rows: Int) -> [ColumnSummary] {

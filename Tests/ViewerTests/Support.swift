@@ -4,6 +4,7 @@ import Glibc
 import CellStore
 import Foundation
 import Testing
+import TestSupport
 import FreezeLayout
 @testable import Viewer
 
@@ -55,12 +56,11 @@ extension ViewerOptions {
 
 
 
-/// Waits, bounded, until `condition` holds (for work on other threads); records an issue
-/// when it does not.
-func waitUntil(_ what: String, timeout: Double = 60, _ condition: () -> Bool) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-        usleep(2000)
+/// Waits, bounded (`turn`), until `condition` holds (for work on other threads); records
+/// an issue when it does not.
+func waitUntil(_ what: String, timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
+               _ condition: () -> Bool) {
+    if !turn(within: timeout, until: condition) {
+        Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
     }
 }

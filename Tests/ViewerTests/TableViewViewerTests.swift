@@ -5,7 +5,7 @@ import FreezeLayout
 import Table
 @testable import Viewer
 
-@Suite("The viewer over a table view")
+@Suite("The viewer over a table view", .timeLimit(.minutes(30)))
 struct TableViewViewerTests {
     private func viewer() -> Viewer {
         var text = "id,city,amount\n"

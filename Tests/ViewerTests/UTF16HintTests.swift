@@ -4,7 +4,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("UTF-16 without a byte-order mark")
+@Suite("UTF-16 without a byte-order mark", .timeLimit(.minutes(30)))
 struct UTF16HintTests {
     @Test("NUL in every other byte: the status line names the encoding to give", arguments: ["UTF-16LE", "UTF-16BE"])
     func hint(encoding: String) throws {

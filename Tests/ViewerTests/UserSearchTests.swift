@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Viewer
 
-@Suite("Search, as a user tries it")
+@Suite("Search, as a user tries it", .timeLimit(.minutes(30)))
 struct UserSearchTests {
     let csv = "name,city,note\nAnn,Oslo,x\nBo,Oslo Fjord,\"say \"\"hi\"\"\"\nChen,ZÜRICH,y\nDmitri,oslo,z\nEve,Oslo,\"multi\nline\"\n"
 

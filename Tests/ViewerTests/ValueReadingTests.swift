@@ -8,7 +8,7 @@ import Testing
 /// The sort, the summary and the screen read a cell as a number or an instant in one way:
 /// random columns of numbers and dates, sorted and summarised, must agree on which values
 /// come first and last, and every number must be right-aligned.
-@Suite struct ValueReadingTests {
+@Suite(.timeLimit(.minutes(30))) struct ValueReadingTests {
     /// A number written in one of the forms a user's file may hold.
     static func number(_ generator: inout SeededGenerator) -> String {
         func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(generator.next() % 10)) }) }

@@ -3,7 +3,7 @@ import FreezeLayout
 import Testing
 @testable import Viewer
 
-@Suite("Viewer frames")
+@Suite("Viewer frames", .timeLimit(.minutes(30)))
 struct ViewerFrameTests {
     @Test("the first screen: corner, header, row numbers, data and status line")
     func firstScreen() {
@@ -212,7 +212,7 @@ struct ViewerFrameTests {
     }
 }
 
-@Suite("Column widths")
+@Suite("Column widths", .timeLimit(.minutes(30)))
 struct ColumnWidthTests {
     @Test("widths come from the first rows and, once loaded, the last ones")
     func tailSample() {
@@ -238,7 +238,7 @@ struct ColumnWidthTests {
     }
 }
 
-@Suite("Large cells and wide files")
+@Suite("Large cells and wide files", .timeLimit(.minutes(30)))
 struct LargeInputTests {
     @Test("a multi-megabyte cell is drawn from its first bytes only")
     func hugeCell() {

@@ -51,8 +51,8 @@ package struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
     /// True when `self`, named by the user, agrees with `marked`, what a byte-order mark
     /// says: the same (`UTF-16LE`), or its family with no byte order (`UTF-16`, `UCS-2`).
     func agrees(with marked: TextEncoding) -> Bool {
-        let plain = name.replacingOccurrences(of: "-", with: "").replacingOccurrences(of: "_", with: "")
-        let mark = marked.name.replacingOccurrences(of: "-", with: "")
+        let plain = String(name.filter { $0 != "-" && $0 != "_" })
+        let mark = String(marked.name.filter { $0 != "-" })
         if plain == mark { return true }
         switch mark {
         case "UTF16LE", "UTF16BE": return ["UTF16", "UCS2", "UNICODE"].contains(plain)

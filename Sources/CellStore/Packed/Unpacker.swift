@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Decompresses an input on a thread of its own and hands the loader chunks of output, so
@@ -105,12 +104,10 @@ package final class Unpacker: Sendable {
     /// Starts the thread (once).
     package func start() {
         guard !isRunning.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
+        BackgroundThread.start(name: "csvfreeze unpacker") { [self] in
             run()
             finished.signal()
         }
-        thread.name = "csvfreeze unpacker"
-        thread.start()
     }
 
     /// Cancels the thread and waits for it to end.
