@@ -398,7 +398,9 @@ package final class Exporter {
                 }
             }
             if (isAll && record >= end) || record >= limit { break }
-            if !refresh() { wait(for: readers.changes, past: version) }
+            // A write that failed in this round (a full disk, a reader gone) stops the output:
+            // nothing would publish the news waited for, so it is looked at first.
+            if !refresh() && !isStopped { wait(for: readers.changes, past: version) }
         }
     }
 
@@ -680,7 +682,7 @@ package final class Exporter {
             }
             writeGathering()
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
-            wait(for: rows.changes, past: version)
+            if !isStopped { wait(for: rows.changes, past: version) }
         }
     }
 
