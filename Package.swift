@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "Insight", dependencies: ["CellStore", "Scan", "Table", "Query"]),
         .target(name: "CExport"),
         .target(name: "Export", dependencies: ["CellStore", "CExport", "CFieldScan", "Scan", "Table"]),
-        .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Insight", "Table"]),
+        .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Query", "Table"]),
         .target(name: "Diff", dependencies: ["CellStore", "CFieldScan", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
         // The screen as values (Frame, Style, Key, MouseEvent): all the terminal backend needs.

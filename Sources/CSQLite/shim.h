@@ -29,9 +29,18 @@ static inline int cf_sql_vtab_innocuous(sqlite3 *db) { return sqlite3_vtab_confi
 /* A copy of `text` in memory SQLite frees (error messages, idxStr). */
 static inline char *cf_sql_strdup(const char *text) { return sqlite3_mprintf("%s", text); }
 
-/* Turns on defensive mode: SQL cannot corrupt the (temporary) database file. */
-static inline int cf_sql_defensive(sqlite3 *db) {
-    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+/* Shuts what a query could write or load: defensive mode (SQL cannot corrupt a database
+   file), no extensions (load_extension() nor the C call), no triggers, no views, no FTS3
+   tokenizer pointers, an untrusted schema. Returns SQLITE_OK when every setting took. */
+static inline int cf_sql_lock_down(sqlite3 *db) {
+    int status = SQLITE_OK;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    return status;
 }
 
 #endif

@@ -43,7 +43,7 @@ package enum ValueKind: String, Sendable, CaseIterable {
 }
 
 /// A number as written in a cell: its value, and the value as an integer when it is one
-/// of at most 18 digits (the SQL tables type cells by it).
+/// of at most 18 digits.
 struct ExactNumber: Sendable, Equatable {
     var negative: Bool
     /// The value when it is an integer of at most 18 digits.

@@ -261,16 +261,18 @@ final class TypedCells {
 struct SamplingSink: RowSink {
     private var builder: KeyBuilder
     private let typed: TypedCells
+    private let isNumber: [Bool]
     private(set) var sample: KeySample
 
     init(request: ScanRequest, codec: GroupKey, capacity: Int) {
+        isNumber = request.isNumber
         builder = KeyBuilder(groupSlots: request.groupSlots, codec: codec)
         typed = TypedCells(width: request.columns.count)
         sample = KeySample(capacity: capacity)
     }
 
     mutating func row(record: Int, offset: Int64, cells: UnsafePointer<UnsafeRawBufferPointer>) {
-        for slot in builder.groupSlots { typed.cells[slot] = SQLTyping.type(cells[slot]) }
+        for slot in builder.groupSlots { typed.cells[slot] = SQLTyping.type(cells[slot], isNumber: isNumber[slot]) }
         builder.build(typed.cells, cells: cells)
         builder.key.withUnsafeBytes { sample.offer($0) }
     }
@@ -283,6 +285,8 @@ struct SamplingSink: RowSink {
 /// is a whole real (1.0 is keyed as 1, and must come back as 1.0).
 struct GroupingSink: RowSink {
     let width: Int
+    /// Per slot, whether its column is a number column.
+    let isNumber: [Bool]
     let isGroupSlot: [Bool]
     let ranges: KeyRanges
     let partitions: Partitions
@@ -299,6 +303,7 @@ struct GroupingSink: RowSink {
         cellMemo = request.groupSlots.count == 1 ? PartitionMemo() : nil
         groupSlot = request.groupSlots.first ?? 0
         width = request.columns.count
+        isNumber = request.isNumber
         var isGroup = [Bool](repeating: false, count: width)
         for slot in request.groupSlots { isGroup[slot] = true }
         isGroupSlot = isGroup
@@ -311,7 +316,7 @@ struct GroupingSink: RowSink {
     mutating func row(record: Int, offset: Int64, cells: UnsafePointer<UnsafeRawBufferPointer>) {
         guard failure == nil else { return }
         let typed = self.typed.cells
-        for slot in 0..<width { typed[slot] = SQLTyping.type(cells[slot]) }
+        for slot in 0..<width { typed[slot] = SQLTyping.type(cells[slot], isNumber: isNumber[slot]) }
         var partition = -1
         if let cellMemo, let known = cellMemo.remembered(cells[groupSlot]), KeyRanges.isSingleKey(known), partitions.continueRun(known) {
             partition = known

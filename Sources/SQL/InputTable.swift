@@ -10,28 +10,36 @@ import Scan
 /// read-only and fully indexed, so they stay true).
 final class InputTable {
     let input: SQLInput
+    /// Each column's type, judged once (`ColumnTypes`).
+    let types: [SQLColumnType]
     let settings: SQLSettings
     let control: QueryControl
     let collations: CollationNote
     private var lookups: [Int: LookupIndex] = [:]
 
-    init(input: SQLInput, settings: SQLSettings, control: QueryControl, collations: CollationNote = CollationNote()) {
+    init(input: SQLInput, types: [SQLColumnType], settings: SQLSettings, control: QueryControl,
+         collations: CollationNote = CollationNote()) {
         self.input = input
+        self.types = types
         self.settings = settings
         self.control = control
         self.collations = collations
     }
 
-    /// The table's declaration for `sqlite3_declare_vtab`.
+    /// The table's declaration for `sqlite3_declare_vtab`: each column with its type, which
+    /// `pragma table_info` shows and which gives the column SQLite's affinity of that name
+    /// (a number column compares `'50'` as 50, a text column `50` as `'50'`).
     var declaration: String {
-        "CREATE TABLE x(" + input.columns.map(SQLNames.quoted).joined(separator: ", ") + ")"
+        "CREATE TABLE x(" + input.columns.enumerated().map { column, name in
+            SQLNames.quoted(name) + " " + (column < types.count ? types[column] : .text).rawValue
+        }.joined(separator: ", ") + ")"
     }
 
     /// The index of column `column`, made on first use.
     func lookup(_ column: Int) throws(SQLError) -> LookupIndex {
         if let index = lookups[column] { return index }
-        let index = try LookupIndex(input: input, column: column, records: input.headerRows..<Int.max, settings: settings,
-                                    control: control)
+        let index = try LookupIndex(input: input, column: column, type: column < types.count ? types[column] : .text,
+                                    records: input.headerRows..<Int.max, settings: settings, control: control)
         lookups[column] = index
         return index
     }
@@ -54,7 +62,7 @@ final class InputTable {
         let canLookUp = input.estimatedRows < Int(UInt32.max / 2)
         for index in 0..<Int(info.pointee.nConstraint) {
             let constraint = info.pointee.aConstraint[index]
-            guard constraint.usable != 0 else { continue }
+            guard constraint.usable != 0, settings.takesConstraints else { continue }
             let op = Int32(constraint.op)
             let column = Int(constraint.iColumn)
             var taken: ScanPlan.Constraint?

@@ -7,7 +7,10 @@ import Scan
 ///
 /// Values are hashed as SQL values (numbers by value, 1 and 1.0 alike; text by its
 /// bytes; NULL never matches), so a hash finds every row SQLite would call equal among
-/// values of the same kind; SQLite checks each row it is given again.
+/// values of the same kind; SQLite checks each row it is given again. A text cell that
+/// SQLite reads as a number when a comparison has numeric affinity (`007` in a number
+/// column, or a text column's against a number column) is hashed as that number: a
+/// lookup tries a value's every form (`TableCursor.lookupKeys`).
 /// - Complexity: building reads the column once (on two threads); 16 bytes per record.
 final class LookupIndex: Sendable {
     private let entries: [(hash: UInt32, record: UInt32, offset: Int64)]
@@ -15,9 +18,12 @@ final class LookupIndex: Sendable {
     var count: Int { entries.count }
 
     /// Reads column `column` of every record of `input` in `records`.
-    init(input: SQLInput, column: Int, records: Range<Int>, settings: SQLSettings, control: QueryControl) throws(SQLError) {
+    init(input: SQLInput, column: Int, type: SQLColumnType, records: Range<Int>, settings: SQLSettings,
+         control: QueryControl) throws(SQLError) {
         guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
-        var columnRequest = ScanRequest(columns: [column], records: records, headerRows: input.headerRows)
+        var types = [SQLColumnType](repeating: .text, count: column + 1)
+        types[column] = type
+        var columnRequest = ScanRequest(columns: [column], types: types, records: records, headerRows: input.headerRows)
         columnRequest.pieceBytes = settings.pieceBytes
         let request = columnRequest
         let source = PieceSource(readers: input.readers, records: records, limit: request.pieceBytes, control: control)
@@ -27,7 +33,7 @@ final class LookupIndex: Sendable {
         let next = Atomic<Int>(0)
         Workers.run(count) { worker in
             let fields = RecordFields(input: scan, request: request, bufferSize: Int(request.pieceBytes))
-            var sink = IndexSink()
+            var sink = IndexSink(isNumber: type.isNumber)
             while !control.isCancelled {
                 let index = next.add(1, ordering: .relaxed).oldValue
                 guard let item = source.item(index, isCancelled: { control.isCancelled }) else { break }
@@ -95,11 +101,18 @@ final class LookupIndex: Sendable {
 
 /// Notes each record's value hash and start.
 private struct IndexSink: RowSink {
+    let isNumber: Bool
     var entries: [(hash: UInt32, record: UInt32, offset: Int64)] = []
 
+    init(isNumber: Bool) { self.isNumber = isNumber }
+
     mutating func row(record: Int, offset: Int64, cells: UnsafePointer<UnsafeRawBufferPointer>) {
-        let (kind, bits) = SQLTyping.type(cells[0])
-        guard let key = LookupIndex.key(kind: kind, bits: bits, text: cells[0]) else { return }
+        let cell = cells[0]
+        var (kind, bits) = SQLTyping.type(cell, isNumber: isNumber)
+        // A comparison under numeric affinity reads a text as the number it spells, on
+        // either side (`007` in a number column, or a text column's against a number).
+        if kind == .text, let number = SQLTyping.looseNumber(cell) { (kind, bits) = number }
+        guard let key = LookupIndex.key(kind: kind, bits: bits, text: cell) else { return }
         let hash = key.withUnsafeBytes { LookupIndex.hash($0) }
         entries.append((hash, UInt32(truncatingIfNeeded: record), offset))
     }

@@ -1,4 +1,7 @@
-import Insight
+import CellStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one cell is for SQL: SQLite's storage classes that a cell can take.
 enum SQLKind: UInt8 {
@@ -22,26 +25,38 @@ struct SQLCell {
 /// How a cell becomes an SQL value: the one place that decides, so that a new way of
 /// reading numbers is taken up here alone.
 ///
-/// Empty is NULL; what the summary reads as a number is one (an integer when it is whole
-/// and fits 64 bits, else a real); anything else is text, as it is written.
+/// Empty is NULL. In a text column (`SQLColumnType.text`) every other cell is text, as
+/// written. In a number column a cell that reads as a number (`CellValue.number`, the
+/// reading the summary and the sort share, spaces around it allowed) is one: an integer
+/// when written whole and within 64 bits, else a real; a number SQL cannot hold as
+/// written (an integer past 64 bits, `1e400`, `1e-400`) and anything else stays text, as
+/// written.
 enum SQLTyping {
-    /// The kind and bits of the cell written `bytes` (text: kind only, the caller keeps
-    /// the bytes).
+    /// The kind and bits of the cell written `bytes` in a column of the type `isNumber`
+    /// says (text: kind only, the caller keeps the bytes).
     @inline(__always)
-    static func type(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64) {
-        guard let first = bytes.first else { return (.null, 0) }
-        // Most text is told from numbers by its first byte: a number starts with a digit,
-        // a sign, a point or a currency sign ($, €, £, ¥).
-        let mayBeNumber = first &- 0x30 < 10 || first == 0x2D || first == 0x2B || first == 0x2E || first == 0x24
-            || first == 0xE2 || first == 0xC2
-        guard mayBeNumber else { return (.text, 0) }
+    static func type(_ bytes: UnsafeRawBufferPointer, isNumber: Bool) -> (kind: SQLKind, bits: UInt64) {
+        guard !bytes.isEmpty else { return (.null, 0) }
+        guard isNumber else { return (.text, 0) }
         if let plain = plainDecimal(bytes) { return plain }
-        guard let number = CellNumber.read(bytes) else { return (.text, 0) }
+        return number(bytes)
+    }
+
+    /// The cell `bytes` as a number column types it.
+    @inline(__always)
+    static func number(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64) {
+        guard !bytes.isEmpty else { return (.null, 0) }
+        if let plain = plainDecimal(bytes) { return plain }
+        guard let number = CellValue.number(bytes) else { return (.text, 0) }
         if number.isInteger {
             if let small = number.small { return (.integer, UInt64(bitPattern: small)) }
-            if let wide = wholeNumber(bytes) { return (.integer, UInt64(bitPattern: wide)) }
+            if let wide = wholeNumber(number, in: bytes) { return (.integer, UInt64(bitPattern: wide)) }
+            return (.text, 0)   // past 64 bits: a Double would change its digits
         }
-        return (.real, number.value.bitPattern)
+        let value = number.value
+        // Past a Double's range, or so small that it reads as 0: not the number written.
+        guard value.isFinite, value != 0 || !hasNonzeroDigit(number, in: bytes) else { return (.text, 0) }
+        return (.real, value.bitPattern)
     }
 
     /// Powers of ten a Double holds exactly.
@@ -91,27 +106,77 @@ enum SQLTyping {
         return (.real, (negative ? -value : value).bitPattern)
     }
 
-    /// An integer of 19 digits that still fits 64 bits (the summary's reading keeps 18).
-    static func wholeNumber(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        var index = 0
-        var negative = false
-        if index < bytes.count && (bytes[index] == 0x2D || bytes[index] == 0x2B) {
-            negative = bytes[index] == 0x2D
-            index += 1
-        }
-        guard index < bytes.count else { return nil }
+    /// An integer of 19 digits or more (thousands separators apart) that still fits 64
+    /// bits: the summary's reading keeps 18 exactly.
+    static func wholeNumber(_ number: CellNumber, in bytes: UnsafeRawBufferPointer) -> Int64? {
         var magnitude: UInt64 = 0
-        while index < bytes.count {
-            let digit = bytes[index] &- 0x30
-            guard digit < 10 else { return nil }
+        for index in number.integerDigits where bytes[index] != 0x2C {
             let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+            let (sum, carry) = times.addingReportingOverflow(UInt64(bytes[index] &- 0x30))
             guard !overflow, !carry else { return nil }
             magnitude = sum
+        }
+        if number.isNegative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The number a text column's cell becomes when SQLite gives it numeric affinity (a
+    /// comparison with a number column): spaces around it, a sign, digits with at most
+    /// one point, an exponent (`007`, ` 5 `, `5.`, `1e3`, not `$5` or `1,000`); an integer
+    /// when written whole and within 64 bits. A lookup index keys such cells by it.
+    static func looseNumber(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64)? {
+        var start = 0, end = bytes.count
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        var index = start
+        if index < end && (bytes[index] == 0x2B || bytes[index] == 0x2D) { index += 1 }
+        var digits = 0
+        var magnitude: UInt64 = 0
+        var fits = true
+        while index < end && bytes[index] &- 0x30 < 10 {
+            let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(bytes[index] &- 0x30))
+            if overflow || carry { fits = false }
+            magnitude = sum
+            digits += 1
             index += 1
         }
-        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
-        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+        var isWhole = true
+        if index < end && bytes[index] == 0x2E {
+            isWhole = false
+            index += 1
+            while index < end && bytes[index] &- 0x30 < 10 {
+                digits += 1
+                index += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if index < end && (bytes[index] == 0x65 || bytes[index] == 0x45) {
+            isWhole = false
+            index += 1
+            if index < end && (bytes[index] == 0x2B || bytes[index] == 0x2D) { index += 1 }
+            let exponentStart = index
+            while index < end && bytes[index] &- 0x30 < 10 { index += 1 }
+            guard index > exponentStart else { return nil }
+        }
+        guard index == end else { return nil }
+        let negative = bytes[start] == 0x2D
+        if isWhole && fits {
+            if negative && magnitude <= UInt64(Int64.max) + 1 { return (.integer, 0 &- magnitude) }
+            if !negative && magnitude <= UInt64(Int64.max) { return (.integer, magnitude) }
+        }
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: end - start + 1) { text in
+            for offset in 0..<(end - start) { text[offset] = CChar(bitPattern: bytes[start + offset]) }
+            text[end - start] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+        return (.real, value.bitPattern)
+    }
+
+    /// True when a digit of `number` (read from `bytes`) is not 0.
+    static func hasNonzeroDigit(_ number: CellNumber, in bytes: UnsafeRawBufferPointer) -> Bool {
+        number.integerDigits.contains { bytes[$0] &- 0x31 < 9 } || number.fractionDigits.contains { bytes[$0] &- 0x31 < 9 }
     }
 }
 
@@ -173,10 +238,11 @@ final class RowBatch: @unchecked Sendable {
         return row
     }
 
-    /// The cell for `bytes`, typed; a text's bytes are copied into the batch.
+    /// The cell for `bytes` in a column of the type `isNumber` says, typed; a text's bytes
+    /// are copied into the batch.
     @inline(__always)
-    func cell(_ bytes: UnsafeRawBufferPointer) -> SQLCell {
-        let (kind, bits) = SQLTyping.type(bytes)
+    func cell(_ bytes: UnsafeRawBufferPointer, isNumber: Bool) -> SQLCell {
+        let (kind, bits) = SQLTyping.type(bytes, isNumber: isNumber)
         guard kind == .text else { return SQLCell(bits: bits, length: 0, kind: kind) }
         return SQLCell(bits: UInt64(storeText(bytes)), length: Int32(bytes.count), kind: .text)
     }

@@ -77,14 +77,17 @@ protocol BatchSource: AnyObject {
     func next() throws(SQLError) -> RowBatch?
 }
 
-/// Collects rows into batches.
+/// Collects rows into batches, typed as their columns are (`SQLTyping`).
 struct BatchSink: RowSink {
     let width: Int
+    /// Per slot, whether its column is a number column.
+    let isNumber: [Bool]
     var batches: [RowBatch] = []
     private var current: RowBatch
 
-    init(width: Int) {
-        self.width = width
+    init(request: ScanRequest) {
+        width = request.columns.count
+        isNumber = request.isNumber
         current = RowBatch(width: width)
     }
 
@@ -95,7 +98,9 @@ struct BatchSink: RowSink {
         }
         let batch = current
         let row = batch.appendRow(record: record)
-        for slot in 0..<width { row[slot] = batch.cell(cells[slot]) }
+        isNumber.withUnsafeBufferPointer { isNumber in
+            for slot in 0..<width { row[slot] = batch.cell(cells[slot], isNumber: isNumber[slot]) }
+        }
     }
 
     /// The batches, the last one included.
@@ -142,7 +147,7 @@ final class RowFeed: BatchSource {
         changes = readers.changes
         let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes, control: control)
         let read: @Sendable (RecordFields, PieceSource.Item) -> ([RowBatch], SQLError?) = { fields, item in
-            var sink = BatchSink(width: request.columns.count)
+            var sink = BatchSink(request: request)
             fields.read(item, into: &sink, isCancelled: { control.isCancelled })
             control.noteRead(item.piece.byteCount)
             return (sink.finish(), fields.failure)

@@ -1,19 +1,40 @@
 import CellStore
 import CSQLite
 
-/// An SQLite connection with a virtual table over each input, in bounded memory.
+/// An SQLite connection with a virtual table over each input, in bounded memory, that
+/// may only read.
 ///
-/// The connection's own database is a private temporary file (SQLite deletes it when the
-/// connection closes) and its temporary store is on disk too, both in `$TMPDIR`, each
-/// with a page cache of `settings.cacheKiB`: a large sort or a `CREATE TABLE … AS` spills
-/// there instead of growing in memory. The inputs are only ever read.
+/// The connection is opened read only, on an in-memory database of its own (no file
+/// name a query could choose, no URI): the tables live in its temporary schema, made
+/// before `ReadOnlyGuard` is installed; from then on SQLite's authorizer refuses every
+/// statement that would write, create, attach or change a setting, and a statement SQLite
+/// calls not read-only (VACUUM) is refused before it runs. Its temporary store is on disk,
+/// with a page cache of `settings.cacheKiB`, so a large sort spills to `$TMPDIR` instead of
+/// growing in memory. SQLite's memory is bounded (see `MemoryWatch`): a statement stops
+/// with one line once SQLite holds more than `settings.memoryLimit`, no value may be longer
+/// than twice that (`SQLITE_LIMIT_LENGTH`), and no allocation may take SQLite past
+/// `heapLimit`. The inputs are only ever read.
 package final class SQLDatabase {
     let db: OpaquePointer
     private let module: UnsafeMutablePointer<sqlite3_module>
     private let registry: TableRegistry
+    private let guardian = ReadOnlyGuard()
+    private let watch: MemoryWatch
     let control: QueryControl
     /// The tables, in the order of the inputs, with their columns.
     package let tables: [(name: String, columns: [String])]
+
+    /// The most memory SQLite may hold in this process, all connections together
+    /// (`sqlite3_hard_heap_limit64`): twice the default `SQLSettings.memoryLimit`, so that
+    /// an allocation fails only where a statement leaps past the limit in one step, before
+    /// the memory watch can see it.
+    package static let heapLimit = 2 * SQLSettings().memoryLimit
+
+    /// Sets SQLite's heap limit, once for the process.
+    private static let limitsHeap: Bool = {
+        _ = sqlite3_hard_heap_limit64(sqlite3_int64(heapLimit))
+        return true
+    }()
 
     /// Opens a connection with a table for each of `inputs` (their names must differ,
     /// ignoring case).
@@ -22,13 +43,28 @@ package final class SQLDatabase {
     }
 
     /// A connection whose statements `control` stops (it may be cancelled before the
-    /// connection is made: its first statement then stops at once).
+    /// connection is made: its first statement then stops at once). Each input's column
+    /// types are judged first, from its first records (`ColumnTypes`), waiting for the
+    /// index to reach them if it must.
     init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) throws(SQLError) {
         self.control = control
         control.watch(inputs.map(\.readers.changes))
+        // An input under two names (t and its stem) is judged once.
+        var judged: [(changes: ChangeSignal, types: [SQLColumnType])] = []
+        var types: [[SQLColumnType]] = []
+        for input in inputs {
+            if let known = judged.first(where: { $0.changes === input.readers.changes }) {
+                types.append(known.types)
+                continue
+            }
+            let made = try ColumnTypes.judge(input, control: control)
+            judged.append((input.readers.changes, made))
+            types.append(made)
+        }
+        _ = SQLDatabase.limitsHeap
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
-        let opened = sqlite3_open_v2("", &handle, flags, nil)
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+        let opened = sqlite3_open_v2(":memory:", &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open SQLite"
             sqlite3_close_v2(handle)
@@ -36,9 +72,15 @@ package final class SQLDatabase {
         }
         db = handle
         module = VirtualTableModule.make()
-        registry = TableRegistry(inputs: inputs, settings: settings, control: control)
+        registry = TableRegistry(inputs: inputs, types: types, settings: settings, control: control)
         tables = inputs.map { ($0.name, $0.columns) }
-        _ = cf_sql_defensive(db)
+        watch = MemoryWatch(control: control, limit: settings.memoryLimit)
+        guard cf_sql_lock_down(db) == SQLITE_OK else { throw .engine("cannot make SQLite read only") }
+        sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0)
+        // Longer than the memory watch's limit: an aggregate that reaches the length limit
+        // stops growing but not running (group_concat says so only at its end), so the
+        // watch must see the memory first.
+        sqlite3_limit(db, SQLITE_LIMIT_LENGTH, Int32(clamping: 2 * settings.memoryLimit))
         let cache = -max(64, settings.cacheKiB)
         try execute("PRAGMA temp_store = FILE; PRAGMA cache_size = \(cache); PRAGMA temp.cache_size = \(cache); PRAGMA trusted_schema = OFF")
         guard sqlite3_create_module_v2(db, "csvfreeze", module, Unmanaged.passUnretained(registry).toOpaque(), nil) == SQLITE_OK else {
@@ -47,19 +89,48 @@ package final class SQLDatabase {
         for (index, input) in inputs.enumerated() {
             try execute("CREATE VIRTUAL TABLE temp.\(SQLNames.quoted(input.name)) USING csvfreeze(\(index))")
         }
-        // Checked every thousand steps of SQLite's machine: cancel() stops any statement soon.
+        // SQLite makes a pragma's table function (`pragma_table_info('t')`) the first time
+        // one is named, and asks the authorizer to write its schema for that: they are made
+        // now, so that the pragma each runs is what the authorizer judges.
+        for pragma in try pragmaNames() {
+            var statement: OpaquePointer?
+            _ = sqlite3_prepare_v2(db, "SELECT * FROM pragma_\(pragma)", -1, &statement, nil)
+            sqlite3_finalize(statement)
+        }
+        guardian.install(on: db)
+        // Checked every thousand steps of SQLite's machine: cancel() stops any statement soon,
+        // and so does SQLite's memory past the limit.
         sqlite3_progress_handler(db, 1000, { context in
             guard let context else { return 0 }
-            return Unmanaged<QueryControl>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
-        }, Unmanaged.passUnretained(control).toOpaque())
+            return Unmanaged<MemoryWatch>.fromOpaque(context).takeUnretainedValue().shouldStop ? 1 : 0
+        }, Unmanaged.passUnretained(watch).toOpaque())
     }
 
     deinit {
         sqlite3_progress_handler(db, 0, nil, nil)
+        sqlite3_set_authorizer(db, nil, nil)
         sqlite3_close_v2(db)
         module.deinitialize(count: 1)
         module.deallocate()
         _ = registry
+        _ = guardian
+        _ = watch
+    }
+
+    /// The pragmas the linked SQLite knows (`PRAGMA pragma_list`).
+    private func pragmaNames() throws(SQLError) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA pragma_list", -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .engine(String(cString: sqlite3_errmsg(db)))
+        }
+        defer { sqlite3_finalize(statement) }
+        var names: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            guard let text = sqlite3_column_text(statement, 0) else { continue }
+            let name = String(cString: text)
+            if name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || $0 == 0x5F }) { names.append(name) }
+        }
+        return names
     }
 
     /// Runs `sql` (statements with no answer: setup) to its end.
@@ -91,12 +162,19 @@ package final class SQLDatabase {
             while true {
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
+                guardian.reset()
                 let status = sqlite3_prepare_v2(db, start, -1, &statement, &tail)
                 guard status == SQLITE_OK else {
                     // The message first: finalizing the statement before resets it.
-                    let failure = error(status: status)
+                    let failure = error(status: status, statement: start)
                     sqlite3_finalize(last)
                     throw failure
+                }
+                if let statement, sqlite3_stmt_readonly(statement) == 0 {
+                    // One the authorizer is not asked about (VACUUM): SQLite says it writes.
+                    sqlite3_finalize(statement)
+                    sqlite3_finalize(last)
+                    throw .refused(ReadOnlyGuard.firstWord(at: start))
                 }
                 let rest = tail.map { SQLDatabase.skippingBlanks(from: $0) } ?? start
                 guard let statement else {
@@ -140,13 +218,19 @@ package final class SQLDatabase {
     }
 
     /// The error for SQLite status `status`, on one line, with the names that help when
-    /// a table or column is not found.
-    func error(status: Int32, message: String? = nil) -> SQLError {
+    /// a table or column is not found; `statement` is where the statement being prepared
+    /// starts (a refusal may be named by its first word).
+    func error(status: Int32, message: String? = nil, statement: UnsafePointer<CChar>? = nil) -> SQLError {
         if let noted = control.noted { return noted }
         if control.isCancelled && (status == SQLITE_INTERRUPT || status == SQLITE_ERROR) { return .cancelled }
+        if status & 0xFF == SQLITE_AUTH || guardian.hasRefused {
+            return .refused(guardian.refusedWhat(statement: statement.map(ReadOnlyGuard.firstWord(at:)) ?? "the statement"))
+        }
         var text = (message ?? String(cString: sqlite3_errmsg(db))).split(whereSeparator: \.isNewline).joined(separator: " ")
         switch status & 0xFF {
-        case SQLITE_NOMEM, SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT:
+        case SQLITE_TOOBIG, SQLITE_NOMEM:
+            return .query(watch.message)
+        case SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT:
             return .engine(text)
         default:
             if text.hasPrefix("no such table") {
@@ -159,5 +243,33 @@ package final class SQLDatabase {
             }
             return .query(text)
         }
+    }
+}
+
+/// What the progress handler looks at: whether the statement is cancelled, and whether
+/// SQLite holds more memory than a query may take (`sqlite3_memory_used`, for the whole
+/// process: one query runs at a time). Past the limit the statement stops with
+/// `message`: a runaway `group_concat` stops in a few seconds, not at the machine's end.
+final class MemoryWatch {
+    let control: QueryControl
+    let limit: Int
+
+    init(control: QueryControl, limit: Int) {
+        self.control = control
+        self.limit = limit
+    }
+
+    /// The error of a statement stopped here, or one whose value grew past the length
+    /// limit or whose allocation SQLite's heap limit refused.
+    var message: String {
+        "the query needs more than \(limit >> 20) MiB of memory in SQLite, the most SQL may take"
+    }
+
+    /// True when the statement is to stop (on the connection's thread).
+    var shouldStop: Bool {
+        if control.isCancelled { return true }
+        guard sqlite3_memory_used() > Int64(limit) else { return false }
+        control.note(.query(message))
+        return true
     }
 }

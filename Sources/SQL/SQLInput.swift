@@ -96,6 +96,12 @@ package struct SQLSettings: Sendable {
     var grouping = GroupingBudget()
     /// Bytes a scan reads in one piece (whole records; a thread's unit of work).
     var pieceBytes: Int64 = 512 << 10
+    /// The most memory SQLite may hold while a statement runs (see `MemoryWatch`).
+    package var memoryLimit = 128 << 20
+    /// Whether the tables take constraints from SQLite (prefilters, lookups, rowid
+    /// ranges); without, SQLite tests every row itself: the reference the tests compare
+    /// the prefilters with.
+    var takesConstraints = true
 
     package init() {}
 

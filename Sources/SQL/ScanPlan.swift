@@ -111,6 +111,8 @@ struct ScanPlan: Equatable {
 struct ScanRequest {
     /// File columns read, ascending; a column's slot is its place here.
     var columns: [Int]
+    /// Per slot: whether its column is a number column (see `SQLTyping`).
+    var isNumber: [Bool]
     /// Records (numbered in the input, header included) the scan may keep.
     var records: Range<Int>
     /// The input's header rows (messages name records as the screen numbers them).
@@ -123,16 +125,27 @@ struct ScanRequest {
     /// Bytes read in one piece (a longer record makes a piece of its own, parsed).
     var pieceBytes: Int64 = 512 << 10
 
+    init(columns: [Int], types: [SQLColumnType], records: Range<Int>, headerRows: Int) {
+        self.columns = columns
+        isNumber = columns.map { $0 < types.count && types[$0].isNumber }
+        self.records = records
+        self.headerRows = headerRows
+    }
+
     /// The slot of file column `column`.
     func slot(of column: Int) -> Int? { columns.firstIndex(of: column) }
 }
 
 /// What a row must be to reach SQLite: a superset of what the query's constraints accept
 /// (SQLite checks them again), tested on the raw cells before they are typed.
+///
+/// A constraint's value is compared as SQLite compares it with the column's affinity (see
+/// `TableCursor.filter`): a text column's cells are their bytes, a number column's cells
+/// that read as numbers are numbers (and never equal a text), the rest their bytes.
 struct RowCheck {
-    /// Cells that must be this text (or a number: SQLite's affinities decide those).
+    /// Cells that must be this text, byte for byte.
     var equalTexts: [(slot: Int, text: [UInt8])] = []
-    /// Cells that must be this number (or text: an affinity may make it one).
+    /// Cells of a number column that must be this number (or text: left to SQLite).
     var equalNumbers: [(slot: Int, value: SQLCell)] = []
     /// Cells that must contain this literal (a LIKE or GLOB pattern's), ASCII case
     /// ignored or not.
@@ -150,7 +163,7 @@ struct RowCheck {
 
     /// Bytes that can be part of how SQLite writes a number as text (`-1.5e+20`, `Inf`).
     /// A literal made only of them could be found in a number's text and not in the cell's
-    /// bytes (`1,000` is 1000), so it is never searched for in raw bytes.
+    /// bytes (`1,000` is 1000), so it is never searched for in a number column's raw bytes.
     static func isNumberLike(_ bytes: [UInt8]) -> Bool {
         bytes.allSatisfy { byte in
             byte &- 0x30 < 10 || byte == 0x2B || byte == 0x2D || byte == 0x2E || "eEiInNfF".utf8.contains(byte)
@@ -162,13 +175,10 @@ struct RowCheck {
     func accepts(_ cells: UnsafePointer<UnsafeRawBufferPointer>) -> Bool {
         for (slot, text) in equalTexts {
             let cell = cells[slot]
-            if cell.count == text.count && text.withUnsafeBytes({ cell.elementsEqual($0) }) { continue }
-            let kind = SQLTyping.type(cell).kind
-            if kind == .integer || kind == .real { continue }
-            return false
+            guard cell.count == text.count && text.withUnsafeBytes({ cell.elementsEqual($0) }) else { return false }
         }
         for (slot, value) in equalNumbers {
-            let typed = SQLTyping.type(cells[slot])
+            let typed = SQLTyping.number(cells[slot])
             switch typed.kind {
             case .null: return false
             case .text: continue
@@ -194,8 +204,9 @@ struct RowCheck {
 
     /// The longest run of `pattern` (a LIKE or GLOB pattern) without wildcards, the quote
     /// byte (which raw bytes double) and line ends (a hit is never at a record's end); nil
-    /// when there is none worth searching for.
-    static func literal(ofPattern pattern: [UInt8], isGlob: Bool, quote: UInt8) -> [UInt8]? {
+    /// when there is none worth searching for (in a number column, one that could be part
+    /// of a number's text: SQLite matches a number by its text, not the cell's bytes).
+    static func literal(ofPattern pattern: [UInt8], isGlob: Bool, quote: UInt8, isNumber: Bool) -> [UInt8]? {
         var runs: [[UInt8]] = [[]]
         var index = 0
         while index < pattern.count {
@@ -215,13 +226,14 @@ struct RowCheck {
             }
         }
         let longest = runs.max { $0.count < $1.count } ?? []
-        return longest.isEmpty || isNumberLike(longest) ? nil : longest
+        return longest.isEmpty || (isNumber && isNumberLike(longest)) ? nil : longest
     }
 
-    /// The longest run of `text` without the quote byte and line ends.
+    /// The longest run of `text` without the quote byte and line ends: for a cell that
+    /// must be `text` byte for byte (an `equalTexts` check), whose raw bytes hold it.
     static func literal(ofText text: [UInt8], quote: UInt8) -> [UInt8]? {
         let runs = text.split { $0 == quote || $0 == 0x0A || $0 == 0x0D }
         let longest = runs.max { $0.count < $1.count }.map(Array.init) ?? []
-        return longest.isEmpty || isNumberLike(text) ? nil : longest
+        return longest.isEmpty ? nil : longest
     }
 }

@@ -47,8 +47,8 @@ final class TableCursor {
         batch = nil
         guard let plan = ScanPlan(text: planText) else { throw .engine("unknown scan plan '\(planText)'") }
         let input = table.input
-        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count }, records: input.headerRows..<Int.max,
-                                  headerRows: input.headerRows)
+        var request = ScanRequest(columns: plan.columns.filter { $0 < input.columns.count }, types: table.types,
+                                  records: input.headerRows..<Int.max, headerRows: input.headerRows)
         request.pieceBytes = table.settings.pieceBytes
         for column in 0..<input.columns.count { slots[column] = -1 }
         for (slot, column) in request.columns.enumerated() { slots[column] = Int32(slot) }
@@ -63,24 +63,34 @@ final class TableCursor {
                 request.records = narrowed(request.records, comparison, value)
             case .equal(let column):
                 guard let slot = request.slot(of: column) else { continue }
-                switch sqlite3_value_type(value) {
+                if sqlite3_value_type(value) == SQLITE_NULL {
+                    request.records = request.records.lowerBound..<request.records.lowerBound   // = NULL is never true
+                    continue
+                }
+                // As SQLite compares them: a number column's affinity makes a text that reads
+                // as a number one; a text column's makes a number text (left to SQLite: the
+                // number's text is SQLite's to write).
+                let compared = request.isNumber[slot] ? Self.numeric(value) : (value: value, copy: nil)
+                switch sqlite3_value_type(compared.value) {
                 case SQLITE_TEXT:
-                    let text = Self.bytes(of: value)
+                    let text = Self.bytes(of: compared.value)
                     request.check.equalTexts.append((slot, text))
                     if let literal = RowCheck.literal(ofText: text, quote: quote) { literals.append((literal, false)) }
-                case SQLITE_INTEGER:
-                    request.check.equalNumbers.append((slot, SQLCell(bits: UInt64(bitPattern: sqlite3_value_int64(value)), length: 0, kind: .integer)))
-                case SQLITE_FLOAT:
-                    request.check.equalNumbers.append((slot, SQLCell(bits: sqlite3_value_double(value).bitPattern, length: 0, kind: .real)))
-                case SQLITE_NULL:
-                    request.records = request.records.lowerBound..<request.records.lowerBound   // = NULL is never true
+                case SQLITE_INTEGER where request.isNumber[slot]:
+                    let number = sqlite3_value_int64(compared.value)
+                    request.check.equalNumbers.append((slot, SQLCell(bits: UInt64(bitPattern: number), length: 0, kind: .integer)))
+                case SQLITE_FLOAT where request.isNumber[slot]:
+                    let number = sqlite3_value_double(compared.value)
+                    request.check.equalNumbers.append((slot, SQLCell(bits: number.bitPattern, length: 0, kind: .real)))
                 default:
                     break
                 }
+                sqlite3_value_free(compared.copy)
             case .like(let column), .glob(let column):
                 guard let slot = request.slot(of: column), sqlite3_value_type(value) == SQLITE_TEXT else { continue }
                 let isGlob = constraint == .glob(column)
-                if let literal = RowCheck.literal(ofPattern: Self.bytes(of: value), isGlob: isGlob, quote: quote) {
+                if let literal = RowCheck.literal(ofPattern: Self.bytes(of: value), isGlob: isGlob, quote: quote,
+                                                  isNumber: request.isNumber[slot]) {
                     request.check.contains.append((slot, literal, !isGlob))
                     literals.append((literal, !isGlob))
                 }
@@ -149,30 +159,58 @@ final class TableCursor {
         return Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
     }
 
-    /// The keys a lookup of `value` tries: its own, and for a number written as text the
-    /// number's, or for a number its text (SQLite's affinities may compare them so).
+    /// `value` with numeric affinity, as SQLite compares it with a number column: a text
+    /// that SQLite reads as a number becomes one (on a copy, freed by the caller; the
+    /// argument stays as SQLite gave it).
+    static func numeric(_ value: OpaquePointer) -> (value: OpaquePointer, copy: OpaquePointer?) {
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let copy = sqlite3_value_dup(value) else { return (value, nil) }
+        _ = sqlite3_value_numeric_type(copy)
+        return (copy, copy)
+    }
+
+    /// The keys a lookup of `value` tries (see `LookupIndex.key(ofCell:type:)`): its own,
+    /// and the forms an affinity may compare it in: a text read as a number (SQLite's
+    /// reading and the index's), and a number's text as SQLite writes it, read as the
+    /// index reads a text column's cells.
     static func lookupKeys(for value: OpaquePointer) -> [[UInt8]] {
         var keys: [[UInt8]] = []
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        func add(_ kind: SQLKind, _ bits: UInt64, _ text: UnsafeRawBufferPointer) {
+            if let key = LookupIndex.key(kind: kind, bits: bits, text: text), !keys.contains(key) { keys.append(key) }
+        }
+        func addLoose(_ text: [UInt8]) {
+            text.withUnsafeBytes { raw in
+                if let (kind, bits) = SQLTyping.looseNumber(raw) { add(kind, bits, none) }
+            }
+        }
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER:
-            let number = sqlite3_value_int64(value)
-            keys.append(LookupIndex.key(kind: .integer, bits: UInt64(bitPattern: number), text: UnsafeRawBufferPointer(start: nil, count: 0)) ?? [])
-            keys.append([3] + Array(String(number).utf8))
+            add(.integer, UInt64(bitPattern: sqlite3_value_int64(value)), none)
+            if let copy = sqlite3_value_dup(value) {
+                addLoose(bytes(of: copy))   // its text (sqlite3_value_text converts the copy)
+                sqlite3_value_free(copy)
+            }
         case SQLITE_FLOAT:
-            let number = sqlite3_value_double(value)
-            keys.append(LookupIndex.key(kind: .real, bits: number.bitPattern, text: UnsafeRawBufferPointer(start: nil, count: 0)) ?? [])
-            keys.append([3] + Array("\(number)".utf8))
+            add(.real, sqlite3_value_double(value).bitPattern, none)
+            if let copy = sqlite3_value_dup(value) {
+                addLoose(bytes(of: copy))
+                sqlite3_value_free(copy)
+            }
         case SQLITE_TEXT:
             let text = bytes(of: value)
-            text.withUnsafeBytes { raw in
-                keys.append(LookupIndex.key(kind: .text, bits: 0, text: raw) ?? [])
-                let (kind, bits) = SQLTyping.type(raw)
-                if kind == .integer || kind == .real, let key = LookupIndex.key(kind: kind, bits: bits, text: raw) { keys.append(key) }
+            text.withUnsafeBytes { add(.text, 0, $0) }
+            addLoose(text)
+            let (converted, copy) = numeric(value)
+            switch sqlite3_value_type(converted) {
+            case SQLITE_INTEGER: add(.integer, UInt64(bitPattern: sqlite3_value_int64(converted)), none)
+            case SQLITE_FLOAT: add(.real, sqlite3_value_double(converted).bitPattern, none)
+            default: break
             }
+            sqlite3_value_free(copy)
         default:
             break
         }
-        return keys.filter { !$0.isEmpty }
+        return keys
     }
 
     /// Moves to the next row.
@@ -238,7 +276,7 @@ final class LookupSource: BatchSource {
         var places: [(record: Int, offset: Int64)] = []
         for key in keys { key.withUnsafeBytes { places += index.records(forKey: $0) } }
         places.sort { $0.record < $1.record }
-        var sink = BatchSink(width: request.columns.count)
+        var sink = BatchSink(request: request)
         var last = -1
         guard let scan = input.scan else { throw .engine("\(input.name): not readable") }
         let fields = RecordFields(input: scan, request: request, bufferSize: 16)

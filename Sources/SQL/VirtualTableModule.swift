@@ -4,13 +4,16 @@ import CSQLite
 /// created as `USING csvfreeze(N)` for input N.
 final class TableRegistry {
     let inputs: [SQLInput]
+    /// Per input, its columns' types.
+    let types: [[SQLColumnType]]
     let settings: SQLSettings
     let control: QueryControl
     /// Whether any SQL given to the connection so far says COLLATE (see `InputTable`).
     let collations = CollationNote()
 
-    init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) {
+    init(inputs: [SQLInput], types: [[SQLColumnType]], settings: SQLSettings, control: QueryControl) {
         self.inputs = inputs
+        self.types = types
         self.settings = settings
         self.control = control
     }
@@ -105,8 +108,8 @@ enum VirtualTableModule {
             error?.pointee = cf_sql_strdup("no input \(index)")
             return SQLITE_ERROR
         }
-        let input = InputTable(input: registry.inputs[index], settings: registry.settings, control: registry.control,
-                               collations: registry.collations)
+        let input = InputTable(input: registry.inputs[index], types: index < registry.types.count ? registry.types[index] : [],
+                               settings: registry.settings, control: registry.control, collations: registry.collations)
         let declared = sqlite3_declare_vtab(db, input.declaration)
         guard declared == SQLITE_OK else {
             error?.pointee = cf_sql_strdup(String(cString: sqlite3_errmsg(db)))

@@ -55,8 +55,8 @@ final class QuerySheet: SheetSource {
                 ?? "\(Viewer.bytes(Double(read.bytes))) read"
             note = "SQL running… \(part), \(count)" + (rows.answerRowCount > 0 ? "  (Esc stops)" : "  (Esc goes back)")
         case .done where rows.columns?.isEmpty == true:
-            // A statement with no answer (`create temp table …` alone): nothing to show.
-            farewell = "SQL: done; the statement answers with no columns (temporary tables last for one Q)"
+            // A statement with no answer (`begin` alone): nothing to show.
+            farewell = "SQL: done; the statement answers with no columns"
             viewer.finish()
         case .done where rows.answerRowCount == 0:
             note = "no rows: the answer is empty"
@@ -66,7 +66,8 @@ final class QuerySheet: SheetSource {
         case .cut:
             note = "the first \(count): an answer on screen keeps no more (--sql writes it all)"
         case .failed(let error) where rows.columns == nil:
-            farewell = "SQL: " + error.description
+            // A refusal says "SQL may only read: …" itself.
+            if case .refused = error { farewell = error.description } else { farewell = "SQL: " + error.description }
             viewer.finish()
         case .failed(let error):
             note = "SQL stopped: \(error.description)" + (rows.answerRowCount > 0 ? "  (the \(count) before stay)" : "")

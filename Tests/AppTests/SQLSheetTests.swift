@@ -118,6 +118,65 @@ struct SQLSheetTests {
         #expect(status(subject).contains("SQL: near \"selec\": syntax error"), "\(status(subject))")
     }
 
+    /// Every file in `directory`, with its bytes.
+    private func contents(of directory: URL) throws -> [String: Data] {
+        var all: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            all[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+        }
+        return all
+    }
+
+    @Test("SQL on screen may only read: a statement that would write, attach or change a setting says what was refused, and changes nothing")
+    func onlyReads() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("orders.csv").path
+        try Data(Self.csv.utf8).write(to: URL(fileURLWithPath: path))
+        try Data().write(to: directory.appendingPathComponent("empty.csv"))
+        let before = try contents(of: directory)
+        setlocale(LC_ALL, "C.UTF-8")
+        let clock = FakeClock()
+        let screen = FakeScreen(clock: clock)
+        screen.size = Size(width: 100, height: 14)
+        let store = try CellStore.open(path: path, onChange: screen.wake)
+        let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
+                              reopen: { () throws(CellStoreError) in try CellStore.open(path: path) })
+        run(subject, screen, until: "the file") { store.isComplete }
+        let dir = directory.path
+        let refusals = [
+            ("ATTACH DATABASE '\(dir)/x.db' AS x; CREATE TABLE x.t2 AS SELECT * FROM t; SELECT 1", "ATTACH"),
+            ("attach '\(dir)/empty.csv' as e", "ATTACH"),
+            ("VACUUM INTO '\(dir)/v.db'", "VACUUM"),
+            ("drop table t; select 1", "DROP TABLE"),
+            ("PRAGMA temp_store_directory = '\(dir)'", "PRAGMA temp_store_directory"),
+            ("create temp table c as select * from t", "CREATE TEMP TABLE"),
+            ("insert into t (id) values (9)", "INSERT"),
+            ("select load_extension('\(dir)/x')", "load_extension()"),
+            ("detach temp", "DETACH"),
+            ("vacuum", "VACUUM"),
+            ("create table c(a)", "CREATE TABLE"),
+            ("pragma cache_size = 5", "PRAGMA cache_size"),
+        ]
+        for (query, refused) in refusals {
+            ask(query, subject, screen)
+            run(subject, screen, until: "the refusal of \(query)") { subject.sheets.count == 1 }
+            #expect(status(subject).trimmingCharacters(in: .whitespaces).hasSuffix("comma SQL may only read: \(refused) is refused"), "\(query): \(status(subject))")
+        }
+        // SQLite itself refuses to change a virtual table: its message, and still no sheet.
+        for query in ["delete from t", "update t set amount = 0"] {
+            ask(query, subject, screen)
+            run(subject, screen, until: "the refusal of \(query)") { subject.sheets.count == 1 }
+            #expect(status(subject).contains("table t may not be modified"), "\(query): \(status(subject))")
+        }
+        #expect(try contents(of: directory) == before)
+        // Reading goes on as before, the columns' types shown by pragma table_info.
+        ask("pragma table_info(t)", subject, screen)
+        run(subject, screen, until: "the types") { status(subject).contains("rows in") }
+        #expect(cells(subject.top).map { [$0[1], $0[2]] } == [["id", "INTEGER"], ["city", "TEXT"], ["amount", "INTEGER"], ["note", "TEXT"]])
+    }
+
     @Test("an answer whose statement ended before its sheet was made shows every column at once")
     func quickAnswerLaidOut() {
         let store = CellStore(bytes: Array(Self.csv.utf8), name: "orders.csv")

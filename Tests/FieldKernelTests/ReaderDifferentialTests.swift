@@ -112,7 +112,7 @@ extension FieldKernelDifferentialTests {
         let searches: [(literal: [UInt8], ignoresCase: Bool)?] = [nil, (Array("a".utf8), false), (Array("x".utf8), true)]
         for columns in [[0], [1, 3], [0, 2], [2], []] {
             for search in searches {
-                var request = ScanRequest(columns: columns, records: 0..<Int.max, headerRows: 0)
+                var request = ScanRequest(columns: columns, types: [], records: 0..<Int.max, headerRows: 0)
                 if let search, !columns.isEmpty {
                     request.check.literal = search.literal
                     request.check.ignoresCase = search.ignoresCase

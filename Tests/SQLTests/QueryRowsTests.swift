@@ -67,8 +67,10 @@ struct QueryRowsTests {
     func endings() {
         let empty = answer("select * from t where price > 1e9")
         #expect(empty.phase == .done && empty.rowCount == 1 && empty.columns == ["id", "country", "city", "price", "note"])
-        let none = answer("create temp table x as select 1")
+        let none = answer("begin")
         #expect(none.phase == .done && none.columns == [])
+        let refused = answer("create temp table x as select 1")
+        #expect(refused.phase == .failed(.refused("CREATE TEMP TABLE")) && refused.columns == nil)
         let wrong = answer("select nope from t")
         #expect(wrong.phase == .failed(.query("no such column: nope (columns of t: id, country, city, price, note; sales: id, country, city, price, note)")))
         #expect(wrong.rowCount == 0 && wrong.columns == nil)

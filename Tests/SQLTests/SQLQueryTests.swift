@@ -151,13 +151,51 @@ struct SQLQueryTests {
         #expect(joined == [[String(picked.count)]])
     }
 
-    @Test("1 and 1.0 are one group; text that spells a number with a leading zero is text")
+    @Test("in a number column 1 and 1.0 are one group; a number SQL cannot hold, or spelt with a leading zero, is text as written")
     func typing() throws {
-        let db = try database([("kinds", "v\n1\n1.0\n007\n7\n$7\n\n-0\n0.0\n")])
-        #expect(try rows(db, "select typeof(v), count(*) from t group by v order by min(rowid)")
+        let db = try database([("kinds", "v\n1\n1.0\n007\n7\n$7\n\n-0\n0.0\n2\n3\n4\n1e400\n5\n6\n9223372036854775807\n"
+                                         + "-9223372036854775808\n9223372036854775808\n" + (8...30).map { "\($0)\n" }.joined())])
+        #expect(try columnTypes(db) == [.numeric])
+        #expect(try rows(db, "select typeof(v), count(*) from t where rowid <= 8 group by v order by min(rowid)")
                 == [["integer", "2"], ["text", "1"], ["integer", "2"], ["null", "1"], ["integer", "2"]])
-        #expect(try rows(db, "select v from t where v = 7") == [["7"], ["7"]])
-        #expect(try rows(db, "select v from t where v = '007'") == [["007"]])
+        #expect(try rows(db, "select typeof(v), v from t where rowid in (12, 15, 16, 17)")
+                == [["text", "1e400"], ["integer", "9223372036854775807"], ["integer", "-9223372036854775808"],
+                    ["text", "9223372036854775808"]])
+        // Numeric affinity: SQLite compares a text that spells a number as that number.
+        #expect(try rows(db, "select v from t where v = 7") == [["007"], ["7"], ["7"]])
+        #expect(try rows(db, "select v from t where v = '7'") == [["007"], ["7"], ["7"]])
+    }
+
+    @Test("a column's type is judged from its first filled cells as the summary judges them: a text column gives back every cell as written")
+    func columnTypesAsWritten() throws {
+        var csv = "code,amount,id,price,day,kind\n"
+        let codes = ["2e7591323090", "1E10", "0e5", "a3f9c0", "ffe1", "09ab", "7d3e", "b0b0"]
+        for row in 0..<40 {
+            csv += "\(codes[row % codes.count]),\(row == 3 ? " 50" : String(100 + row)),\(12345678901234567890 + UInt64(row)),"
+                + "\(row % 2 == 0 ? "1.10" : "2"),2024-01-\(10 + row % 20),\(row % 3 == 0 ? "yes" : "no")\n"
+        }
+        let db = try database([("codes", csv)])
+        #expect(try columnTypes(db) == [.text, .integer, .text, .numeric, .text, .text])
+        #expect(try rows(db, "pragma table_info(t)").map { $0[2] } == ["TEXT", "INTEGER", "TEXT", "NUMERIC", "TEXT", "TEXT"])
+        #expect(try rows(db, "select code, id, day from t where rowid <= 3")
+                == [["2e7591323090", "12345678901234567890", "2024-01-10"], ["1E10", "12345678901234567891", "2024-01-11"],
+                    ["0e5", "12345678901234567892", "2024-01-12"]])
+        #expect(try rows(db, "select count(*) from t where code = '2e7591323090'") == [["5"]])
+        #expect(try rows(db, "select rowid from t where id = '12345678901234567895'") == [["6"]])
+        // A number with spaces around is a number, as the summary and the sort read it.
+        #expect(try rows(db, "select typeof(amount), amount from t where rowid = 4") == [["integer", "50"]])
+        #expect(try rows(db, "select count(*) from t where amount > 100") == [["38"]])
+        #expect(try rows(db, "select rowid from t where amount = '50'") == [["4"]])
+        #expect(try rows(db, "select price from t where rowid <= 2") == [["1.1"], ["2"]])
+        #expect(try rows(db, "select count(*) from t where day >= '2024-01-25'") == [["10"]])
+    }
+
+    @Test("a column blank in its first records is judged by the cells that follow; one never filled is text")
+    func sparseColumn() throws {
+        let csv = "a,b,c\n" + (0..<3000).map { row in "\(row),\(row < 2500 ? "" : String(row)),\n" }.joined()
+        let db = try database([("sparse", csv)], spacing: 4096)
+        #expect(try columnTypes(db) == [.integer, .integer, .text])
+        #expect(try rows(db, "select typeof(b), count(*) from t group by 1") == [["integer", "500"], ["null", "2500"]])
     }
 
     @Test("column names: the screen's, with names alike but for case made unique")
@@ -193,7 +231,7 @@ struct SQLQueryTests {
     @Test("several statements: the last one's answer")
     func statements() throws {
         let db = try database([("sales", Self.sales.csv)])
-        #expect(try rows(db, "create temp table few as select id from t where id <= 3; select count(*) from few") == [["3"]])
+        #expect(try rows(db, "select count(*) from t; select count(*) from t where id <= 3") == [["3"]])
     }
 
     @Test("cancel stops a running answer from another thread")

@@ -75,10 +75,11 @@ func close(_ text: String, _ value: Double) -> Bool {
     return abs(read - value) <= 1e-9 * max(1, abs(value))
 }
 
-/// A cell as the answer writes it once SQL has typed it: NULL empty, numbers as numbers.
-func rendered(_ cell: ArraySlice<UInt8>) -> String {
+/// A cell of a column of the type `isNumber` says as the answer writes it once SQL has
+/// typed it: NULL empty, a number column's numbers as numbers, the rest as written.
+func rendered(_ cell: ArraySlice<UInt8>, isNumber: Bool) -> String {
     Array(cell).withUnsafeBytes { bytes in
-        let (kind, bits) = SQLTyping.type(bytes)
+        let (kind, bits) = SQLTyping.type(bytes, isNumber: isNumber)
         switch kind {
         case .null: return ""
         case .integer: return String(Int64(bitPattern: bits))
@@ -112,6 +113,34 @@ func wellQuotedCSV(records: Int, seed: UInt64) -> [UInt8] {
     }
     if generator.next() % 2 == 0, !text.isEmpty { text.removeLast() }   // sometimes no final line end
     return Array(text.utf8)
+}
+
+/// Random well-quoted CSV whose columns are mostly numbers of every form the summary
+/// reads (signs, points, exponents, spaces around, thousands separators, currency, %),
+/// with a few cells that are not numbers SQL can hold (`007`, `N/A`, 20 digits, `1e400`).
+func numericCSV(records: Int, seed: UInt64) -> [UInt8] {
+    var generator = SeededGenerator(seed: seed)
+    let numbers = ["1", "-3", "2.5", ".5", "5.", " 7 ", "1e3", "1E10", "0e5", "-0", "$5", "\"1,000\"", "12%", "0.1",
+                   "9223372036854775807", "-9223372036854775808", "123456789012345678", "1.10", "+4", "3.0"]
+    let odd = ["007", "N/A", "12345678901234567890", "1e400", "1e-400", "", "x"]
+    var text = ""
+    for _ in 0..<records {
+        var cells: [String] = []
+        for _ in 0..<4 {
+            cells.append(generator.next() % 50 == 0 ? odd[Int(generator.next() % UInt64(odd.count))]
+                         : numbers[Int(generator.next() % UInt64(numbers.count))])
+        }
+        text += cells.joined(separator: ",") + "\n"
+    }
+    return Array(text.utf8)
+}
+
+/// The columns' types as `pragma table_info` shows them.
+func columnTypes(_ database: SQLDatabase, table: String = "t") throws -> [SQLColumnType] {
+    try rows(database, "pragma table_info(\(table))").map { row in
+        guard let type = SQLColumnType(rawValue: row[2]) else { throw SQLError.engine("type \(row[2])") }
+        return type
+    }
 }
 
 /// The reference: every record as the parser reads it.
