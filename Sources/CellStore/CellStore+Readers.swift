@@ -57,6 +57,18 @@ extension CellStore {
     /// Published whenever the index grows or the loader ends (from the loader's thread).
     package var progressSignal: ChangeSignal { loader.progressSignal }
 
+    /// Returns once `condition` holds or the input is read to its end (or its loader
+    /// stopped), looking again each time the loader publishes: what a command-line run
+    /// waits for before it starts (the header, the first rows, the whole index).
+    package func waitForIndex(until condition: () -> Bool) {
+        while true {
+            // Read before looking: news after the look moves it on, and the wait returns.
+            let version = progressSignal.version
+            if condition() || isComplete { return }
+            progressSignal.wait(past: version)
+        }
+    }
+
     /// Readers of this store's input for other threads, following its index as it grows,
     /// with the table's edits in their bytes (or those of `patch`, an older state of them).
     package var recordReaders: RecordReaders { RecordReaders(loader: loader, frozen: nil, patch: patch) }

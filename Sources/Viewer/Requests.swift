@@ -17,6 +17,9 @@ struct Requests {
     /// The edits were saved to this file: the loop reads it instead, the cursor on this
     /// record of it.
     var reopen: (path: String, isInput: Bool, record: Int?)?
+    /// `%` in a column's sheet: the loop puts the sheet's other form (bins, or values) in
+    /// its place.
+    var switchesSheet = false
 }
 
 extension Requests {

@@ -3,7 +3,7 @@
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
-//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only]
+//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
 //                                        [--start-only [--binary PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
@@ -46,7 +46,7 @@ if arguments.first == "--child" {
     let store = try CellStore.open(path: path == "-" ? nil : path)
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     viewer.handle(.lastRow)
     _ = viewer.frame()
@@ -58,6 +58,8 @@ if arguments.first == "--child" {
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
+if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
+if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
@@ -99,7 +101,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -200,6 +202,12 @@ if arguments.contains("--insight-only") {
     insightBenchmark(big: big, libcsvTime: libcsvTime)
     exit(0)
 }
+if arguments.contains("--picture-only") {
+    try pictureBenchmark(big: big, libcsvTime: libcsvTime)
+    let over = results.filter { $0.3 == false }
+    print(over.isEmpty ? "\nall figures at or under target" : "\n\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
+    exit(over.isEmpty ? 0 : 1)
+}
 
 // csvfreeze's own full parse: libcsv with the project's rules, cells collected and bounded.
 let (parsedRows, parseTime): (Int, Double) = timed {
@@ -263,9 +271,9 @@ let stdinStart = now()
 feeder.start()
 let stdinStore = try CellStore.open(path: "/dev/fd/\(fds[0])")
 let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
-while stdinViewer.dataRowCount < 58 {
-    usleep(200)
+stdinStore.waitForIndex {
     stdinViewer.handle(.refresh)
+    return stdinViewer.dataRowCount >= 58
 }
 _ = stdinViewer.frame()
 let firstStdin = now() - stdinStart
@@ -282,7 +290,7 @@ let (gFrame, gTime): (Frame, Double) = timed {
 }
 let approximate = gFrame.lines[59].contains("≈")
 report("G shows the last rows (index not complete)", ms(gTime), target: "at once, marked ≈", ok: approximate && gTime < 0.1)
-while !gStore.isComplete { usleep(2000) }
+gStore.waitForIndex { false }
 gViewer.handle(.refresh)
 let exactLast = gViewer.frame().lines[58].contains("│\(gStore.rowCount - 1) ") || gViewer.cursorRow == gStore.rowCount - 2
 report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "still ≈" : "exact", ok: exactLast)
@@ -372,6 +380,7 @@ try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
 try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
+try pictureBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
 diffBenchmark(big: big, directory: directory)
 try exportBenchmark(big: big, directory: directory)

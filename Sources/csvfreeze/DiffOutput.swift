@@ -15,20 +15,16 @@ enum DiffOutput {
     static func run(_ options: DiffOptions, oldPath: String?, _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let paths = [oldPath, options.other]
-        let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
         for (argument, path) in paths.enumerated() {
             do {
-                stores.append(try request.reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !options.keys.isEmpty,
-                                               onChange: { news.signal() }))
+                stores.append(try request.reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !options.keys.isEmpty))
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // Both indexes whole: the columns (the widest record) and every record's place.
-        while stores.contains(where: { !$0.isComplete && $0.progress.failure == nil }) {
-            _ = news.wait(timeout: .now() + .milliseconds(20))
-        }
+        for store in stores { store.waitForIndex { store.progress.failure != nil } }
         for store in stores {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
             noteStart(in: store.dialect, of: store.name)

@@ -70,7 +70,7 @@ enum Session {
         let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
         if !notice.isEmpty { viewer?.say(notice) }
-        let screen = TerminalScreen(session: session, wakeRead: wake.read)
+        let screen = TerminalScreen(session: session, wake: wake)
         let loop: AppLoop
         if let shelf {
             // Each table shown for the first time gets the command line's view, named
