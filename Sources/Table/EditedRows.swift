@@ -7,7 +7,7 @@ import CellStore
 /// input's, which move down by as many; a deleted record stays (marked) until the save.
 /// The edits are also spliced into the bytes every pass reads (`CellStore.patch`), so
 /// search, filters, sorts, counts, the summary and SQL see the edited values.
-public final class EditedRows: RowSource {
+public final class EditedRows: MarkedRows {
     package let store: CellStore
     package private(set) var journal = EditJournal()
     /// Bumped when records are added or taken away (rows after them change numbers).
@@ -37,6 +37,7 @@ public final class EditedRows: RowSource {
     public var headerRows: Int? { nil }
     public var wake: @Sendable () -> Void { store.wake }
     public func snapshot() -> RowSnapshot? { nil }
+    public func sortSnapshot() -> RowSnapshot? { nil }
     public var file: CellStore? { store }
 
     public func row(_ index: Int) -> Row? {

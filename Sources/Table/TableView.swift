@@ -10,6 +10,8 @@ import CellStore
 public final class TableView {
     /// Where the rows come from: a file, a sheet's rows in memory, …
     package let source: any RowSource
+    /// The source, when it marks records and cells (a diff); nil for any other.
+    package let marks: (any MarkedRows)?
     /// Records at the top of the input that are header rows (they never move).
     package let headerRows: Int
     /// The data records shown, in order; nil shows every data record in the file's order.
@@ -30,6 +32,7 @@ public final class TableView {
 
     package init(source: any RowSource, headerRows: Int) {
         self.source = source
+        marks = source as? any MarkedRows
         self.headerRows = headerRows
     }
 

@@ -284,7 +284,7 @@ struct FrameComposer {
                     let style: Style = isCursorColumn ? .madeNameOfCursorColumn : (isMatch ? .match : .madeName)
                     cells = CellText.layout(ArraySlice(names[fileColumn].utf8), width: textWidth, alignRight: false, style: style)
                 } else {
-                    let marked = Style(source.mark(record: record, column: fileColumn)) ?? .header
+                    let marked = Style(mark(record: record, column: fileColumn)) ?? .header
                     let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : marked)
                     cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
                 }
@@ -307,11 +307,11 @@ struct FrameComposer {
             let record = placement.key.record
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
-                    : Style(source.mark(record: record, column: -1)) ?? .rowNumber
+                    : Style(mark(record: record, column: -1)) ?? .rowNumber
                 let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
                 cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
             } else {
-                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
+                let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {
@@ -408,7 +408,7 @@ struct FrameComposer {
                 + "only those are shown (--output writes every field)"
         } else if let progress, let notice = progress.notice {
             status.right = notice
-        } else if source is EditedRows, let note = source.statusNote {
+        } else if source is EditedRows, let note = table.marks?.statusNote {
             // Edits not saved yet: said before anything else about the input.
             status.right = note + (progress.map { $0.isComplete ? "" : "  " + Viewer.progressText($0) } ?? "")
         } else if let progress, progress.isCaughtUp {
@@ -427,7 +427,7 @@ struct FrameComposer {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Viewer.grouped) ?? "?"): \(problem.summary)\(more)"
-        } else if let note = source.statusNote {
+        } else if let note = table.marks?.statusNote {
             // A diff's counts, with + while it compares.
             status.right = note
         }

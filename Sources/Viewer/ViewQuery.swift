@@ -110,7 +110,7 @@ extension ViewQuery {
         if let file = table.file {
             return SortedRecords.start(store: file, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
-        return table.source.sortSnapshot().map {
+        return (table.marks.map { $0.sortSnapshot() } ?? table.source.snapshot()).map {
             SortedRecords.start(rows: $0, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
     }

@@ -14,7 +14,7 @@ import Table
 /// edits ten cells spread through it, saves over it as Ctrl-S does, and prints the save's
 /// seconds, the peak memory of the whole process and the edits saved.
 @MainActor func editChild(_ path: String) -> Never {
-    guard let store = try? CellStore.open(path: path) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
     while !store.isComplete { usleep(2000) }
     let edits = EditedRows(store: store)
     let count = store.rowCount

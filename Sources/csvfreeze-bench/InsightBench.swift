@@ -22,7 +22,7 @@ func insightChild(_ words: [String]) -> Never {
     let start = now()
     // News wakes the loop, as the event loop's pipe does.
     let news = DispatchSemaphore(value: 0)
-    guard let store = try? CellStore.open(path: path, onChange: { news.signal() }) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path), onChange: { news.signal() }) else { exit(1) }
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
     if mode != "sheet-early" { store.waitForIndex { false } }

@@ -15,7 +15,7 @@ import Viewer
     generate(small, size: 200_000_000, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n",
              row: wideRow)
     let plainRows = { (path: String) -> Int in
-        let store = try! CellStore.open(path: path, startsLoader: false)
+        let store = try! CellStore.open(InputSpec(path: path), startsLoader: false)
         store.indexNow()
         return store.rowCount
     }
@@ -69,7 +69,7 @@ func compressOnce(_ source: String, _ target: String, _ compress: String) {
         var store: CellStore?
         for _ in 0..<3 {
             let (_, screen): (Frame, Double) = try timed {
-                let store = try CellStore.open(path: path)
+                let store = try CellStore.open(InputSpec(path: path))
                 let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
                 store.waitForIndex {
                     viewer.handle(.refresh)
@@ -79,7 +79,7 @@ func compressOnce(_ source: String, _ target: String, _ compress: String) {
             }
             first = min(first, screen)
             tool = min(tool, shellTime("\(format.decompress) '\(path)' | wc -c"))
-            let indexed = try CellStore.open(path: path, startsLoader: false, onChange: markViewerNews)
+            let indexed = try CellStore.open(InputSpec(path: path), startsLoader: false, onChange: markViewerNews)
             index = min(index, timed { indexed.indexNow() }.1)
             store = indexed
         }

@@ -44,7 +44,7 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return -1 }
         return Double(line.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
-    guard let store = try? CellStore.open(path: path, onChange: markViewerNews) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path), onChange: markViewerNews) else { exit(1) }
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
     store.waitForIndex { false }
@@ -64,7 +64,7 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
 }
 
 @MainActor func searchBenchmark(big: String, fuzzSeconds: Double) throws {
-    let store = try CellStore.open(path: big, onChange: markViewerNews)
+    let store = try CellStore.open(InputSpec(path: big), onChange: markViewerNews)
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
     store.waitForIndex { false }

@@ -43,7 +43,7 @@ if arguments.first == "--child" {
     // Open the input as the viewer does, index it, look at the top and the bottom, and
     // report the peak memory.
     let path = arguments.count > 1 ? arguments[1] : nil
-    let store = try CellStore.open(path: path == "-" ? nil : path)
+    let store = try CellStore.open(InputSpec(path: path == "-" ? nil : path))
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
     store.waitForIndex { false }
@@ -118,7 +118,7 @@ if arguments.contains("--start-only") {
 
 if arguments.contains("--index-only") {
     for _ in 0..<3 {
-        let store = try CellStore.open(path: big, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: big), startsLoader: false)
         let (_, time) = timed { store.indexNow() }
         print(String(format: "index: %.3f s, %d rows", time, store.rowCount))
     }
@@ -228,7 +228,7 @@ report("csvfreeze parse, cells kept", s(parseTime), target: String(format: "%.2f
 
 // MARK: Index
 
-let indexStore = try CellStore.open(path: big, startsLoader: false)
+let indexStore = try CellStore.open(InputSpec(path: big), startsLoader: false)
 let (_, indexTime) = timed { indexStore.indexNow() }
 let checkpoints = indexStore.statistics.checkpoints
 report("full index (scanner), exact row count", s(indexTime),
@@ -240,7 +240,7 @@ report("  speed-up over libcsv", String(format: "%.1f×", libcsvTime / indexTime
 // MARK: First screen, file
 
 let (_, firstFile): (Frame, Double) = try timed {
-    let store = try CellStore.open(path: big)
+    let store = try CellStore.open(InputSpec(path: big))
     return Viewer(store: store, screenSize: Size(width: 200, height: 60)).frame()
 }
 report("first screen, file (200×60)", ms(firstFile), target: "≤ 50 ms", ok: firstFile <= 0.05)
@@ -269,7 +269,7 @@ let feeder = Thread {
 }
 let stdinStart = now()
 feeder.start()
-let stdinStore = try CellStore.open(path: "/dev/fd/\(fds[0])")
+let stdinStore = try CellStore.open(InputSpec(path: "/dev/fd/\(fds[0])"))
 let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
 stdinStore.waitForIndex {
     stdinViewer.handle(.refresh)
@@ -281,7 +281,7 @@ report("first screen, stdin (200×60)", ms(firstStdin), target: "≤ 50 ms", ok:
 
 // MARK: G before the index is complete
 
-let gStore = try CellStore.open(path: big)
+let gStore = try CellStore.open(InputSpec(path: big))
 let gViewer = Viewer(store: gStore, screenSize: Size(width: 200, height: 60))
 _ = gViewer.frame()
 let (gFrame, gTime): (Frame, Double) = timed {
@@ -297,7 +297,7 @@ report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "s
 
 // MARK: Frame cost
 
-let narrowStore = try CellStore.open(path: narrow, startsLoader: false)
+let narrowStore = try CellStore.open(InputSpec(path: narrow), startsLoader: false)
 narrowStore.indexNow()
 let frameViewer = Viewer(store: narrowStore, screenSize: Size(width: 200, height: 60))
 let costTop = frameCost(of: frameViewer, at: 0, steps: 2000)

@@ -10,15 +10,14 @@ import Viewer
 
 /// Runs `--diff` and writes what differs.
 enum DiffOutput {
-    /// Compares the table at `oldPath` with `options.other`; returns the exit status:
-    /// 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
-    static func run(_ options: DiffOptions, oldPath: String?, _ request: OutputRequest, summary: Bool) -> Int32 {
+    /// Compares the old table (`specs[0]`) with the new one (`specs[1]`); returns the exit
+    /// status: 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
+    static func run(_ options: DiffOptions, specs: [InputSpec], _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let paths = [oldPath, options.other]
         var stores: [CellStore] = []
-        for (argument, path) in paths.enumerated() {
+        for spec in specs {
             do {
-                stores.append(try request.reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !options.keys.isEmpty))
+                stores.append(try CellStore.open(spec, readsAtRandom: !options.keys.isEmpty))
             } catch {
                 fail(error.description, status: 2)
             }

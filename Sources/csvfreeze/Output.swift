@@ -28,8 +28,7 @@ enum Output {
         var dialect: Dialect?
         do {
             let reading = request.reading
-            let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
-                                                   preamble: reading.preamble, encoding: reading.encoding(ofArgument: 0), started: { start in
+            let summary = try RecordStream.forEach(reading.spec(path), started: { start in
                 dialect = start.dialect
                 writer = OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,

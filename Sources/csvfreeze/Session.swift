@@ -26,14 +26,14 @@ enum Session {
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
-            try reading.open(input, follows: follows, onChange: wakeLoop)
+            try reading.open(input, onChange: wakeLoop)
         }
         func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
         // Several inputs: the tables not shown are counted in the background, each opened
         // without its loader (the census indexes it on its own thread) and closed again.
         let shelf: TableShelf? = inputs.count > 1
             ? TableShelf(inputs: inputs, follows: follows, open: open, count: { input throws(CellStoreError) in
-                try reading.open(input, startsLoader: false)
+                try reading.open(input, asOfNow: true, startsLoader: false)
             }, wake: wakeLoop)
             : nil
         // The first store and viewer are held only until the loop takes them: after `R`

@@ -165,7 +165,7 @@ struct AppLoopTests {
         let screen = FakeScreen(clock: clock)
         let open: () throws(CellStoreError) -> CellStore = { () throws(CellStoreError) -> CellStore in
             if fails { throw CellStoreError.notFound(file.path) }
-            return try CellStore.open(path: file.path)
+            return try CellStore.open(InputSpec(path: file.path))
         }
         let subject = AppLoop(table: Viewer(store: try open(), screenSize: screen.size), screen: screen, clock: clock, reopen: open)
         screen.script = [keys("jjjlF>")]

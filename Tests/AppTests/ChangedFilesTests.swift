@@ -37,10 +37,10 @@ struct ChangedFilesTests {
         // The stores, their passes and the census wake the screen, as the wake pipe does.
         let wake = screen.wake
         let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream, onChange: wake)
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream, onChange: wake)
         }
         let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream, startsLoader: false, onChange: wake)
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false, onChange: wake)
         }
         let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: wake)
         var options = ViewerOptions()

@@ -140,9 +140,9 @@ struct SQLSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 100, height: 14)
-        let store = try CellStore.open(path: path, onChange: screen.wake)
+        let store = try CellStore.open(InputSpec(path: path), onChange: screen.wake)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
-                              reopen: { () throws(CellStoreError) in try CellStore.open(path: path) })
+                              reopen: { () throws(CellStoreError) in try CellStore.open(InputSpec(path: path)) })
         run(subject, screen, until: "the file") { store.isComplete }
         let dir = directory.path
         let refusals = [

@@ -42,11 +42,11 @@ struct TableInputsTests {
         let wake = screen.wake
         let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
             if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream, onChange: wake)
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream, onChange: wake)
         }
         let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
             if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream, startsLoader: false, onChange: wake)
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false, onChange: wake)
         }
         let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: wake)
         try shelf.openReadOnce()
@@ -102,7 +102,7 @@ struct TableInputsTests {
         #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
-        let store = try CellStore.open(path: fifo)
+        let store = try CellStore.open(InputSpec(path: fifo))
         store.waitForIndex { false }
         #expect(store.rowCount == 2)
         #expect(done.wait(timeout: .now() + 60) == .success)
@@ -159,8 +159,8 @@ struct TableInputsTests {
         #expect(inputs.count == 1000)
         // The census wakes the loop after each table it counts; this test is the loop.
         let news = ChangeSignal()
-        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(path: input.path) },
-                               count: { input throws(CellStoreError) in try CellStore.open(path: input.path, startsLoader: false) },
+        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path)) },
+                               count: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path), startsLoader: false) },
                                wake: { news.notify() })
         let first = try shelf.store(0)
         shelf.startCounting()

@@ -31,10 +31,10 @@ struct SharedStreamTests {
         defer { close(pipe.read) }
         let path = "/proc/self/fd/\(pipe.read)"
         let slot = SharedStream.Slot()
-        let first = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let first = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         first.indexNow()
         #expect(allRows(of: first) == Self.rows)
-        let second = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let second = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         second.indexNow()
         #expect(allRows(of: second) == Self.rows, "read from the spool")
         #expect(second.name == path)
@@ -45,7 +45,7 @@ struct SharedStreamTests {
         let pipe = try Self.pipe(holding: "id,city\n1,Lyon\n", closes: false)
         defer { close(pipe.read) }
         let slot = SharedStream.Slot()
-        var first: CellStore? = try CellStore.open(path: "/proc/self/fd/\(pipe.read)", shared: slot)
+        var first: CellStore? = try CellStore.open(InputSpec(path: "/proc/self/fd/\(pipe.read)"), shared: slot)
         let deadline = Date().addingTimeInterval(60)
         while (first?.rowCount ?? 0) < 2 && Date() < deadline { usleep(2_000) }
         #expect(first?.rowCount == 2 && first?.isComplete == false, "waiting on the pipe for more")
@@ -53,7 +53,7 @@ struct SharedStreamTests {
         let more = Array("2,Oslo\n3,Pisa\n".utf8)
         #expect(more.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) } == more.count)
         close(pipe.write)
-        let second = try CellStore.open(path: "/proc/self/fd/\(pipe.read)", shared: slot)
+        let second = try CellStore.open(InputSpec(path: "/proc/self/fd/\(pipe.read)"), shared: slot)
         waitUntilComplete(second)
         #expect(allRows(of: second) == Self.rows)
     }
@@ -64,7 +64,7 @@ struct SharedStreamTests {
         defer { close(pipe.read) }
         let slot = SharedStream.Slot()
         let path = "/proc/self/fd/\(pipe.read)"
-        let stores = try (0..<2).map { _ in try CellStore.open(path: path, shared: slot) }
+        let stores = try (0..<2).map { _ in try CellStore.open(InputSpec(path: path), shared: slot) }
         let deadline = Date().addingTimeInterval(60)
         while stores.contains(where: { $0.progress.notice != "waiting for \(path)" }) && Date() < deadline { usleep(2_000) }
         #expect(stores.map(\.progress.notice) == ["waiting for \(path)", "waiting for \(path)"], "whichever reads")
@@ -86,7 +86,7 @@ struct SharedStreamTests {
         let path = directory.appendingPathComponent("g.csv").path
         try #require(mkfifo(path, 0o600) == 0)
         let slot = SharedStream.Slot()
-        let first = try CellStore.open(path: path, shared: slot)
+        let first = try CellStore.open(InputSpec(path: path), shared: slot)
         let deadline = Date().addingTimeInterval(60)
         while first.progress.notice == nil && Date() < deadline { usleep(2_000) }
         #expect(first.progress.notice == "waiting for a writer to open \(path)")
@@ -99,7 +99,7 @@ struct SharedStreamTests {
         waitUntilComplete(first)
         #expect(allRows(of: first) == Self.rows)
         #expect(first.progress.notice == nil, "the wait is over once the writer came")
-        let second = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let second = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         second.indexNow()
         #expect(allRows(of: second) == Self.rows)
         #expect(second.progress.notice == nil)
@@ -143,7 +143,7 @@ struct SharedStreamTests {
         close(ends[1])
         let slot = SharedStream.Slot()
         for _ in 0..<2 {
-            let store = try CellStore.open(path: "/proc/self/fd/\(ends[0])", shared: slot)
+            let store = try CellStore.open(InputSpec(path: "/proc/self/fd/\(ends[0])"), shared: slot)
             waitUntilComplete(store)
             #expect(allRows(of: store) == Self.rows)
             #expect(store.compressionName == "gzip")

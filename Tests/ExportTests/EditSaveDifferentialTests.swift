@@ -160,8 +160,7 @@ struct EditSaveDifferentialTests {
             let bytes = Self.input(&generator, delimiter: delimiter)
             let path = directory.appendingPathComponent("in-\(round).csv").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let store = try CellStore.open(path: path, delimiter: delimiter, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: round % 2 == 0 ? 64 << 10 : 16)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: delimiter, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: round % 2 == 0 ? 64 << 10 : 16)
             while !store.isComplete { usleep(1000) }
             let dialect = try #require(store.dialect)
             let dataStart = Int(try #require(store.recordReader(patched: false)).checkpoints.first?.offset ?? 0)
@@ -282,7 +281,7 @@ struct ManyEditsTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         // Checkpoints every 4 KiB: finding each record's bytes scans from the one before it,
         // which in a debug build is what the time would go to, not the journal.
-        let store = try CellStore.open(path: path, checkpointSpacing: 4 << 10)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4 << 10)
         while !store.isComplete { usleep(1000) }
         let edits = EditedRows(store: store)
         var steps: [EditStep] = []

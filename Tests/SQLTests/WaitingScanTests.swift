@@ -21,7 +21,7 @@ final class PipedInput {
         // open: the input would never end.
         for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         descriptors = fds
-        store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","), checkpointSpacing: checkpointSpacing)
+        store = try CellStore.open(InputSpec(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ",")), checkpointSpacing: checkpointSpacing)
     }
 
     func write(_ text: String) {

@@ -22,7 +22,7 @@ struct EditViewerTests {
 
     private func viewer(at path: URL, bytes: [UInt8] = Self.bytes) throws -> Viewer {
         try Data(bytes).write(to: path)
-        let store = try CellStore.open(path: path.path)
+        let store = try CellStore.open(InputSpec(path: path.path))
         waitUntil("the index") { store.isComplete }
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 70, height: 10))
         subject.handle(.refresh)

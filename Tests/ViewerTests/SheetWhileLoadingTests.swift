@@ -20,7 +20,7 @@ struct SheetWhileLoadingTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-loading-\(UUID()).csv").path
         try Data(sampleCSV(rows: rows).utf8).write(to: URL(fileURLWithPath: path))
         let news = self.news
-        let store = try CellStore.open(path: path, startsLoader: false, onChange: { news.notify() })
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false, onChange: { news.notify() })
         return (store, Viewer(store: store, options: .plain, screenSize: Size(width: 120, height: 12)), path)
     }
 
