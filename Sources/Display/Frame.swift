@@ -38,6 +38,10 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case madeNameOfCursorColumn
     /// The sign of a marked record in the row-number margin (`m`, `M`).
     case mark
+    /// The distribution band's pictures, once exact.
+    case band
+    /// The band's pictures while their pass runs (dim).
+    case bandPending
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

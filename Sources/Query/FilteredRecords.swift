@@ -40,6 +40,8 @@ package final class FilteredRecords: RecordSequence {
     /// The pass; dropping it (with the object) cancels it and waits for its thread. None
     /// for rows kept from an earlier session.
     private let scan: BackgroundScan<Bool>?
+    /// The edits in the bytes the filter read.
+    package let patch: RecordPatch
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
@@ -65,6 +67,7 @@ package final class FilteredRecords: RecordSequence {
 
     init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, decidesFromRawBytes: Bool = false, wake: @escaping @Sendable () -> Void) {
+        if case .readers(let readers) = input { patch = readers.patch } else { patch = .empty }
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
@@ -78,6 +81,8 @@ package final class FilteredRecords: RecordSequence {
     /// not make a bitmap of that length.
     package init?(filters: [RecordFilter], headerRows: Int, base: (any RecordSequence)?, words: [UInt64], length: Int) {
         guard let bitmap = RankedBitmap(words: words, length: length) else { return nil }
+        // Kept from an earlier session, before any edit: over the file's own bytes.
+        patch = .empty
         self.filters = filters
         self.headerRows = headerRows
         self.base = base

@@ -47,6 +47,11 @@ package final class SortedRecords: RecordSequence {
     let core: Core
     /// What is sorted: read again to find a record's row by its key.
     let input: PassInput
+    /// The edits in the bytes the sort read.
+    package var patch: RecordPatch {
+        if case .readers(let readers) = input { return readers.patch }
+        return .empty
+    }
     /// The pass; dropping it (with the object) cancels it and waits for its thread. None
     /// for an order kept from an earlier session.
     private let scan: BackgroundScan<Bool>?

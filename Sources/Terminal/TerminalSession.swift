@@ -516,6 +516,10 @@ package final class TerminalSession {
             case .madeNameOfCursorColumn: return reverse | madeShape | pair(1)
             // A marked record's sign: bold, in the symbols' colour (the sign tells it in mono).
             case .mark: return bold | pair(3)
+            // The band: the header's colour; dim (underlined where a terminal cannot dim)
+            // until its pictures are exact.
+            case .band: return pair(1)
+            case .bandPending: return pair(1) | (cf_term_attrs() & dim != 0 ? dim : cf_attr_underline())
             }
         }
     }

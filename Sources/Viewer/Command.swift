@@ -1,4 +1,5 @@
 import FreezeLayout
+import Query
 
 /// Everything that can change the viewer's state. Keys become commands through the
 /// `InputInterpreter` and the `KeyMap`; `Viewer.handle(_:)` is the only place state changes.
@@ -90,9 +91,16 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// Keep the rows whose cell in input column `column` is `value` (a frequency sheet's
     /// Enter).
     case keepValue(column: Int, value: [UInt8])
+    /// Keep the rows whose cell in input column `column` reads as a value in `range` (a
+    /// histogram's bin, Enter).
+    case keepRange(column: Int, range: ValueRange)
     /// Open the frequency sheet of the cursor's column (`#`); the summary sheet (`I`).
     case frequency
     case summary
+    /// The distribution band under the header, on or off (`B`).
+    case toggleBand
+    /// In a column's sheet: bins or exact values (`%`).
+    case toggleBins
     /// Open the prompt for an SQL query over the table (`Q`); run one, its answer a sheet.
     case sqlPrompt
     case runSQL(String)
@@ -105,6 +113,22 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case saveTo(String, overwrite: Bool)
     /// Stop writing the view (nothing is left at its path).
     case cancelSave
+    /// Open the prompt for the cursor's cell's new value (`e`); set it to what was typed
+    /// there (the prompt's Enter; `original`: the text the prompt opened with, kept as the
+    /// cell's bytes when nothing was changed).
+    case editCell
+    case setCell(String, record: Int, column: Int, original: String)
+    /// Add an empty record after the cursor's (`a`) or before it (`A`).
+    case addRecord(after: Bool)
+    /// Delete the cursor's record (`x`): shown struck until the save, undoable.
+    case deleteRecord
+    /// Undo the last change of the table or the view (`U`); redo the last undone (Ctrl-R).
+    case undo
+    case redo
+    /// Open the prompt for the path to save the edits to (Ctrl-S with edits); save them
+    /// there (`overwrite`: the user said yes to replacing another file).
+    case saveEdits
+    case saveEditsTo(String, overwrite: Bool)
     /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
     case inspect
     /// Show the cursor's record as a list.

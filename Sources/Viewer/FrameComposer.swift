@@ -25,6 +25,10 @@ struct FrameComposer {
         var isComplete: Bool
         /// The loader's progress read with `rows` (nil but for a file).
         var progress: LoadProgress?
+        /// The band: what the picture under the cursor shows (the cursor on it), and how
+        /// far its pass has come while its pictures are not exact.
+        var bandCursor: String? = nil
+        var bandProgress: String? = nil
     }
 
     /// Stacked tables (`--stack`), as the viewer worked them out for this frame: the
@@ -51,6 +55,8 @@ struct FrameComposer {
     var stacked: Stacked? = nil
     /// A diff side by side: the regions are drawn twice, old values then new.
     var sides: Sides? = nil
+    /// The distribution band, while it shows (a line under the header records).
+    var band: Band? = nil
     /// The cells on screen and the pool they are recycled through (taken back after).
     var cells: CellCache
     /// Whether a cell on screen matches the search, by record and column (taken back after).
@@ -92,6 +98,8 @@ struct FrameComposer {
         case headerRecord(Int)
         /// A data row, by its number among data rows.
         case dataRow(Int)
+        /// The distribution band (see `FrameComposer+Band`).
+        case band
         case blank
     }
 
@@ -128,12 +136,14 @@ struct FrameComposer {
             frame.write("terminal too small", x: 0, y: 0, style: .statusMessage)
             return frame
         }
+        let bandLine = band == nil ? nil : navigation.bandLine
         let topLines: [LineContent] = (0..<window.headerHeight).map { line in
-            let headerRecords = window.headerHeight - frozenDataRows.count
+            let headerRecords = window.headerHeight - frozenDataRows.count - (bandLine == nil ? 0 : 1)
             // Stacked tables: the header of the table under the top of the screen.
             let pinned = stacked?.pinnedHeaderStart ?? 0
             if line < headerRecords { return pinned + line < source.rowCount ? .headerRecord(pinned + line) : .blank }
-            return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
+            if line == bandLine { return .band }
+            return .dataRow(frozenDataRows.lowerBound + line - headerRecords - (bandLine == nil ? 0 : 1))
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
             let row = window.drawingOffset.y + line
@@ -192,6 +202,9 @@ struct FrameComposer {
             switch content {
             case .headerRecord(let index): record = index
             case .dataRow(let row): record = table.record(ofRow: row)
+            case .band:
+                if let band { drawBand(&frame, band: band, rect: rect, y: y, columns: columns, slices: slices, firstColumn: firstColumn, shift: shift) }
+                continue
             case .blank: continue
             }
             for slice in slices {
@@ -220,9 +233,9 @@ struct FrameComposer {
         switch content {
         case .headerRecord: return column == cursorColumn && column >= 0 ? 1 : 0
         case .dataRow(let row):
-            guard row == cursorRow else { return 0 }
+            guard row == cursorRow, band?.isCursorOnBand != true else { return 0 }
             return column < 0 ? 2 : (column == cursorColumn ? 3 : 0)
-        case .blank: return 0
+        case .band, .blank: return 0
         }
     }
 
@@ -254,7 +267,7 @@ struct FrameComposer {
         var cells: [FrameCell]
         var separatorStyle = Style.plain
         switch placement.content {
-        case .blank:
+        case .blank, .band:
             return Array(repeating: FrameCell.blank, count: textWidth + 1)
         case .headerRecord(let record):
             separatorStyle = .header
@@ -272,7 +285,7 @@ struct FrameComposer {
                     let style: Style = isCursorColumn ? .madeNameOfCursorColumn : (isMatch ? .match : .madeName)
                     cells = CellText.layout(ArraySlice(names[fileColumn].utf8), width: textWidth, alignRight: false, style: style)
                 } else {
-                    let marked = Style(source.mark(record: record, column: fileColumn)) ?? .header
+                    let marked = Style(mark(record: record, column: fileColumn)) ?? .header
                     let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : marked)
                     cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
                 }
@@ -295,7 +308,7 @@ struct FrameComposer {
             let record = placement.key.record
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
-                    : Style(source.mark(record: record, column: -1)) ?? .rowNumber
+                    : Style(mark(record: record, column: -1)) ?? .rowNumber
                 let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
                 if placement.key.highlight & 32 != 0 && textWidth > 0 {
                     // A marked record: its sign at the margin's left, the number after it.
@@ -305,7 +318,7 @@ struct FrameComposer {
                     cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
                 }
             } else {
-                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
+                let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {
@@ -391,6 +404,8 @@ struct FrameComposer {
         if let message {
             status.right = message
             status.isMessage = true
+        } else if let note = notes.bandCursor {
+            status.right = note
         } else if let progress, let failure = progress.failure {
             status.right = failure
         } else if let progress, let wide = progress.tooWideRecord {
@@ -400,10 +415,15 @@ struct FrameComposer {
                 + "only those are shown (--output writes every field)"
         } else if let progress, let notice = progress.notice {
             status.right = notice
+        } else if source is EditedRows, let note = table.changes?.statusNote {
+            // Edits not saved yet: said before anything else about the input.
+            status.right = note + (progress.map { $0.isComplete ? "" : "  " + Viewer.progressText($0) } ?? "")
         } else if let progress, progress.isCaughtUp {
             status.right = "following"
         } else if let progress, !progress.isComplete {
             status.right = Viewer.progressText(progress)
+        } else if let note = notes.bandProgress {
+            status.right = note
         } else if let named = file?.dialect?.overruledEncoding, let marked = file?.dialect?.encoding {
             status.right = "read as \(marked), as its byte-order mark says, not --encoding \(named)"
         } else if let encoding = file?.dialect?.likelyUTF16 {
@@ -414,7 +434,7 @@ struct FrameComposer {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Viewer.grouped) ?? "?"): \(problem.summary)\(more)"
-        } else if let note = source.statusNote {
+        } else if let note = table.changes?.statusNote {
             // A diff's counts, with + while it compares.
             status.right = note
         }
@@ -442,8 +462,19 @@ struct FrameComposer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         // The text up to the cursor stays in view (its start gives way on a long line).
         let room = max(1, screenSize.width - 2)
-        let before = Viewer.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
-        let after = String(line.characters[line.cursor...])
+        // A value's line breaks (and other controls) show as symbols, as in cells.
+        func shown(_ characters: ArraySlice<Character>) -> String {
+            String(characters.map { character -> Character in
+                switch character {
+                case "\n", "\r\n": return "↵"
+                case "\r": return "␍"
+                case "\t": return "→"
+                default: return character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "�" : character
+                }
+            })
+        }
+        let before = Viewer.fitting(shown(line.characters[..<line.cursor]), width: room, keepingEnd: true)
+        let after = shown(line.characters[line.cursor...])
         let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
         if x < screenSize.width {
             // The terminal's own cursor shows where typing goes, on the character it

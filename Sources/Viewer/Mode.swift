@@ -27,6 +27,21 @@ public enum PromptKind: Sendable, Equatable {
     /// says why and what to do, and takes what is typed next (a path, a pattern) until
     /// Enter or Esc, so that none of it runs as keys.
     case refused(String)
+    /// A cell's new value (`e`): record `record`, input column `column`; `original` is the
+    /// text the prompt opened with.
+    case edit(record: Int, column: Int, original: String)
+    /// The path to save the edits to (Ctrl-S with edits), and the answer when it names
+    /// another file that exists.
+    case saveEdits
+    case overwriteEdits(String)
+
+    /// True for a yes-or-no question (one key answers it).
+    var isQuestion: Bool {
+        switch self {
+        case .overwrite, .overwriteEdits: return true
+        default: return false
+        }
+    }
 
     /// A search repeats the last one on an empty Enter.
     var isSearch: Bool {
@@ -44,6 +59,10 @@ public enum PromptKind: Sendable, Equatable {
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
         case .sql: return "SQL> "
+        case .edit: return "edit: "
+        case .saveEdits: return "save the edits to: "
+        case .overwriteEdits(let path):
+            return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: replace it with the edited table? (y or n) "
         case .refused(let why): return why + "  (Esc) "
         }
     }

@@ -85,7 +85,9 @@ extension ViewQuery {
         marked = nil
         // The filters are made again; the sort only when its keys changed (a sort still
         // running goes on under the new filters).
+        // A sort made before the last edits is made again: its offsets are of other bytes.
         let sortChanged = sorted?.keys != sortKeys || sorted?.phase == .cancelled
+            || (table.file.map { sorted?.patch.id != $0.patch.id } ?? false)
         if sortChanged { sorted?.cancel() }
         filtered?.cancel()
         if sortKeys.isEmpty {
@@ -119,7 +121,7 @@ extension ViewQuery {
         if let file = table.file {
             return SortedRecords.start(store: file, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
-        return table.source.sortSnapshot().map {
+        return (table.changes.map { $0.sortSnapshot() } ?? table.source.snapshot()).map {
             SortedRecords.start(rows: $0, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
     }

@@ -26,6 +26,8 @@ public struct ViewState {
     /// The marked records, and whether only they show (`"`).
     var marks = MarkSet()
     var marksOnly = false
+    /// The distribution band showed (`B`): it shows again, its pictures made anew.
+    var showsBand = false
 }
 
 extension Viewer {
@@ -37,7 +39,8 @@ extension Viewer {
                          columns: table.columns, history: history, filters: query.filters, sortKeys: query.sortKeys,
                          pattern: search.pattern, matcher: search.matcher,
                          record: dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil,
-                         cursorRow: cursorRow, cursorColumn: cursorColumn, marks: table.marks, marksOnly: query.marksOnly)
+                         cursorRow: cursorRow, cursorColumn: cursorColumn, marks: table.marks, marksOnly: query.marksOnly,
+                         showsBand: band.isOn)
     }
 
     /// Takes back what the user did in another viewer of the same input: the freeze,
@@ -61,6 +64,10 @@ extension Viewer {
         // The last search stays (n and N go on with it), and its highlights.
         search.pattern = state.pattern
         search.matcher = state.matcher
+        if state.showsBand && !band.isOn && stack == nil {
+            band.turnOn()
+            followBand()
+        }
         // The cursor on the same record, where it is still there.
         let record = state.record ?? 0
         reconcile()

@@ -148,7 +148,7 @@ extension Viewer {
 
     /// What Esc means in the grid now: stop a save, a search, or a filter or sort.
     var escapeCommand: Command? {
-        if isSaving { return .cancelSave }
+        if isSaving || editing.saver != nil { return .cancelSave }
         if isSearching { return .cancelSearch }
         if query.isRunning || query.marking != nil { return .cancelQuery }
         if isAnswerRunning { return .stopSQL }

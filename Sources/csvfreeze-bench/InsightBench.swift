@@ -22,15 +22,21 @@ func insightChild(_ words: [String]) -> Never {
     let start = now()
     // News wakes the loop, as the event loop's pipe does.
     let news = DispatchSemaphore(value: 0)
-    guard let store = try? CellStore.open(path: path, onChange: { news.signal() }) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path), onChange: { news.signal() }) else { exit(1) }
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete && mode != "sheet-early" { usleep(2000) }
+    if mode != "sheet-early" { store.waitForIndex { false } }
     guard let input = ScanInput(store: store) else { exit(1) }
     // The count's own part, from the moment the file is read (when a user presses `#`).
     let counting = now(), cpuBefore = processCPUSeconds()
     var check = ""
-    if mode == "sheet" || mode == "sheet-early" {
+    if mode == "histogram" {
+        let count = HistogramCount(input: input, column: column, isTime: false, headerRows: 1)
+        count.wait()
+        guard case .finished(let counts) = count.status else { exit(1) }
+        let table = counts.table(bins: 20)
+        check = "\(counts.total) \(table.rows.count) \(counts.others)"
+    } else if mode == "sheet" || mode == "sheet-early" {
         viewer.moveCursor(toRow: 0, column: column)
         _ = viewer.frame()
         viewer.handle(.frequency)
@@ -45,6 +51,7 @@ func insightChild(_ words: [String]) -> Never {
                 check = "\(sheet.viewer.dataRowCount) rows listed"
                 break
             }
+            // A filling sheet takes its news at most every 250 ms (`AppLoop.sheetInterval`).
             _ = news.wait(timeout: .now() + .milliseconds(250))
             while news.wait(timeout: .now()) == .success {}
         }

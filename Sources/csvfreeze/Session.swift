@@ -27,14 +27,14 @@ enum Session {
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
-            try reading.open(input, follows: follows, onChange: wakeLoop)
+            try reading.open(input, onChange: wakeLoop)
         }
         func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
         // Several inputs: the tables not shown are counted in the background, each opened
         // without its loader (the census indexes it on its own thread) and closed again.
         let shelf: TableShelf? = inputs.count > 1
             ? TableShelf(inputs: inputs, follows: follows, open: open, count: { input throws(CellStoreError) in
-                try reading.open(input, startsLoader: false)
+                try reading.open(input, asOfNow: true, startsLoader: false)
             }, wake: wakeLoop)
             : nil
         // The first store and viewer are held only until the loop takes them: after `R`
@@ -52,7 +52,7 @@ enum Session {
         var first: CellStore?
         do {
             if shelf == nil, let index = kept?.index {
-                let store = try reading.open(inputs[0], follows: follows, startsLoader: false, onChange: wakeLoop)
+                let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
                 if store.adopt(index) { store.announceIndex() } else { store.startLoading() }
                 first = store
             }
@@ -90,7 +90,7 @@ enum Session {
         viewer?.history = HistoryFile.load(from: historyPath)
         let said = [notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
         if !said.isEmpty { viewer?.say(said) }
-        let screen = TerminalScreen(session: session, wakeRead: wake.read)
+        let screen = TerminalScreen(session: session, wake: wake)
         let loop: AppLoop
         if let shelf {
             // Each table shown for the first time gets the command line's view, named
@@ -114,6 +114,8 @@ enum Session {
         shelf?.stopCounting()
         let table = loop.table
         session.end()
+        // A signal or a lost terminal asked nothing: edits not saved are kept in a file.
+        if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
         // The table's session, for the same file (it may have changed meanwhile: the index
         // is kept only when it covers the file as it is now).
@@ -142,6 +144,39 @@ enum Session {
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
+    }
+
+    /// Writes each table's unsaved edits, spliced into its input as Ctrl-S would save them,
+    /// to a new file in the state folder's `recovery/`, and says where on stderr: a session
+    /// ended by SIGTERM, SIGHUP or the terminal's going away loses nothing typed.
+    static func keepUnsavedEdits(of viewers: [Viewer]) {
+        for viewer in viewers where viewer.keepsEditsOnExit {
+            let name = viewer.file?.name ?? "table"
+            let edits = viewer.unsavedEdits == 1 ? "1 unsaved edit" : "\(viewer.unsavedEdits) unsaved edits"
+            do {
+                let folder = try StateDirectory.folder("recovery")
+                var base = String(name.split(separator: "/").last ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+                if base.isEmpty || base.hasPrefix(".") { base = "table" + base }
+                var now = time(nil)
+                var parts = tm()
+                localtime_r(&now, &parts)
+                func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+                let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+                var path = folder + "/" + stamp + "-" + base
+                var suffix = 2
+                while access(path, F_OK) == 0 {
+                    path = folder + "/" + stamp + "-\(suffix)-" + base
+                    suffix += 1
+                }
+                if let failure = viewer.writeEditsForRecovery(to: path) {
+                    say("\(edits) of \(name) could not be kept: \(failure)")
+                } else {
+                    say("\(edits) of \(name) kept in \(path) (the file with them applied)")
+                }
+            } catch {
+                say("\(edits) of \(name) could not be kept: \(error.description)")
+            }
+        }
     }
 
     /// The command line's filters, sort and columns, named against `store`'s header (read

@@ -106,7 +106,7 @@ struct SearchTests {
         try Data(sampleCSV(rows: 30_000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
         _ = utf8Locale
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         let known = subject.dataRowCount
         #expect(known < 30_000)
@@ -292,7 +292,7 @@ struct EarlyGoToTests {
         try Data(sampleCSV(rows: 100_000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
         _ = utf8Locale
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         for character in ":50000" { subject.handle(key: .character(character)) }
         subject.handle(key: .enter)
