@@ -36,6 +36,9 @@ public final class CellStore {
     /// Cells are bounded, so 4,096 rows and 16 MiB bound its memory.
     var singleRecords = RecentCache<Row>(capacity: 4096, budget: 16 << 20, eviction: .oldestHalf)
     private var rowsSeen = 0
+    /// The table's edits as bytes spliced into the input: every reader handed out for a
+    /// pass reads them (see `RecordPatch`); the store's own rows are the file's.
+    package var patch = RecordPatch.empty
     private var counters = Statistics()
     /// The file's last rows under estimated numbers, after `jumpToEnd` (see CellStore+Tail).
     var provisionalTail: ProvisionalTail?

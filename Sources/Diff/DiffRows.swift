@@ -68,6 +68,8 @@ package final class DiffRows: PairedRows, SavedRows, MarkedRows {
         inputHeaderRows = headerRows
         var options = options
         options.context = 0
+        // Only each row's kind and records are kept here (`append`).
+        options.keepsCells = false
         self.options = options
         self.wake = wake
         name = "\(old.name) → \(new.name)"

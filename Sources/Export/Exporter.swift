@@ -145,9 +145,11 @@ package final class Exporter {
         // Whether the last record written ends the input decides the output's last line
         // end: known once the input is complete, or once a later record is indexed (a
         // view can end before the loader, a filter decided from raw bytes).
-        while !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled {
-            pause()
+        while true {
+            let version = readers.changes.version
             progress = readers.progress
+            guard !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled else { break }
+            wait(for: readers.changes, past: version)
         }
         if control.isCancelled { return cancelled() }
         let lastInputRecord = progress.rowCount - 1
@@ -263,13 +265,14 @@ package final class Exporter {
     /// without (empty, or unreadable) or the export was cancelled.
     private func waitForInput() -> RecordReader? {
         while !control.isCancelled {
+            let version = readers.changes.version
             let progress = readers.progress
             if let reader = readers.current(), !reader.checkpoints.isEmpty,
                progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
                 return reader
             }
             if progress.isComplete { return nil }
-            usleep(2000)
+            wait(for: readers.changes, past: version)
         }
         return nil
     }
@@ -312,10 +315,12 @@ package final class Exporter {
         return grew
     }
 
-    /// Waits a little for the input or the view to grow. A poll, not a wait on their change
-    /// signals: the output can also stop from another core (a stretch's writer meets a
-    /// full disk), which publishes nothing, and a wait for news then never ended.
-    private func pause() { usleep(3000) }
+    /// Waits for the input or the view to grow: for `signal` (the index's or the view's) to
+    /// publish past `version`, read before the look that found nothing new. The one way an
+    /// export stops while it waits is `control.cancel()`, which publishes on the signal
+    /// waited on (`ScanControl.wait`); a write fails on this thread, never during a wait
+    /// (the other core's stretches are written to memory, and joined before this waits).
+    private func wait(for signal: ChangeSignal, past version: UInt64) { control.wait(for: signal, past: version) }
 
     /// Records in the input known now, and whether that is all of them.
     private var knownRecords: (count: Int, isAll: Bool) {
@@ -338,6 +343,7 @@ package final class Exporter {
         var checkpoint = 0
         var parsesRest = !writesRawBytes
         while !isStopped {
+            let version = readers.changes.version
             let (known, isAll) = knownRecords
             let end = min(known, limit)
             if !parsesRest, let start = position, let problem = knownProblem, record >= problem {
@@ -392,7 +398,9 @@ package final class Exporter {
                 }
             }
             if (isAll && record >= end) || record >= limit { break }
-            if !refresh() { pause() }
+            // A write that failed in this round (a full disk, a reader gone) stops the output:
+            // nothing would publish the news waited for, so it is looked at first.
+            if !refresh() && !isStopped { wait(for: readers.changes, past: version) }
         }
     }
 
@@ -650,6 +658,7 @@ package final class Exporter {
             batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
         }
         while !isStopped {
+            let version = rows.changes.version
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
             while written < available && !isStopped {
@@ -673,7 +682,7 @@ package final class Exporter {
             }
             writeGathering()
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
-            pause()
+            if !isStopped { wait(for: rows.changes, past: version) }
         }
     }
 

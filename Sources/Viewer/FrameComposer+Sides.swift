@@ -12,7 +12,7 @@ extension FrameComposer {
     /// How the source marks record `record` in column `column` (-1: the row as a whole):
     /// a diff's marks; nothing for any other source.
     func mark(record: Int, column: Int) -> RowMark {
-        table.marks?.mark(record: record, column: column) ?? .none
+        table.changes?.mark(record: record, column: column) ?? .none
     }
 
     /// One column of a data row as one side shows it (without its separator): that side's

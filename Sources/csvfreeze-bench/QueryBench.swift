@@ -16,9 +16,13 @@ import Table
 @MainActor func sortChild(_ path: String, column: Int) -> Never {
     let start = now()
     guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
-    while store.rowCount < 1001 && !store.isComplete { usleep(500) }
+    store.waitForIndex { store.rowCount >= 1001 }
     let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: column)])
-    while sorted.count == 0 && !sorted.isComplete { usleep(200) }
+    while true {
+        let version = sorted.changes.version
+        if sorted.count > 0 || sorted.isComplete { break }
+        sorted.changes.wait(past: version)
+    }
     let first = now() - start
     let view = TableView(source: store, headerRows: 1)
     view.show(rows: sorted)

@@ -46,7 +46,7 @@ if arguments.first == "--child" {
     let store = try CellStore.open(InputSpec(path: path == "-" ? nil : path))
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     viewer.handle(.lastRow)
     _ = viewer.frame()
@@ -57,6 +57,7 @@ if arguments.first == "--child" {
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
+if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
 if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
@@ -100,7 +101,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--picture-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -156,6 +157,11 @@ if arguments.contains("--views-only") {
 
 if arguments.contains("--sql-only") {
     sqlBenchmark(big: big, directory: directory)
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+
+if arguments.contains("--edit-only") {
+    editBenchmark(big: big, directory: directory)
     exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
@@ -265,9 +271,9 @@ let stdinStart = now()
 feeder.start()
 let stdinStore = try CellStore.open(InputSpec(path: "/dev/fd/\(fds[0])"))
 let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
-while stdinViewer.dataRowCount < 58 {
-    usleep(200)
+stdinStore.waitForIndex {
     stdinViewer.handle(.refresh)
+    return stdinViewer.dataRowCount >= 58
 }
 _ = stdinViewer.frame()
 let firstStdin = now() - stdinStart
@@ -284,7 +290,7 @@ let (gFrame, gTime): (Frame, Double) = timed {
 }
 let approximate = gFrame.lines[59].contains("≈")
 report("G shows the last rows (index not complete)", ms(gTime), target: "at once, marked ≈", ok: approximate && gTime < 0.1)
-while !gStore.isComplete { usleep(2000) }
+gStore.waitForIndex { false }
 gViewer.handle(.refresh)
 let exactLast = gViewer.frame().lines[58].contains("│\(gStore.rowCount - 1) ") || gViewer.cursorRow == gStore.rowCount - 2
 report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "still ≈" : "exact", ok: exactLast)

@@ -240,8 +240,19 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "Show the distribution band from the start: under the header, each column's values as a one-line picture (a histogram of numbers and dates, the shares of the most common values of text), computed in the background beside the index, dim until exact (B toggles it; 'band = on' in the config file).")
     var band = false
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), or its whole column (the rows shown, in their order) on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
-                               valueName: "cell|row|column"))
+    @Flag(inversion: .prefixedNo,
+          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one (put it in the config file to turn sessions off).")
+    var session = true
+
+    @Flag(help: "Open the file as if for the first time: the kept session is not read, and is replaced on quitting.")
+    var fresh = false
+
+    @Option(help: ArgumentHelp("The most all kept sessions together may take (100M, 2G; default 1 GiB, or 1 % of the file system when that is less); the least recently used are removed first.",
+                               valueName: "size"))
+    var sessionLimit: String?
+
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), its whole column (the rows shown, in their order), or rows: the marked records (m, M; the cursor's when none is marked) as CSV in the file's order, on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
+                               valueName: "cell|row|column|rows"))
     var echo: EchoMode?
 
     @Flag(name: [.customShort("0"), .customLong("print0")],
@@ -289,6 +300,9 @@ struct CSVFreezeCommand: ParsableCommand {
             throw ValidationError("--max-width cuts cells of table output only; --output \(output.rawValue) writes every cell whole")
         }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
+        if let sessionLimit, SpoolLimit(parsing: sessionLimit) == nil {
+            throw ValidationError("--session-limit takes a size above zero such as 100M or 2G, not '\(shownSafely(sessionLimit))'")
+        }
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
         if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
@@ -318,6 +332,14 @@ struct CSVFreezeCommand: ParsableCommand {
         if diff.other == "-" && (files.first ?? "-") == "-" {
             throw ValidationError("standard input ('-') can be given once: FILE or OTHER (no FILE reads it too)")
         }
+    }
+
+    /// Where sessions are kept, or nil when they are not (`--no-session`).
+    func sessionStore() -> SessionStore? {
+        guard session else { return nil }
+        var limit: Int64?
+        if let sessionLimit, case .bytes(let bytes, _) = SpoolLimit(parsing: sessionLimit) { limit = bytes }
+        return SessionStore.fromEnvironment(limit: limit, fresh: fresh)
     }
 
     /// Input arguments, each read as its own `--encoding` item says: FILE then OTHER for a diff.
@@ -421,7 +443,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
-                                 escapeDelay: escapeDelay, stacked: stack)
+                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore())
         if status != 0 { throw ExitCode(status) }
     }
 

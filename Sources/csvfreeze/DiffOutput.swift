@@ -14,19 +14,16 @@ enum DiffOutput {
     /// status: 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
     static func run(_ options: DiffOptions, specs: [InputSpec], _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
         for spec in specs {
             do {
-                stores.append(try CellStore.open(spec, readsAtRandom: !options.keys.isEmpty, onChange: { news.signal() }))
+                stores.append(try CellStore.open(spec, readsAtRandom: !options.keys.isEmpty))
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // Both indexes whole: the columns (the widest record) and every record's place.
-        while stores.contains(where: { !$0.isComplete && $0.progress.failure == nil }) {
-            _ = news.wait(timeout: .now() + .milliseconds(20))
-        }
+        for store in stores { store.waitForIndex { store.progress.failure != nil } }
         for store in stores {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
             noteStart(in: store.dialect, of: store.name)

@@ -38,7 +38,7 @@ enum DiffScreen {
         let historyPath = HistoryFile.pathFromEnvironment
         let viewer = Viewer(source: rows, options: options, screenSize: session.size)
         viewer.history = HistoryFile.load(from: historyPath)
-        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wakeRead: wake.read), clock: MonotonicClock(),
+        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wake: wake), clock: MonotonicClock(),
                            reopen: { () throws(CellStoreError) -> CellStore in throw CellStoreError.closedInput })
         loop.run()
         session.end()

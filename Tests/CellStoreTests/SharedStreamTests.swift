@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import Testing
 @testable import CellStore
 
@@ -102,6 +103,33 @@ struct SharedStreamTests {
         second.indexNow()
         #expect(allRows(of: second) == Self.rows)
         #expect(second.progress.notice == nil)
+    }
+
+    @Test("a store that stops while it waits for a silent compressed pipe's next chunk stops at once: its stop wakes the wait, no timer does")
+    func stopWakesTheDecoderWait() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(Glibc.pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]); close(ends[1]) }
+        // Nothing is written: the decoder waits on the pipe, the taker on the decoder.
+        let unpacker = Unpacker(compression: .gzip, raw: Unpacker.RawInput(file: FileSource(descriptor: ends[0]), prefix: [], isStream: true))
+        unpacker.start()
+        defer { unpacker.stop() }
+        let stopped = Atomic<Bool>(false)
+        let taken = Mutex<Unpacker.Item??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let item = unpacker.take(isStopped: { stopped.load(ordering: .acquiring) })
+            taken.withLock { $0 = .some(item) }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 0.3) == .timedOut, "it waits while nothing comes")
+        stopped.store(true, ordering: .releasing)
+        unpacker.interrupt()
+        // The watchdog: without the stop's news the wait would never end.
+        #expect(done.wait(timeout: .now() + 30) == .success, "the stop ended the wait")
+        let item = taken.withLock { $0 }
+        #expect(item.map { $0 == nil } == true, "nothing taken: the next chunk stays for the next store")
     }
 
     @Test("a compressed pipe is decompressed once, for every store over it")

@@ -249,7 +249,7 @@ struct ReadingTests {
 
     @Test("? lists every key from the table that dispatches them, and says how to quit")
     func help() {
-        let subject = viewer("a\n1\n", width: 100, height: 80)
+        let subject = viewer("a\n1\n", width: 100, height: 100)
         subject.handle(key: .character("?"))
         let text = subject.frame().lines.joined(separator: "\n")
         #expect(text.contains("q: Quit"))
