@@ -169,8 +169,9 @@ public final class EditedRows: MarkedRows {
         apply([step], backwards: backwards)
     }
 
-    /// Applies `steps` in order (or undoes them in reverse order), then splices once.
-    package func apply(_ steps: [EditStep], backwards: Bool = false) {
+    /// Applies `steps` in order (or undoes them in reverse order), then splices once
+    /// (unless not `splicing`: many edits made in a row, spliced at their end).
+    package func apply(_ steps: [EditStep], backwards: Bool = false, splicing: Bool = true) {
         var moves = false
         for step in backwards ? steps.reversed().map(\.inverse) : steps {
             journal.apply(step)
@@ -181,7 +182,7 @@ public final class EditedRows: MarkedRows {
             counted = [0]
             for group in journal.groups { counted.append(counted[counted.count - 1] + group.records.count) }
         }
-        store.patch = patch(keepingDeleted: true)
+        if splicing { store.patch = patch(keepingDeleted: true) }
     }
 
     /// A new id for an added record.

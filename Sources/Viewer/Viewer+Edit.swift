@@ -279,17 +279,7 @@ extension Viewer {
     public func writeEditsForRecovery(to path: String) -> String? {
         guard let edits, unsavedEdits > 0 else { return nil }
         _ = cancelEditSave()
-        switch EditSaver.start(to: path, overwrite: true, edits: edits, savedRecord: nil) {
-        case .started(let saver):
-            saver.wait()
-            switch saver.outcome {
-            case .saved: return nil
-            case .failed(let reason): return reason
-            default: return "stopped"
-            }
-        case .refused(let reason): return reason
-        case .nothing, .asksOverwrite: return "cannot write \(path)"
-        }
+        return edits.save(to: path)
     }
 
     /// After a save: the file to read instead of this table's, and the record to put the
