@@ -173,7 +173,7 @@ package enum SessionCodec {
         return hash
     }
 
-    private struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
         mutating func u8(_ value: UInt8) { bytes.append(value) }
         mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
@@ -206,7 +206,7 @@ package enum SessionCodec {
     }
 
     /// Reads what `Writer` wrote; every read is bounded by the bytes left (nil past them).
-    private struct Reader {
+    struct Reader {
         var bytes: ArraySlice<UInt8>
         var position: Int
 

@@ -340,9 +340,12 @@ struct CSVFreezeCommand: ParsableCommand {
 
     /// `--set`, `--delete-row` and `--in-place`: one file, written or saved, nothing else.
     func validateEdits() throws {
-        guard edit.isRequested || edit.inPlace else { return }
-        if !edit.isRequested {
-            throw ValidationError("--in-place saves edits over FILE: give --set or --delete-row")
+        guard edit.isRequested || edit.inPlace || edit.recover != nil else { return }
+        if !edit.isRequested && edit.recover == nil {
+            throw ValidationError("--in-place saves edits over FILE: give --set, --delete-row or --recover")
+        }
+        if edit.recover != nil && (files.count != 1 || files == ["-"]) {
+            throw ValidationError("--recover JOURNAL FILE: give the one FILE the edits were made on")
         }
         if edit.inPlace && output != nil {
             throw ValidationError("--in-place saves over FILE, --output writes to standard output: give one of them")
@@ -350,7 +353,7 @@ struct CSVFreezeCommand: ParsableCommand {
         if edit.inPlace && readsStandardInput {
             throw ValidationError("--in-place saves over FILE: standard input has no file to save over (write it with --output)")
         }
-        if !edit.inPlace && output == nil {
+        if edit.isRequested && !edit.inPlace && output == nil {
             throw ValidationError("--set and --delete-row write the edited table: give --output FORMAT (to standard output) or --in-place")
         }
         if files.count > 1 { throw ValidationError("--set, --delete-row and --in-place edit one FILE") }
@@ -358,7 +361,7 @@ struct CSVFreezeCommand: ParsableCommand {
                        (insight.histogram != nil, "--histogram"), (insight.summary, "--summary"), (echo != nil, "--echo"),
                        (input.follow, "--follow"), (stack, "--stack"), (skipBad, "--skip-bad"),
                        (sourceColumn != nil, "--source-column")].first(where: \.0)?.1 {
-            throw ValidationError("--set and --delete-row edit one file and write it: not with \(mode)")
+            throw ValidationError("\(edit.recover != nil ? "--recover" : "--set and --delete-row") edit one file: not with \(mode)")
         }
         if edit.inPlace && query.isActive {
             throw ValidationError("--in-place saves every record of FILE: not with --filter, --sort or --columns (use --output)")
@@ -439,9 +442,12 @@ struct CSVFreezeCommand: ParsableCommand {
         if insight.isRequested && gathered.asksForSeveral {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
-        if edit.isRequested {
-            if gathered.asksForSeveral { fail("--set, --delete-row and --in-place edit one FILE, not a directory", status: 64) }
-            let status = EditOutput.run(path: path, request, query: query, edits: edit)
+        if gathered.asksForSeveral && (edit.isRequested || edit.recover != nil) {
+            fail("--set, --delete-row and --recover edit one FILE, not a directory", status: 64)
+        }
+        let recovery = edit.recover.map { journal in (journal: Session.recovery(journal, file: path ?? "-"), path: journal) }
+        if edit.isRequested || (recovery != nil && (output != nil || edit.inPlace || isatty(1) == 0)) {
+            let status = EditOutput.run(path: path, request, query: query, edits: edit, recovery: recovery)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -480,7 +486,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
-                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore())
+                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore(), recovery: recovery)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -14,10 +14,14 @@ struct EditOptions: ParsableArguments {
                                valueName: "row"))
     var deletions: [String] = []
 
-    @Flag(help: "With --set or --delete-row: save the edits over FILE as Ctrl-S does (a temporary file beside it renamed over it, permissions and links kept; refused for standard input, or when FILE changed since it was read).")
+    @Option(help: ArgumentHelp("Open FILE with the unsaved edits kept in JOURNAL (the file a session ended by a signal left in $XDG_STATE_HOME/csvfreeze/recovery, named on stderr) as unsaved edits again: on screen (U takes them back, Ctrl-S saves them), or written with --output, or saved with --in-place. Refused with one line when FILE changed since the edits were made, or JOURNAL is truncated, corrupt or from another version.",
+                               valueName: "journal"))
+    var recover: String?
+
+    @Flag(help: "With --set, --delete-row or --recover: save the edits over FILE as Ctrl-S does (a temporary file beside it renamed over it, permissions and links kept; refused for standard input, or when FILE changed since it was read).")
     var inPlace = false
 
-    /// True when an edit is asked for.
+    /// True when an edit is asked for on the command line.
     var isRequested: Bool { !sets.isEmpty || !deletions.isEmpty }
 
     /// One `--set`: the data row (from 1), the column as given, and the value.

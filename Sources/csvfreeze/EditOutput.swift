@@ -11,7 +11,8 @@ import Viewer
 /// the file with `--in-place` (Ctrl-S's save).
 enum EditOutput {
     /// Edits the input at `path` and writes or saves it; returns the exit status.
-    static func run(path: String?, _ request: OutputRequest, query: QueryOptions, edits: EditOptions) -> Int32 {
+    static func run(path: String?, _ request: OutputRequest, query: QueryOptions, edits: EditOptions,
+                    recovery: (journal: RecoveryJournal, path: String)? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let name = Output.inputName(path)
         let store: CellStore
@@ -24,6 +25,13 @@ enum EditOutput {
         store.waitForIndex { false }
         if let failure = store.progress.failure { fail("\(name): \(failure)", status: 1) }
         let rows = EditedRows(store: store)
+        if let recovery {
+            do {
+                _ = try rows.replay(recovery.journal)
+            } catch {
+                fail("--recover \(recovery.path): \(error.description): nothing applied", status: 65)
+            }
+        }
         do {
             try apply(edits, to: rows, headerRows: request.headerRows, name: name)
         } catch {
@@ -54,7 +62,7 @@ enum EditOutput {
         let columnNames = ColumnNames(header: header)
         let columnCount = max(store.columnCount, header?.count ?? 0)
         let names = columnNames.names(count: columnCount)
-        let dataRows = max(0, store.rowCount - headerRows)
+        let dataRows = max(0, rows.rowCount - headerRows)
         func record(_ row: Int, option: String, given: String) throws(EditRefusal) -> Int {
             guard row <= dataRows else {
                 throw EditRefusal("\(option) '\(given)': there is no row \(row): \(name) has \(dataRows == 1 ? "1 data row" : "\(dataRows) data rows")")

@@ -116,7 +116,8 @@ struct EditCommandLineTests {
             (["--set", "1:name", "--output", "csv", input.path], 64, "give ROW:COLUMN=VALUE"),
             (["--delete-row", "0", "--output", "csv", input.path], 64, "a data row number from 1"),
             (["--set", "1:name=x", input.path], 64, "give --output FORMAT"),
-            (["--in-place", input.path], 64, "give --set or --delete-row"),
+            (["--in-place", input.path], 64, "give --set, --delete-row or --recover"),
+            (["--recover", input.path, "--output", "csv"], 64, "give the one FILE"),
             (["--set", "1:name=x", "--in-place", "--sort", "name", input.path], 64, "not with --filter"),
             (["--set", "1:name=x", "--output", "csv", input.path, input.path], 64, "edit one FILE"),
         ]
