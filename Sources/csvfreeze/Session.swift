@@ -135,10 +135,14 @@ enum Session {
         if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
         // The table's session, for the same file (it may have changed meanwhile: the index
-        // is kept only when it covers the file as it is now).
+        // is kept only when it covers the file as it is now), or for the file a save over
+        // it put in its place, which the table reads now (another inode: its own key).
         if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
-           let key = SessionStore.key(ofFileAt: path), key.isSameFile(as: sessionKey) {
+           let key = SessionStore.key(ofFileAt: path),
+           key.isSameFile(as: sessionKey) || file.fingerprintIfUnchanged().map({ $0.device == key.device && $0.inode == key.inode }) == true {
             sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+            // The file saved over is gone (its name holds the saved one): so is its session.
+            if !key.isSameFile(as: sessionKey) { unlink(sessions.path(for: sessionKey)) }
         }
         if let choice = table.chosen {
             if case .column(let column) = choice {

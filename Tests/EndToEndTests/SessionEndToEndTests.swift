@@ -96,4 +96,53 @@ struct SessionEndToEndTests {
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
         #expect(!kept.contains { $0.hasPrefix("session-") }, "\(kept)")
     }
+
+    @Test("session = off in the config file is --no-session: none is read or written")
+    func configOff() throws {
+        let (file, state) = try setUp()
+        let config = URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent("config").path
+        try "session = off\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane("CSVFREEZE_CONFIG=\(shellQuote(config)) XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))",
+                                width: 80, height: 16)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "5", "j", "q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
+        #expect(!kept.contains { $0.hasPrefix("session-") }, "\(kept)")
+        // The same without the line: one is kept.
+        try "\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let on = try TmuxPane("CSVFREEZE_CONFIG=\(shellQuote(config)) XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))",
+                              width: 80, height: 16)
+        try on.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try on.send("m", "q")
+        _ = try on.waitForExit()
+        let now = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
+        #expect(now.filter { $0.hasPrefix("session-") }.count == 1, "\(now)")
+    }
+
+    @Test("After Ctrl-S over the file, quitting keeps the session under the saved file's key: reopened, the view is restored")
+    func keptAfterSave() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("4", "j", "l", "e", "C-u")
+        try pane.send("-l", "edited")
+        try pane.send("Enter")
+        try pane.waitFor("the edit") { status($0).contains("1 changed, unsaved") }
+        try pane.send("C-s")
+        try pane.waitFor("the save prompt") { $0.contains { $0.contains("save the edits to: ") } }
+        try pane.send("Enter")
+        try pane.waitFor("the save") { $0.contains { $0.contains("saved 1 edit") } }
+        try pane.send("m", "j")
+        try pane.waitFor("the saved file read, a mark") { status($0).contains("row 6/200") && status($0).contains("1 mark") }
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze").filter { $0.hasPrefix("session-") }
+        #expect(names.count == 1, "the old file's session goes with it: \(names)")
+        let again = try open(file, state: state)
+        let lines = try again.waitFor("the view restored") { status($0).contains("row 6/200") && status($0).contains("restored") }
+        #expect(lines.contains { $0.contains("edited") }, "\(lines.joined(separator: "\n"))")
+        try again.send("q")
+        _ = try again.waitForExit()
+    }
 }
