@@ -117,7 +117,8 @@ extension Viewer {
         }
         restore(saved: saved)
         let note = restoredNote
-        return "restored" + (note.isEmpty ? "" : ": " + note) + "; Esc-Esc or --fresh starts clean"
+        let grew = content.fileGrew ? " (the file grew: its new rows are read on)" : ""
+        return "restored" + (note.isEmpty ? "" : ": " + note) + grew + "; Esc-Esc or --fresh starts clean"
     }
 
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.

@@ -36,6 +36,9 @@ package struct SessionContent {
     package var index: IndexSnapshot?
     /// The rows the filters kept (over the file's order), when kept as a result.
     package var filterBitmap: (words: [UInt64], length: Int)?
+    /// True when the file only grew since the session was written (`SessionCodec.decode`'s
+    /// `grew`): the index covers what was there, and the rest is to be indexed.
+    package var fileGrew = false
 
     package init(view: SavedView, index: IndexSnapshot?, filterBitmap: (words: [UInt64], length: Int)? = nil) {
         self.view = view
@@ -145,7 +148,10 @@ package enum SessionCodec {
     }
 
     /// The content of `bytes` when they are a whole, sound session written for `key`.
-    package static func decode(_ bytes: [UInt8], key: SessionKey) -> Result<SessionContent, Refusal> {
+    /// `grew` says whether the file of `key` is the stored key's file with bytes added
+    /// at its end only: its session is then used, its filters' result left out.
+    package static func decode(_ bytes: [UInt8], key: SessionKey,
+                               grew: (SessionKey) -> Bool = { _ in false }) -> Result<SessionContent, Refusal> {
         guard bytes.count >= magic.count + 4 + 8 else { return .failure(bytes.isEmpty ? .truncated : .notASession) }
         guard Array(bytes[0..<magic.count]) == magic else { return .failure(.notASession) }
         var reader = Reader(bytes: bytes[...], at: magic.count)
@@ -158,8 +164,13 @@ package enum SessionCodec {
         reader.bytes = bytes[..<(bytes.count - 8)]
         guard let stored = reader.key() else { return .failure(.corrupt) }
         guard stored.isSameFile(as: key) else { return .failure(.otherFile) }
-        guard stored == key else { return .failure(.fileChanged) }
-        guard let content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        let grown = stored != key && stored.size < key.size && grew(stored)
+        guard stored == key || grown else { return .failure(.fileChanged) }
+        guard var content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        if grown {
+            content.fileGrew = true
+            content.filterBitmap = nil
+        }
         return .success(content)
     }
 

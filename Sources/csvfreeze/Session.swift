@@ -47,13 +47,21 @@ enum Session {
         if let sessions, inputs.count == 1, !follows, let path = inputs[0].path, path != "-",
            let key = SessionStore.key(ofFileAt: path) {
             sessionKey = key
-            (kept, keptNote) = sessions.load(for: key)
+            (kept, keptNote) = sessions.load(for: key, file: path)
         }
         var first: CellStore?
         do {
             if shelf == nil, let index = kept?.index {
                 let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
-                if store.adopt(index) { store.announceIndex() } else { store.startLoading() }
+                // A file that only grew: its index for what was there, the rest indexed on.
+                if kept?.fileGrew == true {
+                    _ = store.adoptGrown(index)
+                    store.startLoading()
+                } else if store.adopt(index) {
+                    store.announceIndex()
+                } else {
+                    store.startLoading()
+                }
                 first = store
             }
             first = try first ?? shelf?.store(0) ?? open()

@@ -74,6 +74,30 @@ struct SessionStore {
                           headHash: head, tailHash: tail)
     }
 
+    /// True when the file at `path` is `stored`'s file with bytes added at its end only:
+    /// its first `stored.size` bytes hash as they did (its first and last 64 KiB of them).
+    static func grew(_ path: String, from stored: SessionKey) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_dev) == stored.device,
+              UInt64(info.st_ino) == stored.inode, Int64(info.st_size) > stored.size, stored.size >= 0 else { return false }
+        let span = Int64(64 << 10)
+        func hash(_ range: Range<Int64>) -> UInt64? {
+            var bytes = [UInt8](repeating: 0, count: Int(range.count))
+            var done = 0
+            while done < bytes.count {
+                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound) + off_t(done)) }
+                if got <= 0 { return nil }
+                done += got
+            }
+            return SessionCodec.fnv(bytes[...])
+        }
+        return hash(0..<min(span, stored.size)) == stored.headHash
+            && hash(max(0, stored.size - span)..<stored.size) == stored.tailHash
+    }
+
     /// The session's file for the file of `key` (by its device and inode).
     func path(for key: SessionKey) -> String {
         var identity = [UInt8]()
@@ -84,7 +108,7 @@ struct SessionStore {
 
     /// What was kept for the file of `key`: the content, or a one-line note of why it is
     /// not used (nil content and nil note: there is none).
-    func load(for key: SessionKey) -> (content: SessionContent?, note: String?) {
+    func load(for key: SessionKey, file: String? = nil) -> (content: SessionContent?, note: String?) {
         guard !fresh else { return (nil, nil) }
         let path = path(for: key)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -103,7 +127,7 @@ struct SessionStore {
             done += got
         }
         if done < length { bytes.removeLast(length - done) }
-        switch SessionCodec.decode(bytes, key: key) {
+        switch SessionCodec.decode(bytes, key: key, grew: { stored in file.map { Self.grew($0, from: stored) } ?? false }) {
         case .success(let content):
             // Used now: the last to be removed when room is made.
             _ = utimensat(AT_FDCWD, path, nil, 0)

@@ -71,15 +71,49 @@ struct SessionEndToEndTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
         try pane.send("m", "q")
         _ = try pane.waitForExit()
+        // A byte changed in place (the same size): not the file the session was kept for.
         let handle = try #require(FileHandle(forWritingAtPath: file))
-        handle.seekToEndOfFile()
-        handle.write(Data("201,n5,17\n".utf8))
+        handle.seek(toFileOffset: 20)
+        handle.write(Data("9".utf8))
         try handle.close()
         let again = try open(file, state: state)
         let lines = try again.waitFor("the note") { status($0).contains("file changed since last time: view not restored") }
         #expect(!lines[1].hasPrefix("•"))
         try again.send("q")
         _ = try again.waitForExit()
+    }
+
+    @Test("A file that only grew: the view and its index for what was there come back, the rest is indexed on")
+    func grew() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "4", "j", "q")
+        _ = try pane.waitForExit()
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        handle.seekToEndOfFile()
+        handle.write(Data("201,n5,17\n202,n6,18\n".utf8))
+        try handle.close()
+        // Wide enough for the note's aside.
+        let again = try TmuxPane("XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))", width: 140, height: 16)
+        let lines = try again.waitFor("the view restored, every row counted") {
+            status($0).contains("row 5/202") && $0.contains { $0.contains("restored: 1 mark (the file grew") }
+        }
+        #expect(lines[1].hasPrefix("•"), "\(lines.joined(separator: "\n"))")
+        try again.send("G")
+        try again.waitFor("the new last row") { $0.contains { $0.contains("202") && $0.contains("n6") && $0.contains("18") } }
+        try again.send("q")
+        _ = try again.waitForExit()
+        // An appended file whose old end was changed too is not one that only grew.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "201,n5,17\n", with: "201,n5,99\n") + "203,n0,1\n"
+        let writer = try #require(FileHandle(forWritingAtPath: file))
+        writer.write(Data(text.utf8))
+        try writer.close()
+        let changed = try open(file, state: state)
+        try changed.waitFor("opened fresh") { status($0).contains("file changed since last time: view not restored") }
+        try changed.send("q")
+        _ = try changed.waitForExit()
     }
 
     @Test("--no-session neither reads nor writes one; standard input is never kept")
