@@ -36,6 +36,12 @@ package struct SessionContent {
     package var index: IndexSnapshot?
     /// The rows the filters kept (over the file's order), when kept as a result.
     package var filterBitmap: (words: [UInt64], length: Int)?
+    /// A complete sort to keep as its result (written; its kinds and order are its own).
+    package var sorted: SortedRecords?
+    /// A sort kept as its result (read): the kinds its keys were read as, and where its
+    /// (record, offset) pairs lie in the session file; `pairs` reads them, once the file
+    /// is open (`SessionStore.load`).
+    package var keptSort: KeptSort?
     /// True when the file only grew since the session was written (`SessionCodec.decode`'s
     /// `grew`): the index covers what was there, and the rest is to be indexed.
     package var fileGrew = false
@@ -45,6 +51,15 @@ package struct SessionContent {
         self.index = index
         self.filterBitmap = filterBitmap
     }
+}
+
+/// A sort's order in a session file: the kinds of its keys, and its `count` pairs at
+/// byte `offset` (8-byte record and offset each).
+package struct KeptSort {
+    package var kinds: [ColumnKind]
+    package var offset: Int64
+    package var count: Int
+    package var pairs: StoredPairs?
 }
 
 /// A session file's bytes: `CSVFSESS`, a version, the whole length, the key, the content,
@@ -141,6 +156,16 @@ package enum SessionCodec {
             out.int(bitmap.words.count)
             for word in bitmap.words { out.u64(word) }
         }
+        out.bool(content.sorted != nil)
+        if let sorted = content.sorted {
+            out.int(sorted.kinds.count)
+            for kind in sorted.kinds { out.u8(kind == .number ? 0 : kind == .date ? 1 : 2) }
+            out.int(sorted.count)
+            out.bytes.reserveCapacity(out.bytes.count + sorted.count * 16 + 8)
+            for start in stride(from: 0, to: sorted.count, by: 1 << 16) {
+                for value in sorted.pairs(in: start..<min(sorted.count, start + (1 << 16))) { out.i64(value) }
+            }
+        }
         let length = UInt64(out.bytes.count + 8)
         for index in 0..<8 { out.bytes[12 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index))) }
         out.u64(fnv(out.bytes[...]))
@@ -170,6 +195,7 @@ package enum SessionCodec {
         if grown {
             content.fileGrew = true
             content.filterBitmap = nil
+            content.keptSort = nil
         }
         return .success(content)
     }
@@ -356,6 +382,18 @@ package enum SessionCodec {
                     words.append(word)
                 }
                 content.filterBitmap = (words, length)
+            }
+            guard let hasSort = bool() else { return nil }
+            if hasSort {
+                guard let kindCount = count(each: 1) else { return nil }
+                var kinds: [ColumnKind] = []
+                for _ in 0..<kindCount {
+                    guard let kind = u8(), kind <= 2 else { return nil }
+                    kinds.append(kind == 0 ? .number : kind == 1 ? .date : .text)
+                }
+                guard let pairs = count(each: 16) else { return nil }
+                content.keptSort = KeptSort(kinds: kinds, offset: Int64(position - bytes.startIndex), count: pairs, pairs: nil)
+                position += pairs * 16
             }
             return content
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Query
 import Viewer
 
 /// Where and how sessions are kept: one file per input file in `$XDG_STATE_HOME/csvfreeze/`
@@ -128,9 +129,17 @@ struct SessionStore {
         }
         if done < length { bytes.removeLast(length - done) }
         switch SessionCodec.decode(bytes, key: key, grew: { stored in file.map { Self.grew($0, from: stored) } ?? false }) {
-        case .success(let content):
+        case .success(var content):
             // Used now: the last to be removed when room is made.
             _ = utimensat(AT_FDCWD, path, nil, 0)
+            // A sort's order is read from the file as the view needs it, checked: its own descriptor.
+            if let sort = content.keptSort, let index = content.index {
+                let own = dup(descriptor)
+                if own >= 0 {
+                    content.keptSort?.pairs = StoredPairs(descriptor: own, offset: sort.offset, count: sort.count,
+                                                          records: 0..<index.rowCount, inputBytes: index.available)
+                }
+            }
             return (content, nil)
         case .failure(let refusal):
             return (nil, refusal.description)
@@ -200,13 +209,21 @@ extension SessionStore {
                 index = whole.thinned(toAtMost: Int(max(1, size / 200 / 16)))
             }
         }
+        // A complete sort of the file's own bytes (no edits), as its order, when it takes
+        // at most a sixteenth of the limit (16 bytes a row) and the index is kept with it.
+        var sorted: SortedRecords?
+        if let order = view.sorted, index != nil, order.patch.isEmpty, Int64(order.count) * 16 <= limit / 16 {
+            sorted = order
+        }
         var bitmap: (words: [UInt64], length: Int)?
-        if let filtered = view.filtered, view.sorted == nil, filtered.base == nil {
+        if let filtered = view.filtered, filtered.base == nil ? view.sorted == nil : (sorted != nil && filtered.base === sorted) {
             let kept = filtered.bitmap
             if Int64(kept.words.count * 8) <= limit / 16 { bitmap = kept }
         }
         view.sorted = nil
         view.filtered = nil
-        return SessionContent(view: view, index: index, filterBitmap: bitmap)
+        var content = SessionContent(view: view, index: index, filterBitmap: bitmap)
+        content.sorted = sorted
+        return content
     }
 }
