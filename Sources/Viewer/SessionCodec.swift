@@ -68,7 +68,7 @@ package struct KeptSort {
 /// a reason, never trusted.
 package enum SessionCodec {
     package static let magic = Array("CSVFSESS".utf8)
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
 
     /// Why a session file was not used.
     package enum Refusal: Error, Equatable, CustomStringConvertible {
