@@ -1,5 +1,5 @@
 import CellStore
-import Export
+import Display
 
 /// The text formats written when nothing is drawn.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -236,7 +236,7 @@ public final class OutputWriter {
     /// and readers such as Python's csv skip blank lines. On the first line, a first cell
     /// starting `sep=` is quoted: unquoted, Excel (and csvfreeze) would read the line as
     /// the name of the delimiter, not as a record.
-    static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], isFirstLine: Bool = false,
+    package static func appendDelimited(_ row: Row, delimiter: UInt8, lineEnding: [UInt8], isFirstLine: Bool = false,
                                 to buffer: inout [UInt8]) {
         if row.count == 0 && !row.continuesPrevious && !row.continuesInNext { buffer.append(contentsOf: [0x22, 0x22]) }
         let isLoneCell = row.count == 1 && !row.continuesPrevious
@@ -349,12 +349,12 @@ public final class OutputWriter {
 
     /// True when `field` must be quoted to be read back as one cell: it holds the
     /// delimiter, a quote or a line break.
-    static func needsQuotes(_ field: ArraySlice<UInt8>, delimiter: UInt8) -> Bool {
+    package static func needsQuotes(_ field: ArraySlice<UInt8>, delimiter: UInt8) -> Bool {
         field.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// Bytes of a quoted cell, quotes doubled, with its opening quote when `opening`.
-    static func appendEscaped(_ field: ArraySlice<UInt8>, opening: Bool, to buffer: inout [UInt8]) {
+    package static func appendEscaped(_ field: ArraySlice<UInt8>, opening: Bool, to buffer: inout [UInt8]) {
         if opening { buffer.append(0x22) }
         for byte in field {
             if byte == 0x22 { buffer.append(0x22) }
