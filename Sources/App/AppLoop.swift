@@ -241,6 +241,13 @@ package final class AppLoop {
             }
         }
         if let source = top.takeSheet() { push(source) }
+        if top.takeSheetSwitch(), let shown = entries.last, let other = shown.source?.switched() {
+            // `%`: the column's sheet in its other form (bins, or values), in the same place.
+            shown.source?.cancel()
+            entries.removeLast()
+            entries.append(Entry(viewer: other.viewer, source: other, opener: shown.opener))
+            lastFrame = nil
+        }
         if table.isFinished { isFinished = true }
         if table.wantsReload { replaceTable(restarting: nil) }
         var request: TableRequest?

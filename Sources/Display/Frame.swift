@@ -36,6 +36,10 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case madeName
     /// A made name in the cursor's column (a label in the cursor's cell).
     case madeNameOfCursorColumn
+    /// The distribution band's pictures, once exact.
+    case band
+    /// The band's pictures while their pass runs (dim).
+    case bandPending
 }
 
 /// One screen cell: a grapheme cluster (or "" for the right half of a wide character)

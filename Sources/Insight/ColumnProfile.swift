@@ -119,6 +119,15 @@ struct ColumnProfile: Sendable {
     var kinds: UInt8 = 0
     var counter: ValueCounter
     var moments = Moments()
+    /// The numbers (or instants) for the quantiles, and in bins for the shape: while the
+    /// column is of one number or date kind (nil before its first such cell).
+    var quantiles: QuantileSketch?
+    var bins: ValueBins?
+    /// After a text cell the bins still take numbers (or dates) for the shape, until more
+    /// than one filled cell in ten past the first 1,000 is not one: then this is set.
+    var binsStopped = false
+    /// Values the quantiles keep exactly before their sketch takes over.
+    let quantileBudget: Int
     /// How a sort orders the column (judged as the sort judges it): min and max are the
     /// first and last filled cells of an ascending sort.
     let order: ColumnKind
@@ -142,9 +151,45 @@ struct ColumnProfile: Sendable {
     /// The key of the cell being added (kept to reuse its storage).
     private var scratch: [UInt8] = []
 
-    init(counter: ValueCounter, order: ColumnKind = .text) {
+    init(counter: ValueCounter, order: ColumnKind = .text, quantileBudget: Int = 1 << 20) {
         self.counter = counter
         self.order = order
+        self.quantileBudget = quantileBudget
+    }
+
+    /// Adds a number or an instant to the quantiles and the bins, of the first such cell's
+    /// kind (the other is left out); the summary gives quantiles only when every filled cell
+    /// is of one number or date kind.
+    @inline(__always)
+    private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
+        guard value.isFinite else { return }
+        if quantiles == nil {
+            quantiles = QuantileSketch(budget: quantileBudget)
+            bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+        }
+        guard bins?.isTime == isTime else { return }
+        quantiles!.add(value)
+        bins!.add(value, isWhole: isWhole)
+    }
+
+    /// A cell after the column's first text cell: a number or date goes in the bins only
+    /// (the summary gives no quantiles to a text column), so a column of numbers with a few
+    /// `n/a` has the shape the band draws; a text column gives up after 1,000 cells.
+    private mutating func binAfterText(_ bytes: UnsafeRawBufferPointer) {
+        let reading = CellReader.classify(bytes)
+        if let number = reading.number {
+            addBin(number.value, isTime: false, isWhole: reading.kind == .integer)
+        } else if let instant = reading.instant {
+            addBin(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+        }
+        if filled >= 1000 && (filled - (bins?.total ?? 0)) * 10 > filled { binsStopped = true }
+    }
+
+    private mutating func addBin(_ value: Double, isTime: Bool, isWhole: Bool) {
+        guard value.isFinite else { return }
+        if bins == nil { bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime) }
+        guard bins?.isTime == isTime else { return }
+        bins?.add(value, isWhole: isWhole)
     }
 
     /// The least filled cell in the sort's order (nil while none is filled).
@@ -170,12 +215,18 @@ struct ColumnProfile: Sendable {
         if length > longest { longest = length }
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else {
+            if !binsStopped { binAfterText(bytes) }
             if !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
             return
         }
         let reading = CellReader.classify(bytes)
         kinds |= reading.kind.bit
-        if let number = reading.number { moments.add(number.value) }
+        if let number = reading.number {
+            moments.add(number.value)
+            addValue(number.value, isTime: false, isWhole: reading.kind == .integer)
+        } else if let instant = reading.instant {
+            addValue(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+        }
         // The sort reads a cell as `CellValue` does, as `classify` just did: its value is the key.
         if order == .number, let number = reading.number {
             place(bytes, record: record, long: nil, value: number.value)
@@ -264,6 +315,13 @@ struct ColumnProfile: Sendable {
         kinds |= other.kinds
         counter.merge(other.counter)
         moments.merge(other.moments)
+        if let theirs = other.quantiles {
+            if quantiles == nil { quantiles = theirs } else { quantiles!.merge(theirs) }
+        }
+        binsStopped = binsStopped || other.binsStopped
+        if let theirs = other.bins {
+            if bins == nil { bins = theirs } else if bins!.isTime == theirs.isTime { bins!.merge(theirs) }
+        }
         if let theirs = SortEnd.lesser(least, other.least) {
             (leastKey, leastRecord, leastWritten, leastLong) = (theirs.key, theirs.record, theirs.written, theirs.long)
         }
@@ -304,7 +362,28 @@ struct ColumnProfile: Sendable {
                                     common: common, commonIsEstimate: !counter.isExact && recounted == nil, isComplete: isComplete)
         summary.least = least
         summary.greatest = greatest
+        let hasValues = numeric || kind == .dateTime
+        if isComplete, hasValues, let quantiles,
+           let values = quantiles.quantiles(percents: ColumnSummary.quantilePercents, interpolates: kind != .dateTime) {
+            summary.quantiles = values
+            summary.quantilesAreEstimates = !quantiles.isExact
+            summary.isTime = kind == .dateTime
+        }
+        summary.shape = shape(kind: kind, hasValues: hasValues)
         return summary
+    }
+
+    /// The column's picture for the summary's `shape`, as the band draws it: its bins when
+    /// nine in ten filled cells are numbers or dates (a few `n/a` make the summary's kind
+    /// text, not the picture), the shares of its most common values otherwise.
+    private func shape(kind: ValueKind, hasValues: Bool) -> ColumnShape {
+        if let bins, hasValues || (!binsStopped && bins.total * 10 >= filled * 9) {
+            return bins.minimum == bins.maximum ? .flat : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
+        }
+        let top = counter.top(ColumnShape.segments + 1).filter { !$0.value.isEmpty }.prefix(ColumnShape.segments)
+        let distinct = counter.distinct - (empty > 0 ? 1 : 0)
+        if distinct <= 1 && counter.isExact { return .flat }
+        return .shares(counts: top.map(\.count), total: filled, distinct: max(0, distinct), isEstimate: !counter.isExact)
     }
 }
 

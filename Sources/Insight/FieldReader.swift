@@ -13,11 +13,14 @@ protocol CellSink {
     mutating func longCell(_ value: LongValue, column: Int, record: Int)
 }
 
-/// The records a pass counts: those from `first` on (after the header) that `chosen`
-/// holds, or all of them.
+/// The records a pass counts: those from `first` on (after the header), before `end`, that
+/// `chosen` holds, or all of them.
 struct RecordFilter: Sendable {
     let first: Int
     let chosen: [UInt64]?
+    /// Records from here on are not counted (a pass following an input still loading stops
+    /// at the last record known whole).
+    var end = Int.max
 
     init(first: Int, chosen: [UInt64]? = nil) {
         self.first = first
@@ -26,7 +29,7 @@ struct RecordFilter: Sendable {
 
     @inline(__always)
     func accepts(_ record: Int) -> Bool {
-        guard record >= first else { return false }
+        guard record >= first && record < end else { return false }
         guard let chosen else { return true }
         let word = record >> 6
         return word < chosen.count && chosen[word] & (1 << UInt64(record & 63)) != 0
@@ -115,9 +118,19 @@ final class FieldReader {
         guard let parser = try? RecordParser(dialect: input.reader.dialect, streams: true) else { return }
         var cells = CellAssembler(columns: columns, filter: filter, reader: input.reader, origin: piece.start,
                                   firstRecord: piece.firstRecord)
-        input.parse(piece, with: parser, buffer: buffer, isCancelled: isCancelled) { rows in
+        // Parsing ends past the filter's last record: a piece may run to the end of what
+        // is read (the band's first round over a file still loading: it parsed the file).
+        let pastEnd = PastEnd()
+        let end = filter.end
+        input.parse(piece, with: parser, buffer: buffer, while: { !pastEnd.value }, isCancelled: isCancelled) { rows in
             for row in rows { cells.take(row, into: &sink) }
+            if cells.record >= end { pastEnd.value = true }
         }
+    }
+
+    /// Set once a parse has passed the records it wants.
+    private final class PastEnd {
+        var value = false
     }
 
     /// Parses records held in memory from `bytes` on (they start at a record boundary, at

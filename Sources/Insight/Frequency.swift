@@ -98,10 +98,14 @@ package struct InsightBudget: Sendable, Equatable {
     package var bytes: Int
     /// Values a frequency table keeps once past `bytes` (the most frequent ones).
     package var keptValues: Int
+    /// Bytes a summary's quantiles keep exactly, all columns together, before each column's
+    /// sketch takes over (past that, quantiles are marked `≈`).
+    package var quantileBytes: Int
 
-    package init(bytes: Int = 64 << 20, keptValues: Int = 1 << 16) {
+    package init(bytes: Int = 64 << 20, keptValues: Int = 1 << 16, quantileBytes: Int = 16 << 20) {
         self.bytes = bytes
         self.keptValues = keptValues
+        self.quantileBytes = quantileBytes
     }
 
     /// 64 MiB: exact up to about 600,000 distinct values of a few bytes.

@@ -71,7 +71,8 @@ struct Pass: Sendable {
 
     var pieces: [ScanInput.Piece] {
         guard case .bytes(let input) = source else { return [] }
-        return input.pieces(for: filter.first..<Int.max, limit: pieceLimit, raw: true)
+        guard filter.first < filter.end else { return [] }
+        return input.pieces(for: filter.first..<filter.end, limit: pieceLimit, raw: true)
     }
 
     /// Rows read between two looks at the cancel flag and two calls of `afterPiece`.
@@ -112,7 +113,7 @@ struct Pass: Sendable {
     /// enough to be worth a thread), each cell of `columns` handed to the share's sink.
     private func run<Sink: CellSink & Sendable>(_ rows: RowSnapshot, control: ScanControl, make: @escaping @Sendable (Int) -> Sink,
                                                 afterPiece: @escaping @Sendable (Int, inout Sink) -> Void) -> [Sink]? {
-        let all = min(filter.first, rows.count)..<rows.count
+        let all = min(filter.first, rows.count)..<max(min(filter.first, rows.count), min(rows.count, filter.end))
         let count = workers > 1 && all.count >= Self.rowsPerPiece * 4 ? workers : 1
         let shares = (0..<count).map { share in
             (all.lowerBound + all.count * share / count)..<(all.lowerBound + all.count * (share + 1) / count)

@@ -40,6 +40,19 @@ package struct ColumnSummary: Sendable, Equatable {
     /// summaries as the sort would).
     var least: SortEnd?
     var greatest: SortEnd?
+    /// For number and date columns, once complete: the quantiles at `quantileShares`
+    /// (median, p25, p75, p5, p95), exact or (`quantilesAreEstimates`) from a sketch;
+    /// instants when `isTime`.
+    package var quantiles: [Double]?
+    package var quantilesAreEstimates = false
+    package var isTime = false
+    /// The column's picture (nil in a partial summary joined from parts).
+    package var shape: ColumnShape?
+
+    /// The percents the quantiles are at, in the order the summary writes them.
+    static let quantilePercents = [50, 25, 75, 5, 95]
+    /// Cells of the `shape` column.
+    package static let shapeWidth = 16
 }
 
 /// Summarises the columns in one pass, in the background: the summary sheet's engine,
@@ -190,8 +203,11 @@ package final class SummaryScan {
         for (index, column) in columns.enumerated() { places[column - pass.columns.lowerBound] = index }
         let slots = places
         let first = pass.columns.lowerBound
+        // Values kept exactly for the quantiles, per column and share (at least a sketch's level).
+        let quantileValues = max(QuantileSketch.capacity, budget.quantileBytes / 8 / count / max(1, pass.workers))
         let profiles = columns.indices.map { index in
-            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision), order: orders[index])
+            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision), order: orders[index],
+                          quantileBudget: quantileValues)
         }
         guard let sinks = pass.run(control: control, make: { _ in
             SummarySink(profiles: profiles, slots: slots, first: first)
@@ -258,14 +274,19 @@ extension ColumnSummary {
             .enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
             .prefix(self.common.count).map(\.element)
         result.commonIsEstimate = true
+        result.shape = nil
         return result
     }
 }
 
 extension ColumnSummary {
-    /// The summary's columns, as `--summary` writes them and the summary sheet shows them.
+    /// The summary's columns, as `--summary` writes them in csv and json; the summary sheet
+    /// and a table add `shape` (`header(withShape:)`).
     package static let header = ["column", "type", "filled", "empty", "distinct", "min", "max", "mean", "stddev",
-                                "shortest", "longest", "common"]
+                                "shortest", "longest", "common", "median", "p25", "p75", "p5", "p95"]
+
+    /// The header, with `shape` last when asked for.
+    package static func header(withShape: Bool) -> [String] { withShape ? header + ["shape"] : header }
 
     /// A mean or a deviation as text: the shortest that reads back as the same Double
     /// (`CellValue.text(of:)`), `inf` or `-inf` past Double's range,
@@ -273,6 +294,19 @@ extension ColumnSummary {
     static func text(of value: Double?) -> String {
         guard let value, !value.isNaN else { return "" }
         return value.isInfinite ? (value < 0 ? "-inf" : "inf") : CellValue.text(of: value)
+    }
+
+    /// This summary as text cells under `header(withShape:)`, the shape drawn with `glyphs`
+    /// when given.
+    package func cells(shape glyphs: PictureGlyphs?) -> [String] {
+        guard let glyphs else { return cells }
+        return cells + [shape?.text(width: Self.shapeWidth, glyphs: glyphs) ?? ""]
+    }
+
+    /// The quantiles as text (`≈` marks a sketch's), blank where there are none.
+    var quantileCells: [String] {
+        guard let quantiles else { return Array(repeating: "", count: Self.quantilePercents.count) }
+        return quantiles.map { (quantilesAreEstimates ? "≈" : "") + ValueText.value($0, isTime: isTime) }
     }
 
     /// This summary as text cells under `header` (`≈` marks estimates; the empty value's
@@ -287,6 +321,6 @@ extension ColumnSummary {
             ColumnSummary.text(of: mean), ColumnSummary.text(of: standardDeviation),
             shortest.map(String.init) ?? "", longest.map(String.init) ?? "",
             listed.joined(separator: ", "),
-        ]
+        ] + quantileCells
     }
 }

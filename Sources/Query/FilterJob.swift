@@ -35,13 +35,18 @@ struct FilterJob: Sendable {
         var search: ((CompiledPattern, Int?) -> CellSearch)?
         /// The first record of the last checkpoint at or before a byte offset (an input's).
         var recordAt: ((Int64) -> Int)?
+        /// Which of some records hold a value in a range in a column (a typed filter).
+        var ranged: ((ValueRange, Int, Range<Int>, ScanControl) -> [Bool])?
     }
 
     private func round() -> Round {
         switch input {
         case .rows(let rows):
             return Round(known: rows.count, isFinal: true, total: Int64(rows.count), doneBefore: { Int64($0) },
-                         search: { CellSearch(rows: rows, pattern: $0, column: $1) })
+                         search: { CellSearch(rows: rows, pattern: $0, column: $1) },
+                         ranged: { range, column, records, _ in
+                             rows.rows(in: records).map { row in row.field(column).withUnsafeBytes { range.contains($0) } }
+                         })
         case .readers(let readers):
             let progress = readers.progress
             guard let scanInput = ScanInput(readers: readers) else { return Round(isFinal: progress.isComplete) }
@@ -51,6 +56,9 @@ struct FilterJob: Sendable {
                          recordAt: { offset in
                              let checkpoints = scanInput.reader.checkpoints
                              return checkpoints.index(atOrBefore: .offset(offset)).map { checkpoints[$0].row } ?? 0
+                         },
+                         ranged: { range, column, records, control in
+                             Self.rangeMatches(scanInput.reader, range: range, column: column, records: records, control: control)
                          })
         }
     }
@@ -104,10 +112,14 @@ struct FilterJob: Sendable {
             for (index, pattern) in patterns.enumerated() {
                 var matched = [Bool](repeating: false, count: end - covered)
                 let allowed = shown[index]
-                search(pattern, filters[index].column).forEachMatch(in: covered..<end, control: control) { record, columns in
-                    if let allowed, !columns.contains(where: allowed.contains) { return true }
-                    matched[record - covered] = true
-                    return true
+                if let range = filters[index].range, let column = filters[index].column, let ranged = round.ranged {
+                    matched = ranged(range, column, covered..<end, control)
+                } else {
+                    search(pattern, filters[index].column).forEachMatch(in: covered..<end, control: control) { record, columns in
+                        if let allowed, !columns.contains(where: allowed.contains) { return true }
+                        matched[record - covered] = true
+                        return true
+                    }
                 }
                 let inverted = filters[index].inverted
                 for position in keep.indices where keep[position] { keep[position] = matched[position] != inverted }
@@ -131,7 +143,7 @@ struct FilterJob: Sendable {
               let first = reader.checkpoints.first else { return nil }
         let quote: UInt8? = reader.dialect.isQuoting ? reader.dialect.quote : nil
         let searches = filters.indices.compactMap { index in
-            filters[index].inverted ? nil
+            filters[index].inverted || filters[index].range != nil ? nil
                 : RawAbsence(pattern: patterns[index].text, ignoresCase: patterns[index].ignoresCase, quote: quote)
         }
         guard !searches.isEmpty else { return nil }
@@ -167,6 +179,32 @@ struct FilterJob: Sendable {
             }
         }
         return from + Int64(found ?? 0)
+    }
+
+    /// For each of `records` (indexed, whole), whether its cell in `column` reads as a value
+    /// in `range`: the column's cells read from the checkpoint before them with the field
+    /// kernel, as a sort reads its keys.
+    static func rangeMatches(_ reader: RecordReader, range: ValueRange, column: Int, records: Range<Int>,
+                             control: ScanControl) -> [Bool] {
+        var matched = [Bool](repeating: false, count: records.count)
+        let checkpoints = reader.checkpoints
+        guard !checkpoints.isEmpty, !records.isEmpty else { return matched }
+        let start = checkpoints[checkpoints.index(atOrBefore: .record(records.lowerBound)) ?? 0]
+        var extractor = KeyExtractor(dialect: reader.dialect, columns: [column], firstRecord: start.row, at: start.offset)
+        var done = false
+        func ended(_ record: Int, _ offset: Int64, _ cells: [[UInt8]]) {
+            guard record < records.upperBound else {
+                done = true
+                return
+            }
+            if record >= records.lowerBound { matched[record - records.lowerBound] = cells[0].withUnsafeBytes { range.contains($0) } }
+        }
+        let stretch = Stretch(start: start.offset, end: reader.end, firstRecord: start.row, endsInput: reader.isFinal)
+        _ = reader.read(stretch, isCancelled: { control.isCancelled || done }) { bytes, offset in
+            extractor.scan(bytes, at: offset, ended: ended)
+        }
+        if !done && stretch.endsInput && !control.isCancelled { extractor.finish(ended: ended) }
+        return matched
     }
 
     /// What to wait on for more records: the loader's progress (rows are all there).

@@ -514,6 +514,10 @@ package final class TerminalSession {
             // bold (in every theme, mono too), so it never reads as the file's own text.
             case .madeName: return madeShape | pair(1)
             case .madeNameOfCursorColumn: return reverse | madeShape | pair(1)
+            // The band: the header's colour; dim (underlined where a terminal cannot dim)
+            // until its pictures are exact.
+            case .band: return pair(1)
+            case .bandPending: return pair(1) | (cf_term_attrs() & dim != 0 ? dim : cf_attr_underline())
             }
         }
     }

@@ -1,4 +1,5 @@
 import FreezeLayout
+import Query
 
 /// Everything that can change the viewer's state. Keys become commands through the
 /// `InputInterpreter` and the `KeyMap`; `Viewer.handle(_:)` is the only place state changes.
@@ -90,9 +91,16 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// Keep the rows whose cell in input column `column` is `value` (a frequency sheet's
     /// Enter).
     case keepValue(column: Int, value: [UInt8])
+    /// Keep the rows whose cell in input column `column` reads as a value in `range` (a
+    /// histogram's bin, Enter).
+    case keepRange(column: Int, range: ValueRange)
     /// Open the frequency sheet of the cursor's column (`#`); the summary sheet (`I`).
     case frequency
     case summary
+    /// The distribution band under the header, on or off (`B`).
+    case toggleBand
+    /// In a column's sheet: bins or exact values (`%`).
+    case toggleBins
     /// Open the prompt for an SQL query over the table (`Q`); run one, its answer a sheet.
     case sqlPrompt
     case runSQL(String)

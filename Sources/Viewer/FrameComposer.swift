@@ -25,6 +25,10 @@ struct FrameComposer {
         var isComplete: Bool
         /// The loader's progress read with `rows` (nil but for a file).
         var progress: LoadProgress?
+        /// The band: what the picture under the cursor shows (the cursor on it), and how
+        /// far its pass has come while its pictures are not exact.
+        var bandCursor: String? = nil
+        var bandProgress: String? = nil
     }
 
     /// Stacked tables (`--stack`), as the viewer worked them out for this frame: the
@@ -51,6 +55,8 @@ struct FrameComposer {
     var stacked: Stacked? = nil
     /// A diff side by side: the regions are drawn twice, old values then new.
     var sides: Sides? = nil
+    /// The distribution band, while it shows (a line under the header records).
+    var band: Band? = nil
     /// The cells on screen and the pool they are recycled through (taken back after).
     var cells: CellCache
     /// Whether a cell on screen matches the search, by record and column (taken back after).
@@ -92,6 +98,8 @@ struct FrameComposer {
         case headerRecord(Int)
         /// A data row, by its number among data rows.
         case dataRow(Int)
+        /// The distribution band (see `FrameComposer+Band`).
+        case band
         case blank
     }
 
@@ -128,12 +136,14 @@ struct FrameComposer {
             frame.write("terminal too small", x: 0, y: 0, style: .statusMessage)
             return frame
         }
+        let bandLine = band == nil ? nil : navigation.bandLine
         let topLines: [LineContent] = (0..<window.headerHeight).map { line in
-            let headerRecords = window.headerHeight - frozenDataRows.count
+            let headerRecords = window.headerHeight - frozenDataRows.count - (bandLine == nil ? 0 : 1)
             // Stacked tables: the header of the table under the top of the screen.
             let pinned = stacked?.pinnedHeaderStart ?? 0
             if line < headerRecords { return pinned + line < source.rowCount ? .headerRecord(pinned + line) : .blank }
-            return .dataRow(frozenDataRows.lowerBound + line - headerRecords)
+            if line == bandLine { return .band }
+            return .dataRow(frozenDataRows.lowerBound + line - headerRecords - (bandLine == nil ? 0 : 1))
         }
         let dataLines: [LineContent] = (0..<window.main.height).map { line in
             let row = window.drawingOffset.y + line
@@ -192,6 +202,9 @@ struct FrameComposer {
             switch content {
             case .headerRecord(let index): record = index
             case .dataRow(let row): record = table.record(ofRow: row)
+            case .band:
+                if let band { drawBand(&frame, band: band, rect: rect, y: y, columns: columns, slices: slices, firstColumn: firstColumn, shift: shift) }
+                continue
             case .blank: continue
             }
             for slice in slices {
@@ -219,9 +232,9 @@ struct FrameComposer {
         switch content {
         case .headerRecord: return column == cursorColumn && column >= 0 ? 1 : 0
         case .dataRow(let row):
-            guard row == cursorRow else { return 0 }
+            guard row == cursorRow, band?.isCursorOnBand != true else { return 0 }
             return column < 0 ? 2 : (column == cursorColumn ? 3 : 0)
-        case .blank: return 0
+        case .band, .blank: return 0
         }
     }
 
@@ -253,7 +266,7 @@ struct FrameComposer {
         var cells: [FrameCell]
         var separatorStyle = Style.plain
         switch placement.content {
-        case .blank:
+        case .blank, .band:
             return Array(repeating: FrameCell.blank, count: textWidth + 1)
         case .headerRecord(let record):
             separatorStyle = .header
@@ -384,6 +397,8 @@ struct FrameComposer {
         if let message {
             status.right = message
             status.isMessage = true
+        } else if let note = notes.bandCursor {
+            status.right = note
         } else if let progress, let failure = progress.failure {
             status.right = failure
         } else if let progress, let wide = progress.tooWideRecord {
@@ -397,6 +412,8 @@ struct FrameComposer {
             status.right = "following"
         } else if let progress, !progress.isComplete {
             status.right = Viewer.progressText(progress)
+        } else if let note = notes.bandProgress {
+            status.right = note
         } else if let named = file?.dialect?.overruledEncoding, let marked = file?.dialect?.encoding {
             status.right = "read as \(marked), as its byte-order mark says, not --encoding \(named)"
         } else if let encoding = file?.dialect?.likelyUTF16 {

@@ -16,6 +16,9 @@ struct Navigation {
         /// Frozen columns that fit on the screen, and the scrolling columns' metrics.
         var frozenColumns = 0
         var main = ColumnMetrics(widths: [])
+        /// The left band's metrics, and whether its first column is the row numbers.
+        var left = ColumnMetrics(widths: [])
+        var leftHasRowNumbers = false
     }
 
     /// The cursor: a view row (0 is the first data row shown) and a view column.
@@ -33,6 +36,10 @@ struct Navigation {
     /// The cursor is to be scrolled into view once the geometry is reconciled (the view
     /// under it changed: widths, the freeze).
     private var revealsCursor = false
+    /// The band's line in the header band (under the header records), while it shows.
+    private(set) var bandLine: Int?
+    /// The cursor is on the band (Up from the first row), in its column.
+    private(set) var isOnBand = false
     /// The frozen-pane geometry and main's offset.
     var window: FreezeWindow
     /// Animation frames to wait before the spring-back starts.
@@ -57,8 +64,11 @@ struct Navigation {
     /// Takes in the geometry after a command: the grid, the header records there are, the
     /// left region's width, the preamble, and the counts. The band of header rows takes at
     /// most half the grid, so data always shows; the header rows past it scroll at the top
-    /// of main (not under a freeze made with F). The cursor is clamped to the counts.
-    mutating func reconcile(_ extent: Extent, grid: Size, headerRecords: Int, leftWidth: Int, preambleLines: Int) {
+    /// of main (not under a freeze made with F). The distribution band (`showsBand`) is a
+    /// line under the header records, when the top half has room for it beside them. The
+    /// cursor is clamped to the counts.
+    mutating func reconcile(_ extent: Extent, grid: Size, headerRecords: Int, leftWidth: Int, preambleLines: Int,
+                            showsBand: Bool = false) {
         self.extent = extent
         var headerRecords = headerRecords
         let band = max(1, grid.height / 2)
@@ -69,7 +79,10 @@ struct Navigation {
         } else if headerRecords > band {
             headerRecords = band
         }
-        window.relayout(bounds: grid, leftWidth: leftWidth, headerHeight: headerRecords + frozenDataRows.count,
+        bandLine = showsBand && headerRecords + 1 <= band && grid.height >= 3 ? headerRecords : nil
+        if bandLine == nil { isOnBand = false }
+        let bandLines = bandLine == nil ? 0 : 1
+        window.relayout(bounds: grid, leftWidth: leftWidth, headerHeight: headerRecords + bandLines + frozenDataRows.count,
                         contentSize: Size(width: extent.main.totalWidth,
                                           height: max(0, extent.rows - mainFirstRow) + scrollingHeaderRows),
                         preambleLines: preambleLines)
@@ -96,8 +109,21 @@ struct Navigation {
 
     /// Moves the cursor to a data row; at the end of the rows it pulls the sheet instead.
     mutating func move(toRow row: Int, edge: Point) {
+        if isOnBand {
+            // Down from the band is the first row; Up goes on past it, as from the first row.
+            isOnBand = edge.y < 0
+            if edge.y > 0 {
+                revealCursor()
+                return
+            }
+        }
         let target = max(mainFirstRow, min(row, extent.rows - 1))
         if target == cursorRow && edge != .zero {
+            if edge.y < 0 && !isOnBand && bandLine != nil && target == mainFirstRow && window.offset.y <= 0 {
+                // Up from the first row: onto the band above it.
+                isOnBand = true
+                return
+            }
             // Up at the top brings a scrolled-away preamble back before anything bounces.
             if edge.y < 0 && window.preambleLines > 0 && window.isPreambleHidden && window.offset.y <= 0 {
                 window.setPreambleHidden(false)
@@ -127,6 +153,7 @@ struct Navigation {
 
     /// Puts the cursor on a cell (clamped to the counts), scrolling to it.
     mutating func go(toRow row: Int, column: Int) {
+        isOnBand = false
         cursorRow = max(mainFirstRow, min(row, extent.rows - 1))
         cursorColumn = max(0, min(column, extent.columns - 1))
         revealCursor()
@@ -135,7 +162,10 @@ struct Navigation {
     /// Puts the cursor on a row or a column without scrolling (the view under it changed:
     /// the caller reconciles and reveals it).
     mutating func place(row: Int? = nil, column: Int? = nil) {
-        if let row { cursorRow = row }
+        if let row {
+            cursorRow = row
+            isOnBand = false
+        }
         if let column { cursorColumn = column }
         clamp()
     }
@@ -148,6 +178,7 @@ struct Navigation {
 
     /// Scrolls one screen and moves the cursor with it, like a pager; at an end it pulls.
     mutating func page(by direction: Int, fraction: Int = 1) {
+        isOnBand = false
         window.settle()
         let step = max(1, window.main.height / fraction) * direction
         let before = window.offset.y
@@ -285,6 +316,15 @@ struct Navigation {
         }
     }
 
+    /// Leaves the band for the first row (the view under it changed).
+    mutating func leaveBand() { isOnBand = false }
+
+    /// The frozen column under `x` in the corner or the left band (nil on the row numbers).
+    func leftColumn(at x: Int) -> Int? {
+        let skipped = extent.leftHasRowNumbers ? 1 : 0
+        return extent.left.column(at: x).flatMap { $0 >= skipped ? $0 - skipped : nil }
+    }
+
     /// Selects what is under a press; blank overscroll selects nothing.
     mutating func select(at point: Point, in region: Region) {
         let area = rect(of: region)
@@ -299,19 +339,26 @@ struct Navigation {
         func mainColumn() -> Int? {
             extent.main.column(at: window.drawingOffset.x + local.x).map { $0 + extent.frozenColumns }
         }
+        let onBand = bandLine.map { local.y == $0 } ?? false
         switch region {
         case .main:
             guard let row = dataRow(), let column = mainColumn() else { return }
             cursorRow = row
             cursorColumn = column
+            isOnBand = false
         case .headerBand:
             guard let column = mainColumn() else { return }
             cursorColumn = column
+            // A press on the band puts the cursor there (the viewer opens the histogram).
+            if onBand { isOnBand = true }
         case .leftBand:
             guard let row = dataRow() else { return }
             cursorRow = row
+            isOnBand = false
         case .corner:
-            return
+            guard onBand, let column = extent.frozenColumns > 0 ? leftColumn(at: local.x) : nil else { return }
+            cursorColumn = column
+            isOnBand = true
         }
         revealCursor()
     }
@@ -324,6 +371,8 @@ struct Navigation {
     /// many rows in view above the cursor were left out for that. The caller reconciles
     /// and reveals the cursor.
     mutating func freezeAtCursor(headerRecords: Int) -> Int {
+        isOnBand = false
+        let headerRecords = headerRecords + (bandLine == nil ? 0 : 1)
         let firstInView = window.visibleRows.lowerBound + mainFirstRow
         let room = max(0, max(1, window.bounds.height / 2) - headerRecords)
         let wanted = min(firstInView, cursorRow)..<cursorRow

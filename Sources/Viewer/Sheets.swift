@@ -25,10 +25,14 @@ public protocol SheetSource: AnyObject {
     /// What the sheet below says when this one closes by itself (an SQL query that
     /// SQLite refused), if anything.
     var farewell: String? { get }
+    /// The same column's sheet in its other form, for `%` (bins, or exact values); nil
+    /// when there is none.
+    func switched() -> SheetSource?
 }
 
 extension SheetSource {
     public var farewell: String? { nil }
+    public func switched() -> SheetSource? { nil }
 }
 
 /// What choosing a row of a sheet does.
@@ -201,6 +205,8 @@ final class FrequencySheet: SheetSource {
     private var note: String?
     /// Rows shown while the count runs (the whole table once it is done).
     static let partialRows = 2000
+    /// The sheet `%` puts in this one's place (a number or date column's bins).
+    var switchTo: (() -> SheetSource?)?
     static let columns = ["value", "count", "percent", "share"]
 
     init(input: SheetInput, column: Int, name: String, headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
@@ -304,6 +310,8 @@ final class FrequencySheet: SheetSource {
         return SheetSaving(drawnColumns: [3], wholeValues: WholeCells(source: source, column: 0, sourceColumn: column, records: records))
     }
 
+    func switched() -> SheetSource? { switchTo?() }
+
     func choose(record: Int) -> SheetChoice {
         let index = record - 1
         guard let published, index >= 0, index < published.listed else { return .nothing }
@@ -344,6 +352,8 @@ final class SummarySheet: SheetSource {
     private var shownAt: Int64 = -1
     private var publishedAt: ContinuousClock.Instant?
     private var note: String?
+    /// How the `shape` column is drawn (ASCII where the terminal draws no blocks).
+    private let glyphs: PictureGlyphs
 
     convenience init(input: SheetInput, names: [String], headerRows: Int, records: (any RecordSequence)?, table: Viewer) {
         self.init(input: input, names: names, headerRows: headerRows, records: records, table: table,
@@ -357,8 +367,12 @@ final class SummarySheet: SheetSource {
         self.records = records
         self.table = table
         readSoFar = !table.source.isComplete && input.awaitedIndex == nil
-        rows = MemoryRows(name: "summary", columns: ColumnSummary.header, wake: table.source.wake)
-        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options), screenSize: table.screenSize)
+        rows = MemoryRows(name: "summary", columns: ColumnSummary.header(withShape: true), wake: table.source.wake)
+        glyphs = table.options.drawsBlocks ? .blocks : .ascii
+        // Ctrl-S writes what `--summary --output csv` writes: the shape is drawn, not data.
+        viewer = Viewer(source: rows, options: ViewerOptions.sheet(like: table.options,
+                                                                   saving: SheetSaving(drawnColumns: [ColumnSummary.header.count])),
+                        screenSize: table.screenSize)
         self.scan = scan
         update()
     }
@@ -378,7 +392,10 @@ final class SummarySheet: SheetSource {
             let summaries: [ColumnSummary]
             if case .finished(let final) = status { summaries = final } else { summaries = scan.partial ?? [] }
             shownDone = summaries.first?.isComplete
-            rows.replace(count: summaries.count, columns: ColumnSummary.header.count) { Row(cells: summaries[$0].cells) }
+            let glyphs = self.glyphs
+            rows.replace(count: summaries.count, columns: ColumnSummary.header(withShape: true).count) {
+                Row(cells: summaries[$0].cells(shape: glyphs))
+            }
             if progress < 0 { rows.finish() }
         }
         let previous = note
@@ -409,6 +426,7 @@ extension ViewerOptions {
                                   showsIndicators: options.showsIndicators)
         sheet.isSheet = true
         sheet.sheetSaving = saving
+        sheet.drawsBlocks = options.drawsBlocks
         return sheet
     }
 }

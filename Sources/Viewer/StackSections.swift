@@ -140,7 +140,8 @@ struct StackSections {
             return "Q asks SQL of one table: S leaves the stack, then Q there"
         case .saveView:
             return "Ctrl-S writes one table: S leaves the stack, then Ctrl-S there"
-        case .runSQL, .filter, .filterToValue, .keepValue, .sort, .fileOrder, .frequency, .summary, .reload:
+        case .runSQL, .filter, .filterToValue, .keepValue, .keepRange, .sort, .fileOrder, .frequency, .summary, .reload,
+             .toggleBand:
             return atKey ? nil : "works in one table: S leaves the stack"
         default:
             return nil

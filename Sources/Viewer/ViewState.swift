@@ -23,6 +23,8 @@ public struct ViewState {
     var record: Int?
     var cursorRow: Int
     var cursorColumn: Int
+    /// The distribution band showed (`B`): it shows again, its pictures made anew.
+    var showsBand = false
 }
 
 extension Viewer {
@@ -34,7 +36,7 @@ extension Viewer {
                          columns: table.columns, history: history, filters: query.filters, sortKeys: query.sortKeys,
                          pattern: search.pattern, matcher: search.matcher,
                          record: dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil,
-                         cursorRow: cursorRow, cursorColumn: cursorColumn)
+                         cursorRow: cursorRow, cursorColumn: cursorColumn, showsBand: band.isOn)
     }
 
     /// Takes back what the user did in another viewer of the same input: the freeze,
@@ -56,6 +58,10 @@ extension Viewer {
         // The last search stays (n and N go on with it), and its highlights.
         search.pattern = state.pattern
         search.matcher = state.matcher
+        if state.showsBand && !band.isOn && stack == nil {
+            band.turnOn()
+            followBand()
+        }
         // The cursor on the same record, where it is still there.
         let record = state.record ?? 0
         reconcile()

@@ -10,9 +10,10 @@ extension Viewer {
     public func frame() -> Frame {
         let sections = self.sections
         let name = sections?.columnName(table.fileColumn(cursorColumn), cursorRow: cursorRow) ?? columnName(cursorColumn)
-        let notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: name,
+        var notes = FrameComposer.Notes(view: queryNote, hiddenColumns: table.hiddenColumnsNote, columnName: name,
                                         isGrowing: query.isRunning || query.isPending, rows: knownDataRows,
                                         isComplete: laidOutComplete, progress: laidOutProgress)
+        (notes.bandCursor, notes.bandProgress) = bandNotes
         var composer = FrameComposer(table: table, options: options, screenSize: screenSize, navigation: navigation,
                                      layout: layout, pattern: search.pattern, matcher: search.matcher, message: message,
                                      prompt: input.prompt.map { ($0.kind, $0.line) }, panes: panes, notes: notes, cells: cells,
@@ -21,6 +22,7 @@ extension Viewer {
             composer.stacked = FrameComposer.Stacked(sections: sections, pinnedHeaderStart: pinnedHeaderStart,
                                                      status: sections.status(cursorRow: cursorRow))
         }
+        composer.band = bandDrawing
         if sideBySide.isOn, let paired = source as? PairedRows {
             composer.sides = FrameComposer.Sides(rows: paired, rightX: SideBySide.rightX(grid: fullGridWidth))
         }

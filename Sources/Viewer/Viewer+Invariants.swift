@@ -33,6 +33,12 @@ enum ViewerInvariants {
         check(layout.overrides.values.allSatisfy { $0 >= 1 }, "a column narrower than one cell")
         check(viewer.columnWidths.count == columnCount, "\(viewer.columnWidths.count) widths for \(columnCount) columns")
         check((0..<columnCount).allSatisfy { table.fileColumn($0) >= 0 }, "a view column shows no input column")
+        let navigation = viewer.navigation
+        check(!navigation.isOnBand || navigation.bandLine != nil, "the cursor on a band that is not shown")
+        check(navigation.bandLine == nil || viewer.band.isOn, "a band line with the band off")
+        if let line = navigation.bandLine {
+            check(line < window.headerHeight, "the band's line \(line) outside a header band of \(window.headerHeight)")
+        }
         if viewer.sideBySide.isOn {
             // Both halves are laid out from one geometry, a half wide, and hold the freeze.
             let full = viewer.fullGridWidth, needed = viewer.sideBySideNeededWidth

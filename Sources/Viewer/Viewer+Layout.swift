@@ -8,6 +8,7 @@ extension Viewer {
     /// the header band, the window and the cursor's bounds. Once per command, at the end of
     /// `handle(_:)`.
     func reconcile() {
+        followBand()
         // Read first, in one piece: once complete, every row below is in, so the layout
         // sees them all; and the loader's news (the input ended early, reading paused) are
         // shown with the count they were read with, not a frame before it.
@@ -26,9 +27,9 @@ extension Viewer {
                           labels: options.emptyCellLabels)
         }
         navigation.reconcile(Navigation.Extent(rows: dataRowCount, columns: columnCount, frozenColumns: layout.frozenColumns,
-                                               main: layout.main),
+                                               main: layout.main, left: layout.left, leftHasRowNumbers: options.showsRowNumbers),
                              grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,
-                             preambleLines: file?.preamble.count ?? 0)
+                             preambleLines: file?.preamble.count ?? 0, showsBand: band.isOn)
     }
 
     /// Header records on top (at least one when the header is asked for, even before any
@@ -38,7 +39,7 @@ extension Viewer {
     /// True when the source has rows the geometry has not taken in yet (they arrived, were
     /// replaced, or turned out to be all, after the last command), or the loader has news
     /// the status line has not taken in: the loop then sends `.refresh` before drawing.
-    public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration
+    public var needsRefresh: Bool { dataRowCount != knownDataRows || source.generation != query.sourceGeneration || band.hasNews
         || source.isComplete != laidOutComplete || file.map { $0.progress != laidOutProgress } == true }
 
     /// Says when some header rows scroll with the data because the screen is too short

@@ -17,5 +17,10 @@ extension Viewer {
         // Side by side, the right half shows the same cells as the left.
         guard let event = sideBySide.isOn ? SideBySide.folded(event, grid: fullGridWidth) : event else { return }
         navigation.apply(event, wheelRows: Self.wheelRows, sidewaysCells: Navigation.sidewaysCells)
+        // A press on the band opens the column under it, as Enter there does.
+        if event.kind == .press, navigation.isOnBand, let line = navigation.bandLine,
+           event.position.y == window.headerBand.minY + line {
+            openBandColumn()
+        }
     }
 }

@@ -49,6 +49,8 @@ public final class Viewer {
     var cells = CellCache()
     /// A diff's old and new tables next to each other (`D`), when the screen is wide enough.
     var sideBySide = SideBySide()
+    /// The distribution band under the header (`B`) and its pass.
+    var band = BandSession()
     /// Whether the source was complete at the last reconcile (the status line's `+`).
     var laidOutComplete = false
     /// The loader's progress at the last reconcile (what the status line says of it).
@@ -68,6 +70,8 @@ public final class Viewer {
         self.screenSize = screenSize
         let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
         self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
+        // The stacked view mixes tables' header records into its rows: no band there.
+        if options.showsBand && stack == nil { band.turnOn() }
         reconcile()
         if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
@@ -124,6 +128,8 @@ public final class Viewer {
             if isFrozen { unfreeze() } else { freezeAtCursor() }
         case .unfreeze: unfreeze()
         case .mouse(let event): handleMouse(event)
+        case .toggleBand: toggleBand()
+        case .toggleBins: toggleBins()
         case .resize(let size):
             screenSize = size
             window.settle()
@@ -132,6 +138,7 @@ public final class Viewer {
             noteScrollingHeaderRows()
         case .refresh:
             source.takeNews()
+            band.takeNews()
             // A followed file with no rows yet (new, or just truncated) follows its end too.
             let wasOnLastRow = options.follows && cursorRow == max(0, knownDataRows - 1)
             // News: the rows that came are taken in before anything acts on them.
@@ -199,7 +206,8 @@ public final class Viewer {
         case .fileOrder: unsort()
         case .cancelQuery: cancelQuery()
         case .keepValue(let column, let value): keep(value: value, column: column)
-        case .frequency: openFrequency(of: cursorFileColumn)
+        case .frequency: openColumnSheet(of: cursorFileColumn)
+        case .keepRange(let column, let range): keep(range: range, column: column)
         case .summary: openSummary()
         case .sqlPrompt: openSQLPrompt()
         case .runSQL(let text):
@@ -216,7 +224,7 @@ public final class Viewer {
         case .moveColumnLeft: moveColumn(by: -1)
         case .moveColumnRight: moveColumn(by: 1)
         case .narrowColumn, .widenColumn, .fitColumn, .toggleFullWidth: resizeColumn(command)
-        case .inspect: inspectOrChoose()
+        case .inspect: if isCursorOnBand { openBandColumn() } else { inspectOrChoose() }
         case .recordView: openRecordView()
         case .help: panes.openHelp()
         case .copyCell: copy(row: false)
@@ -234,6 +242,9 @@ public final class Viewer {
 
     /// What Ctrl-S of a sheet writes otherwise than it shows (it changes as the sheet fills).
     func setSheetSaving(_ saving: SheetSaving?) { options.sheetSaving = saving }
+
+    /// Lets `%` switch this sheet to its other form (bins, or exact values).
+    func allowSheetSwitch() { options.switchesBins = true }
 
     /// Takes back a finish (a sheet whose row opened another sheet over it stays).
     public func reopen() {

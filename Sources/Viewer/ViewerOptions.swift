@@ -31,6 +31,12 @@ public struct ViewerOptions: Sendable, Equatable {
     public var emptyCellLabels: [Int: String] = [:]
     /// Which of several open tables this is (`2/3`), said after its name on the status line.
     public var place: String?
+    /// Whether the distribution band shows under the header from the start (`--band`).
+    public var showsBand = false
+    /// Whether the terminal draws the eight block levels (else the band uses ASCII levels).
+    public var drawsBlocks = true
+    /// A column's sheet that `%` switches between bins and exact values.
+    public var switchesBins = false
 
     public init(headerRows: Int = 1, frozenColumns: Int = 0, showsRowNumbers: Bool = true,
                 bounce: BounceStyle = .all, showsIndicators: Bool = true, showsDebugStats: Bool = false,

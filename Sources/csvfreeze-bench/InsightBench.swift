@@ -30,7 +30,13 @@ func insightChild(_ words: [String]) -> Never {
     // The count's own part, from the moment the file is read (when a user presses `#`).
     let counting = now(), cpuBefore = processCPUSeconds()
     var check = ""
-    if mode == "sheet" || mode == "sheet-early" {
+    if mode == "histogram" {
+        let count = HistogramCount(input: input, column: column, isTime: false, headerRows: 1)
+        count.wait()
+        guard case .finished(let counts) = count.status else { exit(1) }
+        let table = counts.table(bins: 20)
+        check = "\(counts.total) \(table.rows.count) \(counts.others)"
+    } else if mode == "sheet" || mode == "sheet-early" {
         viewer.moveCursor(toRow: 0, column: column)
         _ = viewer.frame()
         viewer.handle(.frequency)

@@ -3,7 +3,7 @@
 //   swift run -c release csvfreeze-bench [--dir DIR] [--size BYTES] [--fuzz SECONDS]
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
-//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only]
+//                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
 //                                        [--start-only [--binary PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
@@ -57,6 +57,8 @@ if arguments.first == "--child" {
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
+if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
+if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
@@ -98,7 +100,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--picture-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -193,6 +195,12 @@ report("libcsv full parse (reference)", s(libcsvTime), target: "\(libcsvRows) ro
 if arguments.contains("--insight-only") {
     insightBenchmark(big: big, libcsvTime: libcsvTime)
     exit(0)
+}
+if arguments.contains("--picture-only") {
+    try pictureBenchmark(big: big, libcsvTime: libcsvTime)
+    let over = results.filter { $0.3 == false }
+    print(over.isEmpty ? "\nall figures at or under target" : "\n\(over.count) figure(s) over target: " + over.map(\.0).joined(separator: "; "))
+    exit(over.isEmpty ? 0 : 1)
 }
 
 // csvfreeze's own full parse: libcsv with the project's rules, cells collected and bounded.
@@ -366,6 +374,7 @@ try searchBenchmark(big: big, fuzzSeconds: fuzzSeconds)
 try queryBenchmark(big: big, directory: directory, tenGiB: arguments.contains("--query-10g"))
 try viewFrameBenchmark(big: big)
 insightBenchmark(big: big, libcsvTime: libcsvTime)
+try pictureBenchmark(big: big, libcsvTime: libcsvTime)
 sqlBenchmark(big: big, directory: directory)
 diffBenchmark(big: big, directory: directory)
 try exportBenchmark(big: big, directory: directory)

@@ -254,6 +254,10 @@ struct CSVFreezeCommand: ParsableCommand {
     @Flag(help: "Show the reuse pool's cell counts in the status line.")
     var debugStats = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "Show the distribution band from the start: under the header, each column's values as a one-line picture (a histogram of numbers and dates, the shares of the most common values of text), computed in the background beside the index, dim until exact (B toggles it; 'band = on' in the config file).")
+    var band = false
+
     @Flag(name: .shortAndLong,
           help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding). On the screen only: not with --output, --frequency or --summary.")
     var follow = false
@@ -319,12 +323,13 @@ struct CSVFreezeCommand: ParsableCommand {
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
         if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
         if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
-            throw ValidationError("--sql answers a query by itself: not with --frequency, --summary, --filter, --sort, --columns, --echo or --follow")
+            throw ValidationError("--sql answers a query by itself: not with --frequency, --histogram, --summary, --filter, --sort, --columns, --echo or --follow")
         }
-        if diff.isRequested && (sql.query != nil || insight.frequency != nil || query.isActive || echo != nil || follow) {
-            throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --filter, --sort, --columns, --echo or --follow")
+        if diff.isRequested && (sql.query != nil || insight.frequency != nil || insight.histogram != nil || query.isActive || echo != nil || follow) {
+            throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --histogram, --filter, --sort, --columns, --echo or --follow")
         }
-        if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+        if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency"
+            : insight.histogram != nil ? "--histogram" : insight.summary ? "--summary" : nil {
             throw ValidationError("--echo prints what is chosen on the screen; \(writer) writes without one: give one of them")
         }
         // A mode that reads its own inputs its own way takes none of the options for
@@ -451,7 +456,7 @@ struct CSVFreezeCommand: ParsableCommand {
             // Checked before anything opens a descriptor, which would take number 0.
             fail(CellStoreError.closedInput.description, status: 1)
         }
-        Locale.setUpUTF8()
+        let userCodeset = Locale.setUpUTF8()
         if readsStandardInput && isatty(0) != 0 {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
@@ -464,8 +469,11 @@ struct CSVFreezeCommand: ParsableCommand {
             return
         }
         if diff.isRequested && output == nil && !insight.summary && isatty(1) != 0 {
-            let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
+            var options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                         bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats)
+            options.showsBand = band
+            options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) },
+                                                                userCodeset: userCodeset)
             let status = DiffScreen.run(diff, oldPath: files.first, reading: reading, options: options, mouse: !noMouse,
                                         theme: chosenTheme, escapeDelay: escapeDelay)
             if status != 0 { throw ExitCode(status) }
@@ -487,7 +495,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let path = inputs.first?.path
         // What was asked decides, not how many inputs turn out readable.
         if insight.isRequested && gathered.asksForSeveral {
-            fail("--frequency and --summary read one input (--sql can count over several)", status: 2)
+            fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
         let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
         // Without a status line, what --skip-bad left out is said on stderr, each input named,
@@ -495,7 +503,8 @@ struct CSVFreezeCommand: ParsableCommand {
         if writes, let line = gathered.leftOutLine { say(line) }
         if writes, let line = gathered.skippedLine { say(line) }
         if insight.isRequested {
-            let status = InsightOutput.run(insight, path: path, request, query: query)
+            let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
+            let status = InsightOutput.run(insight, path: path, request, query: query, drawsBlocks: blocks)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -514,9 +523,11 @@ struct CSVFreezeCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
+        var options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
                                     follows: follow, echo: echo)
+        options.showsBand = band
+        options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
         let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
@@ -565,12 +576,15 @@ func shownSafely(_ text: String) -> String {
 }
 
 enum Locale {
-    /// Takes the user's locale, falling back to C.UTF-8 so widths and wide output work.
-    static func setUpUTF8() {
+    /// Takes the user's locale, falling back to C.UTF-8 so widths and wide output work;
+    /// returns the user's own character set (what the terminal was told to expect).
+    @discardableResult
+    static func setUpUTF8() -> String {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(nl_item(CODESET)))
         if codeset.uppercased().filter({ $0 != "-" }) != "UTF8" {
             if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "en_US.UTF-8") }
         }
+        return codeset
     }
 }

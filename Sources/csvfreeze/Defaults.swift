@@ -38,13 +38,37 @@ struct Defaults {
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let trimmed = String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
                 if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-                options += try usable(trimmed, place: "\(path):\(number + 1)", check: check)
+                let place = "\(path):\(number + 1)"
+                if let words = setting(trimmed) {
+                    options += try usable(words: words, place: place, check: check)
+                } else {
+                    options += try usable(trimmed, place: place, check: check)
+                }
             }
         }
         if let variable = environment["CSVFREEZE"], !variable.allSatisfy(\.isWhitespace) {
             options += try usable(variable, place: "CSVFREEZE", check: check)
         }
         return options + commandLine
+    }
+
+    /// A config line written `name = value` as the options it means: `band = on` is
+    /// `--band` (on, yes, true), `band = off` is `--no-band` (off, no, false), any other
+    /// value `--name value` (`bounce = none`). Nil for a line of options.
+    static func setting(_ line: String) -> [String]? {
+        guard let equals = line.firstIndex(of: "=") else { return nil }
+        let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard let first = name.first, first.isLetter, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            return nil
+        }
+        switch value.lowercased() {
+        case "on", "yes", "true": return ["--" + name]
+        case "off", "no", "false": return ["--no-" + name]
+        default:
+            let unquoted = (try? split(value)).flatMap { $0.count == 1 ? $0[0] : nil } ?? value
+            return ["--" + name, unquoted]
+        }
     }
 
     /// The words of `text` if they are options only, each one accepted by `check`.
@@ -55,6 +79,11 @@ struct Defaults {
         } catch {
             throw Problem(place: place, reason: "a quote is not closed")
         }
+        return try usable(words: words, place: place, check: check)
+    }
+
+    /// `words` if they are options only, each one accepted by `check`.
+    static func usable(words: [String], place: String, check: ([String]) throws -> Void) throws -> [String] {
         guard let first = words.first, first.hasPrefix("-"), first != "-" else {
             throw Problem(place: place, reason: "'\(words.first ?? "")' is not an option (a file is named on the command line)")
         }

@@ -12,7 +12,9 @@ import Viewer
 /// `--frequency` and `--summary`: count over the whole input, then write a small table.
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
-    static func run(_ options: InsightOptions, path: String?, _ request: OutputRequest, query: QueryOptions) -> Int32 {
+    /// `drawsBlocks`: the summary's shape is drawn in block characters (else ASCII levels).
+    static func run(_ options: InsightOptions, path: String?, _ request: OutputRequest, query: QueryOptions,
+                    drawsBlocks: Bool = true) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
@@ -57,7 +59,25 @@ enum InsightOutput {
         }
         let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
                                   sink: Output.writeToStandardOutput)
-        if let reference = options.frequency {
+        if let reference = options.binned {
+            let column: Int
+            let option = options.histogram != nil ? "--histogram" : "--frequency"
+            do {
+                column = try ColumnReference(reference).resolve(in: header, columns: columns)
+            } catch {
+                fail("\(option) '\(reference)': " + QueryOptions.explain(error, text: reference, names: header, columnCount: columns), status: 2)
+            }
+            if column >= RecordParser.Limits.fieldLimit { failTooWide(store, headerRows: request.headerRows, status: 1) }
+            let kind = ColumnKind.judge(column: column, in: store, headerRows: request.headerRows)
+            guard kind != .text else {
+                fail("\(option) '\(reference)': the column holds text, not numbers or dates (--frequency counts its values)", status: 2)
+            }
+            let count = HistogramCount(input: input, column: column, isTime: kind == .date, headerRows: request.headerRows,
+                                       records: records)
+            count.wait()
+            guard case .finished(let counts) = count.status else { return 1 }
+            writeHistogram(counts.table(bins: options.bins ?? 20), to: writer)
+        } else if let reference = options.frequency {
             let column: Int
             do {
                 column = try ColumnReference(reference).resolve(in: header, columns: columns)
@@ -76,7 +96,7 @@ enum InsightOutput {
                                    columns: summarised)
             scan.wait()
             guard case .finished(let rows) = scan.status else { return 1 }
-            writeSummary(rows, to: writer)
+            writeSummary(rows, to: writer, shape: request.format == .table ? (drawsBlocks ? .blocks : .ascii) : nil)
         }
         writer.finish()
         Output.checkStandardOutput()
@@ -148,9 +168,26 @@ enum InsightOutput {
         writer.write(Row(bytes: [], ends: [0], continuesPrevious: !first).appending(["\(row.count)", percent(row.percent)]))
     }
 
-    static func writeSummary(_ rows: [ColumnSummary], to writer: OutputWriter) {
-        writer.write(Row(cells: ColumnSummary.header))
-        for row in rows { writer.write(Row(cells: row.cells)) }
+    /// Bins as `low,high,count,percent`; what is in no bin is said on stderr.
+    static func writeHistogram(_ table: HistogramTable, to writer: OutputWriter) {
+        writer.write(Row(cells: ["low", "high", "count", "percent"]))
+        for row in table.rows {
+            writer.write(Row(cells: [row.low, row.high, "\(row.count)", percent(row.percent)]))
+        }
+        let counts = table.counts
+        var apart: [String] = []
+        if counts.others > 0 { apart.append("\(counts.others) not \(table.isTime ? "dates" : "numbers")") }
+        if counts.infinities > 0 { apart.append("\(counts.infinities) past a double's range") }
+        if counts.empty > 0 { apart.append("\(counts.empty) empty") }
+        if counts.bins.total == 0 { apart.insert("no \(table.isTime ? "date" : "number") to bin", at: 0) }
+        if !apart.isEmpty { say(apart.joined(separator: ", ") + (counts.bins.total > 0 ? ": in no bin" : "")) }
+    }
+
+    /// The summary's rows; a table (for people) ends each with the column's `shape`, csv
+    /// and json leave it out (a picture is not data).
+    static func writeSummary(_ rows: [ColumnSummary], to writer: OutputWriter, shape glyphs: PictureGlyphs?) {
+        writer.write(Row(cells: ColumnSummary.header(withShape: glyphs != nil)))
+        for row in rows { writer.write(Row(cells: row.cells(shape: glyphs))) }
     }
 }
 

@@ -6,8 +6,8 @@ import Testing
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
-                          "--echo", "--theme", "--print0",
-                          "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--summary", "--sql",
+                          "--echo", "--theme", "--print0", "--band", "--no-band",
+                          "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--histogram", "--bins", "--summary", "--sql",
                           "--diff", "--key", "--context",
                           "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
 

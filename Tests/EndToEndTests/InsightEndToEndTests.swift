@@ -30,17 +30,19 @@ struct InsightEndToEndTests {
         #expect(table.text.components(separatedBy: "\n")[2].hasPrefix("FR "))
     }
 
-    @Test("--summary writes a row per column with kinds, counts, min, max and mean")
+    @Test("--summary writes a row per column with kinds, counts, min, max, mean and quantiles")
     func summaryCSV() throws {
         let url = try file(sample)
         defer { try? FileManager.default.removeItem(at: url) }
         let result = try run([binary, "--summary", "--output", "csv", url.path])
         #expect(result.status == 0)
         let lines = result.text.components(separatedBy: "\n")
-        #expect(lines[0] == "column,type,filled,empty,distinct,min,max,mean,stddev,shortest,longest,common")
-        #expect(lines[1].hasPrefix("country,text,5,1,4,DE,FR,,,2,3,"))
+        #expect(lines[0] == "column,type,filled,empty,distinct,min,max,mean,stddev,shortest,longest,common,median,p25,p75,p5,p95")
+        #expect(lines[1].hasPrefix("country,text,5,1,4,DE,FR,,,2,3,") && lines[1].hasSuffix(",,,,,"))
         #expect(lines[2].hasPrefix("n,decimal,6,0,6,-5,10,2.58333"))
         #expect(lines[3].hasPrefix("when,date/time,5,1,4,2023-12-31,2024-01-02,,,10,10,"))
+        // Dates: the date at or below each rank, one the column holds.
+        #expect(lines[3].hasSuffix(",2024-01-01,2024-01-01,2024-01-01,2023-12-31,2024-01-01"), "\(lines[3])")
     }
 
     @Test("an unknown column: one line naming the columns, exit 2")
@@ -85,7 +87,7 @@ struct InsightEndToEndTests {
         #expect(try run([binary, "--frequency", "b", "--output", "csv", url.path]).text == "value,count,percent\n")
         let summary = try run([binary, "--summary", "--output", "csv", url.path])
         #expect(summary.status == 0)
-        #expect(summary.text.components(separatedBy: "\n")[1] == "a,empty,0,0,0,,,,,,,")
+        #expect(summary.text.components(separatedBy: "\n")[1] == "a,empty,0,0,0,,,,,,,,,,,,")
         let empty = try file("")
         defer { try? FileManager.default.removeItem(at: empty) }
         let none = try run([binary, "--frequency", "a", empty.path])

@@ -170,7 +170,7 @@ struct SQLEndToEndTests {
         try Data(sales.utf8).write(to: URL(fileURLWithPath: path))
         let result = try run([binary, "--summary", path, path])
         #expect(result.status == 2)
-        #expect(result.stderr == "csvfreeze: --frequency and --summary read one input (--sql can count over several)\n")
+        #expect(result.stderr == "csvfreeze: --frequency, --histogram and --summary read one input (--sql can count over several)\n")
         #expect(try run([binary, "--sql", "select 1", "--summary", path]).status == 64)
         #expect(try run([binary, "--sql", "select 1", path, "-", "-"]).status == 2)
     }

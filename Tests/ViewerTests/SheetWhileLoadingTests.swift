@@ -33,23 +33,28 @@ struct SheetWhileLoadingTests {
         return note
     }
 
-    @Test("# waits for the index, saying so, then counts every row of the file")
+    @Test("# waits for the index, saying so, then bins every row of the file; % counts every value of it")
     func frequencyWaitsForTheIndex() throws {
         let (store, viewer, path) = try unindexed(rows: 30_000)
         defer { unlink(path) }
         #expect(!store.isComplete)
+        // The id column: more distinct numbers than fit on a screen, so bins.
         viewer.handle(.frequency)
-        let sheet = try #require(viewer.takeSheet())
+        let sheet = try #require(viewer.takeSheet() as? HistogramSheet)
         sheet.update()
         let waiting = sheet.viewer.frame().lines.last ?? ""
         #expect(waiting.contains("reading the file to the end first"), "\(waiting)")
         // Nothing is counted before the index is whole.
         #expect(sheet.viewer.dataRowCount == 0)
         store.indexNow()
-        let note = settle(sheet) { !$0.contains("reading") && !$0.contains("counting") }
+        let binned = settle(sheet) { !$0.contains("reading") && !$0.contains("counting") }
+        #expect(binned.contains("30,000 numbers in 7 bins of 5000") && !binned.contains("read so far"), "\(binned)")
+        // `%`: the exact values, counted over the whole file too.
+        let values = try #require(sheet.switched())
+        let note = settle(values) { !$0.contains("reading") && !$0.contains("counting") }
         #expect(note.contains("all 30,000 values are unique"), "\(note)")
         #expect(!note.contains("read so far"))
-        #expect(sheet.viewer.dataRowCount == 30_000)
+        #expect(values.viewer.dataRowCount == 30_000)
     }
 
     @Test("I waits for the index too, then summarises every row")

@@ -1,0 +1,116 @@
+import CellStore
+import Insight
+import Query
+import Scan
+import Table
+
+/// The distribution band under the header (`B`): whether it shows, the pass that pictures
+/// the columns (`PictureScan`), and the pictures the last refresh took from it.
+///
+/// The pass pictures the rows of the view: over a filter, the rows it keeps (a pass of
+/// their own, started once the filter is made); a sort changes no picture. Drawing reads
+/// `shown` only, one column's fine bins at a time, so a frame costs what the screen holds.
+struct BandSession {
+    /// True while the band shows.
+    private(set) var isOn = false
+    private var scan: PictureScan?
+    /// The pictures as of the last refresh (kept until a new pass publishes, so a new
+    /// filter's band replaces the old one without a blank between).
+    private(set) var shown: PictureScan.Snapshot?
+    /// True while `shown` is from a pass over other rows than the view's now.
+    private(set) var isStale = false
+    /// What the pass was started over: the view's filters, the source's generation.
+    private var madeFor: (filters: [RecordFilter], generation: Int)?
+    /// Laid-out pictures by column, width and glyphs, for the pictures in `shown`.
+    let cache = BandCache()
+
+    /// True when the pictures on screen are every row's, exactly.
+    var isExact: Bool { !isStale && shown?.isComplete == true }
+
+    mutating func toggle() { isOn.toggle() }
+    mutating func turnOn() { isOn = true }
+
+    /// Starts the pass over what `table` shows now (its filters' rows), unless one already
+    /// runs for it; nothing when the band is off.
+    mutating func follow(_ table: TableView, filters: [RecordFilter], filtered: (any RecordSequence)?, headerRows: Int) {
+        guard isOn else {
+            stop()
+            return
+        }
+        if let madeFor, madeFor.filters == filters, madeFor.generation == table.source.generation { return }
+        scan?.cancel()
+        scan = nil
+        isStale = shown != nil
+        madeFor = (filters, table.source.generation)
+        let records = filters.isEmpty ? nil : filtered
+        if let file = table.file {
+            scan = PictureScan(readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders, headerRows: headerRows,
+                               records: records, wake: table.source.wake)
+        } else if let rows = table.source.snapshot() {
+            scan = PictureScan(rows: rows, headerRows: headerRows, records: records, wake: table.source.wake)
+        }
+    }
+
+    /// Stops the pass and forgets the pictures (the band was turned off).
+    mutating func stop() {
+        scan?.cancel()
+        scan = nil
+        shown = nil
+        madeFor = nil
+        isStale = false
+        cache.clear()
+    }
+
+    /// Takes what the pass published since the last refresh; true when it changed.
+    @discardableResult
+    mutating func takeNews() -> Bool {
+        guard let scan, let latest = scan.snapshot else { return false }
+        if let shown, !isStale, shown.records == latest.records, shown.isComplete == latest.isComplete,
+           shown.pictures.count == latest.pictures.count {
+            return false
+        }
+        shown = latest
+        isStale = false
+        cache.clear()
+        return true
+    }
+
+    /// True when the pass has pictures the screen does not show yet.
+    var hasNews: Bool {
+        guard let scan, let latest = scan.snapshot else { return false }
+        return isStale || shown?.records != latest.records || shown?.isComplete != latest.isComplete
+    }
+
+    /// Whether a pass exists for the band (a table whose rows can be read).
+    var isAvailable: Bool { scan != nil }
+
+    /// The picture of input column `column`, if the band has one.
+    func picture(ofFileColumn column: Int) -> ColumnPicture? {
+        guard let shown, column >= 0, column < shown.pictures.count else { return nil }
+        return shown.pictures[column]
+    }
+}
+
+/// Pictures laid out for the screen, kept while the pictures stay the same: a frame of the
+/// band then costs a dictionary look-up per column.
+final class BandCache {
+    private struct Key: Hashable {
+        var column: Int
+        var width: Int
+        var isASCII: Bool
+    }
+
+    private var entries: [Key: [String]] = [:]
+
+    func clear() { entries.removeAll(keepingCapacity: true) }
+
+    /// The cells of column `column`'s picture at `width`, made once.
+    func cells(column: Int, width: Int, glyphs: PictureGlyphs, make: () -> [String]) -> [String] {
+        let key = Key(column: column, width: width, isASCII: glyphs == .ascii)
+        if let cells = entries[key] { return cells }
+        if entries.count > 4096 { entries.removeAll(keepingCapacity: true) }
+        let cells = make()
+        entries[key] = cells
+        return cells
+    }
+}
