@@ -33,6 +33,11 @@ extension AppLoop {
     /// The input of the table on screen (nil with one table made without a shelf).
     package var currentInput: TableInput? { shelf?.inputs[current] }
 
+    /// The viewer of every table that has one (the one on screen first).
+    package var tableViewers: [Viewer] {
+        [table] + slots.indices.filter { $0 != current }.compactMap { slots[$0].entries.first?.viewer }
+    }
+
     /// Tables that have a viewer now (for tests).
     package var liveTables: [Int] { slots.indices.filter { $0 == current ? !entries.isEmpty : !slots[$0].entries.isEmpty } }
 
@@ -155,7 +160,8 @@ extension AppLoop {
     func putAwayUnused() {
         let live = slots.indices.filter { $0 != current && !slots[$0].entries.isEmpty }
         guard live.count + 1 > Self.liveLimit else { return }
-        let candidates = live.filter { shelf?.inputs[$0].readsOnce != true }
+        // A table with unsaved edits keeps its viewer: the edits live there.
+        let candidates = live.filter { shelf?.inputs[$0].readsOnce != true && slots[$0].entries.first?.viewer.unsavedEdits == 0 }
             .sorted { slots[$0].lastUse < slots[$1].lastUse }
         for index in candidates.prefix(live.count + 1 - Self.liveLimit) {
             let slot = slots[index]

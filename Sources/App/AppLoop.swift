@@ -14,6 +14,14 @@ import Viewer
 package final class AppLoop {
     /// Time between animation frames: the spring-back takes at most 4 (≤ 150 ms).
     package static let frameInterval = 0.03
+    /// News is looked at no more often than this while it keeps coming: sources mark every
+    /// change (a megabyte indexed, a row of an SQL answer, a table counted), and the loop,
+    /// not each of them, keeps time. News after a quiet spell is looked at at once.
+    package static let newsInterval = 0.05
+    /// A sheet whose pass is filling it (`SheetSource.isFilling`) takes its news no more
+    /// often than this: its counts so far are merged and laid out on this thread. A pass's
+    /// end is taken at the next look.
+    package static let sheetInterval = 0.25
 
     /// A sheet on the stack: its viewer, and the pass that makes its rows (none for the table).
     struct Entry {
@@ -31,6 +39,9 @@ package final class AppLoop {
     private let clock: any Clock
     /// Opens table `n`'s input again (for `R`, and a followed file that was truncated).
     let reopen: (Int) throws(CellStoreError) -> CellStore
+    /// Opens another file as the inputs are opened: where a table's edits were saved, read
+    /// instead of the table's input (nil: the table's input is read again).
+    package var openPath: ((String) throws(CellStoreError) -> CellStore)?
     var lastFrame: Frame?
     /// The open tables, when there are several (nil: the one table the loop was made with).
     let shelf: TableShelf?
@@ -54,8 +65,18 @@ package final class AppLoop {
     /// The next animation frame is due at this time; nil while nothing moves (the loop
     /// then waits with no timeout, so an idle viewer uses no CPU).
     private var nextTick: Double?
+    /// When news was last looked at, and when news heard since is to be (nil: none waits).
+    private var lookedAt = -Double.infinity
+    private var newsDue: Double?
+    /// When filling sheets last took their news, and when the news they were not given
+    /// at the last look is due (nil: none waits).
+    private var sheetsTookAt = -Double.infinity
+    private var sheetNewsDue: Double?
     /// 128 + the signal that ended the session, or 0.
     package private(set) var status: Int32 = 0
+    /// True when a signal or the terminal's going away ended the session: unsaved edits
+    /// were not asked about, and are kept in recovery files.
+    package private(set) var endedWithoutAsking = false
     package private(set) var isFinished = false
 
     package init(table: Viewer, screen: any Screen, clock: any Clock,
@@ -124,15 +145,18 @@ package final class AppLoop {
         } else {
             nextTick = nil
         }
-        let happenings = screen.wait(timeout: nextTick.map { max(0, $0 - clock.now) })
-        if let due = nextTick, clock.now >= due {
+        // The wait ends at the first thing due: a frame, news put off, a sheet's news.
+        let due = [nextTick, newsDue, sheetNewsDue].compactMap { $0 }.min()
+        let happenings = screen.wait(timeout: due.map { max(0, $0 - clock.now) })
+        let now = clock.now
+        if let due = nextTick, now >= due {
             top.handle(.tick)
             nextTick = due + Self.frameInterval
         }
-        if happenings.contains(.news) {
-            shelf?.takeNews()
-            hearNews()
+        if happenings.contains(.news) && newsDue == nil {
+            newsDue = max(now, lookedAt + Self.newsInterval)
         }
+        if let look = [newsDue, sheetNewsDue].compactMap({ $0 }).min(), now >= look { lookAtNews(now: now) }
         var changed: String?
         if happenings.contains(where: \.isInput) {
             // Before any key acts on rows read earlier: did the file change since? (The
@@ -184,19 +208,45 @@ package final class AppLoop {
         case .signal(let number):
             status = 128 + number
             isFinished = true
+            endedWithoutAsking = true
         case .hangUp:
             isFinished = true
+            endedWithoutAsking = true
         }
     }
 
+    /// Looks at the news: the screen's mark is taken first (news marked from here on
+    /// wakes the loop again), then the shelf's stores and the sheets.
+    private func lookAtNews(now: Double) {
+        newsDue = nil
+        lookedAt = now
+        screen.takeNews()
+        shelf?.takeNews()
+        hearNews(now: now)
+    }
+
     /// News from an input or a pass: every sheet takes it (a sheet's pass publishes its
-    /// rows first); a followed file that was truncated is read again from its start, one
-    /// whose name holds a new file (rotated) is read anew.
-    func hearNews() {
+    /// rows first; a filling one at most every `sheetInterval`, and then at its due time
+    /// even if no news comes); a followed file that was truncated is read again from its
+    /// start, one whose name holds a new file (rotated) is read anew.
+    func hearNews(now: Double) {
+        let sheetsMayTake = now >= sheetsTookAt + Self.sheetInterval
+        var tookFilling = false, putOff = false
         for entry in entries {
-            entry.source?.update()
+            if let source = entry.source {
+                if !source.isFilling {
+                    source.update()
+                } else if sheetsMayTake {
+                    source.update()
+                    tookFilling = true
+                } else {
+                    putOff = true
+                }
+            }
             entry.viewer.handle(.refresh)
         }
+        if tookFilling { sheetsTookAt = now }
+        sheetNewsDue = putOff ? sheetsTookAt + Self.sheetInterval : nil
         if let progress = table.file?.progress, table.options.follows && (progress.wasTruncated || progress.wasReplaced) {
             replaceTable(restarting: progress.wasTruncated ? "file truncated: following from its new start"
                                                            : "file replaced: following the new file")
@@ -250,6 +300,7 @@ package final class AppLoop {
         }
         if table.isFinished { isFinished = true }
         if table.wantsReload { replaceTable(restarting: nil) }
+        if let saved = table.takeReopen() { replaceTable(savedTo: saved.path, isInput: saved.isInput, record: saved.record) }
         var request: TableRequest?
         for entry in entries {
             if let asked = entry.viewer.takeTableRequest() { request = asked }
@@ -277,6 +328,27 @@ package final class AppLoop {
             lastFrame = nil
         } catch {
             old.cancelReload(because: error.description)
+        }
+    }
+
+    /// After the table's edits were saved to `path`: the table reads that file (its own
+    /// input read again when `isInput`), the view kept, the cursor on `record` of it. If
+    /// the file cannot be opened, the old table stays and says so.
+    func replaceTable(savedTo path: String, isInput: Bool, record: Int?) {
+        let old = table
+        do {
+            let store: CellStore
+            if !isInput, let openPath { store = try openPath(path) } else { store = try reopen(current) }
+            let fresh = Viewer(store: store, options: old.options, screenSize: old.screenSize)
+            old.file?.stopLoading()
+            fresh.adopt(old)
+            fresh.say(old.message ?? "saved")
+            if let record { fresh.awaitRecord(record, column: old.cursorColumn) }
+            for entry in entries.dropFirst() { entry.source?.cancel() }
+            entries = [Entry(viewer: fresh, source: nil)]
+            lastFrame = nil
+        } catch {
+            old.say("saved to \(path), but it cannot be read back: \(error.description)")
         }
     }
 }

@@ -32,6 +32,9 @@ package protocol Screen: AnyObject {
     /// Waits until something happens or `timeout` seconds pass (nil: no limit); returns
     /// everything that happened, in order (empty on a timeout).
     func wait(timeout: Double?) -> [Happening]
+    /// The loop is about to look at the news it heard of: news marked from now on is to
+    /// wake it again (see `NewsMark`).
+    func takeNews()
     /// Gives the terminal back to the shell until the user resumes (Ctrl-Z); returns the
     /// size then.
     func suspend() -> Size
@@ -39,6 +42,11 @@ package protocol Screen: AnyObject {
     func forgetContents()
     /// Puts bytes on the clipboard (OSC 52).
     func copyToClipboard(_ bytes: [UInt8])
+}
+
+extension Screen {
+    /// A screen whose news is not marked (a test's) has nothing to take.
+    package func takeNews() {}
 }
 
 /// The time, in seconds, from any fixed start.

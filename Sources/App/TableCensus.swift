@@ -74,8 +74,7 @@ final class TableCensus: Sendable {
     private let shared: Mutex<Shared>
 
     /// Counts `inputs` with stores made by `open` (not started: the census indexes them on
-    /// its own thread); `wake` tells the event loop there are new facts (at most five times
-    /// a second, and when the census ends).
+    /// its own thread); `wake` tells the event loop there are new facts (after each table).
     init(inputs: [TableInput], follows: Bool, open: @escaping @Sendable (TableInput) throws(CellStoreError) -> CellStore,
          wake: @escaping @Sendable () -> Void) {
         self.inputs = inputs
@@ -152,8 +151,6 @@ final class TableCensus: Sendable {
         // The screen's thread comes first: on Linux the nice value is the calling thread's.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
         #endif
-        var lastWake = ContinuousClock.now
-        var unsaid = false
         while true {
             let next: Int? = shared.withLock { state in
                 guard !state.isStopped, let index = state.states.firstIndex(of: .pending) else {
@@ -172,14 +169,10 @@ final class TableCensus: Sendable {
                     state.states[index] = state.isStopped ? .pending : .done(facts)
                 }
             }
-            unsaid = true
-            if ContinuousClock.now - lastWake >= .milliseconds(200) {
-                lastWake = ContinuousClock.now
-                unsaid = false
-                wake()
-            }
+            // Marks news; the event loop decides when to look (a thousand small files
+            // are counted faster than it would draw them).
+            wake()
         }
-        if unsaid { wake() }
     }
 
     /// Opens, indexes and closes one input; its facts, or why it could not be read.

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE   /* wcwidth */
 #include "cexport.h"
 #include "utf8.h"
+#include "CFieldScan.h"
 #include <string.h>
 #include <wchar.h>
 #if defined(__SSE2__)
@@ -96,26 +97,6 @@ static inline size_t find_byte(const unsigned char *p, size_t n, size_t i, unsig
     return n;
 }
 
-/* The first delimiter, quote, CR or LF in p[i..n), or n. */
-static inline size_t find_special(const unsigned char *p, size_t n, size_t i, unsigned char delimiter, unsigned char quote) {
-#if defined(__SSE2__)
-    const __m128i d = _mm_set1_epi8((char)delimiter), q = _mm_set1_epi8((char)quote);
-    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, d), _mm_cmpeq_epi8(v, q)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-        unsigned mask = (unsigned)_mm_movemask_epi8(hit);
-        if (mask) return i + (size_t)__builtin_ctz(mask);
-    }
-#endif
-    for (; i < n; i++) {
-        unsigned char c = p[i];
-        if (c == delimiter || c == quote || c == '\n' || c == '\r') return i;
-    }
-    return n;
-}
-
 /* Where the record at p[i..n) ends as WellQuotedSplitter reads it (the next one starts). */
 static size_t record_end(const unsigned char *p, size_t n, size_t i, unsigned char delimiter, unsigned char quote) {
     if (p[i] == '\n' || p[i] == '\r') return i + ((p[i] == '\r' && i + 1 < n && p[i + 1] == '\n') ? 2 : 1);
@@ -129,7 +110,7 @@ static size_t record_end(const unsigned char *p, size_t n, size_t i, unsigned ch
             }
             if (i > n) i = n;
         } else {
-            i = find_special(p, n, i, delimiter, quote);
+            i += cf_find_special(p + i, n - i, delimiter, quote);
         }
         if (i >= n) return n;
         unsigned char byte = p[i++];
@@ -169,7 +150,7 @@ static size_t split_record(const unsigned char *p, size_t n, size_t i, unsigned 
             }
         } else {
             start = i;
-            i = find_special(p, n, i, delimiter, quote);
+            i += cf_find_special(p + i, n - i, delimiter, quote);
             end = i;
         }
         if (k < capacity) {

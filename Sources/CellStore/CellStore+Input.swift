@@ -45,4 +45,12 @@ extension CellStore {
 
     /// True when the input is followed as it grows (it never ends).
     package var follows: Bool { loader.follows }
+
+    /// True when the bytes that may be read now are all the input will have: it is read
+    /// whole, or it is a regular file read as it is (its size known from the start).
+    package var endsWhereRead: Bool {
+        if isComplete { return true }
+        guard !loader.follows, case .file = loader.input else { return false }
+        return true
+    }
 }

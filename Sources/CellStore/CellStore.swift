@@ -36,6 +36,9 @@ public final class CellStore {
     /// Cells are bounded, so 4,096 rows and 16 MiB bound its memory.
     var singleRecords = RecentCache<Row>(capacity: 4096, budget: 16 << 20, eviction: .oldestHalf)
     private var rowsSeen = 0
+    /// The table's edits as bytes spliced into the input: every reader handed out for a
+    /// pass reads them (see `RecordPatch`); the store's own rows are the file's.
+    package var patch = RecordPatch.empty
     private var counters = Statistics()
     /// The file's last rows under estimated numbers, after `jumpToEnd` (see CellStore+Tail).
     var provisionalTail: ProvisionalTail?
@@ -65,23 +68,20 @@ public final class CellStore {
         if let inputIdentity { OpenInputs.add(inputIdentity) }
     }
 
-    /// Opens a file, or standard input when `path` is nil or `-`, and starts indexing it in
-    /// the background. `onChange` is called (from the loader's thread) when there is news.
-    /// `spoolLimit` bounds what a stream may spool (see `SpoolLimit`). `readsAtRandom` says
-    /// that every record will be read in some other order (a sorted output): compressed
-    /// input is then always spooled, where gzip is otherwise read through access points.
-    /// `encoding` names what the text is written in (converted to UTF-8 as it is read);
-    /// without it, a UTF-16 or UTF-32 byte-order mark names it. An input that can be read
-    /// only once (a pipe, a FIFO, standard input) and that other stores read too is
-    /// `shared`: every store over it reads the one stream opened on it (`SharedStream`).
-    package static func open(path: String?, delimiter: UInt8? = nil, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                            encoding: TextEncoding? = nil, shared: SharedStream.Slot? = nil,
-                            follows: Bool = false, spoolLimit: SpoolLimit = .keepFree, readsAtRandom: Bool = false,
+    /// Opens the input `spec` describes (read as it says) and starts indexing it in the
+    /// background. `onChange` is called (from the loader's thread) when there is news.
+    /// `readsAtRandom` says that every record will be read in some other order (a sorted
+    /// output): compressed input is then always spooled, where gzip is otherwise read
+    /// through access points. An input that can be read only once (a pipe, a FIFO,
+    /// standard input) and that other stores read too is `shared`: every store over it
+    /// reads the one stream opened on it (`SharedStream`).
+    package static func open(_ spec: InputSpec, shared: SharedStream.Slot? = nil, readsAtRandom: Bool = false,
                             checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
-        let (opened, name) = try InputOpener.open(path: path, follows: follows, spoolLimit: spoolLimit, encoding: encoding,
-                                                  shared: shared)
+        let path = try spec.readablePath()
+        let (opened, name) = try InputOpener.open(path: path, follows: spec.follows, spoolLimit: spec.spoolLimit,
+                                                  encoding: spec.encoding, shared: shared)
         // The file itself, compressed or not (standard input too, when it is a file).
         let identity: FileIdentity?
         switch opened {
@@ -90,10 +90,11 @@ public final class CellStore {
         case .memory, .packed: identity = nil
         }
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
-        let input = OpenedInput.recognizing(opened, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom, encoding: encoding)
+        let input = OpenedInput.recognizing(opened, spoolLimit: spec.spoolLimit, readsAtRandom: readsAtRandom,
+                                            encoding: spec.encoding)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
-                            forcedDelimiter: delimiter, forcedQuote: quote, preambleRule: preamble, follows: follows,
-                            followedPath: path == "-" ? nil : path, onChange: onChange)
+                            forcedDelimiter: spec.delimiter, forcedQuote: spec.quote, preambleRule: spec.preamble,
+                            follows: spec.follows, followedPath: path == "-" ? nil : path, onChange: onChange)
         let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: identity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and

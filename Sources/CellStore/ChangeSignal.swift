@@ -8,7 +8,10 @@ import Synchronization
 /// A waiter reads `version`, looks at what it waits for, and when that is not there yet
 /// waits past the version it read: a change published in between is never missed, since
 /// it moved the version on. Waking more often than needed is harmless (waiters look
-/// again); missing a change is what this rules out.
+/// again); missing a change is what this rules out, on one condition: every change to
+/// what a waiter looks at publishes, whoever makes it. A wait has no time limit, and
+/// there is no timed one: a change that publishes nothing is a bug to fix where it is
+/// made, not to hide behind a waiter that looks again every so often.
 public final class ChangeSignal: Sendable {
     private let state = Mutex<(version: UInt64, waiters: [DispatchSemaphore])>((0, []))
 
@@ -36,18 +39,5 @@ public final class ChangeSignal: Sendable {
             return true
         }
         if waits { semaphore.wait() }
-    }
-
-    /// `wait(past:)` for at most `seconds`: for a waiter that looks again on its own as a
-    /// safety net.
-    package func wait(past version: UInt64, seconds: Double) {
-        let semaphore = DispatchSemaphore(value: 0)
-        let waits = state.withLock { state -> Bool in
-            guard state.version == version else { return false }
-            state.waiters.append(semaphore)
-            return true
-        }
-        guard waits, semaphore.wait(timeout: .now() + seconds) == .timedOut else { return }
-        state.withLock { $0.waiters.removeAll { $0 === semaphore } }
     }
 }

@@ -78,6 +78,12 @@ package struct QuotingProblem: Sendable, Equatable {
     /// The physical line of the input (1 is the first), once known.
     package var line: Int?
 
+    package init(kind: Kind, record: Int, line: Int? = nil) {
+        self.kind = kind
+        self.record = record
+        self.line = line
+    }
+
     /// What is wrong, in a few words.
     package var summary: String {
         switch kind {
@@ -92,6 +98,11 @@ package struct QuotingProblem: Sendable, Equatable {
 package struct Checkpoint: Sendable, Equatable {
     package var offset: Int64
     package var row: Int
+
+    package init(offset: Int64, row: Int) {
+        self.offset = offset
+        self.row = row
+    }
 }
 
 extension Checkpoint {

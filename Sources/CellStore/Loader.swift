@@ -34,7 +34,8 @@ package final class Loader: Sendable {
     let followedPath: String?
     let onChange: @Sendable () -> Void
     /// Bumped whenever the index grows or the pass ends: background passes that follow the
-    /// input wait on it (`onChange` is for the event loop, and is throttled).
+    /// input wait on it (`onChange` is for the event loop: it marks news at each chunk,
+    /// and the loop decides when to look).
     let progressSignal = ChangeSignal()
     /// Set by `stop()`: every wait for input looks at it, so the thread ends soon after.
     let stopped = Atomic<Bool>(false)
@@ -68,8 +69,8 @@ package final class Loader: Sendable {
     package func stop() {
         stopped.store(true, ordering: .relaxed)
         released.notify()
-        // A wait for a stream another store reads ends too.
-        if case .stream(let stream) = input { stream.signal.notify() }
+        // A wait for a stream another store reads, or for its decoder, ends too.
+        if case .stream(let stream) = input { stream.interrupt() }
     }
 
     var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -222,23 +223,9 @@ package final class Loader: Sendable {
         var failure: String?
         var wasTruncated = false
         var wasReplaced = false
-        var lastNotice = Loader.now()
-        var noticePending = false
-
-        func notice(force: Bool) {
-            let now = Loader.now()
-            if force || now - lastNotice >= 0.05 {
-                lastNotice = now
-                noticePending = false
-                onChange()
-            } else {
-                noticePending = true
-            }
-        }
 
         func pullMore() {
             guard let pull, !inputEnded else { return }
-            if noticePending && !Loader.isReadable(input) { notice(force: true) }
             switch pull(pullBuffer, available) {
             case .bytes(let count):
                 available += Int64(count)
@@ -283,7 +270,7 @@ package final class Loader: Sendable {
         }
         let bomLength = start.bomLength
         var scanner = RecordScanner(dialect: start.dialect)
-        notice(force: true)
+        onChange()
 
         var offset = bomLength
         var nextCheckpoint = bomLength + spacing
@@ -338,7 +325,8 @@ package final class Loader: Sendable {
                 $0.progress.tooWideRecord = wide
             }
             progressSignal.notify()
-            notice(force: false)
+            // Each chunk is news; the event loop decides when to look (see `onChange`).
+            onChange()
         }
         // Where compressed data breaks off, the bytes after the last record's end are a
         // record cut short: shown, it would pass for a whole one. It is left out.
@@ -393,7 +381,7 @@ package final class Loader: Sendable {
             $0.available = cutShort ? lastRecordEnd : offset
         }
         progressSignal.notify()
-        notice(force: true)
+        onChange()
     }
 
     /// The physical line (1-based) of byte `offset`: line ends (LF, CRLF or CR) counted
@@ -424,7 +412,6 @@ package final class Loader: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// True when a stream has data waiting, so a read would not block.
     /// The regular file the input is read from, plain or compressed (nil for a stream).
     static func regularFile(of input: Input) -> FileSource? {
         switch input {
@@ -432,11 +419,5 @@ package final class Loader: Sendable {
         case .packed(let packed): return packed.file
         case .stream, .memory: return nil
         }
-    }
-
-    static func isReadable(_ input: Input) -> Bool {
-        guard case .stream(let stream) = input else { return true }
-        var descriptor = pollfd(fd: stream.file.descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 30) > 0
     }
 }

@@ -66,9 +66,12 @@ extension RecordReader {
 }
 
 extension CellStore {
-    /// A reader of the records known now, for use on another thread.
-    package func recordReader() -> RecordReader? {
-        loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }
+    /// A reader of the records known now, for use on another thread: with the table's
+    /// edits in place (`patch`), unless `patched` is false (rows the store itself read,
+    /// whose origins are the file's offsets).
+    package func recordReader(patched: Bool = true) -> RecordReader? {
+        let reader = loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }
+        return patched ? reader?.patched(patch) : reader
     }
 
     /// Wakes the event loop (as news from the loader does): for background tasks.

@@ -25,17 +25,19 @@ package enum RecordStream {
         package var preamble: [UInt8]
     }
 
-    /// Streams `path` (nil or `-` for stdin), calling `body` with each record in order.
+    /// Streams the input `spec` describes, calling `body` with each record in order.
     /// `body` returns false to stop early (the reader of our output went away). A cell
     /// longer than the parser's cell limit comes in pieces: rows marked `continuesInNext`
     /// and `continuesPrevious` (see `Row`), so memory stays bounded whatever the cells.
-    /// The text is converted from `encoding` (or what a byte-order mark says) to UTF-8;
-    /// where it is not valid in it, `damage` says so once every record is delivered.
+    /// The text is converted from the spec's encoding (or what a byte-order mark says) to
+    /// UTF-8; where it is not valid in it, `damage` says so once every record is delivered.
+    /// Nothing is spooled, so the spec's spool limit does not apply; nor does following.
     @discardableResult
-    package static func forEach(path: String?, delimiter: UInt8?, quote: UInt8? = nil, preamble: PreambleRule = .none,
-                               encoding: TextEncoding? = nil, started: ((Start) -> Void)? = nil,
+    package static func forEach(_ spec: InputSpec, started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
-        let opened = try OpenedInput.open(path: path, encoding: encoding)
+        let path = try spec.readablePath()
+        let (delimiter, quote, preamble) = (spec.delimiter, spec.quote, spec.preamble)
+        let opened = try OpenedInput.open(path: path, encoding: spec.encoding)
         let reader = try opened.sequentialReader()
         let name: String? = path == nil || path == "-" ? nil : opened.tableName
         var damage: PackedDamage?

@@ -70,6 +70,14 @@ package final class SharedStream: Sendable {
         state.withLock { $0.packed }?.stop()
     }
 
+    /// Ends the waits of the stores reading now (for another store's read, or for the
+    /// decoder's next chunk), so that each looks at whether it is stopped: a store that
+    /// stops calls it.
+    func interrupt() {
+        signal.notify()
+        packed?.interrupt()
+    }
+
     /// The decoder, once the stream is known to be compressed or in another encoding.
     var packed: PackedInput? { state.withLock { $0.packed } }
 

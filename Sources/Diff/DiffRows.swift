@@ -11,7 +11,7 @@ import Table
 /// one, or both, kept as runs (a run of rows whose records follow one another on both
 /// sides costs one entry), and its cells are read from the inputs when shown, or by a
 /// pass through `snapshot()`.
-package final class DiffRows: PairedRows, SavedRows {
+package final class DiffRows: PairedRows, SavedRows, MarkedRows {
     package let name: String
     package let wake: @Sendable () -> Void
     private let stores: [CellStore]
@@ -68,6 +68,8 @@ package final class DiffRows: PairedRows, SavedRows {
         inputHeaderRows = headerRows
         var options = options
         options.context = 0
+        // Only each row's kind and records are kept here (`append`).
+        options.keepsCells = false
         self.options = options
         self.wake = wake
         name = "\(old.name) → \(new.name)"

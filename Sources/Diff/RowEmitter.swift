@@ -12,7 +12,7 @@ final class RowEmitter {
     private let new: RowFetcher
     private let columns: DiffColumns
     private let context: Int
-    private let queue: RowQueue
+    private let queue: BoundedQueue<DiffRow>
     private let core: TableDiff.Core
     private var batch: [DiffRow] = []
     private var heldSame: [DiffRow] = []
@@ -130,6 +130,12 @@ final class RowEmitter {
     }
 
     private func add(_ row: DiffRow) {
+        var row = row
+        if !core.keepsCells {
+            // Read for the counts; the owner reads them again when it shows the row.
+            row.oldRow = nil
+            row.newRow = nil
+        }
         batch.append(row)
         if batch.count >= 1024 { flush() }
     }
@@ -138,7 +144,7 @@ final class RowEmitter {
         let counts = statistics
         core.statistics.withLock { $0 = counts }
         if !batch.isEmpty {
-            if !queue.push(batch) { isOpen = false }
+            if !queue.push(contentsOf: batch) { isOpen = false }
             batch.removeAll(keepingCapacity: true)
         }
     }

@@ -27,6 +27,11 @@ package final class TableDiff {
         package var context: Int
         /// Bytes the keyed passes keep in memory, both inputs together, before spilling.
         package var memoryBudget: Int
+        /// False when the owner keeps only each row's kind and records (the screen reads a
+        /// row's cells again when it shows it): rows then come without their cells, and up
+        /// to 65,536 wait for the owner instead of 8,192, so a comparison is not held back
+        /// between two looks of the event loop (`AppLoop.newsInterval`).
+        package var keepsCells = true
 
         package init(key: [String] = [], context: Int = 0, memoryBudget: Int = 64 << 20) {
             self.key = key
@@ -49,13 +54,20 @@ package final class TableDiff {
     private var scan: BackgroundScan<Bool>?
 
     final class Core: Sendable {
-        let queue: RowQueue
+        /// Rows handed to the owner, a bounded number held (see `Options.keepsCells`): the
+        /// owner's event loop is woken when rows come into an empty queue, and takes all
+        /// there is then.
+        let queue: BoundedQueue<DiffRow>
+        let keepsCells: Bool
         let phase = Mutex(Phase.reading)
         let statistics = Mutex(DiffStatistics())
         /// The stage past reading and how far it is (reading's bytes are the scan's).
         let progress = Mutex(DiffProgress(stage: .reading, done: 0, total: 0))
 
-        init(wake: @escaping @Sendable () -> Void) { queue = RowQueue(wake: wake) }
+        init(keepsCells: Bool, wake: @escaping @Sendable () -> Void) {
+            self.keepsCells = keepsCells
+            queue = BoundedQueue(limit: keepsCells ? 8192 : 65_536, onArrival: wake)
+        }
     }
 
     /// Starts comparing `old` with `new`. Throws when a key column is missing from either.
@@ -77,7 +89,7 @@ package final class TableDiff {
         }
         self.columns = columns
         self.keyColumns = keyColumns
-        let core = Core(wake: wake)
+        let core = Core(keepsCells: options.keepsCells, wake: wake)
         self.core = core
         core.statistics.withLock { $0.changedCells = Array(repeating: 0, count: columns.columns.count) }
         let job = DiffJob(old: old, new: new, columns: columns, keyColumns: keyColumns, options: options, core: core, wake: wake)
@@ -163,89 +175,5 @@ struct ProgressMeter {
         let progress = DiffProgress(stage: stage, done: done, total: total)
         core.progress.withLock { $0 = progress }
         wake()
-    }
-}
-
-/// Rows handed from the comparison's thread to its owner, a bounded number at a time.
-final class RowQueue: Sendable {
-    private struct State {
-        var rows: [DiffRow] = []
-        var start = 0
-        var isFinished = false
-        var isClosed = false
-    }
-    private let state = Mutex(State())
-    private let news = DispatchSemaphore(value: 0)
-    private let room = DispatchSemaphore(value: 0)
-    /// Wakes the owner's event loop when rows come into an empty queue.
-    private let wake: @Sendable () -> Void
-    static let limit = 8192
-
-    init(wake: @escaping @Sendable () -> Void = {}) { self.wake = wake }
-
-    /// Adds rows, waiting while the queue is full; false when the owner has gone.
-    func push(_ rows: [DiffRow]) -> Bool {
-        guard !rows.isEmpty else { return true }
-        while true {
-            var wasEmpty = false
-            let done: Bool? = state.withLock { state in
-                if state.isClosed { return false }
-                guard state.rows.count - state.start < RowQueue.limit else { return nil }
-                wasEmpty = state.rows.count == state.start
-                if state.start > 0 && state.start * 2 > state.rows.count {
-                    state.rows.removeSubrange(..<state.start)
-                    state.start = 0
-                }
-                state.rows.append(contentsOf: rows)
-                return true
-            }
-            if let done {
-                news.signal()
-                // One wake per time the owner emptied the queue: it takes all there is then.
-                if done && wasEmpty { wake() }
-                return done
-            }
-            _ = room.wait(timeout: .now() + .milliseconds(50))
-        }
-    }
-
-    /// No more rows will come.
-    func finish() {
-        state.withLock { $0.isFinished = true }
-        news.signal()
-    }
-
-    /// The owner stops reading: a waiting producer gives up.
-    func close() {
-        state.withLock { $0.isClosed = true }
-        room.signal()
-    }
-
-    func take(_ count: Int) -> [DiffRow]? {
-        while true {
-            guard let taken = poll(count) else { return nil }
-            if !taken.isEmpty { return taken }
-            _ = news.wait(timeout: .now() + .milliseconds(50))
-        }
-    }
-
-    /// Up to `count` rows, without waiting: empty when none is ready, nil at the end.
-    func poll(_ count: Int) -> [DiffRow]? {
-        let taken: [DiffRow]? = state.withLock { state in
-            let available = state.rows.count - state.start
-            if available > 0 {
-                let end = state.start + min(count, available)
-                let rows = Array(state.rows[state.start..<end])
-                state.start = end
-                if state.start == state.rows.count {
-                    state.rows.removeAll(keepingCapacity: true)
-                    state.start = 0
-                }
-                return rows
-            }
-            return state.isFinished || state.isClosed ? nil : []
-        }
-        if let taken, !taken.isEmpty { room.signal() }
-        return taken
     }
 }

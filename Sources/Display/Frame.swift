@@ -36,6 +36,8 @@ public enum Style: UInt8, Sendable, CaseIterable {
     case madeName
     /// A made name in the cursor's column (a label in the cursor's cell).
     case madeNameOfCursorColumn
+    /// The sign of a marked record in the row-number margin (`m`, `M`).
+    case mark
     /// The distribution band's pictures, once exact.
     case band
     /// The band's pictures while their pass runs (dim).

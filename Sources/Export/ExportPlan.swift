@@ -59,7 +59,7 @@ package struct ExportPlan: Sendable {
     package init?(view: TableView, asOfNow: Bool = false, asSaved: Bool = false) {
         if let store = view.file {
             self.init(readers: asOfNow || store.follows ? store.recordReadersAsOfNow : store.recordReaders,
-                      headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown, name: store.name)
+                      headerRows: view.headerRows, rows: view.rowsForPasses, columns: view.columns.shown, name: store.name)
         } else if asSaved, let saved = view.source as? any SavedRows, let snapshot = saved.savedSnapshot() {
             self.init(snapshot: snapshot, headerRows: view.headerRows, rows: view.rows, columns: view.columns.shown,
                       name: view.source.name)

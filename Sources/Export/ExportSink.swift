@@ -137,9 +137,24 @@ package final class ExportSink {
     /// Ends a sink for a file: gives the temporary file the replaced file's permissions (a
     /// new file's, if none) and renames it over the target. False (see `failure`) when that
     /// fails.
-    package func commit() -> Bool {
+    ///
+    /// `durably`: the bytes reach the disk (`fsync`) before the rename, and the rename
+    /// after it (the folder's `fsync`), as git's lock files do: a crash leaves the old file
+    /// or the new one, never an empty one. `check`, when given, is asked last, just before
+    /// the rename: a reason it returns stops the commit (the target is left as it was).
+    package func commit(durably: Bool = false, check: (() -> String?)? = nil) -> Bool {
         guard let destination, !isClosed else { return failure == nil }
         guard failure == nil else {
+            discard()
+            return false
+        }
+        if durably && fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            failure = "cannot write \(targetName ?? "the output"): \(String(cString: strerror(errno)))"
+            discard()
+            return false
+        }
+        if let reason = check?() {
+            failure = reason
             discard()
             return false
         }
@@ -160,8 +175,23 @@ package final class ExportSink {
                 unlink(temporary)
                 return false
             }
+            if durably {
+                let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+                let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if directory >= 0 {
+                    _ = fsync(directory)
+                    close(directory)
+                }
+            }
             return true
         }
+    }
+
+    /// True when the sink writes the target in place (a device, a FIFO, a file with other
+    /// hard links), not through a file renamed over it.
+    package var writesInPlace: Bool {
+        if case .inPlace? = destination { return true }
+        return false
     }
 
     /// Removes the temporary file of a sink for a file that was not committed (a file

@@ -20,6 +20,7 @@ extension Exporter {
         var checkpoint = 0
         var parsesRest = !writesRawBytes
         while !isStopped {
+            let version = readers.changes.version
             let (known, isAll) = knownRecords
             let end = min(known, limit)
             if !parsesRest, let start = position, let problem = knownProblem, record >= problem {
@@ -74,7 +75,9 @@ extension Exporter {
                 }
             }
             if (isAll && record >= end) || record >= limit { break }
-            if !refresh() { pause() }
+            // A write that failed in this round (a full disk, a reader gone) stops the output:
+            // nothing would publish the news waited for, so it is looked at first.
+            if !refresh() && !isStopped { wait(for: readers.changes, past: version) }
         }
     }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CellStore
 import Scan
 import Table
@@ -12,13 +9,14 @@ extension Exporter {
     /// without (empty, or unreadable) or the export was cancelled.
     func waitForInput() -> RecordReader? {
         while !control.isCancelled {
+            let version = readers.changes.version
             let progress = readers.progress
             if let reader = readers.current(), !reader.checkpoints.isEmpty,
                progress.isComplete || progress.rowCount > 0 || reader.end > reader.checkpoints[0].offset {
                 return reader
             }
             if progress.isComplete { return nil }
-            usleep(2000)
+            wait(for: readers.changes, past: version)
         }
         return nil
     }
@@ -61,10 +59,12 @@ extension Exporter {
         return grew
     }
 
-    /// Waits a little for the input or the view to grow. A poll, not a wait on their change
-    /// signals: the output can also stop from another core (a stretch's writer meets a
-    /// full disk), which publishes nothing, and a wait for news then never ended.
-    func pause() { usleep(3000) }
+    /// Waits for the input or the view to grow: for `signal` (the index's or the view's) to
+    /// publish past `version`, read before the look that found nothing new. The one way an
+    /// export stops while it waits is `control.cancel()`, which publishes on the signal
+    /// waited on (`ScanControl.wait`); a write fails on this thread, never during a wait
+    /// (the other core's stretches are written to memory, and joined before this waits).
+    func wait(for signal: ChangeSignal, past version: UInt64) { control.wait(for: signal, past: version) }
 
     /// Records in the input known now, and whether that is all of them.
     var knownRecords: (count: Int, isAll: Bool) {

@@ -117,36 +117,6 @@ private final class StretchJob: @unchecked Sendable {
     }
 }
 
-/// Stretches waiting for a core, in order.
-private final class StretchQueue: Sendable {
-    private let state = Mutex<(jobs: [StretchJob], isClosed: Bool)>(([], false))
-    private let signal = ChangeSignal()
-
-    func add(_ job: StretchJob) {
-        state.withLock { $0.jobs.append(job) }
-        signal.notify()
-    }
-
-    /// No more jobs: the workers end once the queue is empty.
-    func close() {
-        state.withLock { $0.isClosed = true }
-        signal.notify()
-    }
-
-    /// The next job, waiting for one; nil once closed and empty.
-    func next() -> StretchJob? {
-        while true {
-            let version = signal.version
-            let taken: StretchJob?? = state.withLock { state in
-                if !state.jobs.isEmpty { return .some(state.jobs.removeFirst()) }
-                return state.isClosed ? .some(nil) : nil
-            }
-            if let taken { return taken }
-            signal.wait(past: version)
-        }
-    }
-}
-
 extension Exporter {
     /// Stretches formatted or queued but not written yet, at most: with `StretchOutput.limit`
     /// each, what the output holds in memory.
@@ -164,19 +134,21 @@ extension Exporter {
         let reader = self.reader!
         let plan = self.plan
         let inputFailure = readers.progress.failure
-        let queue = StretchQueue()
+        // Stretches waiting for a core, in order (no more than are pending); finished
+        // once all are queued, so the workers end when it is empty.
+        let queue = BoundedQueue<StretchJob>(limit: Self.stretchesAhead)
         // A read holds a stretch that the splitter takes whole; a longer one is parsed a
         // mebibyte at a time.
         let readSize = Int(max(1 << 20, 2 * plan.parallelStretch))
         let join = BackgroundScan<Int>.start(2, threadName: "csvfreeze export", yieldsToInteractiveThreads: plan.yieldsToInteractiveThreads) { _ in
             let window = ByteWindow(source: reader.source, readSize: readSize)
-            while let job = queue.next() {
+            while let job = queue.pop() {
                 Self.format(job, reader: reader, window: window, plan: plan, inputFailure: inputFailure)
             }
         }
         var pending: [(stretch: Stretch, output: StretchOutput)] = []
         defer {
-            queue.close()
+            queue.finish()
             for (_, output) in pending { output.abandon() }
             join.wait()
         }
@@ -205,7 +177,7 @@ extension Exporter {
                 // The records before this stretch not handed to the writer yet come first.
                 guard let copy = writer.continuation(following: stretch.firstRecord - record, sink: { output.put($0) }) else { break }
                 index = next
-                queue.add(StretchJob(stretch: stretch, writer: copy, output: output))
+                queue.push(StretchJob(stretch: stretch, writer: copy, output: output))
                 pending.append((stretch, output))
             }
             guard !pending.isEmpty else { return }

@@ -25,6 +25,7 @@ extension Exporter {
             batch = max(1024, min(1 << 20, Self.windowBytes * 7 / 8 / max(64, average)))
         }
         while !isStopped {
+            let version = rows.changes.version
             let complete = rows.isComplete
             let available = min(rows.count, plan.rowLimit ?? Int.max)
             while written < available && !isStopped {
@@ -48,7 +49,7 @@ extension Exporter {
             }
             writeGathering()
             if (complete && written >= available) || written >= (plan.rowLimit ?? Int.max) { break }
-            pause()
+            if !isStopped { wait(for: rows.changes, past: version) }
         }
     }
 

@@ -145,9 +145,11 @@ package final class Exporter {
         // Whether the last record written ends the input decides the output's last line
         // end: known once the input is complete, or once a later record is indexed (a
         // view can end before the loader, a filter decided from raw bytes).
-        while !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled {
-            pause()
+        while true {
+            let version = readers.changes.version
             progress = readers.progress
+            guard !progress.isComplete && progress.rowCount - 1 <= lastRecordWritten && !control.isCancelled else { break }
+            wait(for: readers.changes, past: version)
         }
         if control.isCancelled { return cancelled() }
         let lastInputRecord = progress.rowCount - 1

@@ -166,7 +166,7 @@ package final class FrequencyCount {
     }
 
     private init(_ plan: PassPlan, records: (any RecordSequence)?, budget: InsightBudget, wake: @escaping @Sendable () -> Void) {
-        let board = Board<FrequencyTable>()
+        let board = Board<FrequencyTable>(wake: wake)
         self.board = board
         scan = BackgroundScan(name: "csvfreeze frequency", total: plan.byteCount, wake: wake) { control in
             guard let pass = plan.pass(control: control), let chosen = pass.restricted(to: records, control: control) else { return nil }

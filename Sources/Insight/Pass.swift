@@ -144,30 +144,43 @@ struct Pass: Sendable {
 }
 
 /// Partial results a running pass publishes for its owner, one slot per share.
+///
+/// A share publishes after a piece when its owner has asked for fresher results since it
+/// last did, and reading `values` asks: a pass whose partial results nobody reads copies
+/// them once, and one on screen as often as the event loop looks (a sheet, at most four
+/// times a second: `AppLoop.sheetInterval`). No clock is read here.
 final class Board<Value: Sendable>: Sendable {
     private let slots: Mutex<[Value?]>
-    private let published: Mutex<[ContinuousClock.Instant]>
+    /// Per share: its owner asked for a fresher value than its slot holds.
+    private let wanted: Mutex<[Bool]>
+    /// Tells the owner a value was published.
+    private let wake: @Sendable () -> Void
 
-    init(shares: Int = 2) {
+    init(shares: Int = 2, wake: @escaping @Sendable () -> Void = {}) {
         slots = Mutex(Array(repeating: nil, count: shares))
-        published = Mutex(Array(repeating: ContinuousClock.now, count: shares))
+        wanted = Mutex(Array(repeating: true, count: shares))
+        self.wake = wake
     }
 
-    /// True about every quarter of a second for each share (it publishes then).
+    /// True when share `share` is to publish now (asked for since it last did).
     func isDue(share: Int) -> Bool {
-        let now = ContinuousClock.now
-        return published.withLock { times in
-            guard share < times.count, now - times[share] >= .milliseconds(250) else { return false }
-            times[share] = now
+        wanted.withLock { wanted in
+            guard share < wanted.count, wanted[share] else { return false }
+            wanted[share] = false
             return true
         }
     }
 
     func publish(_ value: Value, share: Int) {
         slots.withLock { if share < $0.count { $0[share] = value } }
+        wake()
     }
 
-    var values: [Value] { slots.withLock { $0.compactMap { $0 } } }
+    /// The values published so far; each share is asked for a fresher one.
+    var values: [Value] {
+        wanted.withLock { $0 = Array(repeating: true, count: $0.count) }
+        return slots.withLock { $0.compactMap { $0 } }
+    }
 }
 
 /// A pass known now, or one made once a file still being read is indexed to its end: a

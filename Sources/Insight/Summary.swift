@@ -105,7 +105,7 @@ package final class SummaryScan {
 
     private init(_ whole: PassPlan, names: [String], records: (any RecordSequence)?, columns: [Int]?, kinds: [ColumnKind]?,
                  budget: InsightBudget, commonValues: Int, wake: @escaping @Sendable () -> Void) {
-        let board = Board<[ColumnSummary]>()
+        let board = Board<[ColumnSummary]>(wake: wake)
         self.board = board
         self.names = names
         let columns = columns ?? Array(0..<names.count)

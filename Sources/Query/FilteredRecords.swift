@@ -37,8 +37,11 @@ package final class FilteredRecords: RecordSequence {
     /// The view filtered, or nil for the file's order.
     package let base: (any RecordSequence)?
     let core = Core()
-    /// The pass; dropping it (with the object) cancels it and waits for its thread.
-    private let scan: BackgroundScan<Bool>
+    /// The pass; dropping it (with the object) cancels it and waits for its thread. None
+    /// for rows kept from an earlier session.
+    private let scan: BackgroundScan<Bool>?
+    /// The edits in the bytes the filter read.
+    package let patch: RecordPatch
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
@@ -64,6 +67,7 @@ package final class FilteredRecords: RecordSequence {
 
     init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, decidesFromRawBytes: Bool = false, wake: @escaping @Sendable () -> Void) {
+        if case .readers(let readers) = input { patch = readers.patch } else { patch = .empty }
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
@@ -72,11 +76,30 @@ package final class FilteredRecords: RecordSequence {
         scan = BackgroundScan(name: "csvfreeze filter", total: 0, wake: wake) { control in job.run(control: control) }
     }
 
+    /// The rows `filters` kept, from an earlier session: `words` over `length` records of
+    /// the file (or rows of `base`), complete at once, with no pass. Nil when the words do
+    /// not make a bitmap of that length.
+    package init?(filters: [RecordFilter], headerRows: Int, base: (any RecordSequence)?, words: [UInt64], length: Int) {
+        guard let bitmap = RankedBitmap(words: words, length: length) else { return nil }
+        // Kept from an earlier session, before any edit: over the file's own bytes.
+        patch = .empty
+        self.filters = filters
+        self.headerRows = headerRows
+        self.base = base
+        scan = nil
+        core.rows.withLock { $0 = bitmap }
+        core.state.withLock { $0 = (true, false, nil) }
+    }
+
+    /// The bits of a complete pass (positions are records of the file, or rows of the
+    /// base), and how many positions they cover: what a session keeps.
+    package var bitmap: (words: [UInt64], length: Int) { core.rows.withLock { ($0.allWords, $0.length) } }
+
     /// Stops the pass; the rows found so far stay readable.
-    package func cancel() { scan.cancel() }
+    package func cancel() { scan?.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    package func wait() { scan.wait() }
+    package func wait() { scan?.wait() }
 
     /// Bytes of the input read so far by the filters, and what they will read as known now.
     package var progress: (done: Int64, total: Int64) { (core.done.load(ordering: .relaxed), core.total.load(ordering: .relaxed)) }

@@ -8,6 +8,8 @@ final class Permutation: Sendable {
     private struct State {
         var memory: [Int64] = []
         var file: SpillFile?
+        /// An order kept from an earlier session, read from its file.
+        var stored: StoredPairs?
         var count = 0
     }
 
@@ -16,6 +18,15 @@ final class Permutation: Sendable {
     let memoryLimit: Int
 
     init(memoryLimit: Int = 1 << 17) { self.memoryLimit = memoryLimit }
+
+    /// An order read from a session's file, complete.
+    init(stored: StoredPairs) {
+        memoryLimit = 1 << 17
+        state.withLock {
+            $0.stored = stored
+            $0.count = stored.count
+        }
+    }
 
     var count: Int { state.withLock { $0.count } }
 
@@ -43,7 +54,9 @@ final class Permutation: Sendable {
             let wanted = range.clamped(to: 0..<state.count)
             guard !wanted.isEmpty else { return [] }
             var pairs = [Int64](repeating: 0, count: wanted.count * 2)
-            if let file = state.file {
+            if let stored = state.stored {
+                pairs = stored.pairs(in: wanted)
+            } else if let file = state.file {
                 _ = pairs.withUnsafeMutableBytes { file.read(at: Int64(wanted.lowerBound) * 16, into: $0) }
             } else {
                 pairs = Array(state.memory[(wanted.lowerBound * 2)..<(wanted.upperBound * 2)])

@@ -10,6 +10,30 @@ struct RankedBitmap: Sendable {
     /// Members so far.
     private(set) var count = 0
 
+    init() {}
+
+    /// A bitmap of `length` positions with these words (64 positions each, the first in the
+    /// lowest bit), as `words` hands them out; nil when they do not make one (a word too
+    /// many or too few, a bit past the end).
+    init?(words: [UInt64], length: Int) {
+        guard length >= 0, words.count == (length + 63) / 64 else { return nil }
+        if length % 64 != 0, let last = words.last, last >> UInt64(length % 64) != 0 { return nil }
+        self.words = words
+        self.length = length
+        var running = 0
+        blockRanks = [0]
+        var block = 0
+        while block * 8 < words.count {
+            for word in words[(block * 8)..<min(words.count, block * 8 + 8)] { running += word.nonzeroBitCount }
+            blockRanks.append(running)
+            block += 1
+        }
+        count = running
+    }
+
+    /// The bits, 64 positions a word.
+    var allWords: [UInt64] { words }
+
     /// Extends the bitmap to `newLength` positions, with `members` (ascending, in the new
     /// part) set.
     mutating func extend(to newLength: Int, members: [Int]) {

@@ -30,23 +30,31 @@ package final class SortedRecords: RecordSequence {
 
     /// What the pass shares with the object.
     final class Core: Sendable {
-        let permutation = Permutation()
+        let permutation: Permutation
         let phase = Mutex(Phase.reading)
         let done = Atomic<Int64>(0)
         let total = Atomic<Int64>(0)
         let runs = Atomic<Int>(0)
         /// Published when merged rows are added and when the pass ends.
         let changes = ChangeSignal()
+
+        init(permutation: Permutation = Permutation()) { self.permutation = permutation }
     }
 
     package let keys: [SortKey]
     package let kinds: [ColumnKind]
     package let headerRows: Int
-    let core = Core()
+    let core: Core
     /// What is sorted: read again to find a record's row by its key.
     let input: PassInput
-    /// The pass; dropping it (with the object) cancels it and waits for its thread.
-    private let scan: BackgroundScan<Bool>
+    /// The edits in the bytes the sort read.
+    package var patch: RecordPatch {
+        if case .readers(let readers) = input { return readers.patch }
+        return .empty
+    }
+    /// The pass; dropping it (with the object) cancels it and waits for its thread. None
+    /// for an order kept from an earlier session.
+    private let scan: BackgroundScan<Bool>?
 
     /// Memory the sort may use for keys, all workers together.
     package static let defaultBudget = 64 << 20
@@ -77,7 +85,8 @@ package final class SortedRecords: RecordSequence {
         self.kinds = kinds
         self.headerRows = headerRows
         self.input = input
-        let core = self.core
+        let core = Core()
+        self.core = core
         let job = SortJob(input: input, headerRows: headerRows, builder: KeyBuilder(keys: keys, kinds: kinds),
                           budget: max(1 << 16, memoryBudget / max(1, workers)), workers: max(1, workers), core: core, wake: wake)
         scan = BackgroundScan(name: "csvfreeze sort", total: 0, wake: wake) { control in
@@ -85,11 +94,29 @@ package final class SortedRecords: RecordSequence {
         }
     }
 
+    /// The order of `store`'s data records by `keys` kept from an earlier session: complete
+    /// at once, with no pass (`stored` was checked before; see `StoredPairs`).
+    package init(store: CellStore, headerRows: Int, keys: [SortKey], kinds: [ColumnKind], stored: StoredPairs) {
+        self.keys = keys
+        self.kinds = kinds
+        self.headerRows = headerRows
+        input = .readers(store.recordReaders)
+        core = Core(permutation: Permutation(stored: stored))
+        core.phase.withLock { $0 = .done }
+        scan = nil
+    }
+
     /// Stops the pass; the rows merged so far stay readable.
-    package func cancel() { scan.cancel() }
+    package func cancel() { scan?.cancel() }
 
     /// Waits until the pass has ended (for the command line, tests and the benchmark).
-    package func wait() { scan.wait() }
+    package func wait() { scan?.wait() }
+
+    /// The (record, offset) pairs of view rows `range` (clamped), flattened; -1 for an
+    /// offset not known: what a session keeps of a complete sort.
+    package func pairs(in range: Range<Int>) -> [Int64] {
+        core.permutation.records(in: range).flatMap { [Int64($0.record), $0.offset ?? -1] }
+    }
 
     package var phase: Phase { core.phase.withLock { $0 } }
     /// Bytes of the input read so far, and the input's size as known now.

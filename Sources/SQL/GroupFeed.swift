@@ -22,7 +22,8 @@ struct GroupingBudget: Sendable {
 /// as it is read; any other is cut into ranges again from a sample of its own keys. Rows
 /// equal for SQLite's `GROUP BY` have equal keys (see `GroupKey`).
 final class GroupFeed: BatchSource {
-    private let queue: BatchQueue
+    /// Batches for the cursor, four at most; a failure ends them.
+    private let queue: BoundedQueue<Result<RowBatch, SQLError>>
     private let finished = DispatchSemaphore(value: 0)
     private let changes: ChangeSignal
 
@@ -32,13 +33,13 @@ final class GroupFeed: BatchSource {
 
     init(input: ScanInput, readers: RecordReaders, request: ScanRequest, workers: Int, budget: GroupingBudget,
          control: QueryControl) {
-        let queue = BatchQueue(limit: 4)
+        let queue = BoundedQueue<Result<RowBatch, SQLError>>(limit: 4)
         self.queue = queue
         changes = readers.changes
         let finished = self.finished
         BackgroundThread.start(name: "csvfreeze sql group") {
             do {
-                let isStopped: @Sendable () -> Bool = { control.isCancelled || queue.isStopped }
+                let isStopped: @Sendable () -> Bool = { control.isCancelled || queue.isClosed }
                 let codec = GroupKey(descending: request.groupDescending)
                 let source = PieceSource(readers: readers, records: request.records, limit: request.pieceBytes, control: control)
                 let ranges = try GroupFeed.sample(source, input: input, request: request, codec: codec, isStopped: isStopped)
@@ -52,22 +53,22 @@ final class GroupFeed: BatchSource {
                     try GroupFeed.gather(spread.map { $0.parts(partition) }, depth: 0, budget: budget, emitter: &emitter)
                 }
                 emitter.flush()
-                queue.finish(failure: nil)
             } catch {
-                queue.finish(failure: error)
+                queue.push(.failure(error as? SQLError ?? .engine("\(error)")))
             }
+            queue.finish()
             finished.signal()
         }
     }
 
     deinit {
-        queue.stop()
+        queue.close()
         // A thread waiting for the index to reach its piece looks again, and stops.
         changes.notify()
         finished.wait()
     }
 
-    func next() throws(SQLError) -> RowBatch? { try queue.pop() }
+    func next() throws(SQLError) -> RowBatch? { try queue.pop()?.get() }
 
     /// Key ranges from a sample of the keys of up to `samplePieces` pieces: spread through
     /// the input when its index is complete, else its first ones (a sample only balances
@@ -360,7 +361,7 @@ struct RunEmitter {
     let width: Int
     let groupSlots: [Int]
     let codec: GroupKey
-    let queue: BatchQueue
+    let queue: BoundedQueue<Result<RowBatch, SQLError>>
     private var batch: RowBatch
     /// The run's key as values, by slot.
     private var keyValues: [(kind: SQLKind, bits: UInt64, text: [UInt8])]
@@ -368,7 +369,7 @@ struct RunEmitter {
     /// batch, not once per row).
     private var keyCells: [SQLCell]
 
-    init(request: ScanRequest, codec: GroupKey, queue: BatchQueue) {
+    init(request: ScanRequest, codec: GroupKey, queue: BoundedQueue<Result<RowBatch, SQLError>>) {
         width = request.columns.count
         groupSlots = request.groupSlots
         self.codec = codec
@@ -419,69 +420,14 @@ struct RunEmitter {
     }
 
     private mutating func flushFull() throws(SQLError) {
-        guard queue.push(batch) else { throw .cancelled }
+        guard queue.push(.success(batch)) else { throw .cancelled }
         batch = RowBatch(width: width)
         storeKey()
     }
 
     /// Queues the last batch.
     mutating func flush() {
-        if batch.count > 0 { _ = queue.push(batch) }
+        if batch.count > 0 { queue.push(.success(batch)) }
         batch = RowBatch(width: width, capacity: 1)
-    }
-}
-
-/// A bounded queue of batches from one producer to one consumer.
-final class BatchQueue: Sendable {
-    private struct State: Sendable {
-        var batches: [RowBatch] = []
-        var isFinished = false
-        var failure: SQLError?
-        var stopped = false
-    }
-
-    private let state = Handoff(State())
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    var isStopped: Bool { state.read { $0.stopped } }
-
-    /// Adds a batch, waiting for room; false when the consumer has stopped.
-    func push(_ batch: RowBatch) -> Bool {
-        let limit = self.limit
-        return state.await { state in
-            if state.stopped { return false }
-            guard state.batches.count < limit else { return nil }
-            state.batches.append(batch)
-            return true
-        }
-    }
-
-    /// No more batches will come (`failure`: the producer failed).
-    func finish(failure: Error?) {
-        let failure = failure.map { $0 as? SQLError ?? .engine("\($0)") }
-        state.change { state in
-            state.isFinished = true
-            state.failure = failure
-        }
-    }
-
-    /// The consumer goes: the producer's next push fails.
-    func stop() {
-        state.change { state in
-            state.stopped = true
-            state.batches = []
-        }
-    }
-
-    /// The next batch, waiting for it; nil at the end.
-    func pop() throws(SQLError) -> RowBatch? {
-        let next: Result<RowBatch?, SQLError> = state.await { state in
-            if !state.batches.isEmpty { return .success(state.batches.removeFirst()) }
-            guard state.isFinished else { return nil }
-            return state.failure.map { .failure($0) } ?? .success(nil)
-        }
-        return try next.get()
     }
 }

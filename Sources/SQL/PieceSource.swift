@@ -50,8 +50,10 @@ final class PieceSource: Sendable {
     /// Piece `index`, waiting for the index to reach it; nil when the input has fewer
     /// pieces, or when `isCancelled` says to stop.
     ///
-    /// It waits on the index's signal (`readers.changes`), which the loader publishes on as
-    /// the index grows and at its end; whoever makes `isCancelled` true publishes on it too
+    /// It waits on the index's signal (`readers.changes`), with no time limit: everything
+    /// that can end the wait publishes on it. The loader does as the index grows and at
+    /// its end; `refresh()` does when it adds pieces or learns there are no more (another
+    /// worker may be waiting for exactly those); whoever makes `isCancelled` true does too
     /// (`QueryControl.cancel`, `RowFeed.stop`, a `GroupFeed` that goes), so a waiting scan
     /// stops at once.
     func item(_ index: Int, isCancelled: () -> Bool) -> Item? {
@@ -64,9 +66,7 @@ final class PieceSource: Sendable {
             if let found { return found }
             if isFinal || isCancelled() { return nil }
             if refreshIfGrown() { continue }
-            // Looks again after a while even without news: a query over an input that ended
-            // must never wait for ever.
-            changes.wait(past: version, seconds: 0.25)
+            changes.wait(past: version)
         }
     }
 
@@ -81,9 +81,21 @@ final class PieceSource: Sendable {
     }
 
     /// Adds the pieces the index has passed since the last call; true when it added any
-    /// (or learned that there are no more).
+    /// (or learned that there are no more), and then it publishes on the index's signal.
+    ///
+    /// Workers share the source: the one whose call adds a piece, or finalises the source,
+    /// is not always the one waiting for it. Another one's call finds nothing left to add
+    /// and waits; without this news it would wait for a change the loader has already
+    /// published (its last) and that nothing else would bring.
     @discardableResult
     func refresh() -> Bool {
+        guard takeIndex() else { return false }
+        readers.changes.notify()
+        return true
+    }
+
+    /// The work of `refresh()`, under the lock; true when the pieces known changed.
+    private func takeIndex() -> Bool {
         let progress = readers.progress
         guard let input = ScanInput(readers: readers) else {
             // An input that ended before its dialect was known has no pieces.

@@ -102,10 +102,10 @@ package final class QueryRows: RowSource {
         self.readers = readers
         self.wake = wake
         name = "SQL " + query.split(whereSeparator: \.isNewline).joined(separator: " ")
-        // The input read so far is news too (at most ten wakes a second): while a sort or
-        // a group reads it, no row comes for a long time.
-        let waker = Waker(wake)
-        control = QueryControl(onRead: { waker.poke() })
+        // The input read so far is news too: while a sort or a group reads it, no row
+        // comes for a long time. Every piece read and every row marks news; the event
+        // loop decides when to look.
+        control = QueryControl(onRead: wake)
         let control = self.control, published = self.published, ended = self.ended
         // A cancel while the thread waits for the input's first rows wakes it.
         control.watch([readers.changes])
@@ -131,7 +131,7 @@ package final class QueryRows: RowSource {
                     state.cutColumns = cut
                     state.phase = .running
                 }
-                waker.poke(now: true)
+                wake()
                 var kept = 0, bytes = 0
                 // A row at a time: each is published as it comes, whatever the next step costs.
                 while let rows = try answer.next(batch: 1) {
@@ -143,7 +143,7 @@ package final class QueryRows: RowSource {
                     kept += 1
                     bytes += row.memoryCost
                     published.change { $0.rows.append(row) }
-                    waker.poke(now: kept == 1)
+                    wake()
                 }
             } catch {
                 phase = error == .cancelled ? .cancelled : .failed(error)
@@ -274,51 +274,5 @@ package final class QueryRows: RowSource {
         #if os(Linux)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
         #endif
-    }
-}
-
-/// Wakes the event loop for news from an answer's thread: at once for the first news, then
-/// at most ten times a second, and once more after the last news (a timer, so rows that
-/// came just before a long step are not left unseen).
-final class Waker: Sendable {
-    private let wake: @Sendable () -> Void
-    private let state = Mutex<(last: ContinuousClock.Instant?, isScheduled: Bool)>((nil, false))
-    static let interval = Duration.milliseconds(100)
-
-    init(_ wake: @escaping @Sendable () -> Void) { self.wake = wake }
-
-    /// There is news; `now`: wake at once.
-    func poke(now: Bool = false) {
-        let clock = ContinuousClock.now
-        // Nil: wake now; a duration: a wake is due after it; none: one is scheduled already.
-        let due: Duration?? = state.withLock { state in
-            if now || state.last.map({ clock - $0 >= Waker.interval }) ?? true {
-                state.last = clock
-                return .some(nil)
-            }
-            guard !state.isScheduled, let last = state.last else { return nil }
-            state.isScheduled = true
-            return .some(Waker.interval - (clock - last))
-        }
-        switch due {
-        case .some(nil):
-            wake()
-        case .some(let delay?):
-            let wake = self.wake, state = self
-            let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
-                state.fired()
-                wake()
-            }
-        case nil:
-            break
-        }
-    }
-
-    private func fired() {
-        state.withLock { state in
-            state.isScheduled = false
-            state.last = ContinuousClock.now
-        }
     }
 }

@@ -189,7 +189,7 @@ final class RowBatch: @unchecked Sendable {
     // @unchecked, and why it is safe: the memory is written only through `appendRow`,
     // `cell` and `storeText`, by the one thread that made the batch (a `BatchSink`, a
     // `RunEmitter`, `LookupSource.joined`), before it is handed over; handing over is
-    // putting it in a `Handoff` (`RowFeed`, `BatchQueue`), whose lock orders every write
+    // putting it in a `Handoff` (`RowFeed`) or a `BoundedQueue` (`GroupFeed`), whose lock orders every write
     // before the reader's first read, or returning it on the same thread (`LookupSource`).
     // The filler drops its reference as it hands the batch over (`BatchSink.finish`,
     // `RunEmitter.flushFull`) and nothing writes to a batch after that: the cursor only

@@ -12,7 +12,7 @@ package struct ScanInput: Sendable {
     /// The store's input as read now (nil until its dialect is known).
     package init?(store: CellStore) {
         guard let reader = store.recordReader() else { return nil }
-        self.init(reader: reader, progress: store.progress)
+        self.init(reader: reader, progress: store.progress.patched(store.patch))
     }
 
     package init(reader: RecordReader, progress: LoadProgress) {

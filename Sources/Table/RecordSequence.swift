@@ -37,13 +37,34 @@ public protocol RecordSequence: AnyObject, Sendable {
     /// place in the view's order (`count` when none follows so far); nil when the sequence
     /// cannot tell (the default).
     func index(following record: Int) -> Int?
+    /// The edits spliced into the bytes the sequence was made from: its records' offsets
+    /// are offsets of those bytes (`RecordPatch.id` 0: the file's own).
+    var patch: RecordPatch { get }
 }
 
 extension RecordSequence {
     public func index(following record: Int) -> Int? { nil }
+    public var patch: RecordPatch { .empty }
 
     /// The record of view row `index` (which must be below `count`).
     package func record(at index: Int) -> Int { records(in: index..<(index + 1)).first?.record ?? -1 }
+}
+
+/// A sequence's records without their offsets: what is read through bytes other than
+/// those the sequence was made from (edits made since), which finds each record anew.
+package final class RecordsWithoutOffsets: RecordSequence {
+    package let base: any RecordSequence
+
+    package init(_ base: any RecordSequence) { self.base = base }
+
+    package var count: Int { base.count }
+    package var isComplete: Bool { base.isComplete }
+    package var changes: ChangeSignal { base.changes }
+    package func records(in range: Range<Int>) -> [RecordRef] {
+        base.records(in: range).map { RecordRef(record: $0.record) }
+    }
+    package func index(of record: Int) -> Int? { base.index(of: record) }
+    package func index(following record: Int) -> Int? { base.index(following: record) }
 }
 
 /// The records of a view, as a list in memory: for small views and for tests.

@@ -11,7 +11,8 @@ import CellStore
 ///
 /// What only a file has (the estimated tail after `G`, the preamble, the dialect and
 /// compression, reload, changes on disk, following) is reached through `file`, which
-/// any other source leaves nil.
+/// any other source leaves nil; what only a diff has (marks, sorting by one of a cell's
+/// two values, counts on the status line) through `MarkedRows`.
 public protocol RowSource: AnyObject {
     /// What the source is called on screen (a path, `stdin`, `frequency of city`).
     var name: String { get }
@@ -37,19 +38,26 @@ public protocol RowSource: AnyObject {
     /// The records as they are now, for a pass on another thread; nil for a file, whose
     /// passes read its bytes through its index instead (much faster than rows).
     func snapshot() -> RowSnapshot?
-    /// The records as a sort orders them: as `snapshot()`, but where a cell shows more
-    /// than one value (a diff's `old→new`), the one it is sorted by.
-    func sortSnapshot() -> RowSnapshot?
     /// The file behind the rows, for what only a file has; nil for any other source.
     var file: CellStore? { get }
     /// Takes in what the source's own work made since the last call (a diff's rows as the
-    /// comparison runs): called on the UI thread on news, before anything is read.
+    /// comparison runs, a stack's tables as they are counted): called on the UI thread on
+    /// news, before anything is read.
     func takeNews()
-    /// How record `record` shows in column `column` (-1: the row as a whole, its number):
-    /// a diff's added, removed and changed records and cells. Most sources mark nothing.
+}
+
+/// A source that marks some of its records and cells (a diff's added, removed and changed
+/// ones): the screen draws them in their own styles, `(` and `)` go from one to the next,
+/// and the status line says the source's counts. Other sources mark nothing, and are not
+/// these.
+public protocol MarkedRows: RowSource {
+    /// The records as a sort orders them: as `snapshot()`, but where a cell shows more
+    /// than one value (a diff's `old→new`), the one it is sorted by.
+    func sortSnapshot() -> RowSnapshot?
+    /// How record `record` shows in column `column` (-1: the row as a whole, its number).
     func mark(record: Int, column: Int) -> RowMark
     /// The nearest marked record after (`forward`) or before `record`, in the source's
-    /// order; nil when there is none (yet), or when the source marks nothing.
+    /// order; nil when there is none (yet).
     func markedRecord(from record: Int, forward: Bool) -> Int?
     /// What the status line says of the source as a whole (a diff's counts), or nil.
     var statusNote: String? { get }
@@ -70,11 +78,7 @@ public enum RowMark: UInt8, Sendable, Equatable {
 }
 
 extension RowSource {
-    public func sortSnapshot() -> RowSnapshot? { snapshot() }
     public func takeNews() {}
-    public func mark(record: Int, column: Int) -> RowMark { .none }
-    public func markedRecord(from record: Int, forward: Bool) -> Int? { nil }
-    public var statusNote: String? { nil }
 }
 
 extension RowSource {

@@ -10,12 +10,16 @@ import CellStore
 public final class TableView {
     /// Where the rows come from: a file, a sheet's rows in memory, …
     package let source: any RowSource
+    /// The source, when it marks records and cells (a diff); nil for any other.
+    package let changes: (any MarkedRows)?
     /// Records at the top of the input that are header rows (they never move).
     package let headerRows: Int
     /// The data records shown, in order; nil shows every data record in the file's order.
     package private(set) var rows: (any RecordSequence)?
     /// The columns shown, in order.
     package var columns: ColumnMap = .all
+    /// The records the user marked (`m`, `M`): this table's own, whatever rows show.
+    package var marks = MarkSet()
     /// The rows of the last batch fetched from a mapped view, by record number.
     private var batch: [Int: Row] = [:]
     /// The records of the view rows in the last batch, by view row: a frame asks for each
@@ -30,6 +34,7 @@ public final class TableView {
 
     package init(source: any RowSource, headerRows: Int) {
         self.source = source
+        changes = source as? any MarkedRows
         self.headerRows = headerRows
     }
 
@@ -109,11 +114,17 @@ public final class TableView {
         var refs: [RecordRef] = []
         var records: [Int: Int] = [:]
         var kept: [Int: Row] = [:]
+        // Offsets noted before the last edits are not those of the bytes now.
+        let hasOffsets = !hasStaleOffsets
         for range in wanted {
             let some = rows.records(in: range)
             for (offset, ref) in some.enumerated() {
                 records[range.lowerBound + offset] = ref.record
-                if let row = batch[ref.record] { kept[ref.record] = row } else { refs.append(ref) }
+                if let row = batch[ref.record] {
+                    kept[ref.record] = row
+                } else {
+                    refs.append(hasOffsets ? ref : RecordRef(record: ref.record))
+                }
             }
         }
         kept.merge(source.rows(refs)) { old, _ in old }
@@ -121,6 +132,27 @@ public final class TableView {
         batchRecords = records
         batchRanges = wanted
         batchCount = total
+    }
+
+    /// True when the rows shown were made from the file's bytes with other edits than
+    /// those in force now: their records' offsets are not those of the bytes now.
+    package var hasStaleOffsets: Bool {
+        guard let rows, let file else { return false }
+        return rows.patch.id != file.patch.id
+    }
+
+    /// The rows shown, for a pass or an export over the file's bytes as they are now
+    /// (edits made since the rows were: their offsets are left out, records found anew).
+    package var rowsForPasses: (any RecordSequence)? {
+        guard let rows else { return nil }
+        return hasStaleOffsets ? RecordsWithoutOffsets(rows) : rows
+    }
+
+    /// Forgets the rows read for the screen (edited since): the next frame reads them again.
+    package func forgetFetchedRows() {
+        batch = [:]
+        batchRecords = [:]
+        batchRanges = []
     }
 
     /// View row `row`'s record, or nil when it is not known (yet).

@@ -514,6 +514,8 @@ package final class TerminalSession {
             // bold (in every theme, mono too), so it never reads as the file's own text.
             case .madeName: return madeShape | pair(1)
             case .madeNameOfCursorColumn: return reverse | madeShape | pair(1)
+            // A marked record's sign: bold, in the symbols' colour (the sign tells it in mono).
+            case .mark: return bold | pair(3)
             // The band: the header's colour; dim (underlined where a terminal cannot dim)
             // until its pictures are exact.
             case .band: return pair(1)

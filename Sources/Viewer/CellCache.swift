@@ -47,6 +47,12 @@ public struct CellCache {
                    configured: configuredLastFrame, reused: pool.reused)
     }
 
+    /// Puts every cell on screen back in the pool: what they show changed (an edit).
+    mutating func forgetAll() {
+        for view in visible.values { pool.enqueue(view) }
+        visible = [:]
+    }
+
     /// Makes `keys` the cells on screen: returns their views, configuring only new ones.
     mutating func update(_ keys: [CellKey], configure: (Int, CellView) -> Void) -> [CellView] {
         let wanted = Set(keys)

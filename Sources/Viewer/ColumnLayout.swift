@@ -120,6 +120,13 @@ struct ColumnLayout {
     }
 
     /// Takes over the user's widths from another layout (a reload of the same file).
+    /// Takes widths set in an earlier session (by input column), each kept within 1…1,000.
+    mutating func restore(overrides: [Int: Int], fullWidth: Set<Int>) {
+        self.overrides = overrides.filter { $0.key >= 0 }.mapValues { min(max($0, 1), 1000) }
+        self.fullWidth = fullWidth.filter { $0 >= 0 }
+        key = nil
+    }
+
     mutating func adopt(_ other: ColumnLayout) {
         overrides = other.overrides
         fullWidth = other.fullWidth

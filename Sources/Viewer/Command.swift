@@ -113,6 +113,22 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     case saveTo(String, overwrite: Bool)
     /// Stop writing the view (nothing is left at its path).
     case cancelSave
+    /// Open the prompt for the cursor's cell's new value (`e`); set it to what was typed
+    /// there (the prompt's Enter; `original`: the text the prompt opened with, kept as the
+    /// cell's bytes when nothing was changed).
+    case editCell
+    case setCell(String, record: Int, column: Int, original: String)
+    /// Add an empty record after the cursor's (`a`) or before it (`A`).
+    case addRecord(after: Bool)
+    /// Delete the cursor's record (`x`): shown struck until the save, undoable.
+    case deleteRecord
+    /// Undo the last change of the table or the view (`U`); redo the last undone (Ctrl-R).
+    case undo
+    case redo
+    /// Open the prompt for the path to save the edits to (Ctrl-S with edits); save them
+    /// there (`overwrite`: the user said yes to replacing another file).
+    case saveEdits
+    case saveEditsTo(String, overwrite: Bool)
     /// Open the cursor's cell in the inspector (with `--echo`: choose it and quit).
     case inspect
     /// Show the cursor's record as a list.
@@ -121,6 +137,19 @@ public indirect enum Command: Sendable, Equatable, Hashable {
     /// Copy the cursor's cell, or its row as CSV, to the clipboard (OSC 52).
     case copyCell
     case copyRow
+    /// Mark or unmark the cursor's record (`m`); open the prompt for a pattern (`M`); mark
+    /// every record of the view where a shown cell matches it (nothing typed: clear every
+    /// mark); the next or previous marked record in the view's order (`` ` ``, `~`); keep
+    /// only the marked records, or all again (`"`).
+    case toggleMark
+    case markPrompt
+    case markMatching(String)
+    case nextMark
+    case previousMark
+    case toggleMarkedOnly
+    /// Forget the view restored from the last session, or made since: every record in the
+    /// file's order, every column, no freeze, no mark (Esc Esc).
+    case startClean
     /// A mouse wheel or button.
     case mouse(MouseEvent)
     /// The terminal has a new size.

@@ -79,6 +79,7 @@ package enum Echo {
         case .cell: return .chosen(.bytes(Array(row.field(column))))
         case .row: return .chosen(.bytes(table.csvLine(of: row)))
         case .column: return .chosen(.column(column))
+        case .rows: return .refused("--echo rows is chosen by the view")
         }
     }
 

@@ -9,6 +9,12 @@ extension FrameComposer {
         var rightX: Int
     }
 
+    /// How the source marks record `record` in column `column` (-1: the row as a whole):
+    /// a diff's marks; nothing for any other source.
+    func mark(record: Int, column: Int) -> RowMark {
+        table.changes?.mark(record: record, column: column) ?? .none
+    }
+
     /// One column of a data row as one side shows it (without its separator): that side's
     /// value in the diff's styles; blank, and plain, where that side has no record (the
     /// old side of an added record, the new side of a removed one).
@@ -18,13 +24,13 @@ extension FrameComposer {
         let row = placement.side.flatMap { side in sides?.rows.row(record, side: side) }
         if column < 0 {
             // The number on both sides, so a row reads across; the absent side's unmarked.
-            let mark = row == nil ? nil : Style(source.mark(record: record, column: -1))
+            let mark = row == nil ? nil : Style(mark(record: record, column: -1))
             let style: Style = highlight & 3 == 2 ? .rowNumberOfCursorRow : mark ?? .rowNumber
             let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
             return CellText.layout(ArraySlice(number.utf8), width: width, alignRight: true, style: style)
         }
         let fileColumn = table.fileColumn(column)
-        let mark = row == nil ? nil : Style(source.mark(record: record, column: fileColumn))
+        let mark = row == nil ? nil : Style(mark(record: record, column: fileColumn))
         let style: Style = highlight & 3 == 3 ? .cursor : (highlight & 4 != 0 ? .match : mark ?? .plain)
         let field = row?.field(fileColumn) ?? []
         return CellText.layout(field, width: width, alignRight: CellText.isNumber(field), style: style)

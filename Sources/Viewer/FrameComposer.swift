@@ -212,6 +212,7 @@ struct FrameComposer {
                 var highlight = highlight(content, column: column)
                 if matcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
                 if let side { highlight |= side == .old ? 8 : 16 }
+                if column < 0, case .dataRow = content, !table.marks.isEmpty, table.marks.contains(record) { highlight |= 32 }
                 let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],
@@ -284,7 +285,7 @@ struct FrameComposer {
                     let style: Style = isCursorColumn ? .madeNameOfCursorColumn : (isMatch ? .match : .madeName)
                     cells = CellText.layout(ArraySlice(names[fileColumn].utf8), width: textWidth, alignRight: false, style: style)
                 } else {
-                    let marked = Style(source.mark(record: record, column: fileColumn)) ?? .header
+                    let marked = Style(mark(record: record, column: fileColumn)) ?? .header
                     let style: Style = isCursorColumn ? .headerOfCursorColumn : (isMatch ? .match : marked)
                     cells = CellText.layout(table.headerCell(record, column: column), width: textWidth, alignRight: false, style: style)
                 }
@@ -307,11 +308,17 @@ struct FrameComposer {
             let record = placement.key.record
             if column < 0 {
                 let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
-                    : Style(source.mark(record: record, column: -1)) ?? .rowNumber
+                    : Style(mark(record: record, column: -1)) ?? .rowNumber
                 let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
-                cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
+                if placement.key.highlight & 32 != 0 && textWidth > 0 {
+                    // A marked record: its sign at the margin's left, the number after it.
+                    cells = [FrameCell("•", .mark)]
+                        + CellText.layout(ArraySlice(number.utf8), width: textWidth - 1, alignRight: true, style: style)
+                } else {
+                    cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
+                }
             } else {
-                let marked = Style(source.mark(record: record, column: table.fileColumn(column))) ?? .plain
+                let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? .plain
                 let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {
@@ -408,6 +415,9 @@ struct FrameComposer {
                 + "only those are shown (--output writes every field)"
         } else if let progress, let notice = progress.notice {
             status.right = notice
+        } else if source is EditedRows, let note = table.changes?.statusNote {
+            // Edits not saved yet: said before anything else about the input.
+            status.right = note + (progress.map { $0.isComplete ? "" : "  " + Viewer.progressText($0) } ?? "")
         } else if let progress, progress.isCaughtUp {
             status.right = "following"
         } else if let progress, !progress.isComplete {
@@ -424,7 +434,7 @@ struct FrameComposer {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""
             status.right = "line \(problem.line.map(Viewer.grouped) ?? "?"): \(problem.summary)\(more)"
-        } else if let note = source.statusNote {
+        } else if let note = table.changes?.statusNote {
             // A diff's counts, with + while it compares.
             status.right = note
         }
@@ -452,8 +462,19 @@ struct FrameComposer {
         frame.fill(Rect(x: 0, y: y, width: screenSize.width, height: 1), style: .status)
         // The text up to the cursor stays in view (its start gives way on a long line).
         let room = max(1, screenSize.width - 2)
-        let before = Viewer.fitting(String(line.characters[..<line.cursor]), width: room, keepingEnd: true)
-        let after = String(line.characters[line.cursor...])
+        // A value's line breaks (and other controls) show as symbols, as in cells.
+        func shown(_ characters: ArraySlice<Character>) -> String {
+            String(characters.map { character -> Character in
+                switch character {
+                case "\n", "\r\n": return "↵"
+                case "\r": return "␍"
+                case "\t": return "→"
+                default: return character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "�" : character
+                }
+            })
+        }
+        let before = Viewer.fitting(shown(line.characters[..<line.cursor]), width: room, keepingEnd: true)
+        let after = shown(line.characters[line.cursor...])
         let x = frame.write(kind.sigil + before, x: 0, y: y, style: .status)
         if x < screenSize.width {
             // The terminal's own cursor shows where typing goes, on the character it

@@ -58,11 +58,11 @@ struct InputInterpreter {
     /// The largest count kept (a longer run of digits stops growing).
     static let largestCount = 999_999_999_999
 
-    /// Opens a prompt (what `/`, `\\` and `:` do).
-    mutating func open(_ kind: PromptKind) {
+    /// Opens a prompt (what `/`, `\\` and `:` do), with `text` typed already.
+    mutating func open(_ kind: PromptKind, text: String = "") {
         count = nil
         sequence = []
-        prompt = Prompt(kind: kind)
+        prompt = Prompt(kind: kind, line: PromptLine(text))
     }
 
     /// Reads one key.
@@ -109,9 +109,9 @@ struct InputInterpreter {
         case .command(let command):
             sequence = []
             switch command {
-            case .search, .searchColumn, .goTo, .chooseColumns, .saveView, .filterPrompt, .filterColumnPrompt:
+            case .search, .searchColumn, .goTo, .chooseColumns, .filterPrompt, .filterColumnPrompt, .markPrompt:
                 let kinds: [Command: PromptKind] = [.search: .search(columnOnly: false), .searchColumn: .search(columnOnly: true),
-                                                    .goTo: .goTo, .chooseColumns: .columns, .saveView: .save,
+                                                    .goTo: .goTo, .chooseColumns: .columns, .markPrompt: .mark,
                                                     .filterPrompt: .filter(columnOnly: false),
                                                     .filterColumnPrompt: .filter(columnOnly: true)]
                 prompt = Prompt(kind: kinds[command]!)
@@ -136,10 +136,20 @@ struct InputInterpreter {
         guard var prompt else { return .unbound }
         // A yes-or-no question takes one key: y writes, anything else does not (a paste is
         // no answer).
-        if case .paste = key, case .overwrite = prompt.kind { return .pending(nil) }
+        if case .paste = key, prompt.kind.isQuestion { return .pending(nil) }
         if case .overwrite(let path) = prompt.kind {
             self.prompt = nil
             return .commands(key == .character("y") || key == .character("Y") ? [.saveTo(path, overwrite: true)] : [.cancelSave])
+        }
+        if case .overwriteEdits(let path) = prompt.kind {
+            self.prompt = nil
+            return .commands(key == .character("y") || key == .character("Y") ? [.saveEditsTo(path, overwrite: true)] : [.cancelSave])
+        }
+        if case .edit = prompt.kind, key == .control("o") {
+            // A line break in the value: Enter ends the prompt, Ctrl-J is Enter on a terminal.
+            prompt.line.insertLineBreak()
+            self.prompt = prompt
+            return .pending(nil)
         }
         if case .refused = prompt.kind {
             // What was typed for a prompt that did not open goes nowhere: Enter or Esc ends it.
@@ -160,22 +170,32 @@ struct InputInterpreter {
             case .goTo: return .commands([.goToTarget(text)])
             case .columns: return .commands([.showColumns(matching: text)])
             case .filter(let columnOnly): return .commands([.filter(prompt.line.text, columnOnly: columnOnly)])
+            case .mark: return .commands([.markMatching(prompt.line.text)])
             case .save: return .commands([.saveTo(text, overwrite: false)])
             case .sql: return .commands([.runSQL(text)])
             case .refused: return .pending(nil)
             case .overwrite(let path):
                 let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
                 return .commands(yes ? [.saveTo(path, overwrite: true)] : [.cancelSave])
+            case .edit(let record, let column, let original):
+                return .commands([.setCell(prompt.line.text, record: record, column: column, original: original)])
+            case .saveEdits: return .commands([.saveEditsTo(text, overwrite: false)])
+            case .overwriteEdits(let path):
+                let yes = text.trimmingSpaces.lowercased().hasPrefix("y")
+                return .commands(yes ? [.saveEditsTo(path, overwrite: true)] : [.cancelSave])
             }
         case .backspace where prompt.line.isEmpty:
             self.prompt = nil
             return .pending(nil)
         case .paste(let text, let wasCut):
-            let leftOut = prompt.line.insert(pasted: text)
+            let isEdit = if case .edit = prompt.kind { true } else { false }
+            let leftOut = prompt.line.insert(pasted: text, keepsLineBreaks: isEdit)
             self.prompt = prompt
             if wasCut { return .pending("only the start of the paste was kept (it was too long)") }
             return .pending(leftOut > 0 ? "pasted: \(leftOut) control character\(leftOut == 1 ? "" : "s") (line breaks, tabs) left out" : nil)
         case .up, .down:
+            // A value being edited has no earlier entries: the keys leave it as it is.
+            if case .edit = prompt.kind { return .pending(nil) }
             let next = key == .up ? min(entries.count, prompt.back + 1) : max(0, prompt.back - 1)
             prompt.line = next == 0 ? PromptLine() : PromptLine(entries[entries.count - next])
             prompt.back = next

@@ -16,6 +16,8 @@ public enum PromptKind: Sendable, Equatable {
     case columns
     /// A filter's pattern (`&` every column, `|` the cursor's).
     case filter(columnOnly: Bool)
+    /// `M`: a pattern whose matching rows are marked.
+    case mark
     /// A path to write the view to (Ctrl-S), and the answer when it exists already.
     case save
     case overwrite(String)
@@ -25,6 +27,21 @@ public enum PromptKind: Sendable, Equatable {
     /// says why and what to do, and takes what is typed next (a path, a pattern) until
     /// Enter or Esc, so that none of it runs as keys.
     case refused(String)
+    /// A cell's new value (`e`): record `record`, input column `column`; `original` is the
+    /// text the prompt opened with.
+    case edit(record: Int, column: Int, original: String)
+    /// The path to save the edits to (Ctrl-S with edits), and the answer when it names
+    /// another file that exists.
+    case saveEdits
+    case overwriteEdits(String)
+
+    /// True for a yes-or-no question (one key answers it).
+    var isQuestion: Bool {
+        switch self {
+        case .overwrite, .overwriteEdits: return true
+        default: return false
+        }
+    }
 
     /// A search repeats the last one on an empty Enter.
     var isSearch: Bool {
@@ -38,9 +55,14 @@ public enum PromptKind: Sendable, Equatable {
         case .goTo: return ":"
         case .columns: return "*"
         case .filter(let columnOnly): return columnOnly ? "|" : "&"
+        case .mark: return "mark rows matching: "
         case .save: return "write the view to: "
         case .overwrite(let path): return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: overwrite it? (y or n) "
         case .sql: return "SQL> "
+        case .edit: return "edit: "
+        case .saveEdits: return "save the edits to: "
+        case .overwriteEdits(let path):
+            return "\(path.split(separator: "/").last.map(String.init) ?? path) exists: replace it with the edited table? (y or n) "
         case .refused(let why): return why + "  (Esc) "
         }
     }
@@ -75,6 +97,8 @@ public struct RecordPage: Sendable, Equatable {
 /// What `--echo` prints on quitting.
 public enum EchoMode: String, Sendable, CaseIterable {
     case cell, row, column
+    /// The marked records (the cursor's when none is marked), as CSV.
+    case rows
 }
 
 /// A cell of a row printed by `--echo row`: its bytes, or the whole of a cell longer
@@ -95,6 +119,9 @@ public enum Choice: Sendable, Equatable {
     case cells([EchoCell])
     /// Every data value of this column, one a line (streamed from the input).
     case column(Int)
+    /// These records (`--echo rows`: the marked ones), in this order, as CSV in the view's
+    /// columns (streamed from the input).
+    case rows([Int])
     /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.
     case record(Int)
 }

@@ -16,12 +16,13 @@ public struct PromptLine: Sendable, Equatable {
 
     /// Inserts pasted text at the cursor: line breaks at its end are dropped (a copied line
     /// often brings one), other control characters are left out; returns how many were.
-    mutating func insert(pasted text: String) -> Int {
+    mutating func insert(pasted text: String, keepsLineBreaks: Bool = false) -> Int {
         var text = Substring(text)
         while let last = text.last, last == "\n" || last == "\r" || last == "\r\n" { text.removeLast() }
         var leftOut = 0
         for character in text {
-            if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            let isLineBreak = character == "\n" || character == "\r\n" || character == "\r"
+            if !(keepsLineBreaks && isLineBreak), character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 leftOut += 1
                 continue
             }
@@ -29,6 +30,12 @@ public struct PromptLine: Sendable, Equatable {
             cursor += 1
         }
         return leftOut
+    }
+
+    /// Inserts a line break at the cursor (a cell's value may hold several lines).
+    mutating func insertLineBreak() {
+        characters.insert("\n", at: cursor)
+        cursor += 1
     }
 
     /// Applies an editing key; false when the key does not edit a line.
@@ -88,9 +95,9 @@ public struct PromptHistory: Sendable, Equatable {
     func entries(for kind: PromptKind) -> [String] {
         switch kind {
         case .goTo: return goTos
-        case .save: return paths
-        case .overwrite, .refused: return []
-        case .search, .columns, .filter: return searches
+        case .save, .saveEdits: return paths
+        case .overwrite, .overwriteEdits, .edit, .refused: return []
+        case .search, .columns, .filter, .mark: return searches
         case .sql: return queries
         }
     }
@@ -101,9 +108,9 @@ public struct PromptHistory: Sendable, Equatable {
         func added(_ list: [String]) -> [String] { Array((list.filter { $0 != text } + [text]).suffix(Self.limit)) }
         switch kind {
         case .goTo: goTos = added(goTos)
-        case .save: paths = added(paths)
-        case .overwrite, .refused: break
-        case .search, .columns, .filter: searches = added(searches)
+        case .save, .saveEdits: paths = added(paths)
+        case .overwrite, .overwriteEdits, .edit, .refused: break
+        case .search, .columns, .filter, .mark: searches = added(searches)
         case .sql: queries = added(queries)
         }
     }

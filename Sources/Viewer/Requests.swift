@@ -14,6 +14,9 @@ struct Requests {
     var sheet: SheetSource?
     /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
     var table: TableRequest?
+    /// The edits were saved to this file: the loop reads it instead, the cursor on this
+    /// record of it.
+    var reopen: (path: String, isInput: Bool, record: Int?)?
     /// `%` in a column's sheet: the loop puts the sheet's other form (bins, or values) in
     /// its place.
     var switchesSheet = false

@@ -16,8 +16,12 @@ public protocol SheetSource: AnyObject {
     /// The sheet's viewer (always the same one).
     var viewer: Viewer { get }
     /// Publishes the pass's news into the sheet's rows (on news, before the viewer
-    /// refreshes; at most four times a second while the pass runs).
+    /// refreshes).
     func update()
+    /// True while a pass fills the sheet and taking its news is work (counts merged and
+    /// laid out): the event loop then calls `update()` at most four times a second, on
+    /// its clock. False (the default) takes news at every look.
+    var isFilling: Bool { get }
     /// What Enter on data record `record` of the sheet does.
     func choose(record: Int) -> SheetChoice
     /// Stops the pass (the sheet was closed).
@@ -32,6 +36,7 @@ public protocol SheetSource: AnyObject {
 
 extension SheetSource {
     public var farewell: String? { nil }
+    public var isFilling: Bool { false }
     public func switched() -> SheetSource? { nil }
 }
 
@@ -121,7 +126,7 @@ extension Viewer {
             return
         }
         requests.sheet = FrequencySheet(input: input, column: column, name: displayName(ofFileColumn: column),
-                                        headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
+                                        headerRows: options.headerRows, records: recordsForPasses, table: self)
     }
 
     /// `I`: the summary sheet, one row per column, over the rows in view.
@@ -132,7 +137,15 @@ extension Viewer {
             return
         }
         let names = (0..<table.fileColumnCount).map { displayName(ofFileColumn: $0) }
-        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: query.rows ?? table.rows, table: self)
+        requests.sheet = SummarySheet(input: input, names: names, headerRows: options.headerRows, records: recordsForPasses, table: self)
+    }
+
+    /// The rows in view (those a filter or sort still running makes), for a pass over the
+    /// file's bytes as they are now: offsets noted before the last edits are left out.
+    var recordsForPasses: (any RecordSequence)? {
+        guard let rows = query.rows else { return table.rowsForPasses }
+        guard let file, rows.patch.id != file.patch.id else { return rows }
+        return RecordsWithoutOffsets(rows)
     }
 
     /// True, saying so as `--summary` does, when the whole input holds no record: no
@@ -163,16 +176,6 @@ extension Viewer {
     }
 }
 
-/// How often a sheet takes its pass's news while it runs: counts so far are merged and
-/// laid out on the UI thread, so not on every piece the pass finishes.
-private let publishInterval = Duration.milliseconds(250)
-
-/// True when a running pass's rows were published less than `publishInterval` ago.
-private func tooSoon(_ last: ContinuousClock.Instant?, isRunning: Bool) -> Bool {
-    guard isRunning, let last else { return false }
-    return ContinuousClock.now - last < publishInterval
-}
-
 extension Row {
     /// A row of the cells `cells`, given as bytes.
     init(byteCells cells: [[UInt8]]) {
@@ -201,7 +204,6 @@ final class FrequencySheet: SheetSource {
     /// The table published, the rows of it listed (a sheet can be sorted: records say
     /// which), and how many of those are values shown by their start only.
     private var published: (table: FrequencyTable, listed: Int, shortened: Int)?
-    private var publishedAt: ContinuousClock.Instant?
     private var note: String?
     /// Rows shown while the count runs (the whole table once it is done).
     static let partialRows = 2000
@@ -227,14 +229,12 @@ final class FrequencySheet: SheetSource {
 
     deinit { count.cancel() }
 
-    private var isRunning: Bool {
+    var isFilling: Bool {
         if case .running = count.status { return true }
         return false
     }
 
     func update() {
-        if tooSoon(publishedAt, isRunning: isRunning) { return }
-        publishedAt = ContinuousClock.now
         let status = count.status
         if let current = count.partial {
             let listed = current.isComplete ? current.rows.count : min(current.rows.count, Self.partialRows)
@@ -350,7 +350,6 @@ final class SummarySheet: SheetSource {
     private let readSoFar: Bool
     private var shownDone: Bool?
     private var shownAt: Int64 = -1
-    private var publishedAt: ContinuousClock.Instant?
     private var note: String?
     /// How the `shape` column is drawn (ASCII where the terminal draws no blocks).
     private let glyphs: PictureGlyphs
@@ -379,14 +378,17 @@ final class SummarySheet: SheetSource {
 
     deinit { scan.cancel() }
 
+    var isFilling: Bool {
+        if case .running = scan.status { return true }
+        return false
+    }
+
     func update() {
         // The pass's state read once: the rows and the note say the same (the pass may
         // end while they are made; its end is the next news).
         let status = scan.status
         var progress: Int64 = -2
         if case .running(let done, _) = status { progress = done }
-        if tooSoon(publishedAt, isRunning: progress >= 0) { return }
-        publishedAt = ContinuousClock.now
         if shownDone == nil || progress != shownAt {
             shownAt = progress
             let summaries: [ColumnSummary]

@@ -10,8 +10,18 @@ struct ViewQuery {
     var sorted: SortedRecords?
     var filtered: FilteredRecords?
 
-    /// The rows shown: filtered, sorted, or nil for every row in the file's order.
-    var rows: (any RecordSequence)? { filtered ?? sorted }
+    /// `"`: only the marked records of the rows the filters and sort make.
+    var marksOnly = false
+    /// Those records, in the order of `base`: made once it is complete (nil until then, and
+    /// when the base or the marks change).
+    var marked: RecordList?
+    /// What `M` is marking, while its pass runs.
+    var marking: MarkPass?
+
+    /// The rows the filters and sort make: filtered, sorted, or nil for every row in the file's order.
+    var base: (any RecordSequence)? { filtered ?? sorted }
+    /// The rows shown: the base, or its marked records with `"`.
+    var rows: (any RecordSequence)? { marksOnly ? (marked ?? base) : base }
 
     /// What made the rows on screen. New passes' rows replace them once they have some, so
     /// a sort that is still reading keys leaves the view as it was instead of empty.
@@ -65,16 +75,19 @@ struct ViewQuery {
     /// True while a pass is still making rows.
     var isRunning: Bool { (sorted.map { !$0.isComplete } ?? false) || (filtered.map { !$0.isComplete } ?? false) }
 
-    var isEmpty: Bool { filters.isEmpty && sortKeys.isEmpty }
+    var isEmpty: Bool { filters.isEmpty && sortKeys.isEmpty && !marksOnly }
 }
 
 extension ViewQuery {
     /// Starts the passes for the filters and sort in force over `table`'s source. A filter
     /// that cannot be made is taken back: its reason is returned.
     mutating func startPasses(over table: TableView) -> String? {
+        marked = nil
         // The filters are made again; the sort only when its keys changed (a sort still
         // running goes on under the new filters).
+        // A sort made before the last edits is made again: its offsets are of other bytes.
         let sortChanged = sorted?.keys != sortKeys || sorted?.phase == .cancelled
+            || (table.file.map { sorted?.patch.id != $0.patch.id } ?? false)
         if sortChanged { sorted?.cancel() }
         filtered?.cancel()
         if sortKeys.isEmpty {
@@ -108,7 +121,7 @@ extension ViewQuery {
         if let file = table.file {
             return SortedRecords.start(store: file, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
-        return table.source.sortSnapshot().map {
+        return (table.changes.map { $0.sortSnapshot() } ?? table.source.snapshot()).map {
             SortedRecords.start(rows: $0, headerRows: table.headerRows, keys: sortKeys, wake: table.source.wake)
         }
     }
@@ -202,6 +215,7 @@ extension ViewQuery {
             }.joined(separator: ", "))
         }
         if !shown.filters.isEmpty { parts.append(Viewer.counted(shown.filters.count, "filter")) }
+        if marksOnly { parts.append("marked only") }
         return parts.isEmpty ? nil : parts.joined(separator: "  ")
     }
 

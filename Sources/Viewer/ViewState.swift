@@ -23,6 +23,9 @@ public struct ViewState {
     var record: Int?
     var cursorRow: Int
     var cursorColumn: Int
+    /// The marked records, and whether only they show (`"`).
+    var marks = MarkSet()
+    var marksOnly = false
     /// The distribution band showed (`B`): it shows again, its pictures made anew.
     var showsBand = false
 }
@@ -36,7 +39,8 @@ extension Viewer {
                          columns: table.columns, history: history, filters: query.filters, sortKeys: query.sortKeys,
                          pattern: search.pattern, matcher: search.matcher,
                          record: dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil,
-                         cursorRow: cursorRow, cursorColumn: cursorColumn, showsBand: band.isOn)
+                         cursorRow: cursorRow, cursorColumn: cursorColumn, marks: table.marks, marksOnly: query.marksOnly,
+                         showsBand: band.isOn)
     }
 
     /// Takes back what the user did in another viewer of the same input: the freeze,
@@ -54,6 +58,8 @@ extension Viewer {
         // Filters and sort run again over the new input.
         query.filters = state.filters
         query.sortKeys = state.sortKeys
+        table.marks = state.marks
+        query.marksOnly = state.marksOnly
         if !query.isEmpty { applyQuery(saying: nil) }
         // The last search stays (n and N go on with it), and its highlights.
         search.pattern = state.pattern

@@ -9,8 +9,8 @@ extension Viewer {
     ///   filtered one, the view's records are read in batches from the cursor on.
     func goToChange(forward: Bool, times: Int = 1) {
         reconcile()
-        guard source.markedRecord(from: 0, forward: true) != nil else {
-            message = source.statusNote == nil ? "( and ) go through the changes of a diff (--diff)"
+        guard table.changes?.markedRecord(from: -1, forward: true) != nil else {
+            message = table.changes?.statusNote == nil ? "( and ) go through the changes of a diff (--diff) or the edits"
                 : "no changes" + (source.isComplete ? "" : " yet")
             return
         }

@@ -19,7 +19,8 @@ extension Viewer {
         // records from anywhere: its screen is read in the frame's batch instead.
         let screenEnd = table.isMapped ? 0 : mainFirstRow + window.offset.y + screenSize.height
         file?.prefetch(upTo: options.headerRows + max(ColumnSizer.sampleRows, screenEnd))
-        let numbers = options.showsRowNumbers ? Self.digits(table.estimatedDataRowCount) : 0
+        // A marked record's sign takes a cell of its own at the margin's left.
+        let numbers = options.showsRowNumbers ? Self.digits(table.estimatedDataRowCount) + (table.marks.isEmpty ? 0 : 1) : 0
         layout.update(table: table, grid: gridSize, rowNumberWidth: numbers, requestedFrozenColumns: requestedFrozenColumns,
                       labels: options.emptyCellLabels)
         if !sideBySideFits() {

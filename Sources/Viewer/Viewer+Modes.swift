@@ -12,6 +12,13 @@ extension Viewer {
             finish()
             return
         }
+        if options.echo == .rows {
+            // The marked records, in the file's order; with none marked, the cursor's.
+            let marked = Array(table.marks.marks(in: table.headerRows..<Int.max))
+            requests.chosen = .rows(marked.isEmpty ? [table.record(ofRow: cursorRow)] : marked)
+            finish()
+            return
+        }
         if let echo = options.echo {
             switch Echo.choose(echo, row: row, column: cursorFileColumn, table: table, isViewGrowing: query.isRunning) {
             case .chosen(let choice):

@@ -8,7 +8,11 @@ extension Viewer {
     // MARK: Filters
 
     /// What the status line says is in force: `sorted by price ↓  2 filters`.
-    package var queryNote: String? { query.note(naming: name(ofFileColumn:)) }
+    package var queryNote: String? {
+        let marks = table.marks.isEmpty ? nil : Self.counted(table.marks.count, "mark")
+        let parts = [query.note(naming: name(ofFileColumn:)), marks].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "  ")
+    }
 
     /// `&` / `|` input: keeps rows where some cell (or the cell in `column`) matches;
     /// `!` first keeps those where none does. Nothing typed clears every filter.
@@ -69,6 +73,7 @@ extension Viewer {
                                      filtered: query.filtered)
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         let line = cursorRow, top = window.offset.y
+        makeMarkedRows()
         show(rows: query.rows)
         query.awaitedRecord = nil
         switch query.takeLanding() {
@@ -88,6 +93,12 @@ extension Viewer {
 
     /// Esc while a pass runs: stops it; the rows found so far stay.
     func cancelQuery() {
+        if let marking = query.marking {
+            marking.filtered.cancel()
+            query.marking = nil
+            message = "stopped: nothing marked"
+            return
+        }
         if let said = query.cancel() { message = said }
     }
 
@@ -109,6 +120,12 @@ extension Viewer {
 
     /// On news: the passes' progress, and their end.
     func collectQuery() {
+        collectMarking()
+        if query.marksOnly && query.marked == nil && query.base?.isComplete != false && query.rows !== table.rows {
+            // The rows `"` keeps are made once the sort and filters under it are done.
+            makeMarkedRows()
+            show(rows: query.rows)
+        }
         guard query.sorted != nil || query.filtered != nil else { return }
         if query.isPending, let rows = query.rows, rows.count > 0 || rows.isComplete { showQueryRows() }
         placeAwaitedCursor()
@@ -131,9 +148,9 @@ extension Viewer {
 
     /// What Esc means in the grid now: stop a save, a search, or a filter or sort.
     var escapeCommand: Command? {
-        if isSaving { return .cancelSave }
+        if isSaving || editing.saver != nil { return .cancelSave }
         if isSearching { return .cancelSearch }
-        if query.isRunning { return .cancelQuery }
+        if query.isRunning || query.marking != nil { return .cancelQuery }
         if isAnswerRunning { return .stopSQL }
         // A sheet goes back to the table on Esc.
         return options.isSheet ? .quit : nil

@@ -21,6 +21,8 @@ public final class Viewer {
     /// The stacked tables, when this viewer shows them (see `Viewer+Stack`); kept, not
     /// cast, because drawing asks for each cell it lays out.
     package let stack: StackRows?
+    /// The file's rows with the user's edits, when this viewer shows a file.
+    package let edits: EditedRows?
     public private(set) var options: ViewerOptions
     /// The terminal's size (the grid is this less the status line).
     public private(set) var screenSize: Size
@@ -37,6 +39,8 @@ public final class Viewer {
     var input = InputInterpreter()
     /// Ctrl-S's write of the view, while it runs.
     var saving = SaveSession()
+    /// The edits' undo history, the save of the edits, and quitting with edits.
+    var editing = EditSession()
     /// The inspector, the record view and the help screen over the grid.
     var panes = Panes()
     /// The grid, or a pane over it.
@@ -66,6 +70,7 @@ public final class Viewer {
         if let headerRows = source.headerRows { options.headerRows = headerRows }
         self.table = TableView(source: source, headerRows: options.headerRows)
         stack = source as? StackRows
+        edits = source as? EditedRows
         self.options = options
         self.screenSize = screenSize
         let window = FreezeWindow(bounds: .zero, leftWidth: 0, headerHeight: 0, contentSize: .zero, bounce: options.bounce)
@@ -77,9 +82,9 @@ public final class Viewer {
         noteScrollingHeaderRows()
     }
 
-    /// A viewer over a file.
+    /// A viewer over a file, which the user may edit (its rows are an `EditedRows`).
     public convenience init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {
-        self.init(source: store, options: options, screenSize: screenSize)
+        self.init(source: EditedRows(store: store), options: options, screenSize: screenSize)
     }
 
     /// Rows of data (records after the header rows) known so far.
@@ -102,11 +107,16 @@ public final class Viewer {
             message = nil
             // A key of the user's own: the cursor no longer waits for its record after `R`.
             navigation.awaited = nil
+            // Quitting with unsaved edits asks twice in a row.
+            if command != .quit { editing.isQuitArmed = false }
         }
         // Whatever the command did, the geometry is brought up to date here, once, so that
         // drawing only reads. A command acts on the geometry the last frame was drawn from:
         // only one that changes it and then reads it reconciles on its way.
         defer { reconcile() }
+        // A change of view is kept for `U` (run before the reconcile above, which reads none of it).
+        let viewBefore = Self.changesView(command) ? viewMoment() : nil
+        defer { if let viewBefore { noteViewChange(from: viewBefore) } }
         if refusedInStack(command) || navigation.perform(command) { return }
         switch command {
         case .moveDown, .moveUp, .moveRight, .moveLeft, .firstColumn, .lastColumn, .scrollLeft, .scrollRight, .tick,
@@ -146,6 +156,7 @@ public final class Viewer {
             takeReplacedRows()
             collectSearch()
             saving.takeNews(into: &message)
+            takeSaveNews()
             collectQuery()
             if let shift = file?.settleEstimate() {
                 // The index caught up with rows shown under estimated numbers: the same rows
@@ -215,12 +226,24 @@ public final class Viewer {
             runSQL(text)
         case .stopSQL: stopSQL()
         case .goToRecord(let record): goToRecord(record)
-        case .saveView: input.open(.save)
+        case .saveView:
+            if unsavedEdits > 0 { openSaveEdits() } else { input.open(.save) }
         case .saveTo(let path, let overwrite):
             if !overwrite { history.add(path, for: .save) }
             save(to: path, overwrite: overwrite)
         case .cancelSave:
-            message = saving.cancel() ?? "not written"
+            message = cancelEditSave() ?? saving.cancel() ?? "not written"
+        case .saveEdits: openSaveEdits()
+        case .saveEditsTo(let path, let overwrite):
+            if !overwrite { history.add(path, for: .saveEdits) }
+            saveEdits(to: path, overwrite: overwrite)
+        case .editCell: editCell()
+        case .setCell(let text, let record, let column, let original):
+            setCell(text, original: original, record: record, column: column)
+        case .addRecord(let after): addRecord(after: after)
+        case .deleteRecord: deleteRecord()
+        case .undo: undo()
+        case .redo: redo()
         case .moveColumnLeft: moveColumn(by: -1)
         case .moveColumnRight: moveColumn(by: 1)
         case .narrowColumn, .widenColumn, .fitColumn, .toggleFullWidth: resizeColumn(command)
@@ -229,8 +252,16 @@ public final class Viewer {
         case .help: panes.openHelp()
         case .copyCell: copy(row: false)
         case .copyRow: copy(row: true)
-        case .quit:
-            finish()
+        case .toggleMark: toggleMark()
+        case .markPrompt: input.open(.mark)
+        case .markMatching(let text):
+            if !text.isEmpty { history.add(text, for: .mark) }
+            markMatching(text)
+        case .nextMark: goToMark(forward: true)
+        case .previousMark: goToMark(forward: false)
+        case .toggleMarkedOnly: toggleMarkedOnly()
+        case .startClean: startClean()
+        case .quit: quit()
         }
     }
 
@@ -320,6 +351,8 @@ public final class Viewer {
         switch command {
         case .nextChange, .previousChange:
             goToChange(forward: command == .nextChange, times: count)
+        case .nextMark, .previousMark:
+            goToMark(forward: command == .nextMark, times: count)
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)

@@ -130,8 +130,8 @@ func best(_ runs: Int = 2, _ command: String) -> (seconds: Double, mib: Double) 
     if !FileManager.default.fileExists(atPath: small) {
         _ = system("head -c 20000000 \(file) | head -n -1 > '\(small)'")
     }
-    let store = try CellStore.open(path: small)
-    while !store.isComplete { usleep(1000) }
+    let store = try CellStore.open(InputSpec(path: small))
+    store.waitForIndex { false }
     let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Zürich")])
     filter.wait()
     let view = TableView(source: store, headerRows: 1)

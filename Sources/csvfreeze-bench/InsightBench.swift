@@ -22,10 +22,10 @@ func insightChild(_ words: [String]) -> Never {
     let start = now()
     // News wakes the loop, as the event loop's pipe does.
     let news = DispatchSemaphore(value: 0)
-    guard let store = try? CellStore.open(path: path, onChange: { news.signal() }) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path), onChange: { news.signal() }) else { exit(1) }
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete && mode != "sheet-early" { usleep(2000) }
+    if mode != "sheet-early" { store.waitForIndex { false } }
     guard let input = ScanInput(store: store) else { exit(1) }
     // The count's own part, from the moment the file is read (when a user presses `#`).
     let counting = now(), cpuBefore = processCPUSeconds()
@@ -51,6 +51,7 @@ func insightChild(_ words: [String]) -> Never {
                 check = "\(sheet.viewer.dataRowCount) rows listed"
                 break
             }
+            // A filling sheet takes its news at most every 250 ms (`AppLoop.sheetInterval`).
             _ = news.wait(timeout: .now() + .milliseconds(250))
             while news.wait(timeout: .now()) == .success {}
         }

@@ -15,7 +15,7 @@ import Viewer
     generate(small, size: 200_000_000, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n",
              row: wideRow)
     let plainRows = { (path: String) -> Int in
-        let store = try! CellStore.open(path: path, startsLoader: false)
+        let store = try! CellStore.open(InputSpec(path: path), startsLoader: false)
         store.indexNow()
         return store.rowCount
     }
@@ -69,17 +69,17 @@ func compressOnce(_ source: String, _ target: String, _ compress: String) {
         var store: CellStore?
         for _ in 0..<3 {
             let (_, screen): (Frame, Double) = try timed {
-                let store = try CellStore.open(path: path)
+                let store = try CellStore.open(InputSpec(path: path))
                 let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
-                while viewer.dataRowCount < 58 && !store.isComplete {
-                    usleep(200)
+                store.waitForIndex {
                     viewer.handle(.refresh)
+                    return viewer.dataRowCount >= 58
                 }
                 return viewer.frame()
             }
             first = min(first, screen)
             tool = min(tool, shellTime("\(format.decompress) '\(path)' | wc -c"))
-            let indexed = try CellStore.open(path: path, startsLoader: false)
+            let indexed = try CellStore.open(InputSpec(path: path), startsLoader: false, onChange: markViewerNews)
             index = min(index, timed { indexed.indexNow() }.1)
             store = indexed
         }
@@ -117,10 +117,7 @@ func compressOnce(_ source: String, _ target: String, _ compress: String) {
         // alone through the access points.
         let (_, sortTime) = timed {
             viewer.apply(filters: [], sortKeys: [SortKey(column: 5, descending: true)], columns: nil)
-            while viewer.isQueryRunning {
-                usleep(5000)
-                viewer.handle(.refresh)
-            }
+            turnViewer(viewer) { viewer.isQueryRunning }
             viewer.handle(.refresh)
             _ = viewer.frame()
         }

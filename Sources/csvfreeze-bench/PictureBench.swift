@@ -15,7 +15,7 @@ import Viewer
 /// does, with the band from the start, waits for every picture, goes to the end and pages
 /// back, and prints its peak MiB and the rows.
 @MainActor func bandChild(_ path: String) -> Never {
-    guard let store = try? CellStore.open(path: path) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
     var options = ViewerOptions()
     options.showsBand = true
     let viewer = Viewer(store: store, options: options, screenSize: Size(width: 200, height: 60))
@@ -44,7 +44,7 @@ func bandIsExact(_ line: String) -> Bool {
 @MainActor func pictureChild(_ words: [String]) -> Never {
     if words.count > 1 && words[1] == "rounds" {
         // The band from the start, as the viewer runs it: when each round's pictures come.
-        guard let path = words.first, let store = try? CellStore.open(path: path) else { exit(1) }
+        guard let path = words.first, let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
         let start = now()
         let scan = PictureScan(readers: store.recordReaders, headerRows: 1)
         var last = -1
@@ -58,7 +58,7 @@ func bandIsExact(_ line: String) -> Bool {
         print(String(format: "%.2f s: all %d pictured", now() - start, scan.snapshot?.records ?? 0))
         exit(0)
     }
-    guard let path = words.first, let store = try? CellStore.open(path: path, startsLoader: false) else { exit(1) }
+    guard let path = words.first, let store = try? CellStore.open(InputSpec(path: path), startsLoader: false) else { exit(1) }
     store.indexNow()
     if words.count > 1 {
         var options = ViewerOptions()
@@ -81,9 +81,9 @@ func bandIsExact(_ line: String) -> Bool {
     print("")
     print("pictures (band, histograms, quantiles)")
     // The index alone, then the index with the band's pass from the start, in one run.
-    let alone = try CellStore.open(path: big)
+    let alone = try CellStore.open(InputSpec(path: big))
     let (_, indexAlone) = timed { while !alone.isComplete { usleep(500) } }
-    let store = try CellStore.open(path: big)
+    let store = try CellStore.open(InputSpec(path: big))
     let start = now()
     let scan = PictureScan(readers: store.recordReaders, headerRows: 1)
     while !store.isComplete { usleep(500) }

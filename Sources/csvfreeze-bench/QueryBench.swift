@@ -15,10 +15,14 @@ import Table
 /// the rows.
 @MainActor func sortChild(_ path: String, column: Int) -> Never {
     let start = now()
-    guard let store = try? CellStore.open(path: path) else { exit(1) }
-    while store.rowCount < 1001 && !store.isComplete { usleep(500) }
+    guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
+    store.waitForIndex { store.rowCount >= 1001 }
     let sorted = SortedRecords.start(store: store, headerRows: 1, keys: [SortKey(column: column)])
-    while sorted.count == 0 && !sorted.isComplete { usleep(200) }
+    while true {
+        let version = sorted.changes.version
+        if sorted.count > 0 || sorted.isComplete { break }
+        sorted.changes.wait(past: version)
+    }
     let first = now() - start
     let view = TableView(source: store, headerRows: 1)
     view.show(rows: sorted)
@@ -57,7 +61,7 @@ func leftoverSortFiles() -> Int {
     report("libcsv full parse (reference)", s(libcsv))
 
     // A filter that matches nothing, index complete, beside grep -c in the same run.
-    let store = try CellStore.open(path: big, startsLoader: false)
+    let store = try CellStore.open(InputSpec(path: big), startsLoader: false)
     store.indexNow()
     for pattern in ["zqxjv", "zz[q]+x{2}"] {
         let (grepSeconds, _) = grepTime(pattern.contains("[") ? ["-cE"] : ["-c"], pattern, big)

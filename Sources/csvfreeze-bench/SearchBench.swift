@@ -32,10 +32,7 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
         for character in pattern { viewer.handle(key: .character(character)) }
         viewer.handle(key: .enter)
     }
-    while viewer.isSearching {
-        usleep(100)
-        viewer.handle(.refresh)
-    }
+    turnViewer(viewer) { viewer.isSearching }
     return (now() - start, viewer.message ?? "row \(viewer.cursorRow + 1)")
 }
 
@@ -47,10 +44,10 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return -1 }
         return Double(line.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
-    guard let store = try? CellStore.open(path: path) else { exit(1) }
+    guard let store = try? CellStore.open(InputSpec(path: path), onChange: markViewerNews) else { exit(1) }
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     _ = viewer.frame()
     let before = kilobytes("VmRSS:")
@@ -67,10 +64,10 @@ func grepTime(_ options: [String], _ pattern: String, _ path: String) -> (Double
 }
 
 @MainActor func searchBenchmark(big: String, fuzzSeconds: Double) throws {
-    let store = try CellStore.open(path: big)
+    let store = try CellStore.open(InputSpec(path: big), onChange: markViewerNews)
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     let lastRecord = store.rowCount - 1   // the generator numbers data rows from 1: id = record
 

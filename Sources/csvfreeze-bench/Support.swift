@@ -4,6 +4,7 @@ import Glibc
 import CellStore
 import CLibCSV
 import Foundation
+import Viewer
 
 // MARK: Helpers
 
@@ -24,6 +25,24 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let start = now()
     let result = try body()
     return (result, now() - start)
+}
+
+/// Published by the stores of the viewers the benchmark turns (their `onChange`, which
+/// their passes' wakes reach too): what the event loop's wake pipe is to the screen.
+let viewerNews = ChangeSignal()
+
+/// Marks news for `turnViewer`: the `onChange` of a store a viewer is made over.
+let markViewerNews: @Sendable () -> Void = { viewerNews.notify() }
+
+/// Turns `viewer` as the event loop does, on each news of its store and passes, until
+/// `busy` is false (a search, a sort, a filter done): waits on a signal, never a clock.
+@MainActor func turnViewer(_ viewer: Viewer, while busy: () -> Bool) {
+    while true {
+        let version = viewerNews.version
+        viewer.handle(.refresh)
+        if !busy() { return }
+        viewerNews.wait(past: version)
+    }
 }
 
 /// This process's peak resident memory in MiB.

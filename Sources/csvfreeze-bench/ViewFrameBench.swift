@@ -9,14 +9,11 @@ import Viewer
 /// its offset, so a frame costs about a screen of records wherever it is.
 @MainActor func viewFrameBenchmark(big: String) throws {
     print("\n— frames in sorted and filtered views —")
-    let store = try CellStore.open(path: big, startsLoader: false)
+    let store = try CellStore.open(InputSpec(path: big), startsLoader: false, onChange: markViewerNews)
     store.indexNow()
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     func settle() {
-        while viewer.isQueryRunning {
-            usleep(5000)
-            viewer.handle(.refresh)
-        }
+        turnViewer(viewer) { viewer.isQueryRunning }
         viewer.handle(.refresh)
     }
     func page(at row: Int) -> Double {

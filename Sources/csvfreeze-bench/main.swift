@@ -43,10 +43,10 @@ if arguments.first == "--child" {
     // Open the input as the viewer does, index it, look at the top and the bottom, and
     // report the peak memory.
     let path = arguments.count > 1 ? arguments[1] : nil
-    let store = try CellStore.open(path: path == "-" ? nil : path)
+    let store = try CellStore.open(InputSpec(path: path == "-" ? nil : path))
     let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
     _ = viewer.frame()
-    while !store.isComplete { usleep(2000) }
+    store.waitForIndex { false }
     viewer.handle(.refresh)
     viewer.handle(.lastRow)
     _ = viewer.frame()
@@ -57,6 +57,7 @@ if arguments.first == "--child" {
 
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
+if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
 if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
@@ -100,7 +101,7 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--picture-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -117,7 +118,7 @@ if arguments.contains("--start-only") {
 
 if arguments.contains("--index-only") {
     for _ in 0..<3 {
-        let store = try CellStore.open(path: big, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: big), startsLoader: false)
         let (_, time) = timed { store.indexNow() }
         print(String(format: "index: %.3f s, %d rows", time, store.rowCount))
     }
@@ -156,6 +157,11 @@ if arguments.contains("--views-only") {
 
 if arguments.contains("--sql-only") {
     sqlBenchmark(big: big, directory: directory)
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+
+if arguments.contains("--edit-only") {
+    editBenchmark(big: big, directory: directory)
     exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
@@ -222,7 +228,7 @@ report("csvfreeze parse, cells kept", s(parseTime), target: String(format: "%.2f
 
 // MARK: Index
 
-let indexStore = try CellStore.open(path: big, startsLoader: false)
+let indexStore = try CellStore.open(InputSpec(path: big), startsLoader: false)
 let (_, indexTime) = timed { indexStore.indexNow() }
 let checkpoints = indexStore.statistics.checkpoints
 report("full index (scanner), exact row count", s(indexTime),
@@ -234,7 +240,7 @@ report("  speed-up over libcsv", String(format: "%.1f×", libcsvTime / indexTime
 // MARK: First screen, file
 
 let (_, firstFile): (Frame, Double) = try timed {
-    let store = try CellStore.open(path: big)
+    let store = try CellStore.open(InputSpec(path: big))
     return Viewer(store: store, screenSize: Size(width: 200, height: 60)).frame()
 }
 report("first screen, file (200×60)", ms(firstFile), target: "≤ 50 ms", ok: firstFile <= 0.05)
@@ -263,11 +269,11 @@ let feeder = Thread {
 }
 let stdinStart = now()
 feeder.start()
-let stdinStore = try CellStore.open(path: "/dev/fd/\(fds[0])")
+let stdinStore = try CellStore.open(InputSpec(path: "/dev/fd/\(fds[0])"))
 let stdinViewer = Viewer(store: stdinStore, screenSize: Size(width: 200, height: 60))
-while stdinViewer.dataRowCount < 58 {
-    usleep(200)
+stdinStore.waitForIndex {
     stdinViewer.handle(.refresh)
+    return stdinViewer.dataRowCount >= 58
 }
 _ = stdinViewer.frame()
 let firstStdin = now() - stdinStart
@@ -275,7 +281,7 @@ report("first screen, stdin (200×60)", ms(firstStdin), target: "≤ 50 ms", ok:
 
 // MARK: G before the index is complete
 
-let gStore = try CellStore.open(path: big)
+let gStore = try CellStore.open(InputSpec(path: big))
 let gViewer = Viewer(store: gStore, screenSize: Size(width: 200, height: 60))
 _ = gViewer.frame()
 let (gFrame, gTime): (Frame, Double) = timed {
@@ -284,14 +290,14 @@ let (gFrame, gTime): (Frame, Double) = timed {
 }
 let approximate = gFrame.lines[59].contains("≈")
 report("G shows the last rows (index not complete)", ms(gTime), target: "at once, marked ≈", ok: approximate && gTime < 0.1)
-while !gStore.isComplete { usleep(2000) }
+gStore.waitForIndex { false }
 gViewer.handle(.refresh)
 let exactLast = gViewer.frame().lines[58].contains("│\(gStore.rowCount - 1) ") || gViewer.cursorRow == gStore.rowCount - 2
 report("  then exact, same rows", gViewer.frame().lines[59].contains("≈") ? "still ≈" : "exact", ok: exactLast)
 
 // MARK: Frame cost
 
-let narrowStore = try CellStore.open(path: narrow, startsLoader: false)
+let narrowStore = try CellStore.open(InputSpec(path: narrow), startsLoader: false)
 narrowStore.indexNow()
 let frameViewer = Viewer(store: narrowStore, screenSize: Size(width: 200, height: 60))
 let costTop = frameCost(of: frameViewer, at: 0, steps: 2000)

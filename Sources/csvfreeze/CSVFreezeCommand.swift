@@ -197,17 +197,7 @@ struct CSVFreezeCommand: ParsableCommand {
         version: versionText
     )
 
-    @Option(name: [.customShort("d"), .long],
-            help: ArgumentHelp("Field delimiter: one character, or 'tab' (default: from the file name, or a first line 'sep=;' as Excel writes it, else detected).",
-                               valueName: "char"))
-    var delimiter: String?
-
-    @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
-    var quote: String?
-
-    @Option(help: ArgumentHelp("The input's character encoding, converted to UTF-8 as it is read: latin1, windows-1252, utf-16, or any name iconv knows (default: UTF-8, or UTF-16/UTF-32 when the file starts with their byte-order mark; UTF-16 without one, the status line names, and output modes on stderr). One name is for every input; a comma list gives each input argument its own, in order (FILE then OTHER with --diff: --encoding OLD,NEW; a directory's files share one; an empty item is the default). A byte-order mark wins over the name: where they differ, one line says so. Bytes not valid in it show as U+FFFD and one line says where the first is (exit 1 with output); UTF-8 named so is checked as it is read (one U+FFFD per invalid sequence), unnamed it is not.",
-                               valueName: "name[,name…]"))
-    var encoding: String?
+    @OptionGroup var input: InputOptions
 
     @Flag(help: "The first record is data, not a header row.")
     var noHeader = false
@@ -224,13 +214,6 @@ struct CSVFreezeCommand: ParsableCommand {
 
     @Flag(help: "Hide the row-number column.")
     var noRowNumbers = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lines before the header shown above it as plain text (default: leading '#' lines that read as comments, not those shaped like the records or holding a spreadsheet error such as #N/A); blank lines after them belong to them.",
-                               valueName: "n"))
-    var preamble: Int?
-
-    @Flag(help: "Do not treat leading '#' lines as a preamble.")
-    var noPreamble = false
 
     @Option(help: ArgumentHelp("Bounce at the edges: all (the whole sheet is pulled), main (only the data), none.",
                                valueName: "style"))
@@ -258,16 +241,19 @@ struct CSVFreezeCommand: ParsableCommand {
           help: "Show the distribution band from the start: under the header, each column's values as a one-line picture (a histogram of numbers and dates, the shares of the most common values of text), computed in the background beside the index, dim until exact (B toggles it; 'band = on' in the config file).")
     var band = false
 
-    @Flag(name: .shortAndLong,
-          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding). On the screen only: not with --output, --frequency or --summary.")
-    var follow = false
+    @Flag(inversion: .prefixedNo,
+          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one (put it in the config file to turn sessions off).")
+    var session = true
 
-    @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
+    @Flag(help: "Open the file as if for the first time: the kept session is not read, and is replaced on quitting.")
+    var fresh = false
+
+    @Option(help: ArgumentHelp("The most all kept sessions together may take (100M, 2G; default 1 GiB, or 1 % of the file system when that is less); the least recently used are removed first.",
                                valueName: "size"))
-    var spoolLimit: String?
+    var sessionLimit: String?
 
-    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), or its whole column (the rows shown, in their order) on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
-                               valueName: "cell|row|column"))
+    @Option(help: ArgumentHelp("Enter quits and prints the cursor's cell, its row as CSV (the columns shown), its whole column (the rows shown, in their order), or rows: the marked records (m, M; the cursor's when none is marked) as CSV in the file's order, on stdout, each value followed by a line feed (line breaks inside a value are printed as they are; see -0). Quitting without Enter exits with 130.",
+                               valueName: "cell|row|column|rows"))
     var echo: EchoMode?
 
     @Flag(name: [.customShort("0"), .customLong("print0")],
@@ -308,24 +294,23 @@ struct CSVFreezeCommand: ParsableCommand {
     var readsStandardInput: Bool { files.isEmpty || files.contains("-") }
 
     func validate() throws {
-        _ = try delimiterByte()
-        _ = try quoteByte()
-        _ = try textEncodings()
+        _ = try input.encodings(forInputs: inputArguments)
         if let freezeRows, freezeRows < 0 { throw ValidationError("--freeze-rows must be 0 or more") }
-        if let preamble, preamble < 0 { throw ValidationError("--preamble must be 0 or more") }
         if let maxWidth, maxWidth < 1 { throw ValidationError("--max-width must be 1 or more") }
         if maxWidth != nil, let output, output != .table {
             throw ValidationError("--max-width cuts cells of table output only; --output \(output.rawValue) writes every cell whole")
         }
         if freezeColumns < 0 { throw ValidationError("--freeze-cols must be 0 or more") }
-        _ = try spoolLimitValue()
+        if let sessionLimit, SpoolLimit(parsing: sessionLimit) == nil {
+            throw ValidationError("--session-limit takes a size above zero such as 100M or 2G, not '\(shownSafely(sessionLimit))'")
+        }
         if print0 && echo == nil { throw ValidationError("--print0 (-0) goes with --echo") }
         if let escapeDelay, !(0...10_000).contains(escapeDelay) { throw ValidationError("--esc-delay takes milliseconds from 0 to 10000") }
         if sourceColumn != nil && noSourceColumn { throw ValidationError("--source-column names the column --no-source-column leaves out: give one of them") }
-        if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || follow) {
+        if sql.query != nil && (insight.isRequested || query.isActive || echo != nil || input.follow) {
             throw ValidationError("--sql answers a query by itself: not with --frequency, --histogram, --summary, --filter, --sort, --columns, --echo or --follow")
         }
-        if diff.isRequested && (sql.query != nil || insight.frequency != nil || insight.histogram != nil || query.isActive || echo != nil || follow) {
+        if diff.isRequested && (sql.query != nil || insight.frequency != nil || insight.histogram != nil || query.isActive || echo != nil || input.follow) {
             throw ValidationError("--diff compares two tables by itself: not with --sql, --frequency, --histogram, --filter, --sort, --columns, --echo or --follow")
         }
         if echo != nil, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency"
@@ -340,7 +325,7 @@ struct CSVFreezeCommand: ParsableCommand {
                         (noSourceColumn, "--no-source-column")].first(where: \.0)?.1 {
             throw ValidationError("\(stray) is for viewing or writing several inputs: not with \(mode)")
         }
-        if follow, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
+        if input.follow, let writer = output != nil ? "--output" : insight.frequency != nil ? "--frequency" : insight.summary ? "--summary" : nil {
             throw ValidationError("--follow follows a file on the screen; \(writer) writes it once: give one of them")
         }
         if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
@@ -350,76 +335,16 @@ struct CSVFreezeCommand: ParsableCommand {
         }
     }
 
-    /// The spool limit, from `--spool-limit`.
-    func spoolLimitValue() throws -> SpoolLimit {
-        guard let spoolLimit else { return .keepFree }
-        guard let limit = SpoolLimit(parsing: spoolLimit) else {
-            throw ValidationError("--spool-limit takes a size above zero such as 100M, 2G or 500MB, not '\(shownSafely(spoolLimit))'")
-        }
-        return limit
+    /// Where sessions are kept, or nil when they are not (`--no-session`).
+    func sessionStore() -> SessionStore? {
+        guard session else { return nil }
+        var limit: Int64?
+        if let sessionLimit, case .bytes(let bytes, _) = SpoolLimit(parsing: sessionLimit) { limit = bytes }
+        return SessionStore.fromEnvironment(limit: limit, fresh: fresh)
     }
 
-    /// The delimiter as a byte, from `-d`.
-    func delimiterByte() throws -> UInt8? {
-        guard let delimiter else { return nil }
-        switch delimiter {
-        case "tab", "\\t", "\t": return 0x09
-        default:
-            let bytes = Array(delimiter.utf8)
-            guard bytes.count == 1 else {
-                throw ValidationError("--delimiter takes one single-byte character or 'tab', not '\(shownSafely(delimiter))'")
-            }
-            guard bytes[0] != 0x0A, bytes[0] != 0x0D else {
-                throw ValidationError("--delimiter cannot be a line break")
-            }
-            if bytes[0] == 0x22 && quote == nil {
-                throw ValidationError("--delimiter cannot be the quote character (choose another with --quote)")
-            }
-            return bytes[0]
-        }
-    }
-
-    /// The encodings named by `--encoding`: one for every input, or a comma list with one
-    /// for each input argument in order (FILE then OTHER for a diff), an empty item for the
-    /// default.
-    func textEncodings() throws -> [TextEncoding?] {
-        guard let encoding else { return [nil] }
-        let items = encoding.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        if items.count > 1 {
-            let inputs = diff.isRequested ? 2 : max(1, files.count)
-            guard items.count == inputs else {
-                throw ValidationError("--encoding names \(items.count) encodings for \(inputs) input\(inputs == 1 ? "" : "s"): "
-                                      + "give one for all, or one for each in order (an empty one for the default)")
-            }
-        }
-        var encodings: [TextEncoding?] = []
-        for item in items {
-            if item.isEmpty && items.count > 1 {
-                encodings.append(nil)
-                continue
-            }
-            do {
-                encodings.append(try TextEncoding(named: item))
-            } catch {
-                throw ValidationError("--encoding: \(shownSafely(error.description))")
-            }
-        }
-        return encodings
-    }
-
-    /// The quote as a byte, from `--quote` (`none`: a byte that never quotes).
-    func quoteByte() throws -> UInt8? {
-        guard let quote else { return nil }
-        if quote == "none" { return Dialect.noQuote }
-        let bytes = Array(quote.utf8)
-        guard bytes.count == 1, bytes[0] != 0x0A, bytes[0] != 0x0D else {
-            throw ValidationError("--quote takes one single-byte character or 'none', not '\(shownSafely(quote))'")
-        }
-        if let delimiter = try delimiterByte(), delimiter == bytes[0] {
-            throw ValidationError("--quote and --delimiter cannot be the same character")
-        }
-        return bytes[0]
-    }
+    /// Input arguments, each read as its own `--encoding` item says: FILE then OTHER for a diff.
+    var inputArguments: Int { diff.isRequested ? 2 : max(1, files.count) }
 
     var headerRows: Int { freezeRows ?? (noHeader ? 0 : 1) }
 
@@ -428,19 +353,6 @@ struct CSVFreezeCommand: ParsableCommand {
         if let theme { return theme }
         if let value = getenv("NO_COLOR"), value.pointee != 0 { return .mono }
         return .auto
-    }
-
-    /// A '#' preamble is detected unless told otherwise, on screen and in output alike, so
-    /// both take the same line for the header (CSV output writes the preamble back as it was).
-    var preambleRule: PreambleRule {
-        if let preamble { return .lines(preamble) }
-        return noPreamble ? .none : .detect
-    }
-
-    /// How every input is read, as the options say.
-    func inputSettings() throws -> InputSettings {
-        InputSettings(delimiter: try delimiterByte(), quote: try quoteByte(), encodings: try textEncodings(), preamble: preambleRule,
-                      spoolLimit: try spoolLimitValue())
     }
 
     mutating func run() throws {
@@ -461,8 +373,8 @@ struct CSVFreezeCommand: ParsableCommand {
             // Reading the keyboard as data while also reading keys from it helps nobody.
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
-        let reading = try inputSettings()
-        let request = OutputRequest(reading: reading, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
+        let reading = try input.settings(arguments: inputArguments)
+        let request = OutputRequest(reading: reading.asOfNow, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
             let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request)
             if status != 0 { throw ExitCode(status) }
@@ -474,13 +386,13 @@ struct CSVFreezeCommand: ParsableCommand {
             options.showsBand = band
             options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) },
                                                                 userCodeset: userCodeset)
-            let status = DiffScreen.run(diff, oldPath: files.first, reading: reading, options: options, mouse: !noMouse,
+            let status = DiffScreen.run(diff, specs: diffSpecs(reading), options: options, mouse: !noMouse,
                                         theme: chosenTheme, escapeDelay: escapeDelay)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if diff.isRequested {
-            let status = DiffOutput.run(diff, oldPath: files.first, request, summary: insight.summary)
+            let status = DiffOutput.run(diff, specs: diffSpecs(request.reading), request, summary: insight.summary)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -525,15 +437,20 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         var options = ViewerOptions(headerRows: headerRows, frozenColumns: freezeColumns, showsRowNumbers: !noRowNumbers,
                                     bounce: bounce, showsIndicators: !noIndicators, showsDebugStats: debugStats,
-                                    follows: follow, echo: echo)
+                                    follows: input.follow, echo: echo)
         options.showsBand = band
         options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
         let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
-                                 escapeDelay: escapeDelay, stacked: stack)
+                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore())
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The old table's spec and the new one's: FILE (no FILE: standard input), then OTHER.
+    func diffSpecs(_ reading: InputSettings) -> [InputSpec] {
+        [reading.spec(files.first, argument: 0), reading.spec(diff.other, argument: 1)]
     }
 }
 

@@ -11,25 +11,20 @@ import Viewer
 
 /// Runs `--diff` and writes what differs.
 enum DiffOutput {
-    /// Compares the table at `oldPath` with `options.other`; returns the exit status:
-    /// 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
-    static func run(_ options: DiffOptions, oldPath: String?, _ request: OutputRequest, summary: Bool) -> Int32 {
+    /// Compares the old table (`specs[0]`) with the new one (`specs[1]`); returns the exit
+    /// status: 0 the same, 1 different, 2 trouble (an input cannot be read, no such key column).
+    static func run(_ options: DiffOptions, specs: [InputSpec], _ request: OutputRequest, summary: Bool) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let paths = [oldPath, options.other]
-        let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
-        for (argument, path) in paths.enumerated() {
+        for spec in specs {
             do {
-                stores.append(try request.reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !options.keys.isEmpty,
-                                               onChange: { news.signal() }))
+                stores.append(try CellStore.open(spec, readsAtRandom: !options.keys.isEmpty))
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // Both indexes whole: the columns (the widest record) and every record's place.
-        while stores.contains(where: { !$0.isComplete && $0.progress.failure == nil }) {
-            _ = news.wait(timeout: .now() + .milliseconds(20))
-        }
+        for store in stores { store.waitForIndex { store.progress.failure != nil } }
         for store in stores {
             if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 2) }
             noteStart(in: store.dialect, of: store.name)

@@ -13,17 +13,16 @@ import Viewer
 enum DiffScreen {
     /// Shows the diff until the user quits; returns the exit status: diff's (0 no
     /// differences found, 1 differences, 2 trouble), or 128+N after signal N.
-    static func run(_ diffOptions: DiffOptions, oldPath: String?, reading: InputSettings, options given: ViewerOptions, mouse: Bool,
+    /// `specs` are the old table's and the new one's.
+    static func run(_ diffOptions: DiffOptions, specs: [InputSpec], options given: ViewerOptions, mouse: Bool,
                     theme: Theme, escapeDelay: Int?) -> Int32 {
-        let paths = [oldPath, diffOptions.other]
         let wake = WakePipe(failureStatus: 2)
         let news = wake.news
         // Both inputs open before the terminal is taken, so a bad path leaves it alone.
         var stores: [CellStore] = []
-        for (argument, path) in paths.enumerated() {
+        for spec in specs {
             do {
-                stores.append(try reading.open(path == "-" ? nil : path, argument: argument, readsAtRandom: !diffOptions.keys.isEmpty,
-                                               onChange: news))
+                stores.append(try CellStore.open(spec, readsAtRandom: !diffOptions.keys.isEmpty, onChange: news))
             } catch {
                 fail(error.description, status: 2)
             }
@@ -39,7 +38,7 @@ enum DiffScreen {
         let historyPath = HistoryFile.pathFromEnvironment
         let viewer = Viewer(source: rows, options: options, screenSize: session.size)
         viewer.history = HistoryFile.load(from: historyPath)
-        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wakeRead: wake.read), clock: MonotonicClock(),
+        let loop = AppLoop(table: viewer, screen: TerminalScreen(session: session, wake: wake), clock: MonotonicClock(),
                            reopen: { () throws(CellStoreError) -> CellStore in throw CellStoreError.closedInput })
         loop.run()
         session.end()

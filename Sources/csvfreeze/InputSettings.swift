@@ -1,44 +1,49 @@
 import App
 import CellStore
 
-/// How the command line asks every input to be read: the dialect it gives, the text
-/// encoding, what leading lines are, and how much of a stream may be spooled. Every mode
-/// opens its inputs with all of them, so they travel together.
+/// How the command line's inputs are read: one `InputSpec` for each input argument, in
+/// order (FILE then OTHER for a diff), or one for every input. Every mode opens its
+/// inputs from these, so what the options say of reading reaches them all.
 struct InputSettings: Sendable {
-    /// The field delimiter (`-d`); nil: from the file name, a `sep=` line, else detected.
-    var delimiter: UInt8?
-    /// The quote character (`--quote`); nil: the default.
-    var quote: UInt8?
-    /// The inputs' encodings (`--encoding`): one for every input, or one for each argument
-    /// in order (FILE then OTHER for a diff; a directory's files share one); nil: UTF-8,
-    /// or what a byte-order mark says (which wins over a name too).
-    var encodings: [TextEncoding?] = [nil]
-    /// Which leading lines are a preamble above the header.
-    var preamble: PreambleRule
-    /// How far a stream or decompressed input may fill its temporary file (`--spool-limit`).
-    var spoolLimit: SpoolLimit
+    /// One spec for every input, or one for each input argument (their `--encoding`
+    /// differs); a directory's files are read as its argument's spec says.
+    var specs: [InputSpec]
 
-    /// The encoding for the input of argument `argument` (from 0).
-    func encoding(ofArgument argument: Int) -> TextEncoding? {
-        encodings.count == 1 ? encodings[0] : argument < encodings.count ? encodings[argument] : nil
+    /// The same specs, none followed: what is written is read as it is when opened
+    /// (`--follow` is for the screen).
+    var asOfNow: InputSettings {
+        InputSettings(specs: specs.map { spec in
+            var spec = spec
+            spec.follows = false
+            return spec
+        })
     }
 
-    /// Opens `path` (nil or `-`: standard input), the input of argument `argument`, for the
-    /// viewer's store, read as these settings say.
-    func open(_ path: String?, argument: Int = 0, follows: Bool = false, readsAtRandom: Bool = false, startsLoader: Bool = true,
+    /// The spec for `path` (nil or `-`: standard input), the input of argument `argument`
+    /// (from 0).
+    func spec(_ path: String?, argument: Int = 0) -> InputSpec {
+        if specs.count == 1 || argument < specs.count { return specs[specs.count == 1 ? 0 : argument].reading(path) }
+        var spec = specs[0].reading(path)
+        spec.encoding = nil
+        return spec
+    }
+
+    /// Opens `path` (nil or `-`: standard input), the input of argument `argument`, for a
+    /// store, read as its spec says.
+    func open(_ path: String?, argument: Int = 0, readsAtRandom: Bool = false, startsLoader: Bool = true,
               onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
-        try CellStore.open(path: path, delimiter: delimiter, quote: quote, preamble: preamble,
-                           encoding: encoding(ofArgument: argument),
-                           follows: follows, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom, startsLoader: startsLoader,
+        try CellStore.open(spec(path, argument: argument), readsAtRandom: readsAtRandom, startsLoader: startsLoader,
                            onChange: onChange)
     }
 
     /// Opens `input`, one of several, for a store: what is read once is read through the
-    /// one stream opened on it, whichever store opens it first.
-    func open(_ input: TableInput, follows: Bool = false, readsAtRandom: Bool = false, startsLoader: Bool = true,
+    /// one stream opened on it, whichever store opens it first. `asOfNow` reads it as it
+    /// is now, whatever `--follow` says (a count).
+    func open(_ input: TableInput, asOfNow: Bool = false, readsAtRandom: Bool = false, startsLoader: Bool = true,
               onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
-        try CellStore.open(path: input.path, delimiter: delimiter, quote: quote, preamble: preamble,
-                           encoding: encoding(ofArgument: input.argument), shared: input.stream, follows: follows, spoolLimit: spoolLimit, readsAtRandom: readsAtRandom,
-                           startsLoader: startsLoader, onChange: onChange)
+        var spec = spec(input.path, argument: input.argument)
+        if asOfNow { spec.follows = false }
+        return try CellStore.open(spec, shared: input.stream, readsAtRandom: readsAtRandom, startsLoader: startsLoader,
+                                  onChange: onChange)
     }
 }

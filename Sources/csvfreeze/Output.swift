@@ -28,8 +28,7 @@ enum Output {
         var dialect: Dialect?
         do {
             let reading = request.reading
-            let summary = try RecordStream.forEach(path: path, delimiter: reading.delimiter, quote: reading.quote,
-                                                   preamble: reading.preamble, encoding: reading.encoding(ofArgument: 0), started: { start in
+            let summary = try RecordStream.forEach(reading.spec(path), started: { start in
                 dialect = start.dialect
                 writer = OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,
@@ -112,14 +111,12 @@ extension Output {
     /// input's size, and records written whole leave as their own bytes.
     static func write(path: String?, _ request: OutputRequest, query: QueryOptions?) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let news = DispatchSemaphore(value: 0)
-        let wake: @Sendable () -> Void = { news.signal() }
         let store: CellStore
         let sorts = query?.sorts ?? []
         do {
             // Sorted rows are read a window at a time from all over the input: a spool serves
             // that from the page cache, where gzip's access points would inflate for each window.
-            store = try request.reading.open(path, readsAtRandom: !sorts.isEmpty, onChange: wake)
+            store = try request.reading.open(path, readsAtRandom: !sorts.isEmpty)
         } catch {
             fail(error.description, status: 1)
         }
@@ -132,7 +129,7 @@ extension Output {
         if let query, query.isActive {
             // The header, and enough rows to judge the sort's column kinds.
             let wanted = request.headerRows + (sorts.isEmpty ? 0 : ColumnKind.reach)
-            while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
+            store.waitForIndex { store.rowCount >= max(1, wanted) }
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
             let names = ColumnNames(header: request.headerRows > 0 ? store.row(0) : nil)
             do {
@@ -148,11 +145,11 @@ extension Output {
                 }
             }
             sorted = resolved.keys.isEmpty ? nil
-                : SortedRecords.start(store: store, headerRows: request.headerRows, keys: resolved.keys, wake: wake)
+                : SortedRecords.start(store: store, headerRows: request.headerRows, keys: resolved.keys)
             do {
                 filtered = resolved.filters.isEmpty ? nil
                     : try FilteredRecords.start(store: store, headerRows: request.headerRows, filters: resolved.filters, over: sorted,
-                                                decidesFromRawBytes: true, wake: wake)
+                                                decidesFromRawBytes: true)
             } catch {
                 fail(error.description, status: 2)
             }

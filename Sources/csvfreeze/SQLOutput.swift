@@ -15,11 +15,10 @@ enum SQLOutput {
     static func run(_ query: String, paths: [String?], _ request: OutputRequest) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
-        let news = DispatchSemaphore(value: 0)
         var stores: [CellStore] = []
         for (argument, path) in paths.enumerated() {
             do {
-                stores.append(try request.reading.open(path, argument: argument, onChange: { news.signal() }))
+                stores.append(try request.reading.open(path, argument: argument))
             } catch {
                 fail(error.description, status: 1)
             }
@@ -28,10 +27,9 @@ enum SQLOutput {
         // as the index reaches it, while the query runs.
         let sampleRows = request.headerRows + 1000
         for store in stores {
-            while !store.isComplete && store.progress.failure == nil {
+            store.waitForIndex {
                 store.prefetch(upTo: sampleRows - 1)
-                if store.readRowCount >= sampleRows { break }
-                _ = news.wait(timeout: .now() + .milliseconds(20))
+                return store.readRowCount >= sampleRows || store.progress.failure != nil
             }
         }
         var inputs: [SQLInput] = []

@@ -16,7 +16,8 @@ enum Session {
     static let cancelledStatus: Int32 = 130
 
     static func run(inputs: [TableInput], note: String? = nil, reading: InputSettings, options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
-                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false) -> Int32 {
+                    query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false,
+                    sessions: SessionStore? = nil) -> Int32 {
         let options = given
         // Ctrl-S writes over none of them, shown or not (see `OpenInputs`).
         let claim = OpenInputs.Claim(paths: inputs.compactMap(\.path))
@@ -26,21 +27,36 @@ enum Session {
         let follows = options.follows
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
-            try reading.open(input, follows: follows, onChange: wakeLoop)
+            try reading.open(input, onChange: wakeLoop)
         }
         func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
         // Several inputs: the tables not shown are counted in the background, each opened
         // without its loader (the census indexes it on its own thread) and closed again.
         let shelf: TableShelf? = inputs.count > 1
             ? TableShelf(inputs: inputs, follows: follows, open: open, count: { input throws(CellStoreError) in
-                try reading.open(input, startsLoader: false)
+                try reading.open(input, asOfNow: true, startsLoader: false)
             }, wake: wakeLoop)
             : nil
         // The first store and viewer are held only until the loop takes them: after `R`
         // the loop owns the new ones, and the old ones (with their threads) must go.
+        // One file, not followed: its kept session (see `SessionStore`), read before the store
+        // is opened so a kept index spares the loader.
+        var sessionKey: SessionKey?
+        var kept: SessionContent?
+        var keptNote: String?
+        if let sessions, inputs.count == 1, !follows, let path = inputs[0].path, path != "-",
+           let key = SessionStore.key(ofFileAt: path) {
+            sessionKey = key
+            (kept, keptNote) = sessions.load(for: key)
+        }
         var first: CellStore?
         do {
-            first = try shelf?.store(0) ?? open()
+            if shelf == nil, let index = kept?.index {
+                let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
+                if store.adopt(index) { store.announceIndex() } else { store.startLoading() }
+                first = store
+            }
+            first = try first ?? shelf?.store(0) ?? open()
             // What is read once is read from the start, as it arrives, so its producer never
             // waits for the table to be shown.
             try shelf?.openReadOnce()
@@ -67,10 +83,14 @@ enum Session {
         var viewer: Viewer? = Viewer(store: first!, options: firstOptions, screenSize: session.size)
         first = nil
         if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
+        // The command line's view wins over the kept one (the kept index stays).
+        var restored: String?
+        if let kept, resolved == nil { restored = viewer?.restore(session: kept) }
         let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
-        if !notice.isEmpty { viewer?.say(notice) }
-        let screen = TerminalScreen(session: session, wakeRead: wake.read)
+        let said = [notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
+        if !said.isEmpty { viewer?.say(said) }
+        let screen = TerminalScreen(session: session, wake: wake)
         let loop: AppLoop
         if let shelf {
             // Each table shown for the first time gets the command line's view, named
@@ -94,7 +114,15 @@ enum Session {
         shelf?.stopCounting()
         let table = loop.table
         session.end()
+        // A signal or a lost terminal asked nothing: edits not saved are kept in a file.
+        if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
+        // The table's session, for the same file (it may have changed meanwhile: the index
+        // is kept only when it covers the file as it is now).
+        if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
+           let key = SessionStore.key(ofFileAt: path), key.isSameFile(as: sessionKey) {
+            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+        }
         if let choice = table.chosen {
             if case .column(let column) = choice {
                 // The column's cells in the view's rows, in its order, through the export
@@ -105,6 +133,10 @@ enum Session {
                 defer { file?.stopLoading() }
                 return echo(column: column, of: table, asOfNow: asOfNow, headerRows: options.headerRows, terminator: terminator)
             }
+            if case .rows(let records) = choice {
+                table.file?.stopLoading()
+                return echo(records: records, of: table, terminator: terminator)
+            }
             table.file?.stopLoading()
             return echo(choice, terminator: terminator)
         }
@@ -112,6 +144,39 @@ enum Session {
         // A script must tell "quit without choosing" from "chose an empty cell".
         if options.echo != nil && loop.status == 0 { return cancelledStatus }
         return loop.status
+    }
+
+    /// Writes each table's unsaved edits, spliced into its input as Ctrl-S would save them,
+    /// to a new file in the state folder's `recovery/`, and says where on stderr: a session
+    /// ended by SIGTERM, SIGHUP or the terminal's going away loses nothing typed.
+    static func keepUnsavedEdits(of viewers: [Viewer]) {
+        for viewer in viewers where viewer.keepsEditsOnExit {
+            let name = viewer.file?.name ?? "table"
+            let edits = viewer.unsavedEdits == 1 ? "1 unsaved edit" : "\(viewer.unsavedEdits) unsaved edits"
+            do {
+                let folder = try StateDirectory.folder("recovery")
+                var base = String(name.split(separator: "/").last ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+                if base.isEmpty || base.hasPrefix(".") { base = "table" + base }
+                var now = time(nil)
+                var parts = tm()
+                localtime_r(&now, &parts)
+                func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+                let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+                var path = folder + "/" + stamp + "-" + base
+                var suffix = 2
+                while access(path, F_OK) == 0 {
+                    path = folder + "/" + stamp + "-\(suffix)-" + base
+                    suffix += 1
+                }
+                if let failure = viewer.writeEditsForRecovery(to: path) {
+                    say("\(edits) of \(name) could not be kept: \(failure)")
+                } else {
+                    say("\(edits) of \(name) kept in \(path) (the file with them applied)")
+                }
+            } catch {
+                say("\(edits) of \(name) could not be kept: \(error.description)")
+            }
+        }
     }
 
     /// The command line's filters, sort and columns, named against `store`'s header (read
@@ -150,6 +215,21 @@ enum Session {
         return 0
     }
 
+    /// Prints, for `--echo rows`, `records` of the view as CSV in its shown columns, each
+    /// record ended by `terminator`, through the export pipeline (cells of any size whole).
+    static func echo(records: [Int], of viewer: Viewer, terminator: UInt8) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        guard var plan = ExportPlan(view: viewer.table) else { return 0 }
+        plan.headerRows = 0
+        plan.rows = RecordList(records)
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { _, hand in
+            OutputWriter(format: .csv, lineEnding: [terminator], headerRows: 0, sink: hand)
+        }
+        if outcome.readerLeft { return 0 }
+        if let failure = outcome.failure { fail(failure, status: 1) }
+        return 0
+    }
+
     /// Prints what `--echo` chose, on stdout, once the terminal is restored: a cell or a
     /// row as it is, followed by `terminator` (a line feed, or NUL with `-0`).
     static func echo(_ choice: Choice, terminator: UInt8) -> Int32 {
@@ -166,7 +246,7 @@ enum Session {
             if open { _ = Output.writeToStandardOutput([terminator]) }
         case .cells(let cells):
             if Echo.writeCSV(cells, Output.writeToStandardOutput) { _ = Output.writeToStandardOutput([terminator]) }
-        case .record, .column:
+        case .record, .column, .rows:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
         }

@@ -116,8 +116,6 @@ enum StackedOutput {
     /// Writes `inputs` as one table on stdout; returns the exit status.
     static func write(inputs: [TableInput], settings: Settings) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let news = DispatchSemaphore(value: 0)
-        let wake: @Sendable () -> Void = { news.signal() }
         let headerRows = settings.request.headerRows
         let sorts = !settings.query.sorts.isEmpty
         /// The output once begun: what it holds is written before an error ends the run
@@ -129,13 +127,13 @@ enum StackedOutput {
         }
         func open(_ input: TableInput) -> CellStore {
             do {
-                return try settings.request.reading.open(input, readsAtRandom: sorts, onChange: wake)
+                return try settings.request.reading.open(input, readsAtRandom: sorts)
             } catch {
                 halt(error.description, status: 1)
             }
         }
         func waitFor(rows wanted: Int, in store: CellStore, of input: TableInput) {
-            while store.rowCount < max(1, wanted) && !store.isComplete { _ = news.wait(timeout: .now() + .milliseconds(20)) }
+            store.waitForIndex { store.rowCount >= max(1, wanted) }
             if let failure = store.progress.failure, store.rowCount == 0 { halt("\(input.name): \(failure)", status: 1) }
         }
 
@@ -242,14 +240,14 @@ enum StackedOutput {
         }
         func start(_ part: Part, kinds: inout [ColumnKind?]) {
             let store = open(part.input)
-            part.start(store: store, kinds: &kinds, wake: wake, halt: halt) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
+            part.start(store: store, kinds: &kinds, halt: halt) { wanted in waitFor(rows: wanted, in: store, of: part.input) }
         }
         var kinds = [ColumnKind?](repeating: nil, count: resolved.keys.count)
         if resolved.keys.isEmpty {
             // One input after another, each closed when written.
             for part in parts where writer.isOpen {
                 start(part, kinds: &kinds)
-                while writer.isOpen, let (row, record) = part.next(news: news) {
+                while writer.isOpen, let (row, record) = part.next() {
                     if !emit(row, record: record, of: part) { break }
                 }
                 if let why = part.finish() { halt(why, status: 1) }
@@ -265,7 +263,7 @@ enum StackedOutput {
             /// Inputs that broke off: the others' records are merged on, then the first is said.
             var brokenOff: [String] = []
             func push(_ part: Part) {
-                guard let (row, record) = part.next(news: news) else {
+                guard let (row, record) = part.next() else {
                     if let why = part.finish() { brokenOff.append(why) }
                     return
                 }
@@ -342,8 +340,7 @@ final class Part {
     /// keys' kinds: those not judged yet are judged here (this is the first input with
     /// the column), so every input's keys compare alike. `waitForRows` waits until the
     /// store has that many records or is complete.
-    func start(store: CellStore, kinds: inout [ColumnKind?], wake: @escaping @Sendable () -> Void,
-               halt: (String, Int32) -> Never, waitForRows: (Int) -> Void) {
+    func start(store: CellStore, kinds: inout [ColumnKind?], halt: (String, Int32) -> Never, waitForRows: (Int) -> Void) {
         self.store = store
         guard let filters else { return }
         if !keys.isEmpty {
@@ -352,11 +349,11 @@ final class Part {
                 kinds[place] = ColumnKind.judge(column: key.column, in: store, headerRows: headerRows)
             }
             sorted = SortedRecords.start(store: store, headerRows: headerRows, keys: keys.map(\.key),
-                                         kinds: keys.map { kinds[$0.place] ?? .text }, wake: wake)
+                                         kinds: keys.map { kinds[$0.place] ?? .text })
         }
         if !filters.isEmpty {
             do {
-                filtered = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters, over: sorted, wake: wake)
+                filtered = try FilteredRecords.start(store: store, headerRows: headerRows, filters: filters, over: sorted)
             } catch {
                 halt(error.description, 2)
             }
@@ -374,13 +371,18 @@ final class Part {
 
     /// The next record kept, in order (its row, nil if it could not be read again, and its
     /// number), waiting for it as the passes find it; nil after the last.
-    func next(news: DispatchSemaphore) -> (row: Row?, record: Int)? {
+    func next() -> (row: Row?, record: Int)? {
         if taken < ahead.count {
             taken += 1
             return ahead[taken - 1]
         }
         guard let store, let view else { return nil }
+        // The view's passes publish on their sequence's signal as rows come; rows in the
+        // file's order come with the index.
+        let news = view.rows?.changes ?? store.progressSignal
         while true {
+            // Read before looking: news after the look moves it on, and the wait returns.
+            let version = news.version
             let complete = view.rows?.isComplete ?? store.isComplete
             let available = view.dataRowCount
             if position < available {
@@ -392,7 +394,7 @@ final class Part {
                 return ahead[0]
             }
             if complete { return nil }
-            _ = news.wait(timeout: .now() + .milliseconds(50))
+            news.wait(past: version)
         }
     }
 

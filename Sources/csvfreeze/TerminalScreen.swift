@@ -6,12 +6,14 @@ import FreezeLayout
 import Terminal
 import Viewer
 
-/// The pipe that wakes the screen's loop: the loader writes `TerminalScreen.newsByte` to
-/// it (through `news`), signal handlers their number; both ends never block and are
-/// closed in a child process.
+/// The pipe that wakes the screen's loop: news writes `TerminalScreen.newsByte` to it
+/// (through `mark`: once until the loop has looked), signal handlers their number; both
+/// ends never block and are closed in a child process.
 struct WakePipe {
     let read: Int32
     let write: Int32
+    /// Marks news for the loop: the first mark since the loop last looked writes a byte.
+    let mark: NewsMark
 
     /// Opens the pipe, or says so and exits with `failureStatus` (a diff's trouble is 2,
     /// the viewer's 1).
@@ -24,15 +26,17 @@ struct WakePipe {
         }
         read = ends[0]
         write = ends[1]
-    }
-
-    /// Tells the loop there is news (new rows, a finished pass).
-    var news: @Sendable () -> Void {
         let descriptor = write
-        return {
+        mark = NewsMark {
             var byte = TerminalScreen.newsByte
             _ = Glibc.write(descriptor, &byte, 1)
         }
+    }
+
+    /// Tells the loop there is news (new rows, a finished pass): what every source is given.
+    var news: @Sendable () -> Void {
+        let mark = self.mark
+        return { mark.mark() }
     }
 }
 
@@ -44,6 +48,7 @@ final class TerminalScreen: Screen {
 
     let session: TerminalSession
     private let wakeRead: Int32
+    private let news: NewsMark
 
     /// Takes the terminal (or says why not and exits with 2): signals are routed to the
     /// wake pipe, the mouse is read when `mouse` is true.
@@ -59,9 +64,10 @@ final class TerminalScreen: Screen {
         return session
     }
 
-    init(session: TerminalSession, wakeRead: Int32) {
+    init(session: TerminalSession, wake: WakePipe) {
         self.session = session
-        self.wakeRead = wakeRead
+        wakeRead = wake.read
+        news = wake.mark
     }
 
     var size: Size { session.size }
@@ -102,6 +108,8 @@ final class TerminalScreen: Screen {
         }
         return happenings
     }
+
+    func takeNews() { news.take() }
 
     func suspend() -> Size {
         session.suspend()

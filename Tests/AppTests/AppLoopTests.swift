@@ -3,6 +3,8 @@ import Testing
 import App
 import CellStore
 import FreezeLayout
+import Synchronization
+import TestSupport
 import Viewer
 
 /// A screen that plays back what happens and keeps what was drawn.
@@ -14,7 +16,16 @@ final class FakeScreen: Screen {
     private(set) var clipboard: [[UInt8]] = []
     private(set) var suspensions = 0
     private(set) var forgets = 0
+    /// Times the loop took the news before looking at it.
+    private(set) var newsTaken = 0
     let clock: FakeClock
+    /// What the real screen's wake pipe is to the sources: give `wake` to stores, passes
+    /// and shelves, and `turn(_:until:_:)` waits for their news on it.
+    let news = ChangeSignal()
+    var wake: @Sendable () -> Void {
+        let news = self.news
+        return { news.notify() }
+    }
 
     init(clock: FakeClock) { self.clock = clock }
 
@@ -28,6 +39,7 @@ final class FakeScreen: Screen {
         }
         return script.removeFirst()
     }
+    func takeNews() { newsTaken += 1 }
     func suspend() -> Size {
         suspensions += 1
         size = Size(width: 30, height: 6)
@@ -41,6 +53,26 @@ final class FakeScreen: Screen {
 
 final class FakeClock: Clock {
     var now: Double = 100
+}
+
+extension FakeScreen {
+    /// One turn of `loop` with news, a second of fake time after the last: whatever the
+    /// loop put off (`AppLoop.newsInterval`, `AppLoop.sheetInterval`) is due by then. A
+    /// second turn with nothing draws what the news changed (a turn draws before it waits).
+    func turnWithNews(_ loop: AppLoop) {
+        clock.now += 1
+        script = [[.news], []]
+        loop.step()
+        loop.step()
+    }
+
+    /// Turns `loop` with news until `condition` holds, waiting between turns for the
+    /// sources' news on `news` (the passes run on their own threads), never sleeping.
+    func turn(_ loop: AppLoop, until what: String, _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        let held = TestSupport.turn(news: news, { turnWithNews(loop) }, until: condition)
+        #expect(held, "timed out waiting for \(what); the status line: \(loop.top.frame().lines.last ?? "")",
+                sourceLocation: sourceLocation)
+    }
 }
 
 private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
@@ -133,7 +165,7 @@ struct AppLoopTests {
         let screen = FakeScreen(clock: clock)
         let open: () throws(CellStoreError) -> CellStore = { () throws(CellStoreError) -> CellStore in
             if fails { throw CellStoreError.notFound(file.path) }
-            return try CellStore.open(path: file.path)
+            return try CellStore.open(InputSpec(path: file.path))
         }
         let subject = AppLoop(table: Viewer(store: try open(), screenSize: screen.size), screen: screen, clock: clock, reopen: open)
         screen.script = [keys("jjjlF>")]
@@ -153,6 +185,74 @@ struct AppLoopTests {
         #expect(subject.table.cursorRow == 3, "the old viewer stays")
     }
 
+    @Test("news that keeps coming is looked at once per interval of the loop's clock; a filling sheet's once per sheet interval, its end at once")
+    func newsOnTheLoopsClock() {
+        let (subject, screen, clock) = loop()
+        let sheet = CountingSheet()
+        subject.push(sheet)
+        func near(_ timeout: Double??, _ value: Double) -> Bool { (timeout ?? nil).map { abs($0 - value) < 1e-9 } ?? false }
+        let start = clock.now
+        screen.script = [[.news]]
+        subject.step()
+        #expect(sheet.updates == 1 && screen.newsTaken == 1, "news after a quiet spell is looked at at once")
+        screen.script = [[.news]]
+        subject.step()
+        #expect(sheet.updates == 1 && screen.newsTaken == 1, "news at the same instant is put off")
+        // The loop waits until it is due: the fake screen lets that time pass.
+        screen.script = []
+        subject.step()
+        #expect(near(screen.timeouts.last, AppLoop.newsInterval))
+        #expect(screen.newsTaken == 2 && clock.now >= start + AppLoop.newsInterval)
+        #expect(sheet.updates == 1, "the filling sheet's news waits for its own interval")
+        subject.step()
+        #expect(near(screen.timeouts.last, AppLoop.sheetInterval - AppLoop.newsInterval))
+        #expect(sheet.updates == 2, "given at its due time with no news")
+        // The pass ends: its news is given at the next look, with no sheet interval.
+        sheet.isFilling = false
+        screen.script = [[.news]]
+        subject.step()
+        subject.step()
+        #expect(sheet.updates == 3 && near(screen.timeouts.last, AppLoop.newsInterval))
+        // Nothing waits: the loop waits with no timeout.
+        screen.script = [[]]
+        subject.step()
+        #expect(screen.timeouts.last == .some(nil))
+        #expect(sheet.updates == 3)
+    }
+
+    @Test("a news mark wakes the loop once until the loop takes it, from any thread")
+    func newsMark() {
+        let wakes = Atomic<Int>(0)
+        let mark = NewsMark { wakes.add(1, ordering: .relaxed) }
+        for _ in 0..<3 { mark.mark() }
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        mark.take()
+        mark.mark()
+        mark.mark()
+        #expect(wakes.load(ordering: .relaxed) == 2)
+        // Marks from two threads while the loop takes: every take is followed by at most one wake.
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            Thread {
+                for _ in 0..<100_000 { mark.mark() }
+                done.signal()
+            }.start()
+        }
+        var takes = 0
+        for _ in 0..<1000 {
+            mark.take()
+            takes += 1
+        }
+        done.wait()
+        done.wait()
+        #expect(wakes.load(ordering: .relaxed) <= 2 + takes)
+        // The last mark after the last take woke it: nothing marked is left unseen.
+        mark.take()
+        let before = wakes.load(ordering: .relaxed)
+        mark.mark()
+        #expect(wakes.load(ordering: .relaxed) == before + 1)
+    }
+
     @Test("Ctrl-Z suspends and resizes every sheet; Ctrl-L draws everything again; y copies the cell")
     func terminalKeys() {
         let (subject, screen, _) = loop()
@@ -170,4 +270,21 @@ struct AppLoopTests {
         subject.step()
         #expect(screen.clipboard == [Array("name2".utf8)])
     }
+}
+
+/// A sheet that counts the news it is given, filling until told it is done.
+final class CountingSheet: SheetSource {
+    let viewer: Viewer
+    var isFilling = true
+    private(set) var updates = 0
+
+    init() {
+        var options = ViewerOptions()
+        options.isSheet = true
+        viewer = Viewer(store: CellStore(bytes: Array("a\n1\n".utf8)), options: options, screenSize: Size(width: 40, height: 8))
+    }
+
+    func update() { updates += 1 }
+    func choose(record: Int) -> SheetChoice { .nothing }
+    func cancel() {}
 }

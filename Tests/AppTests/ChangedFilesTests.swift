@@ -31,16 +31,18 @@ struct ChangedFilesTests {
     static func loop(_ paths: [String], stacked: Bool = false, size: Size = Size(width: 80, height: 14))
         throws -> (AppLoop, FakeScreen, TableShelf) {
         let inputs = TableInputs.gather(paths).inputs
-        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream)
-        }
-        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            try CellStore.open(path: input.path, shared: input.stream, startsLoader: false)
-        }
-        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: {})
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = size
+        // The stores, their passes and the census wake the screen, as the wake pipe does.
+        let wake = screen.wake
+        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream, onChange: wake)
+        }
+        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false, onChange: wake)
+        }
+        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: wake)
         var options = ViewerOptions()
         options.place = "1/\(inputs.count)"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)

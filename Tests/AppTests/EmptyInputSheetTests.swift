@@ -14,8 +14,9 @@ struct EmptyInputSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
+        // Indexed as it is made (bytes in memory).
         let store = CellStore(bytes: [])
-        try #require(turn(until: { store.isComplete }))
+        try #require(store.isComplete)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: []) })
         for key in ["I", "#"] {
@@ -34,15 +35,15 @@ struct EmptyInputSheetTests {
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
         let bytes = Array("a,b\n".utf8)
-        let store = CellStore(bytes: bytes)
-        try #require(turn(until: { store.isComplete }))
+        let store = CellStore(bytes: bytes, onChange: screen.wake)
+        try #require(store.isComplete)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
                               reopen: { CellStore(bytes: bytes) })
         for key in ["I", "#"] {
             screen.script = [key.map { .key(.character($0)) }]
             subject.step()
             #expect(subject.sheets.count == 2, "\(key)")
-            turn(subject, screen, until: "the sheet") {
+            turn(subject, screen, until: "the \(key) sheet") {
                 (subject.top.frame().lines.last ?? "").contains(key == "#" ? "in 0 rows" : "row 1/2")
             }
             let status = subject.top.frame().lines.last ?? ""

@@ -19,7 +19,7 @@ struct EmptyValueSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 50, height: 8)
-        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8)), screenSize: screen.size)
+        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8), onChange: screen.wake), screenSize: screen.size)
         return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(Self.csv.utf8)) }), screen)
     }
 

@@ -20,20 +20,17 @@ struct HistogramSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 90, height: 16)
-        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8)), screenSize: screen.size)
+        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8), onChange: screen.wake), screenSize: screen.size)
         return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(Self.csv.utf8)) }), screen)
     }
 
     private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
 
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            screen.script = [[.news]]
-            subject.step()
-            usleep(2000)
-        }
+    /// Turns the loop with news on its fake clock until `condition` holds, waiting for the
+    /// passes' news between turns.
+    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String,
+                     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) {
+        screen.turn(subject, until: what, condition, sourceLocation: sourceLocation)
     }
 
     private func cells(_ viewer: Viewer, column: Int) -> [String] {

@@ -5,6 +5,7 @@ import CellStore
 import FreezeLayout
 import SQL
 import Table
+import TestSupport
 @testable import Viewer
 
 @Suite("SQL answers as sheets over the table", .timeLimit(.minutes(30)))
@@ -29,17 +30,14 @@ struct SQLSheetTests {
         "\(order.id),\(order.city),\(order.amount.map(String.init) ?? ""),\"n, \(order.id)\""
     }.joined(separator: "\n") + "\n"
 
-    /// Signalled by every wake of the event loop: the store's, and through it the answer's
-    /// and its passes' (a sheet's source wakes as the table's does).
-    let news = DispatchSemaphore(value: 0)
-
+    /// A loop whose screen hears every wake: the store's, and through it the answer's and
+    /// its passes' (a sheet's source wakes as the table's does).
     private func loop(_ csv: String = csv, name: String = "orders.csv") -> (AppLoop, FakeScreen) {
         setlocale(LC_ALL, "C.UTF-8")
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 100, height: 14)
-        let news = self.news
-        let store = CellStore(bytes: Array(csv.utf8), name: name, onChange: { news.signal() })
+        let store = CellStore(bytes: Array(csv.utf8), name: name, onChange: screen.wake)
         let table = Viewer(store: store, screenSize: screen.size)
         return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(csv.utf8)) }), screen)
     }
@@ -52,13 +50,12 @@ struct SQLSheetTests {
         subject.step()
     }
 
-    /// `turn` (the answer's thread steps on its own) with a turn each time the loop is
-    /// woken, as the terminal's loop does: a wake missed costs a second, not the test.
-    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String,
-                     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) {
-        let news = self.news
-        turn(subject, screen, until: what, pausing: { _ = news.wait(timeout: .now() + .seconds(1)) },
-             sourceLocation: sourceLocation, condition)
+    /// Turns with news until `condition` holds (the answer's thread steps on its own): a
+    /// turn each time the loop is woken, as the terminal's loop does, at most a minute.
+    private func run(_ subject: AppLoop, _ screen: FakeScreen, until what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ condition: () -> Bool) {
+        let held = TestSupport.turn(news: screen.news, { screen.turnWithNews(subject) }, until: condition)
+        #expect(held, "timed out waiting for \(what); the status line: \(status(subject))", sourceLocation: sourceLocation)
     }
 
     private func status(_ subject: AppLoop) -> String { subject.top.frame().lines.last ?? "" }
@@ -143,10 +140,9 @@ struct SQLSheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 100, height: 14)
-        let news = self.news
-        let store = try CellStore.open(path: path, onChange: { news.signal() })
+        let store = try CellStore.open(InputSpec(path: path), onChange: screen.wake)
         let subject = AppLoop(table: Viewer(store: store, screenSize: screen.size), screen: screen, clock: clock,
-                              reopen: { () throws(CellStoreError) in try CellStore.open(path: path) })
+                              reopen: { () throws(CellStoreError) in try CellStore.open(InputSpec(path: path)) })
         run(subject, screen, until: "the file") { store.isComplete }
         let dir = directory.path
         let refusals = [

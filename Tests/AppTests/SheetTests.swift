@@ -19,7 +19,7 @@ struct SheetTests {
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 90, height: 12)
-        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8)), screenSize: screen.size)
+        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8), onChange: screen.wake), screenSize: screen.size)
         return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(Self.csv.utf8)) }), screen)
     }
 
@@ -117,8 +117,7 @@ extension SheetTests {
         /// Until the sheet's passes are done, then one more turn to show what they made.
         func settle(_ what: String) {
             turn(subject, screen, until: what) { !viewer.isQueryRunning }
-            screen.script = [[.news]]
-            subject.step()
+            screen.turnWithNews(subject)
         }
         // Sorted by count, then the cursor on the third row and the value column widened.
         screen.script = [keys("l]")]
@@ -132,8 +131,7 @@ extension SheetTests {
         // The pass publishes twice: the same viewer, its sort run again over the new rows.
         for _ in 0..<2 {
             sheet.release()
-            screen.script = [[.news]]
-            subject.step()
+            screen.turnWithNews(subject)
         }
         settle("the sort of the new rows")
         #expect(sheet.published == 3)

@@ -25,14 +25,16 @@ struct StackedViewTests {
                         size: Size = Size(width: 44, height: 7)) -> (AppLoop, FakeScreen, TableShelf) {
         let names = order ?? data.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let inputs = names.map { TableInput(path: $0, facts: InputFacts(size: Int64(data[$0]?.count ?? 0), compression: nil)) }
-        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            guard let path = input.path, let bytes = data[path] else { throw CellStoreError.notFound(input.path ?? "-") }
-            return CellStore(bytes: bytes, name: path)
-        }
-        let shelf = TableShelf(inputs: inputs, open: open, count: open, wake: {})
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = size
+        // The stores, their passes and the census wake the screen, as the wake pipe does.
+        let wake = screen.wake
+        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            guard let path = input.path, let bytes = data[path] else { throw CellStoreError.notFound(input.path ?? "-") }
+            return CellStore(bytes: bytes, name: path, onChange: wake)
+        }
+        let shelf = TableShelf(inputs: inputs, open: open, count: open, wake: wake)
         var options = ViewerOptions()
         options.place = "1/\(names.count)"
         let first = Viewer(store: try! shelf.store(0), options: options, screenSize: screen.size)

@@ -35,19 +35,21 @@ struct TableInputsTests {
         let inputs = TableInputs.gather([file.path, "/proc/self/fd/\(ends[0])"]).inputs
         #expect(inputs.map(\.readsOnce) == [false, true])
         let opens = Mutex(0)
-        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream)
-        }
-        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
-            if input.readsOnce { opens.withLock { $0 += 1 } }
-            return try CellStore.open(path: input.path, shared: input.stream, startsLoader: false)
-        }
-        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: {})
-        try shelf.openReadOnce()
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 60, height: 8)
+        // The stores, their passes and the census wake the screen, as the wake pipe does.
+        let wake = screen.wake
+        let open: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            if input.readsOnce { opens.withLock { $0 += 1 } }
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream, onChange: wake)
+        }
+        let count: @Sendable (TableInput) throws(CellStoreError) -> CellStore = { input throws(CellStoreError) in
+            if input.readsOnce { opens.withLock { $0 += 1 } }
+            return try CellStore.open(InputSpec(path: input.path), shared: input.stream, startsLoader: false, onChange: wake)
+        }
+        let shelf = TableShelf(inputs: inputs, open: open, count: count, wake: wake)
+        try shelf.openReadOnce()
         var options = ViewerOptions()
         options.place = "1/2"
         let first = Viewer(store: try shelf.store(0), options: options, screenSize: screen.size)
@@ -100,8 +102,8 @@ struct TableInputsTests {
         #expect(gathered.problems.isEmpty && gathered.inputs.count == 1 && gathered.inputs.first?.facts.size == nil)
         #expect(waitsForReader(), "looking at the FIFO must not be its reader: \(waitChannel())")
         // The table's own reader gets the writer's line.
-        let store = try CellStore.open(path: fifo)
-        #expect(turn(until: { store.isComplete }), "the FIFO's input ends")
+        let store = try CellStore.open(InputSpec(path: fifo))
+        store.waitForIndex { false }
         #expect(store.rowCount == 2)
         #expect(done.wait(timeout: .now() + 60) == .success)
     }
@@ -155,12 +157,14 @@ struct TableInputsTests {
         }
         let inputs = TableInputs.gather([dir.path]).inputs
         #expect(inputs.count == 1000)
-        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(path: input.path) },
-                               count: { input throws(CellStoreError) in try CellStore.open(path: input.path, startsLoader: false) },
-                               wake: {})
+        // The census wakes the loop after each table it counts; this test is the loop.
+        let news = ChangeSignal()
+        let shelf = TableShelf(inputs: inputs, open: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path)) },
+                               count: { input throws(CellStoreError) in try CellStore.open(InputSpec(path: input.path), startsLoader: false) },
+                               wake: { news.notify() })
         let first = try shelf.store(0)
         shelf.startCounting()
-        let counted = turn(within: 120, pausing: { usleep(10_000) }, {
+        let counted = turn(within: 120, news: news, {
             #expect(shelf.openStoreCount <= 1)
             shelf.takeNews()
         }, until: { (0..<1000).allSatisfy { shelf.facts($0).isFinal } })

@@ -81,7 +81,7 @@ struct CellStoreTests {
         let bytes = hostileCSV(length: 300_000, seed: 99)
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let store = try CellStore.open(path: url.path, delimiter: UInt8(ascii: ","), checkpointSpacing: 4096)
+        let store = try CellStore.open(InputSpec(path: url.path, delimiter: UInt8(ascii: ",")), checkpointSpacing: 4096)
         // The first rows are readable at once, before the loader is done.
         let expected = try parseAll(bytes)
         #expect(store.row(0)?.strings == expected[0])
@@ -93,16 +93,16 @@ struct CellStoreTests {
     @Test("a missing file, a directory and an unreadable file are clear errors")
     func openErrors() throws {
         #expect(throws: CellStoreError.notFound("/nonexistent/x.csv")) {
-            try CellStore.open(path: "/nonexistent/x.csv")
+            try CellStore.open(InputSpec(path: "/nonexistent/x.csv"))
         }
-        #expect(throws: CellStoreError.isDirectory("/tmp")) { try CellStore.open(path: "/tmp") }
+        #expect(throws: CellStoreError.isDirectory("/tmp")) { try CellStore.open(InputSpec(path: "/tmp")) }
         #expect(CellStoreError.notFound("a.csv").description == "a.csv: no such file")
         if getuid() != 0 {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("locked-\(UUID()).csv")
             try Data("a\n".utf8).write(to: url)
             chmod(url.path, 0)
             defer { try? FileManager.default.removeItem(at: url) }
-            #expect(throws: CellStoreError.permissionDenied(url.path)) { try CellStore.open(path: url.path) }
+            #expect(throws: CellStoreError.permissionDenied(url.path)) { try CellStore.open(InputSpec(path: url.path)) }
         }
     }
 }

@@ -131,7 +131,7 @@ struct EncodingTests {
     @Test("an Excel 'Unicode text' file (UTF-16LE with a byte-order mark) is found without --encoding")
     func utf16File() throws {
         let path = try Packed.file(Self.utf16LE(Self.sample), name: "export.txt")
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         waitUntilComplete(store)
         #expect(store.dialect?.delimiter == 0x09)
         #expect(store.dialect?.encoding == "UTF-16LE")
@@ -140,7 +140,7 @@ struct EncodingTests {
                                        ["3", "Søren", "København"]])
         var rows: [[String]] = []
         var start: RecordStream.Start?
-        let summary = try RecordStream.forEach(path: path, delimiter: nil, started: { start = $0 }) { rows.append($0.strings); return true }
+        let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil), started: { start = $0 }) { rows.append($0.strings); return true }
         #expect(rows == allRows(of: store))
         #expect(start?.hasByteOrderMark == true)
         #expect(summary.dialect.encoding == "UTF-16LE")
@@ -150,12 +150,12 @@ struct EncodingTests {
     @Test("UTF-16 inside a compressed file is found too", arguments: Compression.allCases)
     func compressedUTF16(compression: Compression) throws {
         let path = try Packed.file(try Packed.compress(Self.utf16LE(Self.sample), compression), name: "export.txt.x")
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         waitUntilComplete(store)
         #expect(store.dialect?.encoding == "UTF-16LE")
         #expect(store.row(2)?.strings == ["2", "北京", "🫨 \"quoted\""])
         var rows: [[String]] = []
-        try RecordStream.forEach(path: path, delimiter: nil) { rows.append($0.strings); return true }
+        try RecordStream.forEach(InputSpec(path: path, delimiter: nil)) { rows.append($0.strings); return true }
         #expect(rows == allRows(of: store))
     }
 
@@ -165,13 +165,13 @@ struct EncodingTests {
         let encoding = try TextEncoding(named: "latin1")
         let expected = [["Nom", "Ville", "Montant"], ["José", "Zürich", "12,50"], ["Françoise", "København", "7,00"]]
         let path = try Packed.file(Self.latin1(text), name: "export.csv")
-        let store = try CellStore.open(path: path, encoding: encoding)
+        let store = try CellStore.open(InputSpec(path: path, encoding: encoding))
         waitUntilComplete(store)
         #expect(allRows(of: store) == expected)
         #expect(store.progress.failure == nil)
         #expect(store.isConverted)
         let gzip = try Packed.file(try Packed.compress(Self.latin1(text), .gzip), name: "export.csv.gz")
-        let packed = try CellStore.open(path: gzip, encoding: encoding)
+        let packed = try CellStore.open(InputSpec(path: gzip, encoding: encoding))
         waitUntilComplete(packed)
         #expect(allRows(of: packed) == expected)
         // Standard input or a pipe: read as it arrives.
@@ -181,7 +181,7 @@ struct EncodingTests {
         let bytes = Self.latin1(text)
         _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
         close(ends[1])
-        let piped = try CellStore.open(path: "/dev/fd/\(ends[0])", encoding: encoding)
+        let piped = try CellStore.open(InputSpec(path: "/dev/fd/\(ends[0])", encoding: encoding))
         waitUntilComplete(piped)
         close(ends[0])
         #expect(allRows(of: piped) == expected)
@@ -191,11 +191,11 @@ struct EncodingTests {
     func invalidInStore() throws {
         let bytes: [UInt8] = Array("a;b\r\n".utf8) + [0x78, 0x81, 0x79, 0x3B, 0x7A, 0x0D, 0x0A]
         let path = try Packed.file(bytes, name: "bad.csv")
-        let store = try CellStore.open(path: path, encoding: try TextEncoding(named: "windows-1252"))
+        let store = try CellStore.open(InputSpec(path: path, encoding: try TextEncoding(named: "windows-1252")))
         waitUntilComplete(store)
         #expect(allRows(of: store) == [["a", "b"], ["x\u{FFFD}y", "z"]])
         #expect(store.progress.failure == "bytes not valid in WINDOWS-1252 on line 2 (byte 7), shown as \u{FFFD}")
-        let summary = try RecordStream.forEach(path: path, delimiter: nil, encoding: try TextEncoding(named: "windows-1252")) { _ in true }
+        let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil, encoding: try TextEncoding(named: "windows-1252"))) { _ in true }
         #expect(summary.damage == store.progress.failure)
         #expect(summary.records == 2)
     }
@@ -205,7 +205,7 @@ struct EncodingTests {
         var text = "id\tname\tnote\r\n"
         for index in 0..<60_000 { text += "\(index)\tZoë \(index)\t北京 \(index % 7)\r\n" }
         let path = try Packed.file(Self.utf16LE(text), name: "big.txt")
-        let store = try CellStore.open(path: path, checkpointSpacing: 16 << 10, cacheCapacity: 2)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 16 << 10, cacheCapacity: 2)
         waitUntilComplete(store)
         #expect(store.rowCount == 60_001)
         #expect(store.row(59_999)?.strings == ["59998", "Zoë 59998", "北京 \(59_998 % 7)"])

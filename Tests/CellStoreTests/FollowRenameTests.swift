@@ -60,7 +60,7 @@ struct FollowRenameTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("app.csv")
         try Data("id,v\n1,a\n".utf8).write(to: log)
-        let store = try CellStore.open(path: log.path, follows: true)
+        let store = try CellStore.open(InputSpec(path: log.path, follows: true))
         try waitFor("caught up") { store.progress.isCaughtUp }
         try FileManager.default.moveItem(at: log, to: directory.appendingPathComponent("app.csv.1"))
         try Data("id,v\n9,z\n".utf8).write(to: log)

@@ -70,7 +70,7 @@ struct GzipRandomAccessTests {
             #expect(got > 0 && Array(buffer[..<got]) == Array(text[offset..<(offset + got)]))
         }
         // And as a table, the same records as the plain text.
-        let store = try CellStore.open(path: try Packed.file(packed, name: "table.csv.bgz"))
+        let store = try CellStore.open(InputSpec(path: try Packed.file(packed, name: "table.csv.bgz")))
         waitUntilComplete(store)
         #expect(store.progress.failure == nil)
         #expect(allRows(of: store) == (try parseAll(text)))
@@ -85,7 +85,7 @@ struct GzipRandomAccessTests {
         // Deflate's blocks of one repeated byte are megabytes long: points come at those.
         #expect(index.count >= 4)
         #expect(index.storedBytes < 64 << 10)
-        let store = try CellStore.open(path: try Packed.file(packed, name: "bomb.gz"), preamble: .none)
+        let store = try CellStore.open(InputSpec(path: try Packed.file(packed, name: "bomb.gz"), preamble: .none))
         waitUntilComplete(store)
         #expect(store.progress.isComplete && store.progress.failure == nil)
         #expect(store.rowCount == 1)

@@ -88,7 +88,7 @@ struct InputCellTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(getpid()).csv")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(text.utf8).write(to: url)
-        let store = try CellStore.open(path: url.path, checkpointSpacing: 1 << 10, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: url.path), checkpointSpacing: 1 << 10, startsLoader: false)
         store.parseBudget = 1 << 20
         let partial = try #require(store.row(1))
         #expect(partial.isClipped(1) && partial.fullLength(ofCell: 1) == nil)

@@ -119,7 +119,7 @@ struct InputTests {
 
     @Test("a file that reports size 0 but has content (/proc) is read as a stream")
     func procFile() throws {
-        let store = try CellStore.open(path: "/proc/self/status", delimiter: 0x09, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: "/proc/self/status", delimiter: 0x09), startsLoader: false)
         store.indexNow()
         #expect(store.rowCount > 5)
         #expect(store.row(0)?.string(0) == "Name:")
@@ -128,8 +128,8 @@ struct InputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.log")
         try Data().write(to: empty)
-        #expect(try CellStore.open(path: empty.path, follows: true, startsLoader: false).isReloadable)
-        #expect(try CellStore.open(path: empty.path, startsLoader: false).isReloadable)
+        #expect(try CellStore.open(InputSpec(path: empty.path, follows: true), startsLoader: false).isReloadable)
+        #expect(try CellStore.open(InputSpec(path: empty.path), startsLoader: false).isReloadable)
     }
 
     @Test("a change on disk after opening is noticed: shorter, rewritten, replaced; none when unchanged")
@@ -138,7 +138,7 @@ struct InputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("data.csv")
         try Data("a,b\n1,2\n3,4\n".utf8).write(to: file)
-        let store = try CellStore.open(path: file.path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: file.path), startsLoader: false)
         store.indexNow()
         #expect(!store.noticeChangeOnDisk())
         #expect(store.progress.notice == nil)
@@ -148,7 +148,7 @@ struct InputTests {
         #expect(store.noticeChangeOnDisk())
         #expect(store.progress.notice == "file shorter on disk now: R reloads")
 
-        let other = try CellStore.open(path: file.path, startsLoader: false)
+        let other = try CellStore.open(InputSpec(path: file.path), startsLoader: false)
         try Data("x,y\n".utf8).write(to: file, options: .atomic)
         #expect(other.noticeChangeOnDisk())
         #expect(other.progress.notice == "file replaced on disk: R reloads")

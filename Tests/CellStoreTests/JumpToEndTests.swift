@@ -27,7 +27,7 @@ struct JumpToEndTests {
         let (url, bytes) = try file(size: 3 << 20, seed: seed, longQuotes: longQuotes)
         defer { try? FileManager.default.removeItem(at: url) }
         let expected = try parseAll(bytes)
-        let store = try CellStore.open(path: url.path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: url.path), startsLoader: false)
         #expect(store.jumpToEnd(rows: 100))
         #expect(store.isApproximate)
         let estimated = try #require(store.estimatedRows)
@@ -53,7 +53,7 @@ struct JumpToEndTests {
         #expect(!store.jumpToEnd(rows: 10))
         let (url, _) = try file(size: 10_000, seed: 9, longQuotes: false)
         defer { try? FileManager.default.removeItem(at: url) }
-        let small = try CellStore.open(path: url.path, startsLoader: false)
+        let small = try CellStore.open(InputSpec(path: url.path), startsLoader: false)
         #expect(!small.jumpToEnd(rows: 10))
     }
 }

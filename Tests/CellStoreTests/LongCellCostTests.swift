@@ -32,7 +32,7 @@ struct LongCellCostTests {
         defer { try? FileManager.default.removeItem(at: url) }
         var held = 0
         var records = 0
-        try RecordStream.forEach(path: url.path, delimiter: nil) { row in
+        try RecordStream.forEach(InputSpec(path: url.path, delimiter: nil)) { row in
             held += row.bytes.capacity
             records += 1
             return true
@@ -55,7 +55,7 @@ struct RecordPiecesTests {
         var pieces = RecordPieces()
         var records: [[String]] = [[]]
         var pieceCount = 0
-        try RecordStream.forEach(path: url.path, delimiter: nil) { row in
+        try RecordStream.forEach(InputSpec(path: url.path, delimiter: nil)) { row in
             let first = pieces.place(row)
             pieceCount += 1
             for index in 0..<row.count {

@@ -22,11 +22,11 @@ struct PackedInputTests {
         let cut = Array(try Packed.compress(text, .bzip2).prefix(8))
         #expect(Compression.detect(cut) == nil, "more may come")
         #expect(Compression.detect(cut, isWhole: true) == .bzip2)
-        let cutStore = try CellStore.open(path: try Packed.file(cut, name: "cut.bz2"))
+        let cutStore = try CellStore.open(InputSpec(path: try Packed.file(cut, name: "cut.bz2")))
         waitUntilComplete(cutStore)
         #expect(cutStore.progress.failure?.contains("ends early") == true)
         let text9 = Array("BZh9 ticker,price\nAAPL,1\n".utf8)
-        let store = try CellStore.open(path: try Packed.file(text9, name: "tickers.csv"))
+        let store = try CellStore.open(InputSpec(path: try Packed.file(text9, name: "tickers.csv")))
         waitUntilComplete(store)
         #expect(store.compressionName == nil && store.progress.failure == nil)
         #expect(allRows(of: store) == [["BZh9 ticker", "price"], ["AAPL", "1"]])
@@ -36,7 +36,7 @@ struct PackedInputTests {
     func changedOnDisk(compression: Compression) throws {
         let packed = try Packed.compress(Packed.table(rows: 500), compression)
         let path = try Packed.file(packed, name: "changing")
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         waitUntilComplete(store)
         #expect(!store.noticeChangeOnDisk())
         #expect(store.isInput(path))
@@ -52,7 +52,7 @@ struct PackedInputTests {
     func storeMatches(compression: Compression) throws {
         let text = Packed.table(rows: 30_000)
         let path = try Packed.file(try Packed.compress(text, compression), name: "table")
-        let store = try CellStore.open(path: path, checkpointSpacing: 4096)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4096)
         waitUntilComplete(store)
         #expect(store.compressionName == compression.name)
         #expect(store.progress.failure == nil)
@@ -64,8 +64,8 @@ struct PackedInputTests {
     func gzipReadAtRandom() throws {
         let text = Packed.table(rows: 20_000, seed: 4)
         let path = try Packed.file(try Packed.compress(text, .gzip), name: "sorted.gz")
-        let viewed = try CellStore.open(path: path)
-        let sorted = try CellStore.open(path: path, readsAtRandom: true)
+        let viewed = try CellStore.open(InputSpec(path: path))
+        let sorted = try CellStore.open(InputSpec(path: path), readsAtRandom: true)
         waitUntilComplete(viewed)
         waitUntilComplete(sorted)
         #expect(viewed.packedIndexBytes != nil)
@@ -78,7 +78,7 @@ struct PackedInputTests {
     func multiMember() throws {
         let text = Packed.table(rows: 20_000)
         let path = try Packed.file(try Packed.multiMemberGzip(text, memberSize: 50_000), name: "members.csv.gz")
-        let store = try CellStore.open(path: path, checkpointSpacing: 4096, cacheCapacity: 2)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4096, cacheCapacity: 2)
         waitUntilComplete(store)
         let expected = try parseAll(text)
         #expect(allRows(of: store) == expected)
@@ -90,7 +90,7 @@ struct PackedInputTests {
         let text = Packed.table(rows: 5_000)
         let path = try Packed.file(try Packed.compress(text, compression), name: "t.tsv.x")
         var rows: [[String]] = []
-        let summary = try RecordStream.forEach(path: path, delimiter: nil) { rows.append($0.strings); return true }
+        let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil)) { rows.append($0.strings); return true }
         #expect(summary.damage == nil)
         #expect(rows == (try parseAll(text)))
     }
@@ -101,7 +101,7 @@ struct PackedInputTests {
         let text = Packed.table(rows: 40_000)
         let packed = try Packed.compress(text, compression)
         let path = try Packed.file(Array(packed[..<(packed.count * 2 / 3)]), name: "cut")
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         waitUntilComplete(store)
         let failure = try #require(store.progress.failure)
         #expect(failure.contains("ends early"))
@@ -112,13 +112,13 @@ struct PackedInputTests {
         // as if whole.
         #expect(rows == Array(expected[..<rows.count]))
         // Also when the screen parsed that record while the input was arriving.
-        let watched = try CellStore.open(path: path, checkpointSpacing: 4096)
+        let watched = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4096)
         #expect(turn(pausing: {}, { _ = watched.row(max(0, watched.readRowCount - 1)) }, until: { watched.isComplete }))
         #expect(watched.rowCount == rows.count)
         #expect(watched.row(rows.count) == nil)
 
         var streamed = 0
-        let summary = try RecordStream.forEach(path: path, delimiter: nil) { _ in streamed += 1; return true }
+        let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil)) { _ in streamed += 1; return true }
         #expect(summary.damage?.contains("ends early") == true)
         #expect(streamed == rows.count)
     }
@@ -137,11 +137,11 @@ struct PackedInputTests {
             let recovered = try Packed.shell("zstd -q -dc 2>/dev/null", input: packed)
             let whole = try parseAll(Array(recovered[..<((recovered.lastIndex(of: 0x0A) ?? -1) + 1)]))
             var streamed: [[String]] = []
-            let summary = try RecordStream.forEach(path: path, delimiter: nil) { streamed.append($0.strings); return true }
+            let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil)) { streamed.append($0.strings); return true }
             let damage = try #require(summary.damage)
             #expect(streamed.count >= whole.count, "\(name): \(streamed.count) rows, zstd gives \(whole.count)")
             #expect(streamed == Array(expected[..<streamed.count]))
-            let store = try CellStore.open(path: path)
+            let store = try CellStore.open(InputSpec(path: path))
             waitUntilComplete(store)
             #expect(allRows(of: store) == streamed)
             #expect(store.progress.failure == damage)
@@ -156,7 +156,7 @@ struct PackedInputTests {
         packed[packed.count - 8] ^= 0xFF
         let path = try Packed.file(packed, name: "crc.gz")
         var rows: [[String]] = []
-        let summary = try RecordStream.forEach(path: path, delimiter: nil) { rows.append($0.strings); return true }
+        let summary = try RecordStream.forEach(InputSpec(path: path, delimiter: nil)) { rows.append($0.strings); return true }
         #expect(summary.damage?.contains("incorrect data check") == true)
         #expect(rows == (try parseAll(text)))
     }
@@ -167,7 +167,7 @@ struct PackedInputTests {
         var generator = SeededGenerator(seed: 99)
         for index in stride(from: 40, to: packed.count, by: 97) { packed[index] = UInt8(truncatingIfNeeded: generator.next()) }
         let path = try Packed.file(packed, name: "garbage")
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         waitUntilComplete(store)
         #expect(store.isComplete)
         #expect(store.progress.failure != nil)
@@ -180,7 +180,7 @@ struct PackedInputTests {
         // 8 MiB of `a,b` lines: a small file that would fill the spool on its own.
         let bomb = [UInt8](repeating: 0, count: 2 << 20).flatMap { _ in Array("a,b\n".utf8) }
         let path = try Packed.file(try Packed.compress(bomb, compression), name: "bomb")
-        var store: CellStore? = try CellStore.open(path: path, spoolLimit: .bytes(1 << 20, label: "1M"))
+        var store: CellStore? = try CellStore.open(InputSpec(path: path, spoolLimit: .bytes(1 << 20, label: "1M")))
         #expect(turn(until: { store?.progress.notice != nil }), "the spool pauses")
         let progress = try #require(store?.progress)
         #expect(progress.notice == "paused at 1 MiB: --spool-limit 1M")
@@ -196,7 +196,7 @@ struct PackedInputTests {
     func stopsWithTheStore(compression: Compression) throws {
         let path = try Packed.file(try Packed.compress(Packed.table(rows: 200_000), compression), name: "drop")
         for _ in 0..<3 {
-            var store: CellStore? = try CellStore.open(path: path)
+            var store: CellStore? = try CellStore.open(InputSpec(path: path))
             store?.prefetch(upTo: 10)
             let started = Date()
             store = nil   // deinit cancels the unpacker and waits for it
@@ -209,7 +209,7 @@ struct PackedInputTests {
     func recordReader(compression: Compression) throws {
         let text = Packed.table(rows: 20_000, seed: 9)
         let path = try Packed.file(try Packed.compress(text, compression), name: "search")
-        let store = try CellStore.open(path: path, checkpointSpacing: 8192)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 8192)
         waitUntilComplete(store)
         let reader = try #require(store.recordReader())
         let expected = try parseAll(text)

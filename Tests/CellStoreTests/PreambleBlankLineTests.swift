@@ -21,7 +21,7 @@ struct PreambleBlankLineTests {
         try Data(text.utf8).write(to: url)
         var preamble: [UInt8] = []
         var rows: [[String]] = []
-        try RecordStream.forEach(path: url.path, delimiter: nil, preamble: rule, started: { preamble = $0.preamble }) { row in
+        try RecordStream.forEach(InputSpec(path: url.path, delimiter: nil, preamble: rule), started: { preamble = $0.preamble }) { row in
             rows.append(row.strings)
             return true
         }

@@ -130,7 +130,7 @@ struct RealFileStartTests {
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var rows: [[String]] = []
-        try RecordStream.forEach(path: url.path, delimiter: nil, preamble: .detect) { row in
+        try RecordStream.forEach(InputSpec(path: url.path, delimiter: nil, preamble: .detect)) { row in
             rows.append(row.strings)
             return true
         }

@@ -39,13 +39,13 @@ struct SeparatorLineTests {
         defer { try? FileManager.default.removeItem(at: url) }
         var start: RecordStream.Start?
         var rows: [[String]] = []
-        try RecordStream.forEach(path: url.path, delimiter: nil, preamble: .detect, started: { start = $0 }) {
+        try RecordStream.forEach(InputSpec(path: url.path, delimiter: nil, preamble: .detect), started: { start = $0 }) {
             rows.append($0.strings)
             return true
         }
         #expect(start.map { String(decoding: $0.preamble, as: UTF8.self) } == "# note\n")
         #expect(rows == [["id", "v"], ["1", "xy"]])
-        let store = try CellStore.open(path: url.path, preamble: .detect)
+        let store = try CellStore.open(InputSpec(path: url.path, preamble: .detect))
         waitUntilComplete(store)
         #expect(store.progress.quotingProblem?.line == 4)
     }

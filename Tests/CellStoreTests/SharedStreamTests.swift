@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import Testing
 @testable import CellStore
 
@@ -30,10 +31,10 @@ struct SharedStreamTests {
         defer { close(pipe.read) }
         let path = "/proc/self/fd/\(pipe.read)"
         let slot = SharedStream.Slot()
-        let first = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let first = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         first.indexNow()
         #expect(allRows(of: first) == Self.rows)
-        let second = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let second = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         second.indexNow()
         #expect(allRows(of: second) == Self.rows, "read from the spool")
         #expect(second.name == path)
@@ -44,7 +45,7 @@ struct SharedStreamTests {
         let pipe = try Self.pipe(holding: "id,city\n1,Lyon\n", closes: false)
         defer { close(pipe.read) }
         let slot = SharedStream.Slot()
-        var first: CellStore? = try CellStore.open(path: "/proc/self/fd/\(pipe.read)", shared: slot)
+        var first: CellStore? = try CellStore.open(InputSpec(path: "/proc/self/fd/\(pipe.read)"), shared: slot)
         let deadline = Date().addingTimeInterval(60)
         while (first?.rowCount ?? 0) < 2 && Date() < deadline { usleep(2_000) }
         #expect(first?.rowCount == 2 && first?.isComplete == false, "waiting on the pipe for more")
@@ -52,7 +53,7 @@ struct SharedStreamTests {
         let more = Array("2,Oslo\n3,Pisa\n".utf8)
         #expect(more.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) } == more.count)
         close(pipe.write)
-        let second = try CellStore.open(path: "/proc/self/fd/\(pipe.read)", shared: slot)
+        let second = try CellStore.open(InputSpec(path: "/proc/self/fd/\(pipe.read)"), shared: slot)
         waitUntilComplete(second)
         #expect(allRows(of: second) == Self.rows)
     }
@@ -63,7 +64,7 @@ struct SharedStreamTests {
         defer { close(pipe.read) }
         let slot = SharedStream.Slot()
         let path = "/proc/self/fd/\(pipe.read)"
-        let stores = try (0..<2).map { _ in try CellStore.open(path: path, shared: slot) }
+        let stores = try (0..<2).map { _ in try CellStore.open(InputSpec(path: path), shared: slot) }
         let deadline = Date().addingTimeInterval(60)
         while stores.contains(where: { $0.progress.notice != "waiting for \(path)" }) && Date() < deadline { usleep(2_000) }
         #expect(stores.map(\.progress.notice) == ["waiting for \(path)", "waiting for \(path)"], "whichever reads")
@@ -85,7 +86,7 @@ struct SharedStreamTests {
         let path = directory.appendingPathComponent("g.csv").path
         try #require(mkfifo(path, 0o600) == 0)
         let slot = SharedStream.Slot()
-        let first = try CellStore.open(path: path, shared: slot)
+        let first = try CellStore.open(InputSpec(path: path), shared: slot)
         let deadline = Date().addingTimeInterval(60)
         while first.progress.notice == nil && Date() < deadline { usleep(2_000) }
         #expect(first.progress.notice == "waiting for a writer to open \(path)")
@@ -98,10 +99,37 @@ struct SharedStreamTests {
         waitUntilComplete(first)
         #expect(allRows(of: first) == Self.rows)
         #expect(first.progress.notice == nil, "the wait is over once the writer came")
-        let second = try CellStore.open(path: path, shared: slot, startsLoader: false)
+        let second = try CellStore.open(InputSpec(path: path), shared: slot, startsLoader: false)
         second.indexNow()
         #expect(allRows(of: second) == Self.rows)
         #expect(second.progress.notice == nil)
+    }
+
+    @Test("a store that stops while it waits for a silent compressed pipe's next chunk stops at once: its stop wakes the wait, no timer does")
+    func stopWakesTheDecoderWait() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(Glibc.pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]); close(ends[1]) }
+        // Nothing is written: the decoder waits on the pipe, the taker on the decoder.
+        let unpacker = Unpacker(compression: .gzip, raw: Unpacker.RawInput(file: FileSource(descriptor: ends[0]), prefix: [], isStream: true))
+        unpacker.start()
+        defer { unpacker.stop() }
+        let stopped = Atomic<Bool>(false)
+        let taken = Mutex<Unpacker.Item??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let item = unpacker.take(isStopped: { stopped.load(ordering: .acquiring) })
+            taken.withLock { $0 = .some(item) }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 0.3) == .timedOut, "it waits while nothing comes")
+        stopped.store(true, ordering: .releasing)
+        unpacker.interrupt()
+        // The watchdog: without the stop's news the wait would never end.
+        #expect(done.wait(timeout: .now() + 30) == .success, "the stop ended the wait")
+        let item = taken.withLock { $0 }
+        #expect(item.map { $0 == nil } == true, "nothing taken: the next chunk stays for the next store")
     }
 
     @Test("a compressed pipe is decompressed once, for every store over it")
@@ -115,7 +143,7 @@ struct SharedStreamTests {
         close(ends[1])
         let slot = SharedStream.Slot()
         for _ in 0..<2 {
-            let store = try CellStore.open(path: "/proc/self/fd/\(ends[0])", shared: slot)
+            let store = try CellStore.open(InputSpec(path: "/proc/self/fd/\(ends[0])"), shared: slot)
             waitUntilComplete(store)
             #expect(allRows(of: store) == Self.rows)
             #expect(store.compressionName == "gzip")

@@ -346,7 +346,7 @@ extension DiffScreenTests {
         try refresh(viewer, until: "the first rows") { viewer.dataRowCount > 0 }
         let status = viewer.frame().line(8)
         let last = byKey ? "ordering rows" : "aligning"
-        #expect(matches(status, "[0-9]+\\+ changed, 0\\+ added, 0\\+ removed  \\(\(last) [0-9]{1,2}%\\) $"), "\(status)")
+        #expect(matches(status, "[0-9]+\\+ changed, 0\\+ added, 0\\+ removed  \\(\(last) [0-9]{1,3}%\\) $"), "\(status)")
         try finish(viewer, rows)
         #expect(viewer.frame().line(8).hasSuffix("6 changed, 0 added, 0 removed "), "\(viewer.frame().line(8))")
     }

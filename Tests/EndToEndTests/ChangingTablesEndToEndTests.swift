@@ -95,6 +95,7 @@ struct ChangingTablesEndToEndTests {
         #expect(status(lines).contains("d.csv and c.csv.zst changed: counted again"), "\(status(lines))")
         lines = try pane.waitFor("the tables as they are now") { lines in
             !lines.contains { $0.contains("13") && $0.contains("14") } && !lines.contains { $0.contains("55") }
+                && lines.contains { $0.contains("11") && $0.contains("12") }
         }
         #expect(lines.contains { $0.contains("11") && $0.contains("12") })
         try pane.send("T")

@@ -6,7 +6,7 @@ import Testing
 struct DocumentationTests {
     static let options = ["--delimiter", "--quote", "--esc-delay", "--encoding", "--no-header", "--freeze-rows", "--freeze-cols", "--no-row-numbers",
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
-                          "--echo", "--theme", "--print0", "--band", "--no-band",
+                          "--echo", "--theme", "--print0", "--band", "--no-band", "--no-session", "--session", "--fresh", "--session-limit",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--histogram", "--bins", "--summary", "--sql",
                           "--diff", "--key", "--context",
                           "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
@@ -31,6 +31,7 @@ struct DocumentationTests {
     @Test("the man page has every option and every key")
     func manPage() throws {
         let man = try text("man/csvfreeze.1").replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\e", with: "\\")
+            .replacingOccurrences(of: "\\(dq", with: "\"").replacingOccurrences(of: "\\`", with: "`")
         for option in Self.options { #expect(man.contains(option), "\(option)") }
         let labels = try keyLabels()
         #expect(labels.count >= 10)

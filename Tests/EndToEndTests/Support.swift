@@ -18,6 +18,14 @@ enum Paths {
     static let conformance = package.appendingPathComponent("Tests/Fixtures/conformance")
 
     /// A fresh temporary directory for one test.
+    /// `XDG_STATE_HOME` for every command a test runs: never the user's own (sessions,
+    /// history), one folder for the whole run.
+    static let stateHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-e2e-state-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -50,6 +58,9 @@ func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String
     env["CSVFREEZE"] = nil
     env["CSVFREEZE_CONFIG"] = ""
     env["CSVFREEZE_HISTORY"] = ""
+    // Nor the user's kept sessions, nor another test's: each command (each tmux server)
+    // keeps its own in a folder under the test run's.
+    env["XDG_STATE_HOME"] = Paths.stateHome + "/" + UUID().uuidString
     // Nor the colours chosen for the test runner's own output (it may set NO_COLOR).
     env["NO_COLOR"] = nil
     env["COLORFGBG"] = nil

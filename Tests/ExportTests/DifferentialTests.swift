@@ -132,8 +132,7 @@ struct DifferentialTests {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             // Checkpoints a few bytes apart in half the rounds: stretches then go to both cores.
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 16
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: spacing)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: spacing)
             try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read")
             _ = store.row(0)
             for variant in Variant.allCases {

@@ -91,8 +91,7 @@ struct FilterDifferentialTests {
             let path = directory.appendingPathComponent("in-\(round).csv").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: spacing)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: spacing)
             try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read")
             let dialect = try #require(store.dialect)
             let dataStart = Int(try #require(store.recordReader()).checkpoints.first?.offset ?? 0)
@@ -160,8 +159,7 @@ struct FilterDifferentialTests {
             }
             let spacing: Int64 = round % 2 == 0 ? 64 << 10 : 48
             // Half the time the filter starts while the input may still be loading.
-            let store = try CellStore.open(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect,
-                                           checkpointSpacing: spacing)
+            let store = try CellStore.open(InputSpec(path: path, delimiter: 0x2C, preamble: round % 4 == 0 ? .lines(0) : .detect), checkpointSpacing: spacing)
             if round % 2 == 0 { try #require(turn(pausing: { usleep(1000) }, until: { store.isComplete }), "the input is read") }
             try #require(turn(pausing: { usleep(500) }, until: { store.dialect != nil || store.isComplete }), "the dialect is known")
             let fast = try FilteredRecords.start(store: store, headerRows: 1, filters: filters, decidesFromRawBytes: true)

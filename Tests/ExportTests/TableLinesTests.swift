@@ -130,7 +130,7 @@ struct TableLinesTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-wide-\(getpid()).csv").path
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, checkpointSpacing: 2048)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 2048)
         while !store.isComplete { usleep(1000) }
         var plan = ExportPlan(readers: store.recordReaders, headerRows: 1, name: path)
         plan.parallelStretch = 8 << 10
@@ -174,7 +174,7 @@ struct TableLinesTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wide-keys-\(getpid()).csv").path
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, checkpointSpacing: 4096)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4096)
         while !store.isComplete { usleep(1000) }
         var plan = ExportPlan(readers: store.recordReaders, headerRows: 1, name: path)
         plan.parallelStretch = 64 << 10

@@ -112,7 +112,7 @@ func filtered(_ store: CellStore, _ filters: [RecordFilter], over base: (any Rec
             try? handle.close()
         }
         writer.start()
-        let store = try CellStore.open(path: fifo)
+        let store = try CellStore.open(InputSpec(path: fifo))
         // Waits (at most 2 s) for the first half to be indexed; either way the passes follow.
         _ = turn(within: 2, pausing: { usleep(5_000) }) { !(store.recordReaders.current().map { $0.checkpoints.count < 2 } ?? true) }
         let filter = try FilteredRecords.start(store: store, headerRows: 1, filters: [RecordFilter(pattern: "Oslo")])

@@ -263,7 +263,7 @@ struct SQLFollowingTests {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no child the suite spawns keeps it open
-        let store = try CellStore.open(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ","))
+        let store = try CellStore.open(InputSpec(path: "/dev/fd/\(fds[0])", delimiter: UInt8(ascii: ",")))
         defer { store.stopLoading() }
         func write(_ range: Range<Int>) {
             bytes[range].withUnsafeBytes { part in

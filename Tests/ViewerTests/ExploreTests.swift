@@ -106,7 +106,7 @@ struct SearchTests {
         try Data(sampleCSV(rows: 30_000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
         _ = utf8Locale
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         let known = subject.dataRowCount
         #expect(known < 30_000)
@@ -249,7 +249,7 @@ struct ReadingTests {
 
     @Test("? lists every key from the table that dispatches them, and says how to quit")
     func help() {
-        let subject = viewer("a\n1\n", width: 100, height: 80)
+        let subject = viewer("a\n1\n", width: 100, height: 100)
         subject.handle(key: .character("?"))
         let text = subject.frame().lines.joined(separator: "\n")
         #expect(text.contains("q: Quit"))
@@ -292,7 +292,7 @@ struct EarlyGoToTests {
         try Data(sampleCSV(rows: 100_000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
         _ = utf8Locale
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         for character in ":50000" { subject.handle(key: .character(character)) }
         subject.handle(key: .enter)

@@ -23,7 +23,7 @@ struct InputInterpreterTests {
         #expect(run(characters("10")).last == .pending("10  (G or g goes to that row; a motion, n or N repeats that many times)"))
         let huge = run(characters(String(repeating: "9", count: 40) + "G")).last
         #expect(huge == .commands([.goToRow(InputInterpreter.largestCount)]))
-        #expect(run([.character("x")]) == [.unbound])
+        #expect(run([.character("X")]) == [.unbound])
     }
 
     @Test("a prompt's line becomes .find or .goToTarget on Enter; Esc cancels; an empty search repeats the last")

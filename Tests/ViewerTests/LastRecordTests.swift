@@ -21,7 +21,7 @@ struct LastRecordTests {
         let path = try unterminatedFile(rows: rows)
         defer { unlink(path) }
         // The loader runs when the test says: the first screens are parsed before it ends.
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         subject.handle(.pageDown)
         _ = subject.frame()

@@ -19,7 +19,7 @@ struct LoadingTests {
         // Opening read-write does not wait for a reader, and keeps the pipe open.
         let writer = open(path, O_RDWR)
         try #require(writer >= 0)
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         let first = "id,v\n" + (1...30).map { "\($0),x\n" }.joined()
         _ = first.withCString { write(writer, $0, strlen($0)) }
         waitUntil("the first rows") { store.progress.rowCount == 31 }
@@ -53,7 +53,7 @@ struct LoadingTests {
         let writer = open(path, O_RDWR)
         try #require(writer >= 0)
         defer { close(writer) }
-        let store = try CellStore.open(path: path)
+        let store = try CellStore.open(InputSpec(path: path))
         _ = "city\nOslo\nBergen\nBodø\n".withCString { write(writer, $0, strlen($0)) }
         waitUntil("the first rows") { store.progress.rowCount == 4 }
         let subject = Viewer(store: store, screenSize: Size(width: 80, height: 8))
@@ -160,7 +160,7 @@ struct ChangingFileTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID()).csv").path
         try Data("id,v\n1,a\n2,b\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, follows: true)
+        let store = try CellStore.open(InputSpec(path: path, follows: true))
         let subject = Viewer(store: store, options: ViewerOptions(bounce: .none, showsIndicators: false, follows: true),
                              screenSize: Size(width: 40, height: 10))
         waitUntil("caught up") { store.progress.isCaughtUp }
@@ -192,7 +192,7 @@ struct ChangingFileTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID()).csv").path
         try Data(sampleCSV(rows: 2000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, follows: true, checkpointSpacing: 4096)
+        let store = try CellStore.open(InputSpec(path: path, follows: true), checkpointSpacing: 4096)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 90, height: 10))
         waitUntil("caught up") { store.progress.isCaughtUp }
         truncate(path, 100)
@@ -213,7 +213,7 @@ struct ChangingFileTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID()).csv").path
         try Data(sampleCSV(rows: 5000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, checkpointSpacing: 4096, cacheCapacity: 2)
+        let store = try CellStore.open(InputSpec(path: path), checkpointSpacing: 4096, cacheCapacity: 2)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 40, height: 10))
         waitUntil("the index") { store.isComplete }
         truncate(path, 1000)
@@ -241,7 +241,7 @@ struct EarlyJumpTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("early-\(UUID()).csv").path
         try Data(sampleCSV(rows: 120_000).utf8).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 60, height: 10))
         subject.handle(.lastRow)
         var lines = subject.frame().lines
@@ -277,14 +277,14 @@ extension LoadingTests {
         gzip.arguments = ["-c", "gzip -c '\(plain.path)' > '\(packed.path)'"]
         try gzip.run()
         gzip.waitUntilExit()
-        let first = try CellStore.open(path: packed.path)
+        let first = try CellStore.open(InputSpec(path: packed.path))
         let before = Viewer(store: first, options: .plain, screenSize: Size(width: 80, height: 10))
         waitUntil("the first reading") { first.isComplete }
         before.handle(.refresh)
         before.moveCursor(toRow: 15_000, column: 1)
         let record = before.table.record(ofRow: before.cursorRow)
         // Read again: nothing of it is decompressed yet when the cursor is put back.
-        let again = try CellStore.open(path: packed.path, startsLoader: false)
+        let again = try CellStore.open(InputSpec(path: packed.path), startsLoader: false)
         let after = Viewer(store: again, options: .plain, screenSize: Size(width: 80, height: 10))
         after.adopt(before)
         #expect(after.cursorRow < 15_000)
@@ -293,7 +293,7 @@ extension LoadingTests {
         #expect(after.table.record(ofRow: after.cursorRow) == record)
         #expect(after.cursorColumn == 1)
         // Moved meanwhile, the cursor stays where the user put it.
-        let third = try CellStore.open(path: packed.path, startsLoader: false)
+        let third = try CellStore.open(InputSpec(path: packed.path), startsLoader: false)
         let moved = Viewer(store: third, options: .plain, screenSize: Size(width: 80, height: 10))
         moved.adopt(before)
         moved.handle(.moveDown)
@@ -318,7 +318,7 @@ extension LoadingTests {
         gzip.arguments = ["-c", "gzip -c '\(plain.path)' | head -c 20000 > '\(cut.path)'"]
         try gzip.run()
         gzip.waitUntilExit()
-        let store = try CellStore.open(path: cut.path, startsLoader: false)
+        let store = try CellStore.open(InputSpec(path: cut.path), startsLoader: false)
         let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 100, height: 8))
         let first = subject.frame().lines.last ?? ""
         // The loader reads to the break after the geometry was brought up to date and

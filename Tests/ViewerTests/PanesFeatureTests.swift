@@ -311,7 +311,7 @@ struct ControlCTests {
           arguments: [[], [Command.help], [.inspect], [.recordView], [.search], [.goTo]])
     func quits(opening: [Command]) {
         let subject = viewer(sampleCSV(rows: 20), width: 60, height: 10, options: .plain, commands: opening)
-        subject.handle(key: .character("x"))
+        subject.handle(key: .character("X"))
         subject.handle(key: .control("c"))
         #expect(subject.isFinished)
     }

@@ -156,7 +156,7 @@ extension QueryOnScreenTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("follow-\(UUID()).csv")
         defer { try? FileManager.default.removeItem(at: path) }
         try Data(Self.csv.utf8).write(to: path)
-        let store = try CellStore.open(path: path.path, follows: true)
+        let store = try CellStore.open(InputSpec(path: path.path, follows: true))
         waitUntil("the rows") { store.progress.isCaughtUp || store.rowCount >= 41 }
         let subject = Viewer(store: store, options: ViewerOptions(follows: true), screenSize: Size(width: 120, height: 12))
         subject.handle(.refresh)

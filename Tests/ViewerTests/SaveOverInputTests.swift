@@ -18,7 +18,7 @@ struct SaveOverInputTests {
 
     private func open(_ url: URL, _ text: String) throws -> CellStore {
         try Data(text.utf8).write(to: url)
-        let store = try CellStore.open(path: url.path)
+        let store = try CellStore.open(InputSpec(path: url.path))
         waitUntil("the index") { store.isComplete }
         return store
     }

@@ -20,7 +20,7 @@ struct SaveViewTests {
         let store: CellStore
         if let path {
             try Data(text.utf8).write(to: path)
-            store = try CellStore.open(path: path.path)
+            store = try CellStore.open(InputSpec(path: path.path))
             waitUntil("the index") { store.isComplete }
         } else {
             store = CellStore(bytes: Array(text.utf8))

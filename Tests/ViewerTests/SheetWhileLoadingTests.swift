@@ -2,6 +2,7 @@ import CellStore
 import Foundation
 import FreezeLayout
 import Testing
+import TestSupport
 @testable import Viewer
 
 /// `#` and `I` pressed while the file is still being read: the sheet waits for the index,
@@ -11,25 +12,28 @@ import Testing
 struct SheetWhileLoadingTests {
     /// A viewer over a file of `rows` rows whose loader has not run: nothing is indexed
     /// until the test says so.
+    /// The store's news (its loader and the sheets' passes wake it), as the event loop's.
+    let news = ChangeSignal()
+
     func unindexed(rows: Int) throws -> (CellStore, Viewer, String) {
         _ = utf8Locale
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-loading-\(UUID()).csv").path
         try Data(sampleCSV(rows: rows).utf8).write(to: URL(fileURLWithPath: path))
-        let store = try CellStore.open(path: path, startsLoader: false)
+        let news = self.news
+        let store = try CellStore.open(InputSpec(path: path), startsLoader: false, onChange: { news.notify() })
         return (store, Viewer(store: store, options: .plain, screenSize: Size(width: 120, height: 12)), path)
     }
 
-    /// Takes the sheet's news until its status line says `done`, for at most a minute.
+    /// Takes the sheet's news, as the event loop does, each time there is some, until its
+    /// status line says `done` (for at most a minute).
     func settle(_ sheet: SheetSource, until done: (String) -> Bool) -> String {
-        let deadline = Date().addingTimeInterval(60)
         var note = ""
-        while Date() < deadline {
+        let settled = turn(news: news, {
             sheet.update()
             sheet.viewer.handle(.refresh)
             note = sheet.viewer.frame().lines.last ?? ""
-            if done(note) { break }
-            usleep(2000)
-        }
+        }, until: { !note.isEmpty && done(note) })
+        #expect(settled, "timed out: \(note)")
         return note
     }
 

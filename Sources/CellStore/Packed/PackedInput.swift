@@ -99,6 +99,9 @@ package final class PackedInput: Sendable {
     /// Stops decompressing and waits for the thread (the store is going away).
     func stop() { unpacker.stop() }
 
+    /// Ends a `pull` waiting for the next chunk now, so that it looks at its `isStopped`.
+    func interrupt() { unpacker.interrupt() }
+
     /// The spool the output goes to, when it is spooled.
     var spool: SpoolSource? {
         if case .spool(let output) = sink { return output.spool }
@@ -108,7 +111,7 @@ package final class PackedInput: Sendable {
     /// Waits for the next decompressed chunk and makes it readable. A spool takes no more
     /// than it has room for: the rest is held, and `pull` returns nil until there is room
     /// (the decompressing thread then waits too, a few chunks ahead). Nil as well once
-    /// `isStopped`, which the wait looks at in short steps.
+    /// `isStopped`: whoever makes it hold calls `interrupt()`, which ends the wait.
     func pull(isStopped: () -> Bool = { false }) -> Loader.Pulled? {
         var chunk = held.withLock { held -> ArraySlice<UInt8> in
             defer { held = [] }

@@ -25,11 +25,8 @@ package final class Unpacker: Sendable {
     static let firstChunkSize = 1 << 16
     static let depth = 4
 
-    private let items = Mutex<[Item]>([])
-    private let filled = DispatchSemaphore(value: 0)
-    /// Made at 0 and signalled `depth` times: libdispatch traps when a semaphore goes away
-    /// below the value it was made with, as this one may (chunks left untaken).
-    private let free = DispatchSemaphore(value: 0)
+    /// Chunks made and not taken yet; `stop()` closes it, so a wait for room ends.
+    private let items = BoundedQueue<Item>(limit: Unpacker.depth)
     private let finished = DispatchSemaphore(value: 0)
     private let isCancelled = Atomic<Bool>(false)
     private let isRunning = Atomic<Bool>(false)
@@ -89,7 +86,6 @@ package final class Unpacker: Sendable {
         self.compression = compression
         self.transcoding = transcoding
         self.raw = raw
-        for _ in 0..<Unpacker.depth { free.signal() }
         self.index = index
     }
 
@@ -117,40 +113,28 @@ package final class Unpacker: Sendable {
     /// Cancels the thread and waits for it to end.
     package func stop() {
         isCancelled.store(true, ordering: .releasing)
-        free.signal()
+        // A wait for room ends (nobody may take again), and a taker still waiting (the
+        // loader) learns that nothing more comes.
+        items.close()
         if isRunning.load(ordering: .acquiring) {
             finished.wait()
             finished.signal()
         }
-        // A taker still waiting (the loader) learns that nothing more comes.
-        items.withLock { $0.append(.end) }
-        filled.signal()
     }
 
-    /// The next chunk, the end, or the damage; waits for the thread, looking at
-    /// `isStopped` in short steps (nil once it holds).
+    /// The next chunk, the end, or the damage; waits for the thread. Nil once `isStopped`
+    /// holds: whoever makes it hold calls `interrupt()`, which ends the wait (a store
+    /// reading a shared stream that stops leaves the next chunk to the next store).
     func take(isStopped: () -> Bool = { false }) -> Item? {
-        while filled.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
-            if isStopped() { return nil }
-        }
-        let item = items.withLock { $0.removeFirst() }
-        free.signal()
-        return item
+        guard let taken = items.take(1, isStopped: isStopped) else { return .end }
+        return taken.first
     }
 
-    private func put(_ item: Item) -> Bool {
-        // Waits for room, but not past a cancellation (nobody may take again).
-        while free.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if isCancelled.load(ordering: .acquiring) { return false }
-        }
-        if isCancelled.load(ordering: .acquiring) {
-            free.signal()
-            return false
-        }
-        items.withLock { $0.append(item) }
-        filled.signal()
-        return true
-    }
+    /// Ends a `take` waiting now, so that it looks at its `isStopped` again.
+    func interrupt() { items.interrupt() }
+
+    /// Queues `item`, waiting for room; false once stopped.
+    private func put(_ item: Item) -> Bool { items.push(item) }
 
     private func run() {
         let read: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int

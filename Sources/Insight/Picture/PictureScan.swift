@@ -100,7 +100,6 @@ private struct Round {
     let filter: RecordFilter
     let latest: PictureScan.Latest
     let wake: @Sendable () -> Void
-    var publishedAt = 0.0
 
     init(filter: RecordFilter, latest: PictureScan.Latest, wake: @escaping @Sendable () -> Void) {
         self.filter = filter
@@ -136,7 +135,7 @@ private struct Round {
                 next = stop
                 if stop == Int.max { return finish() }
                 snapshot.done = Self.bytes(before: stop, in: input)
-                publish(force: false)
+                publish()
                 if next < end { continue }
             }
             if isFinal { return finish() }
@@ -194,11 +193,9 @@ private struct Round {
         return checkpoints[checkpoints.index(atOrBefore: .record(record)) ?? 0].offset - first.offset
     }
 
-    /// Publishes the pictures so far, at most ten times a second unless `force`.
-    private mutating func publish(force: Bool) {
-        let now = Date().timeIntervalSinceReferenceDate
-        guard force || now - publishedAt >= 0.1 else { return }
-        publishedAt = now
+    /// Publishes the pictures so far, once a round (32 MiB): the event loop decides when to
+    /// look, on its own clock.
+    private func publish() {
         let shown = snapshot
         latest.value.withLock { $0 = shown }
         wake()

@@ -1,0 +1,123 @@
+/// What the loader learned of a whole file, to be kept beside no file of the user (a
+/// session) and handed back when the same file is opened again: its checkpoints and the
+/// facts the screen and the passes read from the index, so the exact row count and `G`
+/// come back without reading the file.
+package struct IndexSnapshot: Sendable, Equatable {
+    package var checkpoints: [Checkpoint]
+    /// Bytes indexed: the file's size when it was read.
+    package var available: Int64
+    package var rowCount: Int
+    package var widestRow: Int
+    package var tooWideRecord: Int?
+    package var endsWithTerminator: Bool
+    package var wellQuotedRecords: Int
+    package var firstBlankRecord: Int
+    package var quotingProblem: QuotingProblem?
+    package var quotingProblemCount: Int
+    /// The dialect it was read in: the index holds only for the same.
+    package var delimiter: UInt8
+    package var quote: UInt8
+
+    package init(checkpoints: [Checkpoint], available: Int64, rowCount: Int, widestRow: Int, tooWideRecord: Int?,
+                 endsWithTerminator: Bool, wellQuotedRecords: Int, firstBlankRecord: Int, quotingProblem: QuotingProblem?,
+                 quotingProblemCount: Int, delimiter: UInt8, quote: UInt8) {
+        self.checkpoints = checkpoints
+        self.available = available
+        self.rowCount = rowCount
+        self.widestRow = widestRow
+        self.tooWideRecord = tooWideRecord
+        self.endsWithTerminator = endsWithTerminator
+        self.wellQuotedRecords = wellQuotedRecords
+        self.firstBlankRecord = firstBlankRecord
+        self.quotingProblem = quotingProblem
+        self.quotingProblemCount = quotingProblemCount
+        self.delimiter = delimiter
+        self.quote = quote
+    }
+
+    /// True when the checkpoints rise in offsets and records, start where the table starts
+    /// and stay within the bytes and records counted: a snapshot read from a session file
+    /// is checked so before it is used.
+    package func isConsistent(dataStart: Int64) -> Bool {
+        guard let first = checkpoints.first, first.offset == dataStart, first.row == 0, rowCount >= 0,
+              available >= dataStart, widestRow >= 0, wellQuotedRecords >= 0, wellQuotedRecords <= rowCount else { return false }
+        var previous = first
+        for checkpoint in checkpoints.dropFirst() {
+            guard checkpoint.offset > previous.offset, checkpoint.row > previous.row,
+                  checkpoint.offset < available, checkpoint.row < rowCount else { return false }
+            previous = checkpoint
+        }
+        return true
+    }
+
+    /// Keeps every `step`th checkpoint (the first always), so the index fits a budget: rows
+    /// are then parsed from farther back, the row count stays exact.
+    package func thinned(toAtMost count: Int) -> IndexSnapshot {
+        guard checkpoints.count > max(1, count) else { return self }
+        let step = (checkpoints.count + max(1, count) - 1) / max(1, count)
+        var copy = self
+        copy.checkpoints = stride(from: 0, to: checkpoints.count, by: step).map { checkpoints[$0] }
+        return copy
+    }
+}
+
+extension CellStore {
+    /// The index of a plain file read to its end, to be kept; nil for anything else (a
+    /// stream, compressed or converted text, a followed file, an index not complete, a
+    /// read that failed or saw the file change).
+    package func indexSnapshot() -> IndexSnapshot? {
+        guard case .file = loader.input, !loader.follows, !isConverted else { return nil }
+        return loader.shared.withLock { state -> IndexSnapshot? in
+            let progress = state.progress
+            guard progress.isComplete, progress.failure == nil, !progress.wasTruncated, !progress.wasReplaced,
+                  let dialect = state.dialect, !state.checkpoints.isEmpty, state.available == progress.totalBytes else { return nil }
+            return IndexSnapshot(checkpoints: state.checkpoints, available: state.available, rowCount: progress.rowCount,
+                                 widestRow: progress.widestRow, tooWideRecord: progress.tooWideRecord,
+                                 endsWithTerminator: progress.endsWithTerminator, wellQuotedRecords: state.wellQuotedRecords,
+                                 firstBlankRecord: state.firstBlankRecord, quotingProblem: progress.quotingProblem,
+                                 quotingProblemCount: progress.quotingProblemCount, delimiter: dialect.delimiter,
+                                 quote: dialect.quote)
+        }
+    }
+
+    /// Where the table starts in the input (past a byte-order mark and the preamble), once judged.
+    package var dataStart: Int64? { loader.shared.withLock { $0.checkpoints.first?.offset } }
+
+    /// Takes `snapshot` as the whole index of this file (opened without its loader): the
+    /// rows, their count and `G` are there at once. False, and nothing changed, when the
+    /// snapshot does not fit the file as it was judged now (another dialect, another start,
+    /// another size) or is not consistent.
+    package func adopt(_ snapshot: IndexSnapshot) -> Bool {
+        guard case .file(_, let size) = loader.input, !loader.follows, size == snapshot.available else { return false }
+        return loader.shared.withLock { state -> Bool in
+            guard let dialect = state.dialect, dialect.delimiter == snapshot.delimiter, dialect.quote == snapshot.quote,
+                  let start = state.checkpoints.first?.offset, snapshot.isConsistent(dataStart: start),
+                  !state.progress.isComplete, state.progress.bytesRead == 0 else { return false }
+            state.checkpoints = snapshot.checkpoints
+            state.available = snapshot.available
+            state.wellQuotedRecords = snapshot.wellQuotedRecords
+            state.firstBlankRecord = snapshot.firstBlankRecord
+            state.progress.totalBytes = snapshot.available
+            state.progress.bytesRead = snapshot.available
+            state.progress.rowCount = snapshot.rowCount
+            state.progress.widestRow = snapshot.widestRow
+            state.progress.tooWideRecord = snapshot.tooWideRecord
+            state.progress.endsWithTerminator = snapshot.endsWithTerminator
+            state.progress.quotingProblem = snapshot.quotingProblem
+            state.progress.quotingProblemCount = snapshot.quotingProblemCount
+            state.progress.isComplete = true
+            return true
+        }
+    }
+}
+
+extension CellStore {
+    /// Starts the loader of a store opened without it (`startsLoader: false`).
+    package func startLoading() { loader.start() }
+
+    /// Tells the passes and the event loop that the index changed (after `adopt`).
+    package func announceIndex() {
+        loader.progressSignal.notify()
+        loader.onChange()
+    }
+}

@@ -1,0 +1,136 @@
+import Query
+import Scan
+import Table
+
+/// What a session keeps of a table's view, to take back when the same file is opened
+/// again: the cursor's record, the freeze, widths, columns, sort, filters, search and
+/// marks, and the rows of a complete sort and filter (so they come back without being
+/// made again). Column numbers are the input's; records are numbered with the header.
+package struct SavedView {
+    package var record: Int?
+    /// The input column under the cursor.
+    package var cursorColumn = 0
+    package var frozenRows: Range<Int> = 0..<0
+    package var frozenColumns = 0
+    /// Widths the user set, by input column, and the columns shown whole (`_`).
+    package var widths: [Int: Int] = [:]
+    package var fullWidth: Set<Int> = []
+    /// The input columns shown, in order (nil: every column).
+    package var columns: [Int]?
+    package var sortKeys: [SortKey] = []
+    package var filters: [RecordFilter] = []
+    package var search: SearchPattern?
+    package var marks = MarkSet()
+    package var marksOnly = false
+    /// The distribution band under the header (`B`), when it is on.
+    package var band = false
+    /// The rows of the sort and of the filters when they were complete: kept as results.
+    package var sorted: SortedRecords?
+    package var filtered: FilteredRecords?
+
+    package init() {}
+
+    /// True when nothing but the cursor's place would be taken back.
+    package var isPlain: Bool {
+        frozenRows.isEmpty && frozenColumns == 0 && widths.isEmpty && fullWidth.isEmpty && columns == nil
+            && sortKeys.isEmpty && filters.isEmpty && search == nil && marks.isEmpty && !marksOnly && !band
+    }
+}
+
+extension Viewer {
+    /// What a session keeps of this view; the rows of the sort and filters only when they
+    /// are complete and on screen.
+    package func savedView() -> SavedView {
+        var saved = SavedView()
+        saved.record = dataRowCount > 0 && cursorRow < dataRowCount ? table.record(ofRow: cursorRow) : nil
+        saved.cursorColumn = max(0, cursorFileColumn)
+        saved.frozenRows = frozenDataRows
+        saved.frozenColumns = requestedFrozenColumns
+        saved.widths = layout.overrides
+        saved.fullWidth = layout.fullWidth
+        saved.columns = table.columns.shown
+        saved.sortKeys = query.sortKeys
+        saved.filters = query.filters
+        saved.search = search.pattern
+        saved.marks = table.marks
+        saved.marksOnly = query.marksOnly
+        guard !query.isPending, !query.isRunning else { return saved }
+        if let sorted = query.sorted, sorted.phase == .done, sorted.keys == query.sortKeys { saved.sorted = sorted }
+        if let filtered = query.filtered, filtered.isComplete, filtered.failure == nil, filtered.base === query.sorted,
+           query.sorted == nil || saved.sorted != nil {
+            saved.filtered = filtered
+        }
+        return saved
+    }
+
+    /// Takes back a view kept by a session of the same file: its results as they were (no
+    /// pass runs), or its sort and filters run again when their rows were not kept. What
+    /// no longer fits the input (a column past its last) is left out.
+    package func restore(saved: SavedView) {
+        reconcile()
+        let columnsNow = max(table.fileColumnCount, 1)
+        layout.restore(overrides: saved.widths.filter { $0.key < columnsNow }, fullWidth: saved.fullWidth.filter { $0 < columnsNow })
+        if let columns = saved.columns, !columns.isEmpty, columns.allSatisfy({ (0..<columnsNow).contains($0) }) {
+            table.columns = ColumnMap(shown: columns)
+        }
+        // Records not indexed yet may be marked: they are there once the index reaches them.
+        table.marks = MarkSet(saved.marks.records.filter { $0 >= table.headerRows })
+        query.marksOnly = saved.marksOnly && !table.marks.isEmpty
+        query.sortKeys = saved.sortKeys.filter { $0.column < columnsNow }
+        query.filters = saved.filters.filter { ($0.column ?? 0) < columnsNow }
+        if saved.sorted != nil || saved.filtered != nil {
+            query.sorted = saved.sorted
+            query.filtered = saved.filtered
+            query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
+                                         filtered: query.filtered)
+            makeMarkedRows()
+            show(rows: query.rows)
+        } else if !query.isEmpty {
+            query.land(.opening)
+            applyQuery(saying: nil)
+        }
+        if let pattern = saved.search { try? search.begin(pattern) }
+        reconcile()
+        let rows = max(0, dataRowCount)
+        let upper = min(saved.frozenRows.upperBound, max(0, rows - 1))
+        navigation.freeze(rows: min(saved.frozenRows.lowerBound, upper)..<upper, columns: min(saved.frozenColumns, columnsNow))
+        reconcile()
+        let column = table.columns.viewColumn(of: saved.cursorColumn) ?? 0
+        if let record = saved.record, let row = table.row(ofRecord: record) {
+            moveCursor(toRow: row, column: column)
+        } else {
+            moveCursor(toRow: 0, column: column)
+            query.awaitedRecord = saved.record
+        }
+        message = nil
+    }
+
+    /// Takes back a session's view of this file: the filters' rows as they were kept when
+    /// they were (over the file's order), else made again. Returns what the status line
+    /// says: `restored: sorted by price, 2 filters, 3 marks; Esc-Esc or --fresh starts clean`.
+    package func restore(session content: SessionContent) -> String {
+        var saved = content.view
+        if let bitmap = content.filterBitmap, saved.sortKeys.isEmpty, !saved.filters.isEmpty, table.file != nil,
+           saved.filters.allSatisfy({ ($0.column ?? 0) < max(table.fileColumnCount, 1) }) {
+            saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: nil,
+                                             words: bitmap.words, length: bitmap.length)
+        }
+        restore(saved: saved)
+        let note = restoredNote
+        return "restored" + (note.isEmpty ? "" : ": " + note) + "; Esc-Esc or --fresh starts clean"
+    }
+
+    /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.
+    package var restoredNote: String {
+        var parts: [String] = []
+        if !query.sortKeys.isEmpty {
+            parts.append("sorted by " + query.sortKeys.map { name(ofFileColumn: $0.column) }.joined(separator: ", "))
+        }
+        if !query.filters.isEmpty { parts.append(Self.counted(query.filters.count, "filter")) }
+        if !table.marks.isEmpty { parts.append(Self.counted(table.marks.count, "mark")) }
+        if query.marksOnly { parts.append("marked only") }
+        if !table.columns.isIdentity { parts.append("columns chosen") }
+        if parts.isEmpty, dataRowCount > 0 { parts.append("row \(Self.grouped(table.displayNumber(ofRow: cursorRow)))") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,352 @@
+import CellStore
+import Query
+import Scan
+import Table
+
+/// What identifies the file a session was written for: its device, inode, size and
+/// modification time, and a hash of its first and last 64 KiB. Any difference, and the
+/// session is not used.
+package struct SessionKey: Sendable, Equatable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
+    package var modifiedSeconds: Int64
+    package var modifiedNanoseconds: Int64
+    package var headHash: UInt64
+    package var tailHash: UInt64
+
+    package init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
+                 headHash: UInt64, tailHash: UInt64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.headHash = headHash
+        self.tailHash = tailHash
+    }
+
+    /// The same file (device and inode) whatever became of it since.
+    package func isSameFile(as other: SessionKey) -> Bool { device == other.device && inode == other.inode }
+}
+
+/// What a session file holds for one table: the view, and the index when it was kept.
+package struct SessionContent {
+    package var view: SavedView
+    package var index: IndexSnapshot?
+    /// The rows the filters kept (over the file's order), when kept as a result.
+    package var filterBitmap: (words: [UInt64], length: Int)?
+
+    package init(view: SavedView, index: IndexSnapshot?, filterBitmap: (words: [UInt64], length: Int)? = nil) {
+        self.view = view
+        self.index = index
+        self.filterBitmap = filterBitmap
+    }
+}
+
+/// A session file's bytes: `CSVFSESS`, a version, the whole length, the key, the content,
+/// and an FNV-1a checksum of all before it. Reading checks each of them and every count
+/// against the bytes left, so a truncated, corrupt, older or foreign file is refused with
+/// a reason, never trusted.
+package enum SessionCodec {
+    package static let magic = Array("CSVFSESS".utf8)
+    package static let version: UInt32 = 1
+
+    /// Why a session file was not used.
+    package enum Refusal: Error, Equatable, CustomStringConvertible {
+        case truncated, notASession, otherVersion, corrupt, otherFile, fileChanged
+
+        package var description: String {
+            switch self {
+            case .truncated: return "the saved session is truncated: ignored"
+            case .notASession: return "the saved session is not one: ignored"
+            case .otherVersion: return "the saved session is from another version: ignored"
+            case .corrupt: return "the saved session is corrupt: ignored"
+            case .otherFile: return "the saved session is for another file: ignored"
+            case .fileChanged: return "file changed since last time: view not restored"
+            }
+        }
+    }
+
+    package static func encode(_ content: SessionContent, key: SessionKey) -> [UInt8] {
+        var out = Writer()
+        out.bytes.append(contentsOf: magic)
+        out.u32(version)
+        out.u64(0)  // the length, filled in below
+        out.key(key)
+        let view = content.view
+        out.optionalInt(view.record)
+        out.int(view.cursorColumn)
+        out.int(view.frozenRows.lowerBound)
+        out.int(view.frozenRows.upperBound)
+        out.int(view.frozenColumns)
+        let widths = view.widths.sorted { $0.key < $1.key }
+        out.int(widths.count)
+        for (column, width) in widths {
+            out.int(column)
+            out.int(width)
+        }
+        out.ints(view.fullWidth.sorted())
+        out.bool(view.columns != nil)
+        out.ints(view.columns ?? [])
+        out.int(view.sortKeys.count)
+        for key in view.sortKeys {
+            out.int(key.column)
+            out.bool(key.descending)
+        }
+        out.int(view.filters.count)
+        for filter in view.filters {
+            out.string(filter.pattern)
+            out.optionalInt(filter.column)
+            out.bool(filter.inverted)
+            out.bool(filter.columns != nil)
+            out.ints(filter.columns ?? [])
+        }
+        out.bool(view.search != nil)
+        out.string(view.search?.text ?? "")
+        out.optionalInt(view.search?.column)
+        out.ints(view.marks.records)
+        out.bool(view.marksOnly)
+        out.bool(view.band)
+        out.bool(content.index != nil)
+        if let index = content.index {
+            out.int(index.checkpoints.count)
+            for checkpoint in index.checkpoints {
+                out.i64(checkpoint.offset)
+                out.int(checkpoint.row)
+            }
+            out.i64(index.available)
+            out.int(index.rowCount)
+            out.int(index.widestRow)
+            out.optionalInt(index.tooWideRecord)
+            out.bool(index.endsWithTerminator)
+            out.int(index.wellQuotedRecords)
+            out.int(index.firstBlankRecord)
+            out.bool(index.quotingProblem != nil)
+            if let problem = index.quotingProblem {
+                out.u8(problem.kind == .quoteInUnquotedField ? 0 : problem.kind == .textAfterClosingQuote ? 1 : 2)
+                out.int(problem.record)
+                out.optionalInt(problem.line)
+            }
+            out.int(index.quotingProblemCount)
+            out.u8(index.delimiter)
+            out.u8(index.quote)
+        }
+        out.bool(content.filterBitmap != nil)
+        if let bitmap = content.filterBitmap {
+            out.int(bitmap.length)
+            out.int(bitmap.words.count)
+            for word in bitmap.words { out.u64(word) }
+        }
+        let length = UInt64(out.bytes.count + 8)
+        for index in 0..<8 { out.bytes[12 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index))) }
+        out.u64(fnv(out.bytes[...]))
+        return out.bytes
+    }
+
+    /// The content of `bytes` when they are a whole, sound session written for `key`.
+    package static func decode(_ bytes: [UInt8], key: SessionKey) -> Result<SessionContent, Refusal> {
+        guard bytes.count >= magic.count + 4 + 8 else { return .failure(bytes.isEmpty ? .truncated : .notASession) }
+        guard Array(bytes[0..<magic.count]) == magic else { return .failure(.notASession) }
+        var reader = Reader(bytes: bytes[...], at: magic.count)
+        guard let version = reader.u32(), version == Self.version else { return .failure(.otherVersion) }
+        guard let length = reader.u64() else { return .failure(.truncated) }
+        guard length == UInt64(bytes.count) else { return .failure(length > UInt64(bytes.count) ? .truncated : .corrupt) }
+        guard bytes.count >= 8 + reader.position else { return .failure(.truncated) }
+        var tail = Reader(bytes: bytes[...], at: bytes.count - 8)
+        guard tail.u64() == fnv(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
+        reader.bytes = bytes[..<(bytes.count - 8)]
+        guard let stored = reader.key() else { return .failure(.corrupt) }
+        guard stored.isSameFile(as: key) else { return .failure(.otherFile) }
+        guard stored == key else { return .failure(.fileChanged) }
+        guard let content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        return .success(content)
+    }
+
+    /// FNV-1a, 64 bits.
+    package static func fnv(_ bytes: ArraySlice<UInt8>, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = seed
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+        mutating func u8(_ value: UInt8) { bytes.append(value) }
+        mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
+        mutating func u64(_ value: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
+        mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+        mutating func int(_ value: Int) { i64(Int64(value)) }
+        mutating func bool(_ value: Bool) { u8(value ? 1 : 0) }
+        mutating func optionalInt(_ value: Int?) {
+            bool(value != nil)
+            int(value ?? 0)
+        }
+        mutating func ints(_ values: [Int]) {
+            int(values.count)
+            for value in values { int(value) }
+        }
+        mutating func string(_ value: String) {
+            let utf8 = Array(value.utf8)
+            int(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+        mutating func key(_ key: SessionKey) {
+            u64(key.device)
+            u64(key.inode)
+            i64(key.size)
+            i64(key.modifiedSeconds)
+            i64(key.modifiedNanoseconds)
+            u64(key.headHash)
+            u64(key.tailHash)
+        }
+    }
+
+    /// Reads what `Writer` wrote; every read is bounded by the bytes left (nil past them).
+    private struct Reader {
+        var bytes: ArraySlice<UInt8>
+        var position: Int
+
+        init(bytes: ArraySlice<UInt8>, at position: Int) {
+            self.bytes = bytes
+            self.position = position
+        }
+
+        var left: Int { bytes.endIndex - position }
+
+        mutating func u8() -> UInt8? {
+            guard left >= 1 else { return nil }
+            defer { position += 1 }
+            return bytes[position]
+        }
+        mutating func u32() -> UInt32? {
+            guard left >= 4 else { return nil }
+            var value: UInt32 = 0
+            for index in 0..<4 { value |= UInt32(bytes[position + index]) << UInt32(8 * index) }
+            position += 4
+            return value
+        }
+        mutating func u64() -> UInt64? {
+            guard left >= 8 else { return nil }
+            var value: UInt64 = 0
+            for index in 0..<8 { value |= UInt64(bytes[position + index]) << UInt64(8 * index) }
+            position += 8
+            return value
+        }
+        mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        mutating func int() -> Int? { i64().flatMap { Int(exactly: $0) } }
+        /// A count of items each at least `size` bytes: never more than the bytes left hold.
+        mutating func count(each size: Int) -> Int? {
+            guard let value = int(), value >= 0, value <= left / max(1, size) else { return nil }
+            return value
+        }
+        mutating func bool() -> Bool? {
+            switch u8() {
+            case 0: return false
+            case 1: return true
+            default: return nil
+            }
+        }
+        mutating func optionalInt() -> Int?? {
+            guard let present = bool(), let value = int() else { return nil }
+            return .some(present ? value : nil)
+        }
+        mutating func ints() -> [Int]? {
+            guard let count = count(each: 8) else { return nil }
+            var values: [Int] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let value = int() else { return nil }
+                values.append(value)
+            }
+            return values
+        }
+        mutating func string() -> String? {
+            guard let count = count(each: 1) else { return nil }
+            defer { position += count }
+            return String(validating: bytes[position..<(position + count)], as: UTF8.self)
+        }
+        mutating func key() -> SessionKey? {
+            guard let device = u64(), let inode = u64(), let size = i64(), let seconds = i64(), let nanoseconds = i64(),
+                  let head = u64(), let tail = u64() else { return nil }
+            return SessionKey(device: device, inode: inode, size: size, modifiedSeconds: seconds,
+                              modifiedNanoseconds: nanoseconds, headHash: head, tailHash: tail)
+        }
+
+        mutating func content() -> SessionContent? {
+            var view = SavedView()
+            guard let record = optionalInt(), let cursorColumn = int(), let frozenLow = int(), let frozenHigh = int(),
+                  frozenLow >= 0, frozenHigh >= frozenLow, let frozenColumns = int(), frozenColumns >= 0,
+                  let widthCount = count(each: 16) else { return nil }
+            view.record = record
+            view.cursorColumn = cursorColumn
+            view.frozenRows = frozenLow..<frozenHigh
+            view.frozenColumns = frozenColumns
+            for _ in 0..<widthCount {
+                guard let column = int(), let width = int() else { return nil }
+                view.widths[column] = width
+            }
+            guard let fullWidth = ints(), let hasColumns = bool(), let columns = ints(),
+                  let sortCount = count(each: 9) else { return nil }
+            view.fullWidth = Set(fullWidth)
+            view.columns = hasColumns ? columns : nil
+            for _ in 0..<sortCount {
+                guard let column = int(), column >= 0, let descending = bool() else { return nil }
+                view.sortKeys.append(SortKey(column: column, descending: descending))
+            }
+            guard let filterCount = count(each: 27) else { return nil }
+            for _ in 0..<filterCount {
+                guard let pattern = string(), let column = optionalInt(), let inverted = bool(), let hasColumns = bool(),
+                      let columns = ints() else { return nil }
+                view.filters.append(RecordFilter(pattern: pattern, column: column, inverted: inverted,
+                                                 columns: hasColumns ? columns : nil))
+            }
+            guard let hasSearch = bool(), let text = string(), let searchColumn = optionalInt(), let marks = ints(),
+                  let marksOnly = bool(), let band = bool(), let hasIndex = bool() else { return nil }
+            if hasSearch { view.search = SearchPattern(text: text, column: searchColumn) }
+            view.marks = MarkSet(marks)
+            view.marksOnly = marksOnly
+            view.band = band
+            var content = SessionContent(view: view, index: nil)
+            if hasIndex {
+                guard let checkpointCount = count(each: 16) else { return nil }
+                var checkpoints: [Checkpoint] = []
+                checkpoints.reserveCapacity(checkpointCount)
+                for _ in 0..<checkpointCount {
+                    guard let offset = i64(), let row = int() else { return nil }
+                    checkpoints.append(Checkpoint(offset: offset, row: row))
+                }
+                guard let available = i64(), let rowCount = int(), let widestRow = int(), let tooWide = optionalInt(),
+                      let endsWithTerminator = bool(), let wellQuoted = int(), let firstBlank = int(),
+                      let hasProblem = bool() else { return nil }
+                var problem: QuotingProblem?
+                if hasProblem {
+                    guard let kind = u8(), kind <= 2, let problemRecord = int(), let line = optionalInt() else { return nil }
+                    problem = QuotingProblem(kind: kind == 0 ? .quoteInUnquotedField : kind == 1 ? .textAfterClosingQuote : .unclosedQuote,
+                                             record: problemRecord, line: line)
+                }
+                guard let problemCount = int(), let delimiter = u8(), let quote = u8() else { return nil }
+                content.index = IndexSnapshot(checkpoints: checkpoints, available: available, rowCount: rowCount,
+                                              widestRow: widestRow, tooWideRecord: tooWide,
+                                              endsWithTerminator: endsWithTerminator, wellQuotedRecords: wellQuoted,
+                                              firstBlankRecord: firstBlank, quotingProblem: problem,
+                                              quotingProblemCount: problemCount, delimiter: delimiter, quote: quote)
+            }
+            guard let hasBitmap = bool() else { return nil }
+            if hasBitmap {
+                guard let length = int(), length >= 0, let wordCount = count(each: 8) else { return nil }
+                var words: [UInt64] = []
+                words.reserveCapacity(wordCount)
+                for _ in 0..<wordCount {
+                    guard let word = u64() else { return nil }
+                    words.append(word)
+                }
+                content.filterBitmap = (words, length)
+            }
+            return content
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// The save of edits: ten cells edited through a 1 GiB file, saved over a copy of it,
+// beside `cp` of the same file in the same run (and `cp` then `sync` of the copy, as the
+// save flushes its file to disk before the rename).
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Export
+import Foundation
+import Scan
+import Table
+
+/// The child that saves: opens `path` (a copy of the bench file), waits for the index,
+/// edits ten cells spread through it, saves over it as Ctrl-S does, and prints the save's
+/// seconds, the peak memory of the whole process and the edits saved.
+@MainActor func editChild(_ path: String) -> Never {
+    guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
+    while !store.isComplete { usleep(2000) }
+    let edits = EditedRows(store: store)
+    let count = store.rowCount
+    for index in 0..<10 {
+        let record = 1 + (count - 2) * index / 9
+        guard let step = try? edits.settingCell(record: record, column: 1, to: Array("edited \(index), \"quoted\"".utf8))
+        else { exit(2) }
+        edits.apply(step)
+    }
+    let start = now()
+    guard let patch = try? edits.makePatch(keepingDeleted: false), let sink = try? ExportSink(replacing: path) else { exit(3) }
+    let (source, end, file) = store.inputHandle.bytes
+    if EditedCopy.write(patch, source: source, end: end, file: file, to: sink, compression: nil, control: ScanControl()) != nil {
+        exit(4)
+    }
+    guard sink.commit(durably: true) else { exit(5) }
+    print(String(format: "%.3f %.1f %d", now() - start, peakMemoryMiB(), edits.journal.count))
+    exit(0)
+}
+
+@MainActor func editBenchmark(big: String, directory: String) {
+    print("\n— save of edits (ten cells through the file) —")
+    let copy = FileManager.default.temporaryDirectory.path + "/edit-bench-copy-\(getpid()).csv"
+    let me = CommandLine.arguments[0]
+    defer { unlink(copy) }
+    let cp = best(2, "cp \(shellQuoted(big)) \(shellQuoted(copy))")
+    report("cp of the file", s(cp.seconds))
+    let synced = best(2, "cp \(shellQuoted(big)) \(shellQuoted(copy)) && sync \(shellQuoted(copy))")
+    report("cp, then sync of the copy", s(synced.seconds))
+    var saves: [Double] = [], memory = 0.0
+    for _ in 0..<2 {
+        _ = shell("cp \(shellQuoted(big)) \(shellQuoted(copy))")
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: me)
+        process.arguments = ["--child-edit", copy]
+        process.standardOutput = pipe
+        try? process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let figures = (output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
+        guard figures.count == 3, figures[2] == 10 else {
+            print("the save child failed (status \(process.terminationStatus))")
+            return
+        }
+        saves.append(figures[0])
+        memory = max(memory, figures[1])
+    }
+    let save = saves.min() ?? .infinity
+    report("save of 10 edits (fsync, rename)", s(save), target: "≤ 2× cp then sync", ok: save <= 2 * synced.seconds)
+    report("  peak memory of that process", String(format: "%.0f MiB", memory), target: "< 64 MiB", ok: memory < 64)
+}

@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellStore
+import Viewer
+
+/// Where and how sessions are kept: one file per input file in `$XDG_STATE_HOME/csvfreeze/`
+/// (else `~/.local/state/csvfreeze/`), named by the file's device and inode, private to the
+/// user (the folder 0700, each file 0600), written through a temporary file renamed into
+/// place (two processes on one file: the last to quit wins, whole), and all of them
+/// together within `limit` bytes, the least recently used removed first.
+struct SessionStore {
+    /// The folder the sessions are kept in.
+    let directory: String
+    /// The most all sessions together may take.
+    let limit: Int64
+    /// `--fresh`: the saved session is not read (it is replaced on quit).
+    let fresh: Bool
+
+    static let prefix = "session-"
+
+    /// The store as the environment names it; nil when there is no home to keep it in.
+    static func fromEnvironment(limit given: Int64?, fresh: Bool) -> SessionStore? {
+        let directory: String
+        if let base = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), base.hasPrefix("/") {
+            directory = base + "/csvfreeze"
+        } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
+            directory = home + "/.local/state/csvfreeze"
+        } else {
+            return nil
+        }
+        return SessionStore(directory: directory, limit: given ?? defaultLimit(for: directory), fresh: fresh)
+    }
+
+    /// 1 GiB, or 1 % of the file system the sessions are kept on when that is less.
+    static func defaultLimit(for directory: String) -> Int64 {
+        var place = directory
+        var info = statvfs()
+        while !place.isEmpty {
+            if statvfs(place, &info) == 0 {
+                let size = Int64(info.f_blocks) * Int64(info.f_frsize)
+                return size > 0 ? min(1 << 30, max(1 << 20, size / 100)) : 1 << 30
+            }
+            place = String(place[..<(place.lastIndex(of: "/") ?? place.startIndex)])
+        }
+        return 1 << 30
+    }
+
+    /// The key of the file at `path` as it is now: nil for anything but a regular file.
+    static func key(ofFileAt path: String) -> SessionKey? {
+        // Looked at before it is opened: opening a FIFO with no writer would wait for one.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int64(info.st_size)
+        let span = 64 << 10
+        func hash(at offset: Int64) -> UInt64? {
+            let length = Int(min(Int64(span), max(0, size - offset)))
+            var bytes = [UInt8](repeating: 0, count: length)
+            var done = 0
+            while done < length {
+                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done)) }
+                if got <= 0 { return nil }
+                done += got
+            }
+            return SessionCodec.fnv(bytes[...])
+        }
+        guard let head = hash(at: 0), let tail = hash(at: max(0, size - Int64(span))) else { return nil }
+        return SessionKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
+                          modifiedSeconds: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec),
+                          headHash: head, tailHash: tail)
+    }
+
+    /// The session's file for the file of `key` (by its device and inode).
+    func path(for key: SessionKey) -> String {
+        var identity = [UInt8]()
+        for value in [key.device, key.inode] { for shift in stride(from: 0, to: 64, by: 8) { identity.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
+        let hex = String(SessionCodec.fnv(identity[...]), radix: 16)
+        return directory + "/" + Self.prefix + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// What was kept for the file of `key`: the content, or a one-line note of why it is
+    /// not used (nil content and nil note: there is none).
+    func load(for key: SessionKey) -> (content: SessionContent?, note: String?) {
+        guard !fresh else { return (nil, nil) }
+        let path = path(for: key)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return (nil, nil) }
+        defer { close(descriptor) }
+        var info = stat()
+        // Only a file of this user's, private, and within the cap is read at all.
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
+              Int64(info.st_size) <= limit else { return (nil, "the saved session cannot be used: ignored") }
+        let length = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, length - done) }
+            if got <= 0 { break }
+            done += got
+        }
+        if done < length { bytes.removeLast(length - done) }
+        switch SessionCodec.decode(bytes, key: key) {
+        case .success(let content):
+            // Used now: the last to be removed when room is made.
+            _ = utimensat(AT_FDCWD, path, nil, 0)
+            return (content, nil)
+        case .failure(let refusal):
+            return (nil, refusal.description)
+        }
+    }
+
+    /// Keeps `content` for the file of `key`, then removes the least recently used sessions
+    /// until all fit the limit. Quiet: a session that cannot be kept is not worth an error
+    /// at exit.
+    func save(_ content: SessionContent, for key: SessionKey) {
+        let bytes = SessionCodec.encode(content, key: key)
+        guard Int64(bytes.count) <= limit else { return }
+        HistoryFile.makeDirectories(for: directory + "/x")
+        _ = chmod(directory, 0o700)
+        let path = path(for: key)
+        let temporary = path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return }
+        var done = 0
+        while done < bytes.count {
+            let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
+            if wrote <= 0 { break }
+            done += wrote
+        }
+        _ = fchmod(descriptor, 0o600)
+        close(descriptor)
+        guard done == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
+        trim(keeping: path)
+    }
+
+    /// Removes the least recently used sessions (by modification time: reading one touches
+    /// it) until all together fit the limit; `keeping` goes last.
+    func trim(keeping: String? = nil) {
+        guard let folder = opendir(directory) else { return }
+        var files: [(path: String, size: Int64, used: Int64)] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(Self.prefix) else { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            files.append((path, Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
+        }
+        closedir(folder)
+        var total = files.reduce(0) { $0 + $1.size }
+        for file in files.sorted(by: { ($0.path == keeping ? 1 : 0, $0.used) < ($1.path == keeping ? 1 : 0, $1.used) }) {
+            guard total > limit else { break }
+            if unlink(file.path) == 0 { total -= file.size }
+        }
+    }
+}
+
+extension SessionStore {
+    /// What is kept of `viewer`'s table over its file of `size` bytes: the view, the index
+    /// thinned to at most 0.5 % of the file's size, and the rows of complete filters over
+    /// the file's order when they take at most a sixteenth of the limit.
+    func content(of viewer: Viewer, store: CellStore, size: Int64) -> SessionContent {
+        var view = viewer.savedView()
+        var index = store.indexSnapshot()
+        if let whole = index {
+            if whole.available != size {
+                index = nil
+            } else {
+                index = whole.thinned(toAtMost: Int(max(1, size / 200 / 16)))
+            }
+        }
+        var bitmap: (words: [UInt64], length: Int)?
+        if let filtered = view.filtered, view.sorted == nil, filtered.base == nil {
+            let kept = filtered.bitmap
+            if Int64(kept.words.count * 8) <= limit / 16 { bitmap = kept }
+        }
+        view.sorted = nil
+        view.filtered = nil
+        return SessionContent(view: view, index: index, filterBitmap: bitmap)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// The session kept per file: what is left on quitting comes back on reopening.
+@Suite("Sessions: a file reopened as it was left", .serialized, .timeLimit(.minutes(30)))
+struct SessionEndToEndTests {
+    let binary = shellQuote(Paths.binary)
+    func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }
+
+    /// A folder with `prices.csv` (200 rows) and a state folder of its own.
+    func setUp() throws -> (file: String, state: String) {
+        let directory = try Paths.temporaryDirectory()
+        var text = "id,name,price\n"
+        for index in 1...200 { text += "\(index),n\(index % 7),\((index * 7919) % 1000)\n" }
+        let file = directory.appendingPathComponent("prices.csv").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return (file, directory.appendingPathComponent("state").path)
+    }
+
+    func open(_ file: String, state: String, _ options: String = "") throws -> TmuxPane {
+        try TmuxPane("XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(options) \(shellQuote(file))", width: 80, height: 16)
+    }
+
+    @Test("Sorted, marked, moved, quit: reopened, the view is restored and says so; the session is private")
+    func restored() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("l", "l", "]")
+        try pane.waitFor("the sort") { status($0).contains("sorted by price ↓") }
+        try pane.send("m", "j", "m", "4", "j")
+        let before = try pane.waitFor("two marks, the cursor on row 6") { status($0).contains("row 6/200") && status($0).contains("2 marks") }
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        // Private: the folder 0700, the session 0600.
+        let folder = state + "/csvfreeze"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }
+        try #require(names.count == 1, "\(names)")
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        let fileMode = try FileManager.default.attributesOfItem(atPath: folder + "/" + names[0])[.posixPermissions] as? Int
+        #expect(folderMode == 0o700 && fileMode == 0o600, "\(String(folderMode ?? 0, radix: 8)) \(String(fileMode ?? 0, radix: 8))")
+
+        let again = try open(file, state: state)
+        // The sort runs again: its rows come a moment after the note.
+        try again.waitFor("the note") { status($0).contains("restored: sorted by price, 2 marks") }
+        let lines = try again.waitFor("the restored rows") { $0.count > 7 && $0[1].hasPrefix("•") && $0[2].hasPrefix("•") }
+        #expect(Array(lines[0..<7]) == Array(before[0..<7]), "the same rows, the same marks:\n\(lines.joined(separator: "\n"))")
+        #expect(lines[1].hasPrefix("•") && lines[2].hasPrefix("•") && !lines[3].hasPrefix("•"))
+        try again.send("j")
+        try again.waitFor("the cursor where it was") { status($0).contains("row 7/200") && status($0).contains("sorted by price ↓") }
+        try again.send("q")
+        _ = try again.waitForExit()
+
+        // --fresh: not restored (and replaced by the plain view on quitting).
+        let fresh = try open(file, state: state, "--fresh")
+        let plain = try fresh.waitFor("a fresh view") { status($0).contains("row 1/200") }
+        #expect(!status(plain).contains("restored") && !status(plain).contains("sorted"))
+        try fresh.send("q")
+        _ = try fresh.waitForExit()
+        let after = try open(file, state: state)
+        let unsorted = try after.waitFor("the plain view kept") { status($0).contains("row 1/200") }
+        #expect(!status(unsorted).contains("sorted"), "\(status(unsorted))")
+        try after.send("q")
+        _ = try after.waitForExit()
+    }
+
+    @Test("A file changed since: opened fresh, and the status line says so")
+    func changed() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "q")
+        _ = try pane.waitForExit()
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        handle.seekToEndOfFile()
+        handle.write(Data("201,n5,17\n".utf8))
+        try handle.close()
+        let again = try open(file, state: state)
+        let lines = try again.waitFor("the note") { status($0).contains("file changed since last time: view not restored") }
+        #expect(!lines[1].hasPrefix("•"))
+        try again.send("q")
+        _ = try again.waitForExit()
+    }
+
+    @Test("--no-session neither reads nor writes one; standard input is never kept")
+    func noSession() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state, "--no-session")
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "q")
+        _ = try pane.waitForExit()
+        let piped = try TmuxPane("cat \(shellQuote(file)) | XDG_STATE_HOME=\(shellQuote(state)) \(binary)", width: 80, height: 16)
+        try piped.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try piped.send("m", "q")
+        _ = try piped.waitForExit()
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
+        #expect(!kept.contains { $0.hasPrefix("session-") }, "\(kept)")
+    }
+}

@@ -1,0 +1,150 @@
+import Testing
+import CellStore
+import FreezeLayout
+import Query
+import Scan
+import Table
+@testable import Viewer
+
+@Suite("Session files: written, read back, refused when wrong", .timeLimit(.minutes(30)))
+struct SessionCodecTests {
+    private static let key = SessionKey(device: 7, inode: 4242, size: 1000, modifiedSeconds: 1_700_000_000,
+                                        modifiedNanoseconds: 5, headHash: 0xABCD, tailHash: 0x1234)
+
+    private static func content() -> SessionContent {
+        var view = SavedView()
+        view.record = 17
+        view.cursorColumn = 2
+        view.frozenRows = 0..<1
+        view.frozenColumns = 1
+        view.widths = [0: 12, 2: 40]
+        view.fullWidth = [1]
+        view.columns = [2, 0, 1]
+        view.sortKeys = [SortKey(column: 2, descending: true)]
+        view.filters = [RecordFilter(pattern: "Oslo", column: 1, inverted: true, columns: nil)]
+        view.search = SearchPattern(text: "ber", column: nil)
+        view.marks = MarkSet([3, 9, 200])
+        view.marksOnly = true
+        let index = IndexSnapshot(checkpoints: [Checkpoint(offset: 15, row: 0), Checkpoint(offset: 500, row: 30)],
+                                  available: 1000, rowCount: 61, widestRow: 3, tooWideRecord: nil, endsWithTerminator: true,
+                                  wellQuotedRecords: 61, firstBlankRecord: 61,
+                                  quotingProblem: QuotingProblem(kind: .unclosedQuote, record: 60, line: 61),
+                                  quotingProblemCount: 1, delimiter: 0x2C, quote: 0x22)
+        return SessionContent(view: view, index: index, filterBitmap: ([0b1011, 1 << 63], 128))
+    }
+
+    @Test("What is written reads back the same")
+    func roundTrip() throws {
+        let bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        let read = try SessionCodec.decode(bytes, key: Self.key).get()
+        let view = read.view
+        #expect(view.record == 17 && view.cursorColumn == 2 && view.frozenRows == 0..<1 && view.frozenColumns == 1)
+        #expect(view.widths == [0: 12, 2: 40] && view.fullWidth == [1] && view.columns == [2, 0, 1])
+        #expect(view.sortKeys == [SortKey(column: 2, descending: true)])
+        #expect(view.filters == [RecordFilter(pattern: "Oslo", column: 1, inverted: true, columns: nil)])
+        #expect(view.search == SearchPattern(text: "ber", column: nil))
+        #expect(view.marks.records == [3, 9, 200] && view.marksOnly)
+        #expect(read.index == Self.content().index)
+        #expect(read.filterBitmap?.words == [0b1011, 1 << 63] && read.filterBitmap?.length == 128)
+    }
+
+    @Test("Every truncation of a session file is refused, never read")
+    func truncated() {
+        let bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        for length in 0..<bytes.count {
+            let result = SessionCodec.decode(Array(bytes[0..<length]), key: Self.key)
+            guard case .failure(let refusal) = result else {
+                Issue.record("a session cut to \(length) of \(bytes.count) bytes was read")
+                continue
+            }
+            #expect([.truncated, .notASession].contains(refusal), "\(length): \(refusal)")
+        }
+    }
+
+    @Test("Every byte changed, and bytes added, make the file refused")
+    func corrupted() {
+        let bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        var generator = SystemRandomNumberGenerator()
+        for index in bytes.indices {
+            var damaged = bytes
+            damaged[index] ^= UInt8.random(in: 1...255, using: &generator)
+            if case .success = SessionCodec.decode(damaged, key: Self.key) {
+                Issue.record("a session with byte \(index) changed was read")
+            }
+        }
+        if case .success = SessionCodec.decode(bytes + [0], key: Self.key) { Issue.record("a byte added was read") }
+        // Random bytes, with and without the magic in front: refused, and no crash.
+        for length in [0, 1, 8, 20, 100, 1000] {
+            for _ in 0..<50 {
+                let noise = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                if case .success = SessionCodec.decode(noise, key: Self.key) { Issue.record("noise was read") }
+                if case .success = SessionCodec.decode(SessionCodec.magic + noise, key: Self.key) { Issue.record("noise was read") }
+            }
+        }
+    }
+
+    @Test("A session of another version, for another file, or for the file before it changed is refused with its reason")
+    func foreign() {
+        var bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        bytes[8] = 2
+        #expect(SessionCodec.decode(bytes, key: Self.key).refusal == .otherVersion)
+        bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        var other = Self.key
+        other.inode += 1
+        #expect(SessionCodec.decode(bytes, key: other).refusal == .otherFile)
+        for change in 0..<4 {
+            var changed = Self.key
+            switch change {
+            case 0: changed.size += 1
+            case 1: changed.modifiedNanoseconds += 1
+            case 2: changed.headHash ^= 1
+            default: changed.tailHash ^= 1
+            }
+            #expect(SessionCodec.decode(bytes, key: changed).refusal == .fileChanged, "change \(change)")
+        }
+        #expect(SessionCodec.Refusal.fileChanged.description == "file changed since last time: view not restored")
+        #expect(SessionCodec.decode(Array("id,name\n1,a\n".utf8), key: Self.key).refusal == .notASession)
+    }
+
+    @Test("A view kept and taken back: the cursor's record, sort, filter rows kept as a result, marks, columns, freeze")
+    func viewRestored() throws {
+        var csv = "id,city,amount\n"
+        for index in 1...50 { csv += "\(index),\(index % 5 == 0 ? "Oslo" : "Bergen"),\(1000 - index * 7)\n" }
+        let size = Size(width: 60, height: 12)
+        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        for key in "&Oslo\n" { first.handle(key: key == "\n" ? .enter : .character(key)) }
+        waitUntil("the filter", timeout: 60) {
+            first.handle(.refresh)
+            return !first.query.isRunning
+        }
+        for key in "jjmjm" { first.handle(key: .character(key)) }
+        // The amount column hidden (the filter looks at the city, which stays shown).
+        for key in "ll-" { first.handle(key: .character(key)) }
+        waitUntil("the filter again", timeout: 60) {
+            first.handle(.refresh)
+            return !first.query.isRunning && !first.query.isPending
+        }
+        let saved = first.savedView()
+        let bitmap = try #require(saved.filtered?.bitmap)
+        var kept = SessionContent(view: saved, index: nil, filterBitmap: bitmap)
+        kept.view.filtered = nil
+        let bytes = SessionCodec.encode(kept, key: Self.key)
+        let read = try SessionCodec.decode(bytes, key: Self.key).get()
+
+        let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        let said = second.restore(session: read)
+        #expect(said == "restored: 1 filter, 2 marks, columns chosen; Esc-Esc or --fresh starts clean", "\(said)")
+        #expect(!second.query.isRunning, "the filter's rows came back as kept, with no pass")
+        #expect(second.dataRowCount == 10)
+        #expect(second.table.marks.records == [15, 20])
+        #expect(second.table.record(ofRow: second.cursorRow) == 20)
+        #expect(second.table.columns.shown == [0, 1])
+    }
+}
+
+extension Result where Failure == SessionCodec.Refusal {
+    var refusal: SessionCodec.Refusal? {
+        if case .failure(let refusal) = self { return refusal }
+        return nil
+    }
+}
