@@ -19,6 +19,8 @@ public final class EditedRows: MarkedRows {
     /// True when the store's patch holds the journal as it is (not while steps are applied
     /// with no splicing): only then is it changed piece by piece.
     private var patchIsCurrent = true
+    /// Times the patch of the bytes passes read was made whole (work, for tests).
+    package private(set) var patchesMadeWhole = 0
     /// The input file as it was at the first edit: a save over it needs it unchanged.
     package var baseline: InputFingerprint?
 
@@ -194,6 +196,7 @@ public final class EditedRows: MarkedRows {
         if patchIsCurrent, !steps.isEmpty, steps.count <= 64, splice(steps) { return }
         store.patch = patch(keepingDeleted: true)
         patchIsCurrent = true
+        patchesMadeWhole += 1
     }
 
     /// The splices of the bytes passes read that `steps` (applied to the journal) touch,
