@@ -291,6 +291,7 @@ package final class AppLoop {
             }
         }
         if let source = top.takeSheet() { push(source) }
+        if let query = top.takeQuery() { push(QuerySheet(query: query.text, over: query.file, table: top)) }
         if top.takeSheetSwitch(), let shown = entries.last, let other = shown.source?.switched() {
             // `%`: the column's sheet in its other form (bins, or values), in the same place.
             shown.source?.cancel()

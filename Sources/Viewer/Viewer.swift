@@ -266,7 +266,7 @@ public final class Viewer {
     }
 
     /// Ends the session (the event loop stops).
-    func finish() {
+    package func finish() {
         cancelSearch()
         requests.isFinished = true
     }
