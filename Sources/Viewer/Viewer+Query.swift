@@ -79,7 +79,7 @@ extension Viewer {
         switch query.takeLanding() {
         case .sameLine:
             // Replaced rows sorted or filtered again: the screen stays as it was.
-            window.scroll(to: Point(x: window.offset.x, y: top))
+            navigation.scroll(toLine: top)
             moveCursor(toRow: line, column: cursorColumn)
         case .top, .opening:
             moveCursor(toRow: 0, column: cursorColumn)

@@ -125,7 +125,7 @@ public final class Viewer {
         case .firstRow:
             markJump()
             navigation.move(toRow: mainFirstRow, edge: .zero)
-            window.setPreambleHidden(false)
+            navigation.showPreamble()
         case .lastRow:
             markJump()
             if let note = file?.reachEnd(screenHeight: screenSize.height, follows: options.follows, knownRows: dataRowCount) {
@@ -142,7 +142,7 @@ public final class Viewer {
         case .toggleBins: toggleBins()
         case .resize(let size):
             screenSize = size
-            window.settle()
+            navigation.settle()
             navigation.revealAfterReconcile()
             reconcile()
             noteScrollingHeaderRows()
@@ -164,7 +164,7 @@ public final class Viewer {
                 let top = window.offset.y
                 navigation.shiftCursor(by: shift)
                 reconcile()
-                window.scroll(to: Point(x: window.offset.x, y: top + shift))
+                navigation.scroll(toLine: top + shift)
                 if message?.hasPrefix("≈") == true { message = nil }
             }
             goToAwaitedRecord()
