@@ -62,8 +62,7 @@ extension Viewer {
         query.marksOnly = state.marksOnly
         if !query.isEmpty { applyQuery(saying: nil) }
         // The last search stays (n and N go on with it), and its highlights.
-        search.pattern = state.pattern
-        search.matcher = state.matcher
+        search.restore(pattern: state.pattern, matcher: state.matcher)
         if state.showsBand && !band.isOn && stack == nil {
             band.turnOn()
             followBand()

@@ -178,8 +178,7 @@ extension Viewer {
         show(rows: nil, columns: .all)
         layout.adopt(ColumnLayout())
         navigation.freeze(rows: 0..<0, columns: options.frozenColumns)
-        search.pattern = nil
-        search.matcher = nil
+        search.clear()
         reconcile()
         moveCursor(toRow: 0, column: 0)
         message = "a clean view: the file's order, every column, no freeze, no marks"

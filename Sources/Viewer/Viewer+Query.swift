@@ -108,7 +108,7 @@ extension Viewer {
     func takeReplacedRows() {
         guard source.generation != query.sourceGeneration else { return }
         query.sourceGeneration = source.generation
-        search.matchCache = [:]
+        search.forgetMatches()
         guard !query.isEmpty else { return }
         query.sorted?.cancel()
         query.sorted = nil

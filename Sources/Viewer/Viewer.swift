@@ -356,7 +356,7 @@ public final class Viewer {
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
-            if isSearching { search.stepsLeft = count - 1 }
+            if isSearching { search.step(over: count - 1) }
         default:
             handle(command)
         }
