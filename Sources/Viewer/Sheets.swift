@@ -164,7 +164,7 @@ extension Viewer {
 
     /// Keeps the rows whose cell in input column `column` is `value` exactly.
     func keep(value: [UInt8], column: Int) {
-        query.filters.append(RecordFilter(pattern: ViewQuery.exactPattern(value[...]), column: column))
+        query.add(filter: RecordFilter(pattern: ViewQuery.exactPattern(value[...]), column: column))
         applyQuery(saying: nil)
     }
 
