@@ -11,6 +11,8 @@ struct Requests {
     var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
     var chosen: Choice?
+    /// Enter on a sheet's row, by its record: the loop asks the sheet what it means.
+    var sheetRecord: Int?
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
     /// A query to answer over this viewer's file, in a sheet the loop makes (`Q`).

@@ -277,10 +277,11 @@ public final class Viewer {
     /// Lets `%` switch this sheet to its other form (bins, or exact values).
     func allowSheetSwitch() { options.switchesBins = true }
 
-    /// Takes back a finish (a sheet whose row opened another sheet over it stays).
-    public func reopen() {
-        requests.isFinished = false
-        requests.chosen = nil
+    /// The record of the sheet's row Enter was pressed on, once: the loop asks the
+    /// sheet what it means for the one below (`SheetSource.choose(record:)`).
+    public func takeSheetRecord() -> Int? {
+        defer { requests.sheetRecord = nil }
+        return requests.sheetRecord
     }
 
     /// The bytes to copy, once: the event loop sends them to the terminal.

@@ -54,7 +54,7 @@ extension Session {
             if open { _ = Output.writeToStandardOutput([terminator]) }
         case .cells(let cells):
             if Echo.writeCSV(cells, Output.writeToStandardOutput) { _ = Output.writeToStandardOutput([terminator]) }
-        case .record, .column, .rows:
+        case .column, .rows:
             // Chosen in a sheet, for the sheet below: nothing to print.
             break
         }
