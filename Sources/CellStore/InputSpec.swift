@@ -19,11 +19,18 @@ package struct InputSpec: Sendable, Equatable {
         case url(String)
     }
 
-    /// How the bytes make a table. Only delimited text is read now; JSON lines, SQLite
-    /// and spreadsheets become cases of their own.
+    /// How the bytes make a table (or tables: a database or a workbook holds several).
     package enum Format: String, Sendable, Equatable, CaseIterable {
         /// Delimited text: CSV, TSV and their kin, compressed or not.
         case csv
+        /// One JSON object per line (`.jsonl`, `.ndjson`, `jq -c` output).
+        case jsonLines
+        /// One JSON array of objects (`.json`, as APIs and `--output json` write).
+        case jsonArray
+        /// A SQLite database: each table and view a table.
+        case sqlite
+        /// An Excel workbook (`.xlsx`): each worksheet a table.
+        case xlsx
     }
 
     /// Where the bytes are.
@@ -43,12 +50,16 @@ package struct InputSpec: Sendable, Equatable {
     package var spoolLimit: SpoolLimit
     /// True when the input is read on as it grows (`--follow`).
     package var follows: Bool
+    /// Which table of an input that holds several (a database's table or view, a
+    /// workbook's sheet, by name); nil: every one, or the only one.
+    package var table: String?
 
     package init(_ location: Location, format: Format = .csv, delimiter: UInt8? = nil, quote: UInt8? = nil,
                  encoding: TextEncoding? = nil, preamble: PreambleRule = .none, spoolLimit: SpoolLimit = .keepFree,
-                 follows: Bool = false) {
+                 follows: Bool = false, table: String? = nil) {
         self.location = location
         self.format = format
+        self.table = table
         self.delimiter = delimiter
         self.quote = quote
         self.encoding = encoding
