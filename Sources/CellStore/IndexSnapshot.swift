@@ -112,6 +112,31 @@ extension CellStore {
 }
 
 extension CellStore {
+    /// Takes `snapshot`, the index of this file when it was shorter (it only grew since:
+    /// the caller checked its old bytes are as they were), as the index of what was there:
+    /// the loader, started next, goes on from its last checkpoint instead of the start.
+    /// False, and nothing changed, when it does not fit (as `adopt`), or the old part had
+    /// a quoting problem or a record too wide (the scan would have to know where it was).
+    package func adoptGrown(_ snapshot: IndexSnapshot) -> Bool {
+        guard case .file(_, let size) = loader.input, !loader.follows, size > snapshot.available,
+              snapshot.quotingProblem == nil, snapshot.quotingProblemCount == 0, snapshot.tooWideRecord == nil,
+              let last = snapshot.checkpoints.last else { return false }
+        return loader.shared.withLock { state -> Bool in
+            guard let dialect = state.dialect, dialect.delimiter == snapshot.delimiter, dialect.quote == snapshot.quote,
+                  let start = state.checkpoints.first?.offset, snapshot.isConsistent(dataStart: start),
+                  !state.progress.isComplete, state.progress.bytesRead == 0 else { return false }
+            state.checkpoints = snapshot.checkpoints
+            state.available = snapshot.available
+            state.wellQuotedRecords = last.row
+            state.firstBlankRecord = snapshot.firstBlankRecord < last.row ? snapshot.firstBlankRecord : Int.max
+            state.progress.bytesRead = last.offset
+            state.progress.rowCount = last.row
+            state.progress.widestRow = snapshot.widestRow
+            state.resumesAt = (last, snapshot.widestRow)
+            return true
+        }
+    }
+
     /// Starts the loader of a store opened without it (`startsLoader: false`).
     package func startLoading() { loader.start() }
 

@@ -13,6 +13,15 @@ package struct InputFingerprint: Sendable, Equatable, Codable {
     package var nanoseconds: Int
     package var checksum: UInt64
 
+    package init(device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int, checksum: UInt64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+        self.checksum = checksum
+    }
+
     /// The file at `path` now (nil when it cannot be read).
     package init?(path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

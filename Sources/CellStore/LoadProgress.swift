@@ -147,6 +147,9 @@ package struct IndexState: Sendable {
     var wellQuotedRecords = 0
     /// The first blank line indexed, if any (Int.max: none).
     var firstBlankRecord = Int.max
+    /// Where the loader goes on from in a file that grew since its index was kept (the
+    /// last checkpoint kept, and the widest record before it), instead of its start.
+    var resumesAt: (checkpoint: Checkpoint, widest: Int)?
 
     /// The index of the last checkpoint at or before `row`.
     /// - Complexity: O(log n) in the number of checkpoints.

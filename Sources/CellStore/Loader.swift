@@ -277,6 +277,16 @@ package final class Loader: Sendable {
         var lastByte: UInt8 = 0
         var pending: [Checkpoint] = []
         var lastRecordEnd = bomLength
+        // A file that only grew since its index was kept: on from the index's last
+        // checkpoint, a record's start in bytes that are as they were.
+        if let resume = shared.withLock({ state in defer { state.resumesAt = nil }; return state.resumesAt }) {
+            offset = resume.checkpoint.offset
+            nextCheckpoint = offset + spacing
+            lastRecordEnd = offset
+            let firstBlank = shared.withLock { $0.firstBlankRecord }
+            scanner.resume(records: resume.checkpoint.row, widest: resume.widest,
+                           firstBlank: firstBlank < resume.checkpoint.row ? firstBlank : nil)
+        }
         let fieldLimit = RecordParser.Limits.fieldLimit
         var tooWide: Int?
         while !isStopped {

@@ -62,6 +62,15 @@ package struct RecordScanner {
         if insideQuotes { counts.recordStart = nil }
     }
 
+    /// Goes on from a record boundary of an input scanned before (a file that grew since):
+    /// `records` completed before it, the widest of them, and the first blank line among
+    /// them, if any.
+    package mutating func resume(records: Int, widest: Int, firstBlank: Int?) {
+        counts.records = records
+        counts.widest = widest
+        counts.firstBlank = firstBlank
+    }
+
     /// The kernel's visitor: counts, and passes each boundary on.
     private struct Visitor: FieldVisitor {
         var counts: Counts

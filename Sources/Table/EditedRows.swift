@@ -16,6 +16,11 @@ public final class EditedRows: MarkedRows {
     private var counted: [Int] = [0]
     private var nextAddedID = 1
     private var nextPatchID = 1
+    /// True when the store's patch holds the journal as it is (not while steps are applied
+    /// with no splicing): only then is it changed piece by piece.
+    private var patchIsCurrent = true
+    /// Times the patch of the bytes passes read was made whole (work, for tests).
+    package private(set) var patchesMadeWhole = 0
     /// The input file as it was at the first edit: a save over it needs it unchanged.
     package var baseline: InputFingerprint?
 
@@ -169,8 +174,9 @@ public final class EditedRows: MarkedRows {
         apply([step], backwards: backwards)
     }
 
-    /// Applies `steps` in order (or undoes them in reverse order), then splices once.
-    package func apply(_ steps: [EditStep], backwards: Bool = false) {
+    /// Applies `steps` in order (or undoes them in reverse order), then splices once
+    /// (unless not `splicing`: many edits made in a row, spliced at their end).
+    package func apply(_ steps: [EditStep], backwards: Bool = false, splicing: Bool = true) {
         var moves = false
         for step in backwards ? steps.reversed().map(\.inverse) : steps {
             journal.apply(step)
@@ -181,7 +187,67 @@ public final class EditedRows: MarkedRows {
             counted = [0]
             for group in journal.groups { counted.append(counted[counted.count - 1] + group.records.count) }
         }
+        guard splicing else {
+            patchIsCurrent = false
+            return
+        }
+        // A few steps on a patch that is up to date: only the splices they touch are made
+        // again (one more edit on 100,000 costs that edit, not all of them).
+        if patchIsCurrent, !steps.isEmpty, steps.count <= 64, splice(steps) { return }
         store.patch = patch(keepingDeleted: true)
+        patchIsCurrent = true
+        patchesMadeWhole += 1
+    }
+
+    /// The splices of the bytes passes read that `steps` (applied to the journal) touch,
+    /// made again and put in place in the store's patch; false when that cannot be done
+    /// piece by piece (the line-end guard is involved, or a record cannot be encoded):
+    /// the patch is then made whole.
+    private func splice(_ steps: [EditStep]) -> Bool {
+        guard let dialect = store.dialect else { return false }
+        let encoder = RecordEncoder(dialect: dialect)
+        // Each place: the original bytes its splice replaces, and how to make it now.
+        var changes: [Int: RecordBytes] = [:]
+        var groups: [Int: Int64] = [:]
+        for step in steps {
+            switch step {
+            case .change(let record, let from, let to):
+                guard let place = (to ?? from)?.place else { continue }
+                changes[record] = place
+            case .changeAdded(let id, _, _):
+                guard let (group, _) = journal.place(ofAdded: id) else { return false }
+                groups[journal.groups[group].point.anchor] = journal.groups[group].point.offset
+            case .add(_, let point, _), .remove(_, let point, _):
+                groups[point.anchor] = point.offset
+                // Whether record 0 is the first record written decides its quoting.
+                if point.anchor == 0, let first = journal.changed[0] { changes[0] = first.place }
+            case .delete, .undelete:
+                // Deleted records stay rows until the save: the bytes passes read are the same.
+                continue
+            }
+        }
+        var patch = store.patch
+        // Held only here while it changes, so its arrays change in place (unless a pass
+        // holds it: that pass keeps the bytes it read).
+        store.patch = .empty
+        defer { store.patch = patch }
+        let id = nextPatchID
+        nextPatchID += 1
+        do {
+            for (record, place) in changes {
+                let new = try journal.changed[record].map { try changeSplice(record: record, $0, encoder: encoder) }
+                guard patch.replace(start: place.start, end: place.end, with: new, id: id) else { return false }
+            }
+            for (anchor, offset) in groups {
+                let new = try journal.group(at: anchor).map {
+                    try groupSplice(journal.groups[$0], keepingDeleted: true, encoder: encoder, dialect: dialect)
+                }
+                guard patch.replace(start: offset, end: offset, with: new, id: id) else { return false }
+            }
+        } catch {
+            return false
+        }
+        return true
     }
 
     /// A new id for an added record.
@@ -196,6 +262,7 @@ public final class EditedRows: MarkedRows {
         counted = [0]
         generation += 1
         store.patch = .empty
+        patchIsCurrent = true
     }
 
     /// The place of input record `record`'s bytes, when it is known whole.
@@ -219,10 +286,7 @@ public final class EditedRows: MarkedRows {
         var splices: [RecordPatch.Splice] = []
         splices.reserveCapacity(journal.changed.count + journal.deleted.count + journal.groups.count)
         for (record, change) in journal.changed where keepingDeleted || journal.deleted[record] == nil {
-            let isFirst = record == 0 && journal.group(at: 0) == nil
-            let bytes = try encoder.encode(change.row, isFirstRecord: isFirst) + change.place.terminator
-            splices.append(RecordPatch.Splice(start: change.place.start, end: change.place.end, record: record, bytes: bytes,
-                                              recordsRemoved: 1, recordsAdded: 1, widest: change.row.count))
+            splices.append(try changeSplice(record: record, change, encoder: encoder))
         }
         if !keepingDeleted {
             for (record, place) in journal.deleted {
@@ -231,28 +295,44 @@ public final class EditedRows: MarkedRows {
             }
         }
         for group in journal.groups {
-            var bytes: [UInt8] = []
-            var widest = 0
-            // After the input's last record, which has no line end and is deleted on saving:
-            // the records take its place, the last again with no line end.
-            let replacesLast = group.point.afterUnterminated && !keepingDeleted && journal.deleted[group.point.anchor - 1] != nil
-            for (index, added) in group.records.enumerated() {
-                let record = try encoder.encode(added.row, isFirstRecord: group.point.anchor == 0 && index == 0)
-                if replacesLast {
-                    bytes += (index > 0 ? dialect.lineEnding : []) + record
-                } else if group.point.afterUnterminated {
-                    bytes += dialect.lineEnding + record
-                } else {
-                    bytes += record + dialect.lineEnding
-                }
-                widest = max(widest, added.row.count)
-            }
-            splices.append(RecordPatch.Splice(start: group.point.offset, end: group.point.offset, record: group.point.anchor,
-                                              bytes: bytes, recordsRemoved: 0, recordsAdded: group.records.count, widest: widest))
+            splices.append(try groupSplice(group, keepingDeleted: keepingDeleted, encoder: encoder, dialect: dialect))
         }
         defer { nextPatchID += 1 }
         let reader = store.recordReader(patched: false)
         splices = RecordPatch.keepingLineEnds(splices) { offset in reader?.bytes(offset..<(offset + 1)).first }
         return RecordPatch(splices, id: nextPatchID)
+    }
+
+    /// The splice of input record `record`'s change: its cells in the input's dialect and
+    /// its own line end, in place of its bytes.
+    private func changeSplice(record: Int, _ change: ChangedRecord,
+                              encoder: RecordEncoder) throws(RecordEncoder.Refusal) -> RecordPatch.Splice {
+        let isFirst = record == 0 && journal.group(at: 0) == nil
+        let bytes = try encoder.encode(change.row, isFirstRecord: isFirst) + change.place.terminator
+        return RecordPatch.Splice(start: change.place.start, end: change.place.end, record: record, bytes: bytes,
+                                  recordsRemoved: 1, recordsAdded: 1, widest: change.row.count)
+    }
+
+    /// The splice of the records added at one place, each with a line end.
+    private func groupSplice(_ group: EditJournal.Group, keepingDeleted: Bool, encoder: RecordEncoder,
+                             dialect: Dialect) throws(RecordEncoder.Refusal) -> RecordPatch.Splice {
+        var bytes: [UInt8] = []
+        var widest = 0
+        // After the input's last record, which has no line end and is deleted on saving:
+        // the records take its place, the last again with no line end.
+        let replacesLast = group.point.afterUnterminated && !keepingDeleted && journal.deleted[group.point.anchor - 1] != nil
+        for (index, added) in group.records.enumerated() {
+            let record = try encoder.encode(added.row, isFirstRecord: group.point.anchor == 0 && index == 0)
+            if replacesLast {
+                bytes += (index > 0 ? dialect.lineEnding : []) + record
+            } else if group.point.afterUnterminated {
+                bytes += dialect.lineEnding + record
+            } else {
+                bytes += record + dialect.lineEnding
+            }
+            widest = max(widest, added.row.count)
+        }
+        return RecordPatch.Splice(start: group.point.offset, end: group.point.offset, record: group.point.anchor,
+                                  bytes: bytes, recordsRemoved: 0, recordsAdded: group.records.count, widest: widest)
     }
 }

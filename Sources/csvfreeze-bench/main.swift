@@ -58,6 +58,10 @@ if arguments.first == "--child" {
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
+if arguments.first == "--edit-journal" {
+    editJournalBenchmark(reports: false)
+    exit(0)
+}
 if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }

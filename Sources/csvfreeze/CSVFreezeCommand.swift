@@ -187,9 +187,11 @@ struct CSVFreezeCommand: ParsableCommand {
           --source-column; 64 bad options, one line and no usage (also options
           that do not combine: --echo or --follow with --output, --frequency or
           --summary; --stack, --skip-bad, --source-column or --no-source-column
-          with --sql, --diff, --frequency or --summary); 65 a query SQLite
-          refuses, or one that would write or outgrows SQL's memory (--sql);
-          128+N after signal N; 130 with --echo, quit without choosing.
+          with --sql, --diff, --frequency or --summary; --in-place with
+          --output or stdin); 65 a query SQLite refuses, or one that would
+          write or outgrows SQL's memory (--sql), a row or column --set or
+          --delete-row names that the file lacks; 128+N after signal N; 130
+          with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
           written); 64 bad options.
@@ -242,7 +244,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var band = false
 
     @Flag(inversion: .prefixedNo,
-          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one (put it in the config file to turn sessions off).")
+          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one ('session = off' in the config file turns sessions off). After Ctrl-S saved edits over the file, the session is kept for the saved file.")
     var session = true
 
     @Flag(help: "Open the file as if for the first time: the kept session is not read, and is replaced on quitting.")
@@ -273,6 +275,7 @@ struct CSVFreezeCommand: ParsableCommand {
     @OptionGroup var insight: InsightOptions
     @OptionGroup var sql: SQLOptions
     @OptionGroup(title: "Compare two tables") var diff: DiffOptions
+    @OptionGroup(title: "Edit from the command line") var edit: EditOptions
 
     @Flag(help: "With several inputs: leave out those that cannot be read instead of stopping; the status line names them, or, writing the table, one line on stderr (exit 0). Not with --sql, --diff, --frequency or --summary.")
     var skipBad = false
@@ -329,9 +332,40 @@ struct CSVFreezeCommand: ParsableCommand {
             throw ValidationError("--follow follows a file on the screen; \(writer) writes it once: give one of them")
         }
         if sourceColumn == "" { throw ValidationError("--source-column takes a name for the column naming each input, not an empty one") }
+        try validateEdits()
         if diff.isRequested && files.count > 1 { throw ValidationError("--diff OTHER takes one FILE: the old table") }
         if diff.other == "-" && (files.first ?? "-") == "-" {
             throw ValidationError("standard input ('-') can be given once: FILE or OTHER (no FILE reads it too)")
+        }
+    }
+
+    /// `--set`, `--delete-row` and `--in-place`: one file, written or saved, nothing else.
+    func validateEdits() throws {
+        guard edit.isRequested || edit.inPlace || edit.recover != nil else { return }
+        if !edit.isRequested && edit.recover == nil {
+            throw ValidationError("--in-place saves edits over FILE: give --set, --delete-row or --recover")
+        }
+        if edit.recover != nil && (files.count != 1 || files == ["-"]) {
+            throw ValidationError("--recover JOURNAL FILE: give the one FILE the edits were made on")
+        }
+        if edit.inPlace && output != nil {
+            throw ValidationError("--in-place saves over FILE, --output writes to standard output: give one of them")
+        }
+        if edit.inPlace && readsStandardInput {
+            throw ValidationError("--in-place saves over FILE: standard input has no file to save over (write it with --output)")
+        }
+        if edit.isRequested && !edit.inPlace && output == nil {
+            throw ValidationError("--set and --delete-row write the edited table: give --output FORMAT (to standard output) or --in-place")
+        }
+        if files.count > 1 { throw ValidationError("--set, --delete-row and --in-place edit one FILE") }
+        if let mode = [(sql.query != nil, "--sql"), (diff.isRequested, "--diff"), (insight.frequency != nil, "--frequency"),
+                       (insight.histogram != nil, "--histogram"), (insight.summary, "--summary"), (echo != nil, "--echo"),
+                       (input.follow, "--follow"), (stack, "--stack"), (skipBad, "--skip-bad"),
+                       (sourceColumn != nil, "--source-column")].first(where: \.0)?.1 {
+            throw ValidationError("\(edit.recover != nil ? "--recover" : "--set and --delete-row") edit one file: not with \(mode)")
+        }
+        if edit.inPlace && query.isActive {
+            throw ValidationError("--in-place saves every record of FILE: not with --filter, --sort or --columns (use --output)")
         }
     }
 
@@ -409,6 +443,15 @@ struct CSVFreezeCommand: ParsableCommand {
         if insight.isRequested && gathered.asksForSeveral {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
+        if gathered.asksForSeveral && (edit.isRequested || edit.recover != nil) {
+            fail("--set, --delete-row and --recover edit one FILE, not a directory", status: 64)
+        }
+        let recovery = edit.recover.map { journal in (journal: Session.recovery(journal, file: path ?? "-"), path: journal) }
+        if edit.isRequested || (recovery != nil && (output != nil || edit.inPlace || isatty(1) == 0)) {
+            let status = EditOutput.run(path: path, request, query: query, edits: edit, recovery: recovery)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let writes = insight.isRequested || output != nil || (isatty(1) == 0 && echo == nil)
         // Without a status line, what --skip-bad left out is said on stderr, each input named,
         // and so are the entries of a directory that were not read (a FIFO, a subdirectory).
@@ -444,7 +487,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
-                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore())
+                                 escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore(), recovery: recovery)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -120,7 +120,13 @@ extension Output {
         } catch {
             fail(error.description, status: 1)
         }
-        let name = inputName(path)
+        return write(store: store, name: inputName(path), request, query: query)
+    }
+
+    /// Writes the rows of `store` (read from the input named `name`, with the edits its
+    /// patch holds, if any) that `query` keeps, as `write(path:_:query:)` does.
+    static func write(store: CellStore, name: String, _ request: OutputRequest, query: QueryOptions?) -> Int32 {
+        let sorts = query?.sorts ?? []
         var resolved = QueryOptions.Resolved()
         // JSON lines' keys for chosen columns: the names --columns knew them by.
         var keys: [String]?
@@ -133,7 +139,7 @@ extension Output {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(name): \(failure)", status: 1) }
             let names = ColumnNames(header: request.headerRows > 0 ? store.row(0) : nil)
             do {
-                resolved = try query.resolve(names: names, columnCount: store.columnCount)
+                resolved = try query.resolve(names: names, columnCount: max(store.columnCount, store.patch.widest))
             } catch {
                 fail(error.description, status: 2)
             }

@@ -16,7 +16,7 @@ enum Session {
 
     static func run(inputs: [TableInput], note: String? = nil, reading: InputSettings, options given: ViewerOptions, mouse: Bool, theme: Theme = .auto, terminator: UInt8 = 0x0A,
                     query: QueryOptions? = nil, escapeDelay: Int? = nil, stacked: Bool = false,
-                    sessions: SessionStore? = nil) -> Int32 {
+                    sessions: SessionStore? = nil, recovery: (journal: RecoveryJournal, path: String)? = nil) -> Int32 {
         let options = given
         // Ctrl-S writes over none of them, shown or not (see `OpenInputs`).
         let claim = OpenInputs.Claim(paths: inputs.compactMap(\.path))
@@ -46,13 +46,21 @@ enum Session {
         if let sessions, inputs.count == 1, !follows, let path = inputs[0].path, path != "-",
            let key = SessionStore.key(ofFileAt: path) {
             sessionKey = key
-            (kept, keptNote) = sessions.load(for: key)
+            (kept, keptNote) = sessions.load(for: key, file: path)
         }
         var first: CellStore?
         do {
             if shelf == nil, let index = kept?.index {
                 let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
-                if store.adopt(index) { store.announceIndex() } else { store.startLoading() }
+                // A file that only grew: its index for what was there, the rest indexed on.
+                if kept?.fileGrew == true {
+                    _ = store.adoptGrown(index)
+                    store.startLoading()
+                } else if store.adopt(index) {
+                    store.announceIndex()
+                } else {
+                    store.startLoading()
+                }
                 first = store
             }
             first = try first ?? shelf?.store(0) ?? open()
@@ -61,6 +69,19 @@ enum Session {
             try shelf?.openReadOnce()
         } catch {
             fail("\(error)", status: 1)
+        }
+        // --recover: the journal's edits made again on the whole index, before the
+        // terminal is taken, so one that does not fit is a plain one-line error.
+        var recovered: (rows: EditedRows, steps: [EditStep])?
+        if let recovery, shelf == nil, let store = first {
+            store.waitForIndex { false }
+            if let failure = store.progress.failure { fail("\(store.name): \(failure)", status: 1) }
+            let rows = EditedRows(store: store)
+            do {
+                recovered = (rows, try rows.replay(recovery.journal))
+            } catch {
+                fail("--recover \(recovery.path): \(error.description): nothing applied", status: 65)
+            }
         }
         // --filter, --sort and --columns: their columns are named against the header, read
         // before the terminal is taken, so a wrong name is a plain one-line error.
@@ -79,7 +100,11 @@ enum Session {
         var firstOptions = options
         if let shelf { firstOptions.place = "1/\(shelf.count)" }
         if followNote != nil { firstOptions.follows = false }
-        var viewer: Viewer? = Viewer(store: first!, options: firstOptions, screenSize: session.size)
+        var viewer: Viewer? = recovered.map { Viewer(source: $0.rows, options: firstOptions, screenSize: session.size) }
+            ?? Viewer(store: first!, options: firstOptions, screenSize: session.size)
+        let recoveredNote = recovered.flatMap { recovered in
+            recovery.map { viewer?.noteRecovered(recovered.steps, from: $0.path) }
+        } ?? nil
         first = nil
         if let resolved { viewer?.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns) }
         // The command line's view wins over the kept one (the kept index stays).
@@ -87,7 +112,7 @@ enum Session {
         if let kept, resolved == nil { restored = viewer?.restore(session: kept) }
         let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
-        let said = [notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
+        let said = [recoveredNote, notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
         if !said.isEmpty { viewer?.say(said) }
         let screen = TerminalScreen(session: session, wake: wake)
         let loop: AppLoop
@@ -117,10 +142,14 @@ enum Session {
         if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
         // The table's session, for the same file (it may have changed meanwhile: the index
-        // is kept only when it covers the file as it is now).
+        // is kept only when it covers the file as it is now), or for the file a save over
+        // it put in its place, which the table reads now (another inode: its own key).
         if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
-           let key = SessionStore.key(ofFileAt: path), key.isSameFile(as: sessionKey) {
+           let key = SessionStore.key(ofFileAt: path),
+           key.isSameFile(as: sessionKey) || file.fingerprintIfUnchanged().map({ $0.device == key.device && $0.inode == key.inode }) == true {
             sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+            // The file saved over is gone (its name holds the saved one): so is its session.
+            if !key.isSameFile(as: sessionKey) { unlink(sessions.path(for: sessionKey)) }
         }
         if let choice = table.chosen {
             if case .column(let column) = choice {
@@ -145,9 +174,12 @@ enum Session {
         return loop.status
     }
 
-    /// Writes each table's unsaved edits, spliced into its input as Ctrl-S would save them,
-    /// to a new file in the state folder's `recovery/`, and says where on stderr: a session
-    /// ended by SIGTERM, SIGHUP or the terminal's going away loses nothing typed.
+    /// Keeps each table's unsaved edits in a new file in the state folder's `recovery/`,
+    /// and says where on stderr: a session ended by SIGTERM, SIGHUP or the terminal's
+    /// going away loses nothing typed. A file's edits are kept as a journal (the edits and
+    /// the file's fingerprint: `csvfreeze --recover JOURNAL FILE` makes them again);
+    /// standard input's, which no journal could be applied to again, as the whole table
+    /// with them, as Ctrl-S would save it.
     static func keepUnsavedEdits(of viewers: [Viewer]) {
         for viewer in viewers where viewer.keepsEditsOnExit {
             let name = viewer.file?.name ?? "table"
@@ -156,6 +188,8 @@ enum Session {
                 let folder = try StateDirectory.folder("recovery")
                 var base = String(name.split(separator: "/").last ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
                 if base.isEmpty || base.hasPrefix(".") { base = "table" + base }
+                let journal = viewer.recoveryJournal()
+                if journal != nil { base += ".edits" }
                 var now = time(nil)
                 var parts = tm()
                 localtime_r(&now, &parts)
@@ -167,15 +201,39 @@ enum Session {
                     path = folder + "/" + stamp + "-\(suffix)-" + base
                     suffix += 1
                 }
-                if let failure = viewer.writeEditsForRecovery(to: path) {
+                if let journal {
+                    if let failure = journal.write(to: path) {
+                        say("\(edits) of \(name) could not be kept: \(failure)")
+                    } else {
+                        say("\(edits) of \(name) kept in \(path) (csvfreeze --recover \(path) \(name) opens them again)")
+                    }
+                } else if let failure = viewer.writeEditsForRecovery(to: path) {
                     say("\(edits) of \(name) could not be kept: \(failure)")
                 } else {
-                    say("\(edits) of \(name) kept in \(path) (the file with them applied)")
+                    say("\(edits) of \(name) kept in \(path) (the table with them applied)")
                 }
             } catch {
                 say("\(edits) of \(name) could not be kept: \(error.description)")
             }
         }
+    }
+
+    /// `--recover JOURNAL FILE`'s journal, when it is sound and FILE is still the file its
+    /// edits were made on; else one line and exit (1: it cannot be read; 65: it does not fit).
+    static func recovery(_ journalPath: String, file: String) -> RecoveryJournal {
+        let journal: RecoveryJournal
+        switch RecoveryJournal.read(path: journalPath) {
+        case .success(let read): journal = read
+        case .failure(let failure):
+            if case .cannotRead = failure { fail("--recover \(journalPath): \(failure)", status: 1) }
+            fail("--recover \(journalPath): \(failure): nothing applied", status: 65)
+        }
+        guard let now = InputFingerprint(path: file) else { fail("--recover: cannot read \(file)", status: 1) }
+        // A copy put back in place (another inode) is the same file when all else is.
+        guard now.matches(journal.fingerprint, sameFile: false) else {
+            fail("--recover: \(file) changed since the edits in \(journalPath) were made: nothing applied", status: 65)
+        }
+        return journal
     }
 
     /// The command line's filters, sort and columns, named against `store`'s header (read

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Query
 import Viewer
 
 /// Where and how sessions are kept: one file per input file in `$XDG_STATE_HOME/csvfreeze/`
@@ -74,6 +75,30 @@ struct SessionStore {
                           headHash: head, tailHash: tail)
     }
 
+    /// True when the file at `path` is `stored`'s file with bytes added at its end only:
+    /// its first `stored.size` bytes hash as they did (its first and last 64 KiB of them).
+    static func grew(_ path: String, from stored: SessionKey) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_dev) == stored.device,
+              UInt64(info.st_ino) == stored.inode, Int64(info.st_size) > stored.size, stored.size >= 0 else { return false }
+        let span = Int64(64 << 10)
+        func hash(_ range: Range<Int64>) -> UInt64? {
+            var bytes = [UInt8](repeating: 0, count: Int(range.count))
+            var done = 0
+            while done < bytes.count {
+                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound) + off_t(done)) }
+                if got <= 0 { return nil }
+                done += got
+            }
+            return SessionCodec.fnv(bytes[...])
+        }
+        return hash(0..<min(span, stored.size)) == stored.headHash
+            && hash(max(0, stored.size - span)..<stored.size) == stored.tailHash
+    }
+
     /// The session's file for the file of `key` (by its device and inode).
     func path(for key: SessionKey) -> String {
         var identity = [UInt8]()
@@ -84,7 +109,7 @@ struct SessionStore {
 
     /// What was kept for the file of `key`: the content, or a one-line note of why it is
     /// not used (nil content and nil note: there is none).
-    func load(for key: SessionKey) -> (content: SessionContent?, note: String?) {
+    func load(for key: SessionKey, file: String? = nil) -> (content: SessionContent?, note: String?) {
         guard !fresh else { return (nil, nil) }
         let path = path(for: key)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -103,10 +128,18 @@ struct SessionStore {
             done += got
         }
         if done < length { bytes.removeLast(length - done) }
-        switch SessionCodec.decode(bytes, key: key) {
-        case .success(let content):
+        switch SessionCodec.decode(bytes, key: key, grew: { stored in file.map { Self.grew($0, from: stored) } ?? false }) {
+        case .success(var content):
             // Used now: the last to be removed when room is made.
             _ = utimensat(AT_FDCWD, path, nil, 0)
+            // A sort's order is read from the file as the view needs it, checked: its own descriptor.
+            if let sort = content.keptSort, let index = content.index {
+                let own = dup(descriptor)
+                if own >= 0 {
+                    content.keptSort?.pairs = StoredPairs(descriptor: own, offset: sort.offset, count: sort.count,
+                                                          records: 0..<index.rowCount, inputBytes: index.available)
+                }
+            }
             return (content, nil)
         case .failure(let refusal):
             return (nil, refusal.description)
@@ -176,13 +209,21 @@ extension SessionStore {
                 index = whole.thinned(toAtMost: Int(max(1, size / 200 / 16)))
             }
         }
+        // A complete sort of the file's own bytes (no edits), as its order, when it takes
+        // at most a sixteenth of the limit (16 bytes a row) and the index is kept with it.
+        var sorted: SortedRecords?
+        if let order = view.sorted, index != nil, order.patch.isEmpty, Int64(order.count) * 16 <= limit / 16 {
+            sorted = order
+        }
         var bitmap: (words: [UInt64], length: Int)?
-        if let filtered = view.filtered, view.sorted == nil, filtered.base == nil {
+        if let filtered = view.filtered, filtered.base == nil ? view.sorted == nil : (sorted != nil && filtered.base === sorted) {
             let kept = filtered.bitmap
             if Int64(kept.words.count * 8) <= limit / 16 { bitmap = kept }
         }
         view.sorted = nil
         view.filtered = nil
-        return SessionContent(view: view, index: index, filterBitmap: bitmap)
+        var content = SessionContent(view: view, index: index, filterBitmap: bitmap)
+        content.sorted = sorted
+        return content
     }
 }

@@ -8,7 +8,7 @@ struct DocumentationTests {
                           "--preamble", "--no-preamble", "--bounce", "--no-mouse", "--no-indicators", "--debug-stats", "--follow", "--spool-limit",
                           "--echo", "--theme", "--print0", "--band", "--no-band", "--no-session", "--session", "--fresh", "--session-limit",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--histogram", "--bins", "--summary", "--sql",
-                          "--diff", "--key", "--context",
+                          "--diff", "--key", "--context", "--set", "--delete-row", "--in-place", "--recover",
                           "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {

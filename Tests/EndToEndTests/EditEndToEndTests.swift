@@ -72,7 +72,7 @@ struct EditEndToEndTests {
         #expect(changes.contains { $0.hasPrefix("---") && $0.contains("Cy") }, "\(diff.text)")
     }
 
-    @Test("SIGTERM with unsaved edits: the file with them is kept under $XDG_STATE_HOME/csvfreeze/recovery, stderr says where")
+    @Test("SIGTERM with unsaved edits: a private journal of them under $XDG_STATE_HOME/csvfreeze/recovery, stderr says where; --recover makes them again")
     func signalKeepsEdits() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -80,7 +80,7 @@ struct EditEndToEndTests {
         try Data(Self.original.utf8).write(to: file)
         let state = dir.appendingPathComponent("state")
         let pane = try TmuxPane("cd \(shellQuote(dir.path)) && { XDG_STATE_HOME=\(shellQuote(state.path)) \(binary) t.csv & echo $! > pid; wait $!; }",
-                                width: 160, height: 12)
+                                width: 220, height: 12)
         try pane.waitFor("the table") { $0.contains { $0.contains("row 1/4") } }
         try pane.send("j", "l", "e", "C-u")
         try pane.send("-l", "Bo, \"B\"")
@@ -96,10 +96,56 @@ struct EditEndToEndTests {
         #expect(screen.contains("csvfreeze: 2 unsaved edits of t.csv kept in "), "\(screen)")
         let folder = state.appendingPathComponent("csvfreeze/recovery")
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(kept.count == 1 && kept.first?.hasSuffix("-t.csv") == true, "\(kept)")
-        let bytes = try Data(contentsOf: folder.appendingPathComponent(kept.first ?? ""))
-        #expect(bytes == Data(Self.saved.utf8))
+        try #require(kept.count == 1 && kept.first?.hasSuffix("-t.csv.edits") == true, "\(kept)")
+        let journal = folder.appendingPathComponent(kept[0]).path
+        // The line wraps on the pane: read it whole.
+        #expect(try pane.screen().joined().contains("--recover \(journal) t.csv"), "\(screen)")
+        var info = stat()
+        #expect(stat(journal, &info) == 0 && info.st_mode & 0o777 == 0o600 && info.st_size < 400, "a small private journal")
+        #expect(stat(folder.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
         #expect(try Data(contentsOf: file) == Data(Self.original.utf8), "the file itself is not written")
+        // Written with the edits made again: what the save would have written.
+        let written = try run([binary, "--recover", journal, file.path, "--output", "csv"])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout == Data(Self.saved.utf8), "\(written.text.debugDescription)")
+        // On screen: the edits are there, unsaved, and U takes them back.
+        let again = try TmuxPane("cd \(shellQuote(dir.path)) && \(binary) --recover \(shellQuote(journal)) t.csv", width: 220, height: 12)
+        try again.waitFor("the edits recovered") {
+            $0.contains { $0.contains("2 unsaved edits recovered from") } && $0.contains { $0.contains("Bo, \"B\"") }
+        }
+        try again.send("U")
+        try again.waitFor("the edits undone") { $0.contains { $0.contains("undone:") } && !$0.contains { $0.contains("Bo, \"B\"") } }
+        try again.send("q")
+        #expect(try again.waitForExit()?.hasPrefix("[exit=0") == true)
+        // A corrupt journal, and a file changed since: one line, exit 65, nothing written.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: journal))
+        bytes[bytes.count / 2] ^= 0xFF
+        let corrupt = dir.appendingPathComponent("corrupt.edits")
+        try bytes.write(to: corrupt)
+        let refused = try run([binary, "--recover", corrupt.path, file.path, "--output", "csv"])
+        #expect(refused.status == 65 && refused.stderr.contains("it is corrupt") && refused.stdout.isEmpty, "\(refused.stderr)")
+        try Data((Self.original + "\r\n5,Ed,more").utf8).write(to: file)
+        let changed = try run([binary, "--recover", journal, file.path, "--in-place"])
+        #expect(changed.status == 65 && changed.stderr.contains("changed since the edits"), "\(changed.stderr)")
+        #expect(changed.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(try Data(contentsOf: file) == Data((Self.original + "\r\n5,Ed,more").utf8))
+        // Put back as it was (a copy: another inode, the same bytes and time), --in-place saves the edits over it.
+        try Data(Self.original.utf8).write(to: file)
+        var times = [timespec(tv_sec: 0, tv_nsec: 0), timespec(tv_sec: 0, tv_nsec: 0)]
+        let decoded = try #require(try? Self.journalTime(journal))
+        times[0] = decoded
+        times[1] = decoded
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+        let saved = try run([binary, "--recover", journal, file.path, "--in-place"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(try Data(contentsOf: file) == Data(Self.saved.utf8))
+    }
+
+    /// The modification time a journal notes for its file (bytes 44..<60 of it).
+    static func journalTime(_ path: String) throws -> timespec {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func int(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        return timespec(tv_sec: int(44), tv_nsec: int(52))
     }
 
     @Test("a gzip file is saved gzip: its text as a plain file's would be")

@@ -71,15 +71,49 @@ struct SessionEndToEndTests {
         try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
         try pane.send("m", "q")
         _ = try pane.waitForExit()
+        // A byte changed in place (the same size): not the file the session was kept for.
         let handle = try #require(FileHandle(forWritingAtPath: file))
-        handle.seekToEndOfFile()
-        handle.write(Data("201,n5,17\n".utf8))
+        handle.seek(toFileOffset: 20)
+        handle.write(Data("9".utf8))
         try handle.close()
         let again = try open(file, state: state)
         let lines = try again.waitFor("the note") { status($0).contains("file changed since last time: view not restored") }
         #expect(!lines[1].hasPrefix("•"))
         try again.send("q")
         _ = try again.waitForExit()
+    }
+
+    @Test("A file that only grew: the view and its index for what was there come back, the rest is indexed on")
+    func grew() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "4", "j", "q")
+        _ = try pane.waitForExit()
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        handle.seekToEndOfFile()
+        handle.write(Data("201,n5,17\n202,n6,18\n".utf8))
+        try handle.close()
+        // Wide enough for the note's aside.
+        let again = try TmuxPane("XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))", width: 140, height: 16)
+        let lines = try again.waitFor("the view restored, every row counted") {
+            status($0).contains("row 5/202") && $0.contains { $0.contains("restored: 1 mark (the file grew") }
+        }
+        #expect(lines[1].hasPrefix("•"), "\(lines.joined(separator: "\n"))")
+        try again.send("G")
+        try again.waitFor("the new last row") { $0.contains { $0.contains("202") && $0.contains("n6") && $0.contains("18") } }
+        try again.send("q")
+        _ = try again.waitForExit()
+        // An appended file whose old end was changed too is not one that only grew.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "201,n5,17\n", with: "201,n5,99\n") + "203,n0,1\n"
+        let writer = try #require(FileHandle(forWritingAtPath: file))
+        writer.write(Data(text.utf8))
+        try writer.close()
+        let changed = try open(file, state: state)
+        try changed.waitFor("opened fresh") { status($0).contains("file changed since last time: view not restored") }
+        try changed.send("q")
+        _ = try changed.waitForExit()
     }
 
     @Test("--no-session neither reads nor writes one; standard input is never kept")
@@ -95,5 +129,54 @@ struct SessionEndToEndTests {
         _ = try piped.waitForExit()
         let kept = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
         #expect(!kept.contains { $0.hasPrefix("session-") }, "\(kept)")
+    }
+
+    @Test("session = off in the config file is --no-session: none is read or written")
+    func configOff() throws {
+        let (file, state) = try setUp()
+        let config = URL(fileURLWithPath: state).deletingLastPathComponent().appendingPathComponent("config").path
+        try "session = off\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane("CSVFREEZE_CONFIG=\(shellQuote(config)) XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))",
+                                width: 80, height: 16)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("m", "5", "j", "q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
+        #expect(!kept.contains { $0.hasPrefix("session-") }, "\(kept)")
+        // The same without the line: one is kept.
+        try "\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let on = try TmuxPane("CSVFREEZE_CONFIG=\(shellQuote(config)) XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))",
+                              width: 80, height: 16)
+        try on.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try on.send("m", "q")
+        _ = try on.waitForExit()
+        let now = (try? FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze")) ?? []
+        #expect(now.filter { $0.hasPrefix("session-") }.count == 1, "\(now)")
+    }
+
+    @Test("After Ctrl-S over the file, quitting keeps the session under the saved file's key: reopened, the view is restored")
+    func keptAfterSave() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("4", "j", "l", "e", "C-u")
+        try pane.send("-l", "edited")
+        try pane.send("Enter")
+        try pane.waitFor("the edit") { status($0).contains("1 changed, unsaved") }
+        try pane.send("C-s")
+        try pane.waitFor("the save prompt") { $0.contains { $0.contains("save the edits to: ") } }
+        try pane.send("Enter")
+        try pane.waitFor("the save") { $0.contains { $0.contains("saved 1 edit") } }
+        try pane.send("m", "j")
+        try pane.waitFor("the saved file read, a mark") { status($0).contains("row 6/200") && status($0).contains("1 mark") }
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state + "/csvfreeze").filter { $0.hasPrefix("session-") }
+        #expect(names.count == 1, "the old file's session goes with it: \(names)")
+        let again = try open(file, state: state)
+        let lines = try again.waitFor("the view restored") { status($0).contains("row 6/200") && status($0).contains("restored") }
+        #expect(lines.contains { $0.contains("edited") }, "\(lines.joined(separator: "\n"))")
+        try again.send("q")
+        _ = try again.waitForExit()
     }
 }

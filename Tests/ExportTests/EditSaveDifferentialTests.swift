@@ -218,13 +218,16 @@ struct EditSaveDifferentialTests {
                 if let step {
                     edits.apply(step)
                     done.append(step)
+                    Self.expectWhole(edits, round: round)
                 }
             }
             // Undo and redo the last step: the journal comes back to the same state.
             if let last = done.last {
                 let before = edits.journal
                 edits.apply(last, backwards: true)
+                Self.expectWhole(edits, round: round)
                 edits.apply(last)
+                Self.expectWhole(edits, round: round)
                 #expect(edits.journal == before, "round \(round): undo then redo")
             }
             // Every record of the edited table, as the screen reads it.
@@ -267,6 +270,27 @@ struct EditSaveDifferentialTests {
     }
 }
 
+extension EditSaveDifferentialTests {
+    /// The patch passes read, changed piece by piece, is the one made whole from the
+    /// journal: the same splices, and the same numbers and offsets through it.
+    static func expectWhole(_ edits: EditedRows, round: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        let patch = edits.store.patch, whole = edits.patch(keepingDeleted: true)
+        #expect(patch == whole, "round \(round): the splices", sourceLocation: sourceLocation)
+        #expect(patch.widest == whole.widest && patch.recordShift == whole.recordShift, "round \(round)", sourceLocation: sourceLocation)
+        guard let reader = edits.store.recordReader(patched: false) else { return }
+        #expect(patch.checkpoints(reader.checkpoints) == whole.checkpoints(reader.checkpoints), "round \(round): checkpoints",
+                sourceLocation: sourceLocation)
+        #expect(patch.virtualEnd(reader.end) == whole.virtualEnd(reader.end), "round \(round): the end", sourceLocation: sourceLocation)
+        let records = edits.store.rowCount
+        #expect((0...records).map(patch.virtualRecord) == (0...records).map(whole.virtualRecord), "round \(round): numbers",
+                sourceLocation: sourceLocation)
+        for offset in stride(from: Int64(0), through: patch.virtualEnd(reader.end), by: 7) {
+            #expect(patch.originalOffset(offset) == whole.originalOffset(offset), "round \(round): offset \(offset)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+}
+
 @Suite("Edits: 100,000 of them", .timeLimit(.minutes(30)))
 struct ManyEditsTests {
     @Test("100,000 cells edited are saved right, and one edit more joins them")
@@ -291,9 +315,17 @@ struct ManyEditsTests {
         #expect(steps.count == 100_000)
         edits.apply(steps)
         #expect(edits.journal.count == 100_000)
+        let wholes = edits.patchesMadeWhole
         let one = try #require(try edits.settingCell(record: 2, column: 1, to: Array("x".utf8)))
         edits.apply(one)
         #expect(edits.journal.count == 100_001)
+        let added = try edits.addingRecord(near: 4, after: true, columns: 2, headerRows: 1)
+        edits.apply(added)
+        edits.apply(added, backwards: true)
+        // Work, not time: only the splices these edits touch were made again, and the
+        // patch is the one made whole from the journal.
+        #expect(edits.patchesMadeWhole == wholes, "one edit more made the whole patch again")
+        #expect(edits.store.patch == edits.patch(keepingDeleted: true))
         let saved = directory.appendingPathComponent("out.csv").path
         let sink = try ExportSink(replacing: saved)
         let (source, end, file) = store.inputHandle.bytes

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 import Testing
 import CellStore
 import FreezeLayout
@@ -86,7 +90,7 @@ struct SessionCodecTests {
     @Test("A session of another version, for another file, or for the file before it changed is refused with its reason")
     func foreign() {
         var bytes = SessionCodec.encode(Self.content(), key: Self.key)
-        bytes[8] = 2
+        bytes[8] = 1
         #expect(SessionCodec.decode(bytes, key: Self.key).refusal == .otherVersion)
         bytes = SessionCodec.encode(Self.content(), key: Self.key)
         var other = Self.key
@@ -139,6 +143,70 @@ struct SessionCodecTests {
         #expect(second.table.marks.records == [15, 20])
         #expect(second.table.record(ofRow: second.cursorRow) == 20)
         #expect(second.table.columns.shown == [0, 1])
+    }
+}
+
+extension SessionCodecTests {
+    static func amounts(_ rows: Int) -> String {
+        var csv = "id,city,amount\n"
+        for index in 1...rows { csv += "\(index),\(index % 5 == 0 ? "Oslo" : "Bergen"),\((index * 7919) % 100_003)\n" }
+        return csv
+    }
+
+    @Test("A complete sort is kept as its order and comes back complete, with no pass, the cursor on its record")
+    func sortKeptAsItsOrder() throws {
+        let csv = Self.amounts(3_000)
+        let size = Size(width: 60, height: 12)
+        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        waitUntil("the index") { first.handle(.refresh); return first.table.file?.isComplete == true }
+        for key in "ll]" { first.handle(key: .character(key)) }
+        waitUntil("the sort", timeout: 60) {
+            first.handle(.refresh)
+            return !first.query.isRunning && !first.query.isPending && first.query.sorted?.phase == .done
+        }
+        for key in "5j" { first.handle(key: .character(key)) }
+        let order = try #require(first.query.sorted)
+        let wanted = (0..<order.count).map { order.records(in: $0..<($0 + 1))[0].record }
+        var kept = SessionContent(view: first.savedView(), index: nil)
+        kept.sorted = kept.view.sorted
+        kept.view.sorted = nil
+        let bytes = SessionCodec.encode(kept, key: Self.key)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-session-\(UUID())").path
+        defer { unlink(path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        var read = try SessionCodec.decode(bytes, key: Self.key).get()
+        let sort = try #require(read.keptSort)
+        #expect(sort.count == 3_000 && sort.kinds == order.kinds)
+        read.keptSort?.pairs = StoredPairs(descriptor: open(path, O_RDONLY), offset: sort.offset, count: sort.count,
+                                           records: 0..<3_001, inputBytes: Int64(csv.utf8.count))
+
+        let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        waitUntil("the index") { second.handle(.refresh); return second.table.file?.isComplete == true }
+        let said = second.restore(session: read)
+        #expect(said.hasPrefix("restored: sorted by amount"), "\(said)")
+        #expect(!second.query.isRunning && second.query.sorted?.phase == .done, "the order came back as kept, with no pass")
+        #expect(second.dataRowCount == 3_000)
+        #expect((0..<3_000).map { second.table.record(ofRow: $0) } == wanted)
+        #expect(second.cursorRow == 5 && second.table.record(ofRow: 5) == wanted[5])
+        #expect(second.window.offset.y == 0, "the top of the sorted rows on screen, as they were")
+    }
+
+    @Test("A sort run again on restoring keeps the file's rows on screen until its first rows come: never 'no rows'")
+    func noEmptyFlash() throws {
+        let csv = Self.amounts(200_000)
+        var view = SavedView()
+        view.sortKeys = [SortKey(column: 2, descending: false)]
+        view.record = 10
+        let viewer = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: Size(width: 60, height: 12))
+        waitUntil("the index", timeout: 60) { viewer.handle(.refresh); return viewer.table.file?.isComplete == true }
+        _ = viewer.restore(session: SessionContent(view: view, index: nil))
+        #expect(viewer.dataRowCount > 0, "rows on screen at once")
+        waitUntil("the sort", timeout: 120) {
+            viewer.handle(.refresh)
+            #expect(viewer.dataRowCount > 0)
+            return viewer.query.sorted?.phase == .done && !viewer.query.isRunning
+        }
+        #expect(viewer.table.record(ofRow: viewer.cursorRow) == 10, "the cursor on its record in the sorted rows")
     }
 }
 

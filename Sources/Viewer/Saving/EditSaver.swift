@@ -150,3 +150,22 @@ final class EditSaver {
         return .saved(bytes: sink.bytesWritten)
     }
 }
+
+extension EditedRows {
+    /// Saves the edits to `path` at once, by the rules of Ctrl-S (over the input only
+    /// while it is unchanged; any other file is replaced): nil when saved, else why not.
+    /// For a session ended by a signal, and the command line's `--in-place`.
+    package func save(to path: String) -> String? {
+        switch EditSaver.start(to: path, overwrite: true, edits: self, savedRecord: nil) {
+        case .started(let saver):
+            saver.wait()
+            switch saver.outcome {
+            case .saved: return nil
+            case .failed(let reason): return reason
+            default: return "stopped"
+            }
+        case .refused(let reason): return reason
+        case .nothing, .asksOverwrite: return "cannot write \(path)"
+        }
+    }
+}

@@ -83,8 +83,11 @@ extension Viewer {
             query.showPasses()
             makeMarkedRows()
             show(rows: query.rows)
+            // From the top, as rows made again land, not where the file's first record went.
+            moveCursor(toRow: 0, column: cursorColumn)
         } else if !query.isEmpty {
-            query.land(.opening)
+            // Run again: the file's order stays on screen (never "no rows") until the first
+            // rows come, and the cursor then stays on its record.
             applyQuery(saying: nil)
         }
         if let pattern = saved.search { try? search.begin(pattern) }
@@ -108,14 +111,26 @@ extension Viewer {
     /// says: `restored: sorted by price, 2 filters, 3 marks; Esc-Esc or --fresh starts clean`.
     package func restore(session content: SessionContent) -> String {
         var saved = content.view
-        if let bitmap = content.filterBitmap, saved.sortKeys.isEmpty, !saved.filters.isEmpty, table.file != nil,
-           saved.filters.allSatisfy({ ($0.column ?? 0) < max(table.fileColumnCount, 1) }) {
-            saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: nil,
+        let columnsNow = max(table.fileColumnCount, 1)
+        // A sort kept as its order: complete at once, no pass (when it is an order of this
+        // file's data records, read whole, with keys that fit it).
+        if let kept = content.keptSort, let pairs = kept.pairs, let store = table.file, store.isComplete, store.patch.isEmpty,
+           !saved.sortKeys.isEmpty, kept.kinds.count == saved.sortKeys.count, saved.sortKeys.allSatisfy({ $0.column < columnsNow }),
+           pairs.count == store.rowCount - table.headerRows {
+            saved.sorted = SortedRecords(store: store, headerRows: table.headerRows, keys: saved.sortKeys, kinds: kept.kinds,
+                                         stored: pairs)
+        }
+        if let bitmap = content.filterBitmap, saved.sortKeys.isEmpty || saved.sorted != nil, !saved.filters.isEmpty, table.file != nil,
+           saved.filters.allSatisfy({ ($0.column ?? 0) < columnsNow }) {
+            saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: saved.sorted,
                                              words: bitmap.words, length: bitmap.length)
         }
+        // Filters whose rows were not kept run again over a sort run again with them.
+        if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
         restore(saved: saved)
         let note = restoredNote
-        return "restored" + (note.isEmpty ? "" : ": " + note) + "; Esc-Esc or --fresh starts clean"
+        let grew = content.fileGrew ? " (the file grew: its new rows are read on)" : ""
+        return "restored" + (note.isEmpty ? "" : ": " + note) + grew + "; Esc-Esc or --fresh starts clean"
     }
 
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.

@@ -36,6 +36,15 @@ package struct SessionContent {
     package var index: IndexSnapshot?
     /// The rows the filters kept (over the file's order), when kept as a result.
     package var filterBitmap: (words: [UInt64], length: Int)?
+    /// A complete sort to keep as its result (written; its kinds and order are its own).
+    package var sorted: SortedRecords?
+    /// A sort kept as its result (read): the kinds its keys were read as, and where its
+    /// (record, offset) pairs lie in the session file; `pairs` reads them, once the file
+    /// is open (`SessionStore.load`).
+    package var keptSort: KeptSort?
+    /// True when the file only grew since the session was written (`SessionCodec.decode`'s
+    /// `grew`): the index covers what was there, and the rest is to be indexed.
+    package var fileGrew = false
 
     package init(view: SavedView, index: IndexSnapshot?, filterBitmap: (words: [UInt64], length: Int)? = nil) {
         self.view = view
@@ -44,13 +53,22 @@ package struct SessionContent {
     }
 }
 
+/// A sort's order in a session file: the kinds of its keys, and its `count` pairs at
+/// byte `offset` (8-byte record and offset each).
+package struct KeptSort {
+    package var kinds: [ColumnKind]
+    package var offset: Int64
+    package var count: Int
+    package var pairs: StoredPairs?
+}
+
 /// A session file's bytes: `CSVFSESS`, a version, the whole length, the key, the content,
 /// and an FNV-1a checksum of all before it. Reading checks each of them and every count
 /// against the bytes left, so a truncated, corrupt, older or foreign file is refused with
 /// a reason, never trusted.
 package enum SessionCodec {
     package static let magic = Array("CSVFSESS".utf8)
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
 
     /// Why a session file was not used.
     package enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -138,6 +156,16 @@ package enum SessionCodec {
             out.int(bitmap.words.count)
             for word in bitmap.words { out.u64(word) }
         }
+        out.bool(content.sorted != nil)
+        if let sorted = content.sorted {
+            out.int(sorted.kinds.count)
+            for kind in sorted.kinds { out.u8(kind == .number ? 0 : kind == .date ? 1 : 2) }
+            out.int(sorted.count)
+            out.bytes.reserveCapacity(out.bytes.count + sorted.count * 16 + 8)
+            for start in stride(from: 0, to: sorted.count, by: 1 << 16) {
+                for value in sorted.pairs(in: start..<min(sorted.count, start + (1 << 16))) { out.i64(value) }
+            }
+        }
         let length = UInt64(out.bytes.count + 8)
         for index in 0..<8 { out.bytes[12 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index))) }
         out.u64(fnv(out.bytes[...]))
@@ -145,7 +173,10 @@ package enum SessionCodec {
     }
 
     /// The content of `bytes` when they are a whole, sound session written for `key`.
-    package static func decode(_ bytes: [UInt8], key: SessionKey) -> Result<SessionContent, Refusal> {
+    /// `grew` says whether the file of `key` is the stored key's file with bytes added
+    /// at its end only: its session is then used, its filters' result left out.
+    package static func decode(_ bytes: [UInt8], key: SessionKey,
+                               grew: (SessionKey) -> Bool = { _ in false }) -> Result<SessionContent, Refusal> {
         guard bytes.count >= magic.count + 4 + 8 else { return .failure(bytes.isEmpty ? .truncated : .notASession) }
         guard Array(bytes[0..<magic.count]) == magic else { return .failure(.notASession) }
         var reader = Reader(bytes: bytes[...], at: magic.count)
@@ -158,8 +189,14 @@ package enum SessionCodec {
         reader.bytes = bytes[..<(bytes.count - 8)]
         guard let stored = reader.key() else { return .failure(.corrupt) }
         guard stored.isSameFile(as: key) else { return .failure(.otherFile) }
-        guard stored == key else { return .failure(.fileChanged) }
-        guard let content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        let grown = stored != key && stored.size < key.size && grew(stored)
+        guard stored == key || grown else { return .failure(.fileChanged) }
+        guard var content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        if grown {
+            content.fileGrew = true
+            content.filterBitmap = nil
+            content.keptSort = nil
+        }
         return .success(content)
     }
 
@@ -173,7 +210,7 @@ package enum SessionCodec {
         return hash
     }
 
-    private struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
         mutating func u8(_ value: UInt8) { bytes.append(value) }
         mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
@@ -206,7 +243,7 @@ package enum SessionCodec {
     }
 
     /// Reads what `Writer` wrote; every read is bounded by the bytes left (nil past them).
-    private struct Reader {
+    struct Reader {
         var bytes: ArraySlice<UInt8>
         var position: Int
 
@@ -345,6 +382,18 @@ package enum SessionCodec {
                     words.append(word)
                 }
                 content.filterBitmap = (words, length)
+            }
+            guard let hasSort = bool() else { return nil }
+            if hasSort {
+                guard let kindCount = count(each: 1) else { return nil }
+                var kinds: [ColumnKind] = []
+                for _ in 0..<kindCount {
+                    guard let kind = u8(), kind <= 2 else { return nil }
+                    kinds.append(kind == 0 ? .number : kind == 1 ? .date : .text)
+                }
+                guard let pairs = count(each: 16) else { return nil }
+                content.keptSort = KeptSort(kinds: kinds, offset: Int64(position - bytes.startIndex), count: pairs, pairs: nil)
+                position += pairs * 16
             }
             return content
         }

@@ -279,17 +279,24 @@ extension Viewer {
     public func writeEditsForRecovery(to path: String) -> String? {
         guard let edits, unsavedEdits > 0 else { return nil }
         _ = cancelEditSave()
-        switch EditSaver.start(to: path, overwrite: true, edits: edits, savedRecord: nil) {
-        case .started(let saver):
-            saver.wait()
-            switch saver.outcome {
-            case .saved: return nil
-            case .failed(let reason): return reason
-            default: return "stopped"
-            }
-        case .refused(let reason): return reason
-        case .nothing, .asksOverwrite: return "cannot write \(path)"
-        }
+        return edits.save(to: path)
+    }
+
+    /// The unsaved edits as a journal to keep (`--recover` makes them again): nil for a
+    /// table not read from a file, or whose file is no longer what the edits were made on.
+    package func recoveryJournal() -> RecoveryJournal? {
+        guard let edits, unsavedEdits > 0, edits.store.inputPath != nil,
+              let fingerprint = edits.baseline ?? edits.store.fingerprintIfUnchanged() else { return nil }
+        return RecoveryJournal(edits, fingerprint: fingerprint)
+    }
+
+    /// Keeps edits made again from a journal (`EditedRows.replay`, before this viewer was
+    /// made) as one step of the undo history; what to say of them.
+    package func noteRecovered(_ steps: [EditStep], from path: String) -> String {
+        let place = cursorPlace
+        if !steps.isEmpty { _ = editing.history.record(.edit(steps, before: place, after: place)) }
+        showEdited(cursor: place)
+        return "\(Self.counted(unsavedEdits, "unsaved edit")) recovered from \(path) (Ctrl-S saves them, U takes them back)"
     }
 
     /// After a save: the file to read instead of this table's, and the record to put the
