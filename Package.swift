@@ -50,8 +50,8 @@ let package = Package(
         // Generators, references, fuzz helpers and the one bounded wait (`turn`) for the tests
         // and the benchmark; no product target depends on it. `SeededGenerator` stays in
         // CellStore: a query's key sample (SQL) draws from it.
-        .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
-        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
+        .target(name: "TestSupport", dependencies: ["CellStore", "Scan", "CSQLite"]),
+        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer", "SQL"]),
         .target(name: "Terminal", dependencies: ["Display", "FreezeLayout", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",
