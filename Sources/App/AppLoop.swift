@@ -106,7 +106,7 @@ package final class AppLoop {
         tableOptions = options
         self.prepare = prepare
         shelf.startCounting()
-        if stacked {
+        if stacked && !shelf.hasDatabaseTables {
             // What the first table had to say (files skipped, a note on following) is said on the stack.
             let note = first.message
             enterStack()

@@ -397,7 +397,7 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         // Every input is looked at (and directories opened up) before anything is drawn or
         // written, so one that cannot be read stops here, with one line naming it.
-        let gathered = TableInputs.gather(files)
+        let gathered = TableInputs.gather(files, table: input.table)
         if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
             fail(problem, status: 1)
         }
@@ -413,6 +413,24 @@ struct CSVFreezeCommand: ParsableCommand {
         // and so are the entries of a directory that were not read (a FIFO, a subdirectory).
         if writes, let line = gathered.leftOutLine { say(line) }
         if writes, let line = gathered.skippedLine { say(line) }
+        let tables = inputs.filter(\.isDatabaseTable)
+        if let table = tables.first {
+            if insight.isRequested {
+                fail("--frequency, --histogram and --summary read delimited text; --sql counts over a database's tables", status: 2)
+            }
+            if writes {
+                guard inputs.count == 1 else {
+                    let names = tables.compactMap(\.table)
+                    fail("\(table.path ?? "stdin") holds \(names.count) tables: --table NAME writes one ("
+                         + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")", status: 2)
+                }
+                let status = DatabaseOutput.write(table, request, query: query)
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
+        } else if input.table != nil {
+            fail("--table chooses a table of a database; " + (inputs.first?.name ?? "stdin") + " is one table", status: 64)
+        }
         if insight.isRequested {
             let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
             let status = InsightOutput.run(insight, path: path, request, query: query, drawsBlocks: blocks)

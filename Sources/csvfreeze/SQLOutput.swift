@@ -15,7 +15,21 @@ enum SQLOutput {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
         var stores: [CellStore] = []
-        for (argument, path) in paths.enumerated() {
+        // A database is attached as it is (SQLite reads it); the other inputs are tables
+        // read through csvfreeze's index. Each is named by its file name all the same.
+        let allNames = SQLNames.tableNames(forPaths: paths)
+        var databases: [(schema: String, path: String)] = []
+        var textPaths: [String?] = []
+        var textNames: [[String]] = []
+        for (path, names) in zip(paths, allNames) {
+            if let path, path != "-", InputSpec.Format.detect(path: path) == .sqlite {
+                databases.append((names[names.count - 1], path))
+            } else {
+                textPaths.append(path)
+                textNames.append(names)
+            }
+        }
+        for (argument, path) in paths.enumerated() where textPaths.contains(path) {
             do {
                 stores.append(try request.reading.open(path, argument: argument))
             } catch {
@@ -33,7 +47,7 @@ enum SQLOutput {
         }
         var inputs: [SQLInput] = []
         var tables: [(store: CellStore, input: SQLInput)] = []
-        for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
+        for (store, names) in zip(stores, textNames) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
             noteStart(in: store.dialect, of: store.name)
             guard let input = SQLInput(store: store, name: names[0], headerRows: request.headerRows) else {
@@ -48,7 +62,7 @@ enum SQLOutput {
         let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
                                   sink: Output.writeToStandardOutput)
         do throws(SQLError) {
-            let database = try SQLDatabase(inputs: inputs)
+            let database = try SQLDatabase(inputs: inputs, databases: databases)
             let answer = try database.prepare(query)
             writer.write(Row(cells: answer.columns))
             if request.format == .json || request.format == .jsonl {
