@@ -70,7 +70,7 @@ extension AppLoop {
                 return
             }
             guard !shelf.hasDatabaseTables else {
-                top.say("S stacks files; a database's tables show one at a time (} and { switch, T lists them)")
+                top.say("S stacks files, not a database's tables")
                 return
             }
             if isStacked { leaveStack() } else { enterStack() }

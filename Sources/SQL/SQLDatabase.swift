@@ -54,8 +54,10 @@ package final class SQLDatabase {
     /// schema name before the guard is installed: its tables and views are read by SQLite
     /// itself, by their own names (`orders`) or the schema's (`shop.orders`), beside the
     /// inputs' tables, and nothing can attach, write or create afterwards.
+    /// Each of `aliases` is a view in the temporary schema over an attached database's
+    /// table (`t` for the table on screen).
     init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl,
-         databases: [(schema: String, path: String)] = []) throws(SQLError) {
+         databases: [(schema: String, path: String)] = [], aliases: [(name: String, schema: String, table: String)] = []) throws(SQLError) {
         self.control = control
         control.watch(inputs.map(\.readers.changes))
         // An input under two names (t and its stem) is judged once.
@@ -111,6 +113,9 @@ package final class SQLDatabase {
             }
         }
         attachedTables = attached
+        for alias in aliases {
+            try execute("CREATE TEMP VIEW \(SQLNames.quoted(alias.name)) AS SELECT * FROM \(SQLNames.quoted(alias.schema)).\(SQLNames.quoted(alias.table))")
+        }
         // SQLite makes a pragma's table function (`pragma_table_info('t')`) the first time
         // one is named, and asks the authorizer to write its schema for that: they are made
         // now, so that the pragma each runs is what the authorizer judges.

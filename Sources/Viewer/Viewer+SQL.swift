@@ -24,6 +24,10 @@ extension Viewer {
     /// say, as with `--sql`; see `QuerySheet(query:over:table:)`).
     func runSQL(_ text: String) {
         guard !text.trimmingSpaces.isEmpty else { return }
+        if !options.isSheet, let database = source as? DatabaseRows {
+            requests.sheet = QuerySheet(query: text, over: database, table: self)
+            return
+        }
         guard !options.isSheet, let file else {
             message = "SQL asks the file: Esc goes back to it, then Q"
             return

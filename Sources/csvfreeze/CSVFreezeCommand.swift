@@ -428,7 +428,7 @@ struct CSVFreezeCommand: ParsableCommand {
                 if status != 0 { throw ExitCode(status) }
                 return
             }
-        } else if input.table != nil {
+        } else if input.table != nil, !inputs.contains(where: { $0.facts.format == .xlsx }) {
             fail("--table chooses a table of a database; " + (inputs.first?.name ?? "stdin") + " is one table", status: 64)
         }
         if insight.isRequested {
