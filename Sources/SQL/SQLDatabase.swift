@@ -108,7 +108,12 @@ package final class SQLDatabase {
             for database in databases {
                 // Percent-encoded: no quote in it.
                 let uri = DatabaseConnection.uri(database.path)
-                try execute("ATTACH DATABASE '\(uri)' AS \(SQLNames.quoted(database.schema))")
+                do {
+                    try execute("ATTACH DATABASE '\(uri)' AS \(SQLNames.quoted(database.schema))")
+                } catch {
+                    let text = error.description
+                    throw .input(database.path + ": " + (text == "file is not a database" ? "not a SQLite database, or encrypted" : text))
+                }
                 attached += try names(inSchema: database.schema, path: database.path).map { database.schema + "." + $0 }
             }
         }

@@ -51,6 +51,14 @@ enum DatabaseOutput {
                 fail(error.description, status: 2)
             }
         }
+        // The exporter writes a snapshot's view as far as it is made: it is made first.
+        for sequence in [filtered as (any RecordSequence)?, sorted].compactMap({ $0 }) {
+            while true {
+                let version = sequence.changes.version
+                if sequence.isComplete { break }
+                sequence.changes.wait(past: version)
+            }
+        }
         var plan = ExportPlan(snapshot: snapshot, headerRows: 1, rows: filtered ?? sorted, columns: resolved.columns, name: input.name)
         plan.yieldsToInteractiveThreads = false
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
