@@ -41,8 +41,9 @@ package final class SQLDatabase {
     /// Opens a connection with a table for each of `inputs` (their names must differ,
     /// ignoring case).
     package convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings(),
-                             databases: [(schema: String, path: String)] = []) throws(SQLError) {
-        try self.init(inputs: inputs, settings: settings, control: QueryControl(), databases: databases)
+                             databases: [(schema: String, path: String)] = [],
+                             aliases: [(name: String, schema: String, table: String)] = []) throws(SQLError) {
+        try self.init(inputs: inputs, settings: settings, control: QueryControl(), databases: databases, aliases: aliases)
     }
 
     /// A connection whose statements `control` stops (it may be cancelled before the

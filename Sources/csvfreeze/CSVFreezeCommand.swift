@@ -94,6 +94,10 @@ struct CSVFreezeCommand: ParsableCommand {
         with its name stops csvfreeze, exit 2), and --filter, --sort and --columns across \
         all of them.
 
+        A SQLite database (known by its header, whatever its name) opens every table \
+        and view as a table (} and { switch, T lists them; --table NAME opens one), read \
+        through SQLite, read only and immutable, a window of rows at a time.
+
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
         A damaged file shows what comes before the damage, and the status line says where \
@@ -143,6 +147,9 @@ struct CSVFreezeCommand: ParsableCommand {
           last one's answer is written. SQL may only read: ATTACH, VACUUM,
           writes, CREATE, DROP and pragmas that set are refused (exit 65), and
           a query that holds more than 128 MiB in SQLite stops (exit 65).
+          A SQLite database is attached as it is, read only, under its stem:
+          its tables and views by name (orders, shop.orders), joined with the
+          CSV files beside it; t is its only table, or the one --table names.
           On screen, Q asks a query of the file viewed (t): the answer is a sheet,
           at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
           rowid goes to that row.
@@ -375,7 +382,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let reading = try input.settings(arguments: inputArguments)
         let request = OutputRequest(reading: reading.asOfNow, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
-            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request)
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request, table: input.table)
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -11,7 +11,9 @@ import Viewer
 enum SQLOutput {
     /// Opens every input, waits for their indexes, runs `query`; returns the exit status:
     /// 0, 65 for a query SQLite refuses, 1 when an input cannot be read.
-    static func run(_ query: String, paths: [String?], _ request: OutputRequest) -> Int32 {
+    /// `table` (`--table`) names the table of a first input that is a database which `t`
+    /// is; without it `t` is that database's table when it has one only.
+    static func run(_ query: String, paths: [String?], _ request: OutputRequest, table: String? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
         var stores: [CellStore] = []
@@ -27,6 +29,23 @@ enum SQLOutput {
             } else {
                 textPaths.append(path)
                 textNames.append(names)
+            }
+        }
+        // `t`, when the first input is a database: the table --table names, or its only one.
+        var aliases: [(name: String, schema: String, table: String)] = []
+        if let first = databases.first, first.path == paths.first {
+            do {
+                let tables = try DatabaseCatalog.tables(path: first.path)
+                if let table {
+                    guard let found = DatabaseCatalog.table(named: table, in: tables) else {
+                        fail(DatabaseCatalog.missing(table, path: first.path, tables: tables).description, status: 1)
+                    }
+                    aliases.append(("t", first.schema, found.name))
+                } else if tables.count == 1, let only = tables.first {
+                    aliases.append(("t", first.schema, only.name))
+                }
+            } catch {
+                fail(error.description, status: 1)
             }
         }
         for (argument, path) in paths.enumerated() where textPaths.contains(path) {
@@ -62,7 +81,7 @@ enum SQLOutput {
         let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
                                   sink: Output.writeToStandardOutput)
         do throws(SQLError) {
-            let database = try SQLDatabase(inputs: inputs, databases: databases)
+            let database = try SQLDatabase(inputs: inputs, databases: databases, aliases: aliases)
             let answer = try database.prepare(query)
             writer.write(Row(cells: answer.columns))
             if request.format == .json || request.format == .jsonl {

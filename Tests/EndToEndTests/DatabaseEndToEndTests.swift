@@ -119,6 +119,9 @@ struct DatabaseEndToEndTests {
                               db, csv])
         #expect(joined.status == 0, "\(joined.stderr)")
         #expect(joined.text == "name,city,country\nAnn,Lyon,France\n\"Bo, \"\"the\"\" second\",Lima,Peru\nCy,Lyon,France\n")
+        // t is the table --table names, when the database comes first.
+        let counted = try run([binary, "--output", "csv", "--table", "places", "--sql", "select count(*) as n from t", db, csv])
+        #expect(counted.text == "n\n2\n", "\(counted.stderr)")
         for write in ["delete from people", "drop table places", "attach 'x.db' as x", "create table shop.x(a)", "vacuum"] {
             let refused = try run([binary, "--sql", write, db])
             #expect(refused.status == 65, "\(write): \(refused.stderr)")

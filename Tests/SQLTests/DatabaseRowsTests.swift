@@ -127,6 +127,28 @@ struct DatabaseRowsTests {
         #expect(seen == expected)
     }
 
+    @Test func hugeValuesAreCutOnScreenAndWholeForPasses() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/huge.db"
+        try DatabaseFixture.make(at: path, "CREATE TABLE t(id INTEGER PRIMARY KEY, note TEXT, data BLOB)")
+        let text = String(repeating: "é", count: 1_500_000)
+        try DatabaseFixture.insert(at: path, table: "t", columns: 3, count: 2) { index in
+            [Int64(index + 1), index == 0 ? text : "short", [UInt8](repeating: 7, count: index == 0 ? 10 << 20 : 3)]
+        }
+        let news = ChangeSignal()
+        let rows = try DatabaseRows(path: path, table: "t", wake: { news.notify() })
+        let first = try #require(rows.row(1))
+        #expect(first.isClipped(1))
+        #expect(first.field(1).count == RecordParser.Limits().cell)
+        #expect(first.fullLength(ofCell: 1) == text.utf8.count)
+        #expect(first.string(2) == "<blob 10485760 bytes>")
+        #expect(rows.row(2)?.strings == ["2", "short", "x'070707'"])
+        let whole = try #require(rows.snapshot()).rows(in: 1..<2)
+        #expect(whole.first?.string(1) == text)
+        #expect(whole.first?.isCut == false)
+    }
+
     @Test func aMissingTableIsNamedWithTheOthers() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

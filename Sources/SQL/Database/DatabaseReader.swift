@@ -26,6 +26,9 @@ struct ReadPlan: Sendable {
     var checkpoints: [Int64] = []
     /// Data rows in all: exact once counted, else the estimate (nil: unknown).
     var total: Int?
+    /// The first rowid, once the count shows the rowids run without a gap from it: row
+    /// `k` is rowid `denseFrom + k`, found by SQLite's own seek.
+    var denseFrom: Int64?
     static let spacing = 1024
 
     /// The last checkpoint at or before data row `row`, as (row, rowid).
@@ -45,18 +48,27 @@ struct ReadPlan: Sendable {
 final class DatabaseReader: @unchecked Sendable {
     let connection: DatabaseConnection
     let shape: TableShape
+    /// The statement being stepped: one of `prepared`, or nil.
     private var statement: OpaquePointer?
+    /// Statements made, by their SQL, kept to be reset and bound again (a seek costs no parse).
+    private var prepared: [String: OpaquePointer] = [:]
     /// The data row the statement's next step gives.
     private var nextRow = 0
     /// Why the last read stopped short, if it did.
     private(set) var failure: String?
+    /// Bytes kept of one cell (the rest cut, the row saying so), or nil: every byte (a
+    /// pass's reader, whose output writes cells whole).
+    let cellLimit: Int?
 
-    init(connection: DatabaseConnection, shape: TableShape) {
+    init(connection: DatabaseConnection, shape: TableShape, cellLimit: Int? = nil) {
         self.connection = connection
         self.shape = shape
+        self.cellLimit = cellLimit
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit {
+        for statement in prepared.values { sqlite3_finalize(statement) }
+    }
 
     /// Data rows `range` (from 0), as far as the table has them.
     /// - Complexity: a step per row when `range` continues the last read, or from a
@@ -65,9 +77,13 @@ final class DatabaseReader: @unchecked Sendable {
     func rows(_ range: Range<Int>, plan: ReadPlan) -> [Row] {
         guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
         if statement == nil || nextRow != range.lowerBound {
-            sqlite3_finalize(statement)
             statement = nil
-            if let rowid = shape.rowid {
+            if let rowid = shape.rowid, let base = plan.denseFrom {
+                let (seek, overflow) = base.addingReportingOverflow(Int64(range.lowerBound))
+                guard !overflow, start("SELECT \(shape.selectList) FROM \(shape.quotedName) WHERE \(rowid) >= ?1 ORDER BY \(rowid)",
+                                       binding: [seek]) else { return [] }
+                nextRow = range.lowerBound
+            } else if let rowid = shape.rowid {
                 let near = plan.checkpoint(before: range.lowerBound).flatMap { range.lowerBound - $0.row <= 4 * ReadPlan.spacing ? $0 : nil }
                 if let near {
                     guard start("SELECT \(shape.selectList) FROM \(shape.quotedName) WHERE \(rowid) >= ?1 ORDER BY \(rowid)",
@@ -93,11 +109,11 @@ final class DatabaseReader: @unchecked Sendable {
             let status = sqlite3_step(statement)
             guard status == SQLITE_ROW else {
                 if status != SQLITE_DONE { failure = connection.error(status).description }
-                sqlite3_finalize(statement)
+                sqlite3_reset(statement)
                 self.statement = nil
                 break
             }
-            if nextRow >= range.lowerBound { rows.append(Self.row(statement, from: 0, count: shape.columns.count)) }
+            if nextRow >= range.lowerBound { rows.append(Self.row(statement, from: 0, count: shape.columns.count, cellLimit: cellLimit)) }
             nextRow += 1
         }
         return rows
@@ -112,7 +128,7 @@ final class DatabaseReader: @unchecked Sendable {
             + "ORDER BY \(rowid) DESC LIMIT ?1 OFFSET ?2) ORDER BY csvfreeze_rowid"
         guard start(sql, binding: [Int64(upper - range.lowerBound), Int64(total - upper)]), let statement else { return [] }
         defer {
-            sqlite3_finalize(statement)
+            sqlite3_reset(statement)
             self.statement = nil
         }
         var rows: [Row] = []
@@ -122,30 +138,39 @@ final class DatabaseReader: @unchecked Sendable {
                 if status != SQLITE_DONE { failure = connection.error(status).description }
                 break
             }
-            rows.append(Self.row(statement, from: 1, count: shape.columns.count))
+            rows.append(Self.row(statement, from: 1, count: shape.columns.count, cellLimit: cellLimit))
         }
         return rows
     }
 
     /// Prepares `sql` with `values` bound to ?1, ?2…; false (the failure noted) when it fails.
     private func start(_ sql: String, binding values: [Int64]) -> Bool {
-        do {
-            let made = try connection.prepare(sql)
-            for (index, value) in values.enumerated() { sqlite3_bind_int64(made, Int32(index + 1), value) }
-            statement = made
-            return true
-        } catch {
-            failure = error.description
-            return false
+        let made: OpaquePointer
+        if let kept = prepared[sql] {
+            sqlite3_reset(kept)
+            made = kept
+        } else {
+            do {
+                made = try connection.prepare(sql)
+            } catch {
+                failure = error.description
+                return false
+            }
+            prepared[sql] = made
         }
+        for (index, value) in values.enumerated() { sqlite3_bind_int64(made, Int32(index + 1), value) }
+        statement = made
+        return true
     }
 
     /// The row the statement is on, columns `first..<first + count`: integers in decimal,
     /// reals in the shortest text that reads back the same, text as it is, a short blob as
-    /// an SQL literal (`x'0A1B'`), NULL empty.
-    static func row(_ statement: OpaquePointer, from first: Int32, count: Int) -> Row {
+    /// an SQL literal (`x'0A1B'`), NULL empty. A text longer than `cellLimit` keeps its
+    /// first `cellLimit` bytes, and the row says it was cut and how long it is.
+    static func row(_ statement: OpaquePointer, from first: Int32, count: Int, cellLimit: Int? = nil) -> Row {
         var bytes: [UInt8] = []
         var ends: [Int] = []
+        var clipped: [Int] = [], clippedLengths: [Int] = []
         ends.reserveCapacity(count)
         for column in first..<(first + Int32(count)) {
             switch sqlite3_column_type(statement, column) {
@@ -169,11 +194,19 @@ final class DatabaseReader: @unchecked Sendable {
             default:
                 let length = Int(sqlite3_column_bytes(statement, column))
                 if length > 0, let text = sqlite3_column_text(statement, column) {
-                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: length))
+                    var kept = length
+                    if let cellLimit, length > cellLimit {
+                        kept = cellLimit
+                        clipped.append(Int(column - first))
+                        clippedLengths.append(length)
+                    }
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(start: text, count: kept))
                 }
             }
             ends.append(bytes.count)
         }
-        return Row(bytes: bytes, ends: ends)
+        var row = Row(bytes: bytes, ends: ends, clipped: clipped)
+        row.clippedLengths = clippedLengths
+        return row
     }
 }

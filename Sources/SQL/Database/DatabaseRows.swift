@@ -32,14 +32,20 @@ package final class DatabaseRows: RowSource {
     private var isCounted = false
     /// The estimate the table opened with (nil: none, a view's rows are counted).
     private let estimate: Int?
+    /// The table's first rowid when it opened (nil: none, or no rowid).
+    private var firstRowid: Int64?
     package private(set) var generation = 0
     /// Why the table could not be read to its end, if it could not.
     package private(set) var failure: String?
     /// Windows read lately, by their first data row.
     private var windows: [Int: [Row]] = [:]
     private var windowUse: [Int] = []
+    /// Bytes the kept windows hold.
+    private var windowBytes = 0
     static let windowRows = 128
     static let windowsKept = 24
+    /// Bytes the kept windows may hold (past it the least recent go, the last read stays).
+    static let windowBudget = 32 << 20
 
     /// Opens table `name` of the database at `path` (see `DatabaseCatalog.table(named:in:)`
     /// for how a name is found); `wake` is told of the count's news.
@@ -55,12 +61,13 @@ package final class DatabaseRows: RowSource {
         self.name = path + ":" + table.name
         shape = try Self.shape(of: table, in: connection)
         header = Row(cells: shape.columns)
-        reader = DatabaseReader(connection: connection, shape: shape)
+        reader = DatabaseReader(connection: connection, shape: shape, cellLimit: RecordParser.Limits().cell)
         pool = ReaderPool(path: path, shape: shape)
         counter = try DatabaseConnection(path: path)
         if let rowid = shape.rowid {
             let last = try connection.integer("SELECT max(\(rowid)) FROM \(shape.quotedName)")
             let first = try connection.integer("SELECT min(\(rowid)) FROM \(shape.quotedName)")
+            firstRowid = first
             if let first, let last {
                 let (span, overflow) = last.subtractingReportingOverflow(first)
                 // Rowids spread far apart say nothing of the count: it is counted instead.
@@ -80,6 +87,7 @@ package final class DatabaseRows: RowSource {
             let first = reader.rows(0..<Self.windowRows, plan: plan)
             windows[0] = first
             windowUse = [0]
+            windowBytes = first.reduce(0) { $0 + $1.memoryCost }
             rowsKnown = first.count
             if let failure = reader.failure { throw CellStoreError.unreadable(path, failure) }
             startCounting()
@@ -223,9 +231,12 @@ package final class DatabaseRows: RowSource {
                 generation += 1
                 windows = [:]
                 windowUse = []
+                windowBytes = 0
             }
             rowsKnown = exact
             plan.total = exact
+            // No gap between the first and last rowids: row k is found by its rowid.
+            if now.failure == nil, let estimate, estimate == exact { plan.denseFrom = firstRowid }
         } else {
             rowsKnown = max(rowsKnown, now.rows)
         }
@@ -262,7 +273,12 @@ package final class DatabaseRows: RowSource {
         if let failure = reader.failure, self.failure == nil { self.failure = failure }
         windows[start] = rows
         windowUse.append(start)
-        while windowUse.count > Self.windowsKept { windows[windowUse.removeFirst()] = nil }
+        windowBytes += rows.reduce(0) { $0 + $1.memoryCost }
+        while windowUse.count > 1 && (windowUse.count > Self.windowsKept || windowBytes > Self.windowBudget) {
+            let gone = windowUse.removeFirst()
+            windowBytes -= windows[gone]?.reduce(0) { $0 + $1.memoryCost } ?? 0
+            windows[gone] = nil
+        }
         return rows
     }
 
