@@ -117,6 +117,10 @@ func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: St
         }
         if let keys, isFirstScreen(output) {
             result.firstScreen = time - start
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+               let nanoseconds = Double(text.split(separator: " ").first ?? "") {
+                result.mainThreadCPU = nanoseconds / 1e9
+            }
             keysSent = (now(), output.count)
             _ = keys.bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
             continue

@@ -54,6 +54,8 @@ final class DatabaseReader: @unchecked Sendable {
     private var prepared: [String: OpaquePointer] = [:]
     /// The data row the statement's next step gives.
     private var nextRow = 0
+    /// The data row a read continuing this reader's walk starts at (-1: no walk).
+    var next: Int { statement == nil ? -1 : nextRow }
     /// Why the last read stopped short, if it did.
     private(set) var failure: String?
     /// Bytes kept of one cell (the rest cut, the row saying so), or nil: every byte (a
