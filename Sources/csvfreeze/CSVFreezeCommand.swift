@@ -464,7 +464,8 @@ struct CSVFreezeCommand: ParsableCommand {
                                     follows: input.follow, echo: echo)
         options.showsBand = band
         options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
-        let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
+        let single = stack && inputs.count == 1 ? "one table: --stack stacks several"
+            : stack && !tables.isEmpty ? "--stack stacks files, not a database's tables" : nil
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
