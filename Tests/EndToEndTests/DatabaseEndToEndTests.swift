@@ -74,6 +74,29 @@ struct DatabaseEndToEndTests {
         #expect(try contents(of: dir) == before)
     }
 
+    @Test("search, filter and the frequency sheet read a database's table through its rows")
+    func passes() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("many.db").path
+        try DatabaseFixture.make(at: db, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, city TEXT)")
+        let cities = ["Lyon", "Oslo", "Rome"]
+        try DatabaseFixture.insert(at: db, table: "t", columns: 3, count: 30_000) { [$0 + 1, "name\($0 + 1)", cities[$0 % 3]] }
+        let pane = try TmuxPane("\(binary) \(shellQuote(db))", width: 80, height: 10)
+        try pane.waitFor("the table, counted") { self.status($0).contains("row 1/30,000 ") }
+        try pane.send("/", "^name29999$", "Enter")
+        try pane.waitFor("the row found") { self.status($0).contains("row 29,999/30,000") }
+        try pane.send("g", "Right", "Right", "|", "Rome", "Enter")
+        var lines = try pane.waitFor("the rows kept") { self.status($0).contains("/10,000") }
+        #expect(lines.dropFirst().prefix(3).allSatisfy { $0.contains("Rome") }, "\(lines)")
+        // The frequency of the column under the cursor, over the rows the filter keeps.
+        try pane.send("#")
+        lines = try pane.waitFor("the counts") { self.status($0).contains("1 distinct value in 10,000 rows") }
+        #expect(lines.contains { $0.contains("Rome") && $0.contains("10000") })
+        try pane.send("q", "q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0") == true)
+    }
+
     @Test("--table opens one table; a name not there is one line with the names, exit 1")
     func oneTable() throws {
         let dir = try shop()
