@@ -81,6 +81,10 @@ extension RowSource {
     public func takeNews() {}
 }
 
+/// A table of a database, read through SQLite: `Q` asks the database itself, not a copy of
+/// its rows (the SQL module's `DatabaseRows`; the viewer knows no SQL).
+public protocol DatabaseTableRows: RowSource {}
+
 extension RowSource {
     /// No file: what any source but a file says.
     package var file: CellStore? { nil }
@@ -164,4 +168,15 @@ public struct RowSnapshot: Sendable {
         }
         return true
     }
+}
+
+/// A source whose rows a statement still makes (a query's answer): Esc on it stops the
+/// statement, the rows so far staying.
+package protocol StoppableRows: RowSource {
+    /// True while rows may still come.
+    var isRunning: Bool { get }
+    /// The answer's rows so far (its header not counted).
+    var answerRowCount: Int { get }
+    /// Stops the statement.
+    func cancel()
 }

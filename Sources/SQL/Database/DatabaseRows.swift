@@ -14,7 +14,7 @@ import Table
 /// the rowid of every 1,024th row, so a jump anywhere starts from a checkpoint. A view
 /// grows as it is counted, as a file grows while it is indexed. Memory: 16 bytes a
 /// checkpoint, and the windows on and near the screen.
-package final class DatabaseRows: RowSource {
+package final class DatabaseRows: DatabaseTableRows {
 
     package let name: String
     package let path: String
