@@ -51,7 +51,7 @@ let package = Package(
         // Generators, references, fuzz helpers and the one bounded wait (`turn`) for the tests
         // and the benchmark; no product target depends on it. `SeededGenerator` stays in
         // CellStore: a query's key sample (SQL) draws from it.
-        .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
+        .target(name: "TestSupport", dependencies: ["CellStore", "Scan", "CSQLite"]),
         .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "SQL", "Table", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Display", "FreezeLayout", "CNCurses"]),
         .executableTarget(

@@ -1,4 +1,5 @@
 import CellStore
+import Table
 import Viewer
 
 /// The loop as the container of several open tables: `}` and `{` show the next and the
@@ -64,8 +65,12 @@ extension AppLoop {
             push(TableListSheet(shelf: shelf, current: sectionUnderCursor ?? current, like: table, headerRows: tableOptions.headerRows))
             if let changed { top.say(changed) }
         case .stack:
-            guard shelf != nil else {
+            guard let shelf else {
                 top.say("only one table is open: S stacks several (csvfreeze a.csv b.csv, or a directory)")
+                return
+            }
+            guard !shelf.hasDatabaseTables else {
+                top.say("S stacks files, not a database's tables")
                 return
             }
             if isStacked { leaveStack() } else { enterStack() }
@@ -89,9 +94,9 @@ extension AppLoop {
         for _ in 1..<slots.count {
             index = (index + (forward ? 1 : slots.count - 1)) % slots.count
             // Opened here to know it can be shown, and held until its viewer holds it.
-            var opened: CellStore?
+            var opened: (any RowSource)?
             do throws(CellStoreError) {
-                if slots[index].entries.isEmpty { opened = try shelf.store(index) }
+                if slots[index].entries.isEmpty { opened = try shelf.source(index) }
             } catch {
                 skipped.append(shelf.inputs[index].shortly(error.description))
                 continue
@@ -134,16 +139,17 @@ extension AppLoop {
     func viewer(of index: Int) -> [Entry]? {
         if !slots[index].entries.isEmpty { return slots[index].entries }
         guard let shelf else { return nil }
-        let store: CellStore
+        let source: any RowSource
         do {
-            store = try shelf.store(index)
+            source = try shelf.source(index)
         } catch {
             top.say("cannot show " + shelf.inputs[index].shortly(error.description))
             return nil
         }
         var options = tableOptions
         options.place = "\(index + 1)/\(slots.count)"
-        let viewer = Viewer(store: store, options: options, screenSize: screen.size)
+        let viewer = (source as? CellStore).map { Viewer(store: $0, options: options, screenSize: screen.size) }
+            ?? Viewer(source: source, options: options, screenSize: screen.size)
         if let parked = slots[index].parked {
             viewer.restore(parked)
             slots[index].parked = nil

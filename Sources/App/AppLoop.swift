@@ -1,5 +1,6 @@
 import CellStore
 import FreezeLayout
+import SQL
 import Viewer
 
 /// The event loop: draws the sheet on top, waits for keys, news from the input and the
@@ -106,7 +107,7 @@ package final class AppLoop {
         tableOptions = options
         self.prepare = prepare
         shelf.startCounting()
-        if stacked {
+        if stacked && !shelf.hasDatabaseTables {
             // What the first table had to say (files skipped, a note on following) is said on the stack.
             let note = first.message
             enterStack()
@@ -285,7 +286,13 @@ package final class AppLoop {
             if let farewell = closed.source?.farewell { top.say(farewell) }
         }
         if let source = top.takeSheet() { push(source) }
-        if let query = top.takeQuery() { push(QuerySheet(query: query.text, over: query.file, table: top)) }
+        if let query = top.takeQuery() {
+            if let database = query.source as? DatabaseRows {
+                push(QuerySheet(query: query.text, over: database, table: top))
+            } else if let file = query.source.file {
+                push(QuerySheet(query: query.text, over: file, table: top))
+            }
+        }
         if top.takeSheetSwitch(), let shown = entries.last, let other = shown.source?.switched() {
             // `%`: the column's sheet in its other form (bins, or values), in the same place.
             shown.source?.cancel()

@@ -46,6 +46,16 @@ final class QuerySheet: SheetSource {
         self.init(rows: rows, headerRows: headerRows, table: table)
     }
 
+    /// The sheet answering `text` over a database's table: SQLite reads the database
+    /// itself, `t` is the table viewed, and every table of it is there by its own name
+    /// (and as `stem.name`, the file's stem).
+    convenience init(query text: String, over database: DatabaseRows, table: Viewer) {
+        let schema = SQLNames.tableName(forPath: database.path)
+        let rows = QueryRows(query: text, database: database.path, schema: schema == "t" ? "t_" : schema,
+                             table: database.table.name, wake: database.wake)
+        self.init(rows: rows, headerRows: 1, table: table)
+    }
+
     func update() {
         rows.update()
         let previous = note

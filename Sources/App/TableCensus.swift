@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CellStore
 import Dispatch
+import SQL
 import Synchronization
 
 /// What the list of open tables says of one: its records, columns and dialect, counted in
@@ -177,6 +178,14 @@ final class TableCensus: Sendable {
 
     /// Opens, indexes and closes one input; its facts, or why it could not be read.
     private func count(_ input: TableInput) -> TableFacts {
+        if input.isDatabaseTable, let path = input.path, let table = input.table {
+            do {
+                let (rows, columns, isView) = try DatabaseRows.census(path: path, table: table)
+                return TableFacts(records: rows + 1, isFinal: true, columns: columns, dialect: isView ? "SQLite view" : "SQLite table")
+            } catch {
+                return TableFacts(records: 0, isFinal: true, columns: 0, failure: error.description)
+            }
+        }
         let store: CellStore
         do {
             store = try open(input)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import SQL
 
 /// One input of several: where it is and what is known of it without reading it.
 package struct TableInput: Sendable, Equatable {
@@ -16,16 +17,22 @@ package struct TableInput: Sendable, Equatable {
     /// device): where the one stream opened on it is kept, so that every store over it
     /// (a count, a header, the table) reads what that one read. Nil for a file.
     package var stream: SharedStream.Slot?
+    /// Which table of a file that holds several (a database's table or view); nil for a
+    /// file that is one table.
+    package var table: String?
 
-    package init(path: String?, facts: InputFacts, argument: Int = 0, readsOnce: Bool = false) {
+    package init(path: String?, facts: InputFacts, argument: Int = 0, readsOnce: Bool = false, table: String? = nil) {
         self.path = path
         self.facts = facts
         self.argument = argument
+        self.table = table
         stream = readsOnce ? SharedStream.Slot() : nil
     }
 
-    /// The name shown for it: the path as given, or `stdin`.
-    package var name: String { path ?? "stdin" }
+    /// The name shown for it: the path as given (and the table: `shop.db:orders`), or `stdin`.
+    package var name: String { (path ?? "stdin") + (table.map { ":" + $0 } ?? "") }
+    /// True for a table of a database (read through SQLite, not as text).
+    package var isDatabaseTable: Bool { table != nil && facts.format == .sqlite }
     /// True for standard input.
     package var isStandardInput: Bool { path == nil }
     /// True for what can be read only once, as it arrives (see `stream`).
@@ -33,7 +40,7 @@ package struct TableInput: Sendable, Equatable {
 
     /// The file's own name (`b.csv` for `data/b.csv`), for short messages on the status
     /// line, where a long path would push out the table's own name.
-    package var shortName: String { path.map(TableInputs.base) ?? "stdin" }
+    package var shortName: String { (path.map(TableInputs.base) ?? "stdin") + (table.map { ":" + $0 } ?? "") }
 
     /// `problem`, a message that may start with this input's path (`data/b.csv: no such
     /// file`), as `b.csv: no such file`.
@@ -44,6 +51,7 @@ package struct TableInput: Sendable, Equatable {
 
     package static func == (left: TableInput, right: TableInput) -> Bool {
         left.path == right.path && left.facts == right.facts && left.argument == right.argument && left.stream === right.stream
+            && left.table == right.table
     }
 }
 
@@ -82,10 +90,11 @@ package struct TableInputs: Sendable {
     package init() {}
 
     /// The inputs `arguments` name (`-` standard input; a directory: every delimited or
-    /// compressed file directly in it, by name, in byte order); no argument means
-    /// standard input. Each file is opened once here to learn its size and compression,
-    /// and closed again: nothing stays open.
-    package static func gather(_ arguments: [String]) -> TableInputs {
+    /// compressed file directly in it, by name, in byte order; a database: each of its
+    /// tables and views, or only `table` when it is named); no argument means standard
+    /// input. Each file is opened once here to learn its size, compression and format, and
+    /// closed again: nothing stays open.
+    package static func gather(_ arguments: [String], table: String? = nil) -> TableInputs {
         var result = TableInputs()
         result.asksForSeveral = arguments.count > 1
         for (place, argument) in (arguments.isEmpty ? ["-"] : arguments).enumerated() {
@@ -107,12 +116,40 @@ package struct TableInputs: Sendable {
             do {
                 // What is not a regular file (`/dev/stdin`, `<(…)`, a FIFO) is read once.
                 let facts = try InputFacts.probe(path: argument)
+                if facts.format == .sqlite {
+                    result.addDatabase(argument, facts: facts, argument: place, table: table)
+                    continue
+                }
                 result.inputs.append(TableInput(path: argument, facts: facts, argument: place, readsOnce: facts.size == nil))
             } catch {
                 result.problems.append(error.description)
             }
         }
         return result
+    }
+
+    /// Adds the tables of the database at `path` (only `table` when it is named), or says
+    /// why there are none.
+    private mutating func addDatabase(_ path: String, facts: InputFacts, argument: Int, table: String?) {
+        do {
+            let tables = try DatabaseCatalog.tables(path: path)
+            if let table {
+                guard let found = DatabaseCatalog.table(named: table, in: tables) else {
+                    problems.append(DatabaseCatalog.missing(table, path: path, tables: tables).description)
+                    return
+                }
+                inputs.append(TableInput(path: path, facts: facts, argument: argument, table: found.name))
+                return
+            }
+            guard !tables.isEmpty else {
+                problems.append("\(path): the database has no tables")
+                return
+            }
+            if tables.count > 1 { asksForSeveral = true }
+            for found in tables { inputs.append(TableInput(path: path, facts: facts, argument: argument, table: found.name)) }
+        } catch {
+            problems.append(error.description)
+        }
     }
 
     /// Adds the files of directory `path` that hold delimited text (by their names) or

@@ -63,7 +63,8 @@ final class TableListSheet: SheetSource {
         let dialect = facts.failure.map { "cannot be read: " + $0 } ?? facts.dialect ?? ""
         // The file's name first (a long path would lose it to the column's width), the
         // path as given last.
-        let name = input.path.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "stdin"
+        let name = (input.path.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "stdin")
+            + (input.table.map { ":" + $0 } ?? "")
         return Row(cells: [name, size, count, columns, dialect, input.facts.compression ?? "", input.path ?? "-"])
     }
 

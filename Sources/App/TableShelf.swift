@@ -1,4 +1,6 @@
 import CellStore
+import SQL
+import Table
 
 /// The inputs of a session with several tables, and the stores open on them.
 ///
@@ -17,6 +19,12 @@ package final class TableShelf {
         init(_ store: CellStore) { self.store = store }
     }
 
+    /// A database's table handed out, held weakly as a store is.
+    private final class HandedTable {
+        weak var source: DatabaseRows?
+        init(_ source: DatabaseRows) { self.source = source }
+    }
+
     package let inputs: [TableInput]
     /// Whether every input is followed as it grows (`--follow`).
     package let follows: Bool
@@ -26,6 +34,9 @@ package final class TableShelf {
     let countOpener: @Sendable (TableInput) throws(CellStoreError) -> CellStore
     let census: TableCensus
     private var handed: [Int: Handed] = [:]
+    /// Database tables handed out (read through SQLite, not stores).
+    private var handedTables: [Int: HandedTable] = [:]
+    private let wake: @Sendable () -> Void
     /// Stores kept open by recent use, least recent first.
     private var kept: [(index: Int, store: CellStore)] = []
     /// Stores kept at most by recent use (those viewers hold do not count).
@@ -47,6 +58,7 @@ package final class TableShelf {
         self.follows = follows
         self.open = open
         countOpener = count
+        self.wake = wake
         census = TableCensus(inputs: inputs, follows: follows, open: count, wake: wake)
     }
 
@@ -66,6 +78,20 @@ package final class TableShelf {
 
     /// Stops counting (the session ends).
     package func stopCounting() { census.stop() }
+
+    /// True when some table is a database's (the stacked view reads files only).
+    package var hasDatabaseTables: Bool { inputs.contains(where: \.isDatabaseTable) }
+
+    /// Table `index`'s rows: its store, or for a database's table its `DatabaseRows`
+    /// (the one open, or a new one).
+    package func source(_ index: Int) throws(CellStoreError) -> any RowSource {
+        let input = inputs[index]
+        guard input.isDatabaseTable, let path = input.path, let table = input.table else { return try store(index) }
+        if let source = handedTables[index]?.source { return source }
+        let source = try DatabaseRows(path: path, table: table, wake: wake)
+        handedTables[index] = HandedTable(source)
+        return source
+    }
 
     /// Table `index`'s store: the one open, or a new one.
     package func store(_ index: Int) throws(CellStoreError) -> CellStore {
@@ -115,6 +141,12 @@ package final class TableShelf {
     /// the census or its last store found.
     package func facts(_ index: Int) -> TableFacts {
         if let store = openStore(index) { return TableFacts(store: store, follows: follows) }
+        if let source = handedTables[index]?.source {
+            // The census's exact count, until the table's own walk has counted it.
+            if !source.isComplete, case .done(let facts) = census.state(index) { return facts }
+            return TableFacts(records: source.rowCount, isFinal: source.isComplete, columns: source.columnCount,
+                              dialect: source.kindName, failure: source.failure)
+        }
         if case .done(let facts) = census.state(index) { return facts }
         return lastKnown[index] ?? TableFacts()
     }

@@ -43,4 +43,22 @@ static inline int cf_sql_lock_down(sqlite3 *db) {
     return status;
 }
 
+/* A database file read as a table source: as cf_sql_lock_down, but views stay on (a view
+   of the file is one of its tables; with an untrusted schema it may call only innocuous
+   functions). Returns SQLITE_OK when every setting took. */
+static inline int cf_sql_lock_down_file(sqlite3 *db) {
+    int status = SQLITE_OK;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0) != SQLITE_OK) status = SQLITE_ERROR;
+    return status;
+}
+
+/* Views on or off for a connection (on again once a database file is attached). */
+static inline int cf_sql_enable_views(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, on, (int *)0);
+}
+
 #endif

@@ -10,10 +10,13 @@ package struct InputFacts: Sendable, Equatable {
     package var size: Int64?
     /// `gzip`, `zstd`, `xz` or `bzip2`, known by the first bytes; nil for plain text.
     package var compression: String?
+    /// How its bytes make tables, by its first bytes and its name (`InputSpec.Format.detect`).
+    package var format: InputSpec.Format
 
-    package init(size: Int64?, compression: String?) {
+    package init(size: Int64?, compression: String?, format: InputSpec.Format = .csv) {
         self.size = size
         self.compression = compression
+        self.format = format
     }
 
     /// The facts of the file at `path`, opening it as the viewer would (a FIFO without
@@ -35,10 +38,12 @@ package struct InputFacts: Sendable, Equatable {
         }
         let file = try FileSource(path: path, waitsForWriter: false)
         guard let size = file.regularFileSize else { return InputFacts(size: nil, compression: nil) }
-        var magic = [UInt8](repeating: 0, count: Compression.magicLength)
-        let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
-        let compression = Compression.detect(magic.prefix(max(0, got)), isWhole: Int64(max(0, got)) == size)
-        return InputFacts(size: size, compression: compression?.name)
+        var magic = [UInt8](repeating: 0, count: max(Compression.magicLength, InputSpec.Format.prefixLength))
+        let got = max(0, magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) })
+        let compression = Compression.detect(magic.prefix(min(got, Compression.magicLength)),
+                                             isWhole: Int64(min(got, Compression.magicLength)) == size)
+        let format = compression == nil ? InputSpec.Format.detect(name: path, prefix: magic.prefix(got)) : .csv
+        return InputFacts(size: size, compression: compression?.name, format: format)
     }
 
     /// True when `name` (a file's name) says delimited text: `.csv`, `.tsv`, `.tab`,

@@ -70,7 +70,7 @@ package final class QueryRows: StoppableRows {
     package let query: String
     private let published = Handoff(Published())
     private let control: QueryControl
-    private let readers: RecordReaders
+    private let readers: RecordReaders?
     private let ended = DispatchSemaphore(value: 0)
 
     // The UI thread's copy of what was published.
@@ -92,12 +92,49 @@ package final class QueryRows: StoppableRows {
     package private(set) var cutColumns: (seen: Int, of: Int)?
     package private(set) var generation = 0
 
+    /// What the answer's thread prepares before it steps: the answer, the column that is
+    /// the table's rowid, and the columns SQLite could not take.
+    struct Prepared {
+        let answer: QueryAnswer
+        let rowidColumn: Int?
+        let cut: (seen: Int, of: Int)?
+    }
+
     /// Starts `query` over the input that `readers` read, whose header row's cells are
     /// `header` (none when `headerRows` is 0), as tables `names` (`t` and its stem).
     /// `wake` is called from the answer's thread when it has news.
-    package init(query: String, readers: RecordReaders, header: [String], headerRows: Int, names: [String],
+    package convenience init(query: String, readers: RecordReaders, header: [String], headerRows: Int, names: [String],
                 limits: Limits = Limits(), settings: SQLSettings = SQLSettings(),
                 wake: @escaping @Sendable () -> Void) {
+        self.init(query: query, readers: readers, limits: limits, wake: wake) { control throws(SQLError) in
+            try QueryRows.awaitFirstRows(readers: readers, headerRows: headerRows, control: control)
+            guard let input = SQLInput(readers: readers, header: header, name: names.first ?? "t", headerRows: headerRows) else {
+                throw .input("no records to query")
+            }
+            let database = try SQLDatabase(inputs: names.map { input.named($0) }, settings: settings, control: control)
+            let answer = try database.prepareKeepingControl(query)
+            // A column of the input named rowid hides SQLite's own.
+            let hasRowidColumn = input.columns.contains { SQLNames.folded($0) == "rowid" }
+            let rowid = hasRowidColumn ? nil : answer.rowidColumn(ofTables: names)
+            let cut = input.omittedColumns > 0 ? (input.columns.count, input.columns.count + input.omittedColumns) : nil
+            return Prepared(answer: answer, rowidColumn: rowid, cut: cut)
+        }
+    }
+
+    /// Starts `query` over the database at `path`, attached as `schema`, where `t` is its
+    /// table `table` (every other table of it by its own name).
+    package convenience init(query: String, database path: String, schema: String, table: String,
+                             limits: Limits = Limits(), settings: SQLSettings = SQLSettings(),
+                             wake: @escaping @Sendable () -> Void) {
+        self.init(query: query, readers: nil, limits: limits, wake: wake) { control throws(SQLError) in
+            let database = try SQLDatabase(inputs: [], settings: settings, control: control,
+                                           databases: [(schema, path)], aliases: [("t", schema, table)])
+            return Prepared(answer: try database.prepareKeepingControl(query), rowidColumn: nil, cut: nil)
+        }
+    }
+
+    private init(query: String, readers: RecordReaders?, limits: Limits, wake: @escaping @Sendable () -> Void,
+                 prepare: @escaping @Sendable (QueryControl) throws(SQLError) -> Prepared) {
         self.query = query
         self.readers = readers
         self.wake = wake
@@ -108,23 +145,15 @@ package final class QueryRows: StoppableRows {
         control = QueryControl(onRead: wake)
         let control = self.control, published = self.published, ended = self.ended
         // A cancel while the thread waits for the input's first rows wakes it.
-        control.watch([readers.changes])
+        if let readers { control.watch([readers.changes]) }
         BackgroundThread.start(name: "csvfreeze sql answer") {
             QueryRows.yieldToInteractiveThreads()
             let started = ContinuousClock.now
             var phase = Phase.done
             do throws(SQLError) {
-                try QueryRows.awaitFirstRows(readers: readers, headerRows: headerRows, control: control)
-                guard let input = SQLInput(readers: readers, header: header, name: names.first ?? "t", headerRows: headerRows) else {
-                    throw .input("no records to query")
-                }
-                let database = try SQLDatabase(inputs: names.map { input.named($0) }, settings: settings, control: control)
-                let answer = try database.prepareKeepingControl(query)
-                // A column of the input named rowid hides SQLite's own.
-                let hasRowidColumn = input.columns.contains { SQLNames.folded($0) == "rowid" }
-                let rowid = hasRowidColumn ? nil : answer.rowidColumn(ofTables: names)
+                let prepared = try prepare(control)
+                let answer = prepared.answer, rowid = prepared.rowidColumn, cut = prepared.cut
                 let columns = answer.columns
-                let cut = input.omittedColumns > 0 ? (input.columns.count, input.columns.count + input.omittedColumns) : nil
                 published.change { state in
                     state.columns = columns
                     state.rowidColumn = rowid
@@ -211,7 +240,7 @@ package final class QueryRows: StoppableRows {
     /// Bytes of the input the statement's scans have read so far, and the input's size
     /// when known (a scan of a table twice reads it twice).
     package var inputRead: (bytes: Int64, total: Int64?) {
-        let progress = readers.progress
+        guard let progress = readers?.progress else { return (control.bytesRead, nil) }
         return (control.bytesRead, progress.isComplete ? progress.bytesRead : progress.totalBytes)
     }
 

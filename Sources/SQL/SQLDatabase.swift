@@ -23,6 +23,8 @@ package final class SQLDatabase {
     let control: QueryControl
     /// The tables, in the order of the inputs, with their columns.
     package let tables: [(name: String, columns: [String])]
+    /// The tables and views of the attached databases, as `schema.name`.
+    package private(set) var attachedTables: [String] = []
 
     /// The most memory SQLite may hold in this process, all connections together
     /// (`sqlite3_hard_heap_limit64`): twice the default `SQLSettings.memoryLimit`, so that
@@ -31,22 +33,32 @@ package final class SQLDatabase {
     package static let heapLimit = 2 * SQLSettings().memoryLimit
 
     /// Sets SQLite's heap limit, once for the process.
-    private static let limitsHeap: Bool = {
+    static let limitsHeap: Bool = {
         _ = sqlite3_hard_heap_limit64(sqlite3_int64(heapLimit))
         return true
     }()
 
     /// Opens a connection with a table for each of `inputs` (their names must differ,
     /// ignoring case).
-    package convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings()) throws(SQLError) {
-        try self.init(inputs: inputs, settings: settings, control: QueryControl())
+    package convenience init(inputs: [SQLInput], settings: SQLSettings = SQLSettings(),
+                             databases: [(schema: String, path: String)] = [],
+                             aliases: [(name: String, schema: String, table: String)] = []) throws(SQLError) {
+        try self.init(inputs: inputs, settings: settings, control: QueryControl(), databases: databases, aliases: aliases)
     }
 
     /// A connection whose statements `control` stops (it may be cancelled before the
     /// connection is made: its first statement then stops at once). Each input's column
     /// types are judged first, from its first records (`ColumnTypes`), waiting for the
     /// index to reach them if it must.
-    init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl) throws(SQLError) {
+    ///
+    /// Each of `databases` (SQLite files) is attached read only and immutable under its
+    /// schema name before the guard is installed: its tables and views are read by SQLite
+    /// itself, by their own names (`orders`) or the schema's (`shop.orders`), beside the
+    /// inputs' tables, and nothing can attach, write or create afterwards.
+    /// Each of `aliases` is a view in the temporary schema over an attached database's
+    /// table (`t` for the table on screen).
+    init(inputs: [SQLInput], settings: SQLSettings, control: QueryControl,
+         databases: [(schema: String, path: String)] = [], aliases: [(name: String, schema: String, table: String)] = []) throws(SQLError) {
         self.control = control
         control.watch(inputs.map(\.readers.changes))
         // An input under two names (t and its stem) is judged once.
@@ -64,6 +76,7 @@ package final class SQLDatabase {
         _ = SQLDatabase.limitsHeap
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+            | (databases.isEmpty ? 0 : SQLITE_OPEN_URI)
         let opened = sqlite3_open_v2(":memory:", &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open SQLite"
@@ -76,7 +89,7 @@ package final class SQLDatabase {
         tables = inputs.map { ($0.name, $0.columns) }
         watch = MemoryWatch(control: control, limit: settings.memoryLimit)
         guard cf_sql_lock_down(db) == SQLITE_OK else { throw .engine("cannot make SQLite read only") }
-        sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0)
+        sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, Int32(databases.count))
         // Longer than the memory watch's limit: an aggregate that reaches the length limit
         // stops growing but not running (group_concat says so only at its end), so the
         // watch must see the memory first.
@@ -88,6 +101,26 @@ package final class SQLDatabase {
         }
         for (index, input) in inputs.enumerated() {
             try execute("CREATE VIRTUAL TABLE temp.\(SQLNames.quoted(input.name)) USING csvfreeze(\(index))")
+        }
+        var attached: [String] = []
+        if !databases.isEmpty {
+            // A database's views are its tables too (cf_sql_lock_down turned views off).
+            _ = cf_sql_enable_views(db, 1)
+            for database in databases {
+                // Percent-encoded: no quote in it.
+                let uri = DatabaseConnection.uri(database.path)
+                do {
+                    try execute("ATTACH DATABASE '\(uri)' AS \(SQLNames.quoted(database.schema))")
+                } catch {
+                    let text = error.description
+                    throw .input(database.path + ": " + (text == "file is not a database" ? "not a SQLite database, or encrypted" : text))
+                }
+                attached += try names(inSchema: database.schema, path: database.path).map { database.schema + "." + $0 }
+            }
+        }
+        attachedTables = attached
+        for alias in aliases {
+            try execute("CREATE TEMP VIEW \(SQLNames.quoted(alias.name)) AS SELECT * FROM \(SQLNames.quoted(alias.schema)).\(SQLNames.quoted(alias.table))")
         }
         // SQLite makes a pragma's table function (`pragma_table_info('t')`) the first time
         // one is named, and asks the authorizer to write its schema for that: they are made
@@ -115,6 +148,26 @@ package final class SQLDatabase {
         _ = registry
         _ = guardian
         _ = watch
+    }
+
+    /// The tables and views of attached schema `schema` (the file at `path`): reading its
+    /// schema is where a file that is not a database, or is damaged, says so.
+    private func names(inSchema schema: String, path: String) throws(SQLError) -> [String] {
+        var statement: OpaquePointer?
+        let sql = "SELECT name FROM \(SQLNames.quoted(schema)).sqlite_schema WHERE type IN ('table', 'view') "
+            + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
+        var status = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var names: [String] = []
+        while status == SQLITE_OK || status == SQLITE_ROW {
+            status = sqlite3_step(statement)
+            if status == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) { names.append(String(cString: text)) }
+        }
+        guard status == SQLITE_DONE else {
+            if status & 0xFF == SQLITE_NOTADB { throw .input(path + ": not a SQLite database, or encrypted") }
+            throw .input(path + ": " + String(cString: sqlite3_errmsg(db)))
+        }
+        return names
     }
 
     /// The pragmas the linked SQLite knows (`PRAGMA pragma_list`).
@@ -234,7 +287,7 @@ package final class SQLDatabase {
             return .engine(text)
         default:
             if text.hasPrefix("no such table") {
-                text += " (tables: " + tables.map(\.name).joined(separator: ", ") + ")"
+                text += " (tables: " + (tables.map(\.name) + attachedTables).joined(separator: ", ") + ")"
             } else if text.hasPrefix("no such column") {
                 let shown = tables.prefix(3).map { table in
                     "\(table.name): " + table.columns.prefix(12).joined(separator: ", ") + (table.columns.count > 12 ? ", …" : "")

@@ -81,6 +81,10 @@ extension RowSource {
     public func takeNews() {}
 }
 
+/// A table of a database, read through SQLite: `Q` asks the database itself, not a copy of
+/// its rows (the SQL module's `DatabaseRows`; the viewer knows no SQL).
+public protocol DatabaseTableRows: RowSource {}
+
 extension RowSource {
     /// No file: what any source but a file says.
     package var file: CellStore? { nil }

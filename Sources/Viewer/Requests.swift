@@ -15,8 +15,8 @@ struct Requests {
     var sheetRecord: Int?
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
-    /// A query to answer over this viewer's file, in a sheet the loop makes (`Q`).
-    var query: (text: String, file: CellStore)?
+    /// A query to answer over this viewer's file or database table, in a sheet the loop makes (`Q`).
+    var query: (text: String, source: any RowSource)?
     /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
     var table: TableRequest?
     /// The edits were saved to this file: the loop reads it instead, the cursor on this

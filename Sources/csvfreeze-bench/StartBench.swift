@@ -23,6 +23,9 @@ struct StartRun {
     var mainThreadCPU: Double?
     /// What the program wrote up to then.
     var output: [UInt8]
+    /// Seconds from writing the keys asked for after the first screen to the screen they
+    /// make (nil: not asked, or not seen in time).
+    var afterKeys: Double?
 }
 
 /// Starts `arguments` (a path, or a name looked up in PATH) on a new pseudo-terminal of
@@ -30,7 +33,8 @@ struct StartRun {
 /// a pipe that `cat` fills from that file; returns when `isFirstScreen` holds for what
 /// it wrote, or after `timeout` seconds. The program and `cat` are killed then.
 func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: String? = nil, columns: Int = 200, rows: Int = 60,
-                     timeout: Double = 10, isFirstScreen: ([UInt8]) -> Bool) -> StartRun {
+                     timeout: Double = 10, isFirstScreen: ([UInt8]) -> Bool,
+                     then keys: (bytes: [UInt8], isDone: ([UInt8]) -> Bool)? = nil) -> StartRun {
     // posix_openpt, unlockpt and ptsname are hidden from Swift's Glibc (XOPEN): their
     // Linux ioctls, TIOCSPTLCK and TIOCGPTN (the same numbers on x86_64 and arm64).
     let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -86,6 +90,8 @@ func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: St
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var answered = false
     var result = StartRun(output: [])
+    /// When the keys went, and how much had been written by then.
+    var keysSent: (time: Double, outputCount: Int)?
     while now() - start < timeout {
         var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, 20) >= 0 || errno == EINTR else { break }
@@ -103,6 +109,21 @@ func startOnTerminal(_ arguments: [String], environment: [String], pipedFrom: St
             answered = true
             let answer = Array("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?2027;0$y\u{1B}[?62;22c".utf8)
             _ = answer.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        }
+        if let keys, let sent = keysSent {
+            guard keys.isDone(Array(output[sent.outputCount...])) else { continue }
+            result.afterKeys = time - sent.time
+            break
+        }
+        if let keys, isFirstScreen(output) {
+            result.firstScreen = time - start
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+               let nanoseconds = Double(text.split(separator: " ").first ?? "") {
+                result.mainThreadCPU = nanoseconds / 1e9
+            }
+            keysSent = (now(), output.count)
+            _ = keys.bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            continue
         }
         if isFirstScreen(output) {
             result.firstScreen = time - start

@@ -4,7 +4,7 @@
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
-//                                        [--start-only [--binary PATH]]
+//                                        [--start-only [--binary PATH]] [--database-only [--binary PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -14,7 +14,8 @@
 // --diff, a copy of the big file with 0.1 % of its records changed, removed or added.
 // Memory is measured in child processes. The start (first screen of a file and of a pipe,
 // --version) is measured beside less on a pseudo-terminal, with the csvfreeze built beside
-// this program (or --binary PATH).
+// this program (or --binary PATH); --database-only makes a 10-million-row SQLite table and
+// measures its first screen and G the same way, beside sqlite3's count.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,6 +67,8 @@ if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
 
+if arguments.first == "--child-database", arguments.count > 1 { databaseChild(arguments[1]) }
+
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     let pipe = Pipe()
     let process = Process()
@@ -77,6 +80,14 @@ func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     process.waitUntilExit()
     let parts = output.split(separator: "\n").last?.split(separator: " ") ?? []
     return (Double(parts.first ?? "") ?? -1, Int(parts.last ?? "") ?? -1)
+}
+
+if arguments.contains("--database-only") {
+    // Its own input: the big CSV files are not needed.
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let ok = databaseBenchmark(directory: directory, binary: option("--binary")
+        ?? (CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/csvfreeze"))
+    exit(ok ? 0 : 1)
 }
 
 // MARK: Inputs

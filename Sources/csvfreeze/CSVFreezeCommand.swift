@@ -95,6 +95,10 @@ struct CSVFreezeCommand: ParsableCommand {
         with its name stops csvfreeze, exit 2), and --filter, --sort and --columns across \
         all of them.
 
+        A SQLite database (known by its header, whatever its name) opens every table \
+        and view as a table (} and { switch, T lists them; --table NAME opens one), read \
+        through SQLite, read only and immutable, a window of rows at a time.
+
         Compressed input (gzip, zstd, xz, bzip2) is known by its first bytes, from a file or \
         a pipe, and shows the table it holds; the first screen does not wait for the rest. \
         A damaged file shows what comes before the damage, and the status line says where \
@@ -144,6 +148,9 @@ struct CSVFreezeCommand: ParsableCommand {
           last one's answer is written. SQL may only read: ATTACH, VACUUM,
           writes, CREATE, DROP and pragmas that set are refused (exit 65), and
           a query that holds more than 128 MiB in SQLite stops (exit 65).
+          A SQLite database is attached as it is, read only, under its stem:
+          its tables and views by name (orders, shop.orders), joined with the
+          CSV files beside it; t is its only table, or the one --table names.
           On screen, Q asks a query of the file viewed (t): the answer is a sheet,
           at most 1,000,000 rows or 256 MiB; Esc stops it; Enter on a row with t's
           rowid goes to that row.
@@ -410,7 +417,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let reading = try input.settings(arguments: inputArguments)
         let request = OutputRequest(reading: reading.asOfNow, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
-            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request)
+            let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request, table: input.table)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -432,7 +439,7 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         // Every input is looked at (and directories opened up) before anything is drawn or
         // written, so one that cannot be read stops here, with one line naming it.
-        let gathered = TableInputs.gather(files)
+        let gathered = TableInputs.gather(files, table: input.table)
         if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
             fail(problem, status: 1)
         }
@@ -457,6 +464,24 @@ struct CSVFreezeCommand: ParsableCommand {
         // and so are the entries of a directory that were not read (a FIFO, a subdirectory).
         if writes, let line = gathered.leftOutLine { say(line) }
         if writes, let line = gathered.skippedLine { say(line) }
+        let tables = inputs.filter(\.isDatabaseTable)
+        if let table = tables.first {
+            if insight.isRequested {
+                fail("--frequency, --histogram and --summary read delimited text; --sql counts over a database's tables", status: 2)
+            }
+            if writes {
+                guard inputs.count == 1 else {
+                    let names = tables.compactMap(\.table)
+                    fail("\(table.path ?? "stdin") holds \(names.count) tables: --table NAME writes one ("
+                         + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")", status: 2)
+                }
+                let status = DatabaseOutput.write(table, request, query: query)
+                if status != 0 { throw ExitCode(status) }
+                return
+            }
+        } else if input.table != nil, !inputs.contains(where: { $0.facts.format == .xlsx }) {
+            fail("--table chooses a table of a database; " + (inputs.first?.name ?? "stdin") + " is one table", status: 64)
+        }
         if insight.isRequested {
             let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
             let status = InsightOutput.run(insight, path: path, request, query: query, drawsBlocks: blocks)
@@ -483,7 +508,8 @@ struct CSVFreezeCommand: ParsableCommand {
                                     follows: input.follow, echo: echo)
         options.showsBand = band
         options.drawsBlocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
-        let single = stack && inputs.count == 1 ? "one table: --stack stacks several" : nil
+        let single = stack && inputs.count == 1 ? "one table: --stack stacks several"
+            : stack && !tables.isEmpty ? "--stack stacks files, not a database's tables" : nil
         let note = [leftOut, gathered.skippedLine, single].compactMap { $0 }.joined(separator: "; ")
         let status = Session.run(inputs: inputs, note: note.isEmpty ? nil : note, reading: reading, options: options,
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,

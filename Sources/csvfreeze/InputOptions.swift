@@ -16,6 +16,10 @@ struct InputOptions: ParsableArguments {
                                valueName: "char"))
     var delimiter: DelimiterArgument?
 
+    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name): open only the table or view NAME (SQLite's rule: case does not matter). Without it every table and view opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1).",
+                               valueName: "name"))
+    var table: String?
+
     @Option(help: ArgumentHelp("The quote character (default: \"), or 'none': no field is quoted, a quote is data (TSV files with literal quotes).", valueName: "char"))
     var quote: QuoteArgument?
 

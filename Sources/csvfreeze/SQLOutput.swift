@@ -12,11 +12,44 @@ import Viewer
 enum SQLOutput {
     /// Opens every input, waits for their indexes, runs `query`; returns the exit status:
     /// 0, 65 for a query SQLite refuses, 1 when an input cannot be read.
-    static func run(_ query: String, paths: [String?], _ request: OutputRequest) -> Int32 {
+    /// `table` (`--table`) names the table of a first input that is a database which `t`
+    /// is; without it `t` is that database's table when it has one only.
+    static func run(_ query: String, paths: [String?], _ request: OutputRequest, table: String? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
         var stores: [CellStore] = []
-        for (argument, path) in paths.enumerated() {
+        // A database is attached as it is (SQLite reads it); the other inputs are tables
+        // read through csvfreeze's index. Each is named by its file name all the same.
+        let allNames = SQLNames.tableNames(forPaths: paths)
+        var databases: [(schema: String, path: String)] = []
+        var textPaths: [String?] = []
+        var textNames: [[String]] = []
+        for (path, names) in zip(paths, allNames) {
+            if let path, path != "-", InputSpec.Format.detect(path: path) == .sqlite {
+                databases.append((names[names.count - 1], path))
+            } else {
+                textPaths.append(path)
+                textNames.append(names)
+            }
+        }
+        // `t`, when the first input is a database: the table --table names, or its only one.
+        var aliases: [(name: String, schema: String, table: String)] = []
+        if let first = databases.first, first.path == paths.first {
+            do {
+                let tables = try DatabaseCatalog.tables(path: first.path)
+                if let table {
+                    guard let found = DatabaseCatalog.table(named: table, in: tables) else {
+                        fail(DatabaseCatalog.missing(table, path: first.path, tables: tables).description, status: 1)
+                    }
+                    aliases.append(("t", first.schema, found.name))
+                } else if tables.count == 1, let only = tables.first {
+                    aliases.append(("t", first.schema, only.name))
+                }
+            } catch {
+                fail(error.description, status: 1)
+            }
+        }
+        for (argument, path) in paths.enumerated() where textPaths.contains(path) {
             do {
                 stores.append(try request.reading.open(path, argument: argument))
             } catch {
@@ -34,7 +67,7 @@ enum SQLOutput {
         }
         var inputs: [SQLInput] = []
         var tables: [(store: CellStore, input: SQLInput)] = []
-        for (store, names) in zip(stores, SQLNames.tableNames(forPaths: paths)) {
+        for (store, names) in zip(stores, textNames) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
             noteStart(in: store.dialect, of: store.name)
             guard let input = SQLInput(store: store, name: names[0], headerRows: request.headerRows) else {
@@ -49,7 +82,7 @@ enum SQLOutput {
         let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
                                   sink: Output.writeToStandardOutput)
         do throws(SQLError) {
-            let database = try SQLDatabase(inputs: inputs)
+            let database = try SQLDatabase(inputs: inputs, databases: databases, aliases: aliases)
             let answer = try database.prepare(query)
             writer.write(Row(cells: answer.columns))
             if request.format == .json || request.format == .jsonl {

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import App
 import CellStore
+import Export
+import SQL
 import Table
 import Terminal
 import Viewer
@@ -43,14 +45,18 @@ enum Session {
         var sessionKey: SessionKey?
         var kept: SessionContent?
         var keptNote: String?
-        if let sessions, inputs.count == 1, !follows, let path = inputs[0].path, path != "-",
+        if let sessions, inputs.count == 1, !follows, !inputs[0].isDatabaseTable, let path = inputs[0].path, path != "-",
            let key = SessionStore.key(ofFileAt: path) {
             sessionKey = key
             (kept, keptNote) = sessions.load(for: key, file: path)
         }
         var first: CellStore?
+        // A database's table is read through SQLite, not as text: a source of its own.
+        var firstTable: (any RowSource)?
         do {
-            if shelf == nil, let index = kept?.index {
+            if inputs[0].isDatabaseTable {
+                firstTable = try shelf?.source(0) ?? openTable(inputs[0], wake: wakeLoop)
+            } else if shelf == nil, let index = kept?.index {
                 let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
                 // A file that only grew: its index for what was there, the rest indexed on.
                 if kept?.fileGrew == true {
@@ -63,7 +69,7 @@ enum Session {
                 }
                 first = store
             }
-            first = try first ?? shelf?.store(0) ?? open()
+            if firstTable == nil { first = try first ?? shelf?.store(0) ?? open() }
             // What is read once is read from the start, as it arrives, so its producer never
             // waits for the table to be shown.
             try shelf?.openReadOnce()
@@ -88,20 +94,26 @@ enum Session {
         var resolved: QueryOptions.Resolved?
         if let query, query.isActive {
             do {
-                resolved = try resolve(query, for: first!, headerRows: options.headerRows)
+                if let firstTable {
+                    resolved = try query.resolve(names: ColumnNames(header: firstTable.row(0)), columnCount: firstTable.columnCount)
+                } else if let first {
+                    resolved = try resolve(query, for: first, headerRows: options.headerRows)
+                }
             } catch {
                 fail(error.description, status: 2)
             }
         }
         // A compressed file is read once: it changes only as a whole (see DECISIONS.md).
-        let followNote = followNotice(first!, options: options)
+        let followNote = first.flatMap { followNotice($0, options: options) }
         let notice = [followNote, note].compactMap { $0 }.joined(separator: "; ")
         let session = TerminalScreen.startSession(theme: theme, escapeDelay: escapeDelay, mouse: mouse, signalsTo: wake)
         var firstOptions = options
         if let shelf { firstOptions.place = "1/\(shelf.count)" }
         if followNote != nil { firstOptions.follows = false }
         var viewer: Viewer? = recovered.map { Viewer(source: $0.rows, options: firstOptions, screenSize: session.size) }
-            ?? Viewer(store: first!, options: firstOptions, screenSize: session.size)
+            ?? first.map { Viewer(store: $0, options: firstOptions, screenSize: session.size) }
+            ?? firstTable.map { Viewer(source: $0, options: firstOptions, screenSize: session.size) }
+        firstTable = nil
         let recoveredNote = recovered.flatMap { recovered in
             recovery.map { viewer?.noteRecovered(recovered.steps, from: $0.path) }
         } ?? nil
@@ -122,9 +134,14 @@ enum Session {
             loop = AppLoop(shelf: shelf, first: viewer!, options: options, screen: screen, clock: MonotonicClock(),
                            stacked: stacked) { viewer, _ in
                 if let file = viewer.file, let notice = followNotice(file, options: options) { viewer.say(notice) }
-                guard let query, query.isActive, let file = viewer.file else { return }
+                guard let query, query.isActive else { return }
                 do {
-                    let resolved = try resolve(query, for: file, headerRows: options.headerRows)
+                    let resolved: QueryOptions.Resolved
+                    if let file = viewer.file {
+                        resolved = try resolve(query, for: file, headerRows: options.headerRows)
+                    } else {
+                        resolved = try query.resolve(names: ColumnNames(header: viewer.source.row(0)), columnCount: viewer.source.columnCount)
+                    }
                     viewer.apply(filters: resolved.filters, sortKeys: resolved.keys, columns: resolved.columns)
                 } catch {
                     viewer.say("the command line's view does not apply here: \(error)")
@@ -234,6 +251,12 @@ enum Session {
             fail("--recover: \(file) changed since the edits in \(journalPath) were made: nothing applied", status: 65)
         }
         return journal
+    }
+
+    /// Opens a database's table, which `input` names.
+    static func openTable(_ input: TableInput, wake: @escaping @Sendable () -> Void) throws(CellStoreError) -> any RowSource {
+        guard let path = input.path, let table = input.table else { throw .unreadable(input.name, "not a database's table") }
+        return try DatabaseRows(path: path, table: table, wake: wake)
     }
 
     /// The command line's filters, sort and columns, named against `store`'s header (read

@@ -9,7 +9,7 @@ struct DocumentationTests {
                           "--echo", "--theme", "--print0", "--band", "--no-band", "--no-session", "--session", "--fresh", "--session-limit",
                           "--output", "--filter", "--filter-out", "--filter-column", "--filter-out-column", "--sort", "--columns", "--frequency", "--histogram", "--bins", "--summary", "--sql",
                           "--diff", "--key", "--context", "--set", "--delete-row", "--in-place", "--recover",
-                          "--skip-bad", "--stack", "--source-column", "--no-source-column", "--version", "--help"]
+                          "--skip-bad", "--stack", "--table", "--source-column", "--no-source-column", "--version", "--help"]
 
     func text(_ relative: String) throws -> String {
         try String(contentsOf: Paths.package.appendingPathComponent(relative), encoding: .utf8)

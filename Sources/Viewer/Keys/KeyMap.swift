@@ -91,7 +91,7 @@ public enum KeyMap {
         KeyBinding([.character("Y")], "Y", .copyRow, "copy the row as CSV (its shown columns)"),
         KeyBinding([.character("?"), .function(1)], "?, F1", .help, "this list of keys"),
         KeyBinding([.character("R")], "R", .reload, "reload the file from disk"),
-        KeyBinding([.character("}")], "}", .nextTable, "next table (several files open)"),
+        KeyBinding([.character("}")], "}", .nextTable, "next table (several files or a database open)"),
         KeyBinding([.character("{")], "{", .previousTable, "previous table"),
         KeyBinding([.character("T")], "T", .listTables, "list the open tables (Enter shows one)"),
         KeyBinding([.character("S")], "S", .toggleStack, "every table in one scroll (S again: back)"),

@@ -23,6 +23,11 @@ extension Viewer {
     /// loop makes (`takeQuery()`; every row has its say, as with `--sql`).
     func runSQL(_ text: String) {
         guard !text.trimmingSpaces.isEmpty else { return }
+        // A database's table: SQLite asks the database itself (the loop knows how).
+        if !options.isSheet, source is any DatabaseTableRows {
+            requests.query = (text, source)
+            return
+        }
         guard !options.isSheet, let file else {
             message = "SQL asks the file: Esc goes back to it, then Q"
             return
@@ -34,8 +39,9 @@ extension Viewer {
         requests.query = (text, file)
     }
 
-    /// The query asked for (`Q`), once: the loop answers it in a sheet over this viewer.
-    public func takeQuery() -> (text: String, file: CellStore)? {
+    /// The query asked for (`Q`) and what it asks (a file, or a database's table), once:
+    /// the loop answers it in a sheet over this viewer.
+    public func takeQuery() -> (text: String, source: any RowSource)? {
         defer { requests.query = nil }
         return requests.query
     }

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+
+/// Makes SQLite database files for tests and the benchmark, through SQLite itself (no
+/// committed binaries, no Python): a script of statements run on a new file.
+package enum DatabaseFixture {
+    /// What went wrong making a fixture.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Creates (or replaces) the database at `path` and runs `script` on it, in one
+    /// transaction, without a journal left behind.
+    package static func make(at path: String, _ script: String) throws {
+        unlink(path)
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db = handle else {
+            sqlite3_close_v2(handle)
+            throw Failure(description: "cannot create \(path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        try run(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN; " + script + "; COMMIT")
+    }
+
+    /// Runs `sql` on the database at `path` as it is (to change a fixture).
+    package static func run(at path: String, _ sql: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db = handle else {
+            sqlite3_close_v2(handle)
+            throw Failure(description: "cannot open \(path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        try run(db, sql)
+    }
+
+    /// Runs `sql` on `db`.
+    private static func run(_ db: OpaquePointer, _ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(db, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            throw Failure(description: message.map { String(cString: $0) } ?? "SQLite error \(status)")
+        }
+    }
+
+    /// Inserts rows made by `row` (given 0..<count) into `table` with `columns` values a
+    /// row, through one prepared statement: `row` returns each value as an Int64, a
+    /// Double, a String, an [UInt8] (a blob) or nil (NULL).
+    package static func insert(at path: String, table: String, columns: Int, count: Int, row: (Int) -> [Any?]) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db = handle else {
+            sqlite3_close_v2(handle)
+            throw Failure(description: "cannot open \(path)")
+        }
+        defer { sqlite3_close_v2(db) }
+        try run(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN")
+        let marks = Array(repeating: "?", count: columns).joined(separator: ", ")
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "INSERT INTO \"\(table)\" VALUES (\(marks))", -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw Failure(description: String(cString: sqlite3_errmsg(db)))
+        }
+        defer { sqlite3_finalize(statement) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for index in 0..<count {
+            for (column, value) in row(index).prefix(columns).enumerated() {
+                let place = Int32(column + 1)
+                switch value {
+                case let value as Int64: sqlite3_bind_int64(statement, place, value)
+                case let value as Int: sqlite3_bind_int64(statement, place, Int64(value))
+                case let value as Double: sqlite3_bind_double(statement, place, value)
+                case let value as String: sqlite3_bind_text(statement, place, value, -1, transient)
+                case let value as [UInt8] where value.isEmpty: sqlite3_bind_zeroblob(statement, place, 0)
+                case let value as [UInt8]:
+                    value.withUnsafeBytes { raw in _ = sqlite3_bind_blob(statement, place, raw.baseAddress, Int32(raw.count), transient) }
+                default: sqlite3_bind_null(statement, place)
+                }
+            }
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw Failure(description: String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(statement)
+        }
+        try run(db, "COMMIT")
+    }
+}

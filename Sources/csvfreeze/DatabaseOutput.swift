@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import CellStore
+import Export
+import Query
+import SQL
+import Table
+import Viewer
+
+/// Writing a database's table as text (`--output`, or a pipe): its rows read through
+/// SQLite in batches, counted first (a view has no estimate), then the export pipeline
+/// as for any sheet, with the command line's filters, sort and columns.
+enum DatabaseOutput {
+    /// Writes table `input` (a database's); returns the exit status.
+    static func write(_ input: TableInput, _ request: OutputRequest, query: QueryOptions?) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        guard let path = input.path, let table = input.table else { fail("\(input.name): not a database's table", status: 1) }
+        let rows: DatabaseRows
+        do {
+            rows = try DatabaseRows(path: path, table: table)
+        } catch {
+            fail(error.description, status: 1)
+        }
+        rows.waitUntilCounted()
+        if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
+        guard let snapshot = rows.snapshot() else { return 0 }
+        var resolved = QueryOptions.Resolved()
+        var keys: [String]?
+        var sorted: SortedRecords?
+        var filtered: FilteredRecords?
+        if let query, query.isActive {
+            let names = ColumnNames(header: rows.row(0))
+            do {
+                resolved = try query.resolve(names: names, columnCount: rows.columnCount)
+            } catch {
+                fail(error.description, status: 2)
+            }
+            if let columns = resolved.columns {
+                keys = columns.map { names[$0] }
+                for index in resolved.filters.indices where resolved.filters[index].column == nil {
+                    resolved.filters[index].columns = columns
+                }
+            }
+            sorted = resolved.keys.isEmpty ? nil : SortedRecords.start(rows: snapshot, headerRows: 1, keys: resolved.keys)
+            do {
+                filtered = resolved.filters.isEmpty ? nil
+                    : try FilteredRecords.start(rows: snapshot, headerRows: 1, filters: resolved.filters, over: sorted)
+            } catch {
+                fail(error.description, status: 2)
+            }
+        }
+        // The exporter writes a snapshot's view as far as it is made: it is made first.
+        for sequence in [filtered as (any RecordSequence)?, sorted].compactMap({ $0 }) {
+            while true {
+                let version = sequence.changes.version
+                if sequence.isComplete { break }
+                sequence.changes.wait(past: version)
+            }
+        }
+        var plan = ExportPlan(snapshot: snapshot, headerRows: 1, rows: filtered ?? sorted, columns: resolved.columns, name: input.name)
+        plan.yieldsToInteractiveThreads = false
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
+            OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: 1,
+                         maximumWidth: request.maximumWidth, keys: keys, sink: hand)
+        }
+        if outcome.readerLeft { return 0 }
+        if let failure = outcome.failure { fail(failure, status: 1) }
+        if case .failed(let why) = sorted?.phase { fail(why, status: 1) }
+        if let why = filtered?.failure { fail(why, status: 1) }
+        if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
+        return 0
+    }
+}
