@@ -373,6 +373,17 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
         let reading = try input.settings(arguments: inputArguments)
+        // A `.json` that is not a table (one object, a string) is said at once, before
+        // any screen or output: the data is not what the name promises (65, as sysexits'
+        // EX_DATAERR).
+        let named = files + (diff.isRequested ? [diff.other].compactMap { $0 } : [])
+        for (argument, path) in named.enumerated() where path.lowercased().contains(".json") {
+            do throws(CellStoreError) {
+                _ = try reading.spec(path, argument: argument).detectFormat()
+            } catch {
+                if case .notATable = error { fail(error.description, status: 65) }
+            }
+        }
         let request = OutputRequest(reading: reading.asOfNow, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
             let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request)
