@@ -22,7 +22,10 @@ using namespace simdjson;
 
 namespace {
 
-enum ArrayState { kBefore, kFirstValue, kValue, kInElement, kAfter, kDone };
+// Before the '['; before the first element (or ']'); before another; in one; past ']'.
+// An element runs to the ',' or ']' at its own depth, so two values with no comma between
+// are one element, which simdjson refuses: shown whole, and said.
+enum ArrayState { kBefore, kFirstValue, kValue, kInElement, kDone };
 
 struct Cell {
     size_t offset;
@@ -55,6 +58,7 @@ struct cjson_converter {
     // This record's cells: `stamp[c] == record` when column c was set in it.
     std::vector<int64_t> stamp;
     std::vector<Cell> cells;
+    std::vector<uint8_t> kinds;
     std::string values;
     std::string minified;
     // The columns of the previous object's keys, in order: most records repeat them.
@@ -143,10 +147,12 @@ struct cjson_converter {
         columns.emplace(std::move(owned), index);
         stamp.push_back(-1);
         cells.push_back(Cell{0, 0});
+        if (kinds.size() <= index) kinds.resize(index + 1, 0);
         return index;
     }
 
-    void set(size_t column, const char *bytes, size_t count, int64_t at_line) {
+    void set(size_t column, const char *bytes, size_t count, int64_t at_line, uint8_t kind) {
+        kinds[column] |= kind;
         if (stamp[column] == facts.records) {
             if (facts.duplicates++ == 0) facts.first_duplicate_line = at_line;
         }
@@ -197,21 +203,22 @@ struct cjson_converter {
                     // Not decodable (a lone surrogate): kept as written, quotes and all.
                     if (facts.kept_strings++ == 0) facts.first_kept_string_line = at_line;
                     raw = trimmed(raw);
-                    set(index, raw.data(), raw.size(), at_line);
+                    set(index, raw.data(), raw.size(), at_line, CJSON_KIND_STRING);
                 } else {
-                    set(index, text.data(), text.size(), at_line);
+                    set(index, text.data(), text.size(), at_line, CJSON_KIND_STRING);
                 }
                 break;
             }
             case ondemand::json_type::number:
             case ondemand::json_type::boolean: {
                 std::string_view raw = trimmed(value.raw_json_token());
-                set(index, raw.data(), raw.size(), at_line);
+                set(index, raw.data(), raw.size(), at_line,
+                    type == ondemand::json_type::number ? CJSON_KIND_NUMBER : CJSON_KIND_BOOLEAN);
                 break;
             }
             case ondemand::json_type::null:
                 if (value.is_null().error()) return false;
-                set(index, "", 0, at_line);
+                set(index, "", 0, at_line, CJSON_KIND_NULL);
                 break;
             case ondemand::json_type::object:
             case ondemand::json_type::array: {
@@ -227,7 +234,7 @@ struct cjson_converter {
                 minified.resize(raw.size());
                 size_t made = 0;
                 if (minify(raw.data(), raw.size(), minified.data(), made)) return false;
-                set(index, minified.data(), made, at_line);
+                set(index, minified.data(), made, at_line, CJSON_KIND_NESTED);
                 break;
             }
             }
@@ -246,13 +253,29 @@ struct cjson_converter {
         values.clear();
         bool invalid_utf8 = false;
         std::string &to = sink();
+        size_t known = names.size();
         if (!read_object(text.size(), at_line, invalid_utf8)) {
+            // Keys read before simdjson found the trouble name no column.
+            while (names.size() > known) {
+                columns.erase(names.back());
+                names.pop_back();
+                stamp.pop_back();
+                cells.pop_back();
+            }
+            if (kinds.size() > known) kinds.resize(known > 0 ? known : 0);
+            previous_order.clear();
             // Not one JSON object: the record whole, in the first column. Cells set before
             // simdjson found the trouble are forgotten (their stamp is this record's).
-            if (facts.not_objects++ == 0) facts.first_not_object_line = at_line;
+            if (invalid_utf8) {
+                if (facts.invalid_utf8++ == 0) facts.first_invalid_utf8_line = at_line;
+            } else if (facts.not_objects++ == 0) {
+                facts.first_not_object_line = at_line;
+            }
             append_cell(to, text.data(), text.size());
             to.push_back('\n');
             facts.records++;
+            if (kinds.empty()) kinds.push_back(0);
+            kinds[0] |= CJSON_KIND_TEXT;
             return;
         }
         size_t last = 0;
@@ -342,17 +365,6 @@ struct cjson_converter {
                     element_line = line;
                     depth = 0;
                     break;
-                case kAfter:
-                    if (c == ',') state = kValue;
-                    else if (c == ']') state = kDone;
-                    else {
-                        // Two values without a comma between: the array is broken here.
-                        facts.broken_byte = consumed + int64_t(position) + 1;
-                        facts.broken_line = line;
-                        state = kDone;
-                    }
-                    position++;
-                    continue;
                 default:
                     break;
                 }
@@ -486,6 +498,13 @@ const char *cjson_column_name(const cjson_converter *converter, size_t index, si
     }
     *length = converter->names[index].size();
     return converter->names[index].data();
+}
+
+size_t cjson_column_kinds(const cjson_converter *converter, uint8_t *kinds, size_t count) {
+    size_t known = converter->kinds.size();
+    if (count > known) count = known;
+    if (count > 0) std::memcpy(kinds, converter->kinds.data(), count);
+    return known;
 }
 
 void cjson_get_facts(const cjson_converter *converter, cjson_facts *facts) { *facts = converter->facts; }

@@ -26,6 +26,9 @@ typedef struct {
     /* Records that were not a JSON object (shown whole in the first column). */
     int64_t not_objects;
     int64_t first_not_object_line;
+    /* Records not valid UTF-8 (shown whole in the first column, not counted above). */
+    int64_t invalid_utf8;
+    int64_t first_invalid_utf8_line;
     /* Objects that named a key twice (the last value kept). */
     int64_t duplicates;
     int64_t first_duplicate_line;
@@ -62,6 +65,19 @@ void cjson_clear_output(cjson_converter *converter);
 size_t cjson_column_count(const cjson_converter *converter);
 size_t cjson_header_count(const cjson_converter *converter);
 const char *cjson_column_name(const cjson_converter *converter, size_t index, size_t *length);
+
+/* What each column's values were, OR-ed over every record so far (CJSON_KIND_*), into
+ * `kinds` (at most `count`); returns the number of columns. */
+enum {
+    CJSON_KIND_STRING = 1,
+    CJSON_KIND_NUMBER = 2,
+    CJSON_KIND_BOOLEAN = 4,
+    CJSON_KIND_NULL = 8,
+    CJSON_KIND_NESTED = 16,
+    /* A record shown whole (not an object): its text. */
+    CJSON_KIND_TEXT = 32
+};
+size_t cjson_column_kinds(const cjson_converter *converter, uint8_t *kinds, size_t count);
 
 void cjson_get_facts(const cjson_converter *converter, cjson_facts *facts);
 

@@ -25,6 +25,8 @@ package final class JSONReport: Sendable {
         package var records: Int64 = 0
         package var notObjects: Int64 = 0
         package var firstNotObjectLine: Int64 = 0
+        package var invalidUTF8: Int64 = 0
+        package var firstInvalidUTF8Line: Int64 = 0
         package var duplicates: Int64 = 0
         package var firstDuplicateLine: Int64 = 0
         package var keptStrings: Int64 = 0
@@ -39,6 +41,8 @@ package final class JSONReport: Sendable {
         package var notArrayByte: Int32 = -1
         /// True once the whole input is converted.
         package var isComplete = false
+        /// What each column's values were (`CJSON_KIND_*` bits, OR-ed over the records).
+        package var kinds: [UInt8] = []
     }
 
     private let state: Mutex<State>
@@ -89,6 +93,10 @@ package final class JSONReport: Sendable {
             let more = state.notObjects > 1 ? " (+\(grouped(state.notObjects - 1)) more)" : ""
             parts.append("line \(grouped(state.firstNotObjectLine)) is not a JSON object: shown whole in the first column\(more)")
         }
+        if state.invalidUTF8 > 0 {
+            let more = state.invalidUTF8 > 1 ? " (+\(grouped(state.invalidUTF8 - 1)) more)" : ""
+            parts.append("line \(grouped(state.firstInvalidUTF8Line)) is not valid UTF-8: shown whole in the first column\(more)")
+        }
         if state.keptStrings > 0 {
             let more = state.keptStrings > 1 ? " (+\(grouped(state.keptStrings - 1)) more)" : ""
             parts.append("line \(grouped(state.firstKeptStringLine)): a string with a lone surrogate, kept as written\(more)")
@@ -105,6 +113,16 @@ package final class JSONReport: Sendable {
             parts.append("\(grouped(Int64(count))) column\(count == 1 ? "" : "s") found late")
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// How each column's cells are written as JSON values, from what its values were: a
+    /// column that held a string (or a record shown whole) writes strings; one of numbers,
+    /// true/false, nested values and nulls only writes each cell as it is (bare), an empty
+    /// one as null. (`ValueType.number` is what writes a cell bare.)
+    package var valueTypes: [ValueType] {
+        current.kinds.map { kind in
+            kind & UInt8(CJSON_KIND_STRING | CJSON_KIND_TEXT) != 0 || kind == 0 ? .text : .number
+        }
     }
 
     /// `header` with the names of the columns found after it was written.
@@ -206,12 +224,18 @@ final class JSONStage {
             }
             publishedColumns = columns
         }
+        var kinds = [UInt8](repeating: 0, count: columns + 1)
+        let known = kinds.withUnsafeMutableBufferPointer { cjson_column_kinds(converter, $0.baseAddress, $0.count) }
+        kinds.removeLast(kinds.count - min(known, kinds.count))
         report.update { state in
+            state.kinds = kinds
             state.headerCount = header
             state.lateNames.append(contentsOf: late)
             state.records = facts.records
             state.notObjects = facts.not_objects
             state.firstNotObjectLine = facts.first_not_object_line
+            state.invalidUTF8 = facts.invalid_utf8
+            state.firstInvalidUTF8Line = facts.first_invalid_utf8_line
             state.duplicates = facts.duplicates
             state.firstDuplicateLine = facts.first_duplicate_line
             state.keptStrings = facts.kept_strings
