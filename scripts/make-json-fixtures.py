@@ -142,7 +142,17 @@ ARRAY = """[
 # A key met only after the first window (1,000 records): a column found late.
 LATE = "".join('{"n":%d,"s":"r%d"}\n' % (i, i) for i in range(1003)) + '{"n":1003,"late":"L"}\n{"n":1004,"later":[1]}\n'
 
+# Every record has every key, and each column one kind of value (a number column may hold
+# null): `--output jsonl` gives these objects back byte for byte.
+ROUNDTRIP = "".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in [
+    {"id": 1, "name": "Ann", "price": 12.5, "ok": True, "tags": ["a", "b"], "meta": {"k": 1}},
+    {"id": 2, "name": "Bo, \"Jr.\"", "price": None, "ok": False, "tags": [], "meta": {"k": [1, {"z": None}]}},
+    {"id": 3, "name": "line\nbreak été", "price": -0.25, "ok": True, "tags": ["c"], "meta": None},
+    {"id": 12345678901234567890, "name": "", "price": 1e+300, "ok": None, "tags": None, "meta": {}},
+])
+
 FIXTURES = {
+    "roundtrip.jsonl": ROUNDTRIP.encode("utf-8"),
     "basic.jsonl": (BASIC + "\n").encode("utf-8"),
     "bom-crlf.jsonl": ("\ufeff" + '{"a":1,"b":"x"}\r\n{"b":"y","c":null}\r\n').encode("utf-8"),
     "array.json": ARRAY.encode("utf-8"),

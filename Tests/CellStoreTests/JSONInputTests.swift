@@ -9,7 +9,7 @@ import TestSupport
 @Suite("JSON input", .timeLimit(.minutes(30)))
 struct JSONInputTests {
     static let directory = Fixtures.root.appendingPathComponent("json")
-    static let names = ["basic.jsonl", "bom-crlf.jsonl", "array.json", "late.jsonl", "no-final-newline.ndjson"]
+    static let names = ["roundtrip.jsonl", "basic.jsonl", "bom-crlf.jsonl", "array.json", "late.jsonl", "no-final-newline.ndjson"]
 
     static func expected(_ name: String) throws -> [[String]] {
         let data = try Data(contentsOf: directory.appendingPathComponent(name + ".expected.json"))
