@@ -87,6 +87,15 @@ struct JSONEndToEndTests {
         try csv.stdout.write(to: copy)
         let diff = try run([Paths.binary, "--diff", copy.path, late])
         #expect(diff.status == 0, "\(diff.text)")
+        // A directory's JSON lines stack with its CSV; its .json files are left to be named.
+        let folder = directory.appendingPathComponent("tables")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("id,name\n1,Ann\n".utf8).write(to: folder.appendingPathComponent("a.csv"))
+        try Data("{\"id\":2,\"name\":\"Bo\"}\n".utf8).write(to: folder.appendingPathComponent("b.jsonl"))
+        try Data("{\"x\":1}".utf8).write(to: folder.appendingPathComponent("package.json"))
+        let stacked = try run([Paths.binary, "--output", "csv", "--no-source-column", folder.path])
+        #expect(stacked.text == "id,name\n1,Ann\n2,Bo\n")
+        #expect(stacked.stderr.contains("skipped package.json"))
         // Through a pipe too.
         let piped = try run([Paths.binary, "--output", "csv"], stdin: try Data(contentsOf: URL(fileURLWithPath: Self.fixture("roundtrip.jsonl"))))
         #expect(piped.text.hasPrefix("id,name,price,ok,tags,meta\n1,Ann,12.5,true,\"[\"\"a\"\",\"\"b\"\"]\",\"{\"\"k\"\":1}\"\n"))
