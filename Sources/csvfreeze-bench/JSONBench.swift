@@ -11,7 +11,7 @@ import FreezeLayout
 import Viewer
 
 /// Writes `target` from the CSV `source`: one JSON object a record, keyed by the header,
-/// numbers (cells of columns whose first record's cell is one) bare, until `size` bytes.
+/// the id bare (the other columns mix kinds from record to record), until `size` bytes.
 @MainActor func makeJSONLines(from source: String, to target: String, size: Int64) {
     if FileManager.default.fileExists(atPath: target) { return }
     print("making \(target) …")
@@ -29,9 +29,7 @@ import Viewer
         })
     }) { row in
         records += 1
-        if records == 2 {
-            writer?.cellTypes = (0..<row.count).map { Double(row.string($0)) != nil ? .number : .text }
-        }
+        if records == 2 { writer?.cellTypes = [.number] + Array(repeating: .text, count: max(0, row.count - 1)) }
         return writer?.write(row) ?? false
     }
     if written < size { writer?.finish() }

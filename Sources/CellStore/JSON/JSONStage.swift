@@ -150,7 +150,7 @@ final class JSONStage {
     /// Records (or input bytes) read before the header is written: its columns are the
     /// keys met in them.
     static let windowRecords = 1_000
-    static let windowBytes = 1 << 20
+    static let windowBytes = 256 << 10
     /// Columns at most: keys past it are left out and said.
     package static let maxColumns = 131_072
     /// How much of a stream is looked at to decide whether it is JSON lines.
