@@ -6,6 +6,7 @@
 import Glibc
 #endif
 import CellStore
+import Export
 import Foundation
 import FreezeLayout
 import Viewer
