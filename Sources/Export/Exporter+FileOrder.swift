@@ -20,7 +20,7 @@ extension Exporter {
         var checkpoint = 0
         // Read from JSON with columns found late: the header is written as cells (named
         // whole), so the records are parsed rather than copied.
-        var parsesRest = !writesRawBytes || reader.json?.current.lateNames.isEmpty == false
+        var parsesRest = !writesRawBytes || reader?.json?.current.lateNames.isEmpty == false
         while !isStopped {
             let version = readers.changes.version
             let (known, isAll) = knownRecords

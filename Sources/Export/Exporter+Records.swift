@@ -27,7 +27,7 @@ extension Exporter {
             && (given.map { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } }
                 ?? window.withBytes(span.start..<span.end) { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } })
         // Read from JSON, the header names columns found late only as cells (see `JSONReport`).
-        let isLateHeader = span.record == 0 && reader.json?.current.lateNames.isEmpty == false
+        let isLateHeader = span.record == 0 && reader?.json?.current.lateNames.isEmpty == false
         if writesRawBytes && span.record < wellQuoted && !isBlank && !isLateHeader {
             if let given {
                 writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
@@ -110,7 +110,8 @@ extension Exporter {
     /// Writes a record (or a piece) as cells, the columns chosen.
     func writeCells(_ given: Row, record: Int) {
         var given = given
-        if record == 0, let json = reader.json { given = json.extending(header: given) }
+        // No reader when a snapshot (a sheet, a diff) is written.
+        if record == 0, let json = reader?.json { given = json.extending(header: given) }
         switch Self.shaped(given, record: record, plan: plan, projection: &projection) {
         case .success(let row?):
             writer.write(row)
