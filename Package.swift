@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "CFieldScan"),
         // What Glibc's Swift module leaves out (_GNU_SOURCE): thread names, the affinity mask.
         .target(name: "CThread"),
-        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2"]),
+        // JSON lines and arrays as CSV records: simdjson (libsimdjson-dev) under a C API.
+        .target(name: "CJSON", cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+                linkerSettings: [.linkedLibrary("simdjson")]),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2", "CJSON"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
@@ -77,5 +80,6 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

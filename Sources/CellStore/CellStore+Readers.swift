@@ -17,7 +17,10 @@ package struct RecordReaders: Sendable {
     /// A reader of the records known now (nil until the dialect is known).
     package func current() -> RecordReader? {
         if let frozen { return frozen.reader }
-        return loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }?
+        let json = loader.jsonReport
+        return loader.shared.withLock {
+            RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete, json: json)
+        }?
             .patched(patch)
     }
 
@@ -76,11 +79,12 @@ extension CellStore {
     /// Readers of the records indexed now, as if the input ended there: for a pass over an
     /// input that is followed (it never ends), which then covers the rows read so far.
     package var recordReadersAsOfNow: RecordReaders {
-        loader.shared.withLock { state in
+        let json = loader.jsonReport
+        return loader.shared.withLock { state in
             var progress = state.progress
             let end = state.checkpoints.isEmpty ? state.available : max(state.checkpoints.last!.offset, progress.bytesRead)
             progress.isComplete = true
-            let reader = RecordReader(state, source: loader.source, end: min(end, state.available), isFinal: true)
+            let reader = RecordReader(state, source: loader.source, end: min(end, state.available), isFinal: true, json: json)
             return RecordReaders(loader: loader, frozen: (reader?.patched(patch), progress.patched(patch)), patch: patch)
         }
     }

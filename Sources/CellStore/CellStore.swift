@@ -90,8 +90,17 @@ public final class CellStore {
         case .memory, .packed: identity = nil
         }
         // A file is recognized here by its first bytes; a stream by the loader, as it reads.
+        var json: JSONMode?
+        if case .file(let file, _) = opened, spec.format == .csv || spec.format.jsonMode != nil {
+            let (bytes, isWhole) = OpenedInput.firstText(of: file, count: InputSpec.Format.detectionLength)
+            do {
+                json = try InputSpec.Format.detect(name: name, firstBytes: bytes[...], isWhole: isWhole).jsonMode
+            } catch {
+                throw .notATable(name, error.found)
+            }
+        }
         let input = OpenedInput.recognizing(opened, spoolLimit: spec.spoolLimit, readsAtRandom: readsAtRandom,
-                                            encoding: spec.encoding)
+                                            encoding: spec.encoding, json: json)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: spec.delimiter, forcedQuote: spec.quote, preambleRule: spec.preamble,
                             follows: spec.follows, followedPath: path == "-" ? nil : path, onChange: onChange)
@@ -219,8 +228,27 @@ public final class CellStore {
             // gigabytes for; these rows show once the index reaches them.
             if index >= max(progress.rowCount, rowsSeen) + lookahead { return nil }
         }
-        return fetch(index)
+        guard index == 0, let json = jsonReport, json.isJSON, let header = fetch(0) else { return fetch(index) }
+        // Keys first met after the header was written name the columns past its end.
+        return json.extending(header: header)
     }
+
+    /// What the JSON conversion found, when the input is JSON made into CSV records (nil
+    /// for CSV, and for a stream not known to be JSON yet).
+    package var jsonReport: JSONReport? {
+        guard let report = loader.jsonReport, report.isJSON else { return nil }
+        return report
+    }
+
+    /// The input's format as read: JSON lines or a JSON array, else CSV.
+    package var format: InputSpec.Format {
+        guard let report = jsonReport else { return .csv }
+        return report.mode == .array ? .jsonArray : .jsonLines
+    }
+
+    /// What the status line says of the input's format, once read (records that were not
+    /// JSON objects, columns found late), or nil.
+    package var formatNote: String? { jsonReport?.note }
 
     /// Parses ahead so that records up to `index` are known, if they exist, even before
     /// the loader reaches them (the first screen, and the width sample).

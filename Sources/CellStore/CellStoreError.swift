@@ -9,6 +9,9 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case closedInput
     /// `--encoding` named something iconv cannot convert from.
     case unknownEncoding(String)
+    /// The input is in a format whose content is not a table (a `.json` holding one
+    /// object): what was found.
+    case notATable(String, String)
 
     package var description: String {
         switch self {
@@ -19,6 +22,7 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .parserSetup: return "could not set up the CSV parser (out of memory)"
         case .closedInput: return "standard input is closed: give a FILE, or pipe data in"
         case .unknownEncoding(let name): return "unknown encoding '\(name)' (iconv -l lists the names known)"
+        case .notATable(let path, let found): return "\(path): \(found)"
         }
     }
 }

@@ -36,6 +36,10 @@ package struct Dialect: Sendable, Equatable {
     /// by a pattern written for `"`: it finds a superset of the records, as it must.
     package var candidateQuote: UInt8 { isQuoting ? quote : UInt8(ascii: "\"") }
 
+    /// The dialect of the CSV records made from JSON (`JSONStage`): commas, double
+    /// quotes, LF.
+    static let madeFromJSON = Dialect()
+
     package init(delimiter: UInt8 = UInt8(ascii: ","), quote: UInt8 = UInt8(ascii: "\""), lineEnding: [UInt8] = [0x0A]) {
         self.delimiter = delimiter
         self.quote = quote

@@ -55,5 +55,7 @@ package struct InputFacts: Sendable, Equatable {
         return delimitedExtensions.contains(String(bare[bare.index(after: dot)...]))
     }
 
-    static let delimitedExtensions: Set<String> = ["csv", "tsv", "tab", "psv", "dsv", "ssv", "txt", "dat"]
+    /// JSON lines count as tables too; `.json` does not (a directory's `.json` files are
+    /// more often settings than arrays of records).
+    static let delimitedExtensions: Set<String> = ["csv", "tsv", "tab", "psv", "dsv", "ssv", "txt", "dat", "jsonl", "ndjson"]
 }

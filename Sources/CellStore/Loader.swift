@@ -188,7 +188,7 @@ package final class Loader: Sendable {
             index(packed)
         case .stream(let stream):
             index(source: stream.spool, isGrowing: true, encoding: { (stream.packed?.encodingName, stream.packed?.overruledEncoding) },
-                  endNote: { stream.packed?.encodingProblem }, pull: { [self] _, available in
+                  endNote: { stream.packed?.encodingProblem ?? stream.packed?.json?.breakNote }, pull: { [self] _, available in
                 let pulled = stream.pull(beyond: available, isStopped: { isStopped }, report: { report($0) })
                 if let packed = stream.packed {
                     let name = packed.compression?.name, read = packed.compressedBytesRead
@@ -257,6 +257,10 @@ package final class Loader: Sendable {
             // need a first line (or 64 KiB, or the end).
             while !inputEnded && !hasFirstLine(source: source, available: available) { pullMore() }
             var judged = judgeStart(source: source, available: available)
+            if let json = jsonReport, json.isJSON {
+                // CSV this program wrote: nothing to guess, and no key is a preamble.
+                judged = (Dialect.madeFromJSON, 0, [])
+            }
             let converted = encoding?()
             judged.dialect.encoding = converted?.name
             judged.dialect.overruledEncoding = converted?.overruled
@@ -420,6 +424,16 @@ package final class Loader: Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// What the JSON conversion found, when the input is made into CSV from JSON (or may be,
+    /// a stream not decided yet).
+    var jsonReport: JSONReport? {
+        switch input {
+        case .packed(let packed): return packed.json
+        case .stream(let stream): return stream.packed?.json
+        case .file, .memory: return nil
+        }
     }
 
     /// The regular file the input is read from, plain or compressed (nil for a stream).

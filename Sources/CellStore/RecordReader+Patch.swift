@@ -6,7 +6,7 @@ extension RecordReader {
         return RecordReader(source: PatchedSource(base: source, patch: patch), checkpoints: patch.checkpoints(checkpoints),
                             dialect: dialect, end: patch.virtualEnd(end), isFinal: isFinal,
                             wellQuotedRecords: patch.virtualRecord(wellQuotedRecords),
-                            firstBlankRecord: patch.virtualRecord(firstBlankRecord))
+                            firstBlankRecord: patch.virtualRecord(firstBlankRecord), json: json)
     }
 }
 

@@ -11,6 +11,9 @@ package struct RecordReader: Sendable {
     package let wellQuotedRecords: Int
     /// The first blank line indexed, if any (Int.max: none so far).
     package let firstBlankRecord: Int
+    /// For CSV made from JSON: the names of columns found after the header was written,
+    /// added to record 0 (see `JSONReport.extending(header:)`).
+    package var json: JSONReport? = nil
 
     /// Calls `body` with each record's number and cells from `first` on, in order, until
     /// `body` returns false or the known records end.
@@ -27,6 +30,7 @@ package struct RecordReader: Sendable {
             for var row in parser.takeRecords() {
                 defer { number += 1 }
                 if !row.clipped.isEmpty { row.origin = RecordOrigin(offset: start.offset, recordsBefore: number - start.row) }
+                if number == 0, let json { row = json.extending(header: row) }
                 if number >= first && !body(number, row) { return false }
             }
             return true
@@ -49,10 +53,11 @@ package struct RecordReader: Sendable {
 extension RecordReader {
     /// A reader of the records the loader's `state` holds, up to `end`; nil until the
     /// dialect is known.
-    init?(_ state: IndexState, source: ByteSource, end: Int64, isFinal: Bool) {
+    init?(_ state: IndexState, source: ByteSource, end: Int64, isFinal: Bool, json: JSONReport? = nil) {
         guard let dialect = state.dialect else { return nil }
         self.init(source: source, checkpoints: state.checkpoints, dialect: dialect, end: end, isFinal: isFinal,
-                  wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord)
+                  wellQuotedRecords: state.wellQuotedRecords, firstBlankRecord: state.firstBlankRecord,
+                  json: json?.isJSON == true ? json : nil)
     }
 
     /// The same input as `reader`, as if the index had reached only checkpoint `last` and
@@ -70,7 +75,10 @@ extension CellStore {
     /// edits in place (`patch`), unless `patched` is false (rows the store itself read,
     /// whose origins are the file's offsets).
     package func recordReader(patched: Bool = true) -> RecordReader? {
-        let reader = loader.shared.withLock { RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete) }
+        let json = loader.jsonReport
+        let reader = loader.shared.withLock {
+            RecordReader($0, source: loader.source, end: $0.available, isFinal: $0.progress.isComplete, json: json)
+        }
         return patched ? reader?.patched(patch) : reader
     }
 
@@ -117,6 +125,7 @@ extension RecordReader {
         if parser.recordCount == 0 && isFinal && position >= end { parser.finish() }
         var row = parser.takeRecords().first ?? parser.partialRecord()
         if row?.clipped.isEmpty == false { row?.origin = RecordOrigin(offset: offset) }
+        if number == 0, let json, let header = row { return json.extending(header: header) }
         return row
     }
 }

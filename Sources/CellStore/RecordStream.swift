@@ -38,7 +38,7 @@ package enum RecordStream {
         let path = try spec.readablePath()
         let (delimiter, quote, preamble) = (spec.delimiter, spec.quote, spec.preamble)
         let opened = try OpenedInput.open(path: path, encoding: spec.encoding)
-        let reader = try opened.sequentialReader()
+        let reader = try opened.sequentialReader(json: try opened.jsonMode(format: spec.format))
         let name: String? = path == nil || path == "-" ? nil : opened.tableName
         var damage: PackedDamage?
         /// The next bytes: a count, 0 at the end or where compressed data breaks off.
@@ -65,6 +65,10 @@ package enum RecordStream {
         }
         var (dialect, dataStart, _, preambleStart) = Loader.judgeStart(start, fileName: name, delimiter: delimiter, quote: quote,
                                                                        preamble: preamble)
+        if reader.jsonReport != nil {
+            // CSV this program made from JSON: nothing to guess, and no key is a preamble.
+            (dialect, dataStart, preambleStart) = (Dialect.madeFromJSON, 0, 0)
+        }
         dialect.encoding = reader.encodingName
         dialect.overruledEncoding = reader.overruledEncoding
         let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -101,7 +105,7 @@ package enum RecordStream {
             throw CellStoreError.unreadable(opened.name, why)
         }
         return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator,
-                       damage: damage?.description ?? reader.encodingProblem)
+                       damage: damage?.description ?? reader.encodingProblem ?? reader.jsonReport?.breakNote)
     }
 }
 

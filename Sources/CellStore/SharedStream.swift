@@ -160,7 +160,7 @@ package final class SharedStream: Sendable {
                 return nil
             }
             let raw = Unpacker.RawInput(file: file, prefix: prefix, isStream: true)
-            let decoder = PackedInput.recognized(prefix: prefix, raw: raw, spool: spool, encoding: encoding)
+            let decoder = PackedInput.recognized(prefix: prefix, raw: raw, spool: spool, encoding: encoding, name: path)
             state.withLock { state in
                 state.prefix = nil
                 state.packed = decoder

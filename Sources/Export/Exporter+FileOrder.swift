@@ -18,7 +18,9 @@ extension Exporter {
         // Where `record` starts, when it starts at checkpoint `checkpoint`.
         var position: Int64? = reader.checkpoints[0].offset
         var checkpoint = 0
-        var parsesRest = !writesRawBytes
+        // Read from JSON with columns found late: the header is written as cells (named
+        // whole), so the records are parsed rather than copied.
+        var parsesRest = !writesRawBytes || reader?.json?.current.lateNames.isEmpty == false
         while !isStopped {
             let version = readers.changes.version
             let (known, isAll) = knownRecords

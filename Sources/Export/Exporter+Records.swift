@@ -26,7 +26,9 @@ extension Exporter {
         let isBlank = span.length <= 2 && span.record >= firstBlank
             && (given.map { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } }
                 ?? window.withBytes(span.start..<span.end) { $0.allSatisfy { $0 == 0x0D || $0 == 0x0A } })
-        if writesRawBytes && span.record < wellQuoted && !isBlank {
+        // Read from JSON, the header names columns found late only as cells (see `JSONReport`).
+        let isLateHeader = span.record == 0 && reader?.json?.current.lateNames.isEmpty == false
+        if writesRawBytes && span.record < wellQuoted && !isBlank && !isLateHeader {
             if let given {
                 writer.writeRaw(given, records: 1, lineEnding: !span.hasTerminator)
                 if let last = given.last { lastByte = last }
@@ -39,7 +41,7 @@ extension Exporter {
             if !span.hasTerminator { lastByte = lineEnding.last ?? 0x0A }
             return
         }
-        if span.record < wellQuoted && span.hasTerminator && span.length < Self.splitRecord, var splitter {
+        if span.record < wellQuoted && span.hasTerminator && span.length < Self.splitRecord && !isLateHeader, var splitter {
             // A short record the index vouches for: its cells straight from its bytes, as the
             // parser reads them (no cell clipped, no piece), several times faster.
             let split = { (bytes: UnsafeRawBufferPointer) in splitter.split(bytes) { row in self.writeCells(row, record: span.record) } }
@@ -107,6 +109,9 @@ extension Exporter {
 
     /// Writes a record (or a piece) as cells, the columns chosen.
     func writeCells(_ given: Row, record: Int) {
+        var given = given
+        // No reader when a snapshot (a sheet, a diff) is written.
+        if record == 0, let json = reader?.json { given = json.extending(header: given) }
         switch Self.shaped(given, record: record, plan: plan, projection: &projection) {
         case .success(let row?):
             writer.write(row)

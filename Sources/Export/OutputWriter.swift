@@ -53,6 +53,10 @@ public final class OutputWriter {
     /// CSV and TSV: the buffer ends with a line ending this writer added, which `finish`
     /// may take back (not one of a record copied as it was).
     private var endsWithOwnLineEnding = false
+    /// JSON and JSON lines: how each column's cells are written, for a table read from JSON
+    /// (`JSONReport.valueTypes`): `.number` bare (an empty cell null), `.text` a string.
+    /// Nil: every cell a string.
+    public var cellTypes: [ValueType]?
     /// Why the output stopped when the input cannot be written in this format.
     public private(set) var failure: String?
     /// CSV and TSV: the last cell of a piece, not written yet (see `appendPiece`).
@@ -137,6 +141,14 @@ public final class OutputWriter {
     }
 
     private func writeRecord(_ row: Row) -> Bool {
+        if let cellTypes, format == .json || format == .jsonl, records >= headerRows,
+           !row.continuesPrevious && !row.continuesInNext {
+            let types = (0..<row.count).map { index -> ValueType in
+                guard index < cellTypes.count, cellTypes[index] != .text else { return .text }
+                return row.field(index).isEmpty ? .null : .number
+            }
+            return write(row, types: types[...])
+        }
         switch format {
         case .csv, .tsv:
             let delimiter = format == .csv ? UInt8(ascii: ",") : 0x09
@@ -447,6 +459,7 @@ extension OutputWriter: RecordWriting {
                                   sampleRows: sampleRows, sink: sink)
         writer.records = records + unwritten
         writer.lines = self.lines
+        writer.cellTypes = cellTypes
         writer.tableWidths = tableWidths
         writer.tableLines = lines
         return writer

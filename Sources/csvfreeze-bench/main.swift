@@ -4,7 +4,7 @@
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
-//                                        [--start-only [--binary PATH]] [--database-only [--binary PATH]]
+//                                        [--start-only [--binary PATH]] [--database-only [--binary PATH]] [--json-only]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -116,7 +116,8 @@ let source = try FileSource(path: big)
 let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
-                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only"]
+                 "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only",
+                 "--json-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -168,6 +169,11 @@ if arguments.contains("--export-only") {
 if arguments.contains("--views-only") {
     try viewFrameBenchmark(big: big)
     exit(0)
+}
+
+if arguments.contains("--json-only") {
+    try jsonBenchmark(big: big, directory: directory, binary: startBinary, me: CommandLine.arguments[0])
+    exit(results.contains { $0.3 == false } ? 1 : 0)
 }
 
 if arguments.contains("--sql-only") {

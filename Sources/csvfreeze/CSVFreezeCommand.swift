@@ -104,6 +104,14 @@ struct CSVFreezeCommand: ParsableCommand {
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
+        JSON lines (.jsonl, .ndjson, or any input whose first line is a JSON object, also \
+        piped or compressed) and JSON arrays (.json starting with '[') are tables too: \
+        columns are the keys in the order first met (the status line says how many came \
+        late), values as written (numbers exactly, nested objects and arrays as compact \
+        JSON, null an empty cell); a line that is not a JSON object is shown whole in the \
+        first column and named on the status line. A .json holding one object (or not \
+        JSON) says so, exit 65. Ctrl-S never writes CSV over a JSON input.
+
         A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
         so; --frequency and --summary stop only at a column past 1,048,576 (--summary takes \
         every column unless --columns chooses), with one line (exit 1), and count the \
@@ -197,7 +205,8 @@ struct CSVFreezeCommand: ParsableCommand {
           with --sql, --diff, --frequency or --summary; --in-place with
           --output or stdin); 65 a query SQLite refuses, or one that would
           write or outgrows SQL's memory (--sql), a row or column --set or
-          --delete-row names that the file lacks; 128+N after signal N; 130
+          --delete-row names that the file lacks, a .json that holds one object,
+          a string or a number, or is not JSON; 128+N after signal N; 130
           with --echo, quit without choosing.
           With --diff, as diff: 0 no differences, 1 differences, 2 trouble (an
           input cannot be read, no such --key column, output that cannot be
@@ -415,6 +424,17 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("no input: give a FILE, or pipe data in (csvfreeze --help for more)", status: 1)
         }
         let reading = try input.settings(arguments: inputArguments)
+        // A `.json` that is not a table (one object, a string) is said at once, before
+        // any screen or output: the data is not what the name promises (65, as sysexits'
+        // EX_DATAERR).
+        let named = files + (diff.isRequested ? [diff.other].compactMap { $0 } : [])
+        for (argument, path) in named.enumerated() where path.lowercased().contains(".json") {
+            do throws(CellStoreError) {
+                _ = try reading.spec(path, argument: argument).detectFormat()
+            } catch {
+                if case .notATable = error { fail(error.description, status: 65) }
+            }
+        }
         let request = OutputRequest(reading: reading.asOfNow, format: output ?? .table, headerRows: headerRows, maximumWidth: maxWidth)
         if let sqlQuery = sql.query {
             let status = SQLOutput.run(sqlQuery, paths: files.isEmpty ? [nil] : files, request, table: input.table)

@@ -126,6 +126,10 @@ extension Output {
     /// Writes the rows of `store` (read from the input named `name`, with the edits its
     /// patch holds, if any) that `query` keeps, as `write(path:_:query:)` does.
     static func write(store: CellStore, name: String, _ request: OutputRequest, query: QueryOptions?) -> Int32 {
+        // JSON: keys first met past the first records name columns after the header's end;
+        // the header written names them all, so it waits for the whole input's keys.
+        store.waitForIndex { store.isComplete || store.dialect != nil }
+        if store.jsonReport != nil { store.waitForIndex { store.isComplete } }
         let sorts = query?.sorts ?? []
         var resolved = QueryOptions.Resolved()
         // JSON lines' keys for chosen columns: the names --columns knew them by.
@@ -163,10 +167,17 @@ extension Output {
         var plan = ExportPlan(readers: store.recordReaders, headerRows: request.headerRows, rows: filtered ?? sorted,
                               columns: resolved.columns, name: name)
         plan.yieldsToInteractiveThreads = false
+        // Read from JSON: numbers, true/false and nested values go back bare.
+        let cellTypes = store.jsonReport.map { json in
+            let types = json.valueTypes
+            return resolved.columns.map { columns in columns.map { $0 < types.count ? types[$0] : .text } } ?? types
+        }
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { start, hand in
-            OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
-                         byteOrderMark: start.hasByteOrderMark, preamble: start.preamble, maximumWidth: request.maximumWidth,
-                         keys: keys, sink: hand)
+            let writer = OutputWriter(format: request.format, lineEnding: start.dialect.lineEnding, headerRows: request.headerRows,
+                                      byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,
+                                      maximumWidth: request.maximumWidth, keys: keys, sink: hand)
+            writer.cellTypes = cellTypes
+            return writer
         }
         if outcome.readerLeft { return 0 }
         noteStart(in: store.dialect, of: name)

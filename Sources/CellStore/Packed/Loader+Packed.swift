@@ -13,7 +13,7 @@ extension Loader {
         }
         packed.start()
         index(source: packed.source, isGrowing: true, encoding: { (packed.encodingName, packed.overruledEncoding) },
-              endNote: { packed.encodingProblem }, pull: { [self, packed] _, _ in
+              endNote: { packed.encodingProblem ?? packed.json?.breakNote }, pull: { [self, packed] _, _ in
             var paused = false
             defer { if paused { report(nil) } }
             while !isStopped {

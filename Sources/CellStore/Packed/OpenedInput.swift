@@ -164,17 +164,23 @@ package struct OpenedInput {
     /// order would inflate from an access point for each.
     /// A file in another encoding (`encoding`, or a UTF-16 or UTF-32 byte-order mark, also
     /// inside a compressed file) is converted to UTF-8 in the background the same way.
+    /// JSON (`json`: lines or an array) is made into CSV records as it is read, into a
+    /// spool, compressed or not.
     static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit, readsAtRandom: Bool = false,
-                            encoding: TextEncoding? = nil) -> Loader.Input {
+                            encoding: TextEncoding? = nil, json: JSONMode? = nil) -> Loader.Input {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
         let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
         guard let compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength) else {
             let transcoding = Transcoding.choose(named: encoding, prefix: Array(magic[..<max(0, got)]))
-            if transcoding == .none { return input }
+            if transcoding == .none && json == nil { return input }
             return .packed(PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: size,
-                                       spoolLimit: spoolLimit))
+                                       spoolLimit: spoolLimit, json: json))
+        }
+        if let json {
+            return .packed(PackedInput(compression: compression, transcoding: .choose(named: encoding, prefix: nil), raw: raw,
+                                       compressedSize: size, spool: SpoolSource(limit: spoolLimit), json: json))
         }
         var transcoding = Transcoding.choose(named: encoding, prefix: nil)
         if compression == .gzip && !readsAtRandom {
@@ -186,11 +192,38 @@ package struct OpenedInput {
                                    spool: spool, spoolLimit: spoolLimit))
     }
 
-    /// The first four decompressed bytes of `raw` (fewer when there are not that many).
-    static func firstBytes(of raw: Unpacker.RawInput, compression: Compression) -> [UInt8] {
+    /// The first `count` bytes of a regular file's text (decompressed), and whether that is
+    /// all of it; empty for a stream, which is not looked into here.
+    package func firstText(count: Int) -> (bytes: [UInt8], isWhole: Bool) {
+        guard !isStream else { return ([], false) }
+        return OpenedInput.firstText(of: file, compression: compression, count: count)
+    }
+
+    /// The first `count` bytes of the regular file `file`'s text, decompressed when it is
+    /// `compression` (nil: looked at), and whether that is all of it.
+    static func firstText(of file: FileSource, compression known: Compression? = nil, count: Int) -> (bytes: [UInt8], isWhole: Bool) {
+        var compression = known
+        if compression == nil {
+            var magic = [UInt8](repeating: 0, count: Compression.magicLength)
+            let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
+            compression = Compression.detect(magic[..<max(0, got)], isWhole: got < Compression.magicLength)
+        }
+        let raw = Unpacker.RawInput(file: file, prefix: [], isStream: false)
+        if let compression {
+            let bytes = OpenedInput.firstBytes(of: raw, compression: compression, count: count + 1)
+            return (Array(bytes.prefix(count)), bytes.count <= count)
+        }
+        var bytes = [UInt8](repeating: 0, count: count + 1)
+        let got = max(0, bytes.withUnsafeMutableBytes { file.read(at: 0, into: $0) })
+        return (Array(bytes[..<min(got, count)]), got <= count)
+    }
+
+    /// The first `count` (four unless said) decompressed bytes of `raw` (fewer when there
+    /// are not that many).
+    static func firstBytes(of raw: Unpacker.RawInput, compression: Compression, count wanted: Int = 4) -> [UInt8] {
         guard let decoder = try? compression.makeDecoder() else { return [] }
         let reader = PackedReader(decoder: decoder, readRaw: raw.makeReader())
-        var bytes = [UInt8](repeating: 0, count: 4)
+        var bytes = [UInt8](repeating: 0, count: wanted)
         var count = 0
         while count < bytes.count {
             let got = (try? bytes.withUnsafeMutableBytes { try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }) ?? 0
@@ -200,8 +233,23 @@ package struct OpenedInput {
         return Array(bytes[..<count])
     }
 
-    /// Reads the input's (decompressed, converted) text once, in order.
-    package func sequentialReader() throws(CellStoreError) -> TextReader {
+    /// How this input is made into a table, when it is JSON (see `InputSpec.Format.detect`;
+    /// a stream by its first bytes read, decided by its first line): nil for CSV.
+    /// `format` is what the spec says (`.csv`: not said, looked at).
+    package func jsonMode(format: InputSpec.Format = .csv) throws(CellStoreError) -> JSONMode? {
+        guard format == .csv else { return format.jsonMode }
+        if isStream { return PackedInput.jsonMode(name: name == "stdin" ? nil : name, prefix: compression == nil ? prefix : nil) }
+        let (bytes, isWhole) = firstText(count: InputSpec.Format.detectionLength)
+        do {
+            return try InputSpec.Format.detect(name: name, firstBytes: bytes[...], isWhole: isWhole).jsonMode
+        } catch {
+            throw .notATable(name, error.found)
+        }
+    }
+
+    /// Reads the input's (decompressed, converted) text once, in order; JSON (`json`) made
+    /// into CSV records.
+    package func sequentialReader(json: JSONMode? = nil) throws(CellStoreError) -> TextReader {
         let read = raw.makeReader()
         let transcoder: Transcoder?
         do {
@@ -209,8 +257,9 @@ package struct OpenedInput {
         } catch {
             throw CellStoreError.unreadable(name, error.description)
         }
+        let stage = json.map { JSONStage($0, report: JSONReport(mode: $0)) }
         guard let compression else {
-            return TextReader(transcoder: transcoder) { buffer throws(PackedDamage) in
+            return TextReader(transcoder: transcoder, json: stage) { buffer throws(PackedDamage) in
                 let count = read(buffer)
                 if count < 0 { throw PackedDamage(.unreadable(String(cString: strerror(errno))), at: 0) }
                 return count
@@ -223,7 +272,7 @@ package struct OpenedInput {
             throw CellStoreError.unreadable(name, error.description)
         }
         let reader = PackedReader(decoder: decoder, readRaw: read)
-        return TextReader(transcoder: transcoder) { buffer throws(PackedDamage) in try reader.read(into: buffer) }
+        return TextReader(transcoder: transcoder, json: stage) { buffer throws(PackedDamage) in try reader.read(into: buffer) }
     }
 }
 
@@ -232,14 +281,26 @@ package struct OpenedInput {
 package final class TextReader {
     private let readBytes: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int
     private let transcoder: Transcoder?
+    /// JSON made into CSV records, after conversion to UTF-8.
+    private var json: JSONStage?
     private var converted: [UInt8] = []
     private var position = 0
     private var ended = false
+    /// Damage met under JSON: thrown once the records held back before it are delivered.
+    private var damage: PackedDamage?
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
 
-    init(transcoder: Transcoder?, read: @escaping (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int) {
+    init(transcoder: Transcoder?, json: JSONStage? = nil,
+         read: @escaping (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int) {
         self.transcoder = transcoder
+        self.json = json
         readBytes = read
+    }
+
+    /// What the JSON conversion found, when the input is JSON (nil for CSV).
+    package var jsonReport: JSONReport? {
+        guard let report = json?.report, report.isJSON else { return nil }
+        return report
     }
 
     deinit { scratch.deallocate() }
@@ -247,12 +308,24 @@ package final class TextReader {
     /// Fills `buffer` with the next bytes: a count, 0 at the end. Throws where compressed
     /// data is damaged, after delivering all before it.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int {
-        guard let transcoder else { return try readBytes(buffer) }
+        if json?.passesThrough == true { json = nil }
+        guard transcoder != nil || json != nil else { return try readBytes(buffer) }
         while position == converted.count {
-            if ended { return 0 }
-            let count = try readBytes(scratch)
+            if ended {
+                if let damage { throw damage }
+                return 0
+            }
+            var count = 0
+            do {
+                count = try readBytes(scratch)
+            } catch {
+                guard json != nil else { throw error }
+                damage = error
+            }
             ended = count == 0
-            converted = transcoder.pass(UnsafeRawBufferPointer(rebasing: scratch[..<count]), isLast: ended)
+            let chunk = UnsafeRawBufferPointer(rebasing: scratch[..<count])
+            let text = transcoder?.pass(chunk, isLast: ended) ?? Array(chunk)
+            converted = json?.pass(text, isLast: ended) ?? text
             position = 0
         }
         let count = min(buffer.count, converted.count - position)

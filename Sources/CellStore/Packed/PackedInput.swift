@@ -18,6 +18,8 @@ package final class PackedInput: Sendable {
     private let sink: Sink
     /// The compressed file, when it is a regular file (not a stream).
     let file: FileSource?
+    /// What the JSON conversion found, for JSON input (see `JSONStage`).
+    package let json: JSONReport?
     /// The part of a chunk the spool had no room for yet (see `pull`).
     private let held = Mutex<ArraySlice<UInt8>>([])
 
@@ -33,18 +35,22 @@ package final class PackedInput: Sendable {
     /// `spoolLimit`, when nil).
     package init(compression: Compression?, transcoding: Transcoding = .none, raw: Unpacker.RawInput, compressedSize: Int64?,
                  spool: SpoolSource? = nil, spoolLimit: SpoolLimit = .keepFree,
-                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing) {
+                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing, json: JSONMode? = nil) {
         self.compression = compression
+        let report = json.map { JSONReport(mode: $0) }
+        self.json = report
         self.transcoding = transcoding
         self.compressedSize = compressedSize
         file = raw.isStream ? nil : raw.file
-        // Access points give back inflated bytes, not converted ones: converted text is spooled.
-        if compression == .gzip && !raw.isStream && spool == nil && transcoding == .none {
+        // Access points give back inflated bytes, not converted ones: converted text (and
+        // JSON made into CSV) is spooled.
+        if compression == .gzip && !raw.isStream && spool == nil && transcoding == .none && json == nil {
             let index = GzipIndex(spacing: accessPointSpacing)
             unpacker = Unpacker(compression: compression, raw: raw, index: index)
             sink = .gzip(GzipSource(file: raw.file, index: index))
         } else {
-            unpacker = Unpacker(compression: compression, transcoding: transcoding, raw: raw)
+            unpacker = Unpacker(compression: compression, transcoding: transcoding, raw: raw,
+                                json: json.flatMap { mode in report.map { (mode, $0) } })
             sink = .spool(SpooledOutput(spool: spool ?? SpoolSource(limit: spoolLimit)))
         }
     }
@@ -53,18 +59,38 @@ package final class PackedInput: Sendable {
     /// compressed data, or text to convert to UTF-8 (`encoding`, or a byte-order mark),
     /// one that decodes `raw` (the stream, those bytes first) into `spool`; otherwise nil,
     /// with the bytes put in `spool`.
+    ///
+    /// JSON is recognized too (see `jsonMode(name:prefix:)`): made into CSV records as it
+    /// comes, and decided by its first line when its name does not say.
     static func recognized(prefix: [UInt8], raw: Unpacker.RawInput, spool: SpoolSource,
-                           encoding: TextEncoding? = nil) -> PackedInput? {
+                           encoding: TextEncoding? = nil, name: String? = nil) -> PackedInput? {
         if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
             return PackedInput(compression: compression, transcoding: .choose(named: encoding, prefix: nil), raw: raw,
-                               compressedSize: nil, spool: spool)
+                               compressedSize: nil, spool: spool, json: jsonMode(name: name, prefix: nil))
         }
         let transcoding = Transcoding.choose(named: encoding, prefix: prefix)
-        if transcoding != .none {
-            return PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: nil, spool: spool)
+        let json = jsonMode(name: name, prefix: prefix)
+        if transcoding != .none || json != nil {
+            return PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: nil, spool: spool, json: json)
         }
         prefix.withUnsafeBytes { spool.append($0) }
         return nil
+    }
+
+    /// How a stream named `name` (nil: standard input) whose first bytes are `prefix` (nil:
+    /// not known, it is compressed) is made into a table: JSON lines for a `.jsonl` or
+    /// `.ndjson` name, a JSON array for a `.json` one starting with `[`; when the bytes
+    /// start with `{` or are blank so far (or are not known), decided by the first line
+    /// (`.detect`); nil for CSV.
+    static func jsonMode(name: String?, prefix: [UInt8]?) -> JSONMode? {
+        let lowered = name.map { OpenedInput.tableName(of: $0).lowercased() } ?? ""
+        if lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") { return .lines }
+        guard let prefix else { return .detect }
+        var start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+        if lowered.hasSuffix(".json") && start < prefix.count && prefix[start] == UInt8(ascii: "[") { return .array }
+        if prefix.isEmpty { return nil }
+        return start == prefix.count || prefix[start] == UInt8(ascii: "{") ? .detect : nil
     }
 
     /// The encoding the text is converted from, once known.

@@ -39,6 +39,8 @@ package final class Unpacker: Sendable {
     /// The gzip index the unpacking thread fills as it inflates; its builder is made on
     /// that thread (`run`), the only one that touches it.
     private let index: GzipIndex?
+    /// JSON made into CSV records after decoding, and where what it found is published.
+    private let json: (mode: JSONMode, report: JSONReport)?
 
     /// Compressed input: a file read from its start, or a stream after the bytes that were
     /// read to recognize it.
@@ -82,7 +84,9 @@ package final class Unpacker: Sendable {
         }
     }
 
-    package init(compression: Compression?, transcoding: Transcoding = .none, raw: RawInput, index: GzipIndex? = nil) {
+    package init(compression: Compression?, transcoding: Transcoding = .none, raw: RawInput, index: GzipIndex? = nil,
+                 json: (mode: JSONMode, report: JSONReport)? = nil) {
+        self.json = json
         self.compression = compression
         self.transcoding = transcoding
         self.raw = raw
@@ -174,11 +178,17 @@ package final class Unpacker: Sendable {
                 return
             }
         }
-        /// Hands over converted text; false when nobody takes it any more.
-        func deliver(_ bytes: [UInt8]) -> Bool {
+        var stage = json.map { JSONStage($0.mode, report: $0.report) }
+        /// Hands over converted text (JSON made into CSV first); false when nobody takes it
+        /// any more.
+        func deliver(_ text: [UInt8], isLast: Bool = false) -> Bool {
             if let transcoder {
                 encodingState.withLock { $0 = (transcoder.encoding?.name, transcoder.problem, transcoder.overruled?.name) }
             }
+            guard let converter = stage else { return text.isEmpty || put(.bytes(text)) }
+            let bytes = converter.pass(text, isLast: isLast)
+            // Not JSON after all: the rest passes as it is.
+            if converter.passesThrough { stage = nil }
             return bytes.isEmpty || put(.bytes(bytes))
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Unpacker.chunkSize, alignment: 16)
@@ -190,7 +200,7 @@ package final class Unpacker: Sendable {
                 size = min(Unpacker.chunkSize, size * 2)
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
                 guard count > 0 else {
-                    if let transcoder, !deliver(transcoder.pass(chunk, isLast: true)) { return }
+                    if !deliver(transcoder?.pass(chunk, isLast: true) ?? [], isLast: true) { return }
                     _ = put(.end)
                     return
                 }
@@ -198,6 +208,8 @@ package final class Unpacker: Sendable {
                 // No byte-order mark after all: the rest passes as it is, as it did before.
                 if transcoder?.passesThrough == true { transcoder = nil }
             } catch {
+                // The records held back before the damage are delivered first.
+                if stage != nil, !deliver([], isLast: true) { return }
                 _ = put(.damage(error))
                 return
             }

@@ -429,6 +429,9 @@ struct FrameComposer {
             status.right = "looks like UTF-16: --encoding \(encoding)"
         } else if file?.dialect?.looksBinary == true {
             status.right = "binary data? (NUL bytes, shown as ␀)"
+        } else if let note = file?.formatNote {
+            // JSON: records that were not objects, keys repeated, columns found late.
+            status.right = note
         } else if let progress, let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""

@@ -85,6 +85,10 @@ final class EditSaver {
         var info = stat()
         let exists = stat(path, &info) == 0
         let isInput = store.isInput(path)
+        if isInput && store.format != .csv {
+            // The table is CSV made from the file: written over it, the JSON would be gone.
+            return .refused("not saved: \(path) is JSON, and the table is saved as CSV; save to another file")
+        }
         if isInput {
             guard let baseline = edits.baseline, let now = InputFingerprint(path: path), now.matches(baseline) else {
                 return .refused("not saved: \(path) changed on disk since it was read; save the edits to another file")

@@ -1,0 +1,535 @@
+// JSON lines and JSON arrays as CSV records: simdjson (On Demand) parses each record; this
+// file only finds where records end (a line end; in an array, the comma or bracket that
+// ends an element, strings and nesting skipped) and writes the cells as CSV.
+//
+// Columns are keys in the order first met. Records are held back until the first window
+// (`window_records` records or `window_bytes` of input) is read, so the header names every
+// key met there; a key met later becomes a column past the header's end, named through
+// cjson_column_name (the store shows that name).
+
+#include "cjson.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+using namespace simdjson;
+
+namespace {
+
+// Before the '['; before the first element (or ']'); before another; in one; past ']'.
+// An element runs to the ',' or ']' at its own depth, so two values with no comma between
+// are one element, which simdjson refuses: shown whole, and said.
+enum ArrayState { kBefore, kFirstValue, kValue, kInElement, kDone };
+
+struct Cell {
+    size_t offset;
+    size_t length;
+};
+
+}  // namespace
+
+struct cjson_converter {
+    int mode;
+    size_t window_records;
+    size_t window_bytes;
+    size_t max_columns;
+    ondemand::parser parser;
+    // A record's bytes with simdjson's padding after them.
+    std::vector<char> scratch;
+    // Input not converted yet: a line or element that has not ended.
+    std::string pending;
+    // Input bytes before `pending`, and the line `pending` starts on.
+    int64_t consumed = 0;
+    int64_t line = 1;
+    bool started = false;
+    std::string out;
+    // Records made before the header was written.
+    std::string held;
+    bool header_written = false;
+    size_t header_count = 0;
+    std::vector<std::string> names;
+    std::unordered_map<std::string, size_t> columns;
+    // This record's cells: `stamp[c] == record` when column c was set in it.
+    std::vector<int64_t> stamp;
+    std::vector<Cell> cells;
+    std::vector<uint8_t> kinds;
+    std::string values;
+    std::string minified;
+    // The columns of the previous object's keys, in order: most records repeat them.
+    std::vector<size_t> previous_order;
+    std::vector<size_t> order;
+    cjson_facts facts;
+    // The array's scan: where it resumes in `pending`, and where the element began.
+    ArrayState state = kBefore;
+    size_t scan = 0;
+    size_t element_start = 0;
+    int64_t element_line = 1;
+    int depth = 0;
+
+    cjson_converter(int mode, size_t window_records, size_t window_bytes, size_t max_columns)
+        : mode(mode), window_records(window_records), window_bytes(window_bytes), max_columns(max_columns) {
+        std::memset(&facts, 0, sizeof facts);
+        facts.not_array_byte = -1;
+    }
+
+    std::string &sink() { return header_written ? out : held; }
+
+    static void append_cell(std::string &to, const char *bytes, size_t count) {
+        bool quotes = false;
+        for (size_t i = 0; i < count; i++) {
+            char c = bytes[i];
+            if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+                quotes = true;
+                break;
+            }
+        }
+        if (!quotes) {
+            to.append(bytes, count);
+            return;
+        }
+        to.push_back('"');
+        const char *start = bytes;
+        const char *end = bytes + count;
+        while (start < end) {
+            const char *quote = static_cast<const char *>(std::memchr(start, '"', size_t(end - start)));
+            if (quote == nullptr) {
+                to.append(start, size_t(end - start));
+                break;
+            }
+            to.append(start, size_t(quote - start) + 1);
+            to.push_back('"');
+            start = quote + 1;
+        }
+        to.push_back('"');
+    }
+
+    void write_header() {
+        header_count = names.size();
+        for (size_t i = 0; i < names.size(); i++) {
+            if (i > 0) out.push_back(',');
+            append_cell(out, names[i].data(), names[i].size());
+        }
+        out.push_back('\n');
+        out.append(held);
+        held.clear();
+        held.shrink_to_fit();
+        header_written = true;
+    }
+
+    void window_check(bool is_last) {
+        if (header_written) return;
+        if (is_last || size_t(facts.records) >= window_records || size_t(consumed) >= window_bytes) {
+            if (facts.records > 0) write_header();
+            else if (is_last) header_written = true;
+        }
+    }
+
+    // The column for `key`; SIZE_MAX past the limit.
+    size_t column(std::string_view key, size_t position) {
+        if (position < previous_order.size()) {
+            size_t guess = previous_order[position];
+            if (names[guess].size() == key.size() && std::memcmp(names[guess].data(), key.data(), key.size()) == 0) {
+                return guess;
+            }
+        }
+        std::string owned(key);
+        auto found = columns.find(owned);
+        if (found != columns.end()) return found->second;
+        if (names.size() >= max_columns) return SIZE_MAX;
+        size_t index = names.size();
+        names.push_back(owned);
+        columns.emplace(std::move(owned), index);
+        stamp.push_back(-1);
+        cells.push_back(Cell{0, 0});
+        if (kinds.size() <= index) kinds.resize(index + 1, 0);
+        return index;
+    }
+
+    void set(size_t column, const char *bytes, size_t count, int64_t at_line, uint8_t kind) {
+        kinds[column] |= kind;
+        if (stamp[column] == facts.records) {
+            if (facts.duplicates++ == 0) facts.first_duplicate_line = at_line;
+        }
+        stamp[column] = facts.records;
+        cells[column] = Cell{values.size(), count};
+        values.append(bytes, count);
+    }
+
+    static std::string_view trimmed(std::string_view text) {
+        size_t start = 0, end = text.size();
+        while (start < end && (text[start] == ' ' || text[start] == '\t' || text[start] == '\n' || text[start] == '\r')) start++;
+        while (end > start && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\n' || text[end - 1] == '\r')) end--;
+        return text.substr(start, end - start);
+    }
+
+    // Reads the object in `scratch` into the cells; false when simdjson says it is not
+    // one object (the record is then shown whole).
+    bool read_object(size_t length, int64_t at_line, bool &invalid_utf8) {
+        ondemand::document doc;
+        auto error = parser.iterate(scratch.data(), length, scratch.size()).get(doc);
+        if (error) {
+            invalid_utf8 = error == UTF8_ERROR;
+            return false;
+        }
+        ondemand::object object;
+        if (doc.get_object().get(object)) return false;
+        order.clear();
+        size_t position = 0;
+        for (auto field_result : object) {
+            ondemand::field field;
+            if (std::move(field_result).get(field)) return false;
+            std::string_view key;
+            if (field.unescaped_key().get(key)) return false;
+            size_t index = column(key, position++);
+            ondemand::value value = field.value();
+            ondemand::json_type type;
+            if (value.type().get(type)) return false;
+            if (index == SIZE_MAX) {
+                if (facts.dropped_keys++ == 0) facts.first_dropped_key_line = at_line;
+                continue;
+            }
+            order.push_back(index);
+            switch (type) {
+            case ondemand::json_type::string: {
+                std::string_view raw = value.raw_json_token();
+                std::string_view text;
+                if (value.get_string().get(text)) {
+                    // Not decodable (a lone surrogate): kept as written, quotes and all.
+                    if (facts.kept_strings++ == 0) facts.first_kept_string_line = at_line;
+                    raw = trimmed(raw);
+                    set(index, raw.data(), raw.size(), at_line, CJSON_KIND_STRING);
+                } else {
+                    set(index, text.data(), text.size(), at_line, CJSON_KIND_STRING);
+                }
+                break;
+            }
+            case ondemand::json_type::number:
+            case ondemand::json_type::boolean: {
+                std::string_view raw = trimmed(value.raw_json_token());
+                set(index, raw.data(), raw.size(), at_line,
+                    type == ondemand::json_type::number ? CJSON_KIND_NUMBER : CJSON_KIND_BOOLEAN);
+                break;
+            }
+            case ondemand::json_type::null:
+                if (value.is_null().error()) return false;
+                set(index, "", 0, at_line, CJSON_KIND_NULL);
+                break;
+            case ondemand::json_type::object:
+            case ondemand::json_type::array: {
+                std::string_view raw;
+                if (type == ondemand::json_type::object) {
+                    ondemand::object inner;
+                    if (value.get_object().get(inner) || inner.raw_json().get(raw)) return false;
+                } else {
+                    ondemand::array inner;
+                    if (value.get_array().get(inner) || inner.raw_json().get(raw)) return false;
+                }
+                raw = trimmed(raw);
+                minified.resize(raw.size());
+                size_t made = 0;
+                if (minify(raw.data(), raw.size(), minified.data(), made)) return false;
+                set(index, minified.data(), made, at_line, CJSON_KIND_NESTED);
+                break;
+            }
+            }
+        }
+        return at_end(doc);
+    }
+
+    // True when nothing follows the value read (On Demand reads no further than asked).
+    static bool at_end(ondemand::document &doc) { return doc.current_location().error() == OUT_OF_BOUNDS; }
+
+    // One record: `bytes` without its line end.
+    void convert(const char *bytes, size_t count, int64_t at_line) {
+        std::string_view text = trimmed(std::string_view(bytes, count));
+        if (scratch.size() < text.size() + SIMDJSON_PADDING) scratch.resize(text.size() + SIMDJSON_PADDING);
+        std::memcpy(scratch.data(), text.data(), text.size());
+        values.clear();
+        bool invalid_utf8 = false;
+        std::string &to = sink();
+        size_t known = names.size();
+        if (!read_object(text.size(), at_line, invalid_utf8)) {
+            // Keys read before simdjson found the trouble name no column.
+            while (names.size() > known) {
+                columns.erase(names.back());
+                names.pop_back();
+                stamp.pop_back();
+                cells.pop_back();
+            }
+            if (kinds.size() > known) kinds.resize(known > 0 ? known : 0);
+            previous_order.clear();
+            // Not one JSON object: the record whole, in the first column. Cells set before
+            // simdjson found the trouble are forgotten (their stamp is this record's).
+            if (invalid_utf8) {
+                if (facts.invalid_utf8++ == 0) facts.first_invalid_utf8_line = at_line;
+            } else if (facts.not_objects++ == 0) {
+                facts.first_not_object_line = at_line;
+            }
+            append_cell(to, text.data(), text.size());
+            to.push_back('\n');
+            facts.records++;
+            if (kinds.empty()) kinds.push_back(0);
+            kinds[0] |= CJSON_KIND_TEXT;
+            return;
+        }
+        size_t last = 0;
+        bool any = false;
+        for (size_t index : order) {
+            if (!any || index > last) last = index;
+            any = true;
+        }
+        if (any) {
+            for (size_t c = 0; c <= last; c++) {
+                if (c > 0) to.push_back(',');
+                if (stamp[c] == facts.records) append_cell(to, values.data() + cells[c].offset, cells[c].length);
+            }
+        }
+        to.push_back('\n');
+        previous_order.swap(order);
+        facts.records++;
+    }
+
+    static bool is_blank(const char *bytes, size_t count) {
+        for (size_t i = 0; i < count; i++) {
+            char c = bytes[i];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+        }
+        return true;
+    }
+
+    void feed_lines(bool is_last) {
+        size_t position = 0;
+        const char *base = pending.data();
+        size_t size = pending.size();
+        while (position < size) {
+            const char *end = static_cast<const char *>(std::memchr(base + position, '\n', size - position));
+            if (end == nullptr) break;
+            size_t length = size_t(end - (base + position));
+            if (!is_blank(base + position, length)) convert(base + position, length, line);
+            line++;
+            position += length + 1;
+            window_check(false);
+        }
+        if (is_last && position < size) {
+            if (!is_blank(base + position, size - position)) convert(base + position, size - position, line);
+            position = size;
+        }
+        consumed += int64_t(position);
+        pending.erase(0, position);
+    }
+
+    static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+    void element_done(size_t end) {
+        convert(pending.data() + element_start, end - element_start, element_line);
+        window_check(false);
+    }
+
+    void feed_array(bool is_last) {
+        const char *base = pending.data();
+        size_t size = pending.size();
+        size_t position = scan;
+        while (position < size && state != kDone) {
+            char c = base[position];
+            if (state != kInElement) {
+                if (c == '\n') line++;
+                if (is_space(c)) {
+                    position++;
+                    continue;
+                }
+                switch (state) {
+                case kBefore:
+                    if (c == '[') {
+                        state = kFirstValue;
+                    } else {
+                        facts.not_array_byte = (unsigned char)c;
+                        state = kDone;
+                    }
+                    position++;
+                    continue;
+                case kFirstValue:
+                case kValue:
+                    if (c == ']' && state == kFirstValue) {
+                        state = kDone;
+                        position++;
+                        continue;
+                    }
+                    state = kInElement;
+                    element_start = position;
+                    element_line = line;
+                    depth = 0;
+                    break;
+                default:
+                    break;
+                }
+            }
+            // In an element: find its end, skipping strings and nesting.
+            if (c == '"') {
+                size_t at = position + 1;
+                bool closed = false;
+                while (at < size) {
+                    const char *quote = static_cast<const char *>(std::memchr(base + at, '"', size - at));
+                    if (quote == nullptr) break;
+                    size_t q = size_t(quote - base);
+                    size_t slashes = 0;
+                    while (q - slashes > position && base[q - slashes - 1] == '\\') slashes++;
+                    at = q + 1;
+                    if (slashes % 2 == 0) {
+                        closed = true;
+                        break;
+                    }
+                }
+                if (!closed) break;  // the string ends in the next chunk
+                position = at;
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0) {
+                    // The array's own end (an element of a scalar, or one cut short).
+                    element_done(position);
+                    state = kDone;
+                    position++;
+                    continue;
+                }
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                element_done(position);
+                state = kValue;
+                position++;
+                continue;
+            } else if (c == '\n') {
+                line++;
+            }
+            position++;
+        }
+        if (state == kDone) {
+            // Anything but space after the array's end is said.
+            bool looks = facts.trailing_byte == 0 && facts.broken_byte == 0 && facts.not_array_byte < 0;
+            for (size_t at = position; looks && at < size && facts.trailing_byte == 0; at++) {
+                if (!is_space(base[at])) facts.trailing_byte = consumed + int64_t(at) + 1;
+            }
+            consumed += int64_t(size);
+            pending.clear();
+            scan = 0;
+            element_start = 0;
+            return;
+        }
+        if (is_last) {
+            // Cut short: the records so far stand, and where it broke is said.
+            facts.broken_byte = consumed + int64_t(size) + 1;
+            facts.broken_line = line;
+            consumed += int64_t(size);
+            pending.clear();
+            return;
+        }
+        // Keep the element that has not ended (scanning resumes where it stopped: at a
+        // string's opening quote when the string goes on in the next chunk).
+        size_t keep = state == kInElement ? element_start : position;
+        scan = position - keep;
+        element_start = 0;
+        consumed += int64_t(keep);
+        pending.erase(0, keep);
+    }
+
+    int feed(const uint8_t *bytes, size_t count, bool is_last) {
+        try {
+            if (!started) {
+                // A UTF-8 byte-order mark is not part of the JSON.
+                pending.append(reinterpret_cast<const char *>(bytes), count);
+                if (pending.size() < 3 && !is_last) return 0;
+                started = true;
+                if (pending.size() >= 3 && (unsigned char)pending[0] == 0xEF && (unsigned char)pending[1] == 0xBB &&
+                    (unsigned char)pending[2] == 0xBF) {
+                    pending.erase(0, 3);
+                    consumed += 3;
+                }
+            } else {
+                pending.append(reinterpret_cast<const char *>(bytes), count);
+            }
+            if (mode == CJSON_ARRAY) feed_array(is_last);
+            else feed_lines(is_last);
+            window_check(is_last);
+        } catch (const std::bad_alloc &) {
+            return -1;
+        }
+        return 0;
+    }
+};
+
+extern "C" {
+
+cjson_converter *cjson_new(int mode, size_t window_records, size_t window_bytes, size_t max_columns) {
+    try {
+        return new cjson_converter(mode, window_records, window_bytes, max_columns);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void cjson_free(cjson_converter *converter) { delete converter; }
+
+int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, int is_last) {
+    return converter->feed(bytes, count, is_last != 0);
+}
+
+const uint8_t *cjson_output(const cjson_converter *converter, size_t *count) {
+    *count = converter->out.size();
+    return reinterpret_cast<const uint8_t *>(converter->out.data());
+}
+
+void cjson_clear_output(cjson_converter *converter) { converter->out.clear(); }
+
+size_t cjson_column_count(const cjson_converter *converter) { return converter->names.size(); }
+
+size_t cjson_header_count(const cjson_converter *converter) { return converter->header_count; }
+
+const char *cjson_column_name(const cjson_converter *converter, size_t index, size_t *length) {
+    if (index >= converter->names.size()) {
+        *length = 0;
+        return "";
+    }
+    *length = converter->names[index].size();
+    return converter->names[index].data();
+}
+
+size_t cjson_column_kinds(const cjson_converter *converter, uint8_t *kinds, size_t count) {
+    size_t known = converter->kinds.size();
+    if (count > known) count = known;
+    if (count > 0) std::memcpy(kinds, converter->kinds.data(), count);
+    return known;
+}
+
+void cjson_get_facts(const cjson_converter *converter, cjson_facts *facts) { *facts = converter->facts; }
+
+int cjson_is_object(const uint8_t *bytes, size_t count) {
+    try {
+        std::vector<char> padded(count + SIMDJSON_PADDING, ' ');
+        std::memcpy(padded.data(), bytes, count);
+        ondemand::parser parser;
+        ondemand::document doc;
+        if (parser.iterate(padded.data(), count, padded.size()).get(doc)) return 0;
+        ondemand::object object;
+        if (doc.get_object().get(object)) return 0;
+        // Walk it whole: On Demand finds most errors only as it reads.
+        std::string_view raw;
+        if (object.raw_json().get(raw)) return 0;
+        return cjson_converter::at_end(doc) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+#define CJSON_TEXT(x) #x
+#define CJSON_VERSION_TEXT(x) CJSON_TEXT(x)
+
+const char *cjson_library_version(void) { return "simdjson " CJSON_VERSION_TEXT(SIMDJSON_VERSION); }
+
+}  // extern "C"
