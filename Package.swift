@@ -29,12 +29,15 @@ let package = Package(
         .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Excel workbooks: the zip around them and the XML inside (pkg-config libzip, expat).
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         // The field kernel's byte searches: SSE2 inline, the record-boundary scan with
         // AVX2 chosen at run time (no build flags: target attributes per function).
         .target(name: "CFieldScan"),
         // What Glibc's Swift module leaves out (_GNU_SOURCE): thread names, the affinity mask.
         .target(name: "CThread"),
-        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2"]),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2", "CZip", "CExpat"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),

@@ -79,6 +79,11 @@ public final class CellStore {
                             checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
+        let spec = try spec.resolvingFormat()
+        if spec.format == .xlsx {
+            return try openSheet(spec, checkpointSpacing: checkpointSpacing, cacheCapacity: cacheCapacity,
+                                 startsLoader: startsLoader, onChange: onChange)
+        }
         let path = try spec.readablePath()
         let (opened, name) = try InputOpener.open(path: path, follows: spec.follows, spoolLimit: spec.spoolLimit,
                                                   encoding: spec.encoding, shared: shared)

@@ -9,6 +9,9 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case closedInput
     /// `--encoding` named something iconv cannot convert from.
     case unknownEncoding(String)
+    /// The file is of a kind that is not read (an encrypted or old binary workbook), or is
+    /// damaged in a way that stops it from being read at all; the reason is said whole.
+    case unsupported(String, String)
 
     package var description: String {
         switch self {
@@ -19,6 +22,7 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .parserSetup: return "could not set up the CSV parser (out of memory)"
         case .closedInput: return "standard input is closed: give a FILE, or pipe data in"
         case .unknownEncoding(let name): return "unknown encoding '\(name)' (iconv -l lists the names known)"
+        case .unsupported(let path, let why): return "\(path): \(why)"
         }
     }
 }

@@ -49,6 +49,16 @@ package final class PackedInput: Sendable {
         }
     }
 
+    /// Output of `unpacker` (a workbook's sheet as CSV, say), spooled.
+    init(unpacker: Unpacker, compressedSize: Int64?, spoolLimit: SpoolLimit) {
+        compression = nil
+        transcoding = .none
+        self.compressedSize = compressedSize
+        file = nil
+        self.unpacker = unpacker
+        sink = .spool(SpooledOutput(spool: SpoolSource(limit: spoolLimit)))
+    }
+
     /// A decoder for a stream whose first bytes, `prefix`, have been read: when they are
     /// compressed data, or text to convert to UTF-8 (`encoding`, or a byte-order mark),
     /// one that decodes `raw` (the stream, those bytes first) into `spool`; otherwise nil,
