@@ -30,6 +30,19 @@ extension InputSpec.Format {
     }
 }
 
+extension InputSpec.Format {
+    /// The format as a sentence names it: "an Excel workbook".
+    package var noun: String {
+        switch self {
+        case .csv: return "delimited text"
+        case .jsonLines: return "JSON lines"
+        case .jsonArray: return "a JSON array"
+        case .sqlite: return "a SQLite database"
+        case .xlsx: return "an Excel workbook"
+        }
+    }
+}
+
 extension InputSpec {
     /// The same spec with its format found from the file's name and first bytes, when
     /// it says `.csv` (the default) and names a regular file (a stream is never looked

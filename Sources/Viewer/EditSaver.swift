@@ -85,6 +85,10 @@ final class EditSaver {
         var info = stat()
         let exists = stat(path, &info) == 0
         let isInput = store.isInput(path)
+        if isInput && store.format != .csv {
+            // A workbook's (or any converted input's) table is CSV: its bytes never go over the original.
+            return .refused("not saved: \(path) is \(store.format.noun), and edits are saved as CSV: give a new name (a .csv)")
+        }
         if isInput {
             guard let baseline = edits.baseline, let now = InputFingerprint(path: path), now.matches(baseline) else {
                 return .refused("not saved: \(path) changed on disk since it was read; save the edits to another file")

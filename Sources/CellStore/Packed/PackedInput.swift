@@ -14,6 +14,9 @@ package final class PackedInput: Sendable {
     package let transcoding: Transcoding
     /// The compressed file's size, or nil for a stream.
     package let compressedSize: Int64?
+    /// What the input is before it becomes CSV: `.csv` (compressed or in another
+    /// encoding), or `.xlsx` (a workbook's sheet, turned into CSV).
+    package let format: InputSpec.Format
     let unpacker: Unpacker
     private let sink: Sink
     /// The compressed file, when it is a regular file (not a stream).
@@ -37,6 +40,7 @@ package final class PackedInput: Sendable {
         self.compression = compression
         self.transcoding = transcoding
         self.compressedSize = compressedSize
+        format = .csv
         file = raw.isStream ? nil : raw.file
         // Access points give back inflated bytes, not converted ones: converted text is spooled.
         if compression == .gzip && !raw.isStream && spool == nil && transcoding == .none {
@@ -49,12 +53,13 @@ package final class PackedInput: Sendable {
         }
     }
 
-    /// Output of `unpacker` (a workbook's sheet as CSV, say), spooled.
-    init(unpacker: Unpacker, compressedSize: Int64?, spoolLimit: SpoolLimit) {
+    /// Output of `unpacker` (a workbook's sheet as CSV), spooled; `file` is the input itself.
+    init(unpacker: Unpacker, format: InputSpec.Format, file: FileSource, compressedSize: Int64?, spoolLimit: SpoolLimit) {
         compression = nil
         transcoding = .none
         self.compressedSize = compressedSize
-        file = nil
+        self.format = format
+        self.file = file
         self.unpacker = unpacker
         sink = .spool(SpooledOutput(spool: SpoolSource(limit: spoolLimit)))
     }

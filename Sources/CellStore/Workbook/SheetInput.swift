@@ -30,7 +30,8 @@ package struct SheetRequest: Sendable {
 extension PackedInput {
     /// A workbook's sheet, turned into CSV in the background and spooled.
     convenience init(sheet: SheetRequest, compressedSize: Int64, spoolLimit: SpoolLimit) {
-        self.init(unpacker: Unpacker(sheet: sheet), compressedSize: compressedSize, spoolLimit: spoolLimit)
+        self.init(unpacker: Unpacker(sheet: sheet), format: .xlsx, file: sheet.file, compressedSize: compressedSize,
+                  spoolLimit: spoolLimit)
     }
 }
 
@@ -56,6 +57,16 @@ extension CellStore {
         let store = CellStore(name: path, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: FileIdentity(file))
         if startsLoader { loader.start() }
         return store
+    }
+}
+
+extension CellStore {
+    /// What the input is before it becomes the CSV the store indexes: `.csv` for text
+    /// (also compressed or converted), `.xlsx` for a workbook's sheet. Only a `.csv`
+    /// input can take CSV bytes back (saved edits).
+    package var format: InputSpec.Format {
+        if case .packed(let packed) = loader.input { return packed.format }
+        return .csv
     }
 }
 
