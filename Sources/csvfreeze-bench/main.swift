@@ -4,7 +4,7 @@
 //                                        [--packed-only | --no-packed] [--formats gzip,zstd,xz,bzip2]
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
-//                                        [--start-only [--binary PATH]]
+//                                        [--start-only [--binary PATH]] [--xlsx-only [--python PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -14,7 +14,8 @@
 // --diff, a copy of the big file with 0.1 % of its records changed, removed or added.
 // Memory is measured in child processes. The start (first screen of a file and of a pipe,
 // --version) is measured beside less on a pseudo-terminal, with the csvfreeze built beside
-// this program (or --binary PATH).
+// this program (or --binary PATH). A 50 MB Excel workbook (made with openpyxl from
+// .venv-peers, or --python PATH) is measured with --xlsx-only, beside openpyxl.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,6 +62,7 @@ if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[
 if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
+if arguments.first == "--child-xlsx", arguments.count > 1 { xlsxChild(arguments[1]) }
 
 func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     let pipe = Pipe()
@@ -75,16 +77,6 @@ func child(_ shellCommand: String) -> (mib: Double, rows: Int) {
     return (Double(parts.first ?? "") ?? -1, Int(parts.last ?? "") ?? -1)
 }
 
-// MARK: Inputs
-
-try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-let big = directory + "/bench-1g.csv"
-let narrow = directory + "/bench-12m-rows.csv"
-generate(big, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
-generate(narrow, size: 12_000_000 * 17, header: "id,a,b\n") { index, generator in "\(index),\(generator.next() % 1000),x\n" }
-let bigSize = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int64) ?? 0
-let mib = Double(bigSize) / Double(1 << 20)
-
 var results: [(String, String, String, Bool?)] = []
 @MainActor func report(_ figure: String, _ value: String, target: String = "", ok: Bool? = nil) {
     results.append((figure, value, target, ok))
@@ -93,6 +85,21 @@ var results: [(String, String, String, Bool?)] = []
 }
 func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
 func s(_ seconds: Double) -> String { String(format: "%.2f s", seconds) }
+
+// MARK: Inputs
+
+try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+if arguments.contains("--xlsx-only") {
+    xlsxSection(directory: directory, me: CommandLine.arguments[0])
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+let big = directory + "/bench-1g.csv"
+let narrow = directory + "/bench-12m-rows.csv"
+generate(big, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
+generate(narrow, size: 12_000_000 * 17, header: "id,a,b\n") { index, generator in "\(index),\(generator.next() % 1000),x\n" }
+let bigSize = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int64) ?? 0
+let mib = Double(bigSize) / Double(1 << 20)
+
 
 print(String(format: "input: %@ (%.0f MiB)", big, mib))
 
@@ -106,6 +113,7 @@ let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only",
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
+if !otherOnly && !arguments.contains("--packed-only") { xlsxSection(directory: directory, me: CommandLine.arguments[0]) }
 
 /// The csvfreeze whose start is measured: --binary, else the one built beside this program.
 let startBinary = option("--binary")

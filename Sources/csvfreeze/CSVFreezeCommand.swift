@@ -99,6 +99,12 @@ struct CSVFreezeCommand: ParsableCommand {
         A damaged file shows what comes before the damage, and the status line says where \
         it is. A compressed file is read once: --follow does not follow it, R reads it again.
 
+        An Excel workbook (.xlsx) shows its first sheet: cells streamed from the zip, \
+        numbers as stored, dates by their format as ISO 8601, formulas as their cached \
+        values. Its table is CSV: edits are saved to a new file, never over the workbook. \
+        An encrypted workbook or an old .xls is refused in one line (see FORMATS in the \
+        man page).
+
         A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
         so; --frequency and --summary stop only at a column past 1,048,576 (--summary takes \
         every column unless --columns chooses), with one line (exit 1), and count the \
