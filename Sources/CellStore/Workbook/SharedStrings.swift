@@ -142,6 +142,19 @@ final class SharedStrings: XMLHandler {
         if textFile != nil, let why = flush(isLast: true) { throw ZipEntryError(why) }
     }
 
+    /// Calls `body` with string `index`'s text where it is kept (no copy when in memory);
+    /// false when there is no such string.
+    func withString(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard index >= 0 && index < count else { return false }
+        guard textFile != nil else {
+            bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[Int(starts[index])..<Int(starts[index + 1])])) }
+            return true
+        }
+        guard let text = string(index) else { return false }
+        text.withUnsafeBytes { body($0) }
+        return true
+    }
+
     /// String `index`'s text, or nil when there is no such string.
     func string(_ index: Int) -> [UInt8]? {
         guard index >= 0 && index < count else { return nil }

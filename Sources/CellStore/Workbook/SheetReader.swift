@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A worksheet's cells as CSV, streamed: the sheet's XML is decompressed from the zip
 /// (libzip) a chunk at a time and parsed (expat) into records, one per row, with a comma
 /// between cells and quotes where a cell needs them (RFC 4180). The loader indexes them
@@ -136,19 +140,29 @@ final class SheetReader: XMLHandler {
     func start(_ name: XMLName, _ attributes: XMLAttributes, _ reader: XMLReader) {
         if name == "c" {
             guard inRow else { return reader.fail("has a cell outside a row at line \(reader.line)") }
+            // One pass over the attributes (a cell's are unprefixed: r, t, s).
             var place = column
-            if let reference = attributes.value("r") {
-                guard let parsed = SheetReader.column(of: reference) else {
-                    return reader.fail("has a cell reference '\(String(cString: reference))' that is not one (line \(reader.line))")
+            cellType = 0x6E
+            cellKind = nil
+            var index = 0
+            while let pairs = attributes.pairs, let attribute = pairs[index], let value = pairs[index + 1] {
+                index += 2
+                guard attribute[1] == 0 else { continue }
+                switch UInt8(bitPattern: attribute[0]) {
+                case 0x72:   // r
+                    guard let parsed = SheetReader.column(of: value) else {
+                        return reader.fail("has a cell reference '\(String(cString: value))' that is not one (line \(reader.line))")
+                    }
+                    place = parsed
+                case 0x74: cellType = SheetReader.typeCode(value)   // t
+                case 0x73: cellKind = SheetReader.integer(value).flatMap { styles.kind($0) }   // s
+                default: break
                 }
-                place = parsed
             }
             guard place >= column else {
                 return reader.fail("has cells out of order in row \(nextRow.grouped) (line \(reader.line)): not read further")
             }
             cellColumn = place
-            cellType = attributes.value("t").map { SheetReader.typeCode($0) } ?? 0x6E
-            cellKind = attributes.string("s").flatMap { Int($0) }.flatMap { styles.kind($0) }
             value.removeAll(keepingCapacity: true)
             formula.removeAll(keepingCapacity: true)
             inlineText.removeAll(keepingCapacity: true)
@@ -223,7 +237,7 @@ final class SheetReader: XMLHandler {
         if column == 0 {
             emptyRecord()
         } else {
-            while column < width { field([]) }
+            while column < width { emptyField() }
             out.append(0x0A)
         }
         inRow = false
@@ -246,13 +260,23 @@ final class SheetReader: XMLHandler {
     private func endCell(_ reader: XMLReader) {
         let text: [UInt8]
         switch cellType {
-        case 0x73:   // s: a shared string
+        case 0x73:   // s: a shared string, written from where it is kept
             guard !value.isEmpty else { return }
-            guard let index = SheetReader.integer(value), let string = strings.string(index) else {
-                let shown = String(decoding: value.prefix(40), as: UTF8.self)
-                return reader.fail("has a cell naming shared string '\(shown)', which the workbook does not have (row \(nextRow))")
+            guard cellColumn < SheetReader.maxColumns else {
+                return reader.fail("has a cell past Excel's last column (XFD) in row \(nextRow)")
             }
-            text = string
+            let found = SheetReader.integer(value).map { index in
+                strings.withString(index) { string in
+                    guard !string.isEmpty else { return }
+                    while column < cellColumn { emptyField() }
+                    field(string)
+                }
+            } ?? false
+            if !found {
+                let shown = String(decoding: value.prefix(40), as: UTF8.self)
+                reader.fail("has a cell naming shared string '\(shown)', which the workbook does not have (row \(nextRow))")
+            }
+            return
         case 0x69:   // inlineStr
             text = XMLText.unescaped(inlineText)
         case 0x74:   // str: a formula's string
@@ -273,12 +297,17 @@ final class SheetReader: XMLHandler {
         guard cellColumn < SheetReader.maxColumns else {
             return reader.fail("has a cell past Excel's last column (XFD) in row \(nextRow)")
         }
-        while column < cellColumn { field([]) }
-        field(text)
+        while column < cellColumn { emptyField() }
+        text.withUnsafeBytes { field($0) }
+    }
+
+    private func emptyField() {
+        if column > 0 { out.append(0x2C) }
+        column += 1
     }
 
     /// Writes one field (quoted when it must be) and moves to the next column.
-    private func field(_ text: [UInt8]) {
+    private func field(_ text: UnsafeRawBufferPointer) {
         if column > 0 { out.append(0x2C) }
         column += 1
         guard text.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
@@ -320,8 +349,27 @@ final class SheetReader: XMLHandler {
         }
     }
 
+    /// The integer of decimal digits `bytes` holds (spaces around allowed), or nil.
     static func integer(_ bytes: [UInt8]) -> Int? {
-        Int(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
+        bytes.withUnsafeBytes { digits(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func integer(_ text: UnsafePointer<CChar>) -> Int? {
+        digits(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+    }
+
+    private static func digits(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var value = 0, seen = 0, index = 0
+        while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x09 || bytes[index] == 0x0D) { index += 1 }
+        while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow, seen < 18 else { return nil }
+            value = times + Int(bytes[index] - 0x30)
+            seen += 1
+            index += 1
+        }
+        while index < bytes.count && (bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x09 || bytes[index] == 0x0D) { index += 1 }
+        return seen > 0 && index == bytes.count ? value : nil
     }
 
     static func number(_ bytes: [UInt8]) -> Double? {
