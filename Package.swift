@@ -43,12 +43,13 @@ let package = Package(
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
         .target(name: "Insight", dependencies: ["CellStore", "Scan", "Table", "Query"]),
         .target(name: "CExport", dependencies: ["CFieldScan"]),
-        .target(name: "Export", dependencies: ["CellStore", "CExport", "CFieldScan", "Scan", "Table"]),
+        .target(name: "Export", dependencies: ["CellStore", "CExport", "CFieldScan", "Display", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Query", "Table"]),
         .target(name: "Diff", dependencies: ["CellStore", "CFieldScan", "Scan", "Query", "Table"]),
         .target(name: "FreezeLayout"),
-        // The screen as values (Frame, Style, Key, MouseEvent): all the terminal backend needs.
-        .target(name: "Display", dependencies: ["FreezeLayout"]),
+        // The screen as values (Frame, Style, Key, MouseEvent, CellText): all the terminal backend
+        // needs, and what the aligned-table output shares with the screen.
+        .target(name: "Display", dependencies: ["CellStore", "FreezeLayout"]),
         .target(name: "Viewer", dependencies: ["Display", "CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
         // Generators, references, fuzz helpers and the one bounded wait (`turn`) for the tests
         // and the benchmark; no product target depends on it. `SeededGenerator` stays in
@@ -74,7 +75,7 @@ let package = Package(
         .testTarget(name: "SQLTests", dependencies: ["SQL", "CellStore", "Scan", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["Diff", "CellStore", "Table", "Viewer", "FreezeLayout", "TestSupport"]),
         .testTarget(name: "FreezeLayoutTests", dependencies: ["FreezeLayout"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CellStore", "Table", "Query", "Insight", "TestSupport"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Export", "CellStore", "Table", "Query", "Insight", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["App", "Viewer", "CellStore", "FreezeLayout", "Table", "SQL", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Viewer", "CNCurses", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

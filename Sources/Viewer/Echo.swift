@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import Table
 
 /// What the view shows of its rows, for copying, Ctrl-S and `--echo`.

@@ -4,6 +4,7 @@ import Glibc
 import App
 import ArgumentParser
 import CellStore
+import Export
 import FreezeLayout
 import Scan
 import Terminal

@@ -5,6 +5,7 @@ import ArgumentParser
 import CellStore
 import Diff
 import Dispatch
+import Export
 import Table
 import Viewer
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import Export
 import Insight
 import Query
 import Scan

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CellStore
 import Dispatch
+import Export
 import SQL
 import Viewer
 

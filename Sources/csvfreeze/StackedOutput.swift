@@ -4,6 +4,7 @@ import Glibc
 import App
 import CellStore
 import Dispatch
+import Export
 import Query
 import Scan
 import Table

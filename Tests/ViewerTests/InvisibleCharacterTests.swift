@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import FreezeLayout
 import Testing
 @testable import Viewer

@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import Foundation
 import FreezeLayout
 import Testing

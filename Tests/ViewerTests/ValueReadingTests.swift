@@ -1,4 +1,5 @@
 import CellStore
+import Export
 import Insight
 import Query
 import Scan

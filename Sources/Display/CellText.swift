@@ -166,7 +166,7 @@ public enum CellText {
     /// zero wide), and the width is the sum of theirs, as `glyphs` would find it without
     /// making a string per character (column sizing measures a thousand rows before the
     /// first frame). Nil otherwise.
-    static func scalarWidth(_ bytes: ArraySlice<UInt8>) -> Int? {
+    package static func scalarWidth(_ bytes: ArraySlice<UInt8>) -> Int? {
         var index = bytes.startIndex
         var total = 0
         while index < bytes.endIndex {

@@ -1,5 +1,4 @@
 import CellStore
-import Export
 import Table
 
 /// One JSON object a line, keyed by the header's names: `{"id":"1","name":"Ann"}`.

@@ -1,7 +1,12 @@
 import Foundation
 import CellStore
 import Testing
-@testable import Viewer
+@testable import Export
+
+/// Output that measures display widths needs a UTF-8 locale, as the program sets one.
+private let utf8Locale: Void = {
+    setlocale(LC_ALL, "C.UTF-8")
+}()
 
 @Suite("Output formats", .timeLimit(.minutes(30)))
 struct OutputWriterTests {
