@@ -50,12 +50,12 @@ let package = Package(
         // The screen as values (Frame, Style, Key, MouseEvent, CellText): all the terminal backend
         // needs, and what the aligned-table output shares with the screen.
         .target(name: "Display", dependencies: ["CellStore", "FreezeLayout"]),
-        .target(name: "Viewer", dependencies: ["Display", "CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout", "SQL"]),
+        .target(name: "Viewer", dependencies: ["Display", "CellStore", "Scan", "Table", "Query", "Insight", "Export", "FreezeLayout"]),
         // Generators, references, fuzz helpers and the one bounded wait (`turn`) for the tests
         // and the benchmark; no product target depends on it. `SeededGenerator` stays in
         // CellStore: a query's key sample (SQL) draws from it.
         .target(name: "TestSupport", dependencies: ["CellStore", "Scan"]),
-        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "Table", "Viewer"]),
+        .target(name: "App", dependencies: ["CellStore", "FreezeLayout", "SQL", "Table", "Viewer"]),
         .target(name: "Terminal", dependencies: ["Display", "FreezeLayout", "CNCurses"]),
         .executableTarget(
             name: "csvfreeze",

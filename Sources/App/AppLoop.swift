@@ -258,39 +258,34 @@ package final class AppLoop {
         for entry in entries {
             if let bytes = entry.viewer.takeClipboard() { screen.copyToClipboard(bytes) }
         }
+        if entries.count > 1, let record = top.takeSheetRecord(), let sheet = entries.last {
+            // Enter on a sheet's row: the sheet says what it means for the one below.
+            switch sheet.source?.choose(record: record) ?? .nothing {
+            case .nothing:
+                top.finish()
+            case .command(let command):
+                // It applies to the sheet that opened this one: the sheets above it close.
+                let index = sheet.opener.flatMap { opener in entries.lastIndex { $0.viewer === opener } } ?? entries.count - 2
+                for entry in entries[(index + 1)...] { entry.source?.cancel() }
+                entries.removeSubrange((index + 1)...)
+                lastFrame = nil
+                if let opener = sheet.opener, entries[index].viewer === opener { opener.handle(command) }
+            case .stay(let message):
+                // Nothing to do for the sheet below: the sheet stays, saying why.
+                top.say(message)
+            case .push(let next):
+                // The sheet stays under the one it opens, which answers to the same opener.
+                push(next, openedFrom: sheet.opener)
+            }
+        }
         while entries.count > 1 && top.isFinished {
             let closed = entries.removeLast()
             lastFrame = nil
-            // Enter on a sheet's row: the sheet says what it means for the one below.
-            var choice = SheetChoice.nothing
-            if case .record(let record)? = closed.viewer.chosen, let source = closed.source {
-                choice = source.choose(record: record)
-            }
-            switch choice {
-            case .nothing:
-                closed.source?.cancel()
-                if let farewell = closed.source?.farewell { top.say(farewell) }
-            case .command(let command):
-                closed.source?.cancel()
-                // It applies to the sheet that opened this one: any sheet above that closes.
-                if let opener = closed.opener, let index = entries.lastIndex(where: { $0.viewer === opener }) {
-                    for entry in entries[(index + 1)...] { entry.source?.cancel() }
-                    entries.removeSubrange((index + 1)...)
-                    opener.handle(command)
-                }
-            case .stay(let message):
-                // Nothing to do for the sheet below: the sheet stays, saying why.
-                closed.viewer.reopen()
-                entries.append(closed)
-                closed.viewer.say(message)
-            case .push(let next):
-                // The sheet stays under the one it opens, which answers to the same opener.
-                closed.viewer.reopen()
-                entries.append(closed)
-                push(next, openedFrom: closed.opener)
-            }
+            closed.source?.cancel()
+            if let farewell = closed.source?.farewell { top.say(farewell) }
         }
         if let source = top.takeSheet() { push(source) }
+        if let query = top.takeQuery() { push(QuerySheet(query: query.text, over: query.file, table: top)) }
         if top.takeSheetSwitch(), let shown = entries.last, let other = shown.source?.switched() {
             // `%`: the column's sheet in its other form (bins, or values), in the same place.
             shown.source?.cancel()

@@ -19,7 +19,7 @@ import Table
 /// answer of any size. `cancel()` stops the statement from the UI thread (SQLite's
 /// progress handler, and the tables' read-ahead); dropping the answer cancels it and waits
 /// for its thread.
-package final class QueryRows: RowSource {
+package final class QueryRows: StoppableRows {
     /// How much of an answer is kept in memory.
     package struct Limits: Sendable {
         /// Rows kept at most.
@@ -220,6 +220,8 @@ package final class QueryRows: RowSource {
 
     /// Rows of the answer taken so far.
     package var answerRowCount: Int { dataRows }
+    /// True while the statement may still make rows.
+    package var isRunning: Bool { !phase.isFinal }
 
     // MARK: RowSource
 

@@ -165,3 +165,14 @@ public struct RowSnapshot: Sendable {
         return true
     }
 }
+
+/// A source whose rows a statement still makes (a query's answer): Esc on it stops the
+/// statement, the rows so far staying.
+package protocol StoppableRows: RowSource {
+    /// True while rows may still come.
+    var isRunning: Bool { get }
+    /// The answer's rows so far (its header not counted).
+    var answerRowCount: Int { get }
+    /// Stops the statement.
+    func cancel()
+}

@@ -1,3 +1,4 @@
+import CellStore
 import Table
 
 /// What the viewer asks of the event loop, which takes it.
@@ -10,8 +11,12 @@ struct Requests {
     var clipboard: [UInt8]?
     /// What `--echo` prints once the viewer has finished.
     var chosen: Choice?
+    /// Enter on a sheet's row, by its record: the loop asks the sheet what it means.
+    var sheetRecord: Int?
     /// A sheet to push over this viewer (a frequency or summary sheet).
     var sheet: SheetSource?
+    /// A query to answer over this viewer's file, in a sheet the loop makes (`Q`).
+    var query: (text: String, file: CellStore)?
     /// Another of the open tables to show (`}`, `{`, `T`, Enter in the list of tables).
     var table: TableRequest?
     /// The edits were saved to this file: the loop reads it instead, the cursor on this

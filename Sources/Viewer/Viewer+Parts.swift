@@ -15,10 +15,7 @@ extension Viewer {
     /// Data rows known at the last reconcile (to tell whether the cursor was on the last row).
     var knownDataRows: Int { navigation.extent.rows }
     /// The frozen-pane geometry and main's offset.
-    public internal(set) var window: FreezeWindow {
-        get { navigation.window }
-        set { navigation.window = newValue }
-    }
+    public var window: FreezeWindow { navigation.window }
 
     /// Column widths in use, by view column (text only, without separators).
     public var columnWidths: [Int] { layout.widths }

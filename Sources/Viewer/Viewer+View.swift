@@ -25,7 +25,7 @@ extension Viewer {
         }
         if rowsChange {
             navigation.place(row: record.flatMap(table.row(ofRecord:)) ?? 0)
-            window.scroll(to: Point(x: window.offset.x, y: 0))
+            navigation.scroll(toLine: 0)
         }
         navigation.place(column: table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1))
         navigation.revealCursor()

@@ -125,7 +125,7 @@ public final class Viewer {
         case .firstRow:
             markJump()
             navigation.move(toRow: mainFirstRow, edge: .zero)
-            window.setPreambleHidden(false)
+            navigation.showPreamble()
         case .lastRow:
             markJump()
             if let note = file?.reachEnd(screenHeight: screenSize.height, follows: options.follows, knownRows: dataRowCount) {
@@ -142,7 +142,7 @@ public final class Viewer {
         case .toggleBins: toggleBins()
         case .resize(let size):
             screenSize = size
-            window.settle()
+            navigation.settle()
             navigation.revealAfterReconcile()
             reconcile()
             noteScrollingHeaderRows()
@@ -164,7 +164,7 @@ public final class Viewer {
                 let top = window.offset.y
                 navigation.shiftCursor(by: shift)
                 reconcile()
-                window.scroll(to: Point(x: window.offset.x, y: top + shift))
+                navigation.scroll(toLine: top + shift)
                 if message?.hasPrefix("≈") == true { message = nil }
             }
             goToAwaitedRecord()
@@ -266,7 +266,7 @@ public final class Viewer {
     }
 
     /// Ends the session (the event loop stops).
-    func finish() {
+    package func finish() {
         cancelSearch()
         requests.isFinished = true
     }
@@ -277,10 +277,11 @@ public final class Viewer {
     /// Lets `%` switch this sheet to its other form (bins, or exact values).
     func allowSheetSwitch() { options.switchesBins = true }
 
-    /// Takes back a finish (a sheet whose row opened another sheet over it stays).
-    public func reopen() {
-        requests.isFinished = false
-        requests.chosen = nil
+    /// The record of the sheet's row Enter was pressed on, once: the loop asks the
+    /// sheet what it means for the one below (`SheetSource.choose(record:)`).
+    public func takeSheetRecord() -> Int? {
+        defer { requests.sheetRecord = nil }
+        return requests.sheetRecord
     }
 
     /// The bytes to copy, once: the event loop sends them to the terminal.
@@ -356,7 +357,7 @@ public final class Viewer {
         case .nextMatch, .previousMatch:
             // One search at a time: each next one starts from the match before it.
             handle(command)
-            if isSearching { search.stepsLeft = count - 1 }
+            if isSearching { search.step(over: count - 1) }
         default:
             handle(command)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import App
+@testable import App
 import CellStore
 import FreezeLayout
 import SQL

@@ -30,6 +30,33 @@ struct InsightEndToEndTests {
         #expect(table.text.components(separatedBy: "\n")[2].hasPrefix("FR "))
     }
 
+    @Test("every format writes the counted tables' bytes: a table quotes a value that passes for the empty one, JSON keeps each value as it is, the values in no bin are said on stderr")
+    func countedTablesInEveryFormat() throws {
+        let url = try file("name,n\na,1\n,2\n(empty),3\n\"\"\"q\"\"\",4\na,5\nb,\n")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let table = try run([binary, "--frequency", "name", "--output", "table", url.path])
+        #expect(table.text == """
+            value      count  percent
+            ─────────────────────────
+            a              2    33.33
+            (empty)        1    16.67
+            "(empty)"      1    16.67
+            \"""q\"""        1    16.67
+            b              1    16.67
+
+            """)
+        let json = try run([binary, "--frequency", "name", "--output", "json", url.path])
+        #expect(json.text == "[\n  [\"value\",\"count\",\"percent\"],\n  [\"a\",\"2\",\"33.33\"],\n  [\"\",\"1\",\"16.67\"],\n"
+                + "  [\"(empty)\",\"1\",\"16.67\"],\n  [\"\\\"q\\\"\",\"1\",\"16.67\"],\n  [\"b\",\"1\",\"16.67\"]\n]\n")
+        let bins = try run([binary, "--histogram", "n", "--bins", "2", "--output", "jsonl", url.path])
+        #expect(bins.text == "{\"low\":\"0\",\"high\":\"5\",\"count\":\"4\",\"percent\":\"66.67\"}\n"
+                + "{\"low\":\"5\",\"high\":\"10\",\"count\":\"1\",\"percent\":\"16.67\"}\n")
+        #expect(bins.stderr == "csvfreeze: 1 empty: in no bin\n")
+        let summary = try run([binary, "--summary", "--columns", "n", "--output", "tsv", url.path])
+        #expect(summary.text == "column\ttype\tfilled\tempty\tdistinct\tmin\tmax\tmean\tstddev\tshortest\tlongest\tcommon\tmedian"
+                + "\tp25\tp75\tp5\tp95\nn\tinteger\t5\t1\t6\t1\t5\t3.0\t1.5811388300841898\t1\t1\t1 (1), 2 (1), 3 (1)\t3\t2\t4\t1.2\t4.8\n")
+    }
+
     @Test("--summary writes a row per column with kinds, counts, min, max, mean and quantiles")
     func summaryCSV() throws {
         let url = try file(sample)

@@ -106,7 +106,7 @@ struct WideEdgeTests {
             let subject = viewer(csv, width: width, height: 5, options: .plain(frozenColumns: frozen))
             _ = subject.frame()
             for offset in 0...subject.window.maxOffset.x {
-                subject.window.scroll(to: Point(x: offset, y: 0))
+                subject.navigation.scroll(to: Point(x: offset, y: 0))
                 expectWellFormed(subject.frame())
             }
         }

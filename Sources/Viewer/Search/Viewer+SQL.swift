@@ -1,5 +1,4 @@
 import CellStore
-import SQL
 import Table
 
 extension Viewer {
@@ -20,8 +19,8 @@ extension Viewer {
     /// What `Q` says on a diff: short enough for 80 columns beside the name and row.
     static let diffSQLRefusal = "SQL reads files, not the diff: csvfreeze --sql QUERY OLD NEW"
 
-    /// Runs `text` over the file, the answer a sheet over this table (every row has its
-    /// say, as with `--sql`; see `QuerySheet(query:over:table:)`).
+    /// Asks for `text` to run over the file, the answer a sheet over this table that the
+    /// loop makes (`takeQuery()`; every row has its say, as with `--sql`).
     func runSQL(_ text: String) {
         guard !text.trimmingSpaces.isEmpty else { return }
         guard !options.isSheet, let file else {
@@ -32,19 +31,25 @@ extension Viewer {
             message = "nothing to query yet: the input has no rows so far"
             return
         }
-        requests.sheet = QuerySheet(query: text, over: file, table: self)
+        requests.query = (text, file)
+    }
+
+    /// The query asked for (`Q`), once: the loop answers it in a sheet over this viewer.
+    public func takeQuery() -> (text: String, file: CellStore)? {
+        defer { requests.query = nil }
+        return requests.query
     }
 
     /// True while this viewer shows an answer whose statement still runs and has rows to
     /// keep: Esc stops it (with none yet, Esc goes back, which stops it too).
     var isAnswerRunning: Bool {
-        guard let answer = source as? QueryRows else { return false }
-        return !answer.phase.isFinal && answer.answerRowCount > 0
+        guard let answer = source as? any StoppableRows else { return false }
+        return answer.isRunning && answer.answerRowCount > 0
     }
 
     /// Esc on an answer whose statement runs: stops it, the rows so far stay.
     func stopSQL() {
-        guard let answer = source as? QueryRows, !answer.phase.isFinal else { return }
+        guard let answer = source as? any StoppableRows, answer.isRunning else { return }
         answer.cancel()
         message = "stopping the query: the rows so far stay"
     }

@@ -55,7 +55,7 @@ extension Viewer {
     /// Enter on a bin: keeps the rows whose cell in input column `column` reads as a value
     /// in `range` (a typed filter, with the others).
     func keep(range: ValueRange, column: Int) {
-        query.filters.append(RecordFilter(range: range, column: column))
+        query.add(filter: RecordFilter(range: range, column: column))
         applyQuery(saying: "kept the rows where \(displayName(ofFileColumn: column)) is in \(range.label)")
     }
 }

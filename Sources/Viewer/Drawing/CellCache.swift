@@ -1,4 +1,5 @@
 import FreezeLayout
+import Table
 
 /// A laid-out cell on screen: one column's cells on one line (text and separator).
 /// Instances are recycled through a `ReusePool`, like UITableView's cells.
@@ -11,8 +12,31 @@ public final class CellView {
 struct CellKey: Hashable {
     var record: Int
     var column: Int
-    var highlight: UInt8
+    var highlight: CellHighlight
     var generation: Int
+}
+
+/// How a cell on screen is highlighted: part of its key, so a cell whose highlight
+/// changes is laid out again.
+struct CellHighlight: Hashable {
+    /// Where the cell stands to the cursor.
+    enum Cursor: Hashable {
+        case none
+        /// The header cell of the cursor's column.
+        case columnHeader
+        /// The row number of the cursor's row.
+        case rowNumber
+        /// The cursor's own cell.
+        case cell
+    }
+
+    var cursor = Cursor.none
+    /// The cell matches the search.
+    var isMatch = false
+    /// Side by side, the side whose value the cell shows (nil: the table's only one).
+    var side: PairedSide?
+    /// The row number of a record the user marked.
+    var isMarked = false
 }
 
 /// The cells on screen, keyed by what they show, and the pool they come back to.

@@ -18,7 +18,7 @@ extension Viewer {
     /// `M` input: marks every record of the view where a shown cell matches `text` (in a
     /// pass over the view); nothing typed clears every mark.
     func markMatching(_ text: String) {
-        query.marking = nil
+        query.setMarking(nil)
         guard !text.isEmpty else {
             let had = table.marks.count
             table.marks.removeAll()
@@ -31,7 +31,7 @@ extension Viewer {
                 message = "M cannot read these rows again to mark them"
                 return
             }
-            query.marking = pass
+            query.setMarking(pass)
             collectMarking()
         } catch {
             let reason = error.description.split(separator: "': ", omittingEmptySubsequences: false).dropFirst().joined(separator: "': ")
@@ -46,7 +46,7 @@ extension Viewer {
             message = pass.progress
             return
         }
-        query.marking = nil
+        query.setMarking(nil)
         let found = pass.records()
         let added = table.marks.insert(contentsOf: found)
         message = found.isEmpty ? "no row matches \(pass.pattern)"
@@ -118,8 +118,8 @@ extension Viewer {
             message = "no marks: m marks the cursor's row, M the rows that match"
             return
         }
-        query.marksOnly.toggle()
-        query.marked = nil
+        query.showMarksOnly(!query.marksOnly)
+        query.setMarked(nil)
         makeMarkedRows()
         show(rows: query.rows)
         message = query.marksOnly ? "only the marked rows: \(Self.counted(dataRowCount, "row"))  (\" again: all)"
@@ -131,7 +131,7 @@ extension Viewer {
     func marksChanged() {
         guard query.marksOnly else { return }
         let line = cursorRow
-        query.marked = nil
+        query.setMarked(nil)
         makeMarkedRows()
         show(rows: query.rows)
         moveCursor(toRow: min(line, max(0, dataRowCount - 1)), column: cursorColumn)
@@ -143,7 +143,7 @@ extension Viewer {
         guard query.marksOnly, query.marked == nil else { return }
         let base = query.base
         guard base?.isComplete != false else { return }
-        query.marked = Self.markedRecords(table.marks, over: base, headerRows: table.headerRows)
+        query.setMarked(Self.markedRecords(table.marks, over: base, headerRows: table.headerRows))
     }
 
     /// The records of `marks` that `base` shows (every data record when nil), in its order.
@@ -168,18 +168,17 @@ extension Viewer {
     /// Esc Esc: the view as a fresh open shows it: every record in the file's order, every
     /// column at its sampled width, the command line's freeze, no search, no mark.
     func startClean() {
-        query.marking = nil
+        query.setMarking(nil)
         query.sorted?.cancel()
         query.filtered?.cancel()
         let generation = query.sourceGeneration
         query = ViewQuery()
-        query.sourceGeneration = generation
+        query.read(generation: generation)
         table.marks.removeAll()
         show(rows: nil, columns: .all)
         layout.adopt(ColumnLayout())
         navigation.freeze(rows: 0..<0, columns: options.frozenColumns)
-        search.pattern = nil
-        search.matcher = nil
+        search.clear()
         reconcile()
         moveCursor(toRow: 0, column: 0)
         message = "a clean view: the file's order, every column, no freeze, no marks"

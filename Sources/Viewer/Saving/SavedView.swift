@@ -75,14 +75,12 @@ extension Viewer {
         }
         // Records not indexed yet may be marked: they are there once the index reaches them.
         table.marks = MarkSet(saved.marks.records.filter { $0 >= table.headerRows })
-        query.marksOnly = saved.marksOnly && !table.marks.isEmpty
-        query.sortKeys = saved.sortKeys.filter { $0.column < columnsNow }
-        query.filters = saved.filters.filter { ($0.column ?? 0) < columnsNow }
+        query.showMarksOnly(saved.marksOnly && !table.marks.isEmpty)
+        query.ask(filters: saved.filters.filter { ($0.column ?? 0) < columnsNow },
+                  sortKeys: saved.sortKeys.filter { $0.column < columnsNow })
         if saved.sorted != nil || saved.filtered != nil {
-            query.sorted = saved.sorted
-            query.filtered = saved.filtered
-            query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
-                                         filtered: query.filtered)
+            query.adopt(sorted: saved.sorted, filtered: saved.filtered)
+            query.showPasses()
             makeMarkedRows()
             show(rows: query.rows)
         } else if !query.isEmpty {
@@ -100,7 +98,7 @@ extension Viewer {
             moveCursor(toRow: row, column: column)
         } else {
             moveCursor(toRow: 0, column: column)
-            query.awaitedRecord = saved.record
+            query.await(record: saved.record)
         }
         message = nil
     }

@@ -25,13 +25,13 @@ extension FrameComposer {
         if column < 0 {
             // The number on both sides, so a row reads across; the absent side's unmarked.
             let mark = row == nil ? nil : Style(mark(record: record, column: -1))
-            let style: Style = highlight & 3 == 2 ? .rowNumberOfCursorRow : mark ?? .rowNumber
+            let style: Style = highlight.cursor == .rowNumber ? .rowNumberOfCursorRow : mark ?? .rowNumber
             let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
             return CellText.layout(ArraySlice(number.utf8), width: width, alignRight: true, style: style)
         }
         let fileColumn = table.fileColumn(column)
         let mark = row == nil ? nil : Style(mark(record: record, column: fileColumn))
-        let style: Style = highlight & 3 == 3 ? .cursor : (highlight & 4 != 0 ? .match : mark ?? .plain)
+        let style: Style = highlight.cursor == .cell ? .cursor : (highlight.isMatch ? .match : mark ?? .plain)
         let field = row?.field(fileColumn) ?? []
         return CellText.layout(field, width: width, alignRight: CellText.isNumber(field), style: style)
     }

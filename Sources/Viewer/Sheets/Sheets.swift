@@ -164,13 +164,13 @@ extension Viewer {
 
     /// Keeps the rows whose cell in input column `column` is `value` exactly.
     func keep(value: [UInt8], column: Int) {
-        query.filters.append(RecordFilter(pattern: ViewQuery.exactPattern(value[...]), column: column))
+        query.add(filter: RecordFilter(pattern: ViewQuery.exactPattern(value[...]), column: column))
         applyQuery(saying: nil)
     }
 
     /// Says a sheet's note: at once when it is new news (the pass ended), else only over
     /// nothing or over the note before it, so a message of the user's own stays.
-    func sayNote(_ note: String?, replacing previous: String?, always: Bool) {
+    package func sayNote(_ note: String?, replacing previous: String?, always: Bool) {
         guard let note, note != previous || always else { return }
         if always || message == nil || message == previous { message = note }
     }
@@ -423,7 +423,7 @@ final class SummarySheet: SheetSource {
 extension ViewerOptions {
     /// Options for a sheet over a table with `options`: one header row, Enter chooses,
     /// Esc goes back.
-    static func sheet(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
+    package static func sheet(like options: ViewerOptions, saving: SheetSaving? = nil) -> ViewerOptions {
         var sheet = ViewerOptions(headerRows: 1, frozenColumns: 1, showsRowNumbers: true, bounce: options.bounce,
                                   showsIndicators: options.showsIndicators)
         sheet.isSheet = true

@@ -4,19 +4,19 @@ import Table
 
 /// The filters and sort in force on screen, and the passes that make their rows.
 struct ViewQuery {
-    var filters: [RecordFilter] = []
-    var sortKeys: [SortKey] = []
+    private(set) var filters: [RecordFilter] = []
+    private(set) var sortKeys: [SortKey] = []
     /// The pass that sorts, and the one that filters (over the sort, keeping its order).
-    var sorted: SortedRecords?
-    var filtered: FilteredRecords?
+    private(set) var sorted: SortedRecords?
+    private(set) var filtered: FilteredRecords?
 
     /// `"`: only the marked records of the rows the filters and sort make.
-    var marksOnly = false
+    private(set) var marksOnly = false
     /// Those records, in the order of `base`: made once it is complete (nil until then, and
     /// when the base or the marks change).
-    var marked: RecordList?
+    private(set) var marked: RecordList?
     /// What `M` is marking, while its pass runs.
-    var marking: MarkPass?
+    private(set) var marking: MarkPass?
 
     /// The rows the filters and sort make: filtered, sorted, or nil for every row in the file's order.
     var base: (any RecordSequence)? { filtered ?? sorted }
@@ -31,16 +31,16 @@ struct ViewQuery {
         var sorted: SortedRecords?
         var filtered: FilteredRecords?
     }
-    var shown = Made()
+    private(set) var shown = Made()
     /// Where the cursor goes when the new passes' rows come on screen.
     private(set) var landing = Landing.record
     /// The record the cursor was on when rows of a filter still running came on screen, if
     /// it was not among them yet: the cursor goes back to it when the pass is done, unless
     /// the user has moved it since.
-    var awaitedRecord: Int?
+    private(set) var awaitedRecord: Int?
     /// The source's generation the passes read: when its rows are replaced (a sheet's
     /// newer counts), the passes run again.
-    var sourceGeneration = 0
+    private(set) var sourceGeneration = 0
 
     /// Where the cursor goes when new rows come on screen; of several asked for before they
     /// come, the last in this order.
@@ -232,4 +232,48 @@ extension ViewQuery {
         }
         return pattern + "$"
     }
+}
+
+extension ViewQuery {
+    /// Asks for these filters and this sort (`applyQuery` starts their passes).
+    mutating func ask(filters: [RecordFilter], sortKeys: [SortKey]) {
+        self.filters = filters
+        self.sortKeys = sortKeys
+    }
+
+    /// Adds a filter to those asked for.
+    mutating func add(filter: RecordFilter) { filters.append(filter) }
+
+    /// Asks for the file's order (the filters stay).
+    mutating func dropSort() { sortKeys = [] }
+
+    /// Takes passes made before (an undo, a kept view) as they are.
+    mutating func adopt(sorted: SortedRecords?, filtered: FilteredRecords?) {
+        self.sorted = sorted
+        self.filtered = filtered
+    }
+
+    /// Drops the sort's pass, so the next `applyQuery` makes it again (its rows were replaced).
+    mutating func forgetSort() { sorted = nil }
+
+    /// The passes now are what made the rows on screen.
+    mutating func showPasses() { shown = Made(filters: filters, sortKeys: sortKeys, sorted: sorted, filtered: filtered) }
+
+    /// `made` made the rows on screen (a kept view's).
+    mutating func show(_ made: Made) { shown = made }
+
+    /// `"`: only the marked records shown, or every row again.
+    mutating func showMarksOnly(_ on: Bool) { marksOnly = on }
+
+    /// The marked records of the base, once made (nil: to be made again).
+    mutating func setMarked(_ records: RecordList?) { marked = records }
+
+    /// `M`'s pass, while it runs (nil once done or stopped).
+    mutating func setMarking(_ pass: MarkPass?) { marking = pass }
+
+    /// The record the cursor goes back to when the running pass is done (nil: none).
+    mutating func await(record: Int?) { awaitedRecord = record }
+
+    /// The source's generation the passes read.
+    mutating func read(generation: Int) { sourceGeneration = generation }
 }

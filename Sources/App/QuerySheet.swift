@@ -1,6 +1,7 @@
 import CellStore
 import SQL
 import Table
+import Viewer
 
 /// The answer to an SQL query (`Q`), as a sheet over the table: its rows come from a
 /// `QueryRows`, whose thread steps the statement, and fill in as they come. It can be
@@ -11,6 +12,9 @@ import Table
 /// the table says SQLite's message (`farewell`), where Q and Up bring the query back to
 /// be mended. Enter on a row goes to that row of the table when the answer has `t`'s rowid
 /// (`select rowid, … from t`); otherwise it says how to get one.
+///
+/// It lives beside the event loop, which makes it when a viewer asks for a query
+/// (`Viewer.takeQuery()`): the viewer knows no SQL.
 final class QuerySheet: SheetSource {
     let viewer: Viewer
     private let rows: QueryRows

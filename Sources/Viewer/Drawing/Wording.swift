@@ -5,12 +5,12 @@ import CellStore
 ///
 /// A protocol with only static helpers, so that the viewer (and its extensions in other
 /// files, `Self.counted(…)`) and its parts share one wording without any of them owning it.
-protocol Wording {}
+package protocol Wording {}
 
 extension Wording {
     /// How far a pass running in the background is, in whole percent: 99 at most, so 100
     /// means done.
-    static func percent(_ done: Int64, of total: Int64) -> Int {
+    package static func percent(_ done: Int64, of total: Int64) -> Int {
         total > 0 ? min(99, Int(done * 100 / total)) : 0
     }
 
@@ -25,7 +25,7 @@ extension Wording {
     static func isAre(_ count: Int) -> String { count == 1 ? "is" : "are" }
 
     /// `1 row`, `2 rows`, `1,024 bytes`: a count with its noun, singular for one.
-    static func counted(_ count: Int, _ noun: String) -> String {
+    package static func counted(_ count: Int, _ noun: String) -> String {
         "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
     }
 
@@ -61,7 +61,7 @@ extension Wording {
     }
 
     /// `1536` as `1.5 KB`, `3.2e9` as `3.2 GB`.
-    static func bytes(_ value: Double) -> String {
+    package static func bytes(_ value: Double) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var amount = value, unit = 0
         while amount >= 1000 && unit < units.count - 1 { amount /= 1000; unit += 1 }
@@ -70,7 +70,7 @@ extension Wording {
     }
 
     /// Seconds as `3 s`, `2 min`, `1 h 5 min`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
         if whole < 60 { return "\(max(1, whole)) s" }
         if whole < 3600 { return "\((whole + 59) / 60) min" }

@@ -128,7 +128,7 @@ extension Viewer {
     func showEdited(cursor place: UndoHistory.Place) {
         table.forgetFetchedRows()
         cells.forgetAll()
-        search.matchCache = [:]
+        search.forgetMatches()
         // Rows added or taken away renumber those after them: what was made from them is
         // made again (the source's generation), before the cursor is placed.
         takeReplacedRows()

@@ -209,10 +209,9 @@ struct FrameComposer {
             }
             for slice in slices {
                 let column = firstColumn + slice.column
-                var highlight = highlight(content, column: column)
-                if matcher != nil && cellMatches(record: record, column: column) { highlight |= 4 }
-                if let side { highlight |= side == .old ? 8 : 16 }
-                if column < 0, case .dataRow = content, !table.marks.isEmpty, table.marks.contains(record) { highlight |= 32 }
+                var highlight = CellHighlight(cursor: cursor(content, column: column), side: side)
+                highlight.isMatch = matcher != nil && cellMatches(record: record, column: column)
+                if column < 0, case .dataRow = content, !table.marks.isEmpty { highlight.isMarked = table.marks.contains(record) }
                 let key = CellKey(record: record, column: column, highlight: highlight, generation: layoutGeneration)
                 placements.append(Placement(key: key, content: content, column: column,
                                             textWidth: metrics.widths[slice.column],
@@ -227,15 +226,15 @@ struct FrameComposer {
         }
     }
 
-    /// How a cell is highlighted: the cursor cell, the cursor's column in a header, the
-    /// cursor's row number.
-    private func highlight(_ content: LineContent, column: Int) -> UInt8 {
+    /// Where a cell stands to the cursor: the cursor cell, the cursor's column in a
+    /// header, the cursor's row number.
+    private func cursor(_ content: LineContent, column: Int) -> CellHighlight.Cursor {
         switch content {
-        case .headerRecord: return column == cursorColumn && column >= 0 ? 1 : 0
+        case .headerRecord: return column == cursorColumn && column >= 0 ? .columnHeader : .none
         case .dataRow(let row):
-            guard row == cursorRow, band?.isCursorOnBand != true else { return 0 }
-            return column < 0 ? 2 : (column == cursorColumn ? 3 : 0)
-        case .band, .blank: return 0
+            guard row == cursorRow, band?.isCursorOnBand != true else { return .none }
+            return column < 0 ? .rowNumber : (column == cursorColumn ? .cell : .none)
+        case .band, .blank: return .none
         }
     }
 
@@ -276,7 +275,7 @@ struct FrameComposer {
                 let title = first ? (file?.isApproximate == true ? "≈" : "#") : ""
                 cells = CellText.layout(ArraySlice(title.utf8), width: textWidth, alignRight: true, style: .header)
             } else {
-                let isCursorColumn = placement.key.highlight & 3 == 1, isMatch = placement.key.highlight & 4 != 0
+                let isCursorColumn = placement.key.highlight.cursor == .columnHeader, isMatch = placement.key.highlight.isMatch
                 let fileColumn = table.fileColumn(column)
                 let names = record == 0 ? table.columnNames : nil
                 if let names, names.isMade(fileColumn) {
@@ -294,11 +293,11 @@ struct FrameComposer {
             // A later table's header, in the scroll until it reaches the pinned place.
             separatorStyle = .header
             if column < 0 {
-                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow : .header
+                let style: Style = placement.key.highlight.cursor == .rowNumber ? .rowNumberOfCursorRow : .header
                 let first = stacked?.rows.localRecord(table.record(ofRow: dataRow)) == 0
                 cells = CellText.layout(ArraySlice((first ? "#" : "").utf8), width: textWidth, alignRight: true, style: style)
             } else {
-                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : .header)
+                let style: Style = placement.key.highlight.cursor == .cell ? .cursor : (placement.key.highlight.isMatch ? .match : .header)
                 cells = CellText.layout(table.cell(row: dataRow, column: column), width: textWidth, alignRight: false, style: style)
             }
         case .dataRow(let dataRow) where placement.side != nil:
@@ -307,10 +306,10 @@ struct FrameComposer {
             // A diff's marks: added, removed and changed records and cells in their own styles.
             let record = placement.key.record
             if column < 0 {
-                let style: Style = placement.key.highlight & 3 == 2 ? .rowNumberOfCursorRow
+                let style: Style = placement.key.highlight.cursor == .rowNumber ? .rowNumberOfCursorRow
                     : Style(mark(record: record, column: -1)) ?? .rowNumber
                 let number = displayNumber(ofDataRow: dataRow).map(String.init) ?? ""
-                if placement.key.highlight & 32 != 0 && textWidth > 0 {
+                if placement.key.highlight.isMarked && textWidth > 0 {
                     // A marked record: its sign at the margin's left, the number after it.
                     cells = [FrameCell("•", .mark)]
                         + CellText.layout(ArraySlice(number.utf8), width: textWidth - 1, alignRight: true, style: style)
@@ -319,13 +318,13 @@ struct FrameComposer {
                 }
             } else {
                 let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? .plain
-                let style: Style = placement.key.highlight & 3 == 3 ? .cursor : (placement.key.highlight & 4 != 0 ? .match : marked)
+                let style: Style = placement.key.highlight.cursor == .cell ? .cursor : (placement.key.highlight.isMatch ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {
                     // A label for the empty cell (a frequency sheet's empty value), drawn as
                     // made names are so it never reads as the data's own text.
                     let highlight = placement.key.highlight
-                    let labelStyle: Style = highlight & 3 == 3 ? .madeNameOfCursorColumn : (highlight & 4 != 0 ? .match : .madeName)
+                    let labelStyle: Style = highlight.cursor == .cell ? .madeNameOfCursorColumn : (highlight.isMatch ? .match : .madeName)
                     cells = CellText.layout(ArraySlice(label.utf8), width: textWidth, alignRight: false, style: labelStyle)
                 } else {
                     cells = CellText.layout(field, width: textWidth, alignRight: CellText.isNumber(field), style: style)

@@ -5,24 +5,47 @@ import Table
 /// The last search, its matcher, the one running in the background, and which cells on
 /// screen match.
 struct SearchSession {
-    var pattern: SearchPattern?
-    var matcher: PatternMatcher?
-    var matchCache: [Int: Bool] = [:]
+    private(set) var pattern: SearchPattern?
+    private(set) var matcher: PatternMatcher?
+    private(set) var matchCache: [Int: Bool] = [:]
     /// The search running in the background, if any (dropping it cancels and joins it).
-    var searcher: Searcher?
+    private(set) var searcher: Searcher?
     /// Data rows a search could look at when the input was still loading (nil: all).
-    var searchedRows: Int?
+    private(set) var searchedRows: Int?
     /// The view row the running search started from (the cursor's).
-    var startRow = 0
+    private(set) var startRow = 0
     /// Matches still to step over after the one running (`3n` runs one search, then two more).
-    var stepsLeft = 0
+    private(set) var stepsLeft = 0
     /// Whether a step of a counted search wrapped around.
-    var hasWrapped = false
+    private(set) var hasWrapped = false
     /// Whether the place before this search's first match was kept for `''`.
-    var hasMarkedJump = false
+    private(set) var hasMarkedJump = false
 }
 
 extension SearchSession {
+    /// Forgets which cells on screen match (the cells or the rows under them changed).
+    mutating func forgetMatches() { matchCache = [:] }
+
+    /// Keeps which cells on screen match, as the last frame found them.
+    mutating func keep(matches: [Int: Bool]) { matchCache = matches }
+
+    /// No search: n and N have nothing to go on with, and no cell is highlighted.
+    mutating func clear() {
+        pattern = nil
+        matcher = nil
+        matchCache = [:]
+    }
+
+    /// The search a kept view had, compiled already (n and N go on with it).
+    mutating func restore(pattern: SearchPattern?, matcher: PatternMatcher?) {
+        self.pattern = pattern
+        self.matcher = matcher
+        matchCache = [:]
+    }
+
+    /// A counted search (`3n`): `count` more matches to step over after the one running.
+    mutating func step(over count: Int) { stepsLeft = count }
+
     /// Makes `pattern` the search (n and N go on with it), its matches on screen looked at
     /// anew; throws when it does not compile.
     mutating func begin(_ pattern: SearchPattern) throws(PatternError) {

@@ -45,7 +45,7 @@ extension Viewer {
     /// `o`: the file's order again (filters stay).
     func unsort() {
         guard !query.sortKeys.isEmpty else { return }
-        query.sortKeys = []
+        query.dropSort()
         applyQuery(saying: "the file's order")
     }
 
@@ -69,24 +69,23 @@ extension Viewer {
 
     /// Puts the passes' rows on screen (the cursor stays on its record where it can).
     private func showQueryRows() {
-        query.shown = ViewQuery.Made(filters: query.filters, sortKeys: query.sortKeys, sorted: query.sorted,
-                                     filtered: query.filtered)
+        query.showPasses()
         let record = dataRowCount > 0 ? table.record(ofRow: cursorRow) : nil
         let line = cursorRow, top = window.offset.y
         makeMarkedRows()
         show(rows: query.rows)
-        query.awaitedRecord = nil
+        query.await(record: nil)
         switch query.takeLanding() {
         case .sameLine:
             // Replaced rows sorted or filtered again: the screen stays as it was.
-            window.scroll(to: Point(x: window.offset.x, y: top))
+            navigation.scroll(toLine: top)
             moveCursor(toRow: line, column: cursorColumn)
         case .top, .opening:
             moveCursor(toRow: 0, column: cursorColumn)
         case .record:
             // Not on its record: that record is not merged yet (or not in the view at all).
             let missed = record.map { dataRowCount == 0 || table.record(ofRow: cursorRow) != $0 } ?? false
-            query.awaitedRecord = missed ? record : nil
+            query.await(record: missed ? record : nil)
             placeAwaitedCursor()
         }
     }
@@ -95,7 +94,7 @@ extension Viewer {
     func cancelQuery() {
         if let marking = query.marking {
             marking.filtered.cancel()
-            query.marking = nil
+            query.setMarking(nil)
             message = "stopped: nothing marked"
             return
         }
@@ -107,11 +106,11 @@ extension Viewer {
     /// stays on its row), matches on screen are looked at again, widths are measured again.
     func takeReplacedRows() {
         guard source.generation != query.sourceGeneration else { return }
-        query.sourceGeneration = source.generation
-        search.matchCache = [:]
+        query.read(generation: source.generation)
+        search.forgetMatches()
         guard !query.isEmpty else { return }
         query.sorted?.cancel()
-        query.sorted = nil
+        query.forgetSort()
         query.land(.sameLine)
         let said = message
         applyQuery(saying: nil)
@@ -136,7 +135,7 @@ extension Viewer {
     /// came, if the user has not moved it since (it is then on the first row).
     private func placeAwaitedCursor() {
         guard let record = query.awaitedRecord, query.rows?.isComplete != false else { return }
-        query.awaitedRecord = nil
+        query.await(record: nil)
         if cursorRow == 0, let row = table.row(ofRecord: record) { moveCursor(toRow: row, column: cursorColumn) }
     }
 
@@ -162,8 +161,7 @@ extension Viewer {
     /// as the keys start.
     public func apply(filters: [RecordFilter], sortKeys: [SortKey], columns: [Int]?) {
         if let columns { show(rows: table.rows, columns: ColumnMap(shown: columns)) }
-        query.filters = filters
-        query.sortKeys = sortKeys
+        query.ask(filters: filters, sortKeys: sortKeys)
         query.land(.opening)
         if !query.isEmpty { applyQuery(saying: nil) }
     }

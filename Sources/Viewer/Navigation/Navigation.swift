@@ -40,8 +40,8 @@ struct Navigation {
     private(set) var bandLine: Int?
     /// The cursor is on the band (Up from the first row), in its column.
     private(set) var isOnBand = false
-    /// The frozen-pane geometry and main's offset.
-    var window: FreezeWindow
+    /// The frozen-pane geometry and main's offset: scrolled here alone.
+    private(set) var window: FreezeWindow
     /// Animation frames to wait before the spring-back starts.
     var holdFrames = 0
     /// After `R`, the record and column the cursor was on, when the input read again has
@@ -175,6 +175,21 @@ struct Navigation {
     mutating func shiftCursor(by rows: Int) {
         cursorRow += rows
     }
+
+    /// Puts main's top at content line `top`, its columns where they are (the same rows
+    /// on the same lines after the rows were made again or renumbered).
+    mutating func scroll(toLine top: Int) {
+        scroll(to: Point(x: window.offset.x, y: top))
+    }
+
+    /// Puts main's content offset at `offset` (clamped), the cursor left where it is.
+    mutating func scroll(to offset: Point) { window.scroll(to: offset) }
+
+    /// Shows the lines before the table again (`g`).
+    mutating func showPreamble() { window.setPreambleHidden(false) }
+
+    /// Ends a pull past an edge at once (the screen was resized).
+    mutating func settle() { window.settle() }
 
     /// Scrolls one screen and moves the cursor with it, like a pager; at an end it pulls.
     mutating func page(by direction: Int, fraction: Int = 1) {

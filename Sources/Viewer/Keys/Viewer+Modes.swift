@@ -8,8 +8,8 @@ extension Viewer {
     func inspectOrChoose() {
         guard dataRowCount > 0, let row = table.row(cursorRow) else { return }
         if options.isSheet {
-            requests.chosen = .record(table.record(ofRow: cursorRow))
-            finish()
+            cancelSearch()
+            requests.sheetRecord = table.record(ofRow: cursorRow)
             return
         }
         if options.echo == .rows {

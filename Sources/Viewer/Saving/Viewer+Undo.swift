@@ -34,8 +34,7 @@ extension Viewer {
     /// Puts a kept view back: its passes' rows at once (not made again), its columns,
     /// widths and freeze; the cursor stays on its record where it shows.
     func restore(_ moment: ViewMoment) {
-        query.filters = moment.filters
-        query.sortKeys = moment.sortKeys
+        query.ask(filters: moment.filters, sortKeys: moment.sortKeys)
         // A pass that was stopped before it was done is made again; the others are kept.
         // (A filter is stopped whenever the filters change: one not done then never is.)
         let stopped = moment.sorted?.phase == .cancelled || (moment.filtered.map { !$0.isComplete } ?? false)
@@ -43,18 +42,16 @@ extension Viewer {
         if query.filtered !== moment.filtered { query.filtered?.cancel() }
         if stopped || (moment.sorted.map { $0.patch.id != file?.patch.id } ?? false)
             || (moment.filtered.map { $0.patch.id != file?.patch.id } ?? false) {
-            query.sorted = nil
-            query.filtered = nil
+            query.adopt(sorted: nil, filtered: nil)
             query.land(.record)
             applyQuery(saying: nil)
         } else {
-            query.sorted = moment.sorted
-            query.filtered = moment.filtered
+            query.adopt(sorted: moment.sorted, filtered: moment.filtered)
             // A moment noted as its passes started shows them once they are done (what was
             // on screen then is older than they are).
             let done = (moment.sorted?.isComplete ?? true) && (moment.filtered?.isComplete ?? true)
-            query.shown = done ? ViewQuery.Made(filters: moment.filters, sortKeys: moment.sortKeys, sorted: moment.sorted,
-                                                filtered: moment.filtered) : moment.query
+            query.show(done ? ViewQuery.Made(filters: moment.filters, sortKeys: moment.sortKeys, sorted: moment.sorted,
+                                             filtered: moment.filtered) : moment.query)
         }
         layout.adopt(moment.widths)
         show(rows: query.shown.filtered ?? query.shown.sorted, columns: moment.columns)

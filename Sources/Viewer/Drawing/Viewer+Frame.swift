@@ -28,10 +28,10 @@ extension Viewer {
         }
         // The composer owns the caches for the frame (held once, they are changed in place).
         cells = CellCache()
-        search.matchCache = [:]
+        search.forgetMatches()
         let frame = composer.compose()
         cells = composer.cells
-        search.matchCache = composer.matchCache
+        search.keep(matches: composer.matchCache)
         return frame
     }
 }

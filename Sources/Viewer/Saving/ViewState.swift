@@ -56,14 +56,12 @@ extension Viewer {
         table.columns = state.columns
         history = state.history
         // Filters and sort run again over the new input.
-        query.filters = state.filters
-        query.sortKeys = state.sortKeys
+        query.ask(filters: state.filters, sortKeys: state.sortKeys)
         table.marks = state.marks
-        query.marksOnly = state.marksOnly
+        query.showMarksOnly(state.marksOnly)
         if !query.isEmpty { applyQuery(saying: nil) }
         // The last search stays (n and N go on with it), and its highlights.
-        search.pattern = state.pattern
-        search.matcher = state.matcher
+        search.restore(pattern: state.pattern, matcher: state.matcher)
         if state.showsBand && !band.isOn && stack == nil {
             band.turnOn()
             followBand()

@@ -122,6 +122,4 @@ public enum Choice: Sendable, Equatable {
     /// These records (`--echo rows`: the marked ones), in this order, as CSV in the view's
     /// columns (streamed from the input).
     case rows([Int])
-    /// A row of a sheet, by its record number: what Enter on it does is the sheet's to say.
-    case record(Int)
 }
