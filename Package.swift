@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Excel workbooks: the zip around them and the XML inside (pkg-config libzip, expat).
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
         // The field kernel's byte searches: SSE2 inline, the record-boundary scan with
         // AVX2 chosen at run time (no build flags: target attributes per function).
         .target(name: "CFieldScan"),
@@ -37,7 +40,7 @@ let package = Package(
         // JSON lines and arrays as CSV records: simdjson (libsimdjson-dev) under a C API.
         .target(name: "CJSON", cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
                 linkerSettings: [.linkedLibrary("simdjson")]),
-        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2", "CJSON"]),
+        .target(name: "CellStore", dependencies: ["CLibCSV", "CFieldScan", "CThread", "CZlib", "CZstd", "CLzma", "CBzip2", "CJSON", "CZip", "CExpat"]),
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),

@@ -120,6 +120,10 @@ package struct TableInputs: Sendable {
                     result.addDatabase(argument, facts: facts, argument: place, table: table)
                     continue
                 }
+                if facts.format == .xlsx {
+                    result.addWorkbook(argument, facts: facts, argument: place, table: table)
+                    continue
+                }
                 result.inputs.append(TableInput(path: argument, facts: facts, argument: place, readsOnce: facts.size == nil))
             } catch {
                 result.problems.append(error.description)
@@ -150,6 +154,26 @@ package struct TableInputs: Sendable {
         } catch {
             problems.append(error.description)
         }
+    }
+
+    /// Adds the sheets of the workbook at `path` (only `table` when it is named): each a
+    /// table. A workbook that cannot be listed (encrypted, damaged) is one input, whose
+    /// opening says why in one line.
+    private mutating func addWorkbook(_ path: String, facts: InputFacts, argument: Int, table: String?) {
+        guard let sheets = try? Workbook.sheetNames(path: path), !sheets.isEmpty else {
+            inputs.append(TableInput(path: path, facts: facts, argument: argument, table: table))
+            return
+        }
+        if let table {
+            guard let found = sheets.first(where: { $0 == table }) ?? sheets.first(where: { $0.lowercased() == table.lowercased() }) else {
+                let names = sheets.prefix(20).joined(separator: ", ") + (sheets.count > 20 ? ", … (\(sheets.count) in all)" : "")
+                problems.append("\(path): no sheet named '\(table)' (sheets: \(names))")
+                return
+            }
+            inputs.append(TableInput(path: path, facts: facts, argument: argument, table: found))
+            return
+        }
+        for sheet in sheets { inputs.append(TableInput(path: path, facts: facts, argument: argument, table: sheets.count > 1 ? sheet : nil)) }
     }
 
     /// Adds the files of directory `path` that hold delimited text (by their names) or

@@ -79,6 +79,11 @@ public final class CellStore {
                             checkpointSpacing: Int64 = 64 << 10,
                             cacheCapacity: Int = 32, startsLoader: Bool = true,
                             onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
+        let spec = try spec.resolvingFormat()
+        if spec.format == .xlsx {
+            return try openSheet(spec, checkpointSpacing: checkpointSpacing, cacheCapacity: cacheCapacity,
+                                 startsLoader: startsLoader, onChange: onChange)
+        }
         let path = try spec.readablePath()
         let (opened, name) = try InputOpener.open(path: path, follows: spec.follows, spoolLimit: spec.spoolLimit,
                                                   encoding: spec.encoding, shared: shared)
@@ -240,10 +245,12 @@ public final class CellStore {
         return report
     }
 
-    /// The input's format as read: JSON lines or a JSON array, else CSV.
+    /// The input's format as read: JSON lines or a JSON array, a workbook's sheet, else
+    /// CSV (also compressed). Only a `.csv` input can take CSV bytes back (saved edits).
     package var format: InputSpec.Format {
-        guard let report = jsonReport else { return .csv }
-        return report.mode == .array ? .jsonArray : .jsonLines
+        if let report = jsonReport { return report.mode == .array ? .jsonArray : .jsonLines }
+        if case .packed(let packed) = loader.input { return packed.format }
+        return .csv
     }
 
     /// What the status line says of the input's format, once read (records that were not

@@ -12,6 +12,9 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
     /// The input is in a format whose content is not a table (a `.json` holding one
     /// object): what was found.
     case notATable(String, String)
+    /// The file is of a kind that is not read (an encrypted or old binary workbook), or is
+    /// damaged in a way that stops it from being read at all; the reason is said whole.
+    case unsupported(String, String)
 
     package var description: String {
         switch self {
@@ -23,6 +26,7 @@ package enum CellStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .closedInput: return "standard input is closed: give a FILE, or pipe data in"
         case .unknownEncoding(let name): return "unknown encoding '\(name)' (iconv -l lists the names known)"
         case .notATable(let path, let found): return "\(path): \(found)"
+        case .unsupported(let path, let why): return "\(path): \(why)"
         }
     }
 }

@@ -12,12 +12,13 @@ extension InputSpec.Format {
     /// The format of an input named `name` (a path, or nil for a stream) whose first bytes
     /// are `prefix`: what the bytes say wins over the name, and what says nothing is CSV.
     ///
+    /// A workbook by its zip's or OLE file's magic and its name (`detectWorkbook`).
     /// A SQLite database is known by its header alone, whatever its name (`.db`,
     /// `.sqlite`, `.gpkg`, none); text cannot start with a NUL in its 16th byte, so no CSV
     /// or TSV that opened before opens differently now.
     package static func detect(name: String?, prefix: some Collection<UInt8>) -> InputSpec.Format {
         if prefix.count >= sqliteHeader.count && prefix.prefix(sqliteHeader.count).elementsEqual(sqliteHeader) { return .sqlite }
-        return .csv
+        return detectWorkbook(name: name, prefix: prefix) ?? .csv
     }
 
     /// The format of the regular file at `path`, by its first bytes and its name; `.csv`

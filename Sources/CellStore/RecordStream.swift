@@ -35,11 +35,22 @@ package enum RecordStream {
     @discardableResult
     package static func forEach(_ spec: InputSpec, started: ((Start) -> Void)? = nil,
                                _ body: (Row) -> Bool) throws(CellStoreError) -> Summary {
+        let spec = try spec.resolvingFormat()
         let path = try spec.readablePath()
         let (delimiter, quote, preamble) = (spec.delimiter, spec.quote, spec.preamble)
-        let opened = try OpenedInput.open(path: path, encoding: spec.encoding)
-        let reader = try opened.sequentialReader(json: try opened.jsonMode(format: spec.format))
-        let name: String? = path == nil || path == "-" ? nil : opened.tableName
+        let reader: TextReader
+        let name: String?
+        /// The input's name in messages, and whether its bytes come through a decompressor.
+        let inputName: String, isPacked: Bool
+        if spec.format == .xlsx {
+            reader = try TextReader.sheet(spec)
+            (name, inputName, isPacked) = (path, spec.name, true)
+        } else {
+            let opened = try OpenedInput.open(path: path, encoding: spec.encoding)
+            reader = try opened.sequentialReader(json: try opened.jsonMode(format: spec.format))
+            name = path == nil || path == "-" ? nil : opened.tableName
+            (inputName, isPacked) = (opened.name, opened.compression != nil)
+        }
         var damage: PackedDamage?
         /// The next bytes: a count, 0 at the end or where compressed data breaks off.
         func next(_ buffer: inout [UInt8]) -> Int {
@@ -101,8 +112,8 @@ package enum RecordStream {
             deliver()
         }
         let endsWithTerminator = damage != nil || lastByte == 0x0A || lastByte == 0x0D
-        if let damage, case .unreadable(let why) = damage.kind, opened.compression == nil {
-            throw CellStoreError.unreadable(opened.name, why)
+        if let damage, case .unreadable(let why) = damage.kind, !isPacked {
+            throw CellStoreError.unreadable(inputName, why)
         }
         return Summary(dialect: dialect, records: records, endsWithTerminator: endsWithTerminator,
                        damage: damage?.description ?? reader.encodingProblem ?? reader.jsonReport?.breakNote)

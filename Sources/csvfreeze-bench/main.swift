@@ -5,6 +5,7 @@
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
 //                                        [--start-only [--binary PATH]] [--database-only [--binary PATH]] [--json-only]
+//                                        [--xlsx-only [--python PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -15,7 +16,9 @@
 // Memory is measured in child processes. The start (first screen of a file and of a pipe,
 // --version) is measured beside less on a pseudo-terminal, with the csvfreeze built beside
 // this program (or --binary PATH); --database-only makes a 10-million-row SQLite table and
-// measures its first screen and G the same way, beside sqlite3's count.
+// measures its first screen and G the same way, beside sqlite3's count. A 50 MB Excel
+// workbook (made with openpyxl from .venv-peers, or --python PATH) is measured with
+// --xlsx-only, beside openpyxl.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,6 +69,7 @@ if arguments.first == "--edit-journal" {
 if arguments.first == "--child-band", arguments.count > 1 { bandChild(arguments[1]) }
 if arguments.first == "--child-picture" { pictureChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-sort", arguments.count > 2 { sortChild(arguments[1], column: Int(arguments[2]) ?? 5) }
+if arguments.first == "--child-xlsx", arguments.count > 1 { xlsxChild(arguments[1]) }
 
 if arguments.first == "--child-database", arguments.count > 1 { databaseChild(arguments[1]) }
 
@@ -90,16 +94,6 @@ if arguments.contains("--database-only") {
     exit(ok ? 0 : 1)
 }
 
-// MARK: Inputs
-
-try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-let big = directory + "/bench-1g.csv"
-let narrow = directory + "/bench-12m-rows.csv"
-generate(big, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
-generate(narrow, size: 12_000_000 * 17, header: "id,a,b\n") { index, generator in "\(index),\(generator.next() % 1000),x\n" }
-let bigSize = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int64) ?? 0
-let mib = Double(bigSize) / Double(1 << 20)
-
 var results: [(String, String, String, Bool?)] = []
 @MainActor func report(_ figure: String, _ value: String, target: String = "", ok: Bool? = nil) {
     results.append((figure, value, target, ok))
@@ -109,6 +103,21 @@ var results: [(String, String, String, Bool?)] = []
 func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
 func s(_ seconds: Double) -> String { String(format: "%.2f s", seconds) }
 
+// MARK: Inputs
+
+try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+if arguments.contains("--xlsx-only") {
+    xlsxSection(directory: directory, me: CommandLine.arguments[0])
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
+let big = directory + "/bench-1g.csv"
+let narrow = directory + "/bench-12m-rows.csv"
+generate(big, size: targetSize, header: "id," + (1..<20).map { String(format: "col%02d", $0) }.joined(separator: ",") + "\n", row: wideRow)
+generate(narrow, size: 12_000_000 * 17, header: "id,a,b\n") { index, generator in "\(index),\(generator.next() % 1000),x\n" }
+let bigSize = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int64) ?? 0
+let mib = Double(bigSize) / Double(1 << 20)
+
+
 print(String(format: "input: %@ (%.0f MiB)", big, mib))
 
 // Warm the page cache once, so every figure below reads from memory alike.
@@ -117,11 +126,12 @@ let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alig
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
                  "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only",
-                 "--json-only"]
+                 "--json-only", "--xlsx-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
 }
+if !otherOnly && !arguments.contains("--packed-only") { xlsxSection(directory: directory, me: CommandLine.arguments[0]) }
 
 /// The csvfreeze whose start is measured: --binary, else the one built beside this program.
 let startBinary = option("--binary")

@@ -112,6 +112,13 @@ struct CSVFreezeCommand: ParsableCommand {
         first column and named on the status line. A .json holding one object (or not \
         JSON) says so, exit 65. Ctrl-S never writes CSV over a JSON input.
 
+        An Excel workbook (.xlsx) opens every worksheet as a table (--table NAME opens \
+        one): cells streamed from the zip, \
+        numbers as stored, dates by their format as ISO 8601, formulas as their cached \
+        values. Its table is CSV: edits are saved to a new file, never over the workbook. \
+        An encrypted workbook or an old .xls is refused in one line (see FORMATS in the \
+        man page).
+
         A record keeps at most 1,048,576 fields in memory: the screen shows those and says \
         so; --frequency and --summary stop only at a column past 1,048,576 (--summary takes \
         every column unless --columns chooses), with one line (exit 1), and count the \

@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
                                valueName: "char"))
     var delimiter: DelimiterArgument?
 
-    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name): open only the table or view NAME (SQLite's rule: case does not matter). Without it every table and view opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1).",
+    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name, or an Excel workbook): open only the table, view or worksheet NAME (case does not matter when no name matches exactly). Without it every table, view or worksheet opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1).",
                                valueName: "name"))
     var table: String?
 
@@ -78,7 +78,8 @@ struct InputOptions: ParsableArguments {
     /// and `encodings(forInputs:)` before).
     func settings(arguments inputs: Int) throws -> InputSettings {
         let spec = InputSpec(.standardInput, delimiter: try delimiter?.byte.get(), quote: try quote?.byte.get(),
-                             preamble: preambleRule, spoolLimit: try spoolLimit?.limit.get() ?? .keepFree, follows: follow)
+                             preamble: preambleRule, spoolLimit: try spoolLimit?.limit.get() ?? .keepFree, follows: follow,
+                             table: table)
         return InputSettings(specs: try encodings(forInputs: inputs).map { encoding in
             var each = spec
             each.encoding = encoding

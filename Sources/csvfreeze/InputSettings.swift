@@ -42,6 +42,8 @@ struct InputSettings: Sendable {
     func open(_ input: TableInput, asOfNow: Bool = false, readsAtRandom: Bool = false, startsLoader: Bool = true,
               onChange: @escaping @Sendable () -> Void = {}) throws(CellStoreError) -> CellStore {
         var spec = spec(input.path, argument: input.argument)
+        // A workbook's sheet (a database's table is not a store: see `TableShelf.source`).
+        if let table = input.table { spec.table = table }
         if asOfNow { spec.follows = false }
         return try CellStore.open(spec, shared: input.stream, readsAtRandom: readsAtRandom, startsLoader: startsLoader,
                                   onChange: onChange)

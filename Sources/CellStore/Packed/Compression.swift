@@ -72,6 +72,8 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         case setup(String)
         /// The compressed bytes themselves could not be read.
         case unreadable(String)
+        /// A workbook's sheet could not be read further; the message says where and why.
+        case workbook(String)
     }
     package var kind: Kind
     /// Compressed bytes read without fault before the damage.
@@ -92,6 +94,7 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
             return "compressed data is damaged before \(place) (\(why)): rows before it may be wrong too"
         case .setup(let why): return "cannot decompress (\(why))"
         case .unreadable(let why): return "cannot read the compressed data after \(place) (\(why))"
+        case .workbook(let why): return why
         }
     }
 

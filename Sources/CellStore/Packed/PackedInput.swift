@@ -14,6 +14,9 @@ package final class PackedInput: Sendable {
     package let transcoding: Transcoding
     /// The compressed file's size, or nil for a stream.
     package let compressedSize: Int64?
+    /// What the input is before it becomes CSV: `.csv` (compressed or in another
+    /// encoding), or `.xlsx` (a workbook's sheet, turned into CSV).
+    package let format: InputSpec.Format
     let unpacker: Unpacker
     private let sink: Sink
     /// The compressed file, when it is a regular file (not a stream).
@@ -41,6 +44,7 @@ package final class PackedInput: Sendable {
         self.json = report
         self.transcoding = transcoding
         self.compressedSize = compressedSize
+        format = .csv
         file = raw.isStream ? nil : raw.file
         // Access points give back inflated bytes, not converted ones: converted text (and
         // JSON made into CSV) is spooled.
@@ -53,6 +57,18 @@ package final class PackedInput: Sendable {
                                 json: json.flatMap { mode in report.map { (mode, $0) } })
             sink = .spool(SpooledOutput(spool: spool ?? SpoolSource(limit: spoolLimit)))
         }
+    }
+
+    /// Output of `unpacker` (a workbook's sheet as CSV), spooled; `file` is the input itself.
+    init(unpacker: Unpacker, format: InputSpec.Format, file: FileSource, compressedSize: Int64?, spoolLimit: SpoolLimit) {
+        compression = nil
+        transcoding = .none
+        self.compressedSize = compressedSize
+        self.format = format
+        self.file = file
+        json = nil
+        self.unpacker = unpacker
+        sink = .spool(SpooledOutput(spool: SpoolSource(limit: spoolLimit)))
     }
 
     /// A decoder for a stream whose first bytes, `prefix`, have been read: when they are

@@ -41,6 +41,8 @@ package final class Unpacker: Sendable {
     private let index: GzipIndex?
     /// JSON made into CSV records after decoding, and where what it found is published.
     private let json: (mode: JSONMode, report: JSONReport)?
+    /// A workbook's sheet to turn into CSV, instead of bytes to decompress.
+    private let sheet: SheetRequest?
 
     /// Compressed input: a file read from its start, or a stream after the bytes that were
     /// read to recognize it.
@@ -91,6 +93,17 @@ package final class Unpacker: Sendable {
         self.transcoding = transcoding
         self.raw = raw
         self.index = index
+        sheet = nil
+    }
+
+    /// Turns a workbook's sheet into CSV (see `SheetReader`).
+    init(sheet: SheetRequest) {
+        compression = nil
+        transcoding = .none
+        raw = RawInput(file: sheet.file, prefix: [], isStream: false)
+        index = nil
+        json = nil
+        self.sheet = sheet
     }
 
     /// Compressed bytes read so far (raw bytes, for a plain input being converted).
@@ -141,6 +154,19 @@ package final class Unpacker: Sendable {
     private func put(_ item: Item) -> Bool { items.push(item) }
 
     private func run() {
+        if let sheet {
+            var reader: SheetReader?
+            return pass { [self] buffer throws(PackedDamage) in
+                do throws(ZipEntryError) {
+                    if reader == nil { reader = try sheet.makeReader() }
+                    guard let reader else { return 0 }
+                    defer { compressedRead.store(reader.compressedBytesRead, ordering: .relaxed) }
+                    return try reader.read(into: buffer)
+                } catch {
+                    throw PackedDamage(.workbook(error.message), at: compressedRead.load(ordering: .relaxed))
+                }
+            }
+        }
         let read: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int
         let rawRead = raw.makeReader(isCancelled: { [self] in isCancelled.load(ordering: .relaxed) })
         if let compression {
@@ -169,6 +195,11 @@ package final class Unpacker: Sendable {
                 return count
             }
         }
+        pass(read)
+    }
+
+    /// Hands over what `read` gives, converted when it must be, until the end, damage or `stop()`.
+    private func pass(_ read: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int) {
         var transcoder: Transcoder?
         if transcoding != .none {
             do {

@@ -60,8 +60,8 @@ extension InputSpec {
             guard let path = try readablePathForTables() else { return nil }
             return try DatabaseCatalog.tables(path: path).map(\.name)
         case .xlsx:
-            // TODO(merge): Workbook.sheetNames(path:) from the workbook branch.
-            return nil
+            guard let path = try readablePathForTables() else { return nil }
+            return try Workbook.sheetNames(path: path)
         case .csv, .jsonLines, .jsonArray:
             return nil
         }

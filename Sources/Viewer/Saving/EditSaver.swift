@@ -86,8 +86,8 @@ final class EditSaver {
         let exists = stat(path, &info) == 0
         let isInput = store.isInput(path)
         if isInput && store.format != .csv {
-            // The table is CSV made from the file: written over it, the JSON would be gone.
-            return .refused("not saved: \(path) is JSON, and the table is saved as CSV; save to another file")
+            // A workbook's (or any converted input's) table is CSV: its bytes never go over the original.
+            return .refused("not saved: \(path) is \(store.format.noun), and edits are saved as CSV: give a new name (a .csv)")
         }
         if isInput {
             guard let baseline = edits.baseline, let now = InputFingerprint(path: path), now.matches(baseline) else {

@@ -214,7 +214,8 @@ extension Viewer {
             message = "already saving \(saver.path): Esc stops it"
             return
         }
-        input.open(.saveEdits, text: edits?.store.inputPath ?? "")
+        // A workbook's edits go to a new CSV file: nothing to offer.
+        input.open(.saveEdits, text: edits?.store.format == .csv ? edits?.store.inputPath ?? "" : "")
     }
 
     /// Saves the edits to `text` (see `EditSaver.start`).
