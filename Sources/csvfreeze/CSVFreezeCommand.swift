@@ -477,6 +477,9 @@ struct CSVFreezeCommand: ParsableCommand {
         if insight.isRequested && gathered.asksForSeveral {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
+        if let database = inputs.first(where: { $0.facts.format == .sqlite }), edit.isRequested || edit.recover != nil {
+            fail("--set, --delete-row and --recover edit text, not a database: \(database.path ?? "stdin") is read only", status: 64)
+        }
         if gathered.asksForSeveral && (edit.isRequested || edit.recover != nil) {
             fail("--set, --delete-row and --recover edit one FILE, not a directory", status: 64)
         }

@@ -62,7 +62,10 @@ struct DatabaseEndToEndTests {
         try pane.send("select count(*) || ' of ' || (select count(*) from people) from t")
         try pane.send("Enter")
         try pane.waitFor("the answer") { $0.contains { $0.contains("3 of 3") } }
-        try pane.send("Escape", "Q", "delete from people", "Enter")
+        // Escape alone, and back on the table, before Q: Escape and Q in one burst read as Alt-Q.
+        try pane.send("Escape")
+        try pane.waitFor("the table again") { !$0.contains { $0.contains("3 of 3") } }
+        try pane.send("Q", "delete from people", "Enter")
         try pane.waitFor("the write refused") { self.status($0).contains("SQL may only read: DELETE is refused") }
         // Ctrl-S over the database itself is refused; to another name it writes CSV.
         try pane.send("C-s", "C-u", "shop.data", "Enter")
@@ -200,6 +203,22 @@ struct DatabaseEndToEndTests {
         #expect(widest.status == 0)
         let last = widest.text.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("first,") && last.hasSuffix(",last") && last.filter { $0 == "," }.count == 1999)
+    }
+
+    @Test("--set, --delete-row and --in-place never touch a database: one line, exit 64, every byte of its folder the same")
+    func neverEdited() throws {
+        let dir = try shop()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("shop.db").path
+        let before = try contents(of: dir)
+        for arguments in [["--set", "1:1=x", "--in-place"], ["--delete-row", "1", "--in-place"], ["--set", "1:1=x", "--output", "csv"],
+                          ["--table", "people", "--set", "1:1=x", "--in-place"]] {
+            let refused = try run([binary] + arguments + [db])
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(refused.stderr == "csvfreeze: --set, --delete-row and --recover edit text, not a database: \(db) is read only\n")
+            #expect(refused.text.isEmpty)
+        }
+        #expect(try contents(of: dir) == before)
     }
 
     /// Every file of `dir` with its bytes.

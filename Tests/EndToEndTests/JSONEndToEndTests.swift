@@ -39,7 +39,10 @@ struct JSONEndToEndTests {
         let pane = try TmuxPane("\(binary) \(shellQuote(Self.fixture("late.jsonl")))", width: 100, height: 12)
         try pane.waitFor("the whole table") { status($0).contains("row 1/1,005 ") }
         try pane.send("G")
-        let lines = try pane.waitFor("the late columns") { status($0).contains("2 columns found late") }
+        // The count can come before G's rows are drawn: wait for both.
+        let lines = try pane.waitFor("the late columns and the last rows") { screen in
+            status(screen).contains("2 columns found late") && screen.contains { $0.contains("1003") && $0.contains("L") }
+        }
         #expect(lines[0].contains("late") && lines[0].contains("later"))
         #expect(lines.contains { $0.contains("1003") && $0.contains("L") })
         try pane.send("q")

@@ -48,6 +48,7 @@ extension InputSpec {
     /// it says `.csv` (the default) and names a regular file (a stream is never looked
     /// into here: its bytes are read once, by its reader). A workbook's sheet is read as
     /// the CSV it is turned into: commas, double quotes, no preamble, never followed.
+    /// A SQLite database throws: its tables are read through SQLite, never as a store's text.
     package func resolvingFormat() throws(CellStoreError) -> InputSpec {
         var spec = self
         if format == .csv, case .file(let path) = location {
@@ -55,9 +56,14 @@ extension InputSpec {
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return self }
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return self }
-            var bytes = [UInt8](repeating: 0, count: Format.magicLength)
+            var bytes = [UInt8](repeating: 0, count: max(Format.magicLength, Format.prefixLength))
             let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
             close(descriptor)
+            // A database is never a store's text: read as CSV, an edit saved over it, or
+            // written out, would be its pages as text. It is a table through SQLite only.
+            if got >= Format.sqliteHeader.count, bytes.starts(with: Format.sqliteHeader) {
+                throw .unsupported(path, "a SQLite database is read through SQLite, as its tables (not here)")
+            }
             let detected = Format.detectWorkbook(name: path, prefix: bytes.prefix(max(0, got))) {
                 (try? ZipArchive(file: nil, path: path))?.locate("xl/workbook.xml") != nil
             }
