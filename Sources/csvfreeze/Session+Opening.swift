@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import CellStore
+import Export
+import SQL
+import Table
+import Terminal
+import Viewer
+
+
+/// What the session opens and judges before the terminal is taken.
+extension Session {
+    /// Opens a database's table, which `input` names.
+    static func openTable(_ input: TableInput, wake: @escaping @Sendable () -> Void) throws(CellStoreError) -> any RowSource {
+        guard let path = input.path, let table = input.table else { throw .unreadable(input.name, "not a database's table") }
+        return try DatabaseRows(path: path, table: table, wake: wake)
+    }
+
+    /// The command line's filters, sort and columns, named against `store`'s header (read
+    /// first: this waits for it).
+    static func resolve(_ query: QueryOptions, for store: CellStore, headerRows: Int) throws(QueryOptions.Problem) -> QueryOptions.Resolved {
+        store.waitForIndex { store.rowCount >= max(1, headerRows) }
+        let header = headerRows > 0 ? store.row(0) : nil
+        return try query.resolve(names: ColumnNames(header: header), columnCount: max(store.columnCount, header?.count ?? 0))
+    }
+
+    /// Why `store` is not followed although `--follow` asks it: it is read once.
+    static func followNotice(_ store: CellStore, options: ViewerOptions) -> String? {
+        guard options.follows else { return nil }
+        if let compression = store.compressionName {
+            return "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
+        }
+        if store.isConverted { return "text converted to UTF-8 is read once, not followed (R reads it again)" }
+        return nil
+    }
+}
