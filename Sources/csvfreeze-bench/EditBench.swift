@@ -8,7 +8,9 @@ import CellStore
 import Export
 import Foundation
 import Scan
+import FreezeLayout
 import Table
+import Viewer
 
 /// The child that saves: opens `path` (a copy of the bench file), waits for the index,
 /// edits ten cells spread through it, saves over it as Ctrl-S does, and prints the save's
@@ -67,6 +69,7 @@ import Table
     report("save of 10 edits (fsync, rename)", s(save), target: "≤ 2× cp then sync", ok: save <= 2 * synced.seconds)
     report("  peak memory of that process", String(format: "%.0f MiB", memory), target: "< 64 MiB", ok: memory < 64)
     editJournalBenchmark()
+    undoBenchmark(big: big)
 }
 
 /// One edit more on a table with 100,000 edits (a cell changed, a record added, the cell
@@ -124,4 +127,58 @@ import Table
         print("one edit more (median of 80): \(figure); the patch made whole (as every edit did before): \(wholeFigure)")
     }
     print("  patch splices: \(store.patch.splices.count), edits: \(edits.journal.count)")
+}
+
+/// The child that undoes: opens `path` (the bench file), sorts it by a column and then
+/// filters it, each made whole, and undoes each with `U`; prints the milliseconds of the
+/// slower undo (the key and the frame after it) and 1 when the file's rows are shown again,
+/// all of them, with nothing being made.
+@MainActor func undoChild(_ path: String) -> Never {
+    guard let store = try? CellStore.open(InputSpec(path: path)) else { exit(1) }
+    while !store.isComplete { usleep(2000) }
+    let viewer = Viewer(store: store, screenSize: Size(width: 200, height: 60))
+    _ = viewer.frame()
+    func made() {
+        repeat {
+            usleep(2000)
+            viewer.handle(.refresh)
+            _ = viewer.frame()
+        } while viewer.isViewBeingMade
+    }
+    for _ in 0..<5 { viewer.handle(.moveRight) }
+    viewer.handle(.sort(descending: false, adding: false))
+    made()
+    viewer.handle(.filter("7", columnOnly: true))
+    made()
+    var slowest = 0.0
+    for _ in 0..<2 {
+        let start = now()
+        viewer.handle(.undo)
+        _ = viewer.frame()
+        slowest = max(slowest, now() - start)
+    }
+    // Both undone: the file's own rows, all of them, and nothing being made again.
+    let whole = viewer.dataRowCount == store.rowCount - 1 && !viewer.isViewBeingMade
+    print(String(format: "%.3f %d", slowest * 1000, whole ? 1 : 0))
+    exit(whole ? 0 : 2)
+}
+
+/// Undo of a sort and of a filter of the whole 1 GiB file: the view before each is kept,
+/// so `U` shows it at once, not made again.
+@MainActor func undoBenchmark(big: String) {
+    let pipe = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--child-undo", big]
+    process.standardOutput = pipe
+    try? process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let figures = (output.split(separator: "\n").last ?? "").split(separator: " ")
+    guard figures.count == 2, let milliseconds = Double(figures[0]), figures[1] == "1" else {
+        print("the undo child failed (status \(process.terminationStatus))")
+        return
+    }
+    report("undo of a filter, then of a sort, of the file", String(format: "%.2f ms", milliseconds), target: "< 20 ms",
+           ok: milliseconds < 20)
 }

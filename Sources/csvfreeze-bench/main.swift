@@ -62,6 +62,7 @@ if arguments.first == "--child" {
 if arguments.first == "--child-search", arguments.count > 1 { searchMemoryChild(arguments[1]) }
 if arguments.first == "--child-insight" { insightChild(Array(arguments.dropFirst())) }
 if arguments.first == "--child-edit", arguments.count > 1 { editChild(arguments[1]) }
+if arguments.first == "--child-undo", arguments.count > 1 { undoChild(arguments[1]) }
 if arguments.first == "--edit-journal" {
     editJournalBenchmark(reports: false)
     exit(0)

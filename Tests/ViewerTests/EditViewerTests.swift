@@ -177,6 +177,48 @@ struct EditViewerTests {
         #expect(reopen.isInput && reopen.record == 2, "the table reads the saved file, the cursor on the deleted record's place")
     }
 
+    @Test("Ctrl-S while the file is still being indexed waits, saying so; Esc stops it and keeps the edits; once read, it saves")
+    func saveWhileIndexing() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("t.csv")
+        try Data(Self.bytes).write(to: path)
+        // The loader is started by hand: until then the index is not complete.
+        let store = try CellStore.open(InputSpec(path: path.path), startsLoader: false)
+        let subject = Viewer(store: store, options: .plain, screenSize: Size(width: 70, height: 10))
+        subject.handle(.refresh)
+        subject.handle(.moveRight)
+        edit(subject, to: "Anna")
+        #expect(subject.unsavedEdits == 1)
+        #expect(!store.isComplete)
+        let target = folder.appendingPathComponent("out.csv").path
+        func saveToTarget() {
+            subject.handle(key: .control("s"))
+            subject.handle(key: .control("u"))
+            type(subject, target + "\n")
+        }
+        saveToTarget()
+        waitUntil("the wait said") {
+            subject.handle(.refresh)
+            return status(subject).hasPrefix("saving waits for the input to be read")
+        }
+        subject.handle(key: .escape)
+        #expect(status(subject) == "not saved: stopped; the edits stay")
+        #expect(subject.unsavedEdits == 1)
+        #expect(subject.editing.saver == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["t.csv"], "nothing written beside it")
+        // Again, and the file indexed meanwhile: the save goes on by itself once it is.
+        saveToTarget()
+        store.startLoading()
+        waitUntil("the save") {
+            subject.handle(.refresh)
+            return subject.editing.saver == nil
+        }
+        #expect(status(subject).contains("saved 1 edit to"), "\(status(subject))")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: target)))
+                == Array("\u{FEFF}id,name,note\r\n1,Anna,\"a, b\"\r\n2,Bob,plain\r\n3,Cy,\"two\r\nlines\"".utf8))
+    }
+
     @Test("a file changed on disk since it was read is not saved over; the edits stay")
     func changedOnDisk() throws {
         let folder = try directory()

@@ -59,3 +59,9 @@ extension Viewer {
         navigation.revealAfterReconcile()
     }
 }
+
+extension Viewer {
+    /// True while a sort or a filter of the view is still being made, or made and not yet
+    /// shown: what a measure of undoing one waits for.
+    package var isViewBeingMade: Bool { query.isRunning || query.isPending }
+}
