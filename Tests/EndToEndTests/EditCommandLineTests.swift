@@ -23,6 +23,42 @@ struct EditCommandLineTests {
         return url
     }
 
+    @Test("--in-place on a read-only file, or in a read-only folder, is one line and exit 1, and nothing changes")
+    func readOnlyTargets() throws {
+        // Root writes read-only files all the same: as root the command runs as nobody.
+        let asUser: [String]
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            asUser = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        } else {
+            asUser = []
+        }
+        let dir = try Paths.temporaryDirectory()
+        defer {
+            chmod(dir.appendingPathComponent("shut").path, 0o755)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let readOnly = try file(Self.original, in: dir, name: "ro.csv")
+        let shut = dir.appendingPathComponent("shut")
+        try FileManager.default.createDirectory(at: shut, withIntermediateDirectories: true)
+        let inShut = try file(Self.original, in: shut)
+        if getuid() == 0 {
+            for path in [dir.path, shut.path, readOnly.path, inShut.path] { chown(path, 65534, 65534) }
+        }
+        // (A temporary folder that other users cannot reach leaves nothing to try this in.)
+        guard try run(asUser + ["/usr/bin/test", "-w", dir.path]).status == 0 else { return }
+        chmod(readOnly.path, 0o444)
+        chmod(shut.path, 0o555)
+        let file = try run(asUser + [binary, "--set", "1:name=x", "--in-place", readOnly.path])
+        #expect(file.status == 1)
+        #expect(file.stderr == "csvfreeze: not saved: \(readOnly.path) is read-only\n")
+        let folder = try run(asUser + [binary, "--delete-row", "2", "--in-place", inShut.path])
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "csvfreeze: not saved: cannot write in \(shut.path): Permission denied\n")
+        for url in [readOnly, inShut] { #expect(try Data(contentsOf: url) == Data(Self.original.utf8)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shut.path) == ["t.csv"], "nothing left beside it")
+    }
+
     @Test("--set and --delete-row with --output csv: untouched records are the input's bytes, the edited one in the file's dialect")
     func outputKeepsBytes() throws {
         let dir = try Paths.temporaryDirectory()
