@@ -90,9 +90,7 @@ extension CellStore {
     package func adopt(_ snapshot: IndexSnapshot) -> Bool {
         guard case .file(_, let size) = loader.input, !loader.follows, size == snapshot.available else { return false }
         return loader.shared.withLock { state -> Bool in
-            guard let dialect = state.dialect, dialect.delimiter == snapshot.delimiter, dialect.quote == snapshot.quote,
-                  let start = state.checkpoints.first?.offset, snapshot.isConsistent(dataStart: start),
-                  !state.progress.isComplete, state.progress.bytesRead == 0 else { return false }
+            guard Self.fits(snapshot, state) else { return false }
             state.checkpoints = snapshot.checkpoints
             state.available = snapshot.available
             state.wellQuotedRecords = snapshot.wellQuotedRecords
@@ -112,6 +110,14 @@ extension CellStore {
 }
 
 extension CellStore {
+    /// True when `snapshot` was made of this file as `state` judges it now (the same
+    /// dialect and start, the snapshot consistent) and nothing has been read into it yet.
+    private static func fits(_ snapshot: IndexSnapshot, _ state: IndexState) -> Bool {
+        guard let dialect = state.dialect, dialect.delimiter == snapshot.delimiter, dialect.quote == snapshot.quote,
+              let start = state.checkpoints.first?.offset, snapshot.isConsistent(dataStart: start) else { return false }
+        return !state.progress.isComplete && state.progress.bytesRead == 0
+    }
+
     /// Takes `snapshot`, the index of this file when it was shorter (it only grew since:
     /// the caller checked its old bytes are as they were), as the index of what was there:
     /// the loader, started next, goes on from its last checkpoint instead of the start.
@@ -122,9 +128,7 @@ extension CellStore {
               snapshot.quotingProblem == nil, snapshot.quotingProblemCount == 0, snapshot.tooWideRecord == nil,
               let last = snapshot.checkpoints.last else { return false }
         return loader.shared.withLock { state -> Bool in
-            guard let dialect = state.dialect, dialect.delimiter == snapshot.delimiter, dialect.quote == snapshot.quote,
-                  let start = state.checkpoints.first?.offset, snapshot.isConsistent(dataStart: start),
-                  !state.progress.isComplete, state.progress.bytesRead == 0 else { return false }
+            guard Self.fits(snapshot, state) else { return false }
             state.checkpoints = snapshot.checkpoints
             state.available = snapshot.available
             state.wellQuotedRecords = last.row
