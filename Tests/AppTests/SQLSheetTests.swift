@@ -225,15 +225,14 @@ struct SQLSheetTests {
         let (subject, screen) = loop()
         ask(Self.endless, subject, screen)
         run(subject, screen, until: "the first row") { subject.top.dataRowCount == 1 && status(subject).contains("SQL running") }
-        let started = Date()
-        // Closing the sheet waits for the statement to stop: it returns only if it did.
+        // Closing the sheet waits for the statement to stop: it returns only if it did (a
+        // statement that went on would hang here, and the suite's time limit fails it).
         screen.script = [keys("q")]
         subject.step()
         #expect(subject.sheets.count == 1 && !subject.isFinished)
         screen.script = [keys("q")]
         subject.step()
         #expect(subject.isFinished)
-        #expect(Date().timeIntervalSince(started) < 5)
 
         let (again, screen2) = loop()
         ask(Self.endless, again, screen2)

@@ -77,19 +77,16 @@ struct SQLSafetyEndToEndTests {
         #expect(try contents(of: dir) == before)
     }
 
-    @Test("a query whose memory grows without end stops at SQLite's bound with one line, exit 65, in seconds")
+    @Test("a query whose memory grows without end stops at SQLite's bound with one line, exit 65")
     func memoryBound() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("small.csv").path
         try Data(Self.small.utf8).write(to: URL(fileURLWithPath: path))
-        let started = Date()
         let endless = try run([binary, "--sql", "with recursive r(n) as (select 1 union all select n + 1 from r) "
                                + "select length(group_concat('xxxxxxxxxx')) from r", path])
         #expect(endless.status == 65, "\(endless.stderr)")
         #expect(endless.stderr == "csvfreeze: the query needs more than 128 MiB of memory in SQLite, the most SQL may take\n")
-        // A few seconds alone; the bound is generous for a machine shared with other work.
-        #expect(Date().timeIntervalSince(started) < 120)
         let doubling = try run([binary, "--sql", "with recursive r(n, s) as (select 1, 'x' union all select n + 1, s || s from r "
                                 + "where n < 40) select max(length(s)) from r", "--output", "csv", path])
         #expect(doubling.status == 65)

@@ -24,6 +24,10 @@ struct TextBytes: Sendable {
     /// True when the bytes come from the input (the row holds only the cell's start).
     var isFromInput: Bool { input != nil }
 
+    /// How many windows have been read from the input so far: the work a pane has done on
+    /// a cell longer than the row keeps (0 for a slice).
+    var windowsRead: Int { input?.windowsRead ?? 0 }
+
     var startIndex: Int { input == nil ? slice.startIndex : 0 }
     var endIndex: Int { input?.cell.length ?? slice.endIndex }
     var count: Int { endIndex - startIndex }
@@ -68,6 +72,7 @@ struct TextBytes: Sendable {
 final class WindowedCell: Sendable {
     let cell: InputCell
     private let windows: Mutex<[(start: Int, bytes: [UInt8])]>
+    private let reads = Atomic<Int>(0)
 
     static let windowSize = 64 << 10
     /// Windows kept: a screen's worth and the region before it.
@@ -77,6 +82,8 @@ final class WindowedCell: Sendable {
         self.cell = cell
         windows = Mutex([])
     }
+
+    var windowsRead: Int { reads.load(ordering: .relaxed) }
 
     /// The byte at value offset `index` (0 when the input no longer has it).
     func byte(at index: Int) -> UInt8 {
@@ -89,6 +96,7 @@ final class WindowedCell: Sendable {
             return byte
         }
         // Read outside the lock: a read may take a while (a gzip input inflates).
+        reads.add(1, ordering: .relaxed)
         let bytes = cell.bytes(in: start..<min(cell.length, start + WindowedCell.windowSize))
         return windows.withLock { list in
             list.removeAll { $0.start == start }
