@@ -103,4 +103,53 @@ struct JSONEndToEndTests {
         let piped = try run([Paths.binary, "--output", "csv"], stdin: try Data(contentsOf: URL(fileURLWithPath: Self.fixture("roundtrip.jsonl"))))
         #expect(piped.text.hasPrefix("id,name,price,ok,tags,meta\n1,Ann,12.5,true,\"[\"\"a\"\",\"\"b\"\"]\",\"{\"\"k\"\":1}\"\n"))
     }
+
+    @Test("SQL over JSON: null is NULL, \"\" is '' (each way SQL reads a table); over CSV an empty cell is NULL, quoted or not")
+    func nullInSQL() throws {
+        func sql(_ query: String, _ path: String) throws -> String {
+            let result = try run([Paths.binary, "--sql", query, "--output", "csv", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.text
+        }
+        // The fixture, as Python's json module reads it (nulls.jsonl.marks.json): k is null
+        // in 4 records (1 lacks it), "" in 4; s null in 8 (3 lines are not objects).
+        let nulls = Self.fixture("nulls.jsonl")
+        #expect(try sql("select count(*) from nulls where k is null", nulls) == "count(*)\n4\n")
+        #expect(try sql("select count(*) from nulls where k = ''", nulls) == "count(*)\n4\n")
+        #expect(try sql("select count(*) from nulls where s is null", nulls) == "count(*)\n8\n")
+        // Large enough for every path: pieces split whole, searched for a literal, grouped.
+        let directory = try Paths.temporaryDirectory()
+        let big = directory.appendingPathComponent("big.jsonl")
+        var text = ""
+        for index in 0..<30_000 {
+            let k = index % 3 == 0 ? "null" : index % 3 == 1 ? "\"\"" : "\"v\\\"\(index)\""
+            text += "{\"i\":\(index),\"k\":\(k),\"s\":\"x\(index % 7)\"}\n"
+        }
+        try Data(text.utf8).write(to: big)
+        let path = big.path
+        #expect(try sql("select count(*) from big where k is null", path) == "count(*)\n10000\n")
+        #expect(try sql("select count(*) from big where k = ''", path) == "count(*)\n10000\n")
+        // x3 in every 7th record: i % 7 == 3; of those, i % 3 == 0 are null.
+        let hits = (0..<30_000).filter { $0 % 7 == 3 }
+        let expected = "\(hits.count),\(hits.filter { $0 % 3 == 0 }.count),\(hits.filter { $0 % 3 == 1 }.count)"
+        #expect(try sql("select count(*), sum(k is null), sum(k = '') from big where s like '%x3%'", path)
+                == "count(*),sum(k is null),sum(k = '')\n\(expected)\n")
+        #expect(try sql("select k is null, k = '', count(*) from big group by k is null, k = '' order by 1, 2", path)
+                == "k is null,k = '',count(*)\n0,0,10000\n0,1,10000\n1,,10000\n")
+        // CSV as before: an empty cell is NULL whether it is written "" or not at all.
+        let csv = directory.appendingPathComponent("t.csv")
+        try Data("a,b\n\"\",x\n,y\nz,\"\"\n".utf8).write(to: csv)
+        #expect(try sql("select count(*), sum(a is null), sum(b is null) from t", csv.path) == "count(*),sum(a is null),sum(b is null)\n3,2,1\n")
+    }
+
+    @Test("a JSON line that is not an object: shown whole in the first column, marked `!`, the status line names the line")
+    func notAnObject() throws {
+        let pane = try TmuxPane("\(binary) \(shellQuote(Self.fixture("nulls.jsonl")))", width: 200, height: 16)
+        let lines = try pane.waitFor("the whole table") { status($0).contains("row 1/12 ") }
+        #expect(status(lines).contains("line 8 is not a JSON object: shown whole in the first column, marked ! (+2 more)"), "\(lines)")
+        let row = try #require(lines.first { $0.contains("[1,2]") })
+        #expect(row.hasPrefix("! 8│"), "\(row)")
+        #expect(lines.filter { $0.hasPrefix("!") }.count == 3)
+        try pane.send("q")
+    }
 }
