@@ -505,6 +505,13 @@ int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, i
     return converter->feed(bytes, count, is_last != 0);
 }
 
+void cjson_flush(cjson_converter *converter) {
+    try {
+        if (!converter->header_written && converter->facts.records > 0) converter->write_header();
+    } catch (...) {
+    }
+}
+
 const uint8_t *cjson_output(const cjson_converter *converter, size_t *count) {
     *count = converter->out.size();
     return reinterpret_cast<const uint8_t *>(converter->out.data());

@@ -152,4 +152,34 @@ struct JSONEndToEndTests {
         #expect(lines.filter { $0.hasPrefix("!") }.count == 3)
         try pane.send("q")
     }
+
+    @Test("--follow on a .jsonl shows appended lines as they end, keys met late as columns; a .json array is read once, and says so")
+    func follow() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("app.jsonl")
+        try Data((1...3).map { "{\"n\":\($0),\"msg\":\"old \($0)\"}\n" }.joined().utf8).write(to: file)
+        let pane = try TmuxPane("\(binary) -f \(shellQuote(file.path))", width: 120, height: 12)
+        var lines = try pane.waitFor("following") { status($0).contains("/3+") && status($0).contains("following") }
+        #expect(lines[0].contains("n") && lines[0].contains("msg"))
+        #expect(lines.contains { $0.contains("old 3") })
+        let appender = try FileHandle(forWritingTo: file)
+        try appender.seekToEnd()
+        // A line shows once it ends; a key not met before is a column found late.
+        try appender.write(contentsOf: Data("{\"n\":4,\"msg\":\"new 4\"}\n{\"n\":5,\"msg\":\"new 5\",\"level\":\"warn\"}\n{\"n\":6,".utf8))
+        lines = try pane.waitFor("the new lines") { status($0).contains("/5+") && $0.contains { $0.contains("new 5") } }
+        #expect(lines[0].contains("level"))
+        #expect(lines.contains { $0.contains("new 5") && $0.contains("warn") })
+        try appender.write(contentsOf: Data("\"msg\":\"new 6\"}\n".utf8))
+        try appender.close()
+        lines = try pane.waitFor("the line once ended") { status($0).contains("/6+") && $0.contains { $0.contains("new 6") } }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
+        // A JSON array is not followed: read once, said.
+        let array = directory.appendingPathComponent("list.json")
+        try Data("[{\"a\":1}]\n".utf8).write(to: array)
+        let once = try TmuxPane("\(binary) -f \(shellQuote(array.path))", width: 120, height: 8)
+        try once.waitFor("the notice") { status($0).contains("a JSON array is read once, not followed") }
+        try once.send("q")
+    }
 }

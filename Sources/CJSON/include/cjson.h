@@ -56,6 +56,10 @@ void cjson_free(cjson_converter *converter);
  * is appended to the output (see cjson_output). 0, or -1 when out of memory. */
 int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, int is_last);
 
+/* Writes the header now if records are held back for it (a followed file has reached its
+ * end for now: its records are shown; keys met later are columns found late). */
+void cjson_flush(cjson_converter *converter);
+
 /* The CSV made since the last cjson_clear_output. */
 const uint8_t *cjson_output(const cjson_converter *converter, size_t *count);
 void cjson_clear_output(cjson_converter *converter);

@@ -258,6 +258,19 @@ final class JSONStage {
         return made
     }
 
+    /// The CSV of records held back for the header, with the header: a followed file has
+    /// reached its end for now, and what it holds is to be shown.
+    func flush() -> [UInt8] {
+        guard let converter, !passesThrough else { return [] }
+        cjson_flush(converter)
+        var count = 0
+        let output = cjson_output(converter, &count)
+        let made = output.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        cjson_clear_output(converter)
+        publish(isLast: false)
+        return made
+    }
+
     /// Copies what the converter found into `report`.
     private func publish(isLast: Bool) {
         guard let converter else { return }
