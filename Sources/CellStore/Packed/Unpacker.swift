@@ -205,17 +205,18 @@ package final class Unpacker: Sendable {
         pass(read)
     }
 
-    /// Waits until the followed file is longer than what was read: true then, false when it
-    /// became shorter (rotated by truncation) or is gone; true when stopped (the read then ends).
-    private func waitForGrowth() -> Bool {
+    /// Waits until the followed file is longer than what was read: nil then (and when
+    /// stopped: the read then ends); why it is not followed further when it became shorter
+    /// (rotated by truncation: the JSON made so far cannot be taken back) or is gone.
+    private func waitForGrowth() -> String? {
         let read = compressedRead.load(ordering: .relaxed)
         while !isCancelled.load(ordering: .acquiring) {
-            guard let size = raw.file.regularFileSize else { return false }
-            if size > read { return true }
-            if size < read { return false }
+            guard let size = raw.file.regularFileSize else { return "the file is gone: not followed further" }
+            if size > read { return nil }
+            if size < read { return "the file became shorter: not followed further (R reads it again)" }
             usleep(200_000)
         }
-        return true
+        return nil
     }
 
     /// Hands over what `read` gives, converted when it must be, until the end, damage or `stop()`.
@@ -255,9 +256,8 @@ package final class Unpacker: Sendable {
                     // the file is waited on until it grows.
                     if let flushed = stage?.flush(), !flushed.isEmpty, !put(.bytes(flushed)) { return }
                     if !put(.caughtUp) { return }
-                    guard waitForGrowth() else {
-                        _ = put(.damage(PackedDamage(.unreadable("the file became shorter: not followed further"),
-                                                     at: compressedRead.load(ordering: .relaxed))))
+                    if let ended = waitForGrowth() {
+                        _ = put(.damage(PackedDamage(.notFollowed(ended), at: compressedRead.load(ordering: .relaxed))))
                         return
                     }
                     continue
