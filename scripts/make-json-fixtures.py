@@ -83,6 +83,31 @@ def table(records):
     return [header] + rows
 
 
+def marks(records, header):
+    """What the table knows beside its cells (NAME.marks.json): per data record, the
+    columns (of the header's) that are null, a JSON null or a key the record lacks (a
+    record shown whole: every column but the first); the records shown whole (not an
+    object); and each key one object named more than once: [record, column, times]."""
+    columns = {key: index for index, key in enumerate(header)}
+    nulls, whole, repeats = [], [], []
+    for number, (value, _) in enumerate(records):
+        if not isinstance(value, Pairs):
+            whole.append(number)
+            nulls.append(list(range(1, len(header))))
+            continue
+        last, times = {}, {}
+        for key, member in value:
+            last[key] = member
+            times[key] = times.get(key, 0) + 1
+        nulls.append([i for i, key in enumerate(header) if key not in last or last[key] is None])
+        seen = []
+        for key, _ in value:
+            if times[key] > 1 and key not in seen:
+                seen.append(key)
+        repeats += sorted([number, columns[key], times[key]] for key in seen)
+    return {"nulls": nulls, "whole": whole, "repeats": repeats}
+
+
 def lines_records(data):
     text = data.decode("utf-8")
     if text.startswith("\ufeff"):
@@ -151,7 +176,24 @@ ROUNDTRIP = "".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")
     {"id": 12345678901234567890, "name": "", "price": 1e+300, "ok": None, "tags": None, "meta": {}},
 ])
 
+# null, "" and a key left out told apart; keys repeated, lines that are no object.
+NULLS = "\n".join([
+    '{"k":null,"s":""}',
+    '{"k":"","s":null}',
+    '{"s":"x"}',
+    '{"k":"a","k":null}',
+    '{"k":null,"k":""}',
+    '{"k":"","s":"","t":""}',
+    '{"k":"","k":"","k":"z","s":null,"s":1}',
+    '[1,2]',
+    '42',
+    '"x"',
+    '{"k":null}',
+    '{"t":null,"k":"","t":"2"}',
+]) + "\n"
+
 FIXTURES = {
+    "nulls.jsonl": NULLS.encode("utf-8"),
     "roundtrip.jsonl": ROUNDTRIP.encode("utf-8"),
     "basic.jsonl": (BASIC + "\n").encode("utf-8"),
     "bom-crlf.jsonl": ("\ufeff" + '{"a":1,"b":"x"}\r\n{"b":"y","c":null}\r\n').encode("utf-8"),
@@ -170,6 +212,9 @@ def main():
         expected = table(records)
         with open(os.path.join(ROOT, name + ".expected.json"), "w", encoding="utf-8") as f:
             json.dump(expected, f, ensure_ascii=False, indent=0)
+            f.write("\n")
+        with open(os.path.join(ROOT, name + ".marks.json"), "w", encoding="utf-8") as f:
+            json.dump(marks(records, expected[0]), f, ensure_ascii=False)
             f.write("\n")
         print(name, len(expected) - 1, "records", len(expected[0]), "columns")
 

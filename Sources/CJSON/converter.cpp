@@ -30,6 +30,8 @@ enum ArrayState { kBefore, kFirstValue, kValue, kInElement, kDone };
 struct Cell {
     size_t offset;
     size_t length;
+    // A JSON null: written as an empty field without quotes (an empty string is `""`).
+    bool null;
 };
 
 }  // namespace
@@ -65,6 +67,11 @@ struct cjson_converter {
     std::vector<size_t> previous_order;
     std::vector<size_t> order;
     cjson_facts facts;
+    // Records shown whole (not an object, or not UTF-8), and the keys objects repeated:
+    // the first `kMarks` of each, for the grid's mark and the record view.
+    std::vector<int64_t> whole_records;
+    std::vector<cjson_duplicate> duplicate_keys;
+    static constexpr size_t kMarks = 65536;
     // The array's scan: where it resumes in `pending`, and where the element began.
     ArrayState state = kBefore;
     size_t scan = 0;
@@ -146,7 +153,7 @@ struct cjson_converter {
         names.push_back(owned);
         columns.emplace(std::move(owned), index);
         stamp.push_back(-1);
-        cells.push_back(Cell{0, 0});
+        cells.push_back(Cell{0, 0, false});
         if (kinds.size() <= index) kinds.resize(index + 1, 0);
         return index;
     }
@@ -155,10 +162,22 @@ struct cjson_converter {
         kinds[column] |= kind;
         if (stamp[column] == facts.records) {
             if (facts.duplicates++ == 0) facts.first_duplicate_line = at_line;
+            note_duplicate(column);
         }
         stamp[column] = facts.records;
-        cells[column] = Cell{values.size(), count};
+        cells[column] = Cell{values.size(), count, kind == CJSON_KIND_NULL};
         values.append(bytes, count);
+    }
+
+    // Column `column` met once more in this record.
+    void note_duplicate(size_t column) {
+        for (size_t i = duplicate_keys.size(); i > 0 && duplicate_keys[i - 1].record == facts.records; i--) {
+            if (duplicate_keys[i - 1].column == int64_t(column)) {
+                duplicate_keys[i - 1].times++;
+                return;
+            }
+        }
+        if (duplicate_keys.size() < kMarks) duplicate_keys.push_back(cjson_duplicate{facts.records, int64_t(column), 2});
     }
 
     static std::string_view trimmed(std::string_view text) {
@@ -264,6 +283,8 @@ struct cjson_converter {
             }
             if (kinds.size() > known) kinds.resize(known > 0 ? known : 0);
             previous_order.clear();
+            while (!duplicate_keys.empty() && duplicate_keys.back().record == facts.records) duplicate_keys.pop_back();
+            if (whole_records.size() < kMarks) whole_records.push_back(facts.records);
             // Not one JSON object: the record whole, in the first column. Cells set before
             // simdjson found the trouble are forgotten (their stamp is this record's).
             if (invalid_utf8) {
@@ -287,7 +308,11 @@ struct cjson_converter {
         if (any) {
             for (size_t c = 0; c <= last; c++) {
                 if (c > 0) to.push_back(',');
-                if (stamp[c] == facts.records) append_cell(to, values.data() + cells[c].offset, cells[c].length);
+                if (stamp[c] != facts.records || cells[c].null) continue;
+                // An empty value that is not null is written `""`: the store reads an empty
+                // field without quotes as null (a key the record lacks, too).
+                if (cells[c].length == 0) to.append("\"\"");
+                else append_cell(to, values.data() + cells[c].offset, cells[c].length);
             }
         }
         to.push_back('\n');
@@ -480,6 +505,13 @@ int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, i
     return converter->feed(bytes, count, is_last != 0);
 }
 
+void cjson_flush(cjson_converter *converter) {
+    try {
+        if (!converter->header_written && converter->facts.records > 0) converter->write_header();
+    } catch (...) {
+    }
+}
+
 const uint8_t *cjson_output(const cjson_converter *converter, size_t *count) {
     *count = converter->out.size();
     return reinterpret_cast<const uint8_t *>(converter->out.data());
@@ -508,6 +540,18 @@ size_t cjson_column_kinds(const cjson_converter *converter, uint8_t *kinds, size
 }
 
 void cjson_get_facts(const cjson_converter *converter, cjson_facts *facts) { *facts = converter->facts; }
+
+size_t cjson_whole_records(const cjson_converter *converter, size_t from, int64_t *records, size_t count) {
+    size_t known = converter->whole_records.size();
+    for (size_t i = from; i < known && i - from < count; i++) records[i - from] = converter->whole_records[i];
+    return known;
+}
+
+size_t cjson_duplicate_keys(const cjson_converter *converter, size_t from, cjson_duplicate *keys, size_t count) {
+    size_t known = converter->duplicate_keys.size();
+    for (size_t i = from; i < known && i - from < count; i++) keys[i - from] = converter->duplicate_keys[i];
+    return known;
+}
 
 int cjson_is_object(const uint8_t *bytes, size_t count) {
     try {

@@ -105,7 +105,7 @@ public final class CellStore {
             }
         }
         let input = OpenedInput.recognizing(opened, spoolLimit: spec.spoolLimit, readsAtRandom: readsAtRandom,
-                                            encoding: spec.encoding, json: json)
+                                            encoding: spec.encoding, json: json, follows: spec.follows)
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: spec.delimiter, forcedQuote: spec.quote, preambleRule: spec.preamble,
                             follows: spec.follows, followedPath: path == "-" ? nil : path, onChange: onChange)
@@ -156,9 +156,10 @@ public final class CellStore {
     package var encodingName: String? { dialect?.encoding }
 
     /// True when the input is decoded in the background (converted from another encoding,
-    /// or decompressed): it is read once, to its end, and cannot be followed.
+    /// or decompressed): it is read once, to its end, and cannot be followed. A JSON lines
+    /// file made into CSV is followed (`--follow`), and is not counted.
     package var isConverted: Bool {
-        if case .packed = loader.input { return true }
+        if case .packed(let packed) = loader.input { return !packed.follows }
         return progress.compression != nil || encodingName != nil
     }
 

@@ -63,6 +63,7 @@ package final class RecordParser {
         var ends: [Int] = []
         var clipped: [Int] = []
         var clippedLengths: [Int] = []
+        var quotedEmpty: [Int] = []
         var omittedCells = 0
         var fieldsInRecord = 0
         var lastTerminator: Int32 = 0
@@ -107,6 +108,8 @@ package final class RecordParser {
                 return
             }
             let start = bytes.count
+            // libcsv passes no pointer for an empty field without quotes (CSV_EMPTY_IS_NULL).
+            if pointer != nil && length == 0 && suffix.isEmpty && !fieldClipped { quotedEmpty.append(ends.count) }
             let allowance = self.allowance
             var clipped = fieldClipped
             if let pointer, length > 0 {
@@ -168,6 +171,7 @@ package final class RecordParser {
             var row = Row(bytes: Context.ownCopy(bytes), ends: Context.ownCopy(ends), clipped: clipped, omittedCells: omittedCells,
                           continuesPrevious: continuesPrevious, continuesInNext: continuesInNext)
             row.clippedLengths = clippedLengths
+            if !quotedEmpty.isEmpty { row.quotedEmpty = quotedEmpty }
             return row
         }
 
@@ -182,6 +186,7 @@ package final class RecordParser {
             ends.removeAll(keepingCapacity: true)
             clipped.removeAll()
             clippedLengths.removeAll()
+            quotedEmpty.removeAll()
             omittedCells = 0
             continuesPrevious = false
         }
@@ -208,7 +213,7 @@ package final class RecordParser {
         lookout = RecordScanner(dialect: dialect)
         delimiter = dialect.delimiter
         quotes = dialect.isQuoting
-        guard csv_init(parser, UInt8(CSV_REPALL_NL)) == 0 else {
+        guard csv_init(parser, UInt8(CSV_REPALL_NL | CSV_EMPTY_IS_NULL)) == 0 else {
             parser.deallocate()
             context.deinitialize(count: 1)
             context.deallocate()

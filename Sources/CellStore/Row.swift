@@ -17,6 +17,10 @@ public struct Row: Sendable, Equatable {
     package var origin: RecordOrigin?
     /// Cells past the parser's limit of cells per record, counted but not kept.
     package var omittedCells = 0
+    /// Empty cells written as quotes with nothing between (`""`), in order. In CSV made
+    /// from JSON an empty cell not listed here is null (`isNull`); in CSV they are alike.
+    /// Not part of a row's equality (CSV's `""` and empty are the same value).
+    package var quotedEmpty: [Int] = []
     /// Streaming only: the first cell goes on from the last cell of the row before.
     package var continuesPrevious = false
     /// Streaming only: the last cell goes on in the next row (this row is a piece of a record).
@@ -30,6 +34,13 @@ public struct Row: Sendable, Equatable {
         self.omittedCells = omittedCells
         self.continuesPrevious = continuesPrevious
         self.continuesInNext = continuesInNext
+    }
+
+    /// True when cell `index` is empty and was not written `""`: in CSV made from JSON, a
+    /// null (or a key the record lacks). A cell past the row's end is one too.
+    package func isNull(_ index: Int) -> Bool {
+        guard index >= 0, index < ends.count else { return true }
+        return ends[index] == (index == 0 ? 0 : ends[index - 1]) && !quotedEmpty.contains(index)
     }
 
     /// True when cell `index` was cut short at the parser's cell limit.
@@ -53,7 +64,7 @@ public struct Row: Sendable, Equatable {
     package var isCut: Bool { !clipped.isEmpty || omittedCells > 0 }
 
     /// Bytes this row holds in memory, roughly: what caches count against their budget.
-    package var memoryCost: Int { bytes.count + ends.count * 8 + clipped.count * 16 + 64 }
+    package var memoryCost: Int { bytes.count + ends.count * 8 + clipped.count * 16 + quotedEmpty.count * 8 + 64 }
 
     /// Builds a row from cell strings (for tests and synthetic rows).
     package init(cells: [String]) {

@@ -45,6 +45,9 @@ final class RecordFields {
     /// them; `off` reads those with the portable scan). A constant: a class's `var` costs
     /// an exclusivity check at each read, and the search reads it at every hit.
     let bulk: FieldKernel.Bulk
+    /// CSV made from JSON: an empty cell written `""` is an empty text, one without
+    /// quotes NULL (a JSON null); handed over as `SQLTyping.emptyText`. In CSV both are NULL.
+    let marksEmptyText: Bool
     /// Set when a record cannot be read as the query needs; the scan stops.
     private(set) var failure: SQLError?
     /// Records split to confirm a literal's hit (for tests).
@@ -70,6 +73,7 @@ final class RecordFields {
         scratch = .allocate(capacity: 1)
         scratch.initialize(to: (.allocate(capacity: 4096), 4096))
         ends = .allocate(capacity: endsCapacity)
+        marksEmptyText = input.reader.json?.isJSON == true
         delimiter = input.reader.dialect.delimiter
         quote = input.reader.dialect.quote
     }
@@ -140,6 +144,9 @@ final class RecordFields {
                 if column < row.count {
                     start = column == 0 ? 0 : row.ends[column - 1]
                     cells[slot] = UnsafeRawBufferPointer(rebasing: bytes[start..<row.ends[column]])
+                    if marksEmptyText && start == row.ends[column] && row.quotedEmpty.contains(column) {
+                        cells[slot] = SQLTyping.emptyText
+                    }
                 } else {
                     cells[slot] = UnsafeRawBufferPointer(start: nil, count: 0)
                 }
@@ -230,7 +237,8 @@ final class RecordFields {
                             return true
                         }
                         let start = fieldStart + 1, end = fieldEnd - 1
-                        let doubled = cf_find_byte(base + start, end - start, quote) < end - start
+                        // An empty one is marked as doubled in CSV made from JSON: text, not NULL.
+                        let doubled = start == end ? marksEmptyText : cf_find_byte(base + start, end - start, quote) < end - start
                         spans[slot] = (start, end, doubled, record)
                     } else {
                         spans[slot] = (fieldStart, fieldEnd, false, record)
@@ -263,6 +271,8 @@ final class RecordFields {
             let span = spans[slot]
             if span.record != record {
                 cells[slot] = UnsafeRawBufferPointer(start: nil, count: 0)
+            } else if span.doubled && span.start == span.end {
+                cells[slot] = SQLTyping.emptyText   // `""` in CSV made from JSON
             } else if span.doubled {
                 let length = unescape(base + span.start, count: span.end - span.start, into: scratch + used)
                 cells[slot] = UnsafeRawBufferPointer(start: scratch + used, count: length)
@@ -281,6 +291,12 @@ final class RecordFields {
     @discardableResult
     func splitRaw<Sink: RowSink>(_ base: UnsafeMutablePointer<UInt8>, at position: Int64, from: Int, to n: Int,
                                  firstRecord: Int, endsInput: Bool, into sink: inout Sink) -> Int {
+        // The field kernel does not say which empty fields were quoted: CSV made from JSON,
+        // where that tells null from "", is parsed.
+        if marksEmptyText {
+            return parseInMemory(UnsafeRawBufferPointer(start: base + from, count: n - from), firstRecord: firstRecord,
+                                 endsInput: endsInput, into: &sink)
+        }
         // Spans of an earlier call may name any record (a lookup reads records in any order).
         for slot in 0..<request.columns.count { spans[slot].record = -1 }
         var kernel = FieldKernel(dialect: input.reader.dialect, bulk: bulk)

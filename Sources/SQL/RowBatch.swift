@@ -25,18 +25,25 @@ struct SQLCell {
 /// How a cell becomes an SQL value: the one place that decides, so that a new way of
 /// reading numbers is taken up here alone.
 ///
-/// Empty is NULL. In a text column (`SQLColumnType.text`) every other cell is text, as
+/// Empty is NULL (in CSV made from JSON, an empty cell written `""` is text:
+/// `emptyText`). In a text column (`SQLColumnType.text`) every other cell is text, as
 /// written. In a number column a cell that reads as a number (`CellValue.number`, the
 /// reading the summary and the sort share, spaces around it allowed) is one: an integer
 /// when written whole and within 64 bits, else a real; a number SQL cannot hold as
 /// written (an integer past 64 bits, `1e400`, `1e-400`) and anything else stays text, as
 /// written.
 enum SQLTyping {
+    /// Where an empty cell that is text, not NULL, is handed over: a JSON `""` (written
+    /// `""` in the CSV made from JSON, whose empty cells without quotes are null). No
+    /// byte is read there (the count is 0); no real buffer starts at it (page zero).
+    @inline(__always)
+    static var emptyText: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: 16), count: 0) }
+
     /// The kind and bits of the cell written `bytes` in a column of the type `isNumber`
     /// says (text: kind only, the caller keeps the bytes).
     @inline(__always)
     static func type(_ bytes: UnsafeRawBufferPointer, isNumber: Bool) -> (kind: SQLKind, bits: UInt64) {
-        guard !bytes.isEmpty else { return (.null, 0) }
+        guard !bytes.isEmpty else { return bytes.baseAddress == emptyText.baseAddress ? (.text, 0) : (.null, 0) }
         guard isNumber else { return (.text, 0) }
         if let plain = plainDecimal(bytes) { return plain }
         return number(bytes)
@@ -45,7 +52,7 @@ enum SQLTyping {
     /// The cell `bytes` as a number column types it.
     @inline(__always)
     static func number(_ bytes: UnsafeRawBufferPointer) -> (kind: SQLKind, bits: UInt64) {
-        guard !bytes.isEmpty else { return (.null, 0) }
+        guard !bytes.isEmpty else { return bytes.baseAddress == emptyText.baseAddress ? (.text, 0) : (.null, 0) }
         if let plain = plainDecimal(bytes) { return plain }
         guard let number = CellValue.number(bytes) else { return (.text, 0) }
         if number.isInteger {

@@ -108,8 +108,10 @@ struct CSVFreezeCommand: ParsableCommand {
         piped or compressed) and JSON arrays (.json starting with '[') are tables too: \
         columns are the keys in the order first met (the status line says how many came \
         late), values as written (numbers exactly, nested objects and arrays as compact \
-        JSON, null an empty cell); a line that is not a JSON object is shown whole in the \
-        first column and named on the status line. A .json holding one object (or not \
+        JSON; null an empty cell that SQL reads as NULL and the record view shows as null, \
+        an empty string ''); a line that is not a JSON object is shown whole in the \
+        first column, marked ! in the grid and named on the status line. --follow \
+        follows a JSON lines file as it follows a CSV. A .json holding one object (or not \
         JSON) says so, exit 65. Ctrl-S never writes CSV over a JSON input.
 
         An Excel workbook (.xlsx) opens every worksheet as a table (--table NAME opens \

@@ -35,7 +35,7 @@ struct InputOptions: ParsableArguments {
     var noPreamble = false
 
     @Flag(name: .shortAndLong,
-          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there (not for compressed files, nor text read through --encoding). On the screen only: not with --output, --frequency or --summary.")
+          help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there. JSON lines are followed too; compressed files, text read through --encoding and JSON arrays are read once. On the screen only: not with --output, --frequency or --summary.")
     var follow = false
 
     @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",

@@ -32,6 +32,7 @@ extension Session {
         if let compression = store.compressionName {
             return "\(compression == "xz" ? "an" : "a") \(compression) file is read once, not followed (R reads it again)"
         }
+        if store.format == .jsonArray { return "a JSON array is read once, not followed (R reads it again)" }
         if store.isConverted { return "text converted to UTF-8 is read once, not followed (R reads it again)" }
         return nil
     }

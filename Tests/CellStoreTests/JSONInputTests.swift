@@ -9,7 +9,7 @@ import TestSupport
 @Suite("JSON input", .timeLimit(.minutes(30)))
 struct JSONInputTests {
     static let directory = Fixtures.root.appendingPathComponent("json")
-    static let names = ["roundtrip.jsonl", "basic.jsonl", "bom-crlf.jsonl", "array.json", "late.jsonl", "no-final-newline.ndjson"]
+    static let names = ["nulls.jsonl", "roundtrip.jsonl", "basic.jsonl", "bom-crlf.jsonl", "array.json", "late.jsonl", "no-final-newline.ndjson"]
 
     static func expected(_ name: String) throws -> [[String]] {
         let data = try Data(contentsOf: directory.appendingPathComponent(name + ".expected.json"))
@@ -71,13 +71,54 @@ struct JSONInputTests {
         #expect(try Self.table(fifo).rows == expected)
     }
 
+    /// What Python's json module says beside the cells (NAME.marks.json).
+    struct Marks: Decodable {
+        /// Per data record, the header's columns that are null (or a key it lacks).
+        var nulls: [[Int]]
+        /// Data records that are not a JSON object.
+        var whole: [Int]
+        /// [record, column, times] for each key an object named more than once.
+        var repeats: [[Int]]
+    }
+
+    @Test("null is told apart from \"\" (a key left out reads as null), records shown whole and repeated keys are noted",
+          arguments: names)
+    func marks(name: String) throws {
+        let data = try Data(contentsOf: Self.directory.appendingPathComponent(name + ".marks.json"))
+        let marks = try JSONDecoder().decode(Marks.self, from: data)
+        let (rows, store) = try Self.table(Self.directory.appendingPathComponent(name).path)
+        let width = rows[0].count
+        #expect(marks.nulls.count == rows.count - 1)
+        for (index, nulls) in marks.nulls.enumerated() {
+            let row = try #require(store.row(index + 1))
+            #expect((0..<width).filter { row.isNull($0) } == nulls, "record \(index + 1)")
+        }
+        let report = try #require(store.jsonReport)
+        #expect(report.current.wholeRecords == marks.whole.map(Int64.init))
+        for record in 0..<rows.count - 1 { #expect(report.isWhole(record: record) == marks.whole.contains(record)) }
+        #expect(report.current.repeatedKeys.map { [Int($0.record), $0.column, $0.times] } == marks.repeats)
+        for repeat_ in marks.repeats {
+            #expect(report.repeatedKeys(record: repeat_[0]).contains { $0.column == repeat_[1] && $0.times == repeat_[2] })
+        }
+    }
+
+    @Test("in CSV an empty cell and \"\" are alike: neither is marked, as before")
+    func csvEmpty() throws {
+        let store = CellStore(bytes: Array("a,b,c\n\"\",,x\n".utf8), name: "t.csv")
+        waitUntilComplete(store)
+        #expect(store.jsonReport == nil)
+        let row = try #require(store.row(1))
+        #expect(row.strings == ["", "", "x"])
+        #expect(row.quotedEmpty == [0])
+    }
+
     @Test("the status line names late columns, records that are not objects, repeated keys")
     func notes() throws {
         let (_, late) = try Self.table(Self.directory.appendingPathComponent("late.jsonl").path)
         #expect(late.formatNote == "2 columns found late")
         let (_, basic) = try Self.table(Self.directory.appendingPathComponent("basic.jsonl").path)
         let note = try #require(basic.formatNote)
-        #expect(note.contains("line 11 is not a JSON object: shown whole in the first column (+5 more)"))
+        #expect(note.contains("line 11 is not a JSON object: shown whole in the first column, marked ! (+5 more)"))
         #expect(note.contains("line 7 repeats a key: the last value kept"))
     }
 

@@ -103,4 +103,83 @@ struct JSONEndToEndTests {
         let piped = try run([Paths.binary, "--output", "csv"], stdin: try Data(contentsOf: URL(fileURLWithPath: Self.fixture("roundtrip.jsonl"))))
         #expect(piped.text.hasPrefix("id,name,price,ok,tags,meta\n1,Ann,12.5,true,\"[\"\"a\"\",\"\"b\"\"]\",\"{\"\"k\"\":1}\"\n"))
     }
+
+    @Test("SQL over JSON: null is NULL, \"\" is '' (each way SQL reads a table); over CSV an empty cell is NULL, quoted or not")
+    func nullInSQL() throws {
+        func sql(_ query: String, _ path: String) throws -> String {
+            let result = try run([Paths.binary, "--sql", query, "--output", "csv", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.text
+        }
+        // The fixture, as Python's json module reads it (nulls.jsonl.marks.json): k is null
+        // in 4 records (1 lacks it), "" in 4; s null in 8 (3 lines are not objects).
+        let nulls = Self.fixture("nulls.jsonl")
+        #expect(try sql("select count(*) from nulls where k is null", nulls) == "count(*)\n4\n")
+        #expect(try sql("select count(*) from nulls where k = ''", nulls) == "count(*)\n4\n")
+        #expect(try sql("select count(*) from nulls where s is null", nulls) == "count(*)\n8\n")
+        // Large enough for every path: pieces split whole, searched for a literal, grouped.
+        let directory = try Paths.temporaryDirectory()
+        let big = directory.appendingPathComponent("big.jsonl")
+        var text = ""
+        for index in 0..<30_000 {
+            let k = index % 3 == 0 ? "null" : index % 3 == 1 ? "\"\"" : "\"v\\\"\(index)\""
+            text += "{\"i\":\(index),\"k\":\(k),\"s\":\"x\(index % 7)\"}\n"
+        }
+        try Data(text.utf8).write(to: big)
+        let path = big.path
+        #expect(try sql("select count(*) from big where k is null", path) == "count(*)\n10000\n")
+        #expect(try sql("select count(*) from big where k = ''", path) == "count(*)\n10000\n")
+        // x3 in every 7th record: i % 7 == 3; of those, i % 3 == 0 are null.
+        let hits = (0..<30_000).filter { $0 % 7 == 3 }
+        let expected = "\(hits.count),\(hits.filter { $0 % 3 == 0 }.count),\(hits.filter { $0 % 3 == 1 }.count)"
+        #expect(try sql("select count(*), sum(k is null), sum(k = '') from big where s like '%x3%'", path)
+                == "count(*),sum(k is null),sum(k = '')\n\(expected)\n")
+        #expect(try sql("select k is null, k = '', count(*) from big group by k is null, k = '' order by 1, 2", path)
+                == "k is null,k = '',count(*)\n0,0,10000\n0,1,10000\n1,,10000\n")
+        // CSV as before: an empty cell is NULL whether it is written "" or not at all.
+        let csv = directory.appendingPathComponent("t.csv")
+        try Data("a,b\n\"\",x\n,y\nz,\"\"\n".utf8).write(to: csv)
+        #expect(try sql("select count(*), sum(a is null), sum(b is null) from t", csv.path) == "count(*),sum(a is null),sum(b is null)\n3,2,1\n")
+    }
+
+    @Test("a JSON line that is not an object: shown whole in the first column, marked `!`, the status line names the line")
+    func notAnObject() throws {
+        let pane = try TmuxPane("\(binary) \(shellQuote(Self.fixture("nulls.jsonl")))", width: 200, height: 16)
+        let lines = try pane.waitFor("the whole table") { status($0).contains("row 1/12 ") }
+        #expect(status(lines).contains("line 8 is not a JSON object: shown whole in the first column, marked ! (+2 more)"), "\(lines)")
+        let row = try #require(lines.first { $0.contains("[1,2]") })
+        #expect(row.hasPrefix("! 8│"), "\(row)")
+        #expect(lines.filter { $0.hasPrefix("!") }.count == 3)
+        try pane.send("q")
+    }
+
+    @Test("--follow on a .jsonl shows appended lines as they end, keys met late as columns; a .json array is read once, and says so")
+    func follow() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("app.jsonl")
+        try Data((1...3).map { "{\"n\":\($0),\"msg\":\"old \($0)\"}\n" }.joined().utf8).write(to: file)
+        let pane = try TmuxPane("\(binary) -f \(shellQuote(file.path))", width: 120, height: 12)
+        var lines = try pane.waitFor("following") { status($0).contains("/3+") && status($0).contains("following") }
+        #expect(lines[0].contains("n") && lines[0].contains("msg"))
+        #expect(lines.contains { $0.contains("old 3") })
+        let appender = try FileHandle(forWritingTo: file)
+        try appender.seekToEnd()
+        // A line shows once it ends; a key not met before is a column found late.
+        try appender.write(contentsOf: Data("{\"n\":4,\"msg\":\"new 4\"}\n{\"n\":5,\"msg\":\"new 5\",\"level\":\"warn\"}\n{\"n\":6,".utf8))
+        lines = try pane.waitFor("the new lines") { status($0).contains("/5+") && $0.contains { $0.contains("new 5") } }
+        #expect(lines[0].contains("level"))
+        #expect(lines.contains { $0.contains("new 5") && $0.contains("warn") })
+        try appender.write(contentsOf: Data("\"msg\":\"new 6\"}\n".utf8))
+        try appender.close()
+        lines = try pane.waitFor("the line once ended") { status($0).contains("/6+") && $0.contains { $0.contains("new 6") } }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == "[exit=0 modes=icanon echo ]")
+        // A JSON array is not followed: read once, said.
+        let array = directory.appendingPathComponent("list.json")
+        try Data("[{\"a\":1}]\n".utf8).write(to: array)
+        let once = try TmuxPane("\(binary) -f \(shellQuote(array.path))", width: 120, height: 8)
+        try once.waitFor("the notice") { status($0).contains("a JSON array is read once, not followed") }
+        try once.send("q")
+    }
 }

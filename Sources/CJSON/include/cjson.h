@@ -56,6 +56,10 @@ void cjson_free(cjson_converter *converter);
  * is appended to the output (see cjson_output). 0, or -1 when out of memory. */
 int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, int is_last);
 
+/* Writes the header now if records are held back for it (a followed file has reached its
+ * end for now: its records are shown; keys met later are columns found late). */
+void cjson_flush(cjson_converter *converter);
+
 /* The CSV made since the last cjson_clear_output. */
 const uint8_t *cjson_output(const cjson_converter *converter, size_t *count);
 void cjson_clear_output(cjson_converter *converter);
@@ -80,6 +84,21 @@ enum {
 size_t cjson_column_kinds(const cjson_converter *converter, uint8_t *kinds, size_t count);
 
 void cjson_get_facts(const cjson_converter *converter, cjson_facts *facts);
+
+/* Records (from 0, in order) shown whole in the first column: not a JSON object, or not
+ * UTF-8; the first 65,536. Copies those from `from` on (at most `count`) into `records`;
+ * returns how many are known. */
+size_t cjson_whole_records(const cjson_converter *converter, size_t from, int64_t *records, size_t count);
+
+/* A key an object named more than once: its record (from 0), its column, how many times. */
+typedef struct {
+    int64_t record;
+    int64_t column;
+    int64_t times;
+} cjson_duplicate;
+
+/* The repeated keys (the first 65,536, in record order), as cjson_whole_records. */
+size_t cjson_duplicate_keys(const cjson_converter *converter, size_t from, cjson_duplicate *keys, size_t count);
 
 /* 1 when `bytes` (one line, without its end) are one JSON object and nothing else. */
 int cjson_is_object(const uint8_t *bytes, size_t count);

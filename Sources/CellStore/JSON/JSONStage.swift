@@ -43,7 +43,24 @@ package final class JSONReport: Sendable {
         package var isComplete = false
         /// What each column's values were (`CJSON_KIND_*` bits, OR-ed over the records).
         package var kinds: [UInt8] = []
+        /// Data records (from 0) shown whole in the first column, in order: the first
+        /// `JSONReport.markLimit` (the grid marks them).
+        package var wholeRecords: [Int64] = []
+        /// Keys an object named more than once, in record order: the first `markLimit`
+        /// (the record view says so).
+        package var repeatedKeys: [RepeatedKey] = []
     }
+
+    /// A key one object named `times` times (the last value is the one shown).
+    package struct RepeatedKey: Sendable, Equatable {
+        /// The data record, from 0.
+        package var record: Int64
+        package var column: Int
+        package var times: Int
+    }
+
+    /// Records shown whole, and repeated keys, that are noted (past it: counted only).
+    package static let markLimit = 65_536
 
     private let state: Mutex<State>
     /// Lines or an array (`.detect`: lines, if JSON at all).
@@ -60,6 +77,38 @@ package final class JSONReport: Sendable {
 
     /// True once the input is known to be JSON.
     package var isJSON: Bool { state.withLock { $0.isJSON == true } }
+
+    /// True when data record `record` (from 0) was shown whole in the first column: not a
+    /// JSON object, or not UTF-8 (among the first `markLimit` such records).
+    package func isWhole(record: Int) -> Bool {
+        state.withLock { state in
+            let records = state.wholeRecords
+            var low = 0, high = records.count
+            while low < high {
+                let middle = (low + high) / 2
+                if records[middle] < Int64(record) { low = middle + 1 } else { high = middle }
+            }
+            return low < records.count && records[low] == Int64(record)
+        }
+    }
+
+    /// The keys data record `record` (from 0) named more than once: column and times.
+    package func repeatedKeys(record: Int) -> [(column: Int, times: Int)] {
+        state.withLock { state in
+            let keys = state.repeatedKeys
+            var low = 0, high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle].record < Int64(record) { low = middle + 1 } else { high = middle }
+            }
+            var found: [(column: Int, times: Int)] = []
+            while low < keys.count && keys[low].record == Int64(record) {
+                found.append((keys[low].column, keys[low].times))
+                low += 1
+            }
+            return found
+        }
+    }
 
     /// The status line's note: where a record was not an object, a key repeated, a string
     /// was kept as written, an array broke off, and how many columns came late. Nil when
@@ -91,11 +140,11 @@ package final class JSONReport: Sendable {
         }
         if state.notObjects > 0 {
             let more = state.notObjects > 1 ? " (+\(grouped(state.notObjects - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstNotObjectLine)) is not a JSON object: shown whole in the first column\(more)")
+            parts.append("line \(grouped(state.firstNotObjectLine)) is not a JSON object: shown whole in the first column, marked !\(more)")
         }
         if state.invalidUTF8 > 0 {
             let more = state.invalidUTF8 > 1 ? " (+\(grouped(state.invalidUTF8 - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstInvalidUTF8Line)) is not valid UTF-8: shown whole in the first column\(more)")
+            parts.append("line \(grouped(state.firstInvalidUTF8Line)) is not valid UTF-8: shown whole in the first column, marked !\(more)")
         }
         if state.keptStrings > 0 {
             let more = state.keptStrings > 1 ? " (+\(grouped(state.keptStrings - 1)) more)" : ""
@@ -161,6 +210,8 @@ final class JSONStage {
     private var held: [UInt8] = []
     let report: JSONReport
     private var publishedColumns = 0
+    private var publishedWhole = 0
+    private var publishedRepeats = 0
     /// True once a stream looked at turned out not to be JSON: its bytes pass as they are.
     private(set) var passesThrough = false
 
@@ -207,6 +258,19 @@ final class JSONStage {
         return made
     }
 
+    /// The CSV of records held back for the header, with the header: a followed file has
+    /// reached its end for now, and what it holds is to be shown.
+    func flush() -> [UInt8] {
+        guard let converter, !passesThrough else { return [] }
+        cjson_flush(converter)
+        var count = 0
+        let output = cjson_output(converter, &count)
+        let made = output.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        cjson_clear_output(converter)
+        publish(isLast: false)
+        return made
+    }
+
     /// Copies what the converter found into `report`.
     private func publish(isLast: Bool) {
         guard let converter else { return }
@@ -227,7 +291,15 @@ final class JSONStage {
         var kinds = [UInt8](repeating: 0, count: columns + 1)
         let known = kinds.withUnsafeMutableBufferPointer { cjson_column_kinds(converter, $0.baseAddress, $0.count) }
         kinds.removeLast(kinds.count - min(known, kinds.count))
+        let whole = JSONStage.newer(from: publishedWhole, Int64(0)) { cjson_whole_records(converter, $0, $1, $2) }
+        publishedWhole += whole.count
+        let repeats = JSONStage.newer(from: publishedRepeats, cjson_duplicate()) { cjson_duplicate_keys(converter, $0, $1, $2) }
+        publishedRepeats += repeats.count
         report.update { state in
+            state.wholeRecords.append(contentsOf: whole)
+            state.repeatedKeys.append(contentsOf: repeats.map {
+                JSONReport.RepeatedKey(record: $0.record, column: Int($0.column), times: Int($0.times))
+            })
             state.kinds = kinds
             state.headerCount = header
             state.lateNames.append(contentsOf: late)
@@ -248,6 +320,17 @@ final class JSONStage {
             state.notArrayByte = facts.not_array_byte
             if isLast { state.isComplete = true }
         }
+    }
+
+    /// The entries a converter list holds past the first `from` (`copy(from, into, count)`
+    /// copies and returns how many it holds).
+    private static func newer<Element>(from: Int, _ blank: Element,
+                                       _ copy: (Int, UnsafeMutablePointer<Element>?, Int) -> Int) -> [Element] {
+        let known = copy(from, nil, 0)
+        guard known > from else { return [] }
+        var entries = [Element](repeating: blank, count: known - from)
+        _ = entries.withUnsafeMutableBufferPointer { copy(from, $0.baseAddress, $0.count) }
+        return entries
     }
 
     /// Whether a stream starting with `bytes` is JSON lines (`.lines`), not JSON (`.detect`

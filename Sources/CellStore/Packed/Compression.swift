@@ -74,6 +74,8 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
         case unreadable(String)
         /// A workbook's sheet could not be read further; the message says where and why.
         case workbook(String)
+        /// A followed JSON lines file could not be followed further; the message says why.
+        case notFollowed(String)
     }
     package var kind: Kind
     /// Compressed bytes read without fault before the damage.
@@ -94,7 +96,7 @@ package struct PackedDamage: Error, Sendable, Equatable, CustomStringConvertible
             return "compressed data is damaged before \(place) (\(why)): rows before it may be wrong too"
         case .setup(let why): return "cannot decompress (\(why))"
         case .unreadable(let why): return "cannot read the compressed data after \(place) (\(why))"
-        case .workbook(let why): return why
+        case .workbook(let why), .notFollowed(let why): return why
         }
     }
 

@@ -17,7 +17,10 @@ extension Loader {
             var paused = false
             defer { if paused { report(nil) } }
             while !isStopped {
-                let pulled = packed.pull()
+                let pulled = packed.pull(caughtUp: { [self] in
+                    shared.withLock { $0.progress.isCaughtUp = true }
+                    onChange()
+                })
                 let read = packed.compressedBytesRead
                 shared.withLock { $0.progress.packedBytesRead = read }
                 if let pulled { return pulled }

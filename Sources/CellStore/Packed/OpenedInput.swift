@@ -167,7 +167,7 @@ package struct OpenedInput {
     /// JSON (`json`: lines or an array) is made into CSV records as it is read, into a
     /// spool, compressed or not.
     static func recognizing(_ input: Loader.Input, spoolLimit: SpoolLimit, readsAtRandom: Bool = false,
-                            encoding: TextEncoding? = nil, json: JSONMode? = nil) -> Loader.Input {
+                            encoding: TextEncoding? = nil, json: JSONMode? = nil, follows: Bool = false) -> Loader.Input {
         guard case .file(let file, let size) = input else { return input }
         var magic = [UInt8](repeating: 0, count: Compression.magicLength)
         let got = magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) }
@@ -176,7 +176,7 @@ package struct OpenedInput {
             let transcoding = Transcoding.choose(named: encoding, prefix: Array(magic[..<max(0, got)]))
             if transcoding == .none && json == nil { return input }
             return .packed(PackedInput(compression: nil, transcoding: transcoding, raw: raw, compressedSize: size,
-                                       spoolLimit: spoolLimit, json: json))
+                                       spoolLimit: spoolLimit, json: json, follows: follows && json == .lines))
         }
         if let json {
             return .packed(PackedInput(compression: compression, transcoding: .choose(named: encoding, prefix: nil), raw: raw,

@@ -38,7 +38,7 @@ package final class PackedInput: Sendable {
     /// `spoolLimit`, when nil).
     package init(compression: Compression?, transcoding: Transcoding = .none, raw: Unpacker.RawInput, compressedSize: Int64?,
                  spool: SpoolSource? = nil, spoolLimit: SpoolLimit = .keepFree,
-                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing, json: JSONMode? = nil) {
+                 accessPointSpacing: Int64 = PackedInput.accessPointSpacing, json: JSONMode? = nil, follows: Bool = false) {
         self.compression = compression
         let report = json.map { JSONReport(mode: $0) }
         self.json = report
@@ -54,7 +54,7 @@ package final class PackedInput: Sendable {
             sink = .gzip(GzipSource(file: raw.file, index: index))
         } else {
             unpacker = Unpacker(compression: compression, transcoding: transcoding, raw: raw,
-                                json: json.flatMap { mode in report.map { (mode, $0) } })
+                                json: json.flatMap { mode in report.map { (mode, $0) } }, follows: follows)
             sink = .spool(SpooledOutput(spool: spool ?? SpoolSource(limit: spoolLimit)))
         }
     }
@@ -135,6 +135,9 @@ package final class PackedInput: Sendable {
     /// Compressed bytes read so far.
     package var compressedBytesRead: Int64 { unpacker.compressedBytesRead }
 
+    /// True when a plain JSON lines file is followed as it grows (`--follow`).
+    package var follows: Bool { unpacker.follows }
+
     /// Starts decompressing.
     func start() { unpacker.start() }
 
@@ -154,15 +157,17 @@ package final class PackedInput: Sendable {
     /// than it has room for: the rest is held, and `pull` returns nil until there is room
     /// (the decompressing thread then waits too, a few chunks ahead). Nil as well once
     /// `isStopped`: whoever makes it hold calls `interrupt()`, which ends the wait.
-    func pull(isStopped: () -> Bool = { false }) -> Loader.Pulled? {
+    /// A followed file's end, once every byte before it is indexed, calls `caughtUp`.
+    func pull(isStopped: () -> Bool = { false }, caughtUp: () -> Void = {}) -> Loader.Pulled? {
         var chunk = held.withLock { held -> ArraySlice<UInt8> in
             defer { held = [] }
             return held
         }
-        if chunk.isEmpty {
+        while chunk.isEmpty {
             guard let item = unpacker.take(isStopped: isStopped) else { return nil }
             switch item {
             case .bytes(let bytes): chunk = bytes[...]
+            case .caughtUp: caughtUp()
             case .end: return .end
             case .damage(let damage): return .failed(damage.description)
             }

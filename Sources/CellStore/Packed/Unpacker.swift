@@ -15,6 +15,8 @@ package final class Unpacker: Sendable {
     /// What the loader takes next.
     enum Item: Sendable {
         case bytes([UInt8])
+        /// A followed file has nothing more for now (the bytes before are all of it).
+        case caughtUp
         case end
         case damage(PackedDamage)
     }
@@ -43,6 +45,9 @@ package final class Unpacker: Sendable {
     private let json: (mode: JSONMode, report: JSONReport)?
     /// A workbook's sheet to turn into CSV, instead of bytes to decompress.
     private let sheet: SheetRequest?
+    /// A plain file (JSON lines) whose end is waited past, as `--follow` does: what is
+    /// appended is converted as it comes.
+    let follows: Bool
 
     /// Compressed input: a file read from its start, or a stream after the bytes that were
     /// read to recognize it.
@@ -87,8 +92,9 @@ package final class Unpacker: Sendable {
     }
 
     package init(compression: Compression?, transcoding: Transcoding = .none, raw: RawInput, index: GzipIndex? = nil,
-                 json: (mode: JSONMode, report: JSONReport)? = nil) {
+                 json: (mode: JSONMode, report: JSONReport)? = nil, follows: Bool = false) {
         self.json = json
+        self.follows = follows && compression == nil && transcoding == .none && !raw.isStream
         self.compression = compression
         self.transcoding = transcoding
         self.raw = raw
@@ -104,6 +110,7 @@ package final class Unpacker: Sendable {
         index = nil
         json = nil
         self.sheet = sheet
+        follows = false
     }
 
     /// Compressed bytes read so far (raw bytes, for a plain input being converted).
@@ -198,6 +205,20 @@ package final class Unpacker: Sendable {
         pass(read)
     }
 
+    /// Waits until the followed file is longer than what was read: nil then (and when
+    /// stopped: the read then ends); why it is not followed further when it became shorter
+    /// (rotated by truncation: the JSON made so far cannot be taken back) or is gone.
+    private func waitForGrowth() -> String? {
+        let read = compressedRead.load(ordering: .relaxed)
+        while !isCancelled.load(ordering: .acquiring) {
+            guard let size = raw.file.regularFileSize else { return "the file is gone: not followed further" }
+            if size > read { return nil }
+            if size < read { return "the file became shorter: not followed further (R reads it again)" }
+            usleep(200_000)
+        }
+        return nil
+    }
+
     /// Hands over what `read` gives, converted when it must be, until the end, damage or `stop()`.
     private func pass(_ read: (UnsafeMutableRawBufferPointer) throws(PackedDamage) -> Int) {
         var transcoder: Transcoder?
@@ -230,6 +251,17 @@ package final class Unpacker: Sendable {
                 let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]))
                 size = min(Unpacker.chunkSize, size * 2)
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                if count == 0 && follows {
+                    // At the end for now: what is held back for the header is shown, and
+                    // the file is waited on until it grows.
+                    if let flushed = stage?.flush(), !flushed.isEmpty, !put(.bytes(flushed)) { return }
+                    if !put(.caughtUp) { return }
+                    if let ended = waitForGrowth() {
+                        _ = put(.damage(PackedDamage(.notFollowed(ended), at: compressedRead.load(ordering: .relaxed))))
+                        return
+                    }
+                    continue
+                }
                 guard count > 0 else {
                     if !deliver(transcoder?.pass(chunk, isLast: true) ?? [], isLast: true) { return }
                     _ = put(.end)

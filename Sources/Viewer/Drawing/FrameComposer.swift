@@ -313,11 +313,17 @@ struct FrameComposer {
                     // A marked record: its sign at the margin's left, the number after it.
                     cells = [FrameCell("•", .mark)]
                         + CellText.layout(ArraySlice(number.utf8), width: textWidth - 1, alignRight: true, style: style)
+                } else if textWidth > 0 && table.isWholeJSONRecord(record) {
+                    // A JSON line that is not an object, shown whole in the first column.
+                    cells = [FrameCell("!", .symbol)]
+                        + CellText.layout(ArraySlice(number.utf8), width: textWidth - 1, alignRight: true, style: style)
                 } else {
                     cells = CellText.layout(ArraySlice(number.utf8), width: textWidth, alignRight: true, style: style)
                 }
             } else {
-                let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? .plain
+                // The first cell of a JSON line that is not an object: the line whole, marked.
+                let whole = table.fileColumn(column) == 0 && table.isWholeJSONRecord(record)
+                let marked = Style(mark(record: record, column: table.fileColumn(column))) ?? (whole ? .symbol : .plain)
                 let style: Style = placement.key.highlight.cursor == .cell ? .cursor : (placement.key.highlight.isMatch ? .match : marked)
                 let field = table.cell(row: dataRow, column: column)
                 if field.isEmpty, let label = options.emptyCellLabels[table.fileColumn(column)] {

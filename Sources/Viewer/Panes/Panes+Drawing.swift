@@ -80,8 +80,12 @@ extension Panes {
         guard height >= 1 else { return }
         frame.fill(Rect(x: 0, y: 0, width: screen.width, height: height))
         let omitted = page.record.omittedCells > 0 ? "  (" + Viewer.counted(page.record.omittedCells, "more cell") + " not kept)" : ""
+        let record = table.record(ofRow: page.row)
+        let repeated = table.repeatedKeysNote(record).map { "  (\($0))" } ?? ""
         let title = " record \(Viewer.grouped(table.displayNumber(ofRow: page.row))) of \(Viewer.grouped(table.dataRowCount))\(table.source.isComplete ? "" : "+")"
-            + omitted + "   ←/→ previous/next   v back "
+            + omitted + repeated + "   ←/→ previous/next   v back "
+        // Read from JSON, an empty cell without quotes is null: said, as no value of the file.
+        let showsNull = table.jsonRecord(record) != nil
         frame.fill(Rect(x: 0, y: 0, width: screen.width, height: 1), style: .header)
         frame.write(title, x: 0, y: 0, style: .header)
         let (layout, pager) = Self.recordPager(page, table: table, screen: screen)
@@ -95,7 +99,10 @@ extension Panes {
                 frame.write(name, x: 1, y: y, style: .header, limit: layout.nameWidth)
             }
             frame.write("│", x: layout.nameWidth + 2, y: y, style: .border)
-            let end = frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
+            var end = frame.write(glyphs, x: layout.valueX, y: y, style: .plain, limit: layout.valueWidth)
+            if showsNull && page.record.isNull(columns[here.section]) {
+                end = frame.write("null", x: layout.valueX, y: y, style: .madeName, limit: layout.valueWidth)
+            }
             if next?.section != here.section && page.record.isClipped(columns[here.section]) {
                 Self.markCut(&frame, after: end, y: y, limit: screen.width)
             }
