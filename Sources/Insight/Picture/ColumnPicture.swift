@@ -42,16 +42,38 @@ package struct ColumnPicture: Sendable {
             return
         }
         filled += 1
-        if let number = CellValue.number(bytes) {
-            numberCount += 1
-            if number.value.isFinite {
-                if numbers == nil { numbers = ValueBins(capacity: Self.binCount) }
-                numbers!.add(number.value, isWhole: number.isInteger || number.value.rounded() == number.value)
+        switch QuickNumber.read(bytes) {
+        case .number(let value, let isInteger):
+            addNumber(value, isInteger: isInteger, bytes)
+        case .unsure:
+            if let number = CellValue.number(bytes) {
+                addNumber(number.value, isInteger: number.isInteger, bytes)
             } else {
-                infinities += 1
+                addOther(bytes)
             }
-            if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
-        } else if let instant = CellValue.instant(bytes) {
+        case .notNumber:
+            addOther(bytes)
+        }
+        if feedsAll && filled == 1000 && (numberCount >= 900 || instantCount >= 900) { feedsAll = false }
+    }
+
+    /// A filled cell that reads as a number.
+    @inline(__always)
+    private mutating func addNumber(_ value: Double, isInteger: Bool, _ bytes: UnsafeRawBufferPointer) {
+        numberCount += 1
+        if value.isFinite {
+            if numbers == nil { numbers = ValueBins(capacity: Self.binCount) }
+            numbers!.add(value, isWhole: isInteger || value.rounded() == value)
+        } else {
+            infinities += 1
+        }
+        if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
+    }
+
+    /// A filled cell that does not read as a number: an instant, or text.
+    @inline(__always)
+    private mutating func addOther(_ bytes: UnsafeRawBufferPointer) {
+        if let instant = CellValue.instant(bytes) {
             instantCount += 1
             if instants == nil { instants = ValueBins(capacity: Self.binCount, isTime: true) }
             instants!.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
@@ -59,7 +81,6 @@ package struct ColumnPicture: Sendable {
         } else {
             values.add(bytes, record: 0)
         }
-        if feedsAll && filled == 1000 && (numberCount >= 900 || instantCount >= 900) { feedsAll = false }
     }
 
     /// Counts `count` empty cells at once (records that lacked the column).

@@ -11,7 +11,11 @@
 package struct ValueBins: Sendable, Equatable {
     /// Fine bins kept (a power of two).
     package let capacity: Int
-    package private(set) var scale: BinScale
+    package private(set) var scale: BinScale {
+        didSet { quick = QuickIndex(scale) }
+    }
+    /// The scale's bin index, fast, for most values.
+    private var quick: QuickIndex
     /// Counts by fine index, at `index & (capacity − 1)` (nil until a value comes).
     private var counts: [Int]?
     /// The first and last fine index holding a value (low > high while empty).
@@ -30,6 +34,7 @@ package struct ValueBins: Sendable, Equatable {
         while size < capacity { size <<= 1 }
         self.capacity = size
         scale = BinScale(level: 0, isTime: isTime)
+        quick = QuickIndex(scale)
     }
 
     package var isTime: Bool { scale.isTime }
@@ -52,7 +57,7 @@ package struct ValueBins: Sendable, Equatable {
         if value < minimum { minimum = value }
         if value > maximum { maximum = value }
         total += 1
-        if total > 1, let index = scale.index(of: value), index >= low && index <= high {
+        if total > 1, let index = quick.index(of: value) ?? scale.index(of: value), index >= low && index <= high {
             counts![Int(truncatingIfNeeded: index) & (capacity - 1)] += 1
             return
         }
@@ -171,5 +176,42 @@ package struct ValueBins: Sendable, Equatable {
             if value > 0 { result[Int((index - first) / step)] += value }
         }
         return (result, first, step)
+    }
+}
+
+/// `BinScale.index(of:)` for a decimal scale, in one multiplication when the value is not
+/// near a bin's bound.
+///
+/// The estimate `value × 10^−level` (or `value ÷ 10^level`) is rounded once: it is within
+/// |estimate| × 2^−53 of the exact quotient, and the bound `BinScale.start(of:)` computes
+/// is within as little of the exact bound. So when the estimate is farther than
+/// |estimate| × 2^−50 from every integer, its floor is the bin the bounds decide, which
+/// `index(of:)` would return after checking them; nearer (or 0, or a scale past 10^±22
+/// or not decimal), it says nothing and `index(of:)` decides.
+struct QuickIndex: Sendable, Equatable {
+    /// 10^|level| (0: no fast index), and whether it divides (level ≥ 0).
+    private let power: Double
+    private let divides: Bool
+
+    init(_ scale: BinScale) {
+        if scale.isDecimal && abs(scale.level) <= 22 {
+            power = BinScale.power(abs(scale.level))
+        } else {
+            power = 0
+        }
+        divides = scale.level >= 0
+    }
+
+    @inline(__always)
+    func index(of value: Double) -> Int64? {
+        guard power > 0 else { return nil }
+        let estimate = divides ? value / power : value * power
+        let magnitude = abs(estimate)
+        guard magnitude < 1.0e15 else { return nil }
+        let floor = estimate.rounded(.down)
+        let fraction = estimate - floor
+        let margin = magnitude * 0x1p-50
+        guard fraction > margin && fraction < 1 - margin else { return nil }
+        return Int64(floor)
     }
 }
