@@ -63,7 +63,8 @@ package struct ColumnPicture: Sendable {
         numberCount += 1
         if value.isFinite {
             if numbers == nil { numbers = ValueBins(capacity: Self.binCount) }
-            numbers!.add(value, isWhole: isInteger || value.rounded() == value)
+            // Whole: as `value.rounded() == value` (every double from 2^52 on is whole).
+            numbers!.add(value, isWhole: isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
         } else {
             infinities += 1
         }
