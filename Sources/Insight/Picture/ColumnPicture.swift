@@ -17,8 +17,12 @@ package struct ColumnPicture: Sendable {
     package private(set) var numberCount = 0
     package private(set) var instantCount = 0
     package private(set) var infinities = 0
-    package private(set) var numbers: ValueBins?
-    package private(set) var instants: ValueBins?
+    /// The bins of the numbers and of the instants (nil before the first finite one).
+    package var numbers: ValueBins? { numberBins.isEmpty ? nil : numberBins }
+    package var instants: ValueBins? { instantBins.isEmpty ? nil : instantBins }
+    /// Not optionals: testing and unwrapping one for each value cost a copy of the bins.
+    private var numberBins = ValueBins(capacity: ColumnPicture.binCount)
+    private var instantBins = ValueBins(capacity: ColumnPicture.binCount, isTime: true)
     var values: ValueCounter
     /// Numbers and instants not given to `values` (see above).
     package private(set) var unfed = 0
@@ -62,9 +66,8 @@ package struct ColumnPicture: Sendable {
     private mutating func addNumber(_ value: Double, isInteger: Bool, _ bytes: UnsafeRawBufferPointer) {
         numberCount += 1
         if value.isFinite {
-            if numbers == nil { numbers = ValueBins(capacity: Self.binCount) }
             // Whole: as `value.rounded() == value` (every double from 2^52 on is whole).
-            numbers!.add(value, isWhole: isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
+            numberBins.add(value, isWhole: isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
         } else {
             infinities += 1
         }
@@ -76,8 +79,7 @@ package struct ColumnPicture: Sendable {
     private mutating func addOther(_ bytes: UnsafeRawBufferPointer) {
         if let instant = CellValue.instant(bytes) {
             instantCount += 1
-            if instants == nil { instants = ValueBins(capacity: Self.binCount, isTime: true) }
-            instants!.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+            instantBins.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
             if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
         } else {
             values.add(bytes, record: 0)
@@ -101,12 +103,8 @@ package struct ColumnPicture: Sendable {
         instantCount += other.instantCount
         infinities += other.infinities
         unfed += other.unfed
-        if let theirs = other.numbers {
-            if numbers == nil { numbers = theirs } else { numbers!.merge(theirs) }
-        }
-        if let theirs = other.instants {
-            if instants == nil { instants = theirs } else { instants!.merge(theirs) }
-        }
+        numberBins.merge(other.numberBins)
+        instantBins.merge(other.instantBins)
         values.merge(other.values)
         feedsAll = feedsAll && other.feedsAll
     }

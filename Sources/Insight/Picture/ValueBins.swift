@@ -16,8 +16,9 @@ package struct ValueBins: Sendable, Equatable {
     }
     /// The scale's bin index, fast, for most values.
     private var quick: QuickIndex
-    /// Counts by fine index, at `index & (capacity − 1)` (nil until a value comes).
-    private var counts: [Int]?
+    /// Counts by fine index, at `index & (capacity − 1)` (empty until a value comes; not
+    /// an optional: unwrapping one for each value cost a copy of the bins).
+    private var counts: [Int] = []
     /// The first and last fine index holding a value (low > high while empty).
     package private(set) var low: Int64 = 1
     package private(set) var high: Int64 = 0
@@ -42,11 +43,11 @@ package struct ValueBins: Sendable, Equatable {
     /// Fine bins from the first holding a value to the last.
     package var usedBins: Int { total == 0 ? 0 : Int(high - low + 1) }
     /// Bytes held.
-    package var memoryCost: Int { (counts?.capacity ?? 0) * 8 + 96 }
+    package var memoryCost: Int { counts.capacity * 8 + 96 }
 
     /// The count of fine bin `index` (0 outside the bins in use).
     package func count(at index: Int64) -> Int {
-        guard let counts, index >= low && index <= high else { return 0 }
+        guard !counts.isEmpty, index >= low && index <= high else { return 0 }
         return counts[Int(truncatingIfNeeded: index) & (capacity - 1)]
     }
 
@@ -58,7 +59,7 @@ package struct ValueBins: Sendable, Equatable {
         if value > maximum { maximum = value }
         total += 1
         if total > 1, let index = quick.index(of: value) ?? scale.index(of: value), index >= low && index <= high {
-            counts![Int(truncatingIfNeeded: index) & (capacity - 1)] += 1
+            counts[Int(truncatingIfNeeded: index) & (capacity - 1)] += 1
             return
         }
         place(value)
@@ -66,7 +67,7 @@ package struct ValueBins: Sendable, Equatable {
 
     /// A value outside the bins in use (or the first): the bins move or coarsen.
     private mutating func place(_ value: Double) {
-        if counts == nil {
+        if counts.isEmpty {
             counts = Array(repeating: 0, count: capacity)
             scale = BinScale.first(for: value, isTime: scale.isTime)
         }
@@ -85,7 +86,7 @@ package struct ValueBins: Sendable, Equatable {
                 if newHigh - newLow < Int64(capacity) {
                     low = newLow
                     high = newHigh
-                    counts![Int(truncatingIfNeeded: found) & (capacity - 1)] += 1
+                    counts[Int(truncatingIfNeeded: found) & (capacity - 1)] += 1
                     return
                 }
             }
@@ -96,7 +97,8 @@ package struct ValueBins: Sendable, Equatable {
 
     /// Joins the bins into those of `coarser`.
     private mutating func coarsen(to coarser: BinScale) {
-        guard let old = counts, coarser > scale else { return }
+        guard !counts.isEmpty, coarser > scale else { return }
+        let old = counts
         var fresh = [Int](repeating: 0, count: capacity)
         var newLow = Int64.max, newHigh = Int64.min
         if low <= high {
@@ -140,7 +142,7 @@ package struct ValueBins: Sendable, Equatable {
         high = to
         for index in theirs.low...theirs.high {
             let count = theirs.count(at: index)
-            if count > 0 { counts![Int(truncatingIfNeeded: index) & (capacity - 1)] += count }
+            if count > 0 { counts[Int(truncatingIfNeeded: index) & (capacity - 1)] += count }
         }
         total += theirs.total
         minimum = min(minimum, theirs.minimum)
