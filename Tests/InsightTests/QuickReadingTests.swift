@@ -8,7 +8,7 @@ import Testing
 /// The band's fast readings (`QuickNumber`, `QuickIndex`) and the summary's announced
 /// lookups (`CellSink.willTake`) change no result: each is compared with the general way
 /// over generated hostile cells and values.
-@Suite("Fast readings agree with the general ones", .timeLimit(.minutes(10)))
+@Suite("Fast readings agree with the general ones", .timeLimit(.minutes(30)))
 struct QuickReadingTests {
     /// Cells of every shape a number reader meets: plain decimals near the 15-digit limit,
     /// signs, points at either end, leading zeros, separators, currency, exponents,
