@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Table", dependencies: ["CellStore"]),
         .target(name: "Scan", dependencies: ["CellStore", "CFieldScan", "CPCRE2", "Table"]),
         .target(name: "Query", dependencies: ["CellStore", "Scan", "Table"]),
-        .target(name: "Insight", dependencies: ["CellStore", "Scan", "Table", "Query"]),
+        .target(name: "Insight", dependencies: ["CellStore", "CFieldScan", "Scan", "Table", "Query"]),
         .target(name: "CExport", dependencies: ["CFieldScan"]),
         .target(name: "Export", dependencies: ["CellStore", "CExport", "CFieldScan", "Display", "Scan", "Table"]),
         .target(name: "SQL", dependencies: ["CellStore", "CFieldScan", "CSQLite", "Scan", "Query", "Table"]),

@@ -204,7 +204,13 @@ struct ColumnProfile: Sendable {
 
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
-        let isRepeat = counter.add(bytes, record: record)
+        add(bytes, record: record, hash: valueHash(bytes))
+    }
+
+    /// `add(_:record:)` of a cell whose `valueHash` is `hash`.
+    @inline(__always)
+    mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int, hash: UInt64) {
+        let isRepeat = counter.add(bytes, hash: hash, record: record)
         guard bytes.count > 0 else {
             empty += 1
             return

@@ -39,10 +39,31 @@ enum CommonValues {
 struct CandidateSink: CellSink, Sendable {
     let first: Int
     var tables: [ValueTable?]
+    /// The hash of each column's cell announced by `willTake` (0: none, or 0: `cell`
+    /// hashes again, the same), by column from `first`.
+    var hashes: [UInt64]
+
+    init(first: Int, tables: [ValueTable?]) {
+        self.first = first
+        self.tables = tables
+        hashes = Array(repeating: 0, count: tables.count)
+    }
+
+    @inline(__always)
+    mutating func willTake(_ bytes: UnsafeRawBufferPointer, column: Int) {
+        let hash = valueHash(bytes)
+        if tables[column - first]?.prefetch(hash: hash) != nil { hashes[column - first] = hash }
+    }
 
     @inline(__always)
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
-        tables[column - first]?.add(bytes, hash: valueHash(bytes), record: record, inserts: false)
+        let announced = hashes[column - first]
+        if announced != 0 {
+            hashes[column - first] = 0
+            tables[column - first]?.add(bytes, hash: announced, record: record, inserts: false)
+        } else {
+            tables[column - first]?.add(bytes, hash: valueHash(bytes), record: record, inserts: false)
+        }
     }
 
     mutating func longCell(_ value: LongValue, column: Int, record: Int) {

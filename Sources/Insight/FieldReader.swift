@@ -11,6 +11,15 @@ protocol CellSink {
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int)
     /// Cell `column` of data record `record`, longer than `LongValue.threshold` bytes.
     mutating func longCell(_ value: LongValue, column: Int, record: Int)
+    /// Cell `column` of the record about to be handed on, before any of its cells is: a
+    /// sink may start loading what `cell` will touch, so that a record's lookups overlap
+    /// (the raw reader calls it; nothing may be counted here).
+    mutating func willTake(_ bytes: UnsafeRawBufferPointer, column: Int)
+}
+
+extension CellSink {
+    @inline(__always)
+    mutating func willTake(_ bytes: UnsafeRawBufferPointer, column: Int) {}
 }
 
 /// The records a pass counts: those from `first` on (after the header), before `end`, that
@@ -225,6 +234,13 @@ struct RawRecords<Sink: CellSink>: FieldVisitor {
             return false
         }
         if filter.accepts(record) {
+            for column in low..<high {
+                let span = spans[column - low]
+                if span.record == record && span.count >= 0 {
+                    sink.pointee.willTake(UnsafeRawBufferPointer(rebasing: bytes[span.start..<(span.start + span.count)]),
+                                          column: column)
+                }
+            }
             for column in low..<high {
                 let span = spans[column - low]
                 if span.record != record {

@@ -1,3 +1,4 @@
+import CFieldScan
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,6 +60,14 @@ package struct HyperLogLog: Sendable {
         let rest = (hash << UInt64(precision)) | (1 << UInt64(precision - 1))
         let rank = UInt8(rest.leadingZeroBitCount + 1)
         registers.withUnsafeMutableBufferPointer { if $0[index] < rank { $0[index] = rank } }
+    }
+
+    /// Starts loading the register a value of hash `hash` goes to (see `CellSink.willTake`;
+    /// mutating only so that it borrows the registers in place).
+    @inline(__always)
+    package mutating func prefetch(hash: UInt64) {
+        let index = Int(hash >> UInt64(64 - precision))
+        registers.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + index) }
     }
 
     /// Folds `other` (of the same precision) in.

@@ -39,10 +39,28 @@ struct ValueCounter {
     /// Counts a value; true when it is known to have been counted before (while exact).
     @inline(__always) @discardableResult
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) -> Bool {
+        add(bytes, hash: valueHash(bytes), record: record)
+    }
+
+    /// `add(_:record:)` of a value whose `valueHash` is `hash`.
+    @inline(__always) @discardableResult
+    mutating func add(_ bytes: UnsafeRawBufferPointer, hash: UInt64, record: Int) -> Bool {
         let before = table.count
-        count(bytes, hash: valueHash(bytes), isLong: false, record: record)
+        count(bytes, hash: hash, isLong: false, record: record)
         return sketch == nil && table.count == before
     }
+
+    /// Starts loading where a value of hash `hash` is looked up (see `CellSink.willTake`).
+    @inline(__always)
+    mutating func prefetch(hash: UInt64) {
+        table.prefetch(hash: hash)
+        if sketch != nil { sketch!.prefetch(hash: hash) }
+    }
+
+    /// Starts loading the entry a value of hash `hash` is compared with first, once its
+    /// slot is loaded (after `prefetch(hash:)`).
+    @inline(__always)
+    mutating func prefetchEntry(hash: UInt64) { table.prefetchEntry(hash: hash) }
 
     /// Counts a value longer than a cell kept, under its key (its start, length and hash).
     mutating func add(_ value: LongValue, record: Int) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFieldScan
 
 /// Counts per distinct value, keyed by the value's bytes: an open-addressing hash table
 /// whose keys live back to back in one byte arena, so counting a cell allocates nothing.
@@ -55,6 +56,23 @@ struct ValueTable {
         guard entry.isLong else { return (Array(stored), nil) }
         let (bytes, length) = LongValue.shown(ofKey: stored)
         return (Array(bytes), length)
+    }
+
+    /// Starts loading the slot a value of hash `hash` is looked up in first.
+    /// (Mutating only so that a call through a sink's arrays borrows the table in place:
+    /// a copy would retain its arrays for each cell.)
+    @inline(__always)
+    mutating func prefetch(hash: UInt64) {
+        slots.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: hash) & mask)) }
+    }
+
+    /// Starts loading the entry in the slot a value of hash `hash` is looked up in first
+    /// (best after `prefetch(hash:)` has loaded the slot).
+    @inline(__always)
+    mutating func prefetchEntry(hash: UInt64) {
+        let index = Int(slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & mask] })
+        guard index >= 0 else { return }
+        entries.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + index) }
     }
 
     /// Adds `by` to the value's count, inserting it unless `inserts` is false; returns

@@ -11,6 +11,15 @@
 #include <emmintrin.h>
 #endif
 
+/* Asks the CPU to start loading the cache line at p (a hint: p need not be valid). The
+   counts of a summary look values up in tables larger than the caches; a record's lookups
+   are announced before they are made, so their loads overlap. */
+static inline void cf_prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#endif
+}
+
 /* The small searches stay inline: a call per field costs as much as the search. They use
    SSE2, which every x86-64 CPU has (wider vectors cannot be inlined into code built for
    the baseline); elsewhere a byte at a time. */

@@ -17,8 +17,12 @@ package struct ColumnPicture: Sendable {
     package private(set) var numberCount = 0
     package private(set) var instantCount = 0
     package private(set) var infinities = 0
-    package private(set) var numbers: ValueBins?
-    package private(set) var instants: ValueBins?
+    /// The bins of the numbers and of the instants (nil before the first finite one).
+    package var numbers: ValueBins? { numberBins.isEmpty ? nil : numberBins }
+    package var instants: ValueBins? { instantBins.isEmpty ? nil : instantBins }
+    /// Not optionals: testing and unwrapping one for each value cost a copy of the bins.
+    private var numberBins = ValueBins(capacity: ColumnPicture.binCount)
+    private var instantBins = ValueBins(capacity: ColumnPicture.binCount, isTime: true)
     var values: ValueCounter
     /// Numbers and instants not given to `values` (see above).
     package private(set) var unfed = 0
@@ -42,24 +46,44 @@ package struct ColumnPicture: Sendable {
             return
         }
         filled += 1
-        if let number = CellValue.number(bytes) {
-            numberCount += 1
-            if number.value.isFinite {
-                if numbers == nil { numbers = ValueBins(capacity: Self.binCount) }
-                numbers!.add(number.value, isWhole: number.isInteger || number.value.rounded() == number.value)
+        switch QuickNumber.read(bytes) {
+        case .number(let value, let isInteger):
+            addNumber(value, isInteger: isInteger, bytes)
+        case .unsure:
+            if let number = CellValue.number(bytes) {
+                addNumber(number.value, isInteger: number.isInteger, bytes)
             } else {
-                infinities += 1
+                addOther(bytes)
             }
-            if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
-        } else if let instant = CellValue.instant(bytes) {
+        case .notNumber:
+            addOther(bytes)
+        }
+        if feedsAll && filled == 1000 && (numberCount >= 900 || instantCount >= 900) { feedsAll = false }
+    }
+
+    /// A filled cell that reads as a number.
+    @inline(__always)
+    private mutating func addNumber(_ value: Double, isInteger: Bool, _ bytes: UnsafeRawBufferPointer) {
+        numberCount += 1
+        if value.isFinite {
+            // Whole: as `value.rounded() == value` (every double from 2^52 on is whole).
+            numberBins.add(value, isWhole: isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
+        } else {
+            infinities += 1
+        }
+        if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
+    }
+
+    /// A filled cell that does not read as a number: an instant, or text.
+    @inline(__always)
+    private mutating func addOther(_ bytes: UnsafeRawBufferPointer) {
+        if let instant = CellValue.instant(bytes) {
             instantCount += 1
-            if instants == nil { instants = ValueBins(capacity: Self.binCount, isTime: true) }
-            instants!.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+            instantBins.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
             if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
         } else {
             values.add(bytes, record: 0)
         }
-        if feedsAll && filled == 1000 && (numberCount >= 900 || instantCount >= 900) { feedsAll = false }
     }
 
     /// Counts `count` empty cells at once (records that lacked the column).
@@ -79,12 +103,8 @@ package struct ColumnPicture: Sendable {
         instantCount += other.instantCount
         infinities += other.infinities
         unfed += other.unfed
-        if let theirs = other.numbers {
-            if numbers == nil { numbers = theirs } else { numbers!.merge(theirs) }
-        }
-        if let theirs = other.instants {
-            if instants == nil { instants = theirs } else { instants!.merge(theirs) }
-        }
+        numberBins.merge(other.numberBins)
+        instantBins.merge(other.instantBins)
         values.merge(other.values)
         feedsAll = feedsAll && other.feedsAll
     }

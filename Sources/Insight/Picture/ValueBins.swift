@@ -11,9 +11,14 @@
 package struct ValueBins: Sendable, Equatable {
     /// Fine bins kept (a power of two).
     package let capacity: Int
-    package private(set) var scale: BinScale
-    /// Counts by fine index, at `index & (capacity − 1)` (nil until a value comes).
-    private var counts: [Int]?
+    package private(set) var scale: BinScale {
+        didSet { quick = QuickIndex(scale) }
+    }
+    /// The scale's bin index, fast, for most values.
+    private var quick: QuickIndex
+    /// Counts by fine index, at `index & (capacity − 1)` (empty until a value comes; not
+    /// an optional: unwrapping one for each value cost a copy of the bins).
+    private var counts: [Int] = []
     /// The first and last fine index holding a value (low > high while empty).
     package private(set) var low: Int64 = 1
     package private(set) var high: Int64 = 0
@@ -30,6 +35,7 @@ package struct ValueBins: Sendable, Equatable {
         while size < capacity { size <<= 1 }
         self.capacity = size
         scale = BinScale(level: 0, isTime: isTime)
+        quick = QuickIndex(scale)
     }
 
     package var isTime: Bool { scale.isTime }
@@ -37,11 +43,11 @@ package struct ValueBins: Sendable, Equatable {
     /// Fine bins from the first holding a value to the last.
     package var usedBins: Int { total == 0 ? 0 : Int(high - low + 1) }
     /// Bytes held.
-    package var memoryCost: Int { (counts?.capacity ?? 0) * 8 + 96 }
+    package var memoryCost: Int { counts.capacity * 8 + 96 }
 
     /// The count of fine bin `index` (0 outside the bins in use).
     package func count(at index: Int64) -> Int {
-        guard let counts, index >= low && index <= high else { return 0 }
+        guard !counts.isEmpty, index >= low && index <= high else { return 0 }
         return counts[Int(truncatingIfNeeded: index) & (capacity - 1)]
     }
 
@@ -52,8 +58,8 @@ package struct ValueBins: Sendable, Equatable {
         if value < minimum { minimum = value }
         if value > maximum { maximum = value }
         total += 1
-        if total > 1, let index = scale.index(of: value), index >= low && index <= high {
-            counts![Int(truncatingIfNeeded: index) & (capacity - 1)] += 1
+        if total > 1, let index = quick.index(of: value) ?? scale.index(of: value), index >= low && index <= high {
+            counts[Int(truncatingIfNeeded: index) & (capacity - 1)] += 1
             return
         }
         place(value)
@@ -61,7 +67,7 @@ package struct ValueBins: Sendable, Equatable {
 
     /// A value outside the bins in use (or the first): the bins move or coarsen.
     private mutating func place(_ value: Double) {
-        if counts == nil {
+        if counts.isEmpty {
             counts = Array(repeating: 0, count: capacity)
             scale = BinScale.first(for: value, isTime: scale.isTime)
         }
@@ -80,7 +86,7 @@ package struct ValueBins: Sendable, Equatable {
                 if newHigh - newLow < Int64(capacity) {
                     low = newLow
                     high = newHigh
-                    counts![Int(truncatingIfNeeded: found) & (capacity - 1)] += 1
+                    counts[Int(truncatingIfNeeded: found) & (capacity - 1)] += 1
                     return
                 }
             }
@@ -91,7 +97,8 @@ package struct ValueBins: Sendable, Equatable {
 
     /// Joins the bins into those of `coarser`.
     private mutating func coarsen(to coarser: BinScale) {
-        guard let old = counts, coarser > scale else { return }
+        guard !counts.isEmpty, coarser > scale else { return }
+        let old = counts
         var fresh = [Int](repeating: 0, count: capacity)
         var newLow = Int64.max, newHigh = Int64.min
         if low <= high {
@@ -135,7 +142,7 @@ package struct ValueBins: Sendable, Equatable {
         high = to
         for index in theirs.low...theirs.high {
             let count = theirs.count(at: index)
-            if count > 0 { counts![Int(truncatingIfNeeded: index) & (capacity - 1)] += count }
+            if count > 0 { counts[Int(truncatingIfNeeded: index) & (capacity - 1)] += count }
         }
         total += theirs.total
         minimum = min(minimum, theirs.minimum)
@@ -171,5 +178,44 @@ package struct ValueBins: Sendable, Equatable {
             if value > 0 { result[Int((index - first) / step)] += value }
         }
         return (result, first, step)
+    }
+}
+
+/// `BinScale.index(of:)` for a decimal scale, in one multiplication when the value is not
+/// near a bin's bound.
+///
+/// The estimate `value × 10^−level` (or `value ÷ 10^level`) is rounded once: it is within
+/// |estimate| × 2^−53 of the exact quotient, and the bound `BinScale.start(of:)` computes
+/// is within as little of the exact bound. So when the estimate is farther than
+/// |estimate| × 2^−50 from every integer, its floor is the bin the bounds decide, which
+/// `index(of:)` would return after checking them; nearer (or 0, or a scale past 10^±22
+/// or not decimal), it says nothing and `index(of:)` decides.
+struct QuickIndex: Sendable, Equatable {
+    /// 10^|level| (0: no fast index), and whether it divides (level ≥ 0).
+    private let power: Double
+    private let divides: Bool
+
+    init(_ scale: BinScale) {
+        if scale.isDecimal && abs(scale.level) <= 22 {
+            power = BinScale.power(abs(scale.level))
+        } else {
+            power = 0
+        }
+        divides = scale.level >= 0
+    }
+
+    @inline(__always)
+    func index(of value: Double) -> Int64? {
+        guard power > 0 else { return nil }
+        let estimate = divides ? value / power : value * power
+        let magnitude = abs(estimate)
+        guard magnitude < 1.0e15 else { return nil }
+        // The floor, without a call to libm's (truncation is one instruction; exact below 1e15).
+        var floor = Int64(estimate)
+        if Double(floor) > estimate { floor -= 1 }
+        let fraction = estimate - Double(floor)
+        let margin = magnitude * 0x1p-50
+        guard fraction > margin && fraction < 1 - margin else { return nil }
+        return floor
     }
 }
