@@ -436,7 +436,8 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         // Every input is looked at (and directories opened up) before anything is drawn or
         // written, so one that cannot be read stops here, with one line naming it.
-        let gathered = TableInputs.gather(files, table: input.table)
+        let gathered = TableInputs.gather(files, table: input.table, looksAtStandardInput: true,
+                                          spoolLimit: reading.spec(nil).spoolLimit)
         if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
             fail(problem, status: 1)
         }
@@ -448,7 +449,7 @@ struct CSVFreezeCommand: ParsableCommand {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
         if let database = inputs.first(where: { $0.facts.format == .sqlite }), edit.isRequested || edit.recover != nil {
-            fail("--set, --delete-row and --recover edit text, not a database: \(database.path ?? "stdin") is read only", status: 64)
+            fail("--set, --delete-row and --recover edit text, not a database: \(database.shownPath) is read only", status: 64)
         }
         if gathered.asksForSeveral && (edit.isRequested || edit.recover != nil) {
             fail("--set, --delete-row and --recover edit one FILE, not a directory", status: 64)
@@ -472,7 +473,7 @@ struct CSVFreezeCommand: ParsableCommand {
             if writes {
                 guard inputs.count == 1 else {
                     let names = tables.compactMap(\.table)
-                    fail("\(table.path ?? "stdin") holds \(names.count) tables: --table NAME writes one ("
+                    fail("\(table.shownPath) holds \(names.count) tables: --table NAME writes one ("
                          + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")", status: 2)
                 }
                 let status = DatabaseOutput.write(table, request, query: query)
