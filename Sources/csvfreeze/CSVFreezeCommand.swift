@@ -472,14 +472,15 @@ struct CSVFreezeCommand: ParsableCommand {
             }
             if writes {
                 guard inputs.count == 1 else {
-                    let names = tables.compactMap(\.table)
-                    fail("\(table.shownPath) holds \(names.count) tables: --table NAME writes one ("
-                         + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")", status: 2)
+                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
                 }
                 let status = DatabaseOutput.write(table, request, query: query)
                 if status != 0 { throw ExitCode(status) }
                 return
             }
+        } else if writes, !gathered.asksForSeveral, let book = inputs.first, book.facts.format == .xlsx, inputs.count > 1 {
+            // Several sheets and no --table: as a database's tables, never the first silently.
+            fail(Self.severalTables(book.shownPath, "sheets", names: inputs.compactMap(\.table)), status: 2)
         } else if input.table != nil, !inputs.contains(where: { $0.facts.format == .xlsx }) {
             fail("--table chooses a table of a database; " + (inputs.first?.name ?? "stdin") + " is one table", status: 64)
         }
@@ -516,6 +517,13 @@ struct CSVFreezeCommand: ParsableCommand {
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
                                  escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore(), recovery: recovery)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The line that refuses to write one of several tables of one input (a database's
+    /// tables, a workbook's sheets) without `--table`: it names them.
+    static func severalTables(_ path: String, _ noun: String, names: [String]) -> String {
+        "\(path) holds \(names.count) \(noun): --table NAME writes one ("
+            + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
     }
 
     /// The old table's spec and the new one's: FILE (no FILE: standard input), then OTHER.

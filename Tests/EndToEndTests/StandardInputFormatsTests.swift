@@ -108,9 +108,9 @@ struct StandardInputFormatsTests {
         let dir = try shop()
         defer { try? FileManager.default.removeItem(at: dir) }
         let book = Paths.package.appendingPathComponent("Tests/Fixtures/xlsx/values.xlsx").path
-        let fromFile = try shell("\(binary) --output csv \(shellQuote(book))", in: dir)
+        let fromFile = try shell("\(binary) --output csv --table 'Second sheet' \(shellQuote(book))", in: dir)
         #expect(fromFile.status == 0 && !fromFile.text.isEmpty)
-        let piped = try shell("cat \(shellQuote(book)) | \(binary) --output csv", in: dir)
+        let piped = try shell("cat \(shellQuote(book)) | \(binary) --output csv --table 'Second sheet'", in: dir)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.text == fromFile.text)
         #expect(try leftovers(dir) == [])
