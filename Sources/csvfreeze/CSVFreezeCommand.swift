@@ -445,7 +445,9 @@ struct CSVFreezeCommand: ParsableCommand {
         let inputs = gathered.inputs
         let path = inputs.first?.path
         // What was asked decides, not how many inputs turn out readable.
-        if insight.isRequested && gathered.asksForSeveral {
+        // A database's tables, or a workbook's sheets, are one input: `--table` chooses (below).
+        let oneContainer = files.count <= 1 && inputs.count > 1 && inputs.allSatisfy { $0.table != nil && $0.path == inputs[0].path }
+        if insight.isRequested && gathered.asksForSeveral && !oneContainer {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
         if let database = inputs.first(where: { $0.facts.format == .sqlite }), edit.isRequested || edit.recover != nil {
@@ -468,7 +470,17 @@ struct CSVFreezeCommand: ParsableCommand {
         let tables = inputs.filter(\.isDatabaseTable)
         if let table = tables.first {
             if insight.isRequested {
-                fail("--frequency, --histogram and --summary read delimited text; --sql counts over a database's tables", status: 2)
+                guard inputs.count == 1 else {
+                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
+                }
+                // Counted as the CSV its rows make, so every count reads one kind of input.
+                let copy = DatabaseAsCSV.copy(table)
+                var converted = request
+                converted.reading = DatabaseAsCSV.reading(request.reading)
+                let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
+                let status = InsightOutput.run(insight, path: copy, converted, query: query, drawsBlocks: blocks, shownName: table.name)
+                if status != 0 { throw ExitCode(status) }
+                return
             }
             if writes {
                 guard inputs.count == 1 else {
