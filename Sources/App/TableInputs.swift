@@ -20,6 +20,9 @@ package struct TableInput: Sendable, Equatable {
     /// Which table of a file that holds several (a database's table or view); nil for a
     /// file that is one table.
     package var table: String?
+    /// True for a database or workbook that came on standard input, read from the private
+    /// copy `path` opens (`/proc/self/fd/N`): named `stdin` on screen and in messages.
+    package var isCopiedStandardInput = false
 
     package init(path: String?, facts: InputFacts, argument: Int = 0, readsOnce: Bool = false, table: String? = nil) {
         self.path = path
@@ -30,7 +33,9 @@ package struct TableInput: Sendable, Equatable {
     }
 
     /// The name shown for it: the path as given (and the table: `shop.db:orders`), or `stdin`.
-    package var name: String { (path ?? "stdin") + (table.map { ":" + $0 } ?? "") }
+    package var name: String { shownPath + (table.map { ":" + $0 } ?? "") }
+    /// The path as shown: `stdin` for standard input, also once copied to a file.
+    package var shownPath: String { isCopiedStandardInput ? "stdin" : path ?? "stdin" }
     /// True for a table of a database (read through SQLite, not as text).
     package var isDatabaseTable: Bool { table != nil && facts.format == .sqlite }
     /// True for standard input.
@@ -40,7 +45,9 @@ package struct TableInput: Sendable, Equatable {
 
     /// The file's own name (`b.csv` for `data/b.csv`), for short messages on the status
     /// line, where a long path would push out the table's own name.
-    package var shortName: String { (path.map(TableInputs.base) ?? "stdin") + (table.map { ":" + $0 } ?? "") }
+    package var shortName: String {
+        (isCopiedStandardInput ? "stdin" : path.map(TableInputs.base) ?? "stdin") + (table.map { ":" + $0 } ?? "")
+    }
 
     /// `problem`, a message that may start with this input's path (`data/b.csv: no such
     /// file`), as `b.csv: no such file`.
@@ -51,7 +58,7 @@ package struct TableInput: Sendable, Equatable {
 
     package static func == (left: TableInput, right: TableInput) -> Bool {
         left.path == right.path && left.facts == right.facts && left.argument == right.argument && left.stream === right.stream
-            && left.table == right.table
+            && left.table == right.table && left.isCopiedStandardInput == right.isCopiedStandardInput
     }
 }
 
@@ -94,16 +101,44 @@ package struct TableInputs: Sendable {
     /// tables and views, or only `table` when it is named); no argument means standard
     /// input. Each file is opened once here to learn its size, compression and format, and
     /// closed again: nothing stays open.
-    package static func gather(_ arguments: [String], table: String? = nil) -> TableInputs {
+    ///
+    /// When `looksAtStandardInput`, standard input's first bytes are read here (waiting for
+    /// them) to tell its format: a database or workbook is copied to a private file
+    /// bounded by `spoolLimit` (`StandardInput.copyToFile`) and read from there, as a file
+    /// would be; text stays a stream, its first bytes kept for its reader.
+    package static func gather(_ arguments: [String], table: String? = nil, looksAtStandardInput: Bool = false,
+                               spoolLimit: SpoolLimit = .keepFree) -> TableInputs {
         var result = TableInputs()
         result.asksForSeveral = arguments.count > 1
+        var readStandardInput = false
         for (place, argument) in (arguments.isEmpty ? ["-"] : arguments).enumerated() {
             if argument == "-" {
-                if result.inputs.contains(where: \.isStandardInput) {
+                if readStandardInput {
                     result.problems.append("standard input (-) can be read only once")
-                } else {
+                    continue
+                }
+                readStandardInput = true
+                let format = looksAtStandardInput ? StandardInput.detectFormat() : .csv
+                guard format.needsFile else {
                     result.inputs.append(TableInput(path: nil, facts: InputFacts(size: nil, compression: nil), argument: place,
                                                     readsOnce: true))
+                    continue
+                }
+                do {
+                    let copy = try StandardInput.copyToFile(limit: spoolLimit, format: format)
+                    let facts = try InputFacts.probe(path: copy)
+                    let before = result.inputs.count
+                    if facts.format == .sqlite {
+                        result.addDatabase(copy, facts: facts, argument: place, table: table)
+                    } else if facts.format == .xlsx {
+                        result.addWorkbook(copy, facts: facts, argument: place, table: table)
+                    } else {
+                        result.inputs.append(TableInput(path: copy, facts: facts, argument: place))
+                    }
+                    for index in before..<result.inputs.count { result.inputs[index].isCopiedStandardInput = true }
+                    result.problems = result.problems.map { $0.replacing(copy, with: "stdin") }
+                } catch {
+                    result.problems.append(error.description)
                 }
                 continue
             }

@@ -29,6 +29,8 @@ public final class CellStore {
 
     /// What the input is called on screen: the path as given, or `stdin`.
     public let name: String
+    /// The worksheet read, for a workbook's sheet.
+    package let sheetName: String?
     let loader: Loader
     private var cache: RecentCache<Block>
     /// Single records read from where they start: the rows of a sorted or filtered view,
@@ -60,8 +62,9 @@ public final class CellStore {
         if let inputIdentity { OpenInputs.remove(inputIdentity) }
     }
 
-    init(name: String, loader: Loader, cacheCapacity: Int, inputIdentity: FileIdentity? = nil) {
+    init(name: String, loader: Loader, cacheCapacity: Int, inputIdentity: FileIdentity? = nil, sheetName: String? = nil) {
         self.name = name
+        self.sheetName = sheetName
         self.loader = loader
         self.cache = RecentCache<Block>(capacity: cacheCapacity, budget: 48 << 20, eviction: .oldest)
         self.inputIdentity = inputIdentity
@@ -252,6 +255,18 @@ public final class CellStore {
         if let report = jsonReport { return report.mode == .array ? .jsonArray : .jsonLines }
         if case .packed(let packed) = loader.input { return packed.format }
         return .csv
+    }
+
+    /// What the status line says of a format that is not delimited text, in place of the
+    /// dialect (which is only how it was made into CSV): `JSON lines`, `JSON array`,
+    /// `workbook sheet Sales`. Nil for CSV.
+    package var formatLabel: String? {
+        switch format {
+        case .csv, .sqlite: return nil
+        case .jsonLines: return "JSON lines"
+        case .jsonArray: return "JSON array"
+        case .xlsx: return "workbook sheet " + (sheetName ?? "")
+        }
     }
 
     /// What the status line says of the input's format, once read (records that were not

@@ -10,7 +10,8 @@ package struct InputFacts: Sendable, Equatable {
     package var size: Int64?
     /// `gzip`, `zstd`, `xz` or `bzip2`, known by the first bytes; nil for plain text.
     package var compression: String?
-    /// How its bytes make tables, by its first bytes and its name (`InputSpec.Format.detect`).
+    /// `.sqlite` or `.xlsx` when its first bytes and name say so (`InputSpec.Format.detect`);
+    /// `.csv` for text, whose format (CSV or JSON) the store tells as it reads.
     package var format: InputSpec.Format
 
     package init(size: Int64?, compression: String?, format: InputSpec.Format = .csv) {
@@ -38,11 +39,19 @@ package struct InputFacts: Sendable, Equatable {
         }
         let file = try FileSource(path: path, waitsForWriter: false)
         guard let size = file.regularFileSize else { return InputFacts(size: nil, compression: nil) }
-        var magic = [UInt8](repeating: 0, count: max(Compression.magicLength, InputSpec.Format.prefixLength))
+        var magic = [UInt8](repeating: 0, count: InputSpec.Format.magicLength)
         let got = max(0, magic.withUnsafeMutableBytes { file.read(at: 0, into: $0) })
         let compression = Compression.detect(magic.prefix(min(got, Compression.magicLength)),
                                              isWhole: Int64(min(got, Compression.magicLength)) == size)
-        let format = compression == nil ? InputSpec.Format.detect(name: path, prefix: magic.prefix(got)) : .csv
+        // Only what is read from a file of its own (a database, a workbook) is told here;
+        // text formats (CSV, JSON) are told by the store, which reads further.
+        var format = InputSpec.Format.csv
+        if compression == nil {
+            let detected = try? InputSpec.Format.detect(name: path, firstBytes: magic.prefix(got), isWhole: Int64(got) == size) {
+                (try? ZipArchive(file: file, path: path))?.locate("xl/workbook.xml") != nil
+            }
+            if let detected, detected.needsFile { format = detected }
+        }
         return InputFacts(size: size, compression: compression?.name, format: format)
     }
 

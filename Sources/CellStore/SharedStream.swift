@@ -52,6 +52,8 @@ package final class SharedStream: Sendable {
             let descriptor = dup(0)
             if descriptor < 0 { throw .closedInput }
             self.init(file: FileSource(descriptor: descriptor), path: nil, spoolLimit: spoolLimit, encoding: encoding)
+            // What was read to tell its format comes first.
+            if let peeked = StandardInput.takePeeked() { state.withLock { $0.prefix = peeked } }
             return
         }
         self.init(file: try FileSource(path: path, waitsForWriter: false), path: path, spoolLimit: spoolLimit, encoding: encoding)

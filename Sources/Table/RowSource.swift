@@ -83,7 +83,10 @@ extension RowSource {
 
 /// A table of a database, read through SQLite: `Q` asks the database itself, not a copy of
 /// its rows (the SQL module's `DatabaseRows`; the viewer knows no SQL).
-public protocol DatabaseTableRows: RowSource {}
+public protocol DatabaseTableRows: RowSource {
+    /// What the status line says of the input: `SQLite table orders`, `SQLite view who`.
+    var formatLabel: String { get }
+}
 
 extension RowSource {
     /// No file: what any source but a file says.

@@ -438,7 +438,8 @@ struct CSVFreezeCommand: ParsableCommand {
         }
         // Every input is looked at (and directories opened up) before anything is drawn or
         // written, so one that cannot be read stops here, with one line naming it.
-        let gathered = TableInputs.gather(files, table: input.table)
+        let gathered = TableInputs.gather(files, table: input.table, looksAtStandardInput: true,
+                                          spoolLimit: reading.spec(nil).spoolLimit)
         if let problem = gathered.problemLine, !skipBad || gathered.inputs.isEmpty {
             fail(problem, status: 1)
         }
@@ -446,11 +447,13 @@ struct CSVFreezeCommand: ParsableCommand {
         let inputs = gathered.inputs
         let path = inputs.first?.path
         // What was asked decides, not how many inputs turn out readable.
-        if insight.isRequested && gathered.asksForSeveral {
+        // A database's tables, or a workbook's sheets, are one input: `--table` chooses (below).
+        let oneContainer = files.count <= 1 && inputs.count > 1 && inputs.allSatisfy { $0.table != nil && $0.path == inputs[0].path }
+        if insight.isRequested && gathered.asksForSeveral && !oneContainer {
             fail("--frequency, --histogram and --summary read one input (--sql can count over several)", status: 2)
         }
         if let database = inputs.first(where: { $0.facts.format == .sqlite }), edit.isRequested || edit.recover != nil {
-            fail("--set, --delete-row and --recover edit text, not a database: \(database.path ?? "stdin") is read only", status: 64)
+            fail("--set, --delete-row and --recover edit text, not a database: \(database.shownPath) is read only", status: 64)
         }
         if gathered.asksForSeveral && (edit.isRequested || edit.recover != nil) {
             fail("--set, --delete-row and --recover edit one FILE, not a directory", status: 64)
@@ -469,18 +472,29 @@ struct CSVFreezeCommand: ParsableCommand {
         let tables = inputs.filter(\.isDatabaseTable)
         if let table = tables.first {
             if insight.isRequested {
-                fail("--frequency, --histogram and --summary read delimited text; --sql counts over a database's tables", status: 2)
+                guard inputs.count == 1 else {
+                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
+                }
+                // Counted as the CSV its rows make, so every count reads one kind of input.
+                let copy = DatabaseAsCSV.copy(table)
+                var converted = request
+                converted.reading = DatabaseAsCSV.reading(request.reading)
+                let blocks = TerminalAbilities.drawsBlocks(term: getenv("TERM").map { String(cString: $0) }, userCodeset: userCodeset)
+                let status = InsightOutput.run(insight, path: copy, converted, query: query, drawsBlocks: blocks, shownName: table.name)
+                if status != 0 { throw ExitCode(status) }
+                return
             }
             if writes {
                 guard inputs.count == 1 else {
-                    let names = tables.compactMap(\.table)
-                    fail("\(table.path ?? "stdin") holds \(names.count) tables: --table NAME writes one ("
-                         + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")", status: 2)
+                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
                 }
                 let status = DatabaseOutput.write(table, request, query: query)
                 if status != 0 { throw ExitCode(status) }
                 return
             }
+        } else if writes, !gathered.asksForSeveral, let book = inputs.first, book.facts.format == .xlsx, inputs.count > 1 {
+            // Several sheets and no --table: as a database's tables, never the first silently.
+            fail(Self.severalTables(book.shownPath, "sheets", names: inputs.compactMap(\.table)), status: 2)
         } else if input.table != nil, !inputs.contains(where: { $0.facts.format == .xlsx }) {
             fail("--table chooses a table of a database; " + (inputs.first?.name ?? "stdin") + " is one table", status: 64)
         }
@@ -517,6 +531,13 @@ struct CSVFreezeCommand: ParsableCommand {
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
                                  escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore(), recovery: recovery)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The line that refuses to write one of several tables of one input (a database's
+    /// tables, a workbook's sheets) without `--table`: it names them.
+    static func severalTables(_ path: String, _ noun: String, names: [String]) -> String {
+        "\(path) holds \(names.count) \(noun): --table NAME writes one ("
+            + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
     }
 
     /// The old table's spec and the new one's: FILE (no FILE: standard input), then OTHER.

@@ -9,6 +9,55 @@ import SQL
 import Table
 import Viewer
 
+/// A database's table as CSV in a private temporary file, for what reads a CSV store
+/// (`--frequency`, `--histogram`, `--summary`): its rows through the export pipeline
+/// (NULL as an empty cell, values as the screen shows them), then counted as any CSV is.
+enum DatabaseAsCSV {
+    /// Writes table `input` (a database's) into a new unlinked file and returns a path that
+    /// opens it while the process lives (`/proc/self/fd/N`), or exits with one line.
+    static func copy(_ input: TableInput) -> String {
+        guard let path = input.path, let table = input.table else { fail("\(input.name): not a database's table", status: 1) }
+        let rows: DatabaseRows
+        do {
+            rows = try DatabaseRows(path: path, table: table)
+        } catch {
+            fail(error.description.replacing(path, with: input.shownPath), status: 1)
+        }
+        rows.waitUntilCounted()
+        if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
+        let descriptor: Int32
+        do {
+            descriptor = try TemporaryFile.openUnlinked(tag: "table")
+        } catch {
+            fail(error.message, status: 1)
+        }
+        guard let snapshot = rows.snapshot() else { return "/proc/self/fd/\(descriptor)" }
+        var plan = ExportPlan(snapshot: snapshot, headerRows: 1, name: input.name)
+        plan.yieldsToInteractiveThreads = false
+        let outcome = Exporter.run(plan, to: ExportSink(descriptor: descriptor)) { start, hand in
+            OutputWriter(format: .csv, lineEnding: start.dialect.lineEnding, headerRows: 1, maximumWidth: nil, sink: hand)
+        }
+        if let failure = outcome.failure { fail("\(input.name): \(failure)", status: 1) }
+        if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
+        // Kept open (never closed): the path reads it until the process ends, which frees it.
+        return "/proc/self/fd/\(descriptor)"
+    }
+
+    /// `settings` reading what `copy` wrote: commas, double quotes, UTF-8, no preamble.
+    static func reading(_ settings: InputSettings) -> InputSettings {
+        InputSettings(specs: settings.specs.map { spec in
+            var spec = spec
+            spec.delimiter = UInt8(ascii: ",")
+            spec.quote = UInt8(ascii: "\"")
+            spec.encoding = nil
+            spec.preamble = .none
+            spec.table = nil
+            spec.follows = false
+            return spec
+        })
+    }
+}
+
 /// Writing a database's table as text (`--output`, or a pipe): its rows read through
 /// SQLite in batches, counted first (a view has no estimate), then the export pipeline
 /// as for any sheet, with the command line's filters, sort and columns.

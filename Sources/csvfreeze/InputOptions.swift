@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
                                valueName: "char"))
     var delimiter: DelimiterArgument?
 
-    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name, or an Excel workbook): open only the table, view or worksheet NAME (case does not matter when no name matches exactly). Without it every table, view or worksheet opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1).",
+    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name, or an Excel workbook): open only the table, view or worksheet NAME (case does not matter when no name matches exactly). Without it every table, view or worksheet opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1). --output, --frequency and --summary of several tables need it (exit 2 without).",
                                valueName: "name"))
     var table: String?
 
@@ -38,7 +38,7 @@ struct InputOptions: ParsableArguments {
           help: "Keep reading the file as it grows, like tail -F: after a truncation, from its new start; after a rotation by renaming, the new file under the name. The view stays at the bottom if it was there. JSON lines are followed too; compressed files, text read through --encoding and JSON arrays are read once. On the screen only: not with --output, --frequency or --summary.")
     var follow = false
 
-    @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free).",
+    @Option(help: ArgumentHelp("Standard input, a pipe, or decompressed zstd, xz or bzip2 is kept in a temporary file; reading pauses when it reaches SIZE (100M, 2G; default: while the temporary file system has at least 1 GiB or a tenth free). A database or workbook on standard input is copied to a file first: past SIZE, one line and exit 1.",
                                valueName: "size"))
     var spoolLimit: SpoolLimitArgument?
 

@@ -12,8 +12,10 @@ import Table
 enum InsightOutput {
     /// Runs the mode `options` asks for over the input; returns the exit status.
     /// `drawsBlocks`: the summary's shape is drawn in block characters (else ASCII levels).
+    /// `shownName` names the input in messages in place of `path` (a database's table,
+    /// read from the CSV copy of it at `path`).
     static func run(_ options: InsightOptions, path: String?, _ request: OutputRequest, query: QueryOptions,
-                    drawsBlocks: Bool = true) -> Int32 {
+                    drawsBlocks: Bool = true, shownName: String? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let store: CellStore
         do {
@@ -21,6 +23,7 @@ enum InsightOutput {
         } catch {
             fail(error.description, status: 1)
         }
+        let name = shownName ?? store.name
         // The index first: it shares the input out between the cores and vouches for raw bytes.
         var progress: LoadProgress
         while true {
@@ -30,9 +33,9 @@ enum InsightOutput {
             store.progressSignal.wait(past: version)
         }
         guard let input = ScanInput(store: store), store.rowCount > 0 else {
-            if let failure = progress.failure { fail("\(store.name): \(failure)", status: 1) }
+            if let failure = progress.failure { fail("\(name): \(failure)", status: 1) }
             // No record, so no column: there is nothing to name, count or summarise.
-            fail("\(store.name): empty input, nothing to count", status: 1)
+            fail("\(name): empty input, nothing to count", status: 1)
         }
         let columns = store.columnCount
         // One name for each column, as JSON keys and the screen have them.
@@ -99,9 +102,9 @@ enum InsightOutput {
             table = CountedTable(summary: rows, shape: request.format == .table ? (drawsBlocks ? .blocks : .ascii) : nil)
         }
         guard let snapshot = table.rows.snapshot() else { return 1 }
-        var plan = ExportPlan(snapshot: snapshot, headerRows: 1, name: store.name)
+        var plan = ExportPlan(snapshot: snapshot, headerRows: 1, name: name)
         if !table.wholeValues.isEmpty {
-            guard let whole else { fail("\(store.name): a value over 1 MiB could not be read again from the input", status: 1) }
+            guard let whole else { fail("\(name): a value over 1 MiB could not be read again from the input", status: 1) }
             plan.wholeCells = WholeCells(source: whole, column: 0, sourceColumn: column, records: table.wholeValues)
         }
         let outcome = Exporter.run(plan, to: ExportSink(descriptor: 1)) { _, hand in
@@ -109,10 +112,10 @@ enum InsightOutput {
         }
         if let note = table.note { say(note) }
         if let failure = outcome.failure, !outcome.readerLeft { fail(failure, status: 1) }
-        noteStart(in: store.dialect, of: store.name)
+        noteStart(in: store.dialect, of: name)
         if let failure = store.progress.failure {
             // Everything before the damage was counted; say where it stopped.
-            fail("\(store.name): \(failure)", status: 1)
+            fail("\(name): \(failure)", status: 1)
         }
         return 0
     }

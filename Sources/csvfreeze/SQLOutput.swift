@@ -25,7 +25,7 @@ enum SQLOutput {
         var textPaths: [String?] = []
         var textNames: [[String]] = []
         for (path, names) in zip(paths, allNames) {
-            if let path, path != "-", InputSpec.Format.detect(path: path) == .sqlite {
+            if let path, path != "-", (try? InputSpec.Format.detect(path: path)) == .sqlite {
                 databases.append((names[names.count - 1], path))
             } else {
                 textPaths.append(path)

@@ -65,18 +65,7 @@ struct WorkbookTests {
 
     @Test("a workbook is known by its zip and its name, or by the workbook inside; text never changes format")
     func detection() throws {
-        let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]
-        let compound = Workbook.compoundFileMagic
-        #expect(InputSpec.Format.detectWorkbook(name: "a.xlsx", prefix: zip) == .xlsx)
-        #expect(InputSpec.Format.detectWorkbook(name: "A.XLSM", prefix: zip) == .xlsx)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.zip", prefix: zip) == nil)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.zip", prefix: zip, holdsWorkbook: { true }) == .xlsx)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.xls", prefix: compound) == .xlsx)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.doc", prefix: compound) == nil)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.xlsx", prefix: Array("id,name\n".utf8)) == nil)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.xls", prefix: Array("id\tname\n".utf8)) == nil)
-        #expect(InputSpec.Format.detectWorkbook(name: "a.csv", prefix: Array("PK,zip\n".utf8)) == nil)
-
+        // The bytes alone: FormatDetectionTests. Here the files, and what opens them.
         let directory = try Packed.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A workbook under another name is still one; a CSV named .xls stays a CSV.

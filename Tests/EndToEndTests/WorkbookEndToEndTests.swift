@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Excel workbooks in a real terminal and through --output: the cells as Excel shows them,
 /// the refusals in one line, and the workbook never written over.
@@ -57,9 +58,33 @@ struct WorkbookEndToEndTests {
         #expect(saved.hasPrefix("name,value,note,,\nchanged,plain text,same text twice,,\n"), "\(saved.prefix(200))")
     }
 
+    @Test("without --table, --output and --frequency of a workbook of several sheets are refused as a database's tables are; one sheet is written")
+    func severalSheetsNeedTable() throws {
+        let path = Self.fixtures.appendingPathComponent("values.xlsx").path
+        let line = "csvfreeze: \(path) holds 3 sheets: --table NAME writes one (Values, Second sheet, Header only)\n"
+        for arguments in [["--output", "csv"], ["--output", "json"], ["--frequency", "name"]] {
+            let refused = try run([Paths.binary] + arguments + [path])
+            #expect(refused.status == 2 && refused.stdout.isEmpty, "\(arguments)")
+            #expect(refused.stderr == line, "\(arguments)")
+        }
+        let second = try run([Paths.binary, "--output", "csv", "--table", "Second sheet", path])
+        #expect(second.status == 0)
+        #expect(second.stdout == (try Data(contentsOf: Self.fixtures.appendingPathComponent("values.Second sheet.csv"))))
+        let one = try run([Paths.binary, "--output", "csv", Self.fixtures.appendingPathComponent("raw.xlsx").path])
+        #expect(one.status == 0 && one.stderr.isEmpty)
+        #expect(one.stdout == (try Data(contentsOf: Self.fixtures.appendingPathComponent("raw.Raw.csv"))))
+        // A database of several tables says the same.
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("two.db").path
+        try DatabaseFixture.make(at: db, "CREATE TABLE a(x); CREATE TABLE b(y)")
+        let database = try run([Paths.binary, "--output", "csv", db])
+        #expect(database.status == 2 && database.stderr == "csvfreeze: \(db) holds 2 tables: --table NAME writes one (a, b)\n")
+    }
+
     @Test("--output csv writes a sheet as openpyxl reads it; an old .xls or a cut workbook is one line and exit 1")
     func outputsAndRefusals() throws {
-        let values = try run([Paths.binary, "--output", "csv", Self.fixtures.appendingPathComponent("values.xlsx").path])
+        let values = try run([Paths.binary, "--output", "csv", "--table", "Values", Self.fixtures.appendingPathComponent("values.xlsx").path])
         #expect(values.status == 0 && values.stderr.isEmpty)
         #expect(values.stdout == (try Data(contentsOf: Self.fixtures.appendingPathComponent("values.Values.csv"))))
         let dir = try Paths.temporaryDirectory()

@@ -63,8 +63,10 @@ package struct OpenedInput {
         }
         // A stream cannot be looked at without reading it: the bytes read come first. The
         // viewer leaves that to its loader, so that opening a quiet pipe does not wait.
-        guard looksIntoStreams else { return OpenedInput(kind: .stream, name: name, file: file, prefix: []) }
-        let prefix = readMagic(from: file)
+        // Standard input's first bytes may have been read already, to tell its format.
+        var prefix = path == nil || path == "-" ? StandardInput.takePeeked() ?? [] : []
+        guard looksIntoStreams else { return OpenedInput(kind: .stream, name: name, file: file, prefix: prefix) }
+        _ = readMagic(from: file, into: &prefix, isStopped: { false }, waiting: { _ in })
         if let compression = Compression.detect(prefix, isWhole: prefix.count < Compression.magicLength) {
             return OpenedInput(kind: .packed(compression, size: nil), name: name, file: file, prefix: prefix)
         }
@@ -83,18 +85,20 @@ package struct OpenedInput {
     }
 
     /// Reads on after `prefix`, the first bytes read so far, until they tell whether they
-    /// are a compression format's magic or a byte-order mark (true: they do, or the input
+    /// are a compression format's magic or a byte-order mark, and are enough for
+    /// `InputSpec.Format.detect` (`needsMoreBytes`) (true: they do, or the input
     /// ended, or a read failed) or until `isStopped` (false: read on later).
     static func readMagic(from file: FileSource, into prefix: inout [UInt8], isStopped: () -> Bool,
                           waiting: (Bool) -> Void) -> Bool {
         /// True once no format's magic (nor a longer byte-order mark) can match: a slow pipe
         /// is not waited for.
         func tells(_ bytes: [UInt8]) -> Bool {
-            bytes.count >= Compression.magicLength || Compression.detect(bytes) != nil
-                || !(mayBeMagic(bytes) || TextEncoding.mayBeLongerByteOrderMark(bytes))
+            (bytes.count >= Compression.magicLength || Compression.detect(bytes) != nil
+                || !(mayBeMagic(bytes) || TextEncoding.mayBeLongerByteOrderMark(bytes)))
+                && !InputSpec.Format.needsMoreBytes(bytes)
         }
         if !prefix.isEmpty && tells(prefix) { return true }
-        var bytes = [UInt8](repeating: 0, count: Compression.magicLength)
+        var bytes = [UInt8](repeating: 0, count: 64)
         var isWaiting = false
         defer { if isWaiting { waiting(false) } }
         while !isStopped() {
@@ -106,7 +110,8 @@ package struct OpenedInput {
                 isWaiting = isWaiting || prefix.isEmpty
                 continue
             }
-            let wanted = Compression.magicLength - prefix.count
+            // The magic's bytes only, then a few at a time (a JSON array's first `{`).
+            let wanted = prefix.count < Compression.magicLength ? Compression.magicLength - prefix.count : bytes.count
             let count = bytes.withUnsafeMutableBytes { file.readNext(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { continue }
             if count <= 0 { return true }

@@ -99,13 +99,16 @@ package final class PackedInput: Sendable {
     /// start with `{` or are blank so far (or are not known), decided by the first line
     /// (`.detect`); nil for CSV.
     static func jsonMode(name: String?, prefix: [UInt8]?) -> JSONMode? {
-        let lowered = name.map { OpenedInput.tableName(of: $0).lowercased() } ?? ""
-        if lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") { return .lines }
-        guard let prefix else { return .detect }
-        var start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
-        if lowered.hasSuffix(".json") && start < prefix.count && prefix[start] == UInt8(ascii: "[") { return .array }
+        guard let prefix else {
+            let lowered = name.map { OpenedInput.tableName(of: $0).lowercased() } ?? ""
+            return lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson") ? .lines : .detect
+        }
+        // A first line not read whole yet is not judged here (`.detect` judges it).
+        let format = try? InputSpec.Format.detect(name: name, firstBytes: prefix, isWhole: false)
+        if format == .jsonLines { return .lines }
+        if format == .jsonArray { return .array }
         if prefix.isEmpty { return nil }
+        let start = InputSpec.Format.firstNonBlank(prefix[...], from: prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         return start == prefix.count || prefix[start] == UInt8(ascii: "{") ? .detect : nil
     }
 

@@ -54,7 +54,8 @@ extension CellStore {
         let loader = Loader(input: .packed(packed), spacing: checkpointSpacing, fileName: path,
                             forcedDelimiter: spec.delimiter, forcedQuote: spec.quote, preambleRule: .none,
                             onChange: onChange)
-        let store = CellStore(name: path, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: FileIdentity(file))
+        let store = CellStore(name: path, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: FileIdentity(file),
+                              sheetName: sheet.name)
         if startsLoader { loader.start() }
         return store
     }

@@ -109,6 +109,8 @@ package final class DatabaseRows: DatabaseTableRows {
 
     /// What the list of tables says of the kind of table: `SQLite table` or `SQLite view`.
     package var kindName: String { table.isView ? "SQLite view" : "SQLite table" }
+    /// What the status line says of the input: the kind of table and its name.
+    package var formatLabel: String { kindName + " " + table.name }
 
     deinit {
         counted.stop.store(true, ordering: .relaxed)

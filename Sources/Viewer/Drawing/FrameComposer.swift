@@ -392,7 +392,11 @@ struct FrameComposer {
         status.column = "col \(Viewer.grouped(cursorColumn + 1))/\(Viewer.grouped(columnCount))"
             + (notes.hiddenColumns.map { " (\($0))" } ?? "")
         if !header.isEmpty { status.columnName = Viewer.fitting(header, width: 24, keepingEnd: false) }
-        let input = [file?.dialect?.summary, file?.compressionName].compactMap { $0 }
+        // JSON and a workbook's sheet are read as CSV made from them: their format is
+        // said, not that CSV's dialect; a database's table says which it is.
+        let format = (source as? any DatabaseTableRows)?.formatLabel
+            ?? file?.formatLabel.map { label in ([label] + [file?.encodingName].compactMap { $0 }).joined(separator: ", ") }
+        let input = [format ?? file?.dialect?.summary, file?.compressionName].compactMap { $0 }
         status.dialect = input.isEmpty ? nil : input.joined(separator: "  ")
         if options.showsDebugStats {
             let stats = cells.statistics
