@@ -48,7 +48,9 @@ struct SessionStore {
     }
 
     /// The key of the file at `path` as it is now: nil for anything but a regular file.
-    static func key(ofFileAt path: String) -> SessionKey? {
+    /// With `prefix`, the key of its first `prefix` bytes (a followed file's part indexed
+    /// whole: opened again, the file is one that grew from it).
+    static func key(ofFileAt path: String, prefix: Int64? = nil) -> SessionKey? {
         // Looked at before it is opened: opening a FIFO with no writer would wait for one.
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -56,7 +58,8 @@ struct SessionStore {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int64(info.st_size)
+        guard prefix.map({ $0 >= 0 && $0 <= Int64(info.st_size) }) ?? true else { return nil }
+        let size = prefix ?? Int64(info.st_size)
         let span = 64 << 10
         func hash(at offset: Int64) -> UInt64? {
             let length = Int(min(Int64(span), max(0, size - offset)))
@@ -152,24 +155,8 @@ struct SessionStore {
     func save(_ content: SessionContent, for key: SessionKey) {
         let bytes = SessionCodec.encode(content, key: key)
         guard Int64(bytes.count) <= limit else { return }
-        HistoryFile.makeDirectories(for: directory + "/x")
-        _ = chmod(directory, 0o700)
         let path = path(for: key)
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return }
-        var done = 0
-        while done < bytes.count {
-            let wrote = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
-            if wrote <= 0 { break }
-            done += wrote
-        }
-        _ = fchmod(descriptor, 0o600)
-        close(descriptor)
-        guard done == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return
-        }
+        guard writePrivately(bytes, to: path) else { return }
         trim(keeping: path)
     }
 

@@ -109,7 +109,8 @@ extension Viewer {
     /// Takes back a session's view of this file: the filters' rows as they were kept when
     /// they were (over the file's order), else made again. Returns what the status line
     /// says: `restored: sorted by price, 2 filters, 3 marks; Esc-Esc or --fresh starts clean`.
-    package func restore(session content: SessionContent) -> String {
+    /// `following`: the file is followed (its rows past what was indexed are read on).
+    package func restore(session content: SessionContent, following: Bool = false) -> String {
         var saved = content.view
         let columnsNow = max(table.fileColumnCount, 1)
         // A sort kept as its order: complete at once, no pass (when it is an order of this
@@ -129,7 +130,8 @@ extension Viewer {
         if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
         restore(saved: saved)
         let note = restoredNote
-        let grew = content.fileGrew ? " (the file grew: its new rows are read on)" : ""
+        let grew = following ? " (followed: read on from where it was left)"
+            : content.fileGrew ? " (the file grew: its new rows are read on)" : ""
         return "restored" + (note.isEmpty ? "" : ": " + note) + grew + "; Esc-Esc or --fresh starts clean"
     }
 
