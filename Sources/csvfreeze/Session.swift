@@ -171,9 +171,9 @@ enum Session {
         if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
            let key = SessionStore.key(ofFileAt: path),
            key.isSameFile(as: sessionKey) || file.fingerprintIfUnchanged().map({ $0.device == key.device && $0.inode == key.inode }) == true {
-            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key, previous: kept)
             // The file saved over is gone (its name holds the saved one): so is its session.
-            if !key.isSameFile(as: sessionKey) { unlink(sessions.path(for: sessionKey)) }
+            if !key.isSameFile(as: sessionKey) { sessions.remove(sessionAt: sessions.path(for: sessionKey)) }
         }
         if let choice = table.chosen {
             if case .column(let column) = choice {

@@ -97,7 +97,7 @@ final class TableSessions {
             content = store.content(of: viewer, store: file, size: key.size)
         }
         guard key.device == openedFile.device, key.inode == openedFile.inode else { return }
-        store.save(content, for: key)
+        store.save(content, for: key, previous: loaded[index]?.content)
     }
 
     /// On quitting: each table with a viewer keeps its session, and several tables which

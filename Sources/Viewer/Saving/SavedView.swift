@@ -129,10 +129,29 @@ extension Viewer {
         // Filters whose rows were not kept run again over a sort run again with them.
         if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
         restore(saved: saved)
+        // A block the first screen needed failed its check: the order is made again.
+        remakeDamagedOrder(saying: nil)
+        let remade = saved.sorted?.stored?.hasFailed == true
         let note = restoredNote
         let grew = following ? " (followed: read on from where it was left)"
             : content.fileGrew ? " (the file grew: its new rows are read on)" : ""
-        return "restored" + (note.isEmpty ? "" : ": " + note) + grew + "; Esc-Esc or --fresh starts clean"
+        let dropped = remade ? Self.damagedOrder : content.dropped
+        return (dropped.map { $0 + "; " } ?? "") + "restored" + (note.isEmpty ? "" : ": " + note) + grew
+            + "; Esc-Esc or --fresh starts clean"
+    }
+
+    static let damagedOrder = "the saved sort order is damaged: sorting again"
+
+    /// When the view's order is one kept by a session and a block of it failed its check
+    /// (read as the view needed it): that order is dropped, with the filters' rows over
+    /// it, and both made again (saying `text`), so no row is shown from a damaged order.
+    /// True when it was.
+    @discardableResult
+    func remakeDamagedOrder(saying text: String?) -> Bool {
+        guard query.sorted?.stored?.hasFailed == true else { return false }
+        query.adopt(sorted: nil, filtered: nil)
+        applyQuery(saying: text)
+        return true
     }
 
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.
