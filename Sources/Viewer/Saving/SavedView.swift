@@ -129,9 +129,16 @@ extension Viewer {
         // Filters whose rows were not kept run again over a sort run again with them.
         if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
         restore(saved: saved)
-        // A block the first screen needed failed its check: the order is made again.
-        remakeDamagedOrder(saying: nil)
+        // A block the first screen needed failed its check: the view is taken back again
+        // with its sort and filters made again, as when their rows were not kept.
         let remade = saved.sorted?.stored?.hasFailed == true
+        if remade {
+            query.adopt(sorted: nil, filtered: nil)
+            var again = content.view
+            again.sorted = nil
+            again.filtered = nil
+            restore(saved: again)
+        }
         let note = restoredNote
         let grew = following ? " (followed: read on from where it was left)"
             : content.fileGrew ? " (the file grew: its new rows are read on)" : ""
