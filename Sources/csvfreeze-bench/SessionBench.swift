@@ -10,7 +10,8 @@ import Foundation
 // are kept as results; the reopening runs on a pseudo-terminal as the start is measured:
 // from spawning csvfreeze to the read that brings its first screen with the restored note,
 // the cursor's row and the exact row count (no ≈). The state folder is a temporary one;
-// --session-limit 16G lets the 10 GiB file's order (16 bytes a row: 600 MB) be kept.
+// --session-limit 16G: older builds kept an order only within a sixteenth of the cap; the
+// 10 GiB file's (16 bytes a row: 600 MB) now fits the default cap too.
 
 /// Runs `arguments` (PATH searched) to its end, its output discarded; its exit status.
 @discardableResult
