@@ -39,6 +39,28 @@ extension AppLoop {
         [table] + slots.indices.filter { $0 != current }.compactMap { slots[$0].entries.first?.viewer }
     }
 
+    /// Each table's own viewer with its index, for the tables that have one (not the
+    /// stacked view's, not the sheets over them).
+    package var viewersByTable: [(index: Int, viewer: Viewer)] {
+        slots.indices.compactMap { index in
+            let held = index == current && !isStacked ? entries : slots[index].entries
+            return held.first.map { (index, $0.viewer) }
+        }
+    }
+
+    /// Shows table `index` and stacks the tables or not, as a kept session of them says.
+    package func restoreTables(showing index: Int, stacked: Bool) {
+        if index != current, index >= 0, index < slots.count {
+            if isStacked {
+                leaveStack(to: index)
+                enterStack()
+            } else {
+                show(index)
+            }
+        }
+        if stacked && !isStacked && shelf?.hasDatabaseTables == false { enterStack() }
+    }
+
     /// Tables that have a viewer now (for tests).
     package var liveTables: [Int] { slots.indices.filter { $0 == current ? !entries.isEmpty : !slots[$0].entries.isEmpty } }
 
@@ -172,6 +194,7 @@ extension AppLoop {
         for index in candidates.prefix(live.count + 1 - Self.liveLimit) {
             let slot = slots[index]
             guard let viewer = slot.entries.first?.viewer else { continue }
+            onPutAway?(index, viewer)
             slot.parked = viewer.keptState()
             for entry in slot.entries.dropFirst() { entry.source?.cancel() }
             slot.entries = []

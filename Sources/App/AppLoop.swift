@@ -63,6 +63,9 @@ package final class AppLoop {
     var stackEntries: [Entry]?
     /// True while the stacked view is on screen.
     package internal(set) var isStacked = false
+    /// Told of a table's viewer (and its index) about to be put away to bound memory, while
+    /// its store is still open: its session is kept then.
+    package var onPutAway: ((Int, Viewer) -> Void)?
     /// The next animation frame is due at this time; nil while nothing moves (the loop
     /// then waits with no timeout, so an idle viewer uses no CPU).
     private var nextTick: Double?

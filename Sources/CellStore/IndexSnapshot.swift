@@ -80,6 +80,30 @@ extension CellStore {
         }
     }
 
+    /// The index of a followed file as far as its records are surely whole: up to its last
+    /// checkpoint (a record's start), which is then the snapshot's end, `available`. A log
+    /// still being written may end in half a record; what lies past that checkpoint is read
+    /// again when the file is followed next (`adoptGrown`). Nil for a file not followed, one
+    /// read with a problem (a quoting problem, a record too wide), rotated, or with fewer
+    /// than two checkpoints.
+    package func followedIndexSnapshot() -> IndexSnapshot? {
+        guard case .file = loader.input, loader.follows, !isConverted else { return nil }
+        return loader.shared.withLock { state -> IndexSnapshot? in
+            let progress = state.progress
+            guard progress.failure == nil, !progress.wasTruncated, !progress.wasReplaced, progress.quotingProblem == nil,
+                  progress.quotingProblemCount == 0, progress.tooWideRecord == nil, let dialect = state.dialect,
+                  state.checkpoints.count >= 2, let cut = state.checkpoints.last else { return nil }
+            return IndexSnapshot(checkpoints: Array(state.checkpoints.dropLast()), available: cut.offset, rowCount: cut.row,
+                                 widestRow: progress.widestRow, tooWideRecord: nil, endsWithTerminator: true,
+                                 wellQuotedRecords: min(state.wellQuotedRecords, cut.row),
+                                 firstBlankRecord: state.firstBlankRecord < cut.row ? state.firstBlankRecord : Int.max,
+                                 quotingProblem: nil, quotingProblemCount: 0, delimiter: dialect.delimiter, quote: dialect.quote)
+        }
+    }
+
+    /// The device and inode of the file this store opened (nil for anything but a file).
+    package var openedFile: (device: UInt64, inode: UInt64)? { loader.openedAs.map { ($0.device, $0.inode) } }
+
     /// Where the table starts in the input (past a byte-order mark and the preamble), once judged.
     package var dataStart: Int64? { loader.shared.withLock { $0.checkpoints.first?.offset } }
 
@@ -123,8 +147,9 @@ extension CellStore {
     /// the loader, started next, goes on from its last checkpoint instead of the start.
     /// False, and nothing changed, when it does not fit (as `adopt`), or the old part had
     /// a quoting problem or a record too wide (the scan would have to know where it was).
+    /// A followed file goes on the same way, then follows (`followedIndexSnapshot`).
     package func adoptGrown(_ snapshot: IndexSnapshot) -> Bool {
-        guard case .file(_, let size) = loader.input, !loader.follows, size > snapshot.available,
+        guard case .file(_, let size) = loader.input, size > snapshot.available,
               snapshot.quotingProblem == nil, snapshot.quotingProblemCount == 0, snapshot.tooWideRecord == nil,
               let last = snapshot.checkpoints.last else { return false }
         return loader.shared.withLock { state -> Bool in

@@ -55,6 +55,8 @@ package final class SortedRecords: RecordSequence {
     /// The pass; dropping it (with the object) cancels it and waits for its thread. None
     /// for an order kept from an earlier session.
     private let scan: BackgroundScan<Bool>?
+    /// The order kept from an earlier session this was made from (nil: a pass made it).
+    package let stored: StoredPairs?
 
     /// Memory the sort may use for keys, all workers together.
     package static let defaultBudget = 64 << 20
@@ -89,6 +91,7 @@ package final class SortedRecords: RecordSequence {
         self.core = core
         let job = SortJob(input: input, headerRows: headerRows, builder: KeyBuilder(keys: keys, kinds: kinds),
                           budget: max(1 << 16, memoryBudget / max(1, workers)), workers: max(1, workers), core: core, wake: wake)
+        stored = nil
         scan = BackgroundScan(name: "csvfreeze sort", total: 0, wake: wake) { control in
             job.run(control: control)
         }
@@ -104,6 +107,7 @@ package final class SortedRecords: RecordSequence {
         core = Core(permutation: Permutation(stored: stored))
         core.phase.withLock { $0 = .done }
         scan = nil
+        self.stored = stored
     }
 
     /// Stops the pass; the rows merged so far stay readable.

@@ -5,7 +5,7 @@
 //                                        [--query-only] [--query-10g] [--views-only] [--insight-only] [--sql-only]
 //                                        [--scan-only] [--diff-only] [--export-only] [--filter-only] [--picture-only]
 //                                        [--start-only [--binary PATH]] [--database-only [--binary PATH]] [--json-only]
-//                                        [--xlsx-only [--python PATH]]
+//                                        [--xlsx-only [--python PATH]] [--session-only [--session-10g] [--binary PATH]]
 //
 // It generates its inputs under DIR (default bench-data/) when they are missing: a file of
 // about 1 GiB with 20 columns of quoted text with commas, doubled quotes, line breaks and
@@ -18,7 +18,8 @@
 // this program (or --binary PATH); --database-only makes a 10-million-row SQLite table and
 // measures its first screen and G the same way, beside sqlite3's count. A 50 MB Excel
 // workbook (made with openpyxl from .venv-peers, or --python PATH) is measured with
-// --xlsx-only, beside openpyxl.
+// --xlsx-only, beside openpyxl. --session-only measures a file reopened with its kept session
+// (sorted, filtered, 10 marks; --session-10g the 10 GiB file too, made from the 1 GiB one).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -127,7 +128,7 @@ let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alig
 
 let otherOnly = ["--scan-only", "--index-only", "--search-only", "--query-only", "--views-only", "--no-packed", "--insight-only",
                  "--sql-only", "--diff-only", "--export-only", "--filter-only", "--start-only", "--edit-only", "--picture-only",
-                 "--json-only", "--xlsx-only"]
+                 "--json-only", "--xlsx-only", "--session-only"]
     .contains(where: arguments.contains)
 if arguments.contains("--packed-only") || !otherOnly {
     try packedSection(big: big, directory: directory, exitsAfter: arguments.contains("--packed-only"))
@@ -137,6 +138,11 @@ if !otherOnly && !arguments.contains("--packed-only") { xlsxSection(directory: d
 /// The csvfreeze whose start is measured: --binary, else the one built beside this program.
 let startBinary = option("--binary")
     ?? (CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/csvfreeze")
+
+if arguments.contains("--session-only") {
+    sessionBenchmark(big: big, directory: directory, binary: startBinary, tenGiB: arguments.contains("--session-10g"))
+    exit(results.contains { $0.3 == false } ? 1 : 0)
+}
 
 if arguments.contains("--start-only") {
     startBenchmark(big: big, binary: startBinary)

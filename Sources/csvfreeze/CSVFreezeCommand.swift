@@ -269,7 +269,7 @@ struct CSVFreezeCommand: ParsableCommand {
     var band = false
 
     @Flag(inversion: .prefixedNo,
-          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. Standard input is never kept. --no-session neither reads nor writes one ('session = off' in the config file turns sessions off). After Ctrl-S saved edits over the file, the session is kept for the saved file.")
+          help: "On quitting, keep the view of each file (the cursor's record, freeze, widths, columns, sort, filters, search, marks) and its row index in $XDG_STATE_HOME/csvfreeze (default ~/.local/state/csvfreeze), private to you, and take them back when the same, unchanged file is opened again. With several files, each keeps its own, and which was shown and whether they were stacked; a followed file keeps its index as far as read and is read on from there. Standard input and a database's or workbook's tables are never kept. --no-session neither reads nor writes one ('session = off' in the config file turns sessions off). After Ctrl-S saved edits over the file, the session is kept for the saved file.")
     var session = true
 
     @Flag(help: "Open the file as if for the first time: the kept session is not read, and is replaced on quitting.")

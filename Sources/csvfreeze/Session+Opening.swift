@@ -18,6 +18,20 @@ extension Session {
         return try DatabaseRows(path: path, table: table, wake: wake)
     }
 
+    /// Takes `index`, kept for the file `store` reads (opened without its loader): as the
+    /// whole index, or, for a file that only grew, as the index of what was there, the
+    /// rest indexed on. One that does not fit is dropped and the file indexed afresh.
+    static func take(_ index: IndexSnapshot, grew: Bool, into store: CellStore) {
+        if grew {
+            _ = store.adoptGrown(index)
+            store.startLoading()
+        } else if store.adopt(index) {
+            store.announceIndex()
+        } else {
+            store.startLoading()
+        }
+    }
+
     /// The command line's filters, sort and columns, named against `store`'s header (read
     /// first: this waits for it).
     static func resolve(_ query: QueryOptions, for store: CellStore, headerRows: Int) throws(QueryOptions.Problem) -> QueryOptions.Resolved {

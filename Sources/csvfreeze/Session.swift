@@ -26,9 +26,12 @@ enum Session {
         let wake = WakePipe(failureStatus: 1)
         let wakeLoop = wake.news
         let follows = options.follows
+        // Several tables, or a followed file: each file's session (see `TableSessions`).
+        let tables = sessions.flatMap { inputs.count > 1 || follows ? TableSessions(store: $0, inputs: inputs, follows: follows) : nil }
         // Open the input before touching the terminal, so a bad path leaves it alone.
         func open(_ input: TableInput) throws(CellStoreError) -> CellStore {
-            try reading.open(input, onChange: wakeLoop)
+            if let tables { return try tables.open(input, reading: reading, onChange: wakeLoop) }
+            return try reading.open(input, onChange: wakeLoop)
         }
         func open() throws(CellStoreError) -> CellStore { try open(inputs[0]) }
         // Several inputs: the tables not shown are counted in the background, each opened
@@ -58,15 +61,7 @@ enum Session {
                 firstTable = try shelf?.source(0) ?? openTable(inputs[0], wake: wakeLoop)
             } else if shelf == nil, let index = kept?.index {
                 let store = try reading.open(inputs[0], startsLoader: false, onChange: wakeLoop)
-                // A file that only grew: its index for what was there, the rest indexed on.
-                if kept?.fileGrew == true {
-                    _ = store.adoptGrown(index)
-                    store.startLoading()
-                } else if store.adopt(index) {
-                    store.announceIndex()
-                } else {
-                    store.startLoading()
-                }
+                take(index, grew: kept?.fileGrew == true, into: store)
                 first = store
             }
             if firstTable == nil { first = try first ?? shelf?.store(0) ?? open() }
@@ -122,6 +117,7 @@ enum Session {
         // The command line's view wins over the kept one (the kept index stays).
         var restored: String?
         if let kept, resolved == nil { restored = viewer?.restore(session: kept) }
+        if let tables, resolved == nil, let viewer { restored = tables.restore(viewer, 0) }
         let historyPath = HistoryFile.pathFromEnvironment
         viewer?.history = HistoryFile.load(from: historyPath)
         let said = [recoveredNote, notice.isEmpty ? nil : notice, keptNote, restored].compactMap { $0 }.joined(separator: "; ")
@@ -132,8 +128,11 @@ enum Session {
             // Each table shown for the first time gets the command line's view, named
             // against its own header; one where a name is not found says so and shows all.
             loop = AppLoop(shelf: shelf, first: viewer!, options: options, screen: screen, clock: MonotonicClock(),
-                           stacked: stacked) { viewer, _ in
-                if let file = viewer.file, let notice = followNotice(file, options: options) { viewer.say(notice) }
+                           stacked: stacked) { viewer, index in
+                let notice = viewer.file.flatMap { followNotice($0, options: options) }
+                let restored = query?.isActive == true ? nil : tables?.restore(viewer, index)
+                let said = [notice, restored].compactMap { $0 }.joined(separator: "; ")
+                if !said.isEmpty { viewer.say(said) }
                 guard let query, query.isActive else { return }
                 do {
                     let resolved: QueryOptions.Resolved
@@ -151,6 +150,13 @@ enum Session {
             loop = AppLoop(table: viewer!, screen: screen, clock: MonotonicClock(), reopen: open)
         }
         viewer = nil
+        if let tables {
+            // Which table was shown, and whether they were stacked.
+            if shelf != nil, let state = tables.store.loadTables(for: inputs) {
+                loop.restoreTables(showing: state.shown, stacked: stacked || state.stacked)
+            }
+            loop.onPutAway = { index, viewer in tables.save(viewer, index) }
+        }
         loop.run()
         shelf?.stopCounting()
         let table = loop.table
@@ -158,15 +164,16 @@ enum Session {
         // A signal or a lost terminal asked nothing: edits not saved are kept in a file.
         if loop.endedWithoutAsking { keepUnsavedEdits(of: loop.tableViewers) }
         HistoryFile.save(table.history, to: historyPath)
+        tables?.saveAll(loop)
         // The table's session, for the same file (it may have changed meanwhile: the index
         // is kept only when it covers the file as it is now), or for the file a save over
         // it put in its place, which the table reads now (another inode: its own key).
         if let sessions, let sessionKey, let path = inputs[0].path, let file = table.file, !table.options.isSheet,
            let key = SessionStore.key(ofFileAt: path),
            key.isSameFile(as: sessionKey) || file.fingerprintIfUnchanged().map({ $0.device == key.device && $0.inode == key.inode }) == true {
-            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key)
+            sessions.save(sessions.content(of: table, store: file, size: key.size), for: key, previous: kept)
             // The file saved over is gone (its name holds the saved one): so is its session.
-            if !key.isSameFile(as: sessionKey) { unlink(sessions.path(for: sessionKey)) }
+            if !key.isSameFile(as: sessionKey) { sessions.remove(sessionAt: sessions.path(for: sessionKey)) }
         }
         if let choice = table.chosen {
             if case .column(let column) = choice {

@@ -86,4 +86,40 @@ struct GrownIndexTests {
         other.delimiter = UInt8(ascii: ";")
         #expect(!(try CellStore.open(InputSpec(path: path), startsLoader: false).adoptGrown(other)))
     }
+
+    /// Waits (bounded) until `condition` holds.
+    private func wait(_ what: String, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition() && Date() < deadline { usleep(10_000) }
+        #expect(condition(), "timed out waiting for \(what)")
+    }
+
+    @Test("a followed file's index is kept up to its last checkpoint, half a record at its end left out; followed again, it goes on from there")
+    func followed() throws {
+        // The last record half written, as a log being appended to may be.
+        let (folder, path) = try file(Self.old + "6001,2026-01-02T00:00:00,mo")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let following = try CellStore.open(InputSpec(path: path, follows: true))
+        wait("caught up") { following.progress.isCaughtUp }
+        let kept = try #require(following.followedIndexSnapshot())
+        following.stopLoading()
+        let whole = try #require(try indexed(path).indexSnapshot())
+        // Up to the last checkpoint: a record's start, before which every record is whole.
+        #expect(kept.checkpoints == Array(whole.checkpoints.dropLast()))
+        #expect(kept.available == whole.checkpoints.last?.offset && kept.rowCount == whole.checkpoints.last?.row)
+        #expect(kept.isConsistent(dataStart: whole.checkpoints[0].offset))
+        #expect(try indexed(path).followedIndexSnapshot() == nil, "not followed")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(("re\n" + (6_002...6_500).map { "\($0),2026-01-02T00:00:00,more\n" }.joined()).utf8))
+        try handle.close()
+        let fresh = try indexed(path)
+        let again = try CellStore.open(InputSpec(path: path, follows: true), startsLoader: false)
+        #expect(again.adoptGrown(kept))
+        again.startLoading()
+        wait("the rest read") { again.progress.isCaughtUp && again.rowCount == fresh.rowCount }
+        #expect(again.rowCount == 6_501)
+        for record in [0, 5_999, 6_000, 6_001, 6_500] { #expect(again.row(record) == fresh.row(record), "record \(record)") }
+        again.stopLoading()
+    }
 }

@@ -34,11 +34,16 @@ struct SessionEndToEndTests {
         #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
         // Private: the folder 0700, the session 0600.
         let folder = state + "/csvfreeze"
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }
-        try #require(names.count == 1, "\(names)")
+        // The session, and its sort's order in a data file of its own.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }.sorted()
+        try #require(names.count == 2 && names[1].hasPrefix(names[0] + "."), "\(names)")
         let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
-        let fileMode = try FileManager.default.attributesOfItem(atPath: folder + "/" + names[0])[.posixPermissions] as? Int
-        #expect(folderMode == 0o700 && fileMode == 0o600, "\(String(folderMode ?? 0, radix: 8)) \(String(fileMode ?? 0, radix: 8))")
+        #expect(folderMode == 0o700, "\(String(folderMode ?? 0, radix: 8))")
+        for name in names {
+            let fileMode = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.posixPermissions] as? Int
+            #expect(fileMode == 0o600, "\(name): \(String(fileMode ?? 0, radix: 8))")
+        }
+        let orderMade = try FileManager.default.attributesOfItem(atPath: folder + "/" + names[1])[.systemFileNumber] as? Int
 
         let again = try open(file, state: state)
         // The sort runs again: its rows come a moment after the note.
@@ -50,6 +55,29 @@ struct SessionEndToEndTests {
         try again.waitFor("the cursor where it was") { status($0).contains("row 7/200") && status($0).contains("sorted by price ↓") }
         try again.send("q")
         _ = try again.waitForExit()
+        // The same sort: quitting referred to its order's data file again, not wrote it anew.
+        let namesAfter = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }.sorted()
+        #expect(namesAfter == names, "\(namesAfter)")
+        let orderNow = try FileManager.default.attributesOfItem(atPath: folder + "/" + names[1])[.systemFileNumber] as? Int
+        #expect(orderNow != nil && orderNow == orderMade)
+
+        // A byte changed inside the order's data file: the order is dropped, said in one
+        // line, sorted again: the same rows as left, never others.
+        let data = folder + "/" + names[1]
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: data)))
+        bytes[bytes.count / 2] ^= 0x04
+        try Data(bytes).write(to: URL(fileURLWithPath: data))
+        let damaged = try open(file, state: state)
+        let noted = try damaged.waitFor("the note") { status($0).contains("the saved sort order is damaged: sorting again") }
+        #expect(noted.count > 7)
+        let remade = try damaged.waitFor("the rows sorted again") {
+            $0.count > 7 && !status($0).contains("sorting…") && $0[1].hasPrefix("•")
+        }
+        #expect(Array(remade[1..<7]) == Array(before[1..<7]), "the same rows:\n\(remade.joined(separator: "\n"))")
+        try damaged.send("j")
+        try damaged.waitFor("sorted again") { status($0).contains("sorted by price ↓") }
+        try damaged.send("q")
+        _ = try damaged.waitForExit()
 
         // --fresh: not restored (and replaced by the plain view on quitting).
         let fresh = try open(file, state: state, "--fresh")

@@ -34,7 +34,11 @@ struct SessionCodecTests {
                                   wellQuotedRecords: 61, firstBlankRecord: 61,
                                   quotingProblem: QuotingProblem(kind: .unclosedQuote, record: 60, line: 61),
                                   quotingProblemCount: 1, delimiter: 0x2C, quote: 0x22)
-        return SessionContent(view: view, index: index, filterBitmap: ([0b1011, 1 << 63], 128))
+        var content = SessionContent(view: view, index: index)
+        content.keptBitmap = KeptBitmap(length: 128, section: KeptSection(id: 0xB17, length: 16, checksums: [0x5EED]))
+        content.keptSort = KeptSort(kinds: [.number], count: 5_000,
+                                    section: KeptSection(id: 0x50A7, length: 80_000, checksums: [1, 2]))
+        return content
     }
 
     @Test("What is written reads back the same")
@@ -49,7 +53,21 @@ struct SessionCodecTests {
         #expect(view.search == SearchPattern(text: "ber", column: nil))
         #expect(view.marks.records == [3, 9, 200] && view.marksOnly)
         #expect(read.index == Self.content().index)
-        #expect(read.filterBitmap?.words == [0b1011, 1 << 63] && read.filterBitmap?.length == 128)
+        #expect(read.keptBitmap?.length == 128 && read.keptBitmap?.section == KeptSection(id: 0xB17, length: 16, checksums: [0x5EED]))
+        #expect(read.keptSort?.count == 5_000 && read.keptSort?.kinds == [.number])
+        #expect(read.keptSort?.section == KeptSection(id: 0x50A7, length: 80_000, checksums: [1, 2]))
+        #expect(read.filterBitmap == nil && read.keptSort?.pairs == nil, "the results themselves are in their data files")
+        // Small: the session read whole at opening holds no result, only where they lie.
+        #expect(bytes.count < 1_000, "\(bytes.count)")
+    }
+
+    @Test("A data file's place with too few or too many block checksums is refused as corrupt")
+    func sectionChecked() {
+        for sums in [[UInt64](), [1, 2, 3]] {
+            var content = Self.content()
+            content.keptSort?.section.checksums = sums
+            #expect(SessionCodec.decode(SessionCodec.encode(content, key: Self.key), key: Self.key).refusal == .corrupt)
+        }
     }
 
     @Test("Every truncation of a session file is refused, never read")
@@ -131,10 +149,12 @@ struct SessionCodecTests {
         }
         let saved = first.savedView()
         let bitmap = try #require(saved.filtered?.bitmap)
-        var kept = SessionContent(view: saved, index: nil, filterBitmap: bitmap)
+        var kept = SessionContent(view: saved, index: nil)
         kept.view.filtered = nil
         let bytes = SessionCodec.encode(kept, key: Self.key)
-        let read = try SessionCodec.decode(bytes, key: Self.key).get()
+        var read = try SessionCodec.decode(bytes, key: Self.key).get()
+        // As the store gives it, read back from its data file.
+        read.filterBitmap = bitmap
 
         let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
         let said = second.restore(session: read)
@@ -168,18 +188,10 @@ extension SessionCodecTests {
         for key in "5j" { first.handle(key: .character(key)) }
         let order = try #require(first.query.sorted)
         let wanted = (0..<order.count).map { order.records(in: $0..<($0 + 1))[0].record }
-        var kept = SessionContent(view: first.savedView(), index: nil)
-        kept.sorted = kept.view.sorted
-        kept.view.sorted = nil
-        let bytes = SessionCodec.encode(kept, key: Self.key)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-session-\(UUID())").path
+        let (read, path) = try Self.kept(first, order: order)
         defer { unlink(path) }
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        var read = try SessionCodec.decode(bytes, key: Self.key).get()
         let sort = try #require(read.keptSort)
         #expect(sort.count == 3_000 && sort.kinds == order.kinds)
-        read.keptSort?.pairs = StoredPairs(descriptor: open(path, O_RDONLY), offset: sort.offset, count: sort.count,
-                                           records: 0..<3_001, inputBytes: Int64(csv.utf8.count))
 
         let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
         waitUntil("the index") { second.handle(.refresh); return second.table.file?.isComplete == true }
@@ -190,6 +202,72 @@ extension SessionCodecTests {
         #expect((0..<3_000).map { second.table.record(ofRow: $0) } == wanted)
         #expect(second.cursorRow == 5 && second.table.record(ofRow: 5) == wanted[5])
         #expect(second.window.offset.y == 0, "the top of the sorted rows on screen, as they were")
+    }
+
+    /// `viewer`'s view kept with its sort `order` as a session would keep it: the order in a
+    /// data file of its own (at the path returned), a checksum a block, read back.
+    static func kept(_ viewer: Viewer, order: SortedRecords) throws -> (SessionContent, String) {
+        var kept = SessionContent(view: viewer.savedView(), index: nil)
+        kept.view.sorted = nil
+        let pairs = order.pairs(in: 0..<order.count).map(\.littleEndian)
+        let bytes = pairs.withUnsafeBytes { Array($0) }
+        let sums = stride(from: 0, to: bytes.count, by: KeptSection.blockSize).map { start in
+            bytes[start..<min(bytes.count, start + KeptSection.blockSize)].withUnsafeBytes { KeptSection.checksum($0) }
+        }
+        let section = KeptSection(id: 1, length: Int64(bytes.count), checksums: sums)
+        kept.keptSort = KeptSort(kinds: order.kinds, count: order.count, section: section)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-session-\(UUID())").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        var read = try SessionCodec.decode(SessionCodec.encode(kept, key: key), key: key).get()
+        read.keptSort?.pairs = StoredPairs(descriptor: open(path, O_RDONLY), offset: 0, count: order.count,
+                                           records: 0..<(order.count + 1), inputBytes: 1 << 40, section: section)
+        return (read, path)
+    }
+
+    @Test("A byte changed in any block of a kept order: never a wrong row; the order is dropped, said in one line, sorted again")
+    func damagedOrder() throws {
+        let csv = Self.amounts(20_000)
+        let size = Size(width: 60, height: 12)
+        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        waitUntil("the index") { first.handle(.refresh); return first.table.file?.isComplete == true }
+        for key in "ll]" { first.handle(key: .character(key)) }
+        waitUntil("the sort", timeout: 60) {
+            first.handle(.refresh)
+            return !first.query.isRunning && !first.query.isPending && first.query.sorted?.phase == .done
+        }
+        let order = try #require(first.query.sorted)
+        let wanted = (0..<order.count).map { order.records(in: $0..<($0 + 1))[0].record }
+        // 20,000 pairs of 16 bytes: 5 blocks. A byte flipped in the first (what the first
+        // screen reads), in a middle one (what the cursor's search or a scroll reads), in the
+        // last, shorter one.
+        for damaged in [100, 2 * KeptSection.blockSize + 4_321, 20_000 * 16 - 3] {
+            let (read, path) = try Self.kept(first, order: order)
+            defer { unlink(path) }
+            let file = open(path, O_RDWR)
+            var byte: UInt8 = 0
+            #expect(pread(file, &byte, 1, off_t(damaged)) == 1)
+            byte ^= 0x10
+            #expect(pwrite(file, &byte, 1, off_t(damaged)) == 1)
+            close(file)
+            let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+            waitUntil("the index") { second.handle(.refresh); return second.table.file?.isComplete == true }
+            var said = second.restore(session: read)
+            // Every row read is the right one or none (a row not there): never another.
+            for row in stride(from: 0, to: 20_000, by: 97) + [19_999] {
+                let record = second.table.record(ofRow: row)
+                if second.query.sorted?.stored == nil { break }
+                #expect(record == wanted[row] || record < 0, "row \(row): record \(record), not \(wanted[row])")
+            }
+            second.handle(.refresh)
+            if !said.contains("damaged") { said = second.message ?? said }
+            #expect(said.contains("the saved sort order is damaged: sorting again"), "byte \(damaged): \(said)")
+            #expect(second.query.sorted?.stored == nil, "byte \(damaged): the kept order was dropped")
+            waitUntil("the sort made again", timeout: 60) {
+                second.handle(.refresh)
+                return !second.query.isRunning && !second.query.isPending && second.query.sorted?.phase == .done
+            }
+            #expect((0..<20_000).map { second.table.record(ofRow: $0) } == wanted, "byte \(damaged)")
+        }
     }
 
     @Test("A sort run again on restoring keeps the file's rows on screen until its first rows come: never 'no rows'")

@@ -8,6 +8,7 @@ extension Viewer {
     /// the header band, the window and the cursor's bounds. Once per command, at the end of
     /// `handle(_:)`.
     func reconcile() {
+        remakeDamagedOrder(saying: Self.damagedOrder)
         followBand()
         // Read first, in one piece: once complete, every row below is in, so the layout
         // sees them all; and the loader's news (the input ended early, reading paused) are

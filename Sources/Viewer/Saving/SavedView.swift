@@ -109,7 +109,8 @@ extension Viewer {
     /// Takes back a session's view of this file: the filters' rows as they were kept when
     /// they were (over the file's order), else made again. Returns what the status line
     /// says: `restored: sorted by price, 2 filters, 3 marks; Esc-Esc or --fresh starts clean`.
-    package func restore(session content: SessionContent) -> String {
+    /// `following`: the file is followed (its rows past what was indexed are read on).
+    package func restore(session content: SessionContent, following: Bool = false) -> String {
         var saved = content.view
         let columnsNow = max(table.fileColumnCount, 1)
         // A sort kept as its order: complete at once, no pass (when it is an order of this
@@ -128,9 +129,36 @@ extension Viewer {
         // Filters whose rows were not kept run again over a sort run again with them.
         if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
         restore(saved: saved)
+        // A block the first screen needed failed its check: the view is taken back again
+        // with its sort and filters made again, as when their rows were not kept.
+        let remade = saved.sorted?.stored?.hasFailed == true
+        if remade {
+            query.adopt(sorted: nil, filtered: nil)
+            var again = content.view
+            again.sorted = nil
+            again.filtered = nil
+            restore(saved: again)
+        }
         let note = restoredNote
-        let grew = content.fileGrew ? " (the file grew: its new rows are read on)" : ""
-        return "restored" + (note.isEmpty ? "" : ": " + note) + grew + "; Esc-Esc or --fresh starts clean"
+        let grew = following ? " (followed: read on from where it was left)"
+            : content.fileGrew ? " (the file grew: its new rows are read on)" : ""
+        let dropped = remade ? Self.damagedOrder : content.dropped
+        return (dropped.map { $0 + "; " } ?? "") + "restored" + (note.isEmpty ? "" : ": " + note) + grew
+            + "; Esc-Esc or --fresh starts clean"
+    }
+
+    static let damagedOrder = "the saved sort order is damaged: sorting again"
+
+    /// When the view's order is one kept by a session and a block of it failed its check
+    /// (read as the view needed it): that order is dropped, with the filters' rows over
+    /// it, and both made again (saying `text`), so no row is shown from a damaged order.
+    /// True when it was.
+    @discardableResult
+    func remakeDamagedOrder(saying text: String?) -> Bool {
+        guard query.sorted?.stored?.hasFailed == true else { return false }
+        query.adopt(sorted: nil, filtered: nil)
+        applyQuery(saying: text)
+        return true
     }
 
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.

@@ -34,17 +34,23 @@ package struct SessionKey: Sendable, Equatable {
 package struct SessionContent {
     package var view: SavedView
     package var index: IndexSnapshot?
-    /// The rows the filters kept (over the file's order), when kept as a result.
+    /// The rows the filters kept (over the file's order), when kept as a result: to write,
+    /// or read (and checked) from its data file (`SessionStore.load`).
     package var filterBitmap: (words: [UInt64], length: Int)?
-    /// A complete sort to keep as its result (written; its kinds and order are its own).
+    /// A complete sort to keep as its result (to write; its kinds and order are its own).
     package var sorted: SortedRecords?
-    /// A sort kept as its result (read): the kinds its keys were read as, and where its
-    /// (record, offset) pairs lie in the session file; `pairs` reads them, once the file
-    /// is open (`SessionStore.load`).
+    /// A sort kept as its result: the kinds its keys were read as, its count and its data
+    /// file; `pairs` reads them, once the file is open (`SessionStore.load`). Written as
+    /// is when the sort was kept unchanged (its data file is not written again).
     package var keptSort: KeptSort?
+    /// Where the filters' rows lie (`filterBitmap`'s data file), and their length in rows.
+    package var keptBitmap: KeptBitmap?
     /// True when the file only grew since the session was written (`SessionCodec.decode`'s
     /// `grew`): the index covers what was there, and the rest is to be indexed.
     package var fileGrew = false
+    /// Why a kept result was left out on reading (its data file missing or damaged): one
+    /// line for the status line; the sort or filter is made again.
+    package var dropped: String?
 
     package init(view: SavedView, index: IndexSnapshot?, filterBitmap: (words: [UInt64], length: Int)? = nil) {
         self.view = view
@@ -53,22 +59,42 @@ package struct SessionContent {
     }
 }
 
-/// A sort's order in a session file: the kinds of its keys, and its `count` pairs at
-/// byte `offset` (8-byte record and offset each).
+/// A sort's order kept by a session: the kinds of its keys, and its `count` pairs (8-byte
+/// record and offset each) in its data file, `section`.
 package struct KeptSort {
     package var kinds: [ColumnKind]
-    package var offset: Int64
     package var count: Int
+    package var section: KeptSection
     package var pairs: StoredPairs?
+
+    package init(kinds: [ColumnKind], count: Int, section: KeptSection, pairs: StoredPairs? = nil) {
+        self.kinds = kinds
+        self.count = count
+        self.section = section
+        self.pairs = pairs
+    }
+}
+
+/// The filters' rows kept by a session: `length` rows, their bitmap's words in `section`.
+package struct KeptBitmap {
+    package var length: Int
+    package var section: KeptSection
+
+    package init(length: Int, section: KeptSection) {
+        self.length = length
+        self.section = section
+    }
 }
 
 /// A session file's bytes: `CSVFSESS`, a version, the whole length, the key, the content,
 /// and an FNV-1a checksum of all before it. Reading checks each of them and every count
 /// against the bytes left, so a truncated, corrupt, older or foreign file is refused with
-/// a reason, never trusted.
+/// a reason, never trusted. The large results (a sort's order, the filters' bitmap) are
+/// not in it: it names their data files, with a checksum per 64 KiB block of each, checked
+/// as each block is first read; so the file read and checked whole at opening is small.
 package enum SessionCodec {
     package static let magic = Array("CSVFSESS".utf8)
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
 
     /// Why a session file was not used.
     package enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -150,21 +176,17 @@ package enum SessionCodec {
             out.u8(index.delimiter)
             out.u8(index.quote)
         }
-        out.bool(content.filterBitmap != nil)
-        if let bitmap = content.filterBitmap {
+        out.bool(content.keptBitmap != nil)
+        if let bitmap = content.keptBitmap {
             out.int(bitmap.length)
-            out.int(bitmap.words.count)
-            for word in bitmap.words { out.u64(word) }
+            out.section(bitmap.section)
         }
-        out.bool(content.sorted != nil)
-        if let sorted = content.sorted {
-            out.int(sorted.kinds.count)
-            for kind in sorted.kinds { out.u8(kind == .number ? 0 : kind == .date ? 1 : 2) }
-            out.int(sorted.count)
-            out.bytes.reserveCapacity(out.bytes.count + sorted.count * 16 + 8)
-            for start in stride(from: 0, to: sorted.count, by: 1 << 16) {
-                for value in sorted.pairs(in: start..<min(sorted.count, start + (1 << 16))) { out.i64(value) }
-            }
+        out.bool(content.keptSort != nil)
+        if let sort = content.keptSort {
+            out.int(sort.kinds.count)
+            for kind in sort.kinds { out.u8(kind == .number ? 0 : kind == .date ? 1 : 2) }
+            out.int(sort.count)
+            out.section(sort.section)
         }
         let length = UInt64(out.bytes.count + 8)
         for index in 0..<8 { out.bytes[12 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index))) }
@@ -194,7 +216,7 @@ package enum SessionCodec {
         guard var content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
         if grown {
             content.fileGrew = true
-            content.filterBitmap = nil
+            content.keptBitmap = nil
             content.keptSort = nil
         }
         return .success(content)
@@ -230,6 +252,12 @@ package enum SessionCodec {
             let utf8 = Array(value.utf8)
             int(utf8.count)
             bytes.append(contentsOf: utf8)
+        }
+        mutating func section(_ section: KeptSection) {
+            u64(section.id)
+            i64(section.length)
+            int(section.checksums.count)
+            for sum in section.checksums { u64(sum) }
         }
         mutating func key(_ key: SessionKey) {
             u64(key.device)
@@ -306,6 +334,18 @@ package enum SessionCodec {
             defer { position += count }
             return String(validating: bytes[position..<(position + count)], as: UTF8.self)
         }
+        /// A data file's place: well formed (a checksum for each of its blocks), else nil.
+        mutating func section() -> KeptSection? {
+            guard let id = u64(), let length = i64(), let count = count(each: 8) else { return nil }
+            var sums: [UInt64] = []
+            sums.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let sum = u64() else { return nil }
+                sums.append(sum)
+            }
+            let section = KeptSection(id: id, length: length, checksums: sums)
+            return section.isWellFormed ? section : nil
+        }
         mutating func key() -> SessionKey? {
             guard let device = u64(), let inode = u64(), let size = i64(), let seconds = i64(), let nanoseconds = i64(),
                   let head = u64(), let tail = u64() else { return nil }
@@ -374,14 +414,9 @@ package enum SessionCodec {
             }
             guard let hasBitmap = bool() else { return nil }
             if hasBitmap {
-                guard let length = int(), length >= 0, let wordCount = count(each: 8) else { return nil }
-                var words: [UInt64] = []
-                words.reserveCapacity(wordCount)
-                for _ in 0..<wordCount {
-                    guard let word = u64() else { return nil }
-                    words.append(word)
-                }
-                content.filterBitmap = (words, length)
+                guard let length = int(), length >= 0, let section = section(),
+                      section.length % 8 == 0 else { return nil }
+                content.keptBitmap = KeptBitmap(length: length, section: section)
             }
             guard let hasSort = bool() else { return nil }
             if hasSort {
@@ -391,9 +426,9 @@ package enum SessionCodec {
                     guard let kind = u8(), kind <= 2 else { return nil }
                     kinds.append(kind == 0 ? .number : kind == 1 ? .date : .text)
                 }
-                guard let pairs = count(each: 16) else { return nil }
-                content.keptSort = KeptSort(kinds: kinds, offset: Int64(position - bytes.startIndex), count: pairs, pairs: nil)
-                position += pairs * 16
+                guard let pairs = int(), pairs >= 0, pairs <= Int.max / 16, let section = section(),
+                      section.length == Int64(pairs) * 16 else { return nil }
+                content.keptSort = KeptSort(kinds: kinds, count: pairs, section: section)
             }
             return content
         }
