@@ -24,18 +24,23 @@ extension Exporter {
         self.writer = writer
         var record = 0
         while !isStopped, let batch = stream.next(batch: 1024) {
-            var start = 0
-            for row in batch.rows {
-                if isStopped { break }
-                if let types = batch.types {
-                    writer.write(row, types: types[start..<(start + row.count)])
+            // Rows counted a batch at a time: a count per row costs an atomic add each.
+            var written = 0
+            if let types = batch.types {
+                var start = 0
+                for row in batch.rows {
+                    written += 1
+                    guard writer.write(row, types: types[start..<(start + row.count)]) else { break }
                     start += row.count
-                } else {
-                    writer.write(row)
                 }
-                countRows(from: record, to: record + 1)
-                record += 1
+            } else {
+                for row in batch.rows {
+                    written += 1
+                    guard writer.write(row) else { break }
+                }
             }
+            countRows(from: record, to: record + written)
+            record += written
         }
         // A failure of the stream ends the output after the rows before it, as a finished
         // one ends; output that cannot be written is not finished.

@@ -144,7 +144,8 @@ package final class StackedStream: RowStream {
     /// A record of part `part` as the table writes it; nil (with `failure`) when it cannot be.
     private func shape(_ row: Row?, record: Int, of part: StackedPart) -> Row? {
         let name = part.name
-        let place = RecordPlace.name(record, headerRows: part.headerRows)
+        // Named only for a message: a name per row would cost a string each.
+        var place: String { RecordPlace.name(record, headerRows: part.headerRows) }
         var why: String?
         if let row {
             if row.omittedCells > 0 {
