@@ -10,7 +10,7 @@ import Testing
 /// Rows made as they are written (`RowStream`: `--sql`, `--diff`, several inputs) through
 /// the exporter: asked a batch at a time, ended as the format ends, stopped when the
 /// output stops.
-@Suite("Export: rows made as they are written", .timeLimit(.minutes(2)))
+@Suite("Export: rows made as they are written", .timeLimit(.minutes(30)))
 struct RowStreamExportTests {
     /// `count` rows after a header, then (with `failing`) a failure; it counts what it was asked.
     final class Numbers: RowStream {
