@@ -99,6 +99,8 @@ public protocol RecordWriting: AnyObject {
     var formatFailure: String? { get }
     /// Takes a record, or a piece of one (see `Row.continuesInNext`).
     @discardableResult func write(_ row: Row) -> Bool
+    /// Takes a whole record whose cells have the types `types` (an SQL answer's).
+    @discardableResult func write(_ row: Row, types: ArraySlice<ValueType>) -> Bool
     /// The delimiter in which a well-quoted record's own bytes (quote `"`) are already what
     /// this writer would write, or nil when records are always written as cells.
     var rawDelimiter: UInt8? { get }
@@ -129,6 +131,7 @@ public protocol RecordWriting: AnyObject {
 
 extension RecordWriting {
     public var leadingRecords: Int { 0 }
+    @discardableResult public func write(_ row: Row, types: ArraySlice<ValueType>) -> Bool { write(row) }
     public func writeWellQuoted(_ bytes: UnsafeRawBufferPointer, delimiter: UInt8, quote: UInt8, columns: [Int]?) -> BulkWrite? { nil }
 }
 

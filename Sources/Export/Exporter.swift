@@ -85,7 +85,7 @@ package final class Exporter {
     /// The file's readers (a plan over a snapshot never reaches the code that uses them).
     var readers: RecordReaders { plan.readers! }
 
-    private init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
+    init(plan: ExportPlan, sink: ExportSink, control: ScanControl) {
         self.plan = plan
         self.sink = sink
         self.control = control
@@ -158,12 +158,12 @@ package final class Exporter {
         return settle()
     }
 
-    private func cancelled() -> Outcome {
+    func cancelled() -> Outcome {
         outcome.isCancelled = true
         return outcome
     }
 
-    private func settle() -> Outcome {
+    func settle() -> Outcome {
         if let failure = writer?.formatFailure { outcome.failure = "\(plan.name): \(failure)" }
         if sink.readerLeft {
             outcome.readerLeft = true

@@ -4,7 +4,6 @@ import Glibc
 import ArgumentParser
 import CellStore
 import Diff
-import Dispatch
 import Export
 import Table
 import Viewer
@@ -42,91 +41,20 @@ enum DiffOutput {
         }
         let columns = diff.columns
         let twoHeaderRows = request.format == .table && !columns.isSameSchema && !summary
-        let writer = OutputWriter(format: request.format, headerRows: twoHeaderRows ? 2 : 1,
-                                  maximumWidth: request.maximumWidth, sink: Output.writeToStandardOutput)
-        if summary {
-            while diff.next(batch: 4096) != nil {}
-        } else {
-            write(diff, old: old, new: new, context: context, format: request.format, to: writer)
+        // daff's rows (or the summary's) leave through the export pipeline as they are made.
+        let lines = DiffLines(diff, old: old, new: new, context: context, headerFirst: request.format == .jsonl, summary: summary)
+        let outcome = Exporter.run(stream: lines, headerRows: twoHeaderRows ? 2 : 1, name: "the comparison",
+                                   to: ExportSink(descriptor: 1)) { _, hand in
+            OutputWriter(format: request.format, headerRows: twoHeaderRows ? 2 : 1, maximumWidth: request.maximumWidth, sink: hand)
         }
         diff.wait()
-        if case .failed(let why) = diff.phase {
-            writer.finish()
-            fail(why, status: 2)
-        }
-        let statistics = diff.statistics
-        if summary { writeSummary(statistics, columns: columns, keys: diff.keyColumns, to: writer) }
-        writer.finish()
+        if let why = lines.failure { fail(why, status: 2) }
+        if case .failed(let why) = diff.phase { fail(why, status: 2) }
         // Output that could not be written is trouble, not a verdict on the tables.
-        Output.checkStandardOutput(failureStatus: 2)
+        if let failure = outcome.failure, !outcome.readerLeft { fail(failure, status: 2) }
+        let statistics = diff.statistics
         report(statistics, old: old, new: new, summary: summary)
         return statistics.hasDifferences || !columns.isSameSchema ? 1 : 0
-    }
-
-    /// The highlighter rows: the schema row when columns differ, the header, then each row
-    /// shown, with `...` for rows left out between them (when there is context).
-    static func write(_ diff: TableDiff, old: DiffInput, new: DiffInput, context: Int, format: OutputFormat, to writer: OutputWriter) {
-        let columns = diff.columns
-        let header = Row(cells: ["@@"] + columns.columns.map(\.name))
-        let schema = DiffText.schemaRow(columns, order: Array(columns.columns.indices))
-        if format == .jsonl {
-            // The header names the keys; the schema row is then a record like the others.
-            writer.write(header)
-            if let schema { writer.write(schema) }
-        } else {
-            if let schema { writer.write(schema) }
-            writer.write(header)
-        }
-        let skipped = Row(cells: Array(repeating: "...", count: columns.columns.count + 1))
-        var hasSkipped = false
-        var hasShown = false
-        while writer.isOpen, let rows = diff.next(batch: 1024) {
-            for row in rows {
-                guard row.oldRow != nil || row.newRow != nil else {
-                    hasSkipped = true
-                    continue
-                }
-                if hasSkipped && context > 0 { writer.write(skipped) }
-                hasSkipped = false
-                hasShown = true
-                guard writer.write(cells(of: row, columns: columns, old: old, new: new)) else { break }
-            }
-        }
-        if !writer.isOpen {
-            diff.cancel()
-            return
-        }
-        // As daff: no rows at all when nothing differs.
-        if hasSkipped && hasShown && context > 0 { writer.write(skipped) }
-    }
-
-    /// One highlighter row: the action, then each shown column's cell.
-    static func cells(of row: DiffRow, columns: DiffColumns, old: DiffInput, new: DiffInput) -> Row {
-        for (input, record, cells) in [(old, row.old, row.oldRow), (new, row.new, row.newRow)] {
-            guard let ref = record else { continue }
-            guard let cells else { fail("\(input.name): \(RecordPlace.name(ref.record, headerRows: input.headerRows)) could not be read again", status: 2) }
-            if cells.isCut {
-                fail("\(input.name): \(RecordPlace.name(ref.record, headerRows: input.headerRows)) has a cell longer than 1 MiB or more than \(RecordParser.Limits.fieldLimit) fields, more than --diff writes", status: 2)
-            }
-        }
-        return DiffText.row(kind: row.kind, fillsAddedColumns: row.hasNewColumnValues, old: row.oldRow, new: row.newRow,
-                            changed: Set(row.changedColumns), columns: columns, order: Array(columns.columns.indices))
-    }
-
-    /// `--summary`: one row per shown column with its status and how many cells changed.
-    static func writeSummary(_ statistics: DiffStatistics, columns: DiffColumns, keys: [Int], to writer: OutputWriter) {
-        writer.write(Row(cells: ["column", "status", "changed"]))
-        for (place, column) in columns.columns.enumerated() {
-            let status: String
-            switch column.status {
-            case .common: status = keys.contains(place) ? "key" : ""
-            case .added: status = "added"
-            case .removed: status = "removed"
-            case .moved: status = keys.contains(place) ? "key, moved" : "moved"
-            }
-            let count = place < statistics.changedCells.count ? statistics.changedCells[place] : 0
-            writer.write(Row(cells: [column.name, status, column.old != nil && column.new != nil ? "\(count)" : ""]))
-        }
     }
 
     /// What the user should know beside the rows: the counts (with --summary), repeated

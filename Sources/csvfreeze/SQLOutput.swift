@@ -3,7 +3,6 @@ import Glibc
 #endif
 import ArgumentParser
 import CellStore
-import Dispatch
 import Export
 import SQL
 import Viewer
@@ -79,33 +78,17 @@ enum SQLOutput {
             inputs += names.map { input.named($0) }
             tables.append((store, input))
         }
-        let writer = OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth,
-                                  sink: Output.writeToStandardOutput)
-        do throws(SQLError) {
-            let database = try SQLDatabase(inputs: inputs, databases: databases, aliases: aliases)
-            let answer = try database.prepare(query)
-            writer.write(Row(cells: answer.columns))
-            if request.format == .json || request.format == .jsonl {
-                // Numbers bare and NULL as null: JSON tells them from text, as SQL does.
-                while writer.isOpen, let (rows, types) = try answer.nextTyped(batch: 1024) {
-                    var start = 0
-                    for row in rows {
-                        guard writer.write(row, types: types[start..<(start + row.count)]) else { break }
-                        start += row.count
-                    }
-                }
-            } else {
-                while writer.isOpen, let rows = try answer.next(batch: 1024) {
-                    for row in rows where !writer.write(row) { break }
-                }
-            }
-        } catch {
-            writer.finish()
-            Output.checkStandardOutput()
-            fail(error.description, status: error.isQueryError ? 65 : 1)
+        // The answer leaves through the export pipeline, every row of it, a batch at a time.
+        // Numbers bare and NULL as null in JSON: JSON tells them from text, as SQL does.
+        let answer = AnswerStream(typed: request.format == .json || request.format == .jsonl) { () throws(SQLError) in
+            try SQLDatabase(inputs: inputs, databases: databases, aliases: aliases).prepare(query)
         }
-        writer.finish()
-        Output.checkStandardOutput()
+        let outcome = Exporter.run(stream: answer, headerRows: 1, name: "the answer", to: ExportSink(descriptor: 1)) { _, hand in
+            OutputWriter(format: request.format, headerRows: 1, maximumWidth: request.maximumWidth, sink: hand)
+        }
+        // Output that could not be written first, as one line; then a statement that stopped.
+        if let failure = outcome.failure, !outcome.readerLeft { fail(failure, status: 1) }
+        if let error = answer.error { fail(error.description, status: error.isQueryError ? 65 : 1) }
         // Columns SQLite could not take were said before the answer; the status says it too.
         var status: Int32 = tables.contains { $0.input.omittedColumns > 0 } ? 1 : 0
         for (store, input) in tables where input.omittedColumns == 0 && input.widestRecord > input.columns.count {
