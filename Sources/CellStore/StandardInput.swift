@@ -34,6 +34,7 @@ package enum StandardInput {
             bytes.removeSubrange(max(0, got)...)
         } else {
             bytes = peeked.withLock { $0 } ?? []
+            sayWaiting(before: bytes)
             var chunk = [UInt8](repeating: 0, count: 64)
             while InputSpec.Format.needsMoreBytes(bytes) {
                 let got = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -47,6 +48,18 @@ package enum StandardInput {
         // A zip is a workbook here by its first entries' names only (there is no name, and
         // its end has not come): one whose first 4 KiB name no `xl/` part is read as text.
         return (try? InputSpec.Format.detect(name: nil, firstBytes: bytes, isWhole: false)) ?? .csv
+    }
+
+    /// Says on the terminal, before the screen is drawn, that the viewer waits for the
+    /// producer's first bytes (a silent `tail -f` or a slow query): a blank terminal
+    /// would look hung. Only for the viewer (standard output and error a terminal), only
+    /// when nothing is there to read yet; the screen then draws over it.
+    private static func sayWaiting(before bytes: [UInt8]) {
+        guard bytes.isEmpty, isatty(1) == 1, isatty(2) == 1 else { return }
+        var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) == 0 else { return }
+        let note = "csvfreeze: waiting for input on stdin (Ctrl-C stops)\n"
+        _ = note.withCString { write(2, $0, strlen($0)) }
     }
 
     /// Copies standard input (the bytes `detectFormat` kept first) into a private file

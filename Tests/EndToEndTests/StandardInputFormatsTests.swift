@@ -131,6 +131,23 @@ struct StandardInputFormatsTests {
         #expect(text.text == "[x] a,b\n1,2\n")
     }
 
+    @Test("on screen: a producer silent at first is said to be waited for, then its table shows")
+    func silentProducer() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gate = dir.appendingPathComponent("gate").path
+        mkfifo(gate, 0o600)
+        let producer = "{ cat \(shellQuote(gate)) > /dev/null; printf 'name,n\\nfirst,1\\n'; }"
+        let pane = try TmuxPane("\(producer) | \(binary)", width: 80, height: 10)
+        _ = try pane.waitFor("the note") { $0.contains { $0.contains("csvfreeze: waiting for input on stdin (Ctrl-C stops)") } }
+        let writer = open(gate, O_WRONLY)
+        close(writer)
+        let lines = try pane.waitFor("the table") { $0.contains { $0.contains("first") } && !$0.contains { $0.contains("waiting") } }
+        #expect(lines.contains { $0.contains("name") })
+        try pane.send("q")
+        _ = try pane.waitForExit()
+    }
+
     @Test("on screen: a database piped in shows its tables named stdin")
     func onScreen() throws {
         let dir = try shop()
