@@ -221,34 +221,3 @@ package final class StackedPart {
         ahead = []
     }
 }
-
-/// The next row of each sorted input, smallest key first (ties: the earlier input first,
-/// as the inputs are stacked).
-package struct StackMergeHeap {
-    package struct Entry: HeapOrdered {
-        package var key: [UInt8]
-        package var part: Int
-        package var row: Row?
-        package var record: Int
-
-        package init(key: [UInt8], part: Int, row: Row?, record: Int) {
-            self.key = key
-            self.part = part
-            self.row = row
-            self.record = record
-        }
-
-        package func precedes(_ other: Entry) -> Bool {
-            let order = RowKey.compare(key, other.key)
-            return order < 0 || (order == 0 && part < other.part)
-        }
-    }
-
-    private var heap = MinHeap<Entry>()
-
-    package init() {}
-
-    package mutating func push(_ entry: Entry) { heap.push(entry) }
-
-    package mutating func pop() -> Entry? { heap.pop() }
-}

@@ -22,7 +22,8 @@ package final class StackedStream: RowStream {
     private let halt: (String, Int32) -> Never
     private var kinds: [ColumnKind?]
     private var key: RowKey?
-    private var heap = StackMergeHeap()
+    /// The next row of each sorted input: the stack's one merge.
+    private var heap = MinHeap<MergeEntry>()
     /// Inputs that broke off: the others' records are merged on, then the first is said.
     private var brokenOff: [String] = []
     /// The part being written (without a sort), and the next to start.
@@ -122,7 +123,7 @@ package final class StackedStream: RowStream {
             guard let row, let place = columns.column(column, in: part.index) else { return [] }
             return row.field(place)
         } ?? []
-        heap.push(StackMergeHeap.Entry(key: made, part: part.index, row: row, record: record))
+        heap.push(MergeEntry(key: made, part: part.index, row: row, record: record))
     }
 
     /// The header rows: the first input's, or the union's names and the further header
@@ -187,5 +188,19 @@ package final class StackedStream: RowStream {
             ends.append(bytes.count)
         }
         return Row(bytes: bytes, ends: ends)
+    }
+}
+
+/// A sorted input's next row in the merge: smallest key first, ties the earlier input
+/// first (as the inputs are stacked).
+private struct MergeEntry: HeapOrdered {
+    var key: [UInt8]
+    var part: Int
+    var row: Row?
+    var record: Int
+
+    func precedes(_ other: MergeEntry) -> Bool {
+        let order = RowKey.compare(key, other.key)
+        return order < 0 || (order == 0 && part < other.part)
     }
 }
