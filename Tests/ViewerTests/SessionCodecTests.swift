@@ -61,6 +61,20 @@ struct SessionCodecTests {
         #expect(bytes.count < 1_000, "\(bytes.count)")
     }
 
+    @Test("An index of many checkpoints reads back exactly, and a byte changed among them is refused")
+    func manyCheckpoints() throws {
+        var content = Self.content()
+        let checkpoints = (0..<100_000).map { Checkpoint(offset: Int64($0) * 977 + 15, row: $0 * 31) }
+        content.index?.checkpoints = checkpoints
+        let bytes = SessionCodec.encode(content, key: Self.key)
+        let read = try SessionCodec.decode(bytes, key: Self.key).get()
+        #expect(read.index?.checkpoints == checkpoints)
+        var damaged = bytes
+        damaged[bytes.count / 2] ^= 0x40
+        #expect(SessionCodec.decode(damaged, key: Self.key).refusal == .corrupt)
+        #expect(SessionCodec.decode(Array(bytes.dropLast(16)), key: Self.key).refusal == .truncated)
+    }
+
     @Test("A data file's place with too few or too many block checksums is refused as corrupt")
     func sectionChecked() {
         for sums in [[UInt64](), [1, 2, 3]] {
@@ -124,6 +138,13 @@ struct SessionCodecTests {
             }
             #expect(SessionCodec.decode(bytes, key: changed).refusal == .fileChanged, "change \(change)")
         }
+        // A version-3 file (checksummed a byte at a time, FNV-1a), whole and sound in its day.
+        bytes = SessionCodec.encode(Self.content(), key: Self.key)
+        bytes[8] = 3
+        let body = bytes.count - 8
+        let old = SessionCodec.fnv(bytes[..<body])
+        for index in 0..<8 { bytes[body + index] = UInt8(truncatingIfNeeded: old >> UInt64(8 * index)) }
+        #expect(SessionCodec.decode(bytes, key: Self.key).refusal == .otherVersion)
         #expect(SessionCodec.Refusal.fileChanged.description == "file changed since last time: view not restored")
         #expect(SessionCodec.decode(Array("id,name\n1,a\n".utf8), key: Self.key).refusal == .notASession)
     }

@@ -87,14 +87,15 @@ package struct KeptBitmap {
 }
 
 /// A session file's bytes: `CSVFSESS`, a version, the whole length, the key, the content,
-/// and an FNV-1a checksum of all before it. Reading checks each of them and every count
+/// and a checksum of all before it (`KeptSection.checksum`, eight bytes at a time: a
+/// session's index of a large file is tens of MB, checked whole at opening). Reading checks each of them and every count
 /// against the bytes left, so a truncated, corrupt, older or foreign file is refused with
 /// a reason, never trusted. The large results (a sort's order, the filters' bitmap) are
 /// not in it: it names their data files, with a checksum per 64 KiB block of each, checked
 /// as each block is first read; so the file read and checked whole at opening is small.
 package enum SessionCodec {
     package static let magic = Array("CSVFSESS".utf8)
-    package static let version: UInt32 = 3
+    package static let version: UInt32 = 4
 
     /// Why a session file was not used.
     package enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -190,7 +191,7 @@ package enum SessionCodec {
         }
         let length = UInt64(out.bytes.count + 8)
         for index in 0..<8 { out.bytes[12 + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt64(index))) }
-        out.u64(fnv(out.bytes[...]))
+        out.u64(sum(out.bytes[...]))
         return out.bytes
     }
 
@@ -207,7 +208,7 @@ package enum SessionCodec {
         guard length == UInt64(bytes.count) else { return .failure(length > UInt64(bytes.count) ? .truncated : .corrupt) }
         guard bytes.count >= 8 + reader.position else { return .failure(.truncated) }
         var tail = Reader(bytes: bytes[...], at: bytes.count - 8)
-        guard tail.u64() == fnv(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
+        guard tail.u64() == sum(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
         reader.bytes = bytes[..<(bytes.count - 8)]
         guard let stored = reader.key() else { return .failure(.corrupt) }
         guard stored.isSameFile(as: key) else { return .failure(.otherFile) }
@@ -220,6 +221,11 @@ package enum SessionCodec {
             content.keptSort = nil
         }
         return .success(content)
+    }
+
+    /// The session file's checksum (version 4 on; FNV-1a before, a byte at a time).
+    static func sum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { KeptSection.checksum($0) }
     }
 
     /// FNV-1a, 64 bits.
@@ -296,10 +302,26 @@ package enum SessionCodec {
         }
         mutating func u64() -> UInt64? {
             guard left >= 8 else { return nil }
-            var value: UInt64 = 0
-            for index in 0..<8 { value |= UInt64(bytes[position + index]) << UInt64(8 * index) }
-            position += 8
-            return value
+            let at = position - bytes.startIndex
+            defer { position += 8 }
+            return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        }
+        /// `count` checkpoints (offset and row, 8 bytes each), read in one pass over the
+        /// bytes: an index of a large file holds millions. Nil when past the bytes left.
+        mutating func checkpoints(_ count: Int) -> [Checkpoint]? {
+            guard count >= 0, count <= left / 16 else { return nil }
+            let at = position - bytes.startIndex
+            position += 16 * count
+            return bytes.withUnsafeBytes { raw in
+                var out: [Checkpoint] = []
+                out.reserveCapacity(count)
+                for item in 0..<count {
+                    let offset = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16 * item, as: Int64.self))
+                    let row = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16 * item + 8, as: Int64.self))
+                    out.append(Checkpoint(offset: offset, row: Int(truncatingIfNeeded: row)))
+                }
+                return out
+            }
         }
         mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
         mutating func int() -> Int? { i64().flatMap { Int(exactly: $0) } }
@@ -390,13 +412,7 @@ package enum SessionCodec {
             var content = SessionContent(view: view, index: nil)
             if hasIndex {
                 guard let checkpointCount = count(each: 16) else { return nil }
-                var checkpoints: [Checkpoint] = []
-                checkpoints.reserveCapacity(checkpointCount)
-                for _ in 0..<checkpointCount {
-                    guard let offset = i64(), let row = int() else { return nil }
-                    checkpoints.append(Checkpoint(offset: offset, row: row))
-                }
-                guard let available = i64(), let rowCount = int(), let widestRow = int(), let tooWide = optionalInt(),
+                guard let checkpoints = checkpoints(checkpointCount), let available = i64(), let rowCount = int(), let widestRow = int(), let tooWide = optionalInt(),
                       let endsWithTerminator = bool(), let wellQuoted = int(), let firstBlank = int(),
                       let hasProblem = bool() else { return nil }
                 var problem: QuotingProblem?
