@@ -138,22 +138,15 @@ package final class JSONReport: Sendable {
         if state.notArrayByte >= 0 {
             parts.append("not a JSON array: it starts with '\(String(UnicodeScalar(UInt8(truncatingIfNeeded: state.notArrayByte))))'")
         }
-        if state.notObjects > 0 {
-            let more = state.notObjects > 1 ? " (+\(grouped(state.notObjects - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstNotObjectLine)) is not a JSON object: shown whole in the first column, marked !\(more)")
+        /// "line N…" for `count` lines alike, the first of them N, and how many more.
+        func lines(_ count: Int64, first: Int64, _ what: String) {
+            guard count > 0 else { return }
+            parts.append("line \(grouped(first))\(what)" + (count > 1 ? " (+\(grouped(count - 1)) more)" : ""))
         }
-        if state.invalidUTF8 > 0 {
-            let more = state.invalidUTF8 > 1 ? " (+\(grouped(state.invalidUTF8 - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstInvalidUTF8Line)) is not valid UTF-8: shown whole in the first column, marked !\(more)")
-        }
-        if state.keptStrings > 0 {
-            let more = state.keptStrings > 1 ? " (+\(grouped(state.keptStrings - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstKeptStringLine)): a string with a lone surrogate, kept as written\(more)")
-        }
-        if state.duplicates > 0 {
-            let more = state.duplicates > 1 ? " (+\(grouped(state.duplicates - 1)) more)" : ""
-            parts.append("line \(grouped(state.firstDuplicateLine)) repeats a key: the last value kept\(more)")
-        }
+        lines(state.notObjects, first: state.firstNotObjectLine, " is not a JSON object: shown whole in the first column, marked !")
+        lines(state.invalidUTF8, first: state.firstInvalidUTF8Line, " is not valid UTF-8: shown whole in the first column, marked !")
+        lines(state.keptStrings, first: state.firstKeptStringLine, ": a string with a lone surrogate, kept as written")
+        lines(state.duplicates, first: state.firstDuplicateLine, " repeats a key: the last value kept")
         if state.droppedKeys > 0 {
             parts.append("line \(grouped(state.firstDroppedKeyLine)): keys past \(grouped(Int64(JSONStage.maxColumns))) columns left out")
         }
