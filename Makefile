@@ -1,6 +1,6 @@
 # csvfreeze: build, try, test, install.
 #   make run      build (release) and open a sample file in the viewer
-#   make test     build and run the whole test suite
+#   make test     build and run the whole test suite (TEST_ARGS="--filter X" for a part)
 #   make install  install the binary, the man page and shell completions under PREFIX (default /usr/local)
 PREFIX ?= /usr/local
 SWIFT ?= swift
@@ -24,8 +24,12 @@ run: release
 check-man: deps
 	@out=$$(groff -man -ww -z man/csvfreeze.1 2>&1); if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
 
+# The tests' temporary files go to a folder of their own, removed when the run ends
+# (however it ends): a run leaves nothing in /tmp.
 test: build check-man
-	CSVFREEZE_BIN="$(CURDIR)/.build/debug/csvfreeze" $(SWIFT) test
+	@dir=$$(mktemp -d "$${TMPDIR:-/tmp}/csvfreeze-test.XXXXXX") && trap 'rm -rf "$$dir"' EXIT && \
+		trap 'exit 130' INT TERM && \
+		CSVFREEZE_BIN="$(CURDIR)/.build/debug/csvfreeze" TMPDIR="$$dir" $(SWIFT) test $(TEST_ARGS)
 
 COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions/csvfreeze \
               $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_csvfreeze \
