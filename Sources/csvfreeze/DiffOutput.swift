@@ -83,7 +83,7 @@ enum DiffOutput {
         }
     }
 
-    static func warn(_ message: String) { SQLOutput.warn(message) }
+    static func warn(_ message: String) { say(message) }
 }
 
 private enum Count {

@@ -15,11 +15,18 @@ enum SQLOutput {
     /// is; without it `t` is that database's table when it has one only.
     static func run(_ query: String, paths: [String?], _ request: OutputRequest, table: String? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { fail("standard input ('-') can be given once", status: 2) }
+        if paths.filter({ $0 == nil || $0 == "-" }).count > 1 { csvfreeze.fail("standard input ('-') can be given once", status: 2) }
         var stores: [CellStore] = []
         // A database is attached as it is (SQLite reads it); the other inputs are tables
         // read through csvfreeze's index. Each is named by its file name all the same.
         let allNames = SQLNames.tableNames(forPaths: paths)
+        // Standard input holding a database or a workbook is read from a private copy, as
+        // the viewer reads it (`TableInputs.gather`); its tables keep stdin's names, and
+        // messages name stdin, not the copy.
+        let (paths, copy) = readingStandardInputFromCopy(paths, limit: request.reading.spec(nil).spoolLimit)
+        func shown(_ message: String) -> String { copy.map { message.replacing($0, with: "stdin") } ?? message }
+        func fail(_ message: String, status: Int32) -> Never { csvfreeze.fail(shown(message), status: status) }
+        func warn(_ message: String) { say(shown(message)) }
         var databases: [(schema: String, path: String)] = []
         var textPaths: [String?] = []
         var textNames: [[String]] = []
@@ -68,7 +75,7 @@ enum SQLOutput {
         var tables: [(store: CellStore, input: SQLInput)] = []
         for (store, names) in zip(stores, textNames) {
             if let failure = store.progress.failure, store.rowCount == 0 { fail("\(store.name): \(failure)", status: 1) }
-            noteStart(in: store.dialect, of: store.name)
+            noteStart(in: store.dialect, of: shown(store.name))
             guard let input = SQLInput(store: store, name: names[0], headerRows: request.headerRows) else {
                 fail("\(store.name): no records to query", status: 1)
             }
@@ -104,5 +111,20 @@ enum SQLOutput {
         return status
     }
 
-    static func warn(_ message: String) { say(message) }
+    /// `paths` with standard input (nil or `-`) replaced by a private copy of it when its
+    /// first bytes say a database or a workbook (which SQLite and libzip read from a file),
+    /// and that copy's path; `paths` as they are otherwise.
+    static func readingStandardInputFromCopy(_ paths: [String?], limit: SpoolLimit) -> (paths: [String?], copy: String?) {
+        guard let index = paths.firstIndex(where: { $0 == nil || $0 == "-" }) else { return (paths, nil) }
+        let format = StandardInput.detectFormat()
+        guard format.needsFile else { return (paths, nil) }
+        do {
+            let copy = try StandardInput.copyToFile(limit: limit, format: format)
+            var replaced = paths
+            replaced[index] = copy
+            return (replaced, copy)
+        } catch {
+            fail(error.description, status: 1)
+        }
+    }
 }

@@ -116,6 +116,31 @@ struct StandardInputFormatsTests {
         #expect(try leftovers(dir) == [])
     }
 
+    @Test("--sql over a database or a workbook piped in queries its tables, as over the file (not its bytes as text)")
+    func sqlOverPipedTables() throws {
+        let dir = try shop()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let query = "select item, qty from orders order by id"
+        let fromFile = try shell("\(binary) --output csv --sql '\(query)' shop.db", in: dir)
+        #expect(fromFile.status == 0 && fromFile.text == "item,qty\npen,2\nink,1\n\"pen, blue\",5\n", "\(fromFile.stderr)")
+        let piped = try shell("cat shop.db | \(binary) --output csv --sql '\(query)'", in: dir)
+        #expect(piped.status == 0 && piped.stderr == "", "\(piped.stderr)")
+        #expect(piped.text == fromFile.text)
+        // `t` is the table --table names; a join with a file given beside it.
+        let joined = try shell("cat shop.db | \(binary) --output csv --table people --sql 'select t.name, count(*) from t, shop.orders' - shop.db",
+                               in: dir)
+        #expect(joined.status == 0 && joined.text == "name,count(*)\nAda,3\n", "\(joined.stderr)")
+        let missing = try shell("cat shop.db | \(binary) --output csv --table nope --sql 'select 1'", in: dir)
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("csvfreeze: stdin: ") && !missing.stderr.contains("tmp/"),
+                "\(missing.stderr)")
+        let book = Paths.package.appendingPathComponent("Tests/Fixtures/xlsx/shared.xlsx").path
+        let sheet = try shell("\(binary) --output csv --sql 'select count(*) from t' \(shellQuote(book))", in: dir)
+        let pipedSheet = try shell("cat \(shellQuote(book)) | \(binary) --output csv --sql 'select count(*) from t'", in: dir)
+        #expect(sheet.status == 0 && pipedSheet.status == 0 && pipedSheet.stderr == "", "\(pipedSheet.stderr)")
+        #expect(pipedSheet.text == sheet.text)
+        #expect(try leftovers(dir) == [])
+    }
+
     @Test("a JSON array through a pipe is a table, as a .json file is; a line of text starting with [ stays text")
     func jsonArray() throws {
         let dir = try shop()
