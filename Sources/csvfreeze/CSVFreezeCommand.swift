@@ -472,9 +472,7 @@ struct CSVFreezeCommand: ParsableCommand {
         let tables = inputs.filter(\.isDatabaseTable)
         if let table = tables.first {
             if insight.isRequested {
-                guard inputs.count == 1 else {
-                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
-                }
+                guard inputs.count == 1 else { fail(severalWithTables(inputs, tables), status: 2) }
                 // Counted as the CSV its rows make, so every count reads one kind of input.
                 let copy = DatabaseAsCSV.copy(table)
                 var converted = request
@@ -485,9 +483,7 @@ struct CSVFreezeCommand: ParsableCommand {
                 return
             }
             if writes {
-                guard inputs.count == 1 else {
-                    fail(Self.severalTables(table.shownPath, "tables", names: tables.compactMap(\.table)), status: 2)
-                }
+                guard inputs.count == 1 else { fail(severalWithTables(inputs, tables), status: 2) }
                 let status = DatabaseOutput.write(table, request, query: query)
                 if status != 0 { throw ExitCode(status) }
                 return
@@ -531,13 +527,6 @@ struct CSVFreezeCommand: ParsableCommand {
                                  mouse: !noMouse, theme: chosenTheme, terminator: print0 ? 0x00 : 0x0A, query: query,
                                  escapeDelay: escapeDelay, stacked: stack, sessions: sessionStore(), recovery: recovery)
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// The line that refuses to write one of several tables of one input (a database's
-    /// tables, a workbook's sheets) without `--table`: it names them.
-    static func severalTables(_ path: String, _ noun: String, names: [String]) -> String {
-        "\(path) holds \(names.count) \(noun): --table NAME writes one ("
-            + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
     }
 
     /// The old table's spec and the new one's: FILE (no FILE: standard input), then OTHER.

@@ -132,6 +132,12 @@ struct DatabaseEndToEndTests {
         let several = try run([binary, "--output", "csv", db])
         #expect(several.status == 2)
         #expect(several.stderr == "csvfreeze: \(db) holds 3 tables: --table NAME writes one (people, places, who)\n")
+        // Beside a text file, a database's table is not stacked, and the line says so
+        // (it said "holds 1 tables: --table NAME writes one" though --table was given).
+        let csv = dir.appendingPathComponent("city.csv").path
+        let stacked = try run([binary, "--output", "csv", "--table", "people", csv, db])
+        #expect(stacked.status == 2 && stacked.text == "")
+        #expect(stacked.stderr == "csvfreeze: several inputs are written as one table from text files, not a database's tables (\(db):people): --sql can join them\n")
     }
 
     @Test("--sql reads a database's tables by name, joined with a CSV file beside it; writes are refused")
