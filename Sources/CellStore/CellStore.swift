@@ -112,7 +112,7 @@ public final class CellStore {
         let loader = Loader(input: input, spacing: checkpointSpacing, fileName: OpenedInput.tableName(of: name),
                             forcedDelimiter: spec.delimiter, forcedQuote: spec.quote, preambleRule: spec.preamble,
                             follows: spec.follows, followedPath: path == "-" ? nil : path, onChange: onChange)
-        let store = CellStore(name: name, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: identity)
+        let store = CellStore(name: spec.shownName ?? name, loader: loader, cacheCapacity: cacheCapacity, inputIdentity: identity)
         if case .file = input {
             // The first screen must not wait for the loader: judge the dialect here and
             // let rows be parsed from offset zero straight away.

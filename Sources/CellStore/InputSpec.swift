@@ -53,6 +53,9 @@ package struct InputSpec: Sendable, Equatable {
     /// Which table of an input that holds several (a database's table or view, a
     /// workbook's sheet, by name); nil: every one, or the only one.
     package var table: String?
+    /// What messages and the screen call the input when not its path (a database's table
+    /// read from a copy of its rows: `shop.db:orders`); nil: its path.
+    package var shownName: String?
 
     package init(_ location: Location, format: Format = .csv, delimiter: UInt8? = nil, quote: UInt8? = nil,
                  encoding: TextEncoding? = nil, preamble: PreambleRule = .none, spoolLimit: SpoolLimit = .keepFree,

@@ -174,7 +174,8 @@ struct CSVFreezeCommand: ParsableCommand {
 
         DIFF (--diff OTHER FILE):
           FILE is the old table, OTHER the new one ('-' for standard input;
-          compressed, piped, each in its own dialect). Columns are matched by
+          compressed, piped, each in its own dialect; JSON, a sheet, or a
+          database's table: --table, else its only one). Columns are matched by
           name. With --key, records are matched by the key's values and come
           in its order (as --sort orders it); repeated and empty keys are said
           on stderr. Without it, by position: the fewest records changed,
@@ -531,7 +532,7 @@ struct CSVFreezeCommand: ParsableCommand {
 
     /// The old table's spec and the new one's: FILE (no FILE: standard input), then OTHER.
     func diffSpecs(_ reading: InputSettings) -> [InputSpec] {
-        [reading.spec(files.first, argument: 0), reading.spec(diff.other, argument: 1)]
+        [reading.spec(files.first, argument: 0), reading.spec(diff.other, argument: 1)].map(DatabaseAsCSV.diffing)
     }
 }
 

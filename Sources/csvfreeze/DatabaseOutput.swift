@@ -15,7 +15,8 @@ import Viewer
 enum DatabaseAsCSV {
     /// Writes table `input` (a database's) into a new unlinked file and returns a path that
     /// opens it while the process lives (`/proc/self/fd/N`), or exits with one line.
-    static func copy(_ input: TableInput) -> String {
+    static func copy(_ input: TableInput, failing status: Int32 = 1) -> String {
+        func fail(_ message: String, status _: Int32) -> Never { csvfreeze.fail(message, status: status) }
         guard let path = input.path, let table = input.table else { fail("\(input.name): not a database's table", status: 1) }
         let rows: DatabaseRows
         do {
@@ -41,6 +42,29 @@ enum DatabaseAsCSV {
         if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
         // Kept open (never closed): the path reads it until the process ends, which frees it.
         return "/proc/self/fd/\(descriptor)"
+    }
+
+    /// `spec` as a diff reads it: when it names a database, its table (`--table`, or the
+    /// only one) copied as CSV and named `shop.db:orders`; else `spec` as it is. A
+    /// database that cannot be read, has no such table or several ends with one line
+    /// (exit 2, diff's trouble).
+    static func diffing(_ spec: InputSpec) -> InputSpec {
+        guard let path = spec.path, (try? InputSpec.Format.detect(path: path)) == .sqlite else { return spec }
+        let gathered = TableInputs.gather([path], table: spec.table)
+        if let problem = gathered.problemLine { fail(problem, status: 2) }
+        guard gathered.inputs.count == 1, let table = gathered.inputs.first else {
+            fail(CSVFreezeCommand.severalTables(path, "tables", names: gathered.inputs.compactMap(\.table)), status: 2)
+        }
+        var copied = spec
+        copied.location = .file(copy(table, failing: 2))
+        copied.delimiter = UInt8(ascii: ",")
+        copied.quote = UInt8(ascii: "\"")
+        copied.encoding = nil
+        copied.preamble = .none
+        copied.table = nil
+        copied.follows = false
+        copied.shownName = table.name
+        return copied
     }
 
     /// `settings` reading what `copy` wrote: commas, double quotes, UTF-8, no preamble.

@@ -140,6 +140,34 @@ struct DatabaseEndToEndTests {
         #expect(stacked.stderr == "csvfreeze: several inputs are written as one table from text files, not a database's tables (\(db):people): --sql can join them\n")
     }
 
+    @Test("--diff compares a database's table (--table, or its only one) with a CSV file, named shop.db:TABLE")
+    func diff() throws {
+        let dir = try shop()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try contents(of: dir)
+        let db = dir.appendingPathComponent("shop.db").path
+        let places = dir.appendingPathComponent("places.csv").path
+        try Data("city_id,country\n10,France\n20,Peru\n".utf8).write(to: URL(fileURLWithPath: places))
+        let same = try run([binary, "--diff", places, "--table", "places", "--output", "csv", db])
+        #expect(same.status == 0 && same.stderr == "", "\(same.stderr)")
+        #expect(same.text == "@@,city_id,country\n")
+        try Data("city_id,country\n10,France\n20,Chile\n".utf8).write(to: URL(fileURLWithPath: places))
+        let changed = try run([binary, "--diff", places, "--table", "places", "--output", "csv", db])
+        #expect(changed.status == 1 && changed.text == "@@,city_id,country\n,10,France\n->,20,Peru->Chile\n", "\(changed.text)")
+        // Messages name the table, not the copy its rows were read from.
+        try Data("city_id,country\n10,France\n10,Peru\n".utf8).write(to: URL(fileURLWithPath: places))
+        let keyed = try run([binary, "--diff", db, "--table", "places", "--key", "city_id", "--output", "csv", places])
+        #expect(keyed.stderr.contains("\(places): 1 record repeats a key"), "\(keyed.stderr)")
+        let repeated = try run([binary, "--diff", db, "--table", "who", "--key", "country", "--output", "csv", places])
+        #expect(repeated.stderr.contains("\(db):who: 1 record repeats a key") && !repeated.stderr.contains("/proc/"),
+                "\(repeated.stderr)")
+        let several = try run([binary, "--diff", places, "--output", "csv", db])
+        #expect(several.status == 2 && several.stderr == "csvfreeze: \(db) holds 3 tables: --table NAME writes one (people, places, who)\n")
+        let missing = try run([binary, "--diff", places, "--table", "nope", "--output", "csv", db])
+        #expect(missing.status == 2 && missing.stderr.contains("no table or view named 'nope'"), "\(missing.stderr)")
+        #expect(try contents(of: dir).filter { $0.key != "places.csv" } == before.filter { $0.key != "places.csv" })
+    }
+
     @Test("--sql reads a database's tables by name, joined with a CSV file beside it; writes are refused")
     func sql() throws {
         let dir = try shop()
