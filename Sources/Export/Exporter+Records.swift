@@ -141,7 +141,11 @@ extension Exporter {
             bytes.append(contentsOf: row.field(column))
             ends.append(bytes.count)
         }
-        return .success(Row(bytes: bytes, ends: ends))
+        var shaped = Row(bytes: bytes, ends: ends)
+        if !row.quotedEmpty.isEmpty {
+            shaped.quotedEmpty = columns.indices.filter { row.quotedEmpty.contains(columns[$0]) }
+        }
+        return .success(shaped)
     }
 }
 

@@ -143,9 +143,12 @@ public final class OutputWriter {
     private func writeRecord(_ row: Row) -> Bool {
         if let cellTypes, format == .json || format == .jsonl, records >= headerRows,
            !row.continuesPrevious && !row.continuesInNext {
+            // An empty cell without quotes is JSON's null (or a key the record lacks); `""`
+            // made by the converter is quoted (`Row.quotedEmpty`).
             let types = (0..<row.count).map { index -> ValueType in
+                if row.field(index).isEmpty { return row.quotedEmpty.contains(index) ? .text : .null }
                 guard index < cellTypes.count, cellTypes[index] != .text else { return .text }
-                return row.field(index).isEmpty ? .null : .number
+                return .number
             }
             return write(row, types: types[...])
         }

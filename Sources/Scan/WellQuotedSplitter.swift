@@ -4,8 +4,8 @@ import CFieldScan
 /// Splits whole records that the index vouches are well quoted into cells straight from
 /// their bytes, without the parser: a field is either unquoted (up to the next delimiter or
 /// line end) or quoted from its first byte to a closing quote followed by a delimiter or a
-/// line end, with doubled quotes made single; CR, LF and CRLF end a record, and a blank
-/// line is a record of one empty cell. That is the parser's reading of such records
+/// line end, with doubled quotes made single (a quoted empty cell noted, `Row.quotedEmpty`);
+/// CR, LF and CRLF end a record, and a blank line is a record of one empty cell. That is the parser's reading of such records
 /// exactly (the differential tests hold the two together); anything else is parsed.
 package struct WellQuotedSplitter {
     /// A stretch longer than this is parsed (its cells are never held whole).
@@ -32,6 +32,7 @@ package struct WellQuotedSplitter {
         while index < count {
             row.bytes.removeAll(keepingCapacity: true)
             row.ends.removeAll(keepingCapacity: true)
+            if !row.quotedEmpty.isEmpty { row.quotedEmpty.removeAll(keepingCapacity: true) }
             // A blank line: one empty cell.
             if base[index] == 0x0A || base[index] == 0x0D {
                 index += base[index] == 0x0D && index + 1 < count && base[index + 1] == 0x0A ? 2 : 1
@@ -42,6 +43,10 @@ package struct WellQuotedSplitter {
             fields: while true {
                 if index < count && base[index] == quote {
                     index += 1
+                    // `""`: an empty cell written quoted, as the parser notes it (JSON's "" is not null).
+                    if index < count && base[index] == quote && (index + 1 == count || base[index + 1] != quote) {
+                        row.quotedEmpty.append(row.ends.count)
+                    }
                     while true {
                         let run = cf_find_byte(base + index, count - index, quote)
                         row.bytes.append(contentsOf: UnsafeBufferPointer(start: base + index, count: run))

@@ -71,6 +71,32 @@ struct JSONEndToEndTests {
         #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
+    @Test("--output jsonl keeps null apart from \"\" (a key a record lacks before its last is null), with --sort, --columns and filters too")
+    func nullApartFromEmpty() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("n.jsonl").path
+        try Data("""
+            {"a":1,"s":"","t":"x","n":null,"o":{"k":null}}
+            {"a":2,"t":""}
+            {"a":3,"s":"y","n":null,"t":null}
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let expected = [
+            #"{"a":1,"s":"","t":"x","n":null,"o":{"k":null}}"#,
+            #"{"a":2,"s":null,"t":""}"#,
+            #"{"a":3,"s":"y","t":null,"n":null}"#,
+        ]
+        let plain = try run([Paths.binary, "--output", "jsonl", path])
+        #expect(plain.status == 0 && plain.text == expected.joined(separator: "\n") + "\n", "\(plain.text)")
+        let sorted = try run([Paths.binary, "--output", "jsonl", "--sort", "a:desc", path])
+        #expect(sorted.text == expected.reversed().joined(separator: "\n") + "\n", "\(sorted.text)")
+        let chosen = try run([Paths.binary, "--output", "jsonl", "--columns", "t,s", path])
+        #expect(chosen.text == #"{"t":"x","s":""}\#n{"t":"","s":null}\#n{"t":null,"s":"y"}\#n"#, "\(chosen.text)")
+        let filtered = try run([Paths.binary, "--output", "jsonl", "--filter-column", "a=[12]", path])
+        #expect(filtered.text == expected[0...1].joined(separator: "\n") + "\n", "\(filtered.text)")
+    }
+
     @Test("--output csv, --sql, --frequency over JSON; --diff against a CSV of the same records finds no change")
     func features() throws {
         let late = Self.fixture("late.jsonl")

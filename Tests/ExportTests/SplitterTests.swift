@@ -33,6 +33,8 @@ struct SplitterTests {
             var got: [Row] = []
             bytes.withUnsafeBytes { splitter.split($0) { got.append($0) } }
             #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            // A quoted empty cell (`""`, JSON's empty string) is told from an empty one (null).
+            #expect(got.map(\.quotedEmpty) == expected.map(\.quotedEmpty), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 }
