@@ -101,11 +101,18 @@ public final class CellStore {
         var json: JSONMode?
         if case .file(let file, _) = opened, spec.format == .csv || spec.format.jsonMode != nil {
             let (bytes, isWhole) = OpenedInput.firstText(of: file, count: InputSpec.Format.detectionLength)
+            let format: InputSpec.Format
             do {
-                json = try InputSpec.Format.detect(name: name, firstBytes: bytes[...], isWhole: isWhole).jsonMode
+                format = try InputSpec.Format.detect(name: name, firstBytes: bytes[...], isWhole: isWhole)
             } catch {
                 throw .notATable(name, error.found)
             }
+            // A database or workbook inside a compressed file (read as it is, one is caught
+            // before): SQLite and libzip read a file, and its pages are not text.
+            if format.needsFile {
+                throw .unsupported(name, "holds \(format.noun), compressed: decompress it first (its tables are read from the file itself)")
+            }
+            json = format.jsonMode
         }
         let input = OpenedInput.recognizing(opened, spoolLimit: spec.spoolLimit, readsAtRandom: readsAtRandom,
                                             encoding: spec.encoding, json: json, follows: spec.follows)

@@ -237,6 +237,15 @@ struct DatabaseEndToEndTests {
         #expect(widest.status == 0)
         let last = widest.text.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.hasPrefix("first,") && last.hasSuffix(",last") && last.filter { $0 == "," }.count == 1999)
+        // Compressed: said in one line, not shown as its pages' bytes (it was, with exit 0).
+        let packed = dir.appendingPathComponent("whole.db.gz").path
+        #expect(try run(["/bin/sh", "-c", "gzip -c \(shellQuote(whole)) > \(shellQuote(packed))"]).status == 0)
+        for arguments in [["--output", "csv"], ["--summary"], ["--sql", "select count(*) from t"]] {
+            let refused = try run([binary] + arguments + [packed])
+            #expect(refused.status == 1 && refused.text.isEmpty, "\(arguments)")
+            #expect(refused.stderr == "csvfreeze: \(packed): holds a SQLite database, compressed: decompress it first (its tables are read from the file itself)\n",
+                    "\(arguments): \(refused.stderr)")
+        }
     }
 
     @Test("--set, --delete-row and --in-place never touch a database: one line, exit 64, every byte of its folder the same")
