@@ -157,4 +157,33 @@ struct BandTests {
         }
         #expect(second.frame().lines[1] == first.frame().lines[1])
     }
+
+    @Test("a band line that shows what the last frame's did is copied, not laid out again; what changes it is drawn anew")
+    func copiedWhileUnchanged() {
+        let csv = "a,bb,ccc,dddd,eeeee,f,g,h\n" + (1...40).map { index in
+            (0..<8).map { column in "\(index * (column + 1) % (7 + column))" }.joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        let subject = Self.banded(csv, width: 24, height: 8)
+        _ = subject.frame()
+        let made = subject.band.cache.linesMade
+        // Rows scroll under it: the band is a copy.
+        for key: Key in [.down, .down, .pageDown, .up, .character("G"), .character("g")] {
+            subject.handle(key: key)
+            _ = subject.frame()
+        }
+        #expect(subject.band.cache.linesMade == made)
+        // Whatever it shows, drawn from the cache or anew, is the same line (text and styles).
+        func bandCells() -> ArraySlice<FrameCell> {
+            let frame = subject.frame()
+            return frame.cells[frame.size.width..<(2 * frame.size.width)]
+        }
+        for key: Key in [.right, .right, .right, .right, .right, .right, .up, .left, .left, .down, .character("F"), .right, .up] {
+            subject.handle(key: key)
+            let copied = bandCells()
+            subject.band.cache.clear()
+            #expect(copied == bandCells(), "after \(key)")
+        }
+        #expect(subject.band.cache.linesMade > made)
+        #expect(subject.invariantViolations == [])
+    }
 }

@@ -1,4 +1,6 @@
 import CellStore
+import Display
+import FreezeLayout
 import Insight
 import Query
 import Scan
@@ -91,8 +93,10 @@ struct BandSession {
     }
 }
 
-/// Pictures laid out for the screen, kept while the pictures stay the same: a frame of the
-/// band then costs a dictionary look-up per column.
+/// Pictures laid out for the screen, kept while the pictures stay the same: a column's
+/// cells by width, and each region's band line as last drawn, so a frame whose band shows
+/// what the last one showed (the pictures, the columns' places and widths, the cursor on
+/// it) costs a copy of that line.
 final class BandCache {
     private struct Key: Hashable {
         var column: Int
@@ -100,9 +104,36 @@ final class BandCache {
         var isASCII: Bool
     }
 
-    private var entries: [Key: [String]] = [:]
+    /// What one column's part of a band line was drawn from.
+    struct Slot: Equatable {
+        var column: Int
+        var fileColumn: Int
+        var width: Int
+        var slice: ColumnSlice
+        var isCursor: Bool
+        var isBorder: Bool
+    }
 
-    func clear() { entries.removeAll(keepingCapacity: true) }
+    /// A region's band line as drawn: what it was drawn from, and its cells by slot.
+    struct Line {
+        var region: Int
+        var x: Int
+        var y: Int
+        var isExact: Bool
+        var isASCII: Bool
+        var slots: [Slot]
+        var cells: [[FrameCell]]
+    }
+
+    private var entries: [Key: [String]] = [:]
+    private var lines: [Line] = []
+    /// How many band lines were laid out (not copied), for tests.
+    private(set) var linesMade = 0
+
+    func clear() {
+        entries.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+    }
 
     /// The cells of column `column`'s picture at `width`, made once.
     func cells(column: Int, width: Int, glyphs: PictureGlyphs, make: () -> [String]) -> [String] {
@@ -112,5 +143,23 @@ final class BandCache {
         let cells = make()
         entries[key] = cells
         return cells
+    }
+
+    /// The line last drawn for `region` at (`x`, `y`), when it was drawn from the same
+    /// slots; `slot(i)` gives the slot the frame would draw for its `i`th slice.
+    func line(region: Int, x: Int, y: Int, isExact: Bool, glyphs: PictureGlyphs, count: Int,
+              slot: (Int) -> Slot) -> Line? {
+        guard let line = lines.first(where: { $0.region == region && $0.x == x && $0.y == y }),
+              line.isExact == isExact, line.isASCII == (glyphs == .ascii), line.slots.count == count else { return nil }
+        for index in 0..<count where line.slots[index] != slot(index) { return nil }
+        return line
+    }
+
+    /// Keeps `line` as its region's last drawn.
+    func keep(_ line: Line) {
+        linesMade += 1
+        lines.removeAll { $0.region == line.region && $0.x == line.x && $0.y == line.y }
+        if lines.count >= 8 { lines.removeFirst() }
+        lines.append(line)
     }
 }
