@@ -61,6 +61,43 @@ inline bool needs_quotes(const char *bytes, size_t count) {
     return false;
 }
 
+// As needs_quotes, for bytes followed by at least 15 more that may be read (a cell of a
+// padded record): the last step reads past the end and ignores what it finds there (most
+// cells are shorter than a step).
+inline bool needs_quotes_padded(const char *bytes, size_t count) {
+#if defined(__SSE2__)
+    const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"');
+    const __m128i newline = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
+    for (size_t i = 0; i < count; i += 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, ret)));
+        unsigned mask = unsigned(_mm_movemask_epi8(hits));
+        if (count - i < 16) mask &= (1u << (count - i)) - 1;
+        if (mask != 0) return true;
+    }
+    return false;
+#else
+    return needs_quotes(bytes, count);
+#endif
+}
+
+// True when `count` bytes followed by at least 15 more that may be read hold a backslash.
+inline bool has_backslash_padded(const char *bytes, size_t count) {
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (size_t i = 0; i < count; i += 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        unsigned mask = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)));
+        if (count - i < 16) mask &= (1u << (count - i)) - 1;
+        if (mask != 0) return true;
+    }
+    return false;
+#else
+    return std::memchr(bytes, '\\', count) != nullptr;
+#endif
+}
+
 // The length of a string's raw text (from after its opening quote to before its closing
 // one), escapes as written. Only for a string simdjson has already found whole.
 inline size_t raw_length(const char *raw) {
@@ -282,7 +319,7 @@ struct cjson_converter {
                     // they are UTF-8, and decoding would copy them unchanged).
                     std::string_view token = trimmed(raw);
                     if (token.size() >= 2 && token.back() == '"' &&
-                        std::memchr(token.data() + 1, '\\', token.size() - 2) == nullptr) {
+                        !has_backslash_padded(token.data() + 1, token.size() - 2)) {
                         set(index, token.data() + 1, token.size() - 2, at_line, CJSON_KIND_STRING);
                         break;
                     }
@@ -393,6 +430,9 @@ struct cjson_converter {
                 if (stamp[c] == facts.records) room += 2 * cells[c].length;
                 room += 3;
             }
+            // Every cell may be read 15 bytes past its end (needs_quotes_padded): a record's
+            // bytes have simdjson's padding after them, `values` gets some.
+            values.append(16, ' ');
             size_t start = to.size();
             to.resize(start + room);
             char *at = to.data() + start;
@@ -406,7 +446,7 @@ struct cjson_converter {
                 if (cell.length == 0) {
                     *at++ = '"';
                     *at++ = '"';
-                } else if (!needs_quotes(bytes, cell.length)) {
+                } else if (!needs_quotes_padded(bytes, cell.length)) {
                     std::memcpy(at, bytes, cell.length);
                     at += cell.length;
                 } else {
