@@ -6,7 +6,7 @@ import TestSupport
 /// The converter takes a string without a backslash as its bytes and a key spelled as the
 /// previous record's as that column, without decoding them; the CSV it makes and what it
 /// reports must be byte for byte those of decoding every key and string through simdjson.
-@Suite("JSON shortcuts against decoding everything", .timeLimit(.minutes(10)))
+@Suite("JSON shortcuts against decoding everything", .timeLimit(.minutes(30)))
 struct JSONShortcutTests {
     /// The CSV and the report of `bytes` fed `chunk` bytes at a time.
     static func converted(_ bytes: [UInt8], chunk: Int, decodesEveryString: Bool) -> ([UInt8], JSONReport.State) {
