@@ -11,6 +11,10 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstring>
 #include <new>
 #include <string>
@@ -28,11 +32,79 @@ namespace {
 enum ArrayState { kBefore, kFirstValue, kValue, kInElement, kDone };
 
 struct Cell {
+    // In the record's own bytes (`scratch`) when `in_record`, else in `values`.
     size_t offset;
     size_t length;
     // A JSON null: written as an empty field without quotes (an empty string is `""`).
     bool null;
+    bool in_record;
 };
+
+// True when a CSV field of these bytes needs quotes (a comma, quote or line break in it).
+// 16 bytes a step with SSE2, which every x86-64 has: no CPU is chosen at build time.
+inline bool needs_quotes(const char *bytes, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"');
+    const __m128i newline = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
+    for (; i + 16 <= count; i += 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, ret)));
+        if (_mm_movemask_epi8(hits) != 0) return true;
+    }
+#endif
+    for (; i < count; i++) {
+        char c = bytes[i];
+        if (c == ',' || c == '"' || c == '\n' || c == '\r') return true;
+    }
+    return false;
+}
+
+// As needs_quotes, for bytes followed by at least 15 more that may be read (a cell of a
+// padded record): the last step reads past the end and ignores what it finds there (most
+// cells are shorter than a step).
+inline bool needs_quotes_padded(const char *bytes, size_t count) {
+#if defined(__SSE2__)
+    const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"');
+    const __m128i newline = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
+    for (size_t i = 0; i < count; i += 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, ret)));
+        unsigned mask = unsigned(_mm_movemask_epi8(hits));
+        if (count - i < 16) mask &= (1u << (count - i)) - 1;
+        if (mask != 0) return true;
+    }
+    return false;
+#else
+    return needs_quotes(bytes, count);
+#endif
+}
+
+// True when `count` bytes followed by at least 15 more that may be read hold a backslash.
+inline bool has_backslash_padded(const char *bytes, size_t count) {
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (size_t i = 0; i < count; i += 16) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i));
+        unsigned mask = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)));
+        if (count - i < 16) mask &= (1u << (count - i)) - 1;
+        if (mask != 0) return true;
+    }
+    return false;
+#else
+    return std::memchr(bytes, '\\', count) != nullptr;
+#endif
+}
+
+// The length of a string's raw text (from after its opening quote to before its closing
+// one), escapes as written. Only for a string simdjson has already found whole.
+inline size_t raw_length(const char *raw) {
+    size_t i = 0;
+    while (raw[i] != '"') i += raw[i] == '\\' ? 2 : 1;
+    return i;
+}
 
 }  // namespace
 
@@ -42,8 +114,12 @@ struct cjson_converter {
     size_t window_bytes;
     size_t max_columns;
     ondemand::parser parser;
-    // A record's bytes with simdjson's padding after them.
+    // A record's bytes with simdjson's padding after them, and the record's length.
     std::vector<char> scratch;
+    size_t record_length = 0;
+    // Decode every key and string through simdjson, as before the shortcuts below (the
+    // differential tests compare the two).
+    bool reference = false;
     // Input not converted yet: a line or element that has not ended.
     std::string pending;
     // Input bytes before `pending`, and the line `pending` starts on.
@@ -56,6 +132,9 @@ struct cjson_converter {
     bool header_written = false;
     size_t header_count = 0;
     std::vector<std::string> names;
+    // Each column's key as last spelled in the input (escapes as written, no quotes): a
+    // key spelled the same is the same key, found without decoding it.
+    std::vector<std::string> raw_names;
     std::unordered_map<std::string, size_t> columns;
     // This record's cells: `stamp[c] == record` when column c was set in it.
     std::vector<int64_t> stamp;
@@ -88,15 +167,7 @@ struct cjson_converter {
     std::string &sink() { return header_written ? out : held; }
 
     static void append_cell(std::string &to, const char *bytes, size_t count) {
-        bool quotes = false;
-        for (size_t i = 0; i < count; i++) {
-            char c = bytes[i];
-            if (c == ',' || c == '"' || c == '\n' || c == '\r') {
-                quotes = true;
-                break;
-            }
-        }
-        if (!quotes) {
+        if (!needs_quotes(bytes, count)) {
             to.append(bytes, count);
             return;
         }
@@ -151,9 +222,10 @@ struct cjson_converter {
         if (names.size() >= max_columns) return SIZE_MAX;
         size_t index = names.size();
         names.push_back(owned);
+        raw_names.emplace_back();
         columns.emplace(std::move(owned), index);
         stamp.push_back(-1);
-        cells.push_back(Cell{0, 0, false});
+        cells.push_back(Cell{0, 0, false, false});
         if (kinds.size() <= index) kinds.resize(index + 1, 0);
         return index;
     }
@@ -165,7 +237,13 @@ struct cjson_converter {
             note_duplicate(column);
         }
         stamp[column] = facts.records;
-        cells[column] = Cell{values.size(), count, kind == CJSON_KIND_NULL};
+        // Bytes of the record itself are not copied (the record stays in `scratch`).
+        uintptr_t at = reinterpret_cast<uintptr_t>(bytes), record = reinterpret_cast<uintptr_t>(scratch.data());
+        if (!reference && at >= record && at + count <= record + record_length) {
+            cells[column] = Cell{size_t(at - record), count, kind == CJSON_KIND_NULL, true};
+            return;
+        }
+        cells[column] = Cell{values.size(), count, kind == CJSON_KIND_NULL, false};
         values.append(bytes, count);
     }
 
@@ -200,12 +278,31 @@ struct cjson_converter {
         if (doc.get_object().get(object)) return false;
         order.clear();
         size_t position = 0;
+        const char *record_end = scratch.data() + length;
         for (auto field_result : object) {
             ondemand::field field;
             if (std::move(field_result).get(field)) return false;
-            std::string_view key;
-            if (field.unescaped_key().get(key)) return false;
-            size_t index = column(key, position++);
+            // The key the previous record had here, spelled the same: that column, without
+            // decoding the key. (The spelling ends where its closing quote is: a quote after
+            // the same bytes is one too, as the spelling ends in an even run of backslashes.)
+            const char *raw_key = field.key().raw();
+            size_t index = SIZE_MAX;
+            bool known = false;
+            if (!reference && position < previous_order.size()) {
+                const std::string &spelled = raw_names[previous_order[position]];
+                if (size_t(record_end - raw_key) > spelled.size() && raw_key[spelled.size()] == '"' &&
+                    std::memcmp(raw_key, spelled.data(), spelled.size()) == 0) {
+                    index = previous_order[position];
+                    known = true;
+                }
+            }
+            if (!known) {
+                std::string_view key;
+                if (field.unescaped_key().get(key)) return false;
+                index = column(key, position);
+                if (index != SIZE_MAX) raw_names[index].assign(raw_key, raw_length(raw_key));
+            }
+            position++;
             ondemand::value value = field.value();
             ondemand::json_type type;
             if (value.type().get(type)) return false;
@@ -217,6 +314,16 @@ struct cjson_converter {
             switch (type) {
             case ondemand::json_type::string: {
                 std::string_view raw = value.raw_json_token();
+                if (!reference) {
+                    // No backslash: the string is its bytes as written (simdjson has checked
+                    // they are UTF-8, and decoding would copy them unchanged).
+                    std::string_view token = trimmed(raw);
+                    if (token.size() >= 2 && token.back() == '"' &&
+                        !has_backslash_padded(token.data() + 1, token.size() - 2)) {
+                        set(index, token.data() + 1, token.size() - 2, at_line, CJSON_KIND_STRING);
+                        break;
+                    }
+                }
                 std::string_view text;
                 if (value.get_string().get(text)) {
                     // Not decodable (a lone surrogate): kept as written, quotes and all.
@@ -269,6 +376,7 @@ struct cjson_converter {
         std::string_view text = trimmed(std::string_view(bytes, count));
         if (scratch.size() < text.size() + SIMDJSON_PADDING) scratch.resize(text.size() + SIMDJSON_PADDING);
         std::memcpy(scratch.data(), text.data(), text.size());
+        record_length = text.size();
         values.clear();
         bool invalid_utf8 = false;
         std::string &to = sink();
@@ -278,6 +386,7 @@ struct cjson_converter {
             while (names.size() > known) {
                 columns.erase(names.back());
                 names.pop_back();
+                raw_names.pop_back();
                 stamp.pop_back();
                 cells.pop_back();
             }
@@ -305,17 +414,61 @@ struct cjson_converter {
             if (!any || index > last) last = index;
             any = true;
         }
-        if (any) {
+        if (any && reference) {
             for (size_t c = 0; c <= last; c++) {
                 if (c > 0) to.push_back(',');
                 if (stamp[c] != facts.records || cells[c].null) continue;
-                // An empty value that is not null is written `""`: the store reads an empty
-                // field without quotes as null (a key the record lacks, too).
                 if (cells[c].length == 0) to.append("\"\"");
                 else append_cell(to, values.data() + cells[c].offset, cells[c].length);
             }
+            to.push_back('\n');
+        } else if (any) {
+            // Written through a pointer into room made first: at most each byte doubled,
+            // two quotes and a comma a cell.
+            size_t room = 1;
+            for (size_t c = 0; c <= last; c++) {
+                if (stamp[c] == facts.records) room += 2 * cells[c].length;
+                room += 3;
+            }
+            // Every cell may be read 15 bytes past its end (needs_quotes_padded): a record's
+            // bytes have simdjson's padding after them, `values` gets some.
+            values.append(16, ' ');
+            size_t start = to.size();
+            to.resize(start + room);
+            char *at = to.data() + start;
+            for (size_t c = 0; c <= last; c++) {
+                if (c > 0) *at++ = ',';
+                if (stamp[c] != facts.records || cells[c].null) continue;
+                // An empty value that is not null is written `""`: the store reads an empty
+                // field without quotes as null (a key the record lacks, too).
+                const Cell &cell = cells[c];
+                const char *bytes = (cell.in_record ? scratch.data() : values.data()) + cell.offset;
+                if (cell.length == 0) {
+                    *at++ = '"';
+                    *at++ = '"';
+                } else if (!needs_quotes_padded(bytes, cell.length)) {
+                    std::memcpy(at, bytes, cell.length);
+                    at += cell.length;
+                } else {
+                    *at++ = '"';
+                    const char *end = bytes + cell.length;
+                    while (bytes < end) {
+                        const char *quote = static_cast<const char *>(std::memchr(bytes, '"', size_t(end - bytes)));
+                        size_t run = (quote == nullptr ? end : quote + 1) - bytes;
+                        std::memcpy(at, bytes, run);
+                        at += run;
+                        if (quote == nullptr) break;
+                        *at++ = '"';
+                        bytes = quote + 1;
+                    }
+                    *at++ = '"';
+                }
+            }
+            *at++ = '\n';
+            to.resize(size_t(at - to.data()));
+        } else {
+            to.push_back('\n');
         }
-        to.push_back('\n');
         previous_order.swap(order);
         facts.records++;
     }
@@ -500,6 +653,8 @@ cjson_converter *cjson_new(int mode, size_t window_records, size_t window_bytes,
 }
 
 void cjson_free(cjson_converter *converter) { delete converter; }
+
+void cjson_set_reference(cjson_converter *converter, int reference) { converter->reference = reference != 0; }
 
 int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, int is_last) {
     return converter->feed(bytes, count, is_last != 0);

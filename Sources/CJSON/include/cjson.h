@@ -52,6 +52,11 @@ typedef struct {
 cjson_converter *cjson_new(int mode, size_t window_records, size_t window_bytes, size_t max_columns);
 void cjson_free(cjson_converter *converter);
 
+/* For the tests: every key and string decoded by simdjson and copied, as before the
+ * shortcuts (a string without a backslash taken as written, a key spelled as the previous
+ * record's taken as its column); the output must be the same byte for byte. Before any feed. */
+void cjson_set_reference(cjson_converter *converter, int reference);
+
 /* Converts the next `count` bytes of the input; `is_last`: nothing follows. The CSV made
  * is appended to the output (see cjson_output). 0, or -1 when out of memory. */
 int cjson_feed(cjson_converter *converter, const uint8_t *bytes, size_t count, int is_last);

@@ -208,9 +208,14 @@ final class JSONStage {
     /// True once a stream looked at turned out not to be JSON: its bytes pass as they are.
     private(set) var passesThrough = false
 
-    init(_ mode: JSONMode, report: JSONReport) {
+    /// For the tests: every key and string decoded by simdjson, as before the converter's
+    /// shortcuts (`cjson_set_reference`); the CSV made must be the same.
+    private let decodesEveryString: Bool
+
+    init(_ mode: JSONMode, report: JSONReport, decodesEveryString: Bool = false) {
         self.mode = mode
         self.report = report
+        self.decodesEveryString = decodesEveryString
         if mode != .detect { start(mode) }
     }
 
@@ -222,6 +227,7 @@ final class JSONStage {
         self.mode = mode
         converter = cjson_new(mode == .array ? Int32(CJSON_ARRAY) : Int32(CJSON_LINES), JSONStage.windowRecords,
                               JSONStage.windowBytes, JSONStage.maxColumns)
+        if decodesEveryString, let converter { cjson_set_reference(converter, 1) }
         report.update { $0.isJSON = true }
     }
 
