@@ -323,6 +323,12 @@ package enum SessionCodec {
             defer { position += 8 }
             return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
         }
+        /// True when a `Checkpoint` in memory is its 16 bytes as written: the offset's 8
+        /// little-endian bytes, then the row's.
+        static let checkpointsAsWritten = MemoryLayout<Checkpoint>.stride == 16 && MemoryLayout<Int>.size == 8
+            && MemoryLayout<Checkpoint>.offset(of: \Checkpoint.offset) == 0 && MemoryLayout<Checkpoint>.offset(of: \Checkpoint.row) == 8
+            && 1.littleEndian == 1
+
         /// `count` checkpoints (offset and row, 8 bytes each), read in one pass over the
         /// bytes: an index of a large file holds millions. Nil when past the bytes left.
         mutating func checkpoints(_ count: Int) -> [Checkpoint]? {
@@ -330,6 +336,12 @@ package enum SessionCodec {
             let at = position
             position += 16 * count
             return [Checkpoint](unsafeUninitializedCapacity: count) { out, made in
+                // Laid out as written (two 8-byte little-endian integers, offset first): one copy.
+                if count > 0, Self.checkpointsAsWritten, let to = out.baseAddress, let from = bytes.baseAddress {
+                    UnsafeMutableRawPointer(to).copyMemory(from: from + at, byteCount: 16 * count)
+                    made = count
+                    return
+                }
                 for item in 0..<count {
                     let offset = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 16 * item, as: Int64.self))
                     let row = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 16 * item + 8, as: Int64.self))
