@@ -124,6 +124,8 @@ struct SessionStore {
               Int64(info.st_size) <= limit else { return (nil, "the saved session cannot be used: ignored") }
         // Mapped, not read: the pages are the file's own, neither zeroed nor copied first
         // (an index of a 10 GiB file is MBs); its length is the one it had when looked at.
+        // Sessions are only ever replaced by a rename (`writePrivately`), never cut short in
+        // place, so the mapped file keeps every page while it is read.
         let length = Int(info.st_size)
         let grew = { (stored: SessionKey) in file.map { Self.grew($0, from: stored) } ?? false }
         let decoded: Result<SessionContent, SessionCodec.Refusal>

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import Query
 
-@Suite("Filtered rows kept in a file: read block by block, each checked on first read", .timeLimit(.minutes(5)))
+@Suite("Filtered rows kept in a file: read block by block, each checked on first read", .timeLimit(.minutes(30)))
 struct StoredBitmapTests {
     /// `words` written to a file of their own, with their section (a checksum a block)
     /// and their members counted per block; the path, to remove.

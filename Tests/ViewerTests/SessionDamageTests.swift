@@ -10,7 +10,7 @@ import Table
 @testable import Viewer
 
 /// Results a session kept, found damaged when read: never a wrong row, said, made again.
-@Suite("Kept results found damaged: dropped, said, made again, the cursor kept", .timeLimit(.minutes(10)))
+@Suite("Kept results found damaged: dropped, said, made again, the cursor kept", .timeLimit(.minutes(30)))
 struct SessionDamageTests {
     /// Flips a bit of byte `at` of the file at `path`.
     static func damage(_ path: String, at: Int) {
