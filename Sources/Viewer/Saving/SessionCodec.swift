@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CellStore
 import Query
 import Scan
@@ -338,6 +341,13 @@ package enum SessionCodec {
             return [Checkpoint](unsafeUninitializedCapacity: count) { out, made in
                 // Laid out as written (two 8-byte little-endian integers, offset first): one copy.
                 if count > 0, Self.checkpointsAsWritten, let to = out.baseAddress, let from = bytes.baseAddress {
+                    #if os(Linux)
+                    // Fresh memory (MBs for a 10 GiB file's index): its pages made in one call
+                    // (MADV_POPULATE_WRITE, Linux 5.14 on; refused before: then one at a time).
+                    let page = Int(getpagesize()), start = (Int(bitPattern: to) + page - 1) / page * page
+                    let end = (Int(bitPattern: to) + 16 * count) / page * page
+                    if end > start, let first = UnsafeMutableRawPointer(bitPattern: start) { _ = madvise(first, end - start, 23) }
+                    #endif
                     UnsafeMutableRawPointer(to).copyMemory(from: from + at, byteCount: 16 * count)
                     made = count
                     return
