@@ -42,6 +42,9 @@ package final class FilteredRecords: RecordSequence {
     private let scan: BackgroundScan<Bool>?
     /// The edits in the bytes the filter read.
     package let patch: RecordPatch
+    /// The rows kept by an earlier session, read from its file block by block as they are
+    /// needed (`StoredBitmap`); nil for rows found by a pass.
+    package let stored: StoredBitmap?
 
     /// Starts filtering the data records of `store` (or of `base`, keeping its order).
     /// Throws when a pattern does not compile.
@@ -68,6 +71,7 @@ package final class FilteredRecords: RecordSequence {
     init(input: PassInput, headerRows: Int, filters: [RecordFilter], patterns: [CompiledPattern],
          base: (any RecordSequence)?, decidesFromRawBytes: Bool = false, wake: @escaping @Sendable () -> Void) {
         if case .readers(let readers) = input { patch = readers.patch } else { patch = .empty }
+        stored = nil
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
@@ -83,6 +87,7 @@ package final class FilteredRecords: RecordSequence {
         guard let bitmap = RankedBitmap(words: words, length: length) else { return nil }
         // Kept from an earlier session, before any edit: over the file's own bytes.
         patch = .empty
+        stored = nil
         self.filters = filters
         self.headerRows = headerRows
         self.base = base
@@ -91,8 +96,23 @@ package final class FilteredRecords: RecordSequence {
         core.state.withLock { $0 = (true, false, nil) }
     }
 
+    /// The rows `filters` kept, from an earlier session's file (`stored`, over the file's
+    /// records or rows of `base`): complete at once, its count known, its blocks read as
+    /// rows in them are wanted. A block that fails its check reads as rows not there
+    /// (record -1), and `stored.hasFailed` says the view is to filter again.
+    package init(filters: [RecordFilter], headerRows: Int, base: (any RecordSequence)?, stored: StoredBitmap) {
+        patch = .empty
+        self.stored = stored
+        self.filters = filters
+        self.headerRows = headerRows
+        self.base = base
+        scan = nil
+        core.state.withLock { $0 = (true, false, nil) }
+    }
+
     /// The bits of a complete pass (positions are records of the file, or rows of the
-    /// base), and how many positions they cover: what a session keeps.
+    /// base), and how many positions they cover: what a session keeps. None for rows kept
+    /// by a session (`stored` says where they lie).
     package var bitmap: (words: [UInt64], length: Int) { core.rows.withLock { ($0.allWords, $0.length) } }
 
     /// Stops the pass; the rows found so far stay readable.
@@ -112,12 +132,14 @@ package final class FilteredRecords: RecordSequence {
 
     // MARK: RecordSequence
 
-    package var count: Int { core.rows.withLock { $0.count } }
+    package var count: Int { stored?.count ?? core.rows.withLock { $0.count } }
     package var isComplete: Bool { core.state.withLock { $0.complete } }
     package var changes: ChangeSignal { core.changes }
 
     package func records(in range: Range<Int>) -> [RecordRef] {
-        let positions = core.rows.withLock { $0.members(range) }
+        let positions = stored?.members(range) ?? core.rows.withLock { $0.members(range) }
+        // A block of a kept bitmap that failed its check: rows not there, never others.
+        if positions.first == -1 { return positions.map { _ in RecordRef(record: -1) } }
         guard let base else { return positions.map { RecordRef(record: $0) } }
         guard let first = positions.first, let last = positions.last else { return [] }
         // One read of the base's rows spanned, when they are close; else one at a time.
@@ -130,12 +152,14 @@ package final class FilteredRecords: RecordSequence {
 
     package func index(of record: Int) -> Int? {
         guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
+        if let stored { return stored.contains(position) == true ? stored.rank(position) : nil }
         return core.rows.withLock { $0.contains(position) ? $0.rank(position) : nil }
     }
 
     /// The rows kept before `record`'s place (in the file, or in the base's order): a rank.
     public func index(following record: Int) -> Int? {
         guard let position = base.map({ $0.index(of: record) }) ?? record else { return nil }
+        if let stored { return stored.rank(position) }
         return core.rows.withLock { $0.rank(position) }
     }
 }

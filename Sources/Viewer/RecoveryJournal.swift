@@ -107,16 +107,18 @@ package struct RecoveryJournal: Equatable, Sendable {
             return .failure(bytes.isEmpty || Array(bytes.prefix(magic.count)) == Array(magic.prefix(bytes.count)) ? .truncated : .notAJournal)
         }
         guard Array(bytes[0..<magic.count]) == magic else { return .failure(.notAJournal) }
-        var reader = SessionCodec.Reader(bytes: bytes[...], at: magic.count)
-        guard let version = reader.u32(), version == Self.version else { return .failure(.otherVersion) }
-        guard let length = reader.u64() else { return .failure(.truncated) }
-        guard length == UInt64(bytes.count) else { return .failure(length > UInt64(bytes.count) ? .truncated : .corrupt) }
-        guard bytes.count >= 8 + reader.position else { return .failure(.truncated) }
-        var tail = SessionCodec.Reader(bytes: bytes[...], at: bytes.count - 8)
-        guard tail.u64() == SessionCodec.fnv(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
-        reader.bytes = bytes[..<(bytes.count - 8)]
-        guard let journal = reader.journal(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
-        return .success(journal)
+        return bytes.withUnsafeBytes { raw in
+            var reader = SessionCodec.Reader(bytes: raw, at: magic.count)
+            guard let version = reader.u32(), version == Self.version else { return .failure(.otherVersion) }
+            guard let length = reader.u64() else { return .failure(.truncated) }
+            guard length == UInt64(bytes.count) else { return .failure(length > UInt64(bytes.count) ? .truncated : .corrupt) }
+            guard bytes.count >= 8 + reader.position else { return .failure(.truncated) }
+            var tail = SessionCodec.Reader(bytes: raw, at: bytes.count - 8)
+            guard tail.u64() == SessionCodec.fnv(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
+            reader.end = bytes.count - 8
+            guard let journal = reader.journal(), reader.position == reader.end else { return .failure(.corrupt) }
+            return .success(journal)
+        }
     }
 
     /// Reads the journal file at `path`: only a regular file, of at most 1 GiB.
@@ -179,7 +181,7 @@ extension SessionCodec.Reader {
         cells.reserveCapacity(count)
         for _ in 0..<count {
             guard let length = self.count(each: 1) else { return nil }
-            cells.append(Array(bytes[position..<(position + length)]))
+            cells.append(Array(UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)])))
             position += length
         }
         return cells

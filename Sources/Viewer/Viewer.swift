@@ -59,6 +59,9 @@ public final class Viewer {
     var laidOutComplete = false
     /// The loader's progress at the last reconcile (what the status line says of it).
     var laidOutProgress: LoadProgress?
+    /// The cursor's record at the last reconcile while the rows are ones a session kept:
+    /// where the cursor goes back to when they are found damaged (then read as no record).
+    var keptCursorRecord: Int?
 
     /// Lines scrolled by one wheel step.
     static let wheelRows = 3

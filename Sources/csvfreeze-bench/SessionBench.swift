@@ -97,8 +97,8 @@ func makeTenGiB(_ huge: String, from big: String) -> Bool {
 }
 
 /// The reopening of `file` with the session kept in `state`: the first screen with the
-/// restored note and an exact row count, `runs` times; the median and the status line.
-@MainActor func reopenFigures(of file: String, binary: String, state: String, runs: Int) -> (median: Double, status: String)? {
+/// restored note and an exact row count, `runs` times; the median, the best and the status line.
+@MainActor func reopenFigures(of file: String, binary: String, state: String, runs: Int) -> (median: Double, best: Double, status: String)? {
     let environment = startEnvironment() + ["XDG_STATE_HOME=" + state]
     var times: [Double] = []
     var status = ""
@@ -118,12 +118,15 @@ func makeTenGiB(_ huge: String, from big: String) -> Bool {
             print("session: no restored first screen in 30 s; it wrote " + String(decoding: outcome.output.suffix(300), as: UTF8.self).debugDescription)
         }
     }
-    return median(times).map { ($0, status) }
+    guard let middle = median(times), let best = times.min() else { return nil }
+    return (middle, best, status)
 }
 
 /// The figures: for each file, the saving run (once, when no session is kept for it yet)
-/// and the reopening (median of `runs`). Target: 50 ms, the exact row count.
-@MainActor func sessionBenchmark(big: String, directory: String, binary: String, tenGiB: Bool, runs: Int = 7) {
+/// and the reopening (median of `runs`, SESSION_RUNS when set; and the best of them: on a
+/// shared machine, the run least disturbed). Target: 50 ms, the exact row count.
+@MainActor func sessionBenchmark(big: String, directory: String, binary: String, tenGiB: Bool,
+                                 runs: Int = getenv("SESSION_RUNS").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 7) {
     var files = [big]
     if tenGiB {
         let huge = directory + "/bench-10g.csv"
@@ -144,11 +147,12 @@ func makeTenGiB(_ huge: String, from big: String) -> Bool {
         }
         var load = [0.0, 0.0, 0.0]
         _ = getloadavg(&load, 3)
-        guard let (time, status) = reopenFigures(of: file, binary: binary, state: state, runs: runs) else {
+        guard let (time, best, status) = reopenFigures(of: file, binary: binary, state: state, runs: runs) else {
             report("session: \(name), reopened", "not measured", ok: false)
             continue
         }
         report("session: \(name), reopened, first screen", ms(time), target: "≤ 50 ms, exact count", ok: time <= 0.05 && !status.contains("≈"))
+        report("  best of \(runs)", ms(best), target: "≤ 50 ms", ok: best <= 0.05)
         report("  its status line", status, target: String(format: "load %.2f %.2f %.2f", load[0], load[1], load[2]))
     }
 }

@@ -28,36 +28,16 @@ extension SessionStore {
         return descriptor
     }
 
-    /// Opens the kept results' data files: the sort's order to be read (and checked) block
-    /// by block as the view needs it, the filters' bitmap read and checked whole (a bit a
-    /// row: small). One missing or damaged is left out, said in `dropped`, made again.
+    /// Opens the kept results' data files, each to be read (and checked) block by block as
+    /// the view needs it: the sort's order, and the filters' rows (counted per block in the
+    /// session: the row count, and where a row lies, are known with no read). One missing
+    /// is left out, said in `dropped`, made again; one found damaged later is too (`Viewer`).
     func takeResults(into content: inout SessionContent, sessionPath path: String) {
-        if let bitmap = content.keptBitmap {
-            var words: [UInt64]?
-            if let descriptor = Self.openData(path, bitmap.section) {
-                defer { close(descriptor) }
-                var read = [UInt64](repeating: 0, count: Int(bitmap.section.length / 8))
-                let good = read.withUnsafeMutableBytes { raw -> Bool in
-                    var done = 0
-                    while done < raw.count {
-                        let got = pread(descriptor, raw.baseAddress! + done, raw.count - done, off_t(done))
-                        if got <= 0 { return false }
-                        done += got
-                    }
-                    let size = KeptSection.blockSize
-                    for (block, sum) in bitmap.section.checksums.enumerated() {
-                        let start = block * size
-                        guard KeptSection.checksum(UnsafeRawBufferPointer(rebasing: raw[start..<min(raw.count, start + size)])) == sum else { return false }
-                    }
-                    return true
-                }
-                if good {
-                    words = read.map { UInt64(littleEndian: $0) }
-                    _ = utimensat(AT_FDCWD, Self.dataPath(path, bitmap.section), nil, 0)
-                }
-            }
-            if let words {
-                content.filterBitmap = (words, bitmap.length)
+        if let kept = content.keptBitmap {
+            if let descriptor = Self.openData(path, kept.section),
+               let bitmap = StoredBitmap(descriptor: descriptor, length: kept.length, section: kept.section, blockCounts: kept.blockCounts) {
+                content.keptBitmap?.bitmap = bitmap
+                _ = utimensat(AT_FDCWD, Self.dataPath(path, kept.section), nil, 0)
             } else {
                 content.keptBitmap = nil
                 content.dropped = "the saved filtered rows are damaged: filtering again"

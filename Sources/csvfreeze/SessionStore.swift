@@ -122,16 +122,22 @@ struct SessionStore {
         // Only a file of this user's, private, and within the cap is read at all.
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
               Int64(info.st_size) <= limit else { return (nil, "the saved session cannot be used: ignored") }
+        // Mapped, not read: the pages are the file's own, neither zeroed nor copied first
+        // (an index of a 10 GiB file is MBs); its length is the one it had when looked at.
+        // Sessions are only ever replaced by a rename (`writePrivately`), never cut short in
+        // place, so the mapped file keeps every page while it is read.
         let length = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: length)
-        var done = 0
-        while done < length {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, length - done) }
-            if got <= 0 { break }
-            done += got
+        let grew = { (stored: SessionKey) in file.map { Self.grew($0, from: stored) } ?? false }
+        let decoded: Result<SessionContent, SessionCodec.Refusal>
+        if length == 0 {
+            decoded = SessionCodec.decode([UInt8](), key: key)
+        } else if let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapped != MAP_FAILED {
+            defer { munmap(mapped, length) }
+            decoded = SessionCodec.decode(UnsafeRawBufferPointer(start: mapped, count: length), key: key, grew: grew)
+        } else {
+            return (nil, "the saved session cannot be used: ignored")
         }
-        if done < length { bytes.removeLast(length - done) }
-        switch SessionCodec.decode(bytes, key: key, grew: { stored in file.map { Self.grew($0, from: stored) } ?? false }) {
+        switch decoded {
         case .success(var content):
             // Used now: the last to be removed when room is made.
             _ = utimensat(AT_FDCWD, path, nil, 0)
@@ -150,6 +156,7 @@ struct SessionStore {
     func save(_ content: SessionContent, for key: SessionKey, previous: SessionContent? = nil) {
         var content = content
         let path = path(for: key)
+        let unchangedBitmap = content.keptBitmap?.bitmap
         content.keptSort = nil
         content.keptBitmap = nil
         // An order read from a data file that failed a check is not kept: it would be copied from it.
@@ -167,15 +174,17 @@ struct SessionStore {
                 content.keptSort = KeptSort(kinds: sorted.kinds, count: sorted.count, section: section)
             }
         }
-        if let bitmap = content.filterBitmap {
-            if let before = previous?.keptBitmap, let words = previous?.filterBitmap, words.length == bitmap.length,
-               words.words == bitmap.words, Self.isIntact(path, before.section) {
-                content.keptBitmap = KeptBitmap(length: bitmap.length, section: before.section)
-            } else if let section = writeData(for: path, { emit in
+        if let stored = unchangedBitmap {
+            // The rows read from this session's data file, none failed so far: named again, not copied.
+            if !stored.hasFailed, Self.isIntact(path, stored.section) {
+                content.keptBitmap = KeptBitmap(length: stored.length, section: stored.section, blockCounts: stored.blockCounts)
+            }
+        } else if let bitmap = content.filterBitmap {
+            if let section = writeData(for: path, { emit in
                 bitmap.words.map(\.littleEndian).withUnsafeBytes { emit($0) }
                 return true
             }) {
-                content.keptBitmap = KeptBitmap(length: bitmap.length, section: section)
+                content.keptBitmap = KeptBitmap(length: bitmap.length, section: section, blockCounts: StoredBitmap.blockCounts(of: bitmap.words))
             }
         }
         let bytes = SessionCodec.encode(content, key: key)

@@ -92,6 +92,57 @@ struct SessionEndToEndTests {
         _ = try after.waitForExit()
     }
 
+    @Test("Sorted and filtered, quit: reopened, the filter's rows come back as kept; quit again, their data file is named again; damaged, filtered again over the kept sort")
+    func filterKept() throws {
+        let (file, state) = try setUp()
+        let pane = try open(file, state: state)
+        try pane.waitFor("the first screen") { status($0).contains("row 1/200") }
+        try pane.send("l", "l", "]")
+        try pane.waitFor("the sort") { status($0).contains("sorted by price ↓") && !status($0).contains("sorting") }
+        try pane.send("&")
+        try pane.send("-l", "n3")
+        try pane.send("Enter")
+        try pane.waitFor("the filter") { status($0).contains("row 1/29") && status($0).contains("1 filter") }
+        try pane.send("3", "j")
+        let before = try pane.waitFor("the cursor on row 4") { status($0).contains("row 4/29") }
+        try pane.send("q")
+        #expect(try pane.waitForExit()?.hasPrefix("[exit=0 ") == true)
+        let folder = state + "/csvfreeze"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }.sorted()
+        try #require(names.count == 3, "the session, its order and its filter's rows: \(names)")
+        // The filter's rows: 200 bits, 32 bytes (the order: 3,200).
+        let sizes = try names.map { try FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int ?? 0 }
+        let bitmap = try #require(names.indices.first { $0 > 0 && sizes[$0] == 32 }.map { folder + "/" + names[$0] })
+        let made = try FileManager.default.attributesOfItem(atPath: bitmap)[.systemFileNumber] as? Int
+
+        let again = try open(file, state: state)
+        let lines = try again.waitFor("the view restored, the filter's rows as kept") {
+            status($0).contains("row 4/29") && status($0).contains("restored: sorted by price, 1 filter")
+        }
+        #expect(Array(lines[0..<7]) == Array(before[0..<7]), "the same rows:\n\(lines.joined(separator: "\n"))")
+        try again.send("q")
+        _ = try again.waitForExit()
+        let namesAfter = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("session-") }.sorted()
+        #expect(namesAfter == names, "\(namesAfter)")
+        #expect(try FileManager.default.attributesOfItem(atPath: bitmap)[.systemFileNumber] as? Int == made, "named again, not written anew")
+
+        // A byte changed in the filter's rows: said, filtered again over the kept sort, the same rows.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bitmap)))
+        bytes[3] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: bitmap))
+        let damaged = try TmuxPane("XDG_STATE_HOME=\(shellQuote(state)) \(binary) \(shellQuote(file))", width: 140, height: 16)
+        try damaged.waitFor("the note") { $0.contains { $0.contains("the saved filtered rows are damaged: filtering again") } }
+        let remade = try damaged.waitFor("the rows filtered again") { status($0).contains("row 4/29") && !status($0).contains("filtering…") }
+        #expect(Array(remade[1..<7].map { $0.prefix(70) }) == Array(before[1..<7].map { $0.prefix(70) }),
+                "the same rows:\n\(remade.joined(separator: "\n"))")
+        try damaged.send("j")
+        try damaged.waitFor("filtered again over the sort") {
+            status($0).contains("row 5/29") && status($0).contains("sorted by price ↓") && status($0).contains("1 filter")
+        }
+        try damaged.send("q")
+        _ = try damaged.waitForExit()
+    }
+
     @Test("A file changed since: opened fresh, and the status line says so")
     func changed() throws {
         let (file, state) = try setUp()

@@ -35,7 +35,7 @@ struct SessionCodecTests {
                                   quotingProblem: QuotingProblem(kind: .unclosedQuote, record: 60, line: 61),
                                   quotingProblemCount: 1, delimiter: 0x2C, quote: 0x22)
         var content = SessionContent(view: view, index: index)
-        content.keptBitmap = KeptBitmap(length: 128, section: KeptSection(id: 0xB17, length: 16, checksums: [0x5EED]))
+        content.keptBitmap = KeptBitmap(length: 128, section: KeptSection(id: 0xB17, length: 16, checksums: [0x5EED]), blockCounts: [5])
         content.keptSort = KeptSort(kinds: [.number], count: 5_000,
                                     section: KeptSection(id: 0x50A7, length: 80_000, checksums: [1, 2]))
         return content
@@ -54,6 +54,7 @@ struct SessionCodecTests {
         #expect(view.marks.records == [3, 9, 200] && view.marksOnly)
         #expect(read.index == Self.content().index)
         #expect(read.keptBitmap?.length == 128 && read.keptBitmap?.section == KeptSection(id: 0xB17, length: 16, checksums: [0x5EED]))
+        #expect(read.keptBitmap?.blockCounts == [5])
         #expect(read.keptSort?.count == 5_000 && read.keptSort?.kinds == [.number])
         #expect(read.keptSort?.section == KeptSection(id: 0x50A7, length: 80_000, checksums: [1, 2]))
         #expect(read.filterBitmap == nil && read.keptSort?.pairs == nil, "the results themselves are in their data files")

@@ -8,7 +8,7 @@ extension Viewer {
     /// the header band, the window and the cursor's bounds. Once per command, at the end of
     /// `handle(_:)`.
     func reconcile() {
-        remakeDamagedOrder(saying: Self.damagedOrder)
+        remakeDamagedResults()
         followBand()
         // Read first, in one piece: once complete, every row below is in, so the layout
         // sees them all; and the loader's news (the input ended early, reading paused) are
@@ -32,6 +32,10 @@ extension Viewer {
                                                main: layout.main, left: layout.left, leftHasRowNumbers: options.showsRowNumbers),
                              grid: gridSize, headerRecords: headerRecords, leftWidth: layout.left.totalWidth,
                              preambleLines: file?.preamble.count ?? 0, showsBand: band.isOn)
+        if query.sorted?.stored != nil || query.filtered?.stored != nil, dataRowCount > 0, cursorRow < dataRowCount {
+            let record = table.record(ofRow: cursorRow)
+            if record >= 0 { keptCursorRecord = record }
+        }
     }
 
     /// Header records on top (at least one when the header is asked for, even before any

@@ -121,46 +121,64 @@ extension Viewer {
             saved.sorted = SortedRecords(store: store, headerRows: table.headerRows, keys: saved.sortKeys, kinds: kept.kinds,
                                          stored: pairs)
         }
-        if let bitmap = content.filterBitmap, saved.sortKeys.isEmpty || saved.sorted != nil, !saved.filters.isEmpty, table.file != nil,
-           saved.filters.allSatisfy({ ($0.column ?? 0) < columnsNow }) {
+        let filtersFit = (saved.sortKeys.isEmpty || saved.sorted != nil) && !saved.filters.isEmpty && table.file != nil
+            && saved.filters.allSatisfy({ ($0.column ?? 0) < columnsNow })
+        // Rows kept as a bitmap read block by block (their count known at once), over as
+        // many positions as the rows under them.
+        if let stored = content.keptBitmap?.bitmap, filtersFit,
+           stored.length == (saved.sorted?.count ?? table.file?.rowCount ?? -1) {
+            saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: saved.sorted, stored: stored)
+        } else if let bitmap = content.filterBitmap, filtersFit {
             saved.filtered = FilteredRecords(filters: saved.filters, headerRows: table.headerRows, base: saved.sorted,
                                              words: bitmap.words, length: bitmap.length)
         }
         // Filters whose rows were not kept run again over a sort run again with them.
         if !saved.filters.isEmpty && saved.filtered == nil { saved.sorted = nil }
+        // A block the first screen or the cursor's place needed failed its check: those rows
+        // are made again (`reconcile` does it as soon as it is found), the cursor on its
+        // record meanwhile, as when they were not kept.
+        keptCursorRecord = saved.record
         restore(saved: saved)
-        // A block the first screen needed failed its check: the view is taken back again
-        // with its sort and filters made again, as when their rows were not kept.
-        let remade = saved.sorted?.stored?.hasFailed == true
-        if remade {
-            query.adopt(sorted: nil, filtered: nil)
-            var again = content.view
-            again.sorted = nil
-            again.filtered = nil
-            restore(saved: again)
+        let remade = saved.sorted?.stored?.hasFailed == true ? Self.damagedOrder
+            : saved.filtered?.stored?.hasFailed == true ? Self.damagedRows : nil
+        if remade != nil {
+            remakeDamagedResults(quietly: true)
+            message = nil
         }
         let note = restoredNote
         let grew = following ? " (followed: read on from where it was left)"
             : content.fileGrew ? " (the file grew: its new rows are read on)" : ""
-        let dropped = remade ? Self.damagedOrder : content.dropped
+        let dropped = remade ?? content.dropped
         return (dropped.map { $0 + "; " } ?? "") + "restored" + (note.isEmpty ? "" : ": " + note) + grew
             + "; Esc-Esc or --fresh starts clean"
     }
 
     static let damagedOrder = "the saved sort order is damaged: sorting again"
+    static let damagedRows = "the saved filtered rows are damaged: filtering again"
 
-    /// When the view's order is one kept by a session and a block of it failed its check
-    /// (read as the view needed it): that order is dropped, with the filters' rows over
-    /// it, and both made again (saying `text`), so no row is shown from a damaged order.
-    /// True when it was.
+    /// When the view's sort order or filtered rows are ones kept by a session and a block
+    /// of them failed its check (read as the view needed it): they are dropped (the rows
+    /// filtered over a damaged order with it) and made again, saying so; meanwhile the
+    /// rows under them stay on screen (the intact sort's, or the file's order), the cursor
+    /// on the record it was on (`keptCursorRecord`), so no row is shown from damaged
+    /// results. What was damaged (the status line says it, unless `quietly`: the caller
+    /// does); nil when nothing was.
     @discardableResult
-    func remakeDamagedOrder(saying text: String?) -> Bool {
-        guard query.sorted?.stored?.hasFailed == true else { return false }
-        query.adopt(sorted: nil, filtered: nil)
-        applyQuery(saying: text)
-        return true
+    func remakeDamagedResults(quietly: Bool = false) -> String? {
+        let orderFailed = query.sorted?.stored?.hasFailed == true
+        guard orderFailed || query.filtered?.stored?.hasFailed == true else { return nil }
+        let said = orderFailed ? Self.damagedOrder : Self.damagedRows
+        let kept = orderFailed ? nil : query.sorted
+        query.adopt(sorted: kept, filtered: nil)
+        query.show(ViewQuery.Made(sortKeys: kept == nil ? [] : query.sortKeys, sorted: kept))
+        makeMarkedRows()
+        show(rows: query.rows)
+        if let record = keptCursorRecord, let row = table.row(ofRecord: record) {
+            moveCursor(toRow: row, column: cursorColumn)
+        }
+        applyQuery(saying: quietly ? nil : said)
+        return said
     }
-
     /// What a restored view says it took back: `sorted by price, 2 filters, 3 marks`.
     package var restoredNote: String {
         var parts: [String] = []

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CellStore
 import Query
 import Scan
@@ -75,14 +78,21 @@ package struct KeptSort {
     }
 }
 
-/// The filters' rows kept by a session: `length` rows, their bitmap's words in `section`.
+/// The filters' rows kept by a session: `length` rows, their bitmap's words in `section`,
+/// the rows kept in each of its blocks counted (`blockCounts`: the row count and where a
+/// row lies are known before any block is read); `bitmap` reads them, once the file is
+/// open (`SessionStore.load`).
 package struct KeptBitmap {
     package var length: Int
     package var section: KeptSection
+    package var blockCounts: [Int]
+    package var bitmap: StoredBitmap?
 
-    package init(length: Int, section: KeptSection) {
+    package init(length: Int, section: KeptSection, blockCounts: [Int], bitmap: StoredBitmap? = nil) {
         self.length = length
         self.section = section
+        self.blockCounts = blockCounts
+        self.bitmap = bitmap
     }
 }
 
@@ -91,11 +101,12 @@ package struct KeptBitmap {
 /// session's index of a large file is tens of MB, checked whole at opening). Reading checks each of them and every count
 /// against the bytes left, so a truncated, corrupt, older or foreign file is refused with
 /// a reason, never trusted. The large results (a sort's order, the filters' bitmap) are
-/// not in it: it names their data files, with a checksum per 64 KiB block of each, checked
-/// as each block is first read; so the file read and checked whole at opening is small.
+/// not in it: it names their data files, with a checksum per 64 KiB block of each (and the
+/// bitmap's rows counted per block), checked as each block is first read; so the file read
+/// and checked whole at opening is small: the index's checkpoints, mapped, not copied.
 package enum SessionCodec {
     package static let magic = Array("CSVFSESS".utf8)
-    package static let version: UInt32 = 4
+    package static let version: UInt32 = 5
 
     /// Why a session file was not used.
     package enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -181,6 +192,7 @@ package enum SessionCodec {
         if let bitmap = content.keptBitmap {
             out.int(bitmap.length)
             out.section(bitmap.section)
+            out.ints(bitmap.blockCounts)
         }
         out.bool(content.keptSort != nil)
         if let sort = content.keptSort {
@@ -200,21 +212,29 @@ package enum SessionCodec {
     /// at its end only: its session is then used, its filters' result left out.
     package static func decode(_ bytes: [UInt8], key: SessionKey,
                                grew: (SessionKey) -> Bool = { _ in false }) -> Result<SessionContent, Refusal> {
+        bytes.withUnsafeBytes { decode($0, key: key, grew: grew) }
+    }
+
+    /// `decode` of bytes in place (a session file mapped: not copied, not zeroed first).
+    package static func decode(_ bytes: UnsafeRawBufferPointer, key: SessionKey,
+                               grew: (SessionKey) -> Bool = { _ in false }) -> Result<SessionContent, Refusal> {
         guard bytes.count >= magic.count + 4 + 8 else { return .failure(bytes.isEmpty ? .truncated : .notASession) }
-        guard Array(bytes[0..<magic.count]) == magic else { return .failure(.notASession) }
-        var reader = Reader(bytes: bytes[...], at: magic.count)
+        guard bytes.prefix(magic.count).elementsEqual(magic) else { return .failure(.notASession) }
+        var reader = Reader(bytes: bytes, at: magic.count)
         guard let version = reader.u32(), version == Self.version else { return .failure(.otherVersion) }
         guard let length = reader.u64() else { return .failure(.truncated) }
         guard length == UInt64(bytes.count) else { return .failure(length > UInt64(bytes.count) ? .truncated : .corrupt) }
         guard bytes.count >= 8 + reader.position else { return .failure(.truncated) }
-        var tail = Reader(bytes: bytes[...], at: bytes.count - 8)
-        guard tail.u64() == sum(bytes[..<(bytes.count - 8)]) else { return .failure(.corrupt) }
-        reader.bytes = bytes[..<(bytes.count - 8)]
+        var tail = Reader(bytes: bytes, at: bytes.count - 8)
+        guard tail.u64() == KeptSection.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 8)])) else {
+            return .failure(.corrupt)
+        }
+        reader.end = bytes.count - 8
         guard let stored = reader.key() else { return .failure(.corrupt) }
         guard stored.isSameFile(as: key) else { return .failure(.otherFile) }
         let grown = stored != key && stored.size < key.size && grew(stored)
         guard stored == key || grown else { return .failure(.fileChanged) }
-        guard var content = reader.content(), reader.position == reader.bytes.endIndex else { return .failure(.corrupt) }
+        guard var content = reader.content(), reader.position == reader.end else { return .failure(.corrupt) }
         if grown {
             content.fileGrew = true
             content.keptBitmap = nil
@@ -223,7 +243,7 @@ package enum SessionCodec {
         return .success(content)
     }
 
-    /// The session file's checksum (version 4 on; FNV-1a before, a byte at a time).
+    /// The session file's checksum (version 5 on: four lanes; 4: one; FNV-1a before).
     static func sum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBytes { KeptSection.checksum($0) }
     }
@@ -278,15 +298,18 @@ package enum SessionCodec {
 
     /// Reads what `Writer` wrote; every read is bounded by the bytes left (nil past them).
     struct Reader {
-        var bytes: ArraySlice<UInt8>
+        let bytes: UnsafeRawBufferPointer
         var position: Int
+        /// Where the bytes to read end.
+        var end: Int
 
-        init(bytes: ArraySlice<UInt8>, at position: Int) {
+        init(bytes: UnsafeRawBufferPointer, at position: Int) {
             self.bytes = bytes
             self.position = position
+            end = bytes.count
         }
 
-        var left: Int { bytes.endIndex - position }
+        var left: Int { end - position }
 
         mutating func u8() -> UInt8? {
             guard left >= 1 else { return nil }
@@ -295,32 +318,46 @@ package enum SessionCodec {
         }
         mutating func u32() -> UInt32? {
             guard left >= 4 else { return nil }
-            var value: UInt32 = 0
-            for index in 0..<4 { value |= UInt32(bytes[position + index]) << UInt32(8 * index) }
-            position += 4
-            return value
+            defer { position += 4 }
+            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self))
         }
         mutating func u64() -> UInt64? {
             guard left >= 8 else { return nil }
-            let at = position - bytes.startIndex
             defer { position += 8 }
-            return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
         }
+        /// True when a `Checkpoint` in memory is its 16 bytes as written: the offset's 8
+        /// little-endian bytes, then the row's.
+        static let checkpointsAsWritten = MemoryLayout<Checkpoint>.stride == 16 && MemoryLayout<Int>.size == 8
+            && MemoryLayout<Checkpoint>.offset(of: \Checkpoint.offset) == 0 && MemoryLayout<Checkpoint>.offset(of: \Checkpoint.row) == 8
+            && 1.littleEndian == 1
+
         /// `count` checkpoints (offset and row, 8 bytes each), read in one pass over the
         /// bytes: an index of a large file holds millions. Nil when past the bytes left.
         mutating func checkpoints(_ count: Int) -> [Checkpoint]? {
             guard count >= 0, count <= left / 16 else { return nil }
-            let at = position - bytes.startIndex
+            let at = position
             position += 16 * count
-            return bytes.withUnsafeBytes { raw in
-                var out: [Checkpoint] = []
-                out.reserveCapacity(count)
-                for item in 0..<count {
-                    let offset = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16 * item, as: Int64.self))
-                    let row = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 16 * item + 8, as: Int64.self))
-                    out.append(Checkpoint(offset: offset, row: Int(truncatingIfNeeded: row)))
+            return [Checkpoint](unsafeUninitializedCapacity: count) { out, made in
+                // Laid out as written (two 8-byte little-endian integers, offset first): one copy.
+                if count > 0, Self.checkpointsAsWritten, let to = out.baseAddress, let from = bytes.baseAddress {
+                    #if os(Linux)
+                    // Fresh memory (MBs for a 10 GiB file's index): its pages made in one call
+                    // (MADV_POPULATE_WRITE, Linux 5.14 on; refused before: then one at a time).
+                    let page = Int(getpagesize()), start = (Int(bitPattern: to) + page - 1) / page * page
+                    let end = (Int(bitPattern: to) + 16 * count) / page * page
+                    if end > start, let first = UnsafeMutableRawPointer(bitPattern: start) { _ = madvise(first, end - start, 23) }
+                    #endif
+                    UnsafeMutableRawPointer(to).copyMemory(from: from + at, byteCount: 16 * count)
+                    made = count
+                    return
                 }
-                return out
+                for item in 0..<count {
+                    let offset = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 16 * item, as: Int64.self))
+                    let row = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at + 16 * item + 8, as: Int64.self))
+                    (out.baseAddress! + item).initialize(to: Checkpoint(offset: offset, row: Int(truncatingIfNeeded: row)))
+                }
+                made = count
             }
         }
         mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
@@ -354,7 +391,7 @@ package enum SessionCodec {
         mutating func string() -> String? {
             guard let count = count(each: 1) else { return nil }
             defer { position += count }
-            return String(validating: bytes[position..<(position + count)], as: UTF8.self)
+            return String(validating: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]), as: UTF8.self)
         }
         /// A data file's place: well formed (a checksum for each of its blocks), else nil.
         mutating func section() -> KeptSection? {
@@ -430,9 +467,9 @@ package enum SessionCodec {
             }
             guard let hasBitmap = bool() else { return nil }
             if hasBitmap {
-                guard let length = int(), length >= 0, let section = section(),
-                      section.length % 8 == 0 else { return nil }
-                content.keptBitmap = KeptBitmap(length: length, section: section)
+                guard let length = int(), length >= 0, let section = section(), let counts = ints(),
+                      StoredBitmap.fits(length: length, section: section, blockCounts: counts) else { return nil }
+                content.keptBitmap = KeptBitmap(length: length, section: section, blockCounts: counts)
             }
             guard let hasSort = bool() else { return nil }
             if hasSort {
