@@ -196,17 +196,23 @@ extension SessionCodecTests {
         return csv
     }
 
+    /// A viewer of `csv` whose index is complete and whose third column is sorted, whole.
+    static func sortedByAmount(_ csv: String, size: Size) -> Viewer {
+        let viewer = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
+        waitUntil("the index") { viewer.handle(.refresh); return viewer.table.file?.isComplete == true }
+        for key in "ll]" { viewer.handle(key: .character(key)) }
+        waitUntil("the sort", timeout: 60) {
+            viewer.handle(.refresh)
+            return !viewer.query.isRunning && !viewer.query.isPending && viewer.query.sorted?.phase == .done
+        }
+        return viewer
+    }
+
     @Test("A complete sort is kept as its order and comes back complete, with no pass, the cursor on its record")
     func sortKeptAsItsOrder() throws {
         let csv = Self.amounts(3_000)
         let size = Size(width: 60, height: 12)
-        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
-        waitUntil("the index") { first.handle(.refresh); return first.table.file?.isComplete == true }
-        for key in "ll]" { first.handle(key: .character(key)) }
-        waitUntil("the sort", timeout: 60) {
-            first.handle(.refresh)
-            return !first.query.isRunning && !first.query.isPending && first.query.sorted?.phase == .done
-        }
+        let first = SessionCodecTests.sortedByAmount(csv, size: size)
         for key in "5j" { first.handle(key: .character(key)) }
         let order = try #require(first.query.sorted)
         let wanted = (0..<order.count).map { order.records(in: $0..<($0 + 1))[0].record }
@@ -250,13 +256,7 @@ extension SessionCodecTests {
     func damagedOrder() throws {
         let csv = Self.amounts(20_000)
         let size = Size(width: 60, height: 12)
-        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
-        waitUntil("the index") { first.handle(.refresh); return first.table.file?.isComplete == true }
-        for key in "ll]" { first.handle(key: .character(key)) }
-        waitUntil("the sort", timeout: 60) {
-            first.handle(.refresh)
-            return !first.query.isRunning && !first.query.isPending && first.query.sorted?.phase == .done
-        }
+        let first = SessionCodecTests.sortedByAmount(csv, size: size)
         let order = try #require(first.query.sorted)
         let wanted = (0..<order.count).map { order.records(in: $0..<($0 + 1))[0].record }
         // 20,000 pairs of 16 bytes: 5 blocks. A byte flipped in the first (what the first

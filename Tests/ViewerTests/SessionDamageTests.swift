@@ -38,13 +38,7 @@ struct SessionDamageTests {
     func damagedOrderKeepsTheCursorsRecord() throws {
         let csv = SessionCodecTests.amounts(20_000)
         let size = Size(width: 60, height: 12)
-        let first = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
-        waitUntil("the index") { first.handle(.refresh); return first.table.file?.isComplete == true }
-        for key in "ll]" { first.handle(key: .character(key)) }
-        waitUntil("the sort", timeout: 60) {
-            first.handle(.refresh)
-            return !first.query.isRunning && !first.query.isPending && first.query.sorted?.phase == .done
-        }
+        let first = SessionCodecTests.sortedByAmount(csv, size: size)
         for key in "900j" { first.handle(key: .character(key)) }
         let left = first.table.record(ofRow: first.cursorRow)
         #expect(first.cursorRow == 900 && left > 0)
