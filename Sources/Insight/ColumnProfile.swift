@@ -222,7 +222,7 @@ struct ColumnProfile: Sendable {
         // Once a column is text, it stays text: its cells need no more reading.
         guard kinds & ValueKind.text.bit == 0 else {
             if !binsStopped { binAfterText(bytes) }
-            if !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
+            if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
             return
         }
         let reading = CellReader.classify(bytes)
@@ -241,6 +241,17 @@ struct ColumnProfile: Sendable {
         } else if !(isRepeat && placedAgain(bytes, record: record)) {
             place(bytes, record: record, long: nil)
         }
+    }
+
+    /// True when a text column's cell sorts strictly between its least and greatest by its
+    /// first byte alone (as its key folds it: a letter's case, a digit run's mark), so it
+    /// changes neither: most cells of a column of many values, whose key is then not made.
+    @inline(__always)
+    private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard order == .text, leastKey.count > 1, greatestKey.count > 1, let first = bytes.first, first < 0x80,
+              leastKey[0] == KeyEncoding.textClass, greatestKey[0] == KeyEncoding.textClass else { return false }
+        let folded: UInt8 = first >= 0x30 && first <= 0x39 ? 0x30 : first >= 0x41 && first <= 0x5A ? first + 0x20 : first <= 1 ? 1 : first
+        return leastKey[1] < folded && folded < greatestKey[1]
     }
 
     /// Places a cell counted before without its key, when that is known to be enough: one

@@ -83,6 +83,28 @@ struct SummaryOrderTests {
         }
     }
 
+    /// A text column of many values: most cells are judged by their first byte alone to
+    /// lie between the ends (`liesWithinEnds`); the ends must still be the sort's.
+    @Test("a text column of many values, first bytes of every kind: min and max are the ends of the sort", arguments: 0..<8 as Range<UInt64>)
+    func manyTextValues(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 100)
+        let firsts = Array("aAbBmMzZ0123456789 !#$%&'()*+-./:;<=>?@[]^_`{|}~\u{1}".unicodeScalars).map(String.init) + ["é", "É", "中", "ß", "Ω"]
+        let rest = Array("abcXYZ019 -_.éü".unicodeScalars).map(String.init)
+        var lines = ["v"]
+        for _ in 0..<(500 + Int(generator.next() % 2_000)) {
+            var cell = firsts[Int(generator.next() % UInt64(firsts.count))]
+            for _ in 0..<Int(generator.next() % 6) { cell += rest[Int(generator.next() % UInt64(rest.count))] }
+            lines.append(Self.quoted(cell))
+        }
+        let store = CellStore(bytes: Array((lines.joined(separator: "\n") + "\n").utf8), delimiter: UInt8(ascii: ","), checkpointSpacing: 256)
+        let scan = SummaryScan(input: try #require(ScanInput(store: store)), names: ["v"], headerRows: 1)
+        scan.wait()
+        guard case .finished(let summary) = scan.status else { throw CancellationError() }
+        let (first, last) = try Self.sortedEnds(store, column: 0)
+        #expect(summary[0].minimum == first, "seed \(seed)")
+        #expect(summary[0].maximum == last, "seed \(seed)")
+    }
+
     @Test("on two threads in small pieces, and joined from parts while running, the ends stay the sort's", arguments: 0..<6 as Range<UInt64>)
     func sharedAndJoined(seed: UInt64) throws {
         let (csv, cells) = Self.mixedColumns(seed: seed)
