@@ -55,30 +55,27 @@ enum DatabaseAsCSV {
         guard gathered.inputs.count == 1, let table = gathered.inputs.first else {
             fail(CSVFreezeCommand.severalTables(path, "tables", names: gathered.inputs.compactMap(\.table)), status: 2)
         }
-        var copied = spec
+        var copied = reading(spec)
         copied.location = .file(copy(table, failing: 2))
-        copied.delimiter = UInt8(ascii: ",")
-        copied.quote = UInt8(ascii: "\"")
-        copied.encoding = nil
-        copied.preamble = .none
-        copied.table = nil
-        copied.follows = false
         copied.shownName = table.name
         return copied
     }
 
-    /// `settings` reading what `copy` wrote: commas, double quotes, UTF-8, no preamble.
+    /// `settings` reading what `copy` wrote.
     static func reading(_ settings: InputSettings) -> InputSettings {
-        InputSettings(specs: settings.specs.map { spec in
-            var spec = spec
-            spec.delimiter = UInt8(ascii: ",")
-            spec.quote = UInt8(ascii: "\"")
-            spec.encoding = nil
-            spec.preamble = .none
-            spec.table = nil
-            spec.follows = false
-            return spec
-        })
+        InputSettings(specs: settings.specs.map(reading))
+    }
+
+    /// `spec` reading what `copy` wrote: commas, double quotes, UTF-8, no preamble, once.
+    static func reading(_ spec: InputSpec) -> InputSpec {
+        var spec = spec
+        spec.delimiter = UInt8(ascii: ",")
+        spec.quote = UInt8(ascii: "\"")
+        spec.encoding = nil
+        spec.preamble = .none
+        spec.table = nil
+        spec.follows = false
+        return spec
     }
 }
 
