@@ -24,7 +24,9 @@ extension Viewer {
             if message == nil { message = said }
         }
         if rowsChange {
-            navigation.place(row: record.flatMap(table.row(ofRecord:)) ?? 0)
+            let row = record.flatMap(table.row(ofRecord:)) ?? 0
+            takeInRows(upTo: row)
+            navigation.place(row: row)
             navigation.scroll(toLine: 0)
         }
         navigation.place(column: table.columns.viewColumn(of: column) ?? min(cursorColumn, columnCount - 1))

@@ -174,7 +174,7 @@ public final class Viewer {
             // Said after G while loading: untrue once everything is read.
             if source.isComplete && message?.hasPrefix("still loading: ") == true { message = nil }
             if wasOnLastRow && dataRowCount - 1 > cursorRow {
-                navigation.go(toRow: dataRowCount - 1, column: cursorColumn)
+                moveCursor(toRow: dataRowCount - 1, column: cursorColumn)
             }
         case .reload: message = requests.askReload(of: source, isSheet: options.isSheet)
         case .nextTable: if !moveToSection(forward: true) { requests.table = .next }
@@ -394,6 +394,7 @@ public final class Viewer {
 
     /// Puts the cursor on a cell (after a reload, where it was before), scrolling to it.
     public func moveCursor(toRow row: Int, column: Int) {
+        takeInRows(upTo: row)
         navigation.go(toRow: row, column: column)
     }
 }

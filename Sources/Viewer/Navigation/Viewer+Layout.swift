@@ -10,6 +10,18 @@ extension Viewer {
     func reconcile() {
         remakeDamagedResults()
         followBand()
+        layOut()
+    }
+
+    /// Takes in rows a pass added since the geometry last did (it runs on another thread:
+    /// a row just looked up may lie past the count the cursor is bounded by), so the cursor
+    /// put on `row` is not held at the old last row.
+    func takeInRows(upTo row: Int) {
+        if row >= navigation.extent.rows && row < dataRowCount { layOut() }
+    }
+
+    /// The geometry part of `reconcile()`: layout, window and the cursor's bounds.
+    private func layOut() {
         // Read first, in one piece: once complete, every row below is in, so the layout
         // sees them all; and the loader's news (the input ended early, reading paused) are
         // shown with the count they were read with, not a frame before it.

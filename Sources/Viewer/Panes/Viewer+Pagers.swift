@@ -20,6 +20,7 @@ extension Viewer {
         switch panes.apply(command, table: table, screen: screenSize) {
         case .none: break
         case .closed(let row):
+            takeInRows(upTo: row)
             navigation.place(row: row)
             navigation.revealCursor()
         case .said(let text): message = text
