@@ -6,6 +6,9 @@ import Testing
 
 @Suite("A message's file name on the status line", .timeLimit(.minutes(30)))
 struct MessageNameTests {
+    /// Widths as the program measures them: under a UTF-8 locale (it sets one at start).
+    init() { _ = utf8Locale }
+
     static let path = "/tmp/t/a_very_long_directory_name_for_testing/another_long_subdirectory_here/saved_output_file2.csv"
 
     @Test("the written file's name stays whole: the directory gives way from its start, the position before the name",

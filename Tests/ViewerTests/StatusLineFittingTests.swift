@@ -6,6 +6,8 @@ import Testing
 
 @Suite("Status line fitting", .timeLimit(.minutes(30)))
 struct StatusLineFittingTests {
+    init() { _ = utf8Locale }
+
     /// The numbers in a line (digits with their `,` and `.`), leaving out any cut with `…`.
     static func numbers(_ line: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: "[0-9][0-9,.]*[0-9]|[0-9]")
@@ -75,6 +77,8 @@ struct StatusLineFittingTests {
 
 @Suite("Status line fitting: one of several tables", .timeLimit(.minutes(30)))
 struct SeveralTablesStatusTests {
+    init() { _ = utf8Locale }
+
     @Test("one of several tables keeps its file's name and place: a long message gives way first, down to half the line")
     func keepsName() {
         var line = StatusLine(name: "/tmp/csvfreeze-changed-4A67E817-89F3-4914-B860-8AAAAAAAAAAA/a.csv 1/3", position: "row 1/3",
@@ -100,6 +104,8 @@ struct SeveralTablesStatusTests {
 
 @Suite("Options that do not fit the screen", .timeLimit(.minutes(30)))
 struct OversizedOptionTests {
+    init() { _ = utf8Locale }
+
     @Test("-r 50 on an 8-line screen: half the grid keeps header rows, the others scroll above row 1 and are reachable")
     func manyHeaderRows() {
         var csv = ""
