@@ -120,10 +120,19 @@ package final class SummaryScan {
                 ?? SummaryScan.judge(profiled, in: pass)
             guard let profiles = SummaryScan.profile(chosen, columns: profiled, orders: orders, budget: budget, control: control,
                                                      board: board, names: names) else { return nil }
-            // Past the budget: the frequency table's second pass, for those columns.
+            // Past the budget: the frequency table's second pass, for the columns whose
+            // count does not already prove its most common values.
             var past: [Int: ValueCounter] = [:]
-            for (index, profile) in profiles.enumerated() where !profile.counter.isExact { past[profiled[index]] = profile.counter }
-            guard let recounted = CommonValues.recount(chosen, counters: past, control: control) else { return nil }
+            var proven: [Int: [FrequencyRow]] = [:]
+            for (index, profile) in profiles.enumerated() where !profile.counter.isExact {
+                if let top = profile.counter.provenTop(commonValues, empty: profile.empty) {
+                    proven[profiled[index]] = top
+                } else {
+                    past[profiled[index]] = profile.counter
+                }
+            }
+            guard let counted = CommonValues.recount(chosen, counters: past, control: control) else { return nil }
+            let recounted = counted.merging(proven) { counted, _ in counted }
             return columns.map { column in
                 let index = profiled.firstIndex(of: column) ?? 0
                 return profiles[index].summary(column: column, name: SummaryScan.name(of: column, in: names),

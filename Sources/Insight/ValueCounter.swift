@@ -6,12 +6,19 @@
 /// dropped) and estimates the number of distinct values with a HyperLogLog. A value kept
 /// is short of its true count by at most `undercount`; a value dropped occurs at most
 /// `undercount` times, so every value that occurs more often than that is kept.
+///
+/// A kept value that was in the table before the first cut and never left it has lost
+/// exactly `undercount` (every cut was taken from it): its true count is known. The
+/// others may have been dropped before and counted again (`mayBeShort`).
 struct ValueCounter {
     private(set) var table = ValueTable()
     /// Non-nil once past the budget.
     private(set) var sketch: HyperLogLog?
     /// How far below its true count a kept count may be (0 while exact).
     private(set) var undercount = 0
+    /// For each entry of `table`: true when its count may be short by any amount up to
+    /// `undercount` (it came in after a cut), false when it is short by exactly that.
+    private(set) var mayBeShort: [Bool] = []
     /// Values counted.
     private(set) var total = 0
     let budget: Int
@@ -72,6 +79,7 @@ struct ValueCounter {
         total += 1
         let before = table.count
         table.add(bytes, hash: hash, record: record, isLong: isLong)
+        if table.count != before { mayBeShort.append(undercount > 0) }
         if sketch == nil {
             if table.count != before && table.memoryCost > budget { overflow() }
         } else {
@@ -99,6 +107,7 @@ struct ValueCounter {
         var counts = table.entries.map(\.count)
         let cut = ValueCounter.select(&counts, rank: target)
         undercount += cut
+        mayBeShort = table.entries.indices.filter { table.entries[$0].count > cut }.map { mayBeShort[$0] }
         table.dropCounts(upTo: cut, room: kept * 2)
     }
 
@@ -127,6 +136,9 @@ struct ValueCounter {
 
     /// Folds in the counts of a later part of the input.
     mutating func merge(_ other: ValueCounter) {
+        // A value one side cut may have been dropped there: only counts both sides kept
+        // exactly (or a side that never cut did not see) stay exact.
+        let cutHere = undercount > 0, cutThere = other.undercount > 0
         total += other.total
         if sketch != nil || other.sketch != nil {
             var hll = sketch ?? HyperLogLog(precision: precision)
@@ -135,9 +147,20 @@ struct ValueCounter {
             sketch = hll
             undercount += other.undercount
         }
+        var seen = [Bool](repeating: false, count: table.count)
+        var theirs = 0
         other.table.forEach { entry, bytes in
+            let short = other.mayBeShort[theirs]
+            theirs += 1
+            if let index = table.index(of: bytes, hash: entry.hash, isLong: entry.isLong) {
+                seen[index] = true
+                mayBeShort[index] = mayBeShort[index] || short
+            } else {
+                mayBeShort.append(short || cutHere)
+            }
             table.add(bytes, hash: entry.hash, record: entry.first, by: entry.count, isLong: entry.isLong)
         }
+        if cutThere { for index in seen.indices where !seen[index] { mayBeShort[index] = true } }
         if sketch != nil {
             if table.count >= kept * 2 || table.arena.count > budget / 2 { prune() }
         } else if table.memoryCost > budget {
@@ -153,6 +176,35 @@ struct ValueCounter {
             let (value, length) = table.shown(index)
             return (value, table.entries[index].count, length, table.entries[index].first)
         }
+    }
+
+    /// The `limit` most frequent values with their true counts, as a second pass counting
+    /// the kept values again would list them (`CommonValues`), when this count already
+    /// proves them: each known exactly, and more frequent than any other value can be
+    /// (strictly, so ties in order of first appearance are theirs too). Nil otherwise.
+    /// `empty`: the exact count of the empty value.
+    func provenTop(_ limit: Int, empty: Int) -> [FrequencyRow]? {
+        var known: [(index: Int, count: Int)] = []
+        var bound = undercount
+        var unknown = false
+        for (index, entry) in table.entries.enumerated() {
+            if entry.storedLength == 0 && !entry.isLong {
+                known.append((index, empty))
+            } else if mayBeShort[index] {
+                unknown = true
+                bound = max(bound, entry.count + undercount)
+            } else {
+                known.append((index, entry.count + undercount))
+            }
+        }
+        let listed = known.filter { $0.count > undercount }.sorted {
+            $0.count != $1.count ? $0.count > $1.count
+                : table.entries[$0.index].first != table.entries[$1.index].first ? table.entries[$0.index].first < table.entries[$1.index].first
+                : $0.index < $1.index
+        }
+        let top = listed.prefix(limit)
+        if top.count < limit ? unknown : top.last.map({ $0.count <= bound }) == true { return nil }
+        return top.map { table.row($0.index, count: $0.count, total: total) }
     }
 
     /// An empty table holding the kept values (for a second pass that counts them exactly).

@@ -109,6 +109,23 @@ struct ValueTable {
         return true
     }
 
+    /// The entry holding the value, if any.
+    func index(of bytes: UnsafeRawBufferPointer, hash: UInt64, isLong: Bool) -> Int? {
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        let stored = UInt32(truncatingIfNeeded: bytes.count) | (isLong ? Entry.longFlag : 0)
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 { return nil }
+            if entries[index].hash == hash && entries[index].length == stored {
+                let start = Int(entries[index].start)
+                if bytes.count == 0 || arena.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 }) {
+                    return index
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
     private mutating func grow() {
         rehash(size: slots.count * 2)
     }
