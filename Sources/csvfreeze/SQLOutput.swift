@@ -70,6 +70,9 @@ enum SQLOutput {
                 store.prefetch(upTo: sampleRows - 1)
                 return store.readRowCount >= sampleRows || store.progress.failure != nil
             }
+            // JSON: a key first met past the first records is a column too (as --output
+            // names it), so the table's columns wait for every key.
+            if store.jsonReport != nil { store.waitForIndex { store.isComplete } }
         }
         var inputs: [SQLInput] = []
         var tables: [(store: CellStore, input: SQLInput)] = []

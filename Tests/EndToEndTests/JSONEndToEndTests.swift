@@ -130,19 +130,39 @@ struct JSONEndToEndTests {
         #expect(piped.text.hasPrefix("id,name,price,ok,tags,meta\n1,Ann,12.5,true,\"[\"\"a\"\",\"\"b\"\"]\",\"{\"\"k\"\":1}\"\n"))
     }
 
-    @Test("leaving while a large JSON file is still being converted (a refused query) never aborts at exit")
-    func exitWhileConverting() throws {
-        let directory = try Paths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // About 12 MB, every record with an array (minified through simdjson): the
-        // conversion runs for a while after the query is refused.
+    /// About 12 MB of JSON lines (`events.jsonl` in `directory`), every record with an array
+    /// (minified through simdjson), so the conversion runs on for a while after the first
+    /// records; `last`, when given, is its last line.
+    static func events(in directory: URL, last: String? = nil) throws -> String {
         let path = directory.appendingPathComponent("events.jsonl").path
         var text = ""
         text.reserveCapacity(12 << 20)
         for n in 0..<100_000 {
             text += "{\"id\": \(n), \"name\": \"user\(n)\", \"tags\": [\"a\", \"b\", \(n % 7)], \"meta\": {\"k\": [1, 2]}, \"note\": \"\(String(repeating: "x", count: n % 50))\"}\n"
         }
+        if let last { text += last + "\n" }
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("--sql over a large JSON lines file sees a key first met on its last line, as --output does")
+    func sqlSeesLateKeys() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.events(in: directory, last: #"{"id": -1, "level": "warn"}"#)
+        let counted = try run([Paths.binary, "--sql", "select count(*), count(level), max(level) from events", "--output", "csv", path])
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(counted.text == "count(*),count(level),max(level)\n100001,1,warn\n", "\(counted.text)")
+        let all = try run([Paths.binary, "--sql", "select * from events where id = -1", "--output", "jsonl", path])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.text == #"{"id":-1,"name":null,"tags":null,"meta":null,"note":null,"level":"warn"}"# + "\n", "\(all.text)")
+    }
+
+    @Test("leaving while a large JSON file is still being converted (a refused query) never aborts at exit")
+    func exitWhileConverting() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.events(in: directory)
         // Exit races the converter's thread: before the fix about one run in twenty aborted
         // ("pure virtual method called", status 134); many runs make that all but certain.
         var aborted: [String] = []
