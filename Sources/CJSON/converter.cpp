@@ -116,10 +116,12 @@ inline size_t raw_length(const char *raw) {
 // (its implementation objects, in the shared library) while a loader's thread may still be
 // converting: a call into a destroyed object aborts ("pure virtual method called") after
 // the program has said what it had to, or as the viewer quits. So every call into simdjson
-// passes this gate, and a handler that `atexit` runs before those destructors (registered
-// after simdjson made its objects: handlers run in reverse order) closes it, waits for the
-// calls under way to leave, and parks every later one until the process is gone.
-// Trivially destructible globals: nothing here is torn down at exit itself.
+// passes this gate; the program closes it before it exits (cjson_close_for_exit), which
+// waits for the calls under way to leave and parks every later one until the process is
+// gone. An `atexit` handler closes it too, for an exit the program did not prepare (it runs
+// before simdjson's destructors only when registered after them, which is not assured: a
+// converter may start while exit is under way). Trivially destructible globals: nothing
+// here is torn down at exit itself.
 std::atomic<int> gate_inside{0};
 std::atomic<bool> gate_closed{false};
 std::once_flag gate_registered;
@@ -699,6 +701,8 @@ cjson_converter *cjson_new(int mode, size_t window_records, size_t window_bytes,
         return nullptr;
     }
 }
+
+void cjson_close_for_exit(void) { close_gate(); }
 
 void cjson_free(cjson_converter *converter) {
     GatePass pass;

@@ -184,6 +184,14 @@ package final class JSONReport: Sendable {
     }
 }
 
+/// Before the process exits while inputs may still be converted (a refused query, the viewer
+/// quit early): calls into simdjson under way finish, later ones wait for the end, so exit's
+/// destruction of simdjson's static objects never runs under a converter ("pure virtual
+/// method called", an abort after the last word). Idempotent.
+package func prepareForExit() {
+    cjson_close_for_exit()
+}
+
 /// Turns JSON lines or a JSON array into CSV records as its bytes pass, chunk by chunk: the
 /// converter stage of the decode pipeline (after decompression and conversion to UTF-8),
 /// so the CSV store indexes the records while they arrive. simdjson parses each record.
