@@ -61,6 +61,15 @@ struct JSONEndToEndTests {
         let broken = try run([Paths.binary, "--output", "csv", cut.path])
         #expect(broken.text == "a\n1\n2\n")
         #expect(broken.status == 1 && broken.stderr.contains("JSON array broken at line 3"))
+        // Text after the array's end is left out: said in one line, exit 1, as a break is.
+        let trailing = directory.appendingPathComponent("trailing.json")
+        try Data("[{\"a\":1}]\n[{\"a\":2}]\n".utf8).write(to: trailing)
+        for format in ["csv", "jsonl"] {
+            let after = try run([Paths.binary, "--output", format, trailing.path])
+            #expect(after.text == (format == "csv" ? "a\n1\n" : "{\"a\":1}\n"), "\(after.text)")
+            #expect(after.status == 1, "\(after.status)")
+            #expect(after.stderr == "csvfreeze: \(trailing.path): text after the JSON array's end (byte 11) left out\n", "\(after.stderr)")
+        }
     }
 
     @Test("--output jsonl of a .jsonl gives back the same objects, byte for byte")

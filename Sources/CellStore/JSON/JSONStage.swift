@@ -115,13 +115,15 @@ package final class JSONReport: Sendable {
     /// there is nothing to say.
     package var note: String? { JSONReport.note(current) }
 
-    /// Where a JSON array broke off (or did not start), once converted; nil when whole.
+    /// Where a JSON array broke off (or did not start), or text after its end that was left
+    /// out, once converted; nil when whole. (An output says it and exits 1.)
     package var breakNote: String? {
         let state = current
         if state.brokenByte > 0 {
             return "JSON array broken at line \(JSONReport.grouped(state.brokenLine)) (byte \(JSONReport.grouped(state.brokenByte)))"
         }
         if state.notArrayByte >= 0 { return "not a JSON array" }
+        if state.trailingByte > 0 { return "text after the JSON array's end (byte \(JSONReport.grouped(state.trailingByte))) left out" }
         return nil
     }
 
