@@ -56,6 +56,7 @@ enum SQLOutput {
             }
         }
         for (argument, path) in paths.enumerated() where textPaths.contains(path) {
+            CSVFreezeCommand.refuseSeveralSheets(path, table: table)
             do {
                 stores.append(try request.reading.open(path, argument: argument))
             } catch {

@@ -1,4 +1,5 @@
 import App
+import CellStore
 
 extension CSVFreezeCommand {
     /// The line that refuses to write one of several tables of one input (a database's
@@ -6,6 +7,14 @@ extension CSVFreezeCommand {
     static func severalTables(_ path: String, _ noun: String, names: [String]) -> String {
         "\(path) holds \(names.count) \(noun): --table NAME writes one ("
             + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
+    }
+
+    /// Stops (exit 2, naming the sheets) when `path` is a workbook of several sheets and no
+    /// `--table` chose one: what writes or compares one table never takes the first silently.
+    static func refuseSeveralSheets(_ path: String?, table: String?) {
+        guard table == nil, let path, (try? InputSpec.Format.detect(path: path)) == .xlsx,
+              let sheets = try? Workbook.sheetNames(path: path), sheets.count > 1 else { return }
+        fail(severalTables(path, "sheets", names: sheets), status: 2)
     }
 
     /// Why several inputs, among them a database's `tables`, are not written (or counted)
