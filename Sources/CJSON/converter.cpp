@@ -553,6 +553,12 @@ struct cjson_converter {
     static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
     void element_done(size_t end) {
+        // Nothing between two commas, or between a comma and ']': no element, so no record
+        // (a record of nothing would be a row the input does not have); counted, said.
+        if (is_blank(pending.data() + element_start, end - element_start)) {
+            if (facts.empty_elements++ == 0) facts.first_empty_element_line = element_line;
+            return;
+        }
         convert(pending.data() + element_start, end - element_start, element_line);
         window_check(false);
     }

@@ -38,6 +38,9 @@ typedef struct {
     /* Keys past the column limit, left out (counted per record). */
     int64_t dropped_keys;
     int64_t first_dropped_key_line;
+    /* Array elements with nothing in them (a comma before ']' or after another): no record. */
+    int64_t empty_elements;
+    int64_t first_empty_element_line;
     /* A JSON array: where it broke off (1-based byte and line), or text after its end. */
     int64_t broken_byte;
     int64_t broken_line;
