@@ -56,7 +56,7 @@ enum SQLOutput {
             }
         }
         for (argument, path) in paths.enumerated() where textPaths.contains(path) {
-            CSVFreezeCommand.refuseSeveralSheets(path, table: table)
+            if let line = CSVFreezeCommand.severalSheets(path, table: table) { fail(line, status: 2) }
             do {
                 stores.append(try request.reading.open(path, argument: argument))
             } catch {

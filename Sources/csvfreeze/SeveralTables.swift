@@ -9,12 +9,13 @@ extension CSVFreezeCommand {
             + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
     }
 
-    /// Stops (exit 2, naming the sheets) when `path` is a workbook of several sheets and no
-    /// `--table` chose one: what writes or compares one table never takes the first silently.
-    static func refuseSeveralSheets(_ path: String?, table: String?) {
+    /// The line that refuses (exit 2) a workbook at `path` of several sheets when no
+    /// `--table` chose one: what writes or compares one table never takes the first
+    /// silently. Nil for anything else.
+    static func severalSheets(_ path: String?, table: String?) -> String? {
         guard table == nil, let path, (try? InputSpec.Format.detect(path: path)) == .xlsx,
-              let sheets = try? Workbook.sheetNames(path: path), sheets.count > 1 else { return }
-        fail(severalTables(path, "sheets", names: sheets), status: 2)
+              let sheets = try? Workbook.sheetNames(path: path), sheets.count > 1 else { return nil }
+        return severalTables(path, "sheets", names: sheets)
     }
 
     /// Why several inputs, among them a database's `tables`, are not written (or counted)
