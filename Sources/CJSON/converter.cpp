@@ -15,7 +15,13 @@
 #include <emmintrin.h>
 #endif
 
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 #include <string_view>
@@ -105,6 +111,48 @@ inline size_t raw_length(const char *raw) {
     while (raw[i] != '"') i += raw[i] == '\\' ? 2 : 1;
     return i;
 }
+
+// The process's exit and the converters' threads. `exit` runs simdjson's static destructors
+// (its implementation objects, in the shared library) while a loader's thread may still be
+// converting: a call into a destroyed object aborts ("pure virtual method called") after
+// the program has said what it had to, or as the viewer quits. So every call into simdjson
+// passes this gate; the program closes it before it exits (cjson_close_for_exit), which
+// waits for the calls under way to leave and parks every later one until the process is
+// gone. An `atexit` handler closes it too, for an exit the program did not prepare (it runs
+// before simdjson's destructors only when registered after them, which is not assured: a
+// converter may start while exit is under way). Trivially destructible globals: nothing
+// here is torn down at exit itself.
+std::atomic<int> gate_inside{0};
+std::atomic<bool> gate_closed{false};
+std::once_flag gate_registered;
+
+void close_gate() {
+    gate_closed.store(true);
+    const struct timespec millisecond = {0, 1000000};
+    while (gate_inside.load() > 0) nanosleep(&millisecond, nullptr);
+}
+
+void register_gate() {
+    std::call_once(gate_registered, [] {
+        // Makes simdjson choose its implementation now (its objects are made on first use).
+        (void)simdjson::get_active_implementation()->name();
+        std::atexit(close_gate);
+    });
+}
+
+// Held while a thread is in simdjson (see close_gate).
+struct GatePass {
+    GatePass() {
+        gate_inside.fetch_add(1);
+        if (!gate_closed.load()) return;
+        gate_inside.fetch_sub(1);
+        // The process is ending: this thread waits for it.
+        for (;;) pause();
+    }
+    ~GatePass() { gate_inside.fetch_sub(1); }
+    GatePass(const GatePass &) = delete;
+    GatePass &operator=(const GatePass &) = delete;
+};
 
 }  // namespace
 
@@ -505,6 +553,12 @@ struct cjson_converter {
     static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
     void element_done(size_t end) {
+        // Nothing between two commas, or between a comma and ']': no element, so no record
+        // (a record of nothing would be a row the input does not have); counted, said.
+        if (is_blank(pending.data() + element_start, end - element_start)) {
+            if (facts.empty_elements++ == 0) facts.first_empty_element_line = element_line;
+            return;
+        }
         convert(pending.data() + element_start, end - element_start, element_line);
         window_check(false);
     }
@@ -618,6 +672,7 @@ struct cjson_converter {
     }
 
     int feed(const uint8_t *bytes, size_t count, bool is_last) {
+        GatePass pass;
         try {
             if (!started) {
                 // A UTF-8 byte-order mark is not part of the JSON.
@@ -646,13 +701,19 @@ extern "C" {
 
 cjson_converter *cjson_new(int mode, size_t window_records, size_t window_bytes, size_t max_columns) {
     try {
+        register_gate();
         return new cjson_converter(mode, window_records, window_bytes, max_columns);
     } catch (...) {
         return nullptr;
     }
 }
 
-void cjson_free(cjson_converter *converter) { delete converter; }
+void cjson_close_for_exit(void) { close_gate(); }
+
+void cjson_free(cjson_converter *converter) {
+    GatePass pass;
+    delete converter;
+}
 
 void cjson_set_reference(cjson_converter *converter, int reference) { converter->reference = reference != 0; }
 
@@ -710,6 +771,8 @@ size_t cjson_duplicate_keys(const cjson_converter *converter, size_t from, cjson
 
 int cjson_is_object(const uint8_t *bytes, size_t count) {
     try {
+        register_gate();
+        GatePass pass;
         std::vector<char> padded(count + SIMDJSON_PADDING, ' ');
         std::memcpy(padded.data(), bytes, count);
         ondemand::parser parser;

@@ -24,6 +24,42 @@ package enum DatabaseFixture {
         try run(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN; " + script + "; COMMIT")
     }
 
+    /// Creates the database at `path` as a program that has it open in WAL mode leaves it:
+    /// `script` is committed to `path-wal` only, none of it checkpointed into `path` (the
+    /// files are copied while a connection to another database still holds them).
+    package static func makeWithPendingLog(at path: String, _ script: String) throws {
+        let source = path + ".source"
+        for name in [path, path + "-wal", path + "-shm", source, source + "-wal", source + "-shm"] { unlink(name) }
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(source, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db = handle else {
+            sqlite3_close_v2(handle)
+            throw Failure(description: "cannot create \(source)")
+        }
+        defer {
+            sqlite3_close_v2(db)
+            for name in [source, source + "-wal", source + "-shm"] { unlink(name) }
+        }
+        try run(db, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; BEGIN; " + script + "; COMMIT")
+        try copy(source, to: path)
+        try copy(source + "-wal", to: path + "-wal")
+    }
+
+    /// Copies the file at `from` to `to`, replacing it.
+    private static func copy(_ from: String, to: String) throws {
+        guard let input = fopen(from, "rb") else { throw Failure(description: "cannot read \(from)") }
+        defer { fclose(input) }
+        guard let output = fopen(to, "wb") else { throw Failure(description: "cannot write \(to)") }
+        defer { fclose(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, input) }
+            if count == 0 { break }
+            guard buffer.withUnsafeBytes({ fwrite($0.baseAddress, 1, count, output) }) == count else {
+                throw Failure(description: "cannot write \(to)")
+            }
+        }
+    }
+
     /// Runs `sql` on the database at `path` as it is (to change a fixture).
     package static func run(at path: String, _ sql: String) throws {
         var handle: OpaquePointer?

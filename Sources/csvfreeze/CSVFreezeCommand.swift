@@ -63,6 +63,7 @@ struct CSVFreezeCommand: ParsableCommand {
         } catch {
             end(with: error)
         }
+        prepareForExit()
         Glibc.exit(0)
     }
 
@@ -71,6 +72,7 @@ struct CSVFreezeCommand: ParsableCommand {
     /// clash, a bad value) as one line, exit 64 for the options (`EX_USAGE`).
     static func end(with error: Error) -> Never {
         let code = exitCode(for: error)
+        prepareForExit()
         if let exit = error as? ExitCode { Glibc.exit(exit.rawValue) }
         if code == .success { exit(withError: error) }
         var line = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -539,6 +541,7 @@ struct CSVFreezeCommand: ParsableCommand {
 /// Prints `csvfreeze: message` on stderr and exits.
 func fail(_ message: String, status: Int32) -> Never {
     say(message)
+    prepareForExit()
     exit(status)
 }
 

@@ -49,6 +49,7 @@ enum DatabaseAsCSV {
     /// database that cannot be read, has no such table or several ends with one line
     /// (exit 2, diff's trouble).
     static func diffing(_ spec: InputSpec) -> InputSpec {
+        if let line = CSVFreezeCommand.severalSheets(spec.path, table: spec.table) { fail(line, status: 2) }
         guard let path = spec.path, (try? InputSpec.Format.detect(path: path)) == .sqlite else { return spec }
         let gathered = TableInputs.gather([path], table: spec.table)
         if let problem = gathered.problemLine { fail(problem, status: 2) }

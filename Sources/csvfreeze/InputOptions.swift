@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
                                valueName: "char"))
     var delimiter: DelimiterArgument?
 
-    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name, or an Excel workbook): open only the table, view or worksheet NAME (case does not matter when no name matches exactly). Without it every table, view or worksheet opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1). --output, --frequency and --summary of several tables need it (exit 2 without).",
+    @Option(help: ArgumentHelp("Of a file that holds several tables (a SQLite database, known by its header whatever its name, or an Excel workbook): open only the table, view or worksheet NAME (case does not matter when no name matches exactly). Without it every table, view or worksheet opens, } and { switch, T lists them with their row counts. A name not there stops with one line listing the names (exit 1). --output, --frequency, --summary, --diff and --sql (a workbook's sheet as t) of several tables need it (exit 2 without).",
                                valueName: "name"))
     var table: String?
 

@@ -56,6 +56,7 @@ enum SQLOutput {
             }
         }
         for (argument, path) in paths.enumerated() where textPaths.contains(path) {
+            if let line = CSVFreezeCommand.severalSheets(path, table: table) { fail(line, status: 2) }
             do {
                 stores.append(try request.reading.open(path, argument: argument))
             } catch {
@@ -65,10 +66,17 @@ enum SQLOutput {
         // The header and the first rows of every input (for the columns); the rest is read
         // as the index reaches it, while the query runs.
         let sampleRows = request.headerRows + 1000
-        for store in stores {
+        for (store, path) in zip(stores, textPaths) {
             store.waitForIndex {
                 store.prefetch(upTo: sampleRows - 1)
                 return store.readRowCount >= sampleRows || store.progress.failure != nil
+            }
+            // JSON from a file: a key first met past the first records is a column too (as
+            // --output names it), so the table's columns wait for every key. (A pipe may
+            // never end: its columns are those of its first records.)
+            var info = stat()
+            if store.jsonReport != nil, let path, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                store.waitForIndex { store.isComplete }
             }
         }
         var inputs: [SQLInput] = []

@@ -1,4 +1,5 @@
 import App
+import CellStore
 
 extension CSVFreezeCommand {
     /// The line that refuses to write one of several tables of one input (a database's
@@ -6,6 +7,15 @@ extension CSVFreezeCommand {
     static func severalTables(_ path: String, _ noun: String, names: [String]) -> String {
         "\(path) holds \(names.count) \(noun): --table NAME writes one ("
             + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "") + ")"
+    }
+
+    /// The line that refuses (exit 2) a workbook at `path` of several sheets when no
+    /// `--table` chose one: what writes or compares one table never takes the first
+    /// silently. Nil for anything else.
+    static func severalSheets(_ path: String?, table: String?) -> String? {
+        guard table == nil, let path, (try? InputSpec.Format.detect(path: path)) == .xlsx,
+              let sheets = try? Workbook.sheetNames(path: path), sheets.count > 1 else { return nil }
+        return severalTables(path, "sheets", names: sheets)
     }
 
     /// Why several inputs, among them a database's `tables`, are not written (or counted)

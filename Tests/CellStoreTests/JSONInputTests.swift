@@ -203,6 +203,14 @@ struct JSONInputTests {
         let joined = try Self.table(try Packed.file(Array("[{\"a\":1} {\"a\":2}]".utf8), name: "joined.json"))
         #expect(joined.rows == [[""], ["{\"a\":1} {\"a\":2}"]])
         #expect(joined.store.formatNote?.contains("line 1 is not a JSON object") == true)
+        // A stray comma (before ']', or after another) is no element: no row of nothing, said.
+        for (text, line) in [("[{\"a\":1},\n{\"a\":2},\n]", 3), ("[{\"a\":1},,\n{\"a\":2}]", 1), ("[\n , {\"a\":1}, {\"a\":2}]", 2)] {
+            let stray = try Self.table(try Packed.file(Array(text.utf8), name: "stray.json"))
+            #expect(stray.rows == [["a"], ["1"], ["2"]], "\(text): \(stray.rows)")
+            #expect(stray.store.formatNote == "line \(line): a comma with no array element after it, no record made",
+                    "\(text): \(stray.store.formatNote ?? "")")
+            #expect(stray.store.progress.failure == nil)
+        }
         let whole = try Packed.file(Array("[{\"a\":1}]  \n".utf8), name: "whole.json")
         #expect(try Self.table(whole).store.progress.failure == nil)
         let empty = try Packed.file([], name: "empty.json")

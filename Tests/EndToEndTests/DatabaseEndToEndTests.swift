@@ -140,6 +140,25 @@ struct DatabaseEndToEndTests {
         #expect(stacked.stderr == "csvfreeze: several inputs are written as one table from text files, not a database's tables (\(db):people): --sql can join them\n")
     }
 
+    @Test("a database whose write-ahead log holds changes not yet in the file shows them; neither file changes")
+    func pendingLog() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("app.db").path
+        try DatabaseFixture.makeWithPendingLog(at: db, "CREATE TABLE events(id INTEGER PRIMARY KEY, what TEXT); INSERT INTO events VALUES (1, 'start'), (2, 'stop')")
+        let before = try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        // Everything is in the log: read immutable, the file alone has no table at all.
+        let written = try run([binary, "--output", "csv", db])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.text == "id,what\n1,start\n2,stop\n", "\(written.text)")
+        let counted = try run([binary, "--sql", "select count(*) from events", "--output", "csv", db])
+        #expect(counted.text == "count(*)\n2\n", "\(counted.text) \(counted.stderr)")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(db))", width: 80, height: 8)
+        try pane.waitFor("the table") { status($0).contains("row 1/2") && $0.contains { $0.contains("stop") } }
+        try pane.send("q")
+        #expect(try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+    }
+
     @Test("--diff compares a database's table (--table, or its only one) with a CSV file, named shop.db:TABLE")
     func diff() throws {
         let dir = try shop()

@@ -61,6 +61,15 @@ struct JSONEndToEndTests {
         let broken = try run([Paths.binary, "--output", "csv", cut.path])
         #expect(broken.text == "a\n1\n2\n")
         #expect(broken.status == 1 && broken.stderr.contains("JSON array broken at line 3"))
+        // Text after the array's end is left out: said in one line, exit 1, as a break is.
+        let trailing = directory.appendingPathComponent("trailing.json")
+        try Data("[{\"a\":1}]\n[{\"a\":2}]\n".utf8).write(to: trailing)
+        for format in ["csv", "jsonl"] {
+            let after = try run([Paths.binary, "--output", format, trailing.path])
+            #expect(after.text == (format == "csv" ? "a\n1\n" : "{\"a\":1}\n"), "\(after.text)")
+            #expect(after.status == 1, "\(after.status)")
+            #expect(after.stderr == "csvfreeze: \(trailing.path): text after the JSON array's end (byte 11) left out\n", "\(after.stderr)")
+        }
     }
 
     @Test("--output jsonl of a .jsonl gives back the same objects, byte for byte")
@@ -128,6 +137,55 @@ struct JSONEndToEndTests {
         // Through a pipe too.
         let piped = try run([Paths.binary, "--output", "csv"], stdin: try Data(contentsOf: URL(fileURLWithPath: Self.fixture("roundtrip.jsonl"))))
         #expect(piped.text.hasPrefix("id,name,price,ok,tags,meta\n1,Ann,12.5,true,\"[\"\"a\"\",\"\"b\"\"]\",\"{\"\"k\"\":1}\"\n"))
+    }
+
+    /// About 12 MB of JSON lines (`events.jsonl` in `directory`), every record with an array
+    /// (minified through simdjson), so the conversion runs on for a while after the first
+    /// records; `last`, when given, is its last line.
+    static func events(in directory: URL, last: String? = nil) throws -> String {
+        let path = directory.appendingPathComponent("events.jsonl").path
+        var text = ""
+        text.reserveCapacity(12 << 20)
+        for n in 0..<100_000 {
+            text += "{\"id\": \(n), \"name\": \"user\(n)\", \"tags\": [\"a\", \"b\", \(n % 7)], \"meta\": {\"k\": [1, 2]}, \"note\": \"\(String(repeating: "x", count: n % 50))\"}\n"
+        }
+        if let last { text += last + "\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("--sql over a large JSON lines file sees a key first met on its last line, as --output does")
+    func sqlSeesLateKeys() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.events(in: directory, last: #"{"id": -1, "level": "warn"}"#)
+        let counted = try run([Paths.binary, "--sql", "select count(*), count(level), max(level) from events", "--output", "csv", path])
+        #expect(counted.status == 0, "\(counted.stderr)")
+        #expect(counted.text == "count(*),count(level),max(level)\n100001,1,warn\n", "\(counted.text)")
+        let all = try run([Paths.binary, "--sql", "select * from events where id = -1", "--output", "jsonl", path])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.text == #"{"id":-1,"name":null,"tags":null,"meta":null,"note":null,"level":"warn"}"# + "\n", "\(all.text)")
+        // A pipe that never ends is not waited for: the answer comes from its first records.
+        let endless = try run(["/bin/sh", "-c", "yes '{\"a\":1}' | timeout 30 \(binary) --sql 'select a from t limit 2' --output csv"])
+        #expect(endless.status == 0 && endless.text == "a\n1\n1\n", "\(endless.status) \(endless.text) \(endless.stderr)")
+    }
+
+    @Test("leaving while a large JSON file is still being converted (a refused query) never aborts at exit")
+    func exitWhileConverting() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.events(in: directory)
+        // Through a pipe the query runs once the first records are read, and is refused while
+        // the rest is converted: exit races the converter's thread. Before the fix most runs
+        // aborted ("pure virtual method called", status 134); many runs make it all but certain.
+        var aborted: [String] = []
+        for _ in 0..<40 {
+            let refused = try run(["/bin/sh", "-c", "cat \(shellQuote(path)) 2>/dev/null | \(binary) --sql 'select nosuch from t'"])
+            if refused.status != 65 || refused.stderr.split(separator: "\n").count != 1 {
+                aborted.append("status \(refused.status): \(refused.stderr.prefix(300))")
+            }
+        }
+        #expect(aborted.isEmpty, "\(aborted.count) runs of 40 did not end with one line and status 65: \(aborted.first ?? "")")
     }
 
     @Test("SQL over JSON: null is NULL, \"\" is '' (each way SQL reads a table); over CSV an empty cell is NULL, quoted or not")

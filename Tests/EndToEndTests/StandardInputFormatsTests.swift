@@ -134,10 +134,14 @@ struct StandardInputFormatsTests {
         #expect(missing.status == 1 && missing.stderr.hasPrefix("csvfreeze: stdin: ") && !missing.stderr.contains("tmp/"),
                 "\(missing.stderr)")
         let book = Paths.package.appendingPathComponent("Tests/Fixtures/xlsx/shared.xlsx").path
-        let sheet = try shell("\(binary) --output csv --sql 'select count(*) from t' \(shellQuote(book))", in: dir)
-        let pipedSheet = try shell("cat \(shellQuote(book)) | \(binary) --output csv --sql 'select count(*) from t'", in: dir)
+        let sheet = try shell("\(binary) --output csv --table Values --sql 'select count(*) from t' \(shellQuote(book))", in: dir)
+        let pipedSheet = try shell("cat \(shellQuote(book)) | \(binary) --output csv --table Values --sql 'select count(*) from t'", in: dir)
         #expect(sheet.status == 0 && pipedSheet.status == 0 && pipedSheet.stderr == "", "\(pipedSheet.stderr)")
         #expect(pipedSheet.text == sheet.text)
+        // Its three sheets without --table: refused, naming them (and stdin, not the copy).
+        let several = try shell("cat \(shellQuote(book)) | \(binary) --output csv --sql 'select count(*) from t'", in: dir)
+        #expect(several.status == 2 && several.stderr == "csvfreeze: stdin holds 3 sheets: --table NAME writes one (Values, Second sheet, Header only)\n",
+                "\(several.stderr)")
         #expect(try leftovers(dir) == [])
     }
 

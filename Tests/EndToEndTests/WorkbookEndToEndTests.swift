@@ -58,7 +58,7 @@ struct WorkbookEndToEndTests {
         #expect(saved.hasPrefix("name,value,note,,\nchanged,plain text,same text twice,,\n"), "\(saved.prefix(200))")
     }
 
-    @Test("without --table, --output and --frequency of a workbook of several sheets are refused as a database's tables are; one sheet is written")
+    @Test("without --table, --output, --frequency, --sql and --diff of a workbook of several sheets are refused as a database's tables are; one sheet is written")
     func severalSheetsNeedTable() throws {
         let path = Self.fixtures.appendingPathComponent("values.xlsx").path
         let line = "csvfreeze: \(path) holds 3 sheets: --table NAME writes one (Values, Second sheet, Header only)\n"
@@ -67,6 +67,17 @@ struct WorkbookEndToEndTests {
             #expect(refused.status == 2 && refused.stdout.isEmpty, "\(arguments)")
             #expect(refused.stderr == line, "\(arguments)")
         }
+        // --sql and --diff too (both took the first sheet without a word).
+        let values = Self.fixtures.appendingPathComponent("values.Values.csv").path
+        for arguments in [["--sql", "select count(*) from t"], ["--diff", path, values], ["--diff", values, path]] {
+            let refused = try run([Paths.binary] + arguments + (arguments[0] == "--sql" ? [path] : []))
+            #expect(refused.status == 2 && refused.stdout.isEmpty, "\(arguments): \(refused.status) \(refused.text)")
+            #expect(refused.stderr == line, "\(arguments): \(refused.stderr)")
+        }
+        let counted = try run([Paths.binary, "--sql", "select count(*) from t", "--output", "csv", "--table", "Values", path])
+        #expect(counted.status == 0 && counted.text == "count(*)\n33\n", "\(counted.text) \(counted.stderr)")
+        let compared = try run([Paths.binary, "--diff", values, "--table", "Values", path])
+        #expect(compared.status == 0, "\(compared.text) \(compared.stderr)")
         let second = try run([Paths.binary, "--output", "csv", "--table", "Second sheet", path])
         #expect(second.status == 0)
         #expect(second.stdout == (try Data(contentsOf: Self.fixtures.appendingPathComponent("values.Second sheet.csv"))))

@@ -38,6 +38,9 @@ typedef struct {
     /* Keys past the column limit, left out (counted per record). */
     int64_t dropped_keys;
     int64_t first_dropped_key_line;
+    /* Array elements with nothing in them (a comma before ']' or after another): no record. */
+    int64_t empty_elements;
+    int64_t first_empty_element_line;
     /* A JSON array: where it broke off (1-based byte and line), or text after its end. */
     int64_t broken_byte;
     int64_t broken_line;
@@ -107,6 +110,11 @@ size_t cjson_duplicate_keys(const cjson_converter *converter, size_t from, cjson
 
 /* 1 when `bytes` (one line, without its end) are one JSON object and nothing else. */
 int cjson_is_object(const uint8_t *bytes, size_t count);
+
+/* Before the process exits: waits for the calls into simdjson under way on other threads
+   and makes every later one wait until the process is gone (exit destroys simdjson's
+   static objects, which a converting thread would call into). Idempotent. */
+void cjson_close_for_exit(void);
 
 /* simdjson's version and the implementation chosen for this CPU. */
 const char *cjson_library_version(void);

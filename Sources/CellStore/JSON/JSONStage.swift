@@ -33,6 +33,9 @@ package final class JSONReport: Sendable {
         package var firstKeptStringLine: Int64 = 0
         package var droppedKeys: Int64 = 0
         package var firstDroppedKeyLine: Int64 = 0
+        /// Array elements with nothing in them (a stray comma): no record made.
+        package var emptyElements: Int64 = 0
+        package var firstEmptyElementLine: Int64 = 0
         /// Where a JSON array broke off (byte and line from 1), or text after its end.
         package var brokenByte: Int64 = 0
         package var brokenLine: Int64 = 0
@@ -115,13 +118,15 @@ package final class JSONReport: Sendable {
     /// there is nothing to say.
     package var note: String? { JSONReport.note(current) }
 
-    /// Where a JSON array broke off (or did not start), once converted; nil when whole.
+    /// Where a JSON array broke off (or did not start), or text after its end that was left
+    /// out, once converted; nil when whole. (An output says it and exits 1.)
     package var breakNote: String? {
         let state = current
         if state.brokenByte > 0 {
             return "JSON array broken at line \(JSONReport.grouped(state.brokenLine)) (byte \(JSONReport.grouped(state.brokenByte)))"
         }
         if state.notArrayByte >= 0 { return "not a JSON array" }
+        if state.trailingByte > 0 { return "text after the JSON array's end (byte \(JSONReport.grouped(state.trailingByte))) left out" }
         return nil
     }
 
@@ -147,6 +152,7 @@ package final class JSONReport: Sendable {
         lines(state.invalidUTF8, first: state.firstInvalidUTF8Line, " is not valid UTF-8: shown whole in the first column, marked !")
         lines(state.keptStrings, first: state.firstKeptStringLine, ": a string with a lone surrogate, kept as written")
         lines(state.duplicates, first: state.firstDuplicateLine, " repeats a key: the last value kept")
+        lines(state.emptyElements, first: state.firstEmptyElementLine, ": a comma with no array element after it, no record made")
         if state.droppedKeys > 0 {
             parts.append("line \(grouped(state.firstDroppedKeyLine)): keys past \(grouped(Int64(JSONStage.maxColumns))) columns left out")
         }
@@ -182,6 +188,14 @@ package final class JSONReport: Sendable {
         }
         return extended
     }
+}
+
+/// Before the process exits while inputs may still be converted (a refused query, the viewer
+/// quit early): calls into simdjson under way finish, later ones wait for the end, so exit's
+/// destruction of simdjson's static objects never runs under a converter ("pure virtual
+/// method called", an abort after the last word). Idempotent.
+package func prepareForExit() {
+    cjson_close_for_exit()
 }
 
 /// Turns JSON lines or a JSON array into CSV records as its bytes pass, chunk by chunk: the
@@ -313,6 +327,8 @@ final class JSONStage {
             state.firstKeptStringLine = facts.first_kept_string_line
             state.droppedKeys = facts.dropped_keys
             state.firstDroppedKeyLine = facts.first_dropped_key_line
+            state.emptyElements = facts.empty_elements
+            state.firstEmptyElementLine = facts.first_empty_element_line
             state.brokenByte = facts.broken_byte
             state.brokenLine = facts.broken_line
             state.trailingByte = facts.trailing_byte

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CellStore
 import CSQLite
 
@@ -7,6 +10,10 @@ import CSQLite
 ///
 /// Immutable also means SQLite does not look for changes: a database changed while it is
 /// open may read wrong (as a CSV file replaced under its index does); `R` opens it again.
+/// And SQLite would not read a write-ahead log: a database with a `-wal` file that holds
+/// changes not yet in the file (a program has it open, or was stopped) is opened read only
+/// but not immutable, so SQLite reads them (using, or making, the `-shm` file beside it,
+/// as every reader of such a database does).
 ///
 /// Safety of `@unchecked Sendable`: a connection is used by one thread at a time: the UI's
 /// reader's on the UI thread, the count's on its thread, a pool's readers by the one pass
@@ -62,7 +69,18 @@ final class DatabaseConnection: @unchecked Sendable {
                 text += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
             }
         }
-        return text + "?mode=ro&immutable=1"
+        return text + (hasPendingLog(path) ? "?mode=ro" : "?mode=ro&immutable=1")
+    }
+
+    /// True when the write-ahead log beside the database at `path` (`path-wal`, next to the
+    /// file a link names) holds pages: changes the file itself does not have yet.
+    static func hasPendingLog(_ path: String) -> Bool {
+        let real = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? path
+        var info = stat()
+        return stat(real + "-wal", &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
     }
 
     /// The error for SQLite status `status` on this connection, naming the file.
