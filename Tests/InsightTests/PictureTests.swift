@@ -151,6 +151,24 @@ struct PictureTests {
         #expect(table.rows.first?.count == 10)
     }
 
+    @Test("whole values get no bin narrower than their unit: integers bins of 1 or more, dates of a day or more",
+          arguments: [(["1", "2", "3", "3", "5"], false, ["[1, 2)", "[2, 3)", "[3, 4)", "[4, 5)", "[5, 6)"], [1, 1, 2, 0, 1]),
+                      (["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-03", "2024-01-05"], true,
+                       ["[2024-01-01, 2024-01-02)", "[2024-01-02, 2024-01-03)", "[2024-01-03, 2024-01-04)",
+                        "[2024-01-04, 2024-01-05)", "[2024-01-05, 2024-01-06)"], [1, 1, 2, 0, 1])])
+    func wholeValuesWholeBins(cells: [String], isTime: Bool, ranges: [String], counts expected: [Int]) {
+        var counts = HistogramCounts(isTime: isTime)
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { counts.add($0) } }
+        for wanted in [20, 1000] {
+            let table = counts.table(bins: wanted)
+            #expect(table.rows.map(\.range) == ranges, "\(wanted) bins")
+            #expect(table.rows.map(\.count) == expected)
+        }
+        // One value that is not whole and the bins may be as fine as it needs.
+        Array((isTime ? "2024-01-01T12:00" : "1.5").utf8).withUnsafeBytes { counts.add($0) }
+        #expect(counts.table(bins: 20).rows.count > 5)
+    }
+
     /// A source that counts the bytes read from it.
     final class CountingSource: ByteSource {
         let bytes: [UInt8]

@@ -66,7 +66,10 @@ package struct HistogramCounts: Sendable {
         var table = HistogramTable(counts: self)
         guard bins.total > 0 else { return table }
         let scale = bins.scale
-        let candidates = BinWidth.candidates(over: scale)
+        // Whole values (integers; dates without a time) get no bin narrower than their
+        // unit: ratings 1 to 5 are [1, 2) … [5, 6), not [1, 1.5), [1.5, 2) with every
+        // other bin empty.
+        let candidates = BinWidth.candidates(over: scale).filter { !bins.allWhole || $0.isWhole(isTime: scale.isTime) }
         guard let width = (bins.minimum == bins.maximum ? Self.widthStarting(at: bins.minimum, fine: bins.low, in: candidates,
                                                                             scale: scale) : nil)
             ?? candidates.first(where: { width in
