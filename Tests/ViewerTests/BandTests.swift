@@ -144,6 +144,24 @@ struct BandTests {
         #expect(lines[1].hasPrefix("▃▅█│") && lines[2].hasPrefix("  1│") && lines[6].hasPrefix(" 10│"))
     }
 
+    @Test("with frozen rows on a short screen the band gives way first: the header and the frozen rows keep their lines",
+          arguments: [4, 5, 6, 7, 8])
+    func frozenOnShortScreen(height: Int) {
+        let subject = Self.banded(Self.ratings, height: 10)
+        for _ in 0..<3 { subject.handle(key: .character("j")) }
+        subject.handle(key: .character("F"))
+        subject.handle(.resize(Size(width: 40, height: height)))
+        let banded = Array(subject.frame().lines.dropLast())
+        subject.handle(key: .character("B"))
+        let plain = Array(subject.frame().lines.dropLast())
+        // The grid with the band is the grid without it, or that with the band under the
+        // header: never a row drawn over, nor a header line of no record.
+        let withBand = [plain[0], "▃▅█│██ ▂▄█▄▂  ██▓▓                      "] + plain.dropFirst().dropLast()
+        #expect(banded == plain || banded == withBand, "\(banded)")
+        #expect(!banded.contains { $0.hasPrefix(" -1") })
+        #expect(subject.invariantViolations == [])
+    }
+
     @Test("a viewer made again over the file (R) takes the band back, pictured anew")
     func reload() {
         let first = Self.banded(Self.ratings)
