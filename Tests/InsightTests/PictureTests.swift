@@ -223,6 +223,18 @@ struct PictureTests {
         #expect(numbers.sparkline(width: 5, glyphs: .ascii).allSatisfy { PictureGlyphs.ascii.levels.contains($0) })
     }
 
+    @Test("a text bar starts full and no two segments side by side share a shade, when values are too rare for a cell")
+    func sharesInTurn() {
+        // Seven values of a seventh each in three cells: the first ends before a cell's middle.
+        let narrow = ColumnShape.shares(counts: Array(repeating: 10, count: 7), total: 70, distinct: 7, isEstimate: false)
+        #expect(narrow.cells(width: 3, glyphs: .blocks) == ["█", "▓", "▒"])
+        // Values 2 and 3 have no cell: 4 and 5 must not both be drawn in the shade of 1 and 2.
+        let skipping = ColumnShape.shares(counts: [40, 20, 2, 2, 20, 16], total: 100, distinct: 6, isEstimate: false)
+        let cells = skipping.cells(width: 10, glyphs: .blocks)
+        #expect(cells.first == "█")
+        #expect(cells == ["█", "█", "█", "▓", "▓", "▒", "▒", "█", " ", "6"], "\(cells)")
+    }
+
     @Test("whole values never straddle two cells: ratings 1 to 5 in five cells")
     func wholeGroups() {
         var bins = ValueBins(capacity: 2048)
