@@ -99,6 +99,10 @@ struct BandTests {
         #expect(subject.frame().lines[7].contains("one value, 5, 3 times (a flat line)"))
         subject.handle(key: .character("l"))
         #expect(subject.frame().lines[7].contains("no value: every cell is empty"))
+        // One row: once, not "1 times".
+        let single = Self.banded("alpha\n5\n", width: 80)
+        single.handle(key: .up)
+        #expect(single.frame().lines[7].contains("one value, 5, once (a flat line)"), "\(single.frame().lines[7])")
     }
 
     @Test("a filtered view's band pictures the rows kept")

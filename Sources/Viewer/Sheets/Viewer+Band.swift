@@ -97,12 +97,14 @@ extension Viewer {
             let noun = isTime ? "date" : "number"
             guard let bins = picture.bins else { return "no finite number" + aside }
             let low = ValueText.value(bins.minimum, isTime: isTime), high = ValueText.value(bins.maximum, isTime: isTime)
-            if picture.isFlat { return "one value, \(low), \(grouped(bins.total)) times (a flat line)" + aside }
+            if picture.isFlat {
+                return "one value, \(low), \(bins.total == 1 ? "once" : grouped(bins.total) + " times") (a flat line)" + aside
+            }
             return "\(counted(bins.total, noun)) from \(low) to \(high)" + aside + "  (Enter: histogram)"
         case .text:
             let (distinct, isEstimate) = picture.distinct
             if picture.isFlat, let only = picture.topValues(1).first {
-                return "one value, \(String(decoding: only.value, as: UTF8.self)) (a flat line)" + aside
+                return "one value, " + CellText.shown(String(decoding: only.value.prefix(40), as: UTF8.self)) + " (a flat line)" + aside
             }
             var text = "\(isEstimate ? "≈" : "")\(grouped(distinct)) distinct value\(distinct == 1 ? "" : "s")"
             if let first = picture.topValues(1).first {
