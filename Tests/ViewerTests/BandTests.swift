@@ -105,6 +105,20 @@ struct BandTests {
         #expect(single.frame().lines[7].contains("one value, 5, once (a flat line)"), "\(single.frame().lines[7])")
     }
 
+    @Test("a column past the most the band pictures says so on the band, not that it is not pictured yet")
+    func pastTheColumnLimit() {
+        let columns = PictureScan.columnLimit + 3
+        let header = (0..<columns).map { "c\($0)" }.joined(separator: ",")
+        let row = (0..<columns).map { "\($0 % 7)" }.joined(separator: ",")
+        let subject = Self.banded(header + "\n" + row + "\n" + row + "\n", width: 80)
+        subject.handle(key: .character("$"))
+        subject.handle(key: .up)
+        let status = subject.frame().lines[7]
+        #expect(status.contains("not pictured: the band pictures the first \(PictureScan.columnLimit) columns"), "\(status)")
+        subject.handle(key: .character("0"))
+        #expect(subject.frame().lines[7].contains("one value, 0"))
+    }
+
     @Test("a filtered view's band pictures the rows kept")
     func filtered() {
         let subject = Self.banded(Self.ratings)

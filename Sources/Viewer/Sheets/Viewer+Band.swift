@@ -74,6 +74,10 @@ extension Viewer {
             }
         }
         guard navigation.isOnBand else { return (nil, progress) }
+        if cursorFileColumn >= PictureScan.columnLimit {
+            return ("not pictured: the band pictures the first \(PictureScan.columnLimit) columns  (Enter: histogram or values)",
+                    progress)
+        }
         guard let picture = band.picture(ofFileColumn: cursorFileColumn), !band.isStale else {
             return ("band: nothing pictured yet", progress)
         }
