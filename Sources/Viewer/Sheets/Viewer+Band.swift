@@ -102,7 +102,7 @@ extension Viewer {
             guard let bins = picture.bins else { return "no finite number" + aside }
             let low = ValueText.value(bins.minimum, isTime: isTime), high = ValueText.value(bins.maximum, isTime: isTime)
             if picture.isFlat {
-                return "one value, \(low), \(bins.total == 1 ? "once" : grouped(bins.total) + " times") (a flat line)" + aside
+                return "one value, \(low), \(times(bins.total)) (a flat line)" + aside
             }
             return "\(counted(bins.total, noun)) from \(low) to \(high)" + aside + "  (Enter: histogram)"
         case .text:
