@@ -223,6 +223,29 @@ struct PictureTests {
         #expect(numbers.sparkline(width: 5, glyphs: .ascii).allSatisfy { PictureGlyphs.ascii.levels.contains($0) })
     }
 
+    @Test("values near the least doubles are binned as finely as others: tiny ones, and subnormal ones",
+          arguments: [(["1e-308", "2.5e-308", "3e-308", "4.75e-308", "9e-308"], 40),
+                      // Subnormal: the finest bins are 10^-320 (a double there has few digits).
+                      (["1e-320", "2e-320", "3e-320", "9e-320"], 9)])
+    func tinyValues(cells: [String], fewestBins: Int) {
+        var counts = HistogramCounts(isTime: false)
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { counts.add($0) } }
+        let table = counts.table(bins: 100)
+        // As many bins as round widths allow between the least and the greatest, not the
+        // handful of bins of 10^-308 a double's powers of ten stop at.
+        #expect(table.rows.count >= fewestBins, "\(table.rows.map(\.range))")
+        #expect(table.rows.count <= 100)
+        let values = cells.compactMap { CellValue.number(ArraySlice($0.utf8))?.value }
+        for row in table.rows {
+            #expect(row.count == values.filter { $0 >= row.lowValue && $0 < row.highValue }.count, "\(row.range)")
+        }
+        #expect(table.rows.reduce(0) { $0 + $1.count } == cells.count)
+        var picture = ColumnPicture()
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { picture.add($0) } }
+        // The band draws the range across its cells, the last value in the last one.
+        #expect(picture.bins?.groups(cells: 16).counts.count ?? 0 >= min(12, fewestBins))
+    }
+
     @Test("a text bar starts full and no two segments side by side share a shade, when values are too rare for a cell")
     func sharesInTurn() {
         // Seven values of a seventh each in three cells: the first ends before a cell's middle.
