@@ -246,6 +246,17 @@ struct PictureTests {
         #expect(picture.bins?.groups(cells: 16).counts.count ?? 0 >= min(12, fewestBins))
     }
 
+    @Test("a quantile between values of Double's two ends is between them: the median of -1e308 and 1e308 is 0, not inf")
+    func quantilesAcrossTheRange() throws {
+        var sketch = QuantileSketch(budget: 100)
+        for value in [-1e308, 1e308] { sketch.add(value) }
+        let values = try #require(sketch.quantiles(percents: [50, 25, 75, 5, 95]))
+        #expect(values == [0, -5e307, 5e307, -1e308 * 0.95 + 1e308 * 0.05, -1e308 * 0.05 + 1e308 * 0.95], "\(values)")
+        let median = try #require(sketch.quantiles([0.5]))
+        #expect(median == [0])
+        #expect(values.allSatisfy { $0.isFinite })
+    }
+
     @Test("a text bar starts full and no two segments side by side share a shade, when values are too rare for a cell")
     func sharesInTurn() {
         // Seven values of a seventh each in three cells: the first ends before a cell's middle.
