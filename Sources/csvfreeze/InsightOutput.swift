@@ -75,7 +75,8 @@ enum InsightOutput {
             // so the answer is no bin and how many cells are empty, not "holds text".
             let kind = tally.filled == 0 ? .number : tally.kind
             guard kind != .text else {
-                fail("\(option) '\(reference)': the column holds text, not numbers or dates (--frequency counts its values)", status: 2)
+                let instead = options.histogram != nil ? "--frequency counts its values" : "without --bins, --frequency counts its values"
+                fail("\(option) '\(reference)': the column holds text, not numbers or dates (\(instead))", status: 2)
             }
             let count = HistogramCount(input: input, column: column, isTime: kind == .date, headerRows: request.headerRows,
                                        records: records)

@@ -106,6 +106,9 @@ struct PictureEndToEndTests {
         #expect(dates.stderr == "csvfreeze: 1 empty: in no bin\n")
         let text = try run([binary, "--histogram", "t", file.path])
         #expect(text.status == 2 && text.stderr.contains("the column holds text"))
+        // --frequency --bins on text says what --frequency does without --bins.
+        let counted = try run([binary, "--frequency", "t", "--bins", "3", file.path])
+        #expect(counted.status == 2 && counted.stderr.contains("(without --bins, --frequency counts its values)"), "\(counted.stderr)")
         #expect(try run([binary, "--bins", "3", file.path]).status == 64)
         // A blank column, and a header alone, hold no text: no bin, and how many cells are empty.
         let blank = directory.appendingPathComponent("blank.csv")
