@@ -196,17 +196,17 @@ struct ColumnProfile: Sendable {
 
     /// Adds a number or an instant to the quantiles and the bins, of the first such cell's
     /// kind (the other is left out); the summary gives quantiles only when every filled cell
-    /// is of one number or date kind.
+    /// is of one number or date kind. A number past Double's range (`1e400`) is ±infinity
+    /// in the quantiles, at its end as in a sort, and in no bin.
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
-        guard value.isFinite else { return }
         if quantiles == nil {
             quantiles = QuantileSketch(budget: quantileBudget)
             bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
         }
         guard bins?.isTime == isTime else { return }
         quantiles!.add(value)
-        bins!.add(value, isWhole: isWhole)
+        if value.isFinite { bins!.add(value, isWhole: isWhole) }
     }
 
     /// A cell after the column's first text cell: a number or date goes in the bins only
@@ -432,7 +432,8 @@ struct ColumnProfile: Sendable {
     /// text, not the picture), the shares of its most common values otherwise.
     private func shape(kind: ValueKind, hasValues: Bool) -> ColumnShape {
         if let bins, hasValues || (!binsStopped && bins.total * 10 >= filled * 9) {
-            return bins.minimum == bins.maximum ? .flat : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
+            return bins.total == 0 || bins.minimum == bins.maximum ? .flat
+                : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
         }
         let top = counter.top(ColumnShape.segments + 1).filter { !$0.value.isEmpty }.prefix(ColumnShape.segments)
         let distinct = counter.distinct - (empty > 0 ? 1 : 0)

@@ -115,6 +115,19 @@ import Testing
         #expect(huge.mean == 1.5e308)
     }
 
+    @Test("a number past Double's range is at its end in the quantiles, as in a sort: not left out of the ranks")
+    func quantilesWithInfinities() throws {
+        let numbers = (0..<20).map(String.init)
+        let up = try summary(CellStore(bytes: Array(("v\n1e400\n" + numbers.joined(separator: "\n") + "\n").utf8), name: "u.csv"))
+        #expect(up.quantiles == [10, 5, 15, 1, 19], "\(String(describing: up.quantiles))")
+        let both = try summary(CellStore(bytes: Array(("v\n1e400\n-1e400\n" + numbers.joined(separator: "\n") + "\n").utf8),
+                                         name: "b.csv"))
+        #expect(both.quantiles == [9.5, 4.25, 14.75, 0.05, 18.95], "\(String(describing: both.quantiles))")
+        let alone = try summary(CellStore(bytes: Array("v\n1e400\n1e401\n".utf8), name: "a.csv"))
+        #expect(alone.quantiles == [.infinity, .infinity, .infinity, .infinity, .infinity])
+        #expect(Array(alone.cells[12...16]) == ["inf", "inf", "inf", "inf", "inf"], "\(alone.cells)")
+    }
+
     @Test("the standard deviation of values near either end of Double's range is theirs: not 0 for tiny ones, not inf for huge ones")
     func extremeSpreads() throws {
         func deviation(_ cells: [String]) throws -> Double? {
