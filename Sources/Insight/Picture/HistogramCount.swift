@@ -41,7 +41,10 @@ package struct HistogramCounts: Sendable {
             }
         } else if let number = CellValue.number(bytes) {
             if number.value.isFinite {
-                bins.add(number.value, isWhole: number.isInteger)
+                // Whole as the band judges it: by value, so `4.0` and `1e3` are (every double
+                // from 2^52 on is).
+                let value = number.value
+                bins.add(value, isWhole: number.isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
             } else {
                 infinities += 1
             }
