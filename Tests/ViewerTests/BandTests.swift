@@ -136,6 +136,26 @@ struct BandTests {
         }
     }
 
+    @Test("with \" the band pictures the marked rows kept, and every row again after")
+    func markedOnly() {
+        let subject = Self.banded(Self.ratings)
+        // Rows 1 and 3: ratings 1 and 2, both in Oslo.
+        for key in ["m", "j", "j", "m"] { subject.handle(key: .character(Character(key))) }
+        subject.handle(key: .character("\""))
+        #expect(subject.dataRowCount == 2)
+        waitUntil("the marked rows' band") {
+            subject.handle(.refresh)
+            return subject.band.isExact && subject.band.shown?.records == 2
+        }
+        #expect(subject.band.picture(ofFileColumn: 1)?.bins?.total == 2)
+        #expect(subject.band.picture(ofFileColumn: 2)?.distinct.count == 1)
+        subject.handle(key: .character("\""))
+        waitUntil("the whole band again") {
+            subject.handle(.refresh)
+            return subject.band.isExact && subject.band.shown?.records == 10
+        }
+    }
+
     @Test("on a screen too short for it the band gives way, and comes back when there is room",
           arguments: [Size(width: 40, height: 3), Size(width: 10, height: 4), Size(width: 1, height: 1), Size(width: 0, height: 0)])
     func degenerate(size: Size) {

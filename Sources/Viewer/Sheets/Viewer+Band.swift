@@ -23,10 +23,12 @@ extension Viewer {
     }
 
     /// Starts the band's pass over the rows the view shows, when they changed (a filter, a
-    /// source's new rows); a sort changes nothing. Cheap when nothing changed.
+    /// source's new rows, `"` and its marked rows); a sort changes nothing. Cheap when
+    /// nothing changed.
     func followBand() {
         guard band.isOn else { return }
-        band.follow(table, filters: query.filters, filtered: query.filtered, headerRows: options.headerRows)
+        band.follow(table, filters: query.filters, filtered: query.filtered, marked: query.marksOnly ? query.marked : nil,
+                    headerRows: options.headerRows)
     }
 
     /// Enter on the band, or a press on it: the column's histogram (its values, for text).
