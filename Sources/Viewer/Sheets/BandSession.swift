@@ -21,9 +21,9 @@ struct BandSession {
     private(set) var shown: PictureScan.Snapshot?
     /// True while `shown` is from a pass over other rows than the view's now.
     private(set) var isStale = false
-    /// What the pass was started over: the view's filters, the source's generation, and
-    /// the marked records `"` keeps (nil without `"`).
-    private var madeFor: (filters: [RecordFilter], generation: Int, marked: ObjectIdentifier?)?
+    /// What the pass was started over: the view's filters, the source's generation, the
+    /// file's edits (their patch), and the marked records `"` keeps (nil without `"`).
+    private var madeFor: (filters: [RecordFilter], generation: Int, patch: Int?, marked: ObjectIdentifier?)?
     /// Laid-out pictures by column, width and glyphs, for the pictures in `shown`.
     let cache = BandCache()
 
@@ -43,13 +43,15 @@ struct BandSession {
             return
         }
         let markedKey = marked.map(ObjectIdentifier.init)
-        if let madeFor, madeFor.filters == filters, madeFor.generation == table.source.generation, madeFor.marked == markedKey {
+        let patch = table.file?.patch.id
+        if let madeFor, madeFor.filters == filters, madeFor.generation == table.source.generation, madeFor.patch == patch,
+           madeFor.marked == markedKey {
             return
         }
         scan?.cancel()
         scan = nil
         isStale = shown != nil
-        madeFor = (filters, table.source.generation, markedKey)
+        madeFor = (filters, table.source.generation, patch, markedKey)
         let records: (any RecordSequence)? = marked ?? (filters.isEmpty ? nil : filtered)
         if let file = table.file {
             scan = PictureScan(readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders, headerRows: headerRows,
