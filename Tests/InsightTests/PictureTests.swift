@@ -271,6 +271,14 @@ struct PictureTests {
         #expect(cells == ["█", "█", "█", "▓", "▓", "▒", "▒", "█", " ", "6"], "\(cells)")
     }
 
+    @Test("an ASCII picture is ASCII through: an estimated distinct count is marked ~, not ≈")
+    func asciiEstimate() {
+        let shares = ColumnShape.shares(counts: [50, 30], total: 100, distinct: 20_000, isEstimate: true)
+        let ascii = shares.text(width: 16, glyphs: .ascii)
+        #expect(ascii.utf8.allSatisfy { $0 < 0x80 } && ascii.hasSuffix(" ~20k"), "\(ascii)")
+        #expect(shares.text(width: 16, glyphs: .blocks).hasSuffix(" ≈20k"))
+    }
+
     @Test("whole values never straddle two cells: ratings 1 to 5 in five cells")
     func wholeGroups() {
         var bins = ValueBins(capacity: 2048)

@@ -91,6 +91,13 @@ struct BandTests {
         #expect(subject.frame().lines[1] == ":=#│## :=#=:  ##==                      ")
     }
 
+    @Test("the corner names the band in the glyphs the terminal draws: ~shape in ASCII until exact")
+    func cornerLabel() {
+        #expect(FrameComposer.bandLabel(width: 8, isExact: false, glyphs: .ascii) == "~shape")
+        #expect(FrameComposer.bandLabel(width: 8, isExact: false, glyphs: .blocks) == "≈shape")
+        #expect(FrameComposer.bandLabel(width: 8, isExact: true, glyphs: .ascii) == "shape")
+    }
+
     @Test("one distinct value draws a flat line and says so; an empty column too")
     func flat() {
         let subject = Self.banded("alpha,beta\n5,\n5,\n5,\n", width: 80)

@@ -21,6 +21,8 @@ package enum PictureGlyphs: Sendable, Equatable {
     }
 
     var rest: String { self == .blocks ? "░" : "." }
+    /// Marks an estimate (a distinct count past the budget; a picture not exact yet).
+    package var approximately: String { self == .blocks ? "≈" : "~" }
     /// A flat line: one distinct value, or none.
     var flat: String { self == .blocks ? "▁" : "_" }
 }
@@ -51,7 +53,7 @@ package enum ColumnShape: Sendable, Equatable {
             while cells.count < width { cells.append(levels[0]) }
             return cells
         case .shares(let counts, let total, let distinct, let isEstimate):
-            let suffix = " " + (isEstimate ? "≈" : "") + ColumnShape.compact(distinct)
+            let suffix = " " + (isEstimate ? glyphs.approximately : "") + ColumnShape.compact(distinct)
             let barWidth = width - suffix.count >= 4 ? width - suffix.count : width
             // Each segment ends where its cumulative share rounds to, so the shares add up.
             // The shades go in turn over the segments drawn, not the values: a value too rare
