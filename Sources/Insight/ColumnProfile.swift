@@ -7,25 +7,51 @@ import Query
 /// low-order bits each addition loses are summed apart) divided with its remainder, so it
 /// is the correctly rounded mean in all but contrived cases; the spread from Welford's method (Chan's to join two
 /// parts), which stays accurate where a sum of squares would cancel. Welford's steps are
-/// taken on halves of the values, so a step between finite values never overflows (`1e308`
-/// and `-1e308` are 2e308 apart): the spread is then infinite only when its square is.
+/// taken on the values times 2^−scale, the scale following the largest magnitude seen, so
+/// a scaled value is below 1: a step never overflows (`1e308` and `-1e308` are 2e308
+/// apart) and a square never underflows (values near 1e-308 squared are 0 unscaled). The
+/// scaling is by powers of two, exact: the spread is what Welford's gives unscaled, where
+/// that is finite, and infinite only when the spread itself is past Double's range.
 struct Moments: Sendable, Equatable {
     var count = 0
     var sum = 0.0
     var compensation = 0.0
+    /// Welford's running mean and sum of squared deviations, of the scaled values.
     var running = 0.0
-    /// The sum of squared deviations, in quarters (deviations of the halved values).
-    var quarterSquares = 0.0
+    var squares = 0.0
+    /// Values are scaled by 2^−scale (`multiplier`): one more than the binary exponent of
+    /// the largest magnitude seen, at least `leastScale` (zeros and subnormals only).
+    var scale = Moments.leastScale
+    var multiplier = Moments.power(-Moments.leastScale)
     /// Values past Double's range (`1e400`), kept out of the sums: a mean is then infinite
     /// (or has none, with both signs), and the spread has none.
     var positiveInfinities = 0
     var negativeInfinities = 0
+
+    /// The least scale: 2^1000 makes the least subnormal about 5e-23, and is a double.
+    static let leastScale = -1000
+
+    /// 2^exponent, exactly, for exponents from −2100 to 2046 (a product of two doubles
+    /// past ±1022; 0 or infinity past what a double holds).
+    static func power(_ exponent: Int) -> Double {
+        let half = exponent / 2
+        return Double(sign: .plus, exponent: half, significand: 1) * Double(sign: .plus, exponent: exponent - half, significand: 1)
+    }
 
     @inline(__always)
     private mutating func addToSum(_ value: Double) {
         let total = sum + value
         compensation += abs(sum) >= abs(value) ? (sum - total) + value : (value - total) + sum
         sum = total
+    }
+
+    /// Scales the running moments to 2^−`wider` (wider than the scale now).
+    private mutating func rescale(to wider: Int) {
+        let factor = Self.power(scale - wider)
+        running *= factor
+        squares = squares * factor * factor
+        scale = wider
+        multiplier = Self.power(-wider)
     }
 
     @inline(__always)
@@ -36,9 +62,11 @@ struct Moments: Sendable, Equatable {
         }
         count += 1
         addToSum(value)
-        let halfDelta = value / 2 - running / 2
-        running += 2 * (halfDelta / Double(count))
-        quarterSquares += halfDelta * (value / 2 - running / 2)
+        if value != 0 && value.exponent >= scale { rescale(to: Int(value.exponent) + 1) }
+        let scaled = value * multiplier
+        let delta = scaled - running
+        running += delta / Double(count)
+        squares += delta * (scaled - running)
     }
 
     mutating func merge(_ other: Moments) {
@@ -51,10 +79,13 @@ struct Moments: Sendable, Equatable {
             (positiveInfinities, negativeInfinities) = infinities
             return
         }
+        var other = other
+        if other.scale > scale { rescale(to: other.scale) }
+        if scale > other.scale { other.rescale(to: scale) }
         let total = count + other.count
-        let halfDelta = other.running / 2 - running / 2
-        running += 2 * (halfDelta * (Double(other.count) / Double(total)))
-        quarterSquares += other.quarterSquares + halfDelta * halfDelta * (Double(count) * (Double(other.count) / Double(total)))
+        let delta = other.running - running
+        running += delta * (Double(other.count) / Double(total))
+        squares += other.squares + delta * delta * (Double(count) * (Double(other.count) / Double(total)))
         addToSum(other.sum)
         compensation += other.compensation
         count = total
@@ -75,14 +106,20 @@ struct Moments: Sendable, Equatable {
         let n = Double(count)
         let quotient = sum / n
         let mean = quotient + (sum.addingProduct(-quotient, n) + compensation) / n
-        return mean.isFinite ? mean : running
+        return mean.isFinite ? mean : unscaled(running)
+    }
+
+    /// A scaled value as it is: times 2^scale, in two exact steps (2^1024 is no double).
+    private func unscaled(_ value: Double) -> Double {
+        let half = scale / 2
+        return value * Self.power(half) * Self.power(scale - half)
     }
 
     /// The sample standard deviation (n − 1), nil below two values or when a value is past
-    /// Double's range; infinite when the squared deviations are past it.
+    /// Double's range; infinite only when it is itself past Double's range.
     var standardDeviation: Double? {
         guard count > 1, positiveInfinities == 0, negativeInfinities == 0 else { return nil }
-        let deviation = 2 * (quarterSquares / Double(count - 1)).squareRoot()
+        let deviation = unscaled((squares / Double(count - 1)).squareRoot())
         return deviation.isNaN ? nil : deviation
     }
 }
@@ -159,17 +196,17 @@ struct ColumnProfile: Sendable {
 
     /// Adds a number or an instant to the quantiles and the bins, of the first such cell's
     /// kind (the other is left out); the summary gives quantiles only when every filled cell
-    /// is of one number or date kind.
+    /// is of one number or date kind. A number past Double's range (`1e400`) is ±infinity
+    /// in the quantiles, at its end as in a sort, and in no bin.
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
-        guard value.isFinite else { return }
         if quantiles == nil {
             quantiles = QuantileSketch(budget: quantileBudget)
             bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
         }
         guard bins?.isTime == isTime else { return }
         quantiles!.add(value)
-        bins!.add(value, isWhole: isWhole)
+        if value.isFinite { bins!.add(value, isWhole: isWhole) }
     }
 
     /// A cell after the column's first text cell: a number or date goes in the bins only
@@ -395,7 +432,8 @@ struct ColumnProfile: Sendable {
     /// text, not the picture), the shares of its most common values otherwise.
     private func shape(kind: ValueKind, hasValues: Bool) -> ColumnShape {
         if let bins, hasValues || (!binsStopped && bins.total * 10 >= filled * 9) {
-            return bins.minimum == bins.maximum ? .flat : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
+            return bins.total == 0 || bins.minimum == bins.maximum ? .flat
+                : .histogram(bins.groups(cells: ColumnSummary.shapeWidth).counts)
         }
         let top = counter.top(ColumnShape.segments + 1).filter { !$0.value.isEmpty }.prefix(ColumnShape.segments)
         let distinct = counter.distinct - (empty > 0 ? 1 : 0)

@@ -34,7 +34,9 @@ package enum ColumnKind: Sendable, Equatable {
     /// The counts `judge` decides by, gathered one cell at a time (the summary judges its
     /// columns with it, from the same records, so it orders them as a sort would).
     package struct Tally: Sendable {
-        var filled = 0, numbers = 0, dates = 0
+        /// Filled cells added (none: nothing to judge by, and `kind` says text).
+        package private(set) var filled = 0
+        var numbers = 0, dates = 0
 
         package init() {}
 
@@ -66,11 +68,16 @@ package enum ColumnKind: Sendable, Equatable {
     /// Judges column `column` from its first `sample` filled cells in the first `reach`
     /// data records `store` has.
     package static func judge(column: Int, in store: CellStore, headerRows: Int) -> ColumnKind {
+        tally(column: column, in: store, headerRows: headerRows).kind
+    }
+
+    /// The counts `judge(column:in:headerRows:)` decides by.
+    package static func tally(column: Int, in store: CellStore, headerRows: Int) -> Tally {
         var tally = Tally()
         for index in headerRows..<max(headerRows, min(store.rowCount, headerRows + reach)) where !tally.isSettled {
             store.row(index)?.field(column).withUnsafeBytes { tally.add($0) }
         }
-        return tally.kind
+        return tally
     }
 
     /// Judges column `column` of `rows` as `judge(column:in:headerRows:)` judges a store's.

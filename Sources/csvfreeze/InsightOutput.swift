@@ -70,9 +70,13 @@ enum InsightOutput {
                 fail("\(option) '\(reference)': " + QueryOptions.explain(error, text: reference, names: header, columnCount: columns), status: 2)
             }
             if column >= RecordParser.Limits.fieldLimit { failTooWide(store, headerRows: request.headerRows, status: 1) }
-            let kind = ColumnKind.judge(column: column, in: store, headerRows: request.headerRows)
+            let tally = ColumnKind.tally(column: column, in: store, headerRows: request.headerRows)
+            // No filled cell to judge by (a blank column, a header alone): counted as numbers,
+            // so the answer is no bin and how many cells are empty, not "holds text".
+            let kind = tally.filled == 0 ? .number : tally.kind
             guard kind != .text else {
-                fail("\(option) '\(reference)': the column holds text, not numbers or dates (--frequency counts its values)", status: 2)
+                let instead = options.histogram != nil ? "--frequency counts its values" : "without --bins, --frequency counts its values"
+                fail("\(option) '\(reference)': the column holds text, not numbers or dates (\(instead))", status: 2)
             }
             let count = HistogramCount(input: input, column: column, isTime: kind == .date, headerRows: request.headerRows,
                                        records: records)

@@ -15,13 +15,13 @@ struct HistogramSheetTests {
             + (index % 3 == 0 ? "Oslo" : "Lyon")
     }.joined(separator: "\n") + "\n"
 
-    private func loop() -> (AppLoop, FakeScreen) {
+    private func loop(_ csv: String = Self.csv) -> (AppLoop, FakeScreen) {
         setlocale(LC_ALL, "C.UTF-8")
         let clock = FakeClock()
         let screen = FakeScreen(clock: clock)
         screen.size = Size(width: 90, height: 16)
-        let table = Viewer(store: CellStore(bytes: Array(Self.csv.utf8), onChange: screen.wake), screenSize: screen.size)
-        return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(Self.csv.utf8)) }), screen)
+        let table = Viewer(store: CellStore(bytes: Array(csv.utf8), onChange: screen.wake), screenSize: screen.size)
+        return (AppLoop(table: table, screen: screen, clock: clock, reopen: { CellStore(bytes: Array(csv.utf8)) }), screen)
     }
 
     private func keys(_ text: String) -> [Happening] { text.map { .key(.character($0)) } }
@@ -74,6 +74,17 @@ struct HistogramSheetTests {
         screen.script = [keys("q")]
         subject.step()
         #expect(subject.sheets.count == 1)
+    }
+
+    @Test("one value in one row is said once, not '1 times'")
+    func once() {
+        let (subject, screen) = loop("n\n5\n")
+        screen.script = [keys("#")]
+        subject.step()
+        run(subject, screen, until: "the value") { subject.top.frame().lines.last?.contains("1 distinct value") == true }
+        screen.script = [keys("%")]
+        subject.step()
+        run(subject, screen, until: "its bin") { subject.top.frame().lines.last?.contains("one value, 5, once (a flat line)") == true }
     }
 
     @Test("few distinct numbers open as values, % shows them in bins; dates bin by month; text has no bins")

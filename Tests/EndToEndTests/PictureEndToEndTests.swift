@@ -106,7 +106,20 @@ struct PictureEndToEndTests {
         #expect(dates.stderr == "csvfreeze: 1 empty: in no bin\n")
         let text = try run([binary, "--histogram", "t", file.path])
         #expect(text.status == 2 && text.stderr.contains("the column holds text"))
+        // --frequency --bins on text says what --frequency does without --bins.
+        let counted = try run([binary, "--frequency", "t", "--bins", "3", file.path])
+        #expect(counted.status == 2 && counted.stderr.contains("(without --bins, --frequency counts its values)"), "\(counted.stderr)")
         #expect(try run([binary, "--bins", "3", file.path]).status == 64)
+        // A blank column, and a header alone, hold no text: no bin, and how many cells are empty.
+        let blank = directory.appendingPathComponent("blank.csv")
+        try "n,e\n1,\n2,\n3,\n".write(to: blank, atomically: true, encoding: .utf8)
+        let empty = try run([binary, "--histogram", "e", "--output", "csv", blank.path])
+        #expect(empty.status == 0 && empty.text == "low,high,count,percent\n", "\(empty.text)")
+        #expect(empty.stderr == "csvfreeze: no number to bin, 3 empty\n", "\(empty.stderr)")
+        let header = directory.appendingPathComponent("header.csv")
+        try "n,e\n".write(to: header, atomically: true, encoding: .utf8)
+        let alone = try run([binary, "--histogram", "n", "--output", "csv", header.path])
+        #expect(alone.status == 0 && alone.text == "low,high,count,percent\n" && !alone.stderr.contains("text"), "\(alone.stderr)")
         // The summary's shape: in a table, not in csv.
         let table = try run([binary, "--summary", file.path])
         #expect(table.text.components(separatedBy: "\n")[0].hasSuffix("shape"))

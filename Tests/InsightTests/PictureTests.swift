@@ -151,6 +151,26 @@ struct PictureTests {
         #expect(table.rows.first?.count == 10)
     }
 
+    @Test("whole values get no bin narrower than their unit: integers bins of 1 or more, dates of a day or more",
+          arguments: [(["1", "2", "3", "3", "5"], false, ["[1, 2)", "[2, 3)", "[3, 4)", "[4, 5)", "[5, 6)"], [1, 1, 2, 0, 1]),
+                      (["1.0", "2.0", "3.0", "3.0", "5.0"], false, ["[1, 2)", "[2, 3)", "[3, 4)", "[4, 5)", "[5, 6)"], [1, 1, 2, 0, 1]),
+                      (["1e0", "2", "300%", "3", "5"], false, ["[1, 2)", "[2, 3)", "[3, 4)", "[4, 5)", "[5, 6)"], [1, 1, 2, 0, 1]),
+                      (["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-03", "2024-01-05"], true,
+                       ["[2024-01-01, 2024-01-02)", "[2024-01-02, 2024-01-03)", "[2024-01-03, 2024-01-04)",
+                        "[2024-01-04, 2024-01-05)", "[2024-01-05, 2024-01-06)"], [1, 1, 2, 0, 1])])
+    func wholeValuesWholeBins(cells: [String], isTime: Bool, ranges: [String], counts expected: [Int]) {
+        var counts = HistogramCounts(isTime: isTime)
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { counts.add($0) } }
+        for wanted in [20, 1000] {
+            let table = counts.table(bins: wanted)
+            #expect(table.rows.map(\.range) == ranges, "\(wanted) bins")
+            #expect(table.rows.map(\.count) == expected)
+        }
+        // One value that is not whole and the bins may be as fine as it needs.
+        Array((isTime ? "2024-01-01T12:00" : "1.5").utf8).withUnsafeBytes { counts.add($0) }
+        #expect(counts.table(bins: 20).rows.count > 5)
+    }
+
     /// A source that counts the bytes read from it.
     final class CountingSource: ByteSource {
         let bytes: [UInt8]
@@ -203,6 +223,60 @@ struct PictureTests {
         #expect(picture(["5", "5", "5"]).isFlat && picture([]).isFlat && picture(["", ""]).kind == .empty)
         #expect(picture(["5", "5", "5"]).sparkline(width: 4, glyphs: .blocks) == ["▁", "▁", "▁", "▁"])
         #expect(numbers.sparkline(width: 5, glyphs: .ascii).allSatisfy { PictureGlyphs.ascii.levels.contains($0) })
+    }
+
+    @Test("values near the least doubles are binned as finely as others: tiny ones, and subnormal ones",
+          arguments: [(["1e-308", "2.5e-308", "3e-308", "4.75e-308", "9e-308"], 40),
+                      // Subnormal: the finest bins are 10^-320 (a double there has few digits).
+                      (["1e-320", "2e-320", "3e-320", "9e-320"], 9)])
+    func tinyValues(cells: [String], fewestBins: Int) {
+        var counts = HistogramCounts(isTime: false)
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { counts.add($0) } }
+        let table = counts.table(bins: 100)
+        // As many bins as round widths allow between the least and the greatest, not the
+        // handful of bins of 10^-308 a double's powers of ten stop at.
+        #expect(table.rows.count >= fewestBins, "\(table.rows.map(\.range))")
+        #expect(table.rows.count <= 100)
+        let values = cells.compactMap { CellValue.number(ArraySlice($0.utf8))?.value }
+        for row in table.rows {
+            #expect(row.count == values.filter { $0 >= row.lowValue && $0 < row.highValue }.count, "\(row.range)")
+        }
+        #expect(table.rows.reduce(0) { $0 + $1.count } == cells.count)
+        var picture = ColumnPicture()
+        for cell in cells { Array(cell.utf8).withUnsafeBytes { picture.add($0) } }
+        // The band draws the range across its cells, the last value in the last one.
+        #expect(picture.bins?.groups(cells: 16).counts.count ?? 0 >= min(12, fewestBins))
+    }
+
+    @Test("a quantile between values of Double's two ends is between them: the median of -1e308 and 1e308 is 0, not inf")
+    func quantilesAcrossTheRange() throws {
+        var sketch = QuantileSketch(budget: 100)
+        for value in [-1e308, 1e308] { sketch.add(value) }
+        let values = try #require(sketch.quantiles(percents: [50, 25, 75, 5, 95]))
+        #expect(values == [0, -5e307, 5e307, -1e308 * 0.95 + 1e308 * 0.05, -1e308 * 0.05 + 1e308 * 0.95], "\(values)")
+        let median = try #require(sketch.quantiles([0.5]))
+        #expect(median == [0])
+        #expect(values.allSatisfy { $0.isFinite })
+    }
+
+    @Test("a text bar starts full and no two segments side by side share a shade, when values are too rare for a cell")
+    func sharesInTurn() {
+        // Seven values of a seventh each in three cells: the first ends before a cell's middle.
+        let narrow = ColumnShape.shares(counts: Array(repeating: 10, count: 7), total: 70, distinct: 7, isEstimate: false)
+        #expect(narrow.cells(width: 3, glyphs: .blocks) == ["█", "▓", "▒"])
+        // Values 2 and 3 have no cell: 4 and 5 must not both be drawn in the shade of 1 and 2.
+        let skipping = ColumnShape.shares(counts: [40, 20, 2, 2, 20, 16], total: 100, distinct: 6, isEstimate: false)
+        let cells = skipping.cells(width: 10, glyphs: .blocks)
+        #expect(cells.first == "█")
+        #expect(cells == ["█", "█", "█", "▓", "▓", "▒", "▒", "█", " ", "6"], "\(cells)")
+    }
+
+    @Test("an ASCII picture is ASCII through: an estimated distinct count is marked ~, not ≈")
+    func asciiEstimate() {
+        let shares = ColumnShape.shares(counts: [50, 30], total: 100, distinct: 20_000, isEstimate: true)
+        let ascii = shares.text(width: 16, glyphs: .ascii)
+        #expect(ascii.utf8.allSatisfy { $0 < 0x80 } && ascii.hasSuffix(" ~20k"), "\(ascii)")
+        #expect(shares.text(width: 16, glyphs: .blocks).hasSuffix(" ≈20k"))
     }
 
     @Test("whole values never straddle two cells: ratings 1 to 5 in five cells")

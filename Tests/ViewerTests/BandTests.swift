@@ -91,6 +91,13 @@ struct BandTests {
         #expect(subject.frame().lines[1] == ":=#│## :=#=:  ##==                      ")
     }
 
+    @Test("the corner names the band in the glyphs the terminal draws: ~shape in ASCII until exact")
+    func cornerLabel() {
+        #expect(FrameComposer.bandLabel(width: 8, isExact: false, glyphs: .ascii) == "~shape")
+        #expect(FrameComposer.bandLabel(width: 8, isExact: false, glyphs: .blocks) == "≈shape")
+        #expect(FrameComposer.bandLabel(width: 8, isExact: true, glyphs: .ascii) == "shape")
+    }
+
     @Test("one distinct value draws a flat line and says so; an empty column too")
     func flat() {
         let subject = Self.banded("alpha,beta\n5,\n5,\n5,\n", width: 80)
@@ -99,6 +106,24 @@ struct BandTests {
         #expect(subject.frame().lines[7].contains("one value, 5, 3 times (a flat line)"))
         subject.handle(key: .character("l"))
         #expect(subject.frame().lines[7].contains("no value: every cell is empty"))
+        // One row: once, not "1 times".
+        let single = Self.banded("alpha\n5\n", width: 80)
+        single.handle(key: .up)
+        #expect(single.frame().lines[7].contains("one value, 5, once (a flat line)"), "\(single.frame().lines[7])")
+    }
+
+    @Test("a column past the most the band pictures says so on the band, not that it is not pictured yet")
+    func pastTheColumnLimit() {
+        let columns = PictureScan.columnLimit + 3
+        let header = (0..<columns).map { "c\($0)" }.joined(separator: ",")
+        let row = (0..<columns).map { "\($0 % 7)" }.joined(separator: ",")
+        let subject = Self.banded(header + "\n" + row + "\n" + row + "\n", width: 80)
+        subject.handle(key: .character("$"))
+        subject.handle(key: .up)
+        let status = subject.frame().lines[7]
+        #expect(status.contains("not pictured: the band pictures the first \(PictureScan.columnLimit) columns"), "\(status)")
+        subject.handle(key: .character("0"))
+        #expect(subject.frame().lines[7].contains("one value, 0"))
     }
 
     @Test("a filtered view's band pictures the rows kept")
@@ -112,6 +137,26 @@ struct BandTests {
         #expect(subject.band.picture(ofFileColumn: 1)?.bins?.total == 4)
         #expect(subject.band.picture(ofFileColumn: 2)?.distinct.count == 1)
         subject.handle(.filter("", columnOnly: false))
+        waitUntil("the whole band again") {
+            subject.handle(.refresh)
+            return subject.band.isExact && subject.band.shown?.records == 10
+        }
+    }
+
+    @Test("with \" the band pictures the marked rows kept, and every row again after")
+    func markedOnly() {
+        let subject = Self.banded(Self.ratings)
+        // Rows 1 and 3: ratings 1 and 2, both in Oslo.
+        for key in ["m", "j", "j", "m"] { subject.handle(key: .character(Character(key))) }
+        subject.handle(key: .character("\""))
+        #expect(subject.dataRowCount == 2)
+        waitUntil("the marked rows' band") {
+            subject.handle(.refresh)
+            return subject.band.isExact && subject.band.shown?.records == 2
+        }
+        #expect(subject.band.picture(ofFileColumn: 1)?.bins?.total == 2)
+        #expect(subject.band.picture(ofFileColumn: 2)?.distinct.count == 1)
+        subject.handle(key: .character("\""))
         waitUntil("the whole band again") {
             subject.handle(.refresh)
             return subject.band.isExact && subject.band.shown?.records == 10
@@ -142,6 +187,24 @@ struct BandTests {
         subject.handle(key: .character("G"))
         lines = subject.frame().lines
         #expect(lines[1].hasPrefix("▃▅█│") && lines[2].hasPrefix("  1│") && lines[6].hasPrefix(" 10│"))
+    }
+
+    @Test("with frozen rows on a short screen the band gives way first: the header and the frozen rows keep their lines",
+          arguments: [4, 5, 6, 7, 8])
+    func frozenOnShortScreen(height: Int) {
+        let subject = Self.banded(Self.ratings, height: 10)
+        for _ in 0..<3 { subject.handle(key: .character("j")) }
+        subject.handle(key: .character("F"))
+        subject.handle(.resize(Size(width: 40, height: height)))
+        let banded = Array(subject.frame().lines.dropLast())
+        subject.handle(key: .character("B"))
+        let plain = Array(subject.frame().lines.dropLast())
+        // The grid with the band is the grid without it, or that with the band under the
+        // header: never a row drawn over, nor a header line of no record.
+        let withBand = [plain[0], "▃▅█│██ ▂▄█▄▂  ██▓▓                      "] + plain.dropFirst().dropLast()
+        #expect(banded == plain || banded == withBand, "\(banded)")
+        #expect(!banded.contains { $0.hasPrefix(" -1") })
+        #expect(subject.invariantViolations == [])
     }
 
     @Test("a viewer made again over the file (R) takes the band back, pictured anew")

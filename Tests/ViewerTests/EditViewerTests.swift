@@ -107,6 +107,26 @@ struct EditViewerTests {
         #expect(subject.table.row(0)?.string(1) == "Zed")
     }
 
+    @Test("the band pictures the edited value, and the value before again after U")
+    func bandSeesEdits() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let subject = try viewer(at: folder.appendingPathComponent("t.csv"))
+        subject.handle(key: .character("B"))
+        func idRange() -> (Double, Double)? {
+            waitUntil("the band") {
+                subject.handle(.refresh)
+                return subject.band.isExact
+            }
+            return subject.band.picture(ofFileColumn: 0)?.bins.map { ($0.minimum, $0.maximum) }
+        }
+        #expect(try #require(idRange()) == (1, 3))
+        edit(subject, to: "900")
+        #expect(try #require(idRange()) == (2, 900))
+        subject.handle(key: .character("U"))
+        #expect(try #require(idRange()) == (1, 3))
+    }
+
     @Test("U undoes a sort at once with the order kept from before; Ctrl-R brings the sort back")
     func undoSort() throws {
         let folder = try directory()

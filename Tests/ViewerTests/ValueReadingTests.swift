@@ -115,6 +115,46 @@ import Testing
         #expect(huge.mean == 1.5e308)
     }
 
+    @Test("a number past Double's range is at its end in the quantiles, as in a sort: not left out of the ranks")
+    func quantilesWithInfinities() throws {
+        let numbers = (0..<20).map(String.init)
+        let up = try summary(CellStore(bytes: Array(("v\n1e400\n" + numbers.joined(separator: "\n") + "\n").utf8), name: "u.csv"))
+        #expect(up.quantiles == [10, 5, 15, 1, 19], "\(String(describing: up.quantiles))")
+        let both = try summary(CellStore(bytes: Array(("v\n1e400\n-1e400\n" + numbers.joined(separator: "\n") + "\n").utf8),
+                                         name: "b.csv"))
+        #expect(both.quantiles == [9.5, 4.25, 14.75, 0.05, 18.95], "\(String(describing: both.quantiles))")
+        let alone = try summary(CellStore(bytes: Array("v\n1e400\n1e401\n".utf8), name: "a.csv"))
+        #expect(alone.quantiles == [.infinity, .infinity, .infinity, .infinity, .infinity])
+        #expect(Array(alone.cells[12...16]) == ["inf", "inf", "inf", "inf", "inf"], "\(alone.cells)")
+    }
+
+    @Test("the standard deviation of values near either end of Double's range is theirs: not 0 for tiny ones, not inf for huge ones")
+    func extremeSpreads() throws {
+        func deviation(_ cells: [String]) throws -> Double? {
+            try summary(CellStore(bytes: Array(("v\n" + cells.joined(separator: "\n") + "\n").utf8), name: "s.csv")).standardDeviation
+        }
+        // Sample deviation of a and b: |a − b| / √2.
+        let tiny = try #require(try deviation(["1e-308", "3e-308"]))
+        #expect(abs(tiny / (2e-308 / 2.0.squareRoot()) - 1) < 1e-12, "\(tiny)")
+        let subnormal = try #require(try deviation(["1e-320", "3e-320"]))
+        let gap = try #require(Double("2e-320"))
+        #expect(abs(subnormal / (gap / 2.0.squareRoot()) - 1) < 1e-3, "\(subnormal)")
+        let huge = try #require(try deviation(["1e308", "-1e308"]))
+        #expect(abs(huge / (1e308 * 2.0.squareRoot()) - 1) < 1e-12, "\(huge)")
+        // Past Double's range itself: infinite.
+        #expect(try deviation(["1.7e308", "-1.7e308"]) == .infinity)
+        // In between, what it always was: 1, 2, 3, 4 → √(5/3).
+        #expect(try deviation(["1", "2", "3", "4"]) == (5.0 / 3).squareRoot())
+        #expect(try deviation(["5e-200", "5e-200"]) == 0)
+        // Many parts joined (the summary's two cores): the same as one.
+        let many = (0..<50_000).map { "\($0 % 97)e-310" }
+        let joined = try #require(try deviation(many))
+        let values = many.map { Double($0)! }
+        let mean = values.reduce(0) { $0 + $1 * 1e300 } / Double(values.count)
+        let reference = (values.reduce(0) { $0 + ($1 * 1e300 - mean) * ($1 * 1e300 - mean) } / Double(values.count - 1)).squareRoot() / 1e300
+        #expect(abs(joined / reference - 1) < 1e-9, "\(joined) \(reference)")
+    }
+
     @Test("a percentage is read in hundredths everywhere")
     func percentages() throws {
         let store = CellStore(bytes: Array("v\n50%\n0.6\n25%\n".utf8), name: "p.csv")

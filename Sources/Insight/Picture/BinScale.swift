@@ -60,7 +60,7 @@ package struct BinScale: Sendable, Hashable, Comparable {
     @inline(__always)
     func index(of value: Double) -> Int64? {
         if isDecimal {
-            let estimate = level >= 0 ? value / BinScale.power(level) : value * BinScale.power(-level)
+            let estimate = level >= 0 ? value / BinScale.power(level) : BinScale.scaled(value, up: -level)
             guard abs(estimate) < 1.0e15 else { return nil }
             var index = Int64(estimate.rounded(.down))
             // The division may round across a bound: the bounds decide, exactly.
@@ -125,6 +125,19 @@ package struct BinScale: Sendable, Hashable, Comparable {
     @inline(__always)
     static func power(_ exponent: Int) -> Double {
         exponent <= 22 ? powers[exponent] : pow(10, Double(exponent))
+    }
+
+    /// value × 10^exponent, for a bin's index: past 10^308, where 10^exponent is no double
+    /// (bins finer than 10^-308, for values near the least doubles), in steps of 10^300.
+    /// Each step rounds once: the estimate is off by far less than a bin, and the bounds
+    /// decide (see `index(of:)`).
+    static func scaled(_ value: Double, up exponent: Int) -> Double {
+        var result = value, left = exponent
+        while left > 300 {
+            result *= 1e300
+            left -= 300
+        }
+        return result * power(left)
     }
 
     /// 10^exponent as an integer (saturated past 10^18).

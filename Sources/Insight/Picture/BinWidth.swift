@@ -47,6 +47,16 @@ package enum BinWidth: Sendable, Equatable {
         return result
     }
 
+    /// True when the width is a whole number of units: of 1 for numbers, of a day for
+    /// instants (the widths a column of whole values is binned in).
+    func isWhole(isTime: Bool) -> Bool {
+        switch self {
+        case .decimal(_, let exponent): return !isTime && exponent >= 0
+        case .seconds(let seconds): return seconds % 86_400 == 0
+        case .weeks, .months, .years: return true
+        }
+    }
+
     /// The display bin that fine bin `index` of `scale` falls in (exact: integer arithmetic
     /// on the fine bin's start).
     func bin(ofFine index: Int64, scale: BinScale) -> Int64 {

@@ -41,7 +41,10 @@ package struct HistogramCounts: Sendable {
             }
         } else if let number = CellValue.number(bytes) {
             if number.value.isFinite {
-                bins.add(number.value, isWhole: number.isInteger)
+                // Whole as the band judges it: by value, so `4.0` and `1e3` are (every double
+                // from 2^52 on is).
+                let value = number.value
+                bins.add(value, isWhole: number.isInteger || (abs(value) < 0x1p52 ? Double(Int64(value)) == value : true))
             } else {
                 infinities += 1
             }
@@ -66,7 +69,10 @@ package struct HistogramCounts: Sendable {
         var table = HistogramTable(counts: self)
         guard bins.total > 0 else { return table }
         let scale = bins.scale
-        let candidates = BinWidth.candidates(over: scale)
+        // Whole values (integers; dates without a time) get no bin narrower than their
+        // unit: ratings 1 to 5 are [1, 2) … [5, 6), not [1, 1.5), [1.5, 2) with every
+        // other bin empty.
+        let candidates = BinWidth.candidates(over: scale).filter { !bins.allWhole || $0.isWhole(isTime: scale.isTime) }
         guard let width = (bins.minimum == bins.maximum ? Self.widthStarting(at: bins.minimum, fine: bins.low, in: candidates,
                                                                             scale: scale) : nil)
             ?? candidates.first(where: { width in

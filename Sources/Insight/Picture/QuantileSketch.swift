@@ -131,10 +131,18 @@ package struct QuantileSketch: Sendable {
                 let below = position / 100, fraction = position % 100
                 let above = min(sorted.count - 1, below + 1)
                 if !interpolates || fraction == 0 || sorted[below] == sorted[above] { return sorted[below] }
-                return sorted[below] + (sorted[above] - sorted[below]) * (Double(fraction) / 100)
+                return Self.between(sorted[below], sorted[above], Double(fraction) / 100)
             }
         }
         return quantiles(percents.map { Double($0) / 100 })
+    }
+
+    /// The point `fraction` of the way from `low` to `high`: low + (high − low) × fraction,
+    /// or, where high − low is past Double's range (−1e308 to 1e308), the weighted sum of
+    /// the two, whose terms have opposite signs and so cannot overflow.
+    static func between(_ low: Double, _ high: Double, _ fraction: Double) -> Double {
+        let step = high - low
+        return step.isFinite ? low + step * fraction : low * (1 - fraction) + high * fraction
     }
 
     /// The `p` quantiles (each from 0 to 1) of the values, nil when there are none: exact
@@ -149,7 +157,7 @@ package struct QuantileSketch: Sendable {
                 let above = min(sorted.count - 1, below + 1)
                 let fraction = position - Double(below)
                 if fraction == 0 || sorted[below] == sorted[above] { return sorted[below] }
-                return sorted[below] + (sorted[above] - sorted[below]) * fraction
+                return Self.between(sorted[below], sorted[above], fraction)
             }
         }
         // Weighted values in order; a quantile is the first whose weight reaches its rank.

@@ -21,6 +21,8 @@ package enum PictureGlyphs: Sendable, Equatable {
     }
 
     var rest: String { self == .blocks ? "░" : "." }
+    /// Marks an estimate (a distinct count past the budget; a picture not exact yet).
+    package var approximately: String { self == .blocks ? "≈" : "~" }
     /// A flat line: one distinct value, or none.
     var flat: String { self == .blocks ? "▁" : "_" }
 }
@@ -51,16 +53,20 @@ package enum ColumnShape: Sendable, Equatable {
             while cells.count < width { cells.append(levels[0]) }
             return cells
         case .shares(let counts, let total, let distinct, let isEstimate):
-            let suffix = " " + (isEstimate ? "≈" : "") + ColumnShape.compact(distinct)
+            let suffix = " " + (isEstimate ? glyphs.approximately : "") + ColumnShape.compact(distinct)
             let barWidth = width - suffix.count >= 4 ? width - suffix.count : width
             // Each segment ends where its cumulative share rounds to, so the shares add up.
+            // The shades go in turn over the segments drawn, not the values: a value too rare
+            // for a cell of its own leaves no gap in the turn, so the bar starts full and two
+            // segments side by side never share a shade (and read as one).
             var cells: [String] = []
-            var seen = 0
-            for (index, count) in counts.enumerated() {
+            var seen = 0, drawn = 0
+            for count in counts {
                 seen += count
                 let end = min(barWidth, Int((Double(seen) / Double(max(1, total)) * Double(barWidth)).rounded()))
                 guard end > cells.count else { continue }
-                cells += Array(repeating: glyphs.segments[index % glyphs.segments.count], count: end - cells.count)
+                cells += Array(repeating: glyphs.segments[drawn % glyphs.segments.count], count: end - cells.count)
+                drawn += 1
             }
             while cells.count < barWidth { cells.append(glyphs.rest) }
             if barWidth < width { cells += suffix.map(String.init) }

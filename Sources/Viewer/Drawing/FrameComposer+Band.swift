@@ -11,9 +11,9 @@ extension FrameComposer {
     }
 
     /// The corner's name for the band, above the row numbers: `shape` (`≈shape` until
-    /// exact), or where that does not fit, a small picture that says the same.
+    /// exact, `~shape` in ASCII), or where that does not fit, a small picture that says the same.
     static func bandLabel(width: Int, isExact: Bool, glyphs: PictureGlyphs) -> String {
-        let word = (isExact ? "" : "≈") + "shape"
+        let word = (isExact ? "" : glyphs.approximately) + "shape"
         if word.count <= width { return word }
         let icon = glyphs == .blocks ? "▁▃▅█" : ".:=#"
         return String(icon.suffix(max(0, width)))

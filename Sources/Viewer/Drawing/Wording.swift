@@ -29,6 +29,9 @@ extension Wording {
         "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
     }
 
+    /// `once`, `2 times`, `1,024 times`.
+    static func times(_ count: Int) -> String { count == 1 ? "once" : "\(grouped(count)) times" }
+
     /// A scroll thumb's cells on a track, for a view of `view` units at `offset` in `total`.
     static func thumb(offset: Int, view: Int, total: Int, track: Int) -> (Int, Int) {
         let first = max(0, offset), last = min(total, offset + view)

@@ -79,7 +79,13 @@ struct Navigation {
         } else if headerRecords > band {
             headerRecords = band
         }
-        bandLine = showsBand && headerRecords + 1 <= band && grid.height >= 3 ? headerRecords : nil
+        // The band gives way first: with it, the header records and the frozen rows must
+        // all keep their lines above a row of main (the window cuts a taller header band,
+        // and the band would be drawn over a frozen row).
+        let preamble = window.isPreambleHidden ? 0 : min(max(0, preambleLines), max(0, grid.height - 2))
+        let room = grid.height - preamble - 1
+        bandLine = showsBand && headerRecords + 1 <= band && headerRecords + 1 + frozenDataRows.count <= room
+            && grid.height >= 3 ? headerRecords : nil
         if bandLine == nil { isOnBand = false }
         let bandLines = bandLine == nil ? 0 : 1
         window.relayout(bounds: grid, leftWidth: leftWidth, headerHeight: headerRecords + bandLines + frozenDataRows.count,

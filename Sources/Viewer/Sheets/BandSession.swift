@@ -21,8 +21,9 @@ struct BandSession {
     private(set) var shown: PictureScan.Snapshot?
     /// True while `shown` is from a pass over other rows than the view's now.
     private(set) var isStale = false
-    /// What the pass was started over: the view's filters, the source's generation.
-    private var madeFor: (filters: [RecordFilter], generation: Int)?
+    /// What the pass was started over: the view's filters, the source's generation, the
+    /// file's edits (their patch), and the marked records `"` keeps (nil without `"`).
+    private var madeFor: (filters: [RecordFilter], generation: Int, patch: Int?, marked: ObjectIdentifier?)?
     /// Laid-out pictures by column, width and glyphs, for the pictures in `shown`.
     let cache = BandCache()
 
@@ -32,19 +33,26 @@ struct BandSession {
     mutating func toggle() { isOn.toggle() }
     mutating func turnOn() { isOn = true }
 
-    /// Starts the pass over what `table` shows now (its filters' rows), unless one already
-    /// runs for it; nothing when the band is off.
-    mutating func follow(_ table: TableView, filters: [RecordFilter], filtered: (any RecordSequence)?, headerRows: Int) {
+    /// Starts the pass over what `table` shows now (its filters' rows, or with `"` the
+    /// marked ones among them, `marked`), unless one already runs for it; nothing when the
+    /// band is off.
+    mutating func follow(_ table: TableView, filters: [RecordFilter], filtered: (any RecordSequence)?, marked: RecordList? = nil,
+                         headerRows: Int) {
         guard isOn else {
             stop()
             return
         }
-        if let madeFor, madeFor.filters == filters, madeFor.generation == table.source.generation { return }
+        let markedKey = marked.map(ObjectIdentifier.init)
+        let patch = table.file?.patch.id
+        if let madeFor, madeFor.filters == filters, madeFor.generation == table.source.generation, madeFor.patch == patch,
+           madeFor.marked == markedKey {
+            return
+        }
         scan?.cancel()
         scan = nil
         isStale = shown != nil
-        madeFor = (filters, table.source.generation)
-        let records = filters.isEmpty ? nil : filtered
+        madeFor = (filters, table.source.generation, patch, markedKey)
+        let records: (any RecordSequence)? = marked ?? (filters.isEmpty ? nil : filtered)
         if let file = table.file {
             scan = PictureScan(readers: file.follows ? file.recordReadersAsOfNow : file.recordReaders, headerRows: headerRows,
                                records: records, wake: table.source.wake)

@@ -109,7 +109,7 @@ final class HistogramSheet: SheetSource {
         guard bins.total > 0 else { return "no \(noun) to bin" + aside + "  (% values)" }
         let place = readSoFar ? " read so far" : ""
         if bins.minimum == bins.maximum {
-            return "one value, \(ValueText.value(bins.minimum, isTime: table.isTime)), \(Viewer.grouped(bins.total)) times"
+            return "one value, \(ValueText.value(bins.minimum, isTime: table.isTime)), \(Viewer.times(bins.total))"
                 + place + " (a flat line)" + aside + "  (% values)"
         }
         let width = table.width.map { " of " + $0.name(isTime: table.isTime) } ?? ""

@@ -23,10 +23,12 @@ extension Viewer {
     }
 
     /// Starts the band's pass over the rows the view shows, when they changed (a filter, a
-    /// source's new rows); a sort changes nothing. Cheap when nothing changed.
+    /// source's new rows, `"` and its marked rows); a sort changes nothing. Cheap when
+    /// nothing changed.
     func followBand() {
         guard band.isOn else { return }
-        band.follow(table, filters: query.filters, filtered: query.filtered, headerRows: options.headerRows)
+        band.follow(table, filters: query.filters, filtered: query.filtered, marked: query.marksOnly ? query.marked : nil,
+                    headerRows: options.headerRows)
     }
 
     /// Enter on the band, or a press on it: the column's histogram (its values, for text).
@@ -74,6 +76,10 @@ extension Viewer {
             }
         }
         guard navigation.isOnBand else { return (nil, progress) }
+        if cursorFileColumn >= PictureScan.columnLimit {
+            return ("not pictured: the band pictures the first \(PictureScan.columnLimit) columns  (Enter: histogram or values)",
+                    progress)
+        }
         guard let picture = band.picture(ofFileColumn: cursorFileColumn), !band.isStale else {
             return ("band: nothing pictured yet", progress)
         }
@@ -97,12 +103,14 @@ extension Viewer {
             let noun = isTime ? "date" : "number"
             guard let bins = picture.bins else { return "no finite number" + aside }
             let low = ValueText.value(bins.minimum, isTime: isTime), high = ValueText.value(bins.maximum, isTime: isTime)
-            if picture.isFlat { return "one value, \(low), \(grouped(bins.total)) times (a flat line)" + aside }
+            if picture.isFlat {
+                return "one value, \(low), \(times(bins.total)) (a flat line)" + aside
+            }
             return "\(counted(bins.total, noun)) from \(low) to \(high)" + aside + "  (Enter: histogram)"
         case .text:
             let (distinct, isEstimate) = picture.distinct
             if picture.isFlat, let only = picture.topValues(1).first {
-                return "one value, \(String(decoding: only.value, as: UTF8.self)) (a flat line)" + aside
+                return "one value, " + CellText.shown(String(decoding: only.value.prefix(40), as: UTF8.self)) + " (a flat line)" + aside
             }
             var text = "\(isEstimate ? "≈" : "")\(grouped(distinct)) distinct value\(distinct == 1 ? "" : "s")"
             if let first = picture.topValues(1).first {
