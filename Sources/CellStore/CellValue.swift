@@ -268,7 +268,7 @@ package enum CellValue {
             return true
         }
         guard let year = digits(4), take(0x2D), let month = digits(2), take(0x2D), let day = digits(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86400
         guard index < count else { return seconds }
         guard take(0x54) || take(0x20), let hour = digits(2), take(0x3A), let minute = digits(2), hour <= 23, minute <= 59 else {
@@ -305,6 +305,15 @@ package enum CellValue {
     /// The cell as an instant, or nil.
     package static func instant(_ cell: ArraySlice<UInt8>) -> Double? {
         cell.withUnsafeBytes { instant($0) }
+    }
+
+    /// Days month `month` has in year `year` (Gregorian): 2024-02-30 is no date, not March 1.
+    package static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
