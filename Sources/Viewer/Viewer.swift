@@ -80,10 +80,14 @@ public final class Viewer {
         self.navigation = Navigation(window: window, requestedFrozenColumns: options.frozenColumns)
         // The stacked view mixes tables' header records into its rows: no band there.
         if options.showsBand && stack == nil { band.turnOn() }
+        if options.showsBand && stack != nil { message = Self.bandInStack }
         reconcile()
         if scrollingHeaderRows > 0 { navigation.revealCursor() }
         noteScrollingHeaderRows()
     }
+
+    /// Said when the band is asked for (`--band`, `band = on`) over stacked tables.
+    static let bandInStack = "the band works in one table: S leaves the stack"
 
     /// A viewer over a file, which the user may edit (its rows are an `EditedRows`).
     public convenience init(store: CellStore, options: ViewerOptions = ViewerOptions(), screenSize: Size) {

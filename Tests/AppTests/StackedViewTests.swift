@@ -22,7 +22,7 @@ struct StackedViewTests {
 
     /// A stacked loop over `data`, counted and settled.
     static func stacked(_ data: [String: [UInt8]] = data, order: [String]? = nil,
-                        size: Size = Size(width: 44, height: 7)) -> (AppLoop, FakeScreen, TableShelf) {
+                        size: Size = Size(width: 44, height: 7), loopOptions: ViewerOptions = ViewerOptions()) -> (AppLoop, FakeScreen, TableShelf) {
         let names = order ?? data.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let inputs = names.map { TableInput(path: $0, facts: InputFacts(size: Int64(data[$0]?.count ?? 0), compression: nil)) }
         let clock = FakeClock()
@@ -38,7 +38,7 @@ struct StackedViewTests {
         var options = ViewerOptions()
         options.place = "1/\(names.count)"
         let first = Viewer(store: try! shelf.store(0), options: options, screenSize: screen.size)
-        let subject = AppLoop(shelf: shelf, first: first, options: ViewerOptions(), screen: screen, clock: clock, stacked: true)
+        let subject = AppLoop(shelf: shelf, first: first, options: loopOptions, screen: screen, clock: clock, stacked: true)
         turn(subject, screen, until: "every table in the stack") {
             subject.table.stack?.isComplete == true && subject.table.dataRowCount == subject.table.stack!.rowCount - 1
         }
@@ -62,6 +62,16 @@ struct StackedViewTests {
     }
 
     static func status(_ screen: FakeScreen) -> String { lines(screen).last ?? "" }
+
+    @Test("--band over stacked tables says where the band is drawn, not nothing")
+    func bandAskedInStack() {
+        var options = ViewerOptions()
+        options.showsBand = true
+        let (subject, screen, _) = Self.stacked(size: Size(width: 100, height: 7), loopOptions: options)
+        #expect(Self.status(screen).contains("the band works in one table: S leaves the stack"),
+                "\(Self.status(screen))")
+        #expect(subject.table.stack != nil)
+    }
 
     @Test("frames: the first table's header pinned; the next one's in the scroll, then pinned in its place")
     func stickyHeaders() {
