@@ -86,6 +86,8 @@ extension RowSource {
 public protocol DatabaseTableRows: RowSource {
     /// What the status line says of the input: `SQLite table orders`, `SQLite view who`.
     var formatLabel: String { get }
+    /// What the status line says of what was not read (a write-ahead log), or nil.
+    var note: String? { get }
 }
 
 extension RowSource {

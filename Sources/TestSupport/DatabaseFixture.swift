@@ -25,9 +25,11 @@ package enum DatabaseFixture {
     }
 
     /// Creates the database at `path` as a program that has it open in WAL mode leaves it:
-    /// `script` is committed to `path-wal` only, none of it checkpointed into `path` (the
-    /// files are copied while a connection to another database still holds them).
-    package static func makeWithPendingLog(at path: String, _ script: String) throws {
+    /// `before` in the file, then `script` committed to `path-wal` only, none of it
+    /// checkpointed into `path` (the files are copied while a connection to another
+    /// database still holds them), with the `-shm` file beside them or not (a copy of the
+    /// two, or a crash that took it).
+    package static func makeWithPendingLog(at path: String, before: String? = nil, _ script: String, sharedMemory: Bool = true) throws {
         let source = path + ".source"
         for name in [path, path + "-wal", path + "-shm", source, source + "-wal", source + "-shm"] { unlink(name) }
         var handle: OpaquePointer?
@@ -39,9 +41,12 @@ package enum DatabaseFixture {
             sqlite3_close_v2(db)
             for name in [source, source + "-wal", source + "-shm"] { unlink(name) }
         }
-        try run(db, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; BEGIN; " + script + "; COMMIT")
+        try run(db, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
+        if let before { try run(db, "BEGIN; " + before + "; COMMIT; PRAGMA wal_checkpoint(TRUNCATE)") }
+        try run(db, "BEGIN; " + script + "; COMMIT")
         try copy(source, to: path)
         try copy(source + "-wal", to: path + "-wal")
+        if sharedMemory { try copy(source + "-shm", to: path + "-shm") }
     }
 
     /// Copies the file at `from` to `to`, replacing it.

@@ -24,6 +24,7 @@ enum DatabaseAsCSV {
         } catch {
             fail(error.description.replacing(path, with: input.shownPath), status: 1)
         }
+        if let note = rows.note { say(note) }
         rows.waitUntilCounted()
         if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
         let descriptor: Int32
@@ -94,6 +95,7 @@ enum DatabaseOutput {
         } catch {
             fail(error.description, status: 1)
         }
+        if let note = rows.note { say(note) }
         rows.waitUntilCounted()
         if let failure = rows.failure { fail("\(input.name): \(failure)", status: 1) }
         guard let snapshot = rows.snapshot() else { return 0 }

@@ -140,13 +140,14 @@ struct DatabaseEndToEndTests {
         #expect(stacked.stderr == "csvfreeze: several inputs are written as one table from text files, not a database's tables (\(db):people): --sql can join them\n")
     }
 
-    @Test("a database whose write-ahead log holds changes not yet in the file shows them; neither file changes")
+    @Test("a database whose write-ahead log holds changes not yet in the file shows them; no file beside it changes or is made")
     func pendingLog() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("app.db").path
         try DatabaseFixture.makeWithPendingLog(at: db, "CREATE TABLE events(id INTEGER PRIMARY KEY, what TEXT); INSERT INTO events VALUES (1, 'start'), (2, 'stop')")
-        let before = try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let files = [db, db + "-wal", db + "-shm"]
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         // Everything is in the log: read immutable, the file alone has no table at all.
         let written = try run([binary, "--output", "csv", db])
         #expect(written.status == 0, "\(written.stderr)")
@@ -156,7 +157,25 @@ struct DatabaseEndToEndTests {
         let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(db))", width: 80, height: 8)
         try pane.waitFor("the table") { status($0).contains("row 1/2") && $0.contains { $0.contains("stop") } }
         try pane.send("q")
-        #expect(try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["app.db", "app.db-shm", "app.db-wal"])
+    }
+
+    @Test("a log left without its -shm file is not read, as reading it would make one beside the database: said on stderr and the status line")
+    func pendingLogWithoutSharedMemory() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("app.db").path
+        try DatabaseFixture.makeWithPendingLog(at: db, before: "CREATE TABLE events(id INTEGER PRIMARY KEY, what TEXT); INSERT INTO events VALUES (1, 'start')",
+                                               "INSERT INTO events VALUES (2, 'stop')", sharedMemory: false)
+        let written = try run([binary, "--output", "csv", db])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.text == "id,what\n1,start\n", "\(written.text)")
+        #expect(written.stderr == "csvfreeze: app.db-wal holds changes not shown: without its -shm file they cannot be read without writing one\n")
+        let pane = try TmuxPane("\(shellQuote(binary)) \(shellQuote(db))", width: 120, height: 8)
+        try pane.waitFor("the note") { status($0).contains("app.db-wal holds changes not shown") }
+        try pane.send("q")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["app.db", "app.db-wal"])
     }
 
     @Test("--diff compares a database's table (--table, or its only one) with a CSV file, named shop.db:TABLE")

@@ -12,8 +12,9 @@ import CSQLite
 /// open may read wrong (as a CSV file replaced under its index does); `R` opens it again.
 /// And SQLite would not read a write-ahead log: a database with a `-wal` file that holds
 /// changes not yet in the file (a program has it open, or was stopped) is opened read only
-/// but not immutable, so SQLite reads them (using, or making, the `-shm` file beside it,
-/// as every reader of such a database does).
+/// with its `-shm` file read only too (`readonly_shm=1`), so SQLite reads them and still
+/// writes nothing. Without a `-shm` file SQLite would make one beside the database: it is
+/// then read immutable, without the log's changes, and the user is told (`unreadLog`).
 ///
 /// Safety of `@unchecked Sendable`: a connection is used by one thread at a time: the UI's
 /// reader's on the UI thread, the count's on its thread, a pool's readers by the one pass
@@ -69,18 +70,38 @@ final class DatabaseConnection: @unchecked Sendable {
                 text += "%" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
             }
         }
-        return text + (hasPendingLog(path) ? "?mode=ro" : "?mode=ro&immutable=1")
+        let log = LogFiles(path)
+        return text + (log.isPending && log.hasSharedMemory ? "?mode=ro&readonly_shm=1" : "?mode=ro&immutable=1")
     }
 
-    /// True when the write-ahead log beside the database at `path` (`path-wal`, next to the
-    /// file a link names) holds pages: changes the file itself does not have yet.
-    static func hasPendingLog(_ path: String) -> Bool {
-        let real = realpath(path, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? path
-        var info = stat()
-        return stat(real + "-wal", &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
+    /// What the status line and stderr say of a database whose log is not read (see above),
+    /// or nil.
+    package static func unreadLog(_ path: String) -> String? {
+        let log = LogFiles(path)
+        guard log.isPending && !log.hasSharedMemory else { return nil }
+        let name = String(path.split(separator: "/").last ?? Substring(path))
+        return "\(name)-wal holds changes not shown: without its -shm file they cannot be read without writing one"
+    }
+
+    /// The write-ahead log and shared-memory files beside the database at `path` (next to
+    /// the file a link names).
+    private struct LogFiles {
+        /// True when the log holds pages: changes the file itself does not have yet.
+        let isPending: Bool
+        let hasSharedMemory: Bool
+
+        init(_ path: String) {
+            let real = realpath(path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            } ?? path
+            func regular(_ name: String) -> Int64? {
+                var info = stat()
+                return stat(name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int64(info.st_size) : nil
+            }
+            isPending = (regular(real + "-wal") ?? 0) > 0
+            hasSharedMemory = regular(real + "-shm") != nil
+        }
     }
 
     /// The error for SQLite status `status` on this connection, naming the file.

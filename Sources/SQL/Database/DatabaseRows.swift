@@ -58,6 +58,7 @@ package final class DatabaseRows: DatabaseTableRows {
         self.path = path
         self.table = table
         self.wake = wake
+        note = DatabaseConnection.unreadLog(path)
         self.name = path + ":" + table.name
         shape = try Self.shape(of: table, in: connection)
         header = Row(cells: shape.columns)
@@ -111,6 +112,8 @@ package final class DatabaseRows: DatabaseTableRows {
     package var kindName: String { table.isView ? "SQLite view" : "SQLite table" }
     /// What the status line says of the input: the kind of table and its name.
     package var formatLabel: String { kindName + " " + table.name }
+    /// Said once, when opened: a log that cannot be read (see `DatabaseConnection`).
+    package let note: String?
 
     deinit {
         counted.stop.store(true, ordering: .relaxed)

@@ -442,6 +442,9 @@ struct FrameComposer {
         } else if let note = file?.formatNote {
             // JSON: records that were not objects, keys repeated, columns found late.
             status.right = note
+        } else if let note = (source as? any DatabaseTableRows)?.note {
+            // A database's write-ahead log that cannot be read without writing.
+            status.right = note
         } else if let progress, let problem = progress.quotingProblem {
             // Shown, read leniently, and said once where it starts.
             let more = progress.quotingProblemCount > 1 ? " (+\(Viewer.grouped(progress.quotingProblemCount - 1)) more)" : ""
