@@ -19,6 +19,14 @@ package struct KeptSection: Sendable, Equatable {
         self.checksums = checksums
     }
 
+    /// The place of `bytes` as one data file: a checksum for each of its blocks.
+    package init(id: UInt64, covering bytes: [UInt8]) {
+        let sums = stride(from: 0, to: bytes.count, by: Self.blockSize).map { start in
+            bytes[start..<min(bytes.count, start + Self.blockSize)].withUnsafeBytes { Self.checksum($0) }
+        }
+        self.init(id: id, length: Int64(bytes.count), checksums: sums)
+    }
+
     /// True when the checksums count the blocks of `length` bytes.
     package var isWellFormed: Bool {
         length >= 0 && checksums.count == Int((length + Int64(Self.blockSize) - 1) / Int64(Self.blockSize))

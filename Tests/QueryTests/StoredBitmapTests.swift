@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import Query
+import TestSupport
 
 @Suite("Filtered rows kept in a file: read block by block, each checked on first read", .timeLimit(.minutes(30)))
 struct StoredBitmapTests {
@@ -11,12 +12,9 @@ struct StoredBitmapTests {
     /// and their members counted per block; the path, to remove.
     static func write(_ words: [UInt64]) throws -> (path: String, section: KeptSection, counts: [Int]) {
         let bytes = words.map(\.littleEndian).withUnsafeBytes { Array($0) }
-        let sums = stride(from: 0, to: bytes.count, by: KeptSection.blockSize).map { start in
-            bytes[start..<min(bytes.count, start + KeptSection.blockSize)].withUnsafeBytes { KeptSection.checksum($0) }
-        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-bitmap-\(UUID())").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        return (path, KeptSection(id: 1, length: Int64(bytes.count), checksums: sums), StoredBitmap.blockCounts(of: words))
+        return (path, KeptSection(id: 1, covering: bytes), StoredBitmap.blockCounts(of: words))
     }
 
     /// 1.3 million positions (three blocks, the last part-filled), a member every few.
@@ -54,13 +52,7 @@ struct StoredBitmapTests {
         let (path, section, counts) = try Self.write(words)
         defer { unlink(path) }
         // Block 1 (its positions 524,288 on) damaged: a bit moved within a word keeps its count.
-        let file = open(path, O_RDWR)
-        var byte: UInt8 = 0
-        let at = off_t(KeptSection.blockSize + 5_000)
-        #expect(pread(file, &byte, 1, at) == 1)
-        byte ^= 0x01
-        #expect(pwrite(file, &byte, 1, at) == 1)
-        close(file)
+        #expect(damageByte(of: path, at: KeptSection.blockSize + 5_000, mask: 0x01))
         let stored = try #require(StoredBitmap(descriptor: open(path, O_RDONLY), length: length, section: section, blockCounts: counts))
         #expect(stored.members(0..<100) == Array(members[0..<100]), "block 0 reads as it was")
         #expect(!stored.hasFailed, "block 1 not read yet")

@@ -8,6 +8,7 @@ import FreezeLayout
 import Query
 import Scan
 import Table
+import TestSupport
 @testable import Viewer
 
 @Suite("Session files: written, read back, refused when wrong", .timeLimit(.minutes(30)))
@@ -265,12 +266,7 @@ extension SessionCodecTests {
         for damaged in [100, 2 * KeptSection.blockSize + 4_321, 20_000 * 16 - 3] {
             let (read, path) = try Self.kept(first, order: order)
             defer { unlink(path) }
-            let file = open(path, O_RDWR)
-            var byte: UInt8 = 0
-            #expect(pread(file, &byte, 1, off_t(damaged)) == 1)
-            byte ^= 0x10
-            #expect(pwrite(file, &byte, 1, off_t(damaged)) == 1)
-            close(file)
+            #expect(damageByte(of: path, at: damaged))
             let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
             waitUntil("the index") { second.handle(.refresh); return second.table.file?.isComplete == true }
             var said = second.restore(session: read)

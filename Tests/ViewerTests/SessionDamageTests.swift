@@ -7,31 +7,19 @@ import CellStore
 import FreezeLayout
 import Query
 import Table
+import TestSupport
 @testable import Viewer
 
 /// Results a session kept, found damaged when read: never a wrong row, said, made again.
 @Suite("Kept results found damaged: dropped, said, made again, the cursor kept", .timeLimit(.minutes(30)))
 struct SessionDamageTests {
-    /// Flips a bit of byte `at` of the file at `path`.
-    static func damage(_ path: String, at: Int) {
-        let file = open(path, O_RDWR)
-        var byte: UInt8 = 0
-        #expect(pread(file, &byte, 1, off_t(at)) == 1)
-        byte ^= 0x10
-        #expect(pwrite(file, &byte, 1, off_t(at)) == 1)
-        close(file)
-    }
-
     /// `words` written to a file of their own, as a session keeps filtered rows: their
     /// section (a checksum a block) and their members counted per block.
     static func write(_ words: [UInt64]) throws -> (path: String, section: KeptSection, counts: [Int]) {
         let bytes = words.map(\.littleEndian).withUnsafeBytes { Array($0) }
-        let sums = stride(from: 0, to: bytes.count, by: KeptSection.blockSize).map { start in
-            bytes[start..<min(bytes.count, start + KeptSection.blockSize)].withUnsafeBytes { KeptSection.checksum($0) }
-        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("csvfreeze-bitmap-\(UUID())").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        return (path, KeptSection(id: 1, length: Int64(bytes.count), checksums: sums), StoredBitmap.blockCounts(of: words))
+        return (path, KeptSection(id: 1, covering: bytes), StoredBitmap.blockCounts(of: words))
     }
 
     @Test("A kept order found damaged on reopening: the cursor stays on the record it was left on, in the file's order meanwhile and in the order made again")
@@ -46,7 +34,7 @@ struct SessionDamageTests {
         let (read, path) = try SessionCodecTests.kept(first, order: order)
         defer { unlink(path) }
         // The middle block: the first one the search for the cursor's record reads.
-        Self.damage(path, at: 2 * KeptSection.blockSize + 4_321)
+        #expect(damageByte(of: path, at: 2 * KeptSection.blockSize + 4_321))
         let second = Viewer(store: CellStore(bytes: Array(csv.utf8)), options: .plain, screenSize: size)
         waitUntil("the index") { second.handle(.refresh); return second.table.file?.isComplete == true }
         let said = second.restore(session: read)
@@ -87,7 +75,7 @@ struct SessionDamageTests {
         defer { unlink(path) }
         #expect(counts.count == 2)
         // The second block: rows from record 524,288 on, far below the first screen.
-        Self.damage(path, at: KeptSection.blockSize + 1_000)
+        #expect(damageByte(of: path, at: KeptSection.blockSize + 1_000))
         content.keptBitmap = KeptBitmap(length: words.length, section: section, blockCounts: counts,
                                         bitmap: StoredBitmap(descriptor: open(path, O_RDONLY), length: words.length,
                                                              section: section, blockCounts: counts))
