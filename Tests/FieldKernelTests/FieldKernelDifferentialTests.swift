@@ -267,6 +267,13 @@ struct FieldKernelDifferentialTests {
                     for piece in input.pieces(for: 0..<Int.max, limit: limit, raw: true) { reader.read(piece, into: &sink) }
                     #expect(sink.cells == expected, "columns \(columns), pieces of \(limit), \(bulk)")
                     #expect(sink.records == rows.indices.flatMap { record in columns.map { _ in record } })
+                    // The band's way: a raw piece's cells column by column, a block at a time.
+                    let byColumn = FieldReader(input: input, columns: columns, filter: RecordFilter(first: 0), bufferSize: Int(limit))
+                    byColumn.bulk = bulk
+                    byColumn.byColumn = true
+                    var columnSink = CollectingSink()
+                    for piece in input.pieces(for: 0..<Int.max, limit: limit, raw: true) { byColumn.read(piece, into: &columnSink) }
+                    #expect(columnSink.inRecordOrder == expected, "columns \(columns), pieces of \(limit), \(bulk), by column")
                 }
             }
             // A pass shares the pieces out between two threads and puts their sinks in order.
