@@ -245,13 +245,15 @@ extension FieldReader {
             let length = Int(span.length & 0x7FFF_FFFF)
             guard length > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
             guard span.length & (1 << 31) != 0 else { return UnsafeRawBufferPointer(start: base + Int(span.start), count: length) }
+            // Each doubled quote ends a stretch copied whole and is kept once.
             var used = 0, at = Int(span.start)
             let end = at + length
             while at < end {
-                let byte = base[at]
-                scratch[used] = byte
-                used += 1
-                at += byte == quote ? 2 : 1
+                let stretch = cf_find_byte(base + at, end - at, quote)
+                let through = min(end - at, stretch + 1)
+                (scratch + used).update(from: base + at, count: through)
+                used += through
+                at += through + 1
             }
             return UnsafeRawBufferPointer(start: scratch, count: used)
         }
