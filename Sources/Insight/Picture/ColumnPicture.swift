@@ -77,7 +77,10 @@ package struct ColumnPicture: Sendable {
     /// A filled cell that does not read as a number: an instant, or text.
     @inline(__always)
     private mutating func addOther(_ bytes: UnsafeRawBufferPointer) {
-        if let instant = CellValue.instant(bytes) {
+        // `CellValue.instant` reads at least ten bytes from a digit after leading spaces:
+        // most text is refused here without the call.
+        let lead = bytes[0]
+        if bytes.count >= 10 && (lead &- 0x30 < 10 || lead == 0x20), let instant = CellValue.instant(bytes) {
             instantCount += 1
             instantBins.add(instant, isWhole: Self.isMidnight(instant))
             if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
