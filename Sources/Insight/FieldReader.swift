@@ -101,7 +101,7 @@ final class FieldReader {
     private(set) var rawFallbacks = 0
     /// The field ends of a raw piece (`cf_field_ends`), and where values with doubled
     /// quotes are made single: grown on first use.
-    private var ends = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    private var ends = FieldEnds()
     private var scratch = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     /// A block of records' value spans, and their records (see `splitFields`).
     private var block = UnsafeMutableBufferPointer<(start: UInt32, length: UInt32)>(start: nil, count: 0)
@@ -122,7 +122,6 @@ final class FieldReader {
     deinit {
         buffer.deallocate()
         spans.deallocate()
-        ends.deallocate()
         scratch.deallocate()
         block.deallocate()
         blockRecordNumbers.deallocate()
@@ -208,11 +207,7 @@ extension FieldReader {
               bulk != .off else { return false }
         let dialect = input.reader.dialect
         let quote = dialect.quote, low = columns.lowerBound, high = columns.upperBound, width = high - low
-        if ends.count < filled + 2 {
-            ends.deallocate()
-            ends = .allocate(capacity: filled + 2)
-        }
-        let ends = self.ends.baseAddress!
+        guard let ends = self.ends.room(for: filled + 2) else { return false }
         var inQuotes: Int32 = 0
         var recordEnds = 0
         var count = cf_field_ends_at(bulk.level, base, filled, dialect.delimiter, quote, max(1, high), ends, &inQuotes, &recordEnds)
@@ -338,6 +333,44 @@ extension FieldReader {
         parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[from...]), at: piece.start + Int64(from),
                       firstRecord: record, endsInput: piece.endsInput, into: &sink)
     }
+}
+
+/// Room for the field ends of a piece: one for each byte at worst (8 MiB for a 2 MiB piece),
+/// mapped from the system directly, so only the ends written take memory. From malloc,
+/// freeing a block that large raised glibc's threshold for mapping blocks to its size, and
+/// a frequency table's grown arrays then stayed on the heap: 15 MiB more at its peak.
+final class FieldEnds {
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    /// Room for `count` ends (nil when the system has none to give).
+    func room(for count: Int) -> UnsafeMutablePointer<UInt32>? {
+        if capacity < count {
+            release()
+            #if canImport(Glibc)
+            let mapped = mmap(nil, count * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let mapped, mapped != MAP_FAILED else { return nil }
+            base = mapped
+            #else
+            base = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 4)
+            #endif
+            capacity = count
+        }
+        return base?.assumingMemoryBound(to: UInt32.self)
+    }
+
+    private func release() {
+        guard let base else { return }
+        #if canImport(Glibc)
+        munmap(base, capacity * 4)
+        #else
+        base.deallocate()
+        #endif
+        self.base = nil
+        capacity = 0
+    }
+
+    deinit { release() }
 }
 
 /// Where a value lies in a raw piece's buffer (`count` -1: joined in a copy), and its record.
