@@ -220,7 +220,7 @@ extension FieldReader {
         // A block: per column, its values' spans (bit 31 of the length: doubled quotes
         // inside, made single when handed over), record after record; and the records.
         let blockRecords = max(16, min(256, 8192 / max(1, width)))
-        let spanCount = blockRecords * width
+        let spanCount = blockRecords * max(1, width)
         if block.count < spanCount {
             block.deallocate()
             block = .allocate(capacity: spanCount)
