@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CellStore
+import CFieldScan
 import Scan
 import Table
 
@@ -98,6 +99,16 @@ final class FieldReader {
     /// Raw pieces handed to the parser part way, at something the index did not promise
     /// (for tests).
     private(set) var rawFallbacks = 0
+    /// The field ends of a raw piece (`cf_field_ends`), and where values with doubled
+    /// quotes are made single: grown on first use.
+    private var ends = FieldEnds()
+    private var scratch = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    /// A block of records' value spans, and their records (see `splitFields`).
+    private var block = UnsafeMutableBufferPointer<(start: UInt32, length: UInt32)>(start: nil, count: 0)
+    private var blockRecordNumbers = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
+    /// True when the sink's columns are independent: a raw piece's values may then be
+    /// handed over column by column, a block of records at a time (the band's pictures).
+    var byColumn = false
 
     init(input: ScanInput, columns: Range<Int>, filter: RecordFilter, bufferSize: Int) {
         self.input = input
@@ -111,6 +122,9 @@ final class FieldReader {
     deinit {
         buffer.deallocate()
         spans.deallocate()
+        scratch.deallocate()
+        block.deallocate()
+        blockRecordNumbers.deallocate()
     }
 
     /// Hands every cell of `columns` of every record `filter` accepts in `piece` to `sink`.
@@ -156,6 +170,7 @@ final class FieldReader {
     private func readRaw<Sink: CellSink>(_ piece: ScanInput.Piece, into sink: inout Sink) {
         let filled = input.read(piece, into: buffer)
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+        if splitFields(bytes, piece: piece, into: &sink) { return }
         var kernel = FieldKernel(dialect: input.reader.dialect, bulk: bulk)
         let (stopped, record, recordStart) = withUnsafeMutablePointer(to: &sink) { sink in
             var visitor = RawRecords(sink: sink, spans: spans, bytes: bytes, columns: columns,
@@ -172,6 +187,190 @@ final class FieldReader {
                           firstRecord: record, endsInput: piece.endsInput, into: &sink)
         }
     }
+}
+
+extension FieldReader {
+    /// Reads a whole raw piece from the ends of its fields, found 64 bytes a step
+    /// (`cf_field_ends`, as SQL's raw rows): false, having handed over nothing, when the
+    /// bytes end inside quotes (not as the index vouched; the field kernel reads them).
+    /// A quoted field that does not end in its quote, or a record longer than the parser
+    /// keeps whole, hands the rest to the parser, as the kernel's visitor does.
+    ///
+    /// The values are gathered a block of records at a time and handed over record by
+    /// record, or with `byColumn` column by column (each column's records in order): a
+    /// sink whose columns are independent then keeps one column's counts in the nearest
+    /// cache for a whole block, instead of touching every column's at each record.
+    fileprivate func splitFields<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, piece: ScanInput.Piece,
+                                                 into sink: inout Sink) -> Bool {
+        let filled = bytes.count
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), filled > 0, filled < 1 << 30,
+              bulk != .off else { return false }
+        let dialect = input.reader.dialect
+        let quote = dialect.quote, low = columns.lowerBound, high = columns.upperBound, width = high - low
+        guard let ends = self.ends.room(for: filled + 2) else { return false }
+        var inQuotes: Int32 = 0
+        var recordEnds = 0
+        var count = cf_field_ends_at(bulk.level, base, filled, dialect.delimiter, quote, max(1, high), ends, &inQuotes, &recordEnds)
+        guard inQuotes == 0 else { return false }
+        // The input's last record may have no line end.
+        if piece.endsInput && (count == 0 || ends[count - 1] & (1 << 31) == 0 || Int(ends[count - 1] & 0x7FFF_FFFF) + 1 < filled) {
+            ends[count] = UInt32(filled) | (1 << 31)
+            count += 1
+        }
+        // A block: per column, its values' spans (bit 31 of the length: doubled quotes
+        // inside, made single when handed over), record after record; and the records.
+        let blockRecords = max(16, min(256, 8192 / max(1, width)))
+        let spanCount = blockRecords * max(1, width)
+        if block.count < spanCount {
+            block.deallocate()
+            block = .allocate(capacity: spanCount)
+        }
+        if blockRecordNumbers.count < blockRecords {
+            blockRecordNumbers.deallocate()
+            blockRecordNumbers = .allocate(capacity: blockRecords)
+        }
+        if scratch.count < Self.longestRawRecord + 1 {
+            scratch.deallocate()
+            scratch = .allocate(capacity: Self.longestRawRecord + 1)
+        }
+        let block = self.block.baseAddress!, records = blockRecordNumbers.baseAddress!, scratch = self.scratch.baseAddress!
+        let filter = self.filter, byColumn = self.byColumn
+        var held = 0
+        @inline(__always) func value(_ span: (start: UInt32, length: UInt32)) -> UnsafeRawBufferPointer {
+            let length = Int(span.length & 0x7FFF_FFFF)
+            guard length > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+            guard span.length & (1 << 31) != 0 else { return UnsafeRawBufferPointer(start: base + Int(span.start), count: length) }
+            // Each doubled quote ends a stretch copied whole and is kept once.
+            var used = 0, at = Int(span.start)
+            let end = at + length
+            while at < end {
+                let stretch = cf_find_byte(base + at, end - at, quote)
+                let through = min(end - at, stretch + 1)
+                (scratch + used).update(from: base + at, count: through)
+                used += through
+                at += through + 1
+            }
+            return UnsafeRawBufferPointer(start: scratch, count: used)
+        }
+        func flush() {
+            if byColumn {
+                for slot in 0..<width {
+                    let spans = block + slot * blockRecords
+                    for index in 0..<held { sink.cell(value(spans[index]), column: low + slot, record: records[index]) }
+                }
+            } else {
+                for index in 0..<held {
+                    for slot in 0..<width where block[slot * blockRecords + index].length & (1 << 31) == 0 {
+                        let bytes = value(block[slot * blockRecords + index])
+                        if bytes.count > 0 { sink.willTake(bytes, column: low + slot) }
+                    }
+                    for slot in 0..<width { sink.cell(value(block[slot * blockRecords + index]), column: low + slot, record: records[index]) }
+                }
+            }
+            held = 0
+        }
+        var record = piece.firstRecord
+        var column = 0
+        var fieldStart = 0
+        var recordStart = 0
+        var accepted = filter.accepts(record)
+        for index in 0..<count {
+            let entry = ends[index]
+            let isRecordEnd = entry & (1 << 31) != 0
+            var fieldEnd = Int(entry & 0x7FFF_FFFF)
+            let next = fieldEnd + 1
+            if accepted && column >= low && column < high {
+                if isRecordEnd && fieldEnd > fieldStart && fieldEnd < filled && base[fieldEnd] == 0x0A && base[fieldEnd - 1] == 0x0D {
+                    fieldEnd -= 1   // the CR of a CRLF
+                }
+                var span = (start: UInt32(fieldStart), length: UInt32(fieldEnd - fieldStart))
+                if fieldStart < fieldEnd && base[fieldStart] == quote {
+                    guard fieldEnd - fieldStart >= 2 && base[fieldEnd - 1] == quote else {
+                        // Text after a closing quote: the parser reads from this record on.
+                        flush()
+                        rawFallbacks += 1
+                        parseRest(bytes, from: recordStart, piece: piece, record: record, into: &sink)
+                        return true
+                    }
+                    let start = fieldStart + 1, end = fieldEnd - 1
+                    span = (UInt32(start), UInt32(end - start))
+                    if end > start && cf_find_byte(base + start, end - start, quote) < end - start { span.length |= 1 << 31 }
+                }
+                block[(column - low) * blockRecords + held] = span
+            }
+            column += 1
+            fieldStart = next
+            guard isRecordEnd else { continue }
+            if (next > filled ? filled : next) - recordStart > Self.longestRawRecord {
+                flush()
+                rawFallbacks += 1
+                parseRest(bytes, from: recordStart, piece: piece, record: record, into: &sink)
+                return true
+            }
+            if accepted {
+                // Fields the record lacks are empty.
+                var slot = max(0, column - low)
+                while slot < width {
+                    block[slot * blockRecords + held] = (0, 0)
+                    slot += 1
+                }
+                records[held] = record
+                held += 1
+                if held == blockRecords { flush() }
+            }
+            record += 1
+            accepted = filter.accepts(record)
+            column = 0
+            recordStart = next
+        }
+        flush()
+        return true
+    }
+
+    /// Hands the records from `from` in a raw piece's bytes (at record `record`) to the parser.
+    private func parseRest<Sink: CellSink>(_ bytes: UnsafeRawBufferPointer, from: Int, piece: ScanInput.Piece, record: Int,
+                                           into sink: inout Sink) {
+        parseInMemory(UnsafeRawBufferPointer(rebasing: bytes[from...]), at: piece.start + Int64(from),
+                      firstRecord: record, endsInput: piece.endsInput, into: &sink)
+    }
+}
+
+/// Room for the field ends of a piece: one for each byte at worst (8 MiB for a 2 MiB piece),
+/// mapped from the system directly, so only the ends written take memory. From malloc,
+/// freeing a block that large raised glibc's threshold for mapping blocks to its size, and
+/// a frequency table's grown arrays then stayed on the heap: 15 MiB more at its peak.
+final class FieldEnds {
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    /// Room for `count` ends (nil when the system has none to give).
+    func room(for count: Int) -> UnsafeMutablePointer<UInt32>? {
+        if capacity < count {
+            release()
+            #if canImport(Glibc)
+            let mapped = mmap(nil, count * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let mapped, mapped != MAP_FAILED else { return nil }
+            base = mapped
+            #else
+            base = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 4)
+            #endif
+            capacity = count
+        }
+        return base?.assumingMemoryBound(to: UInt32.self)
+    }
+
+    private func release() {
+        guard let base else { return }
+        #if canImport(Glibc)
+        munmap(base, capacity * 4)
+        #else
+        base.deallocate()
+        #endif
+        self.base = nil
+        capacity = 0
+    }
+
+    deinit { release() }
 }
 
 /// Where a value lies in a raw piece's buffer (`count` -1: joined in a copy), and its record.

@@ -25,6 +25,9 @@ struct Pass: Sendable {
     var workers = max(1, min(2, BackgroundThread.processorCount))
     /// Inputs smaller than this are read on one thread (starting one costs more).
     var minimumSharedBytes: Int64 = 8 << 20
+    /// True when the sinks' columns are independent: a raw piece's cells may come column
+    /// by column, a block of records at a time (`FieldReader.byColumn`).
+    var byColumn = false
 
     init(input: ScanInput, columns: Range<Int>, filter: RecordFilter) {
         source = .bytes(input)
@@ -58,6 +61,7 @@ struct Pass: Sendable {
         other.pieceLimit = pieceLimit
         other.workers = workers
         other.minimumSharedBytes = minimumSharedBytes
+        other.byColumn = byColumn
         return other
     }
 
@@ -94,6 +98,7 @@ struct Pass: Sendable {
         BackgroundScan<Int>.runConcurrently(shares.count) { share in
             let reader = FieldReader(input: input, columns: columns, filter: filter, bufferSize: Int(pieceLimit))
             reader.isCancelled = { control.isCancelled }
+            reader.byColumn = byColumn
             var sink = make(share)
             for piece in shares[share] {
                 if control.isCancelled { return }

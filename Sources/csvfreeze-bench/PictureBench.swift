@@ -60,6 +60,20 @@ func bandIsExact(_ line: String) -> Bool {
     }
     guard let path = words.first, let store = try? CellStore.open(InputSpec(path: path), startsLoader: false) else { exit(1) }
     store.indexNow()
+    if words.count > 1 && words[1] == "floor" {
+        // What the pass cannot go below: every cell read and handed on, nothing counted.
+        for workers in [1, 2] {
+            for byColumn in [false, true] {
+                let (bytes, time) = timed {
+                    PictureFloor.visitEveryCell(readers: store.recordReaders, headerRows: 1, columns: store.columnCount,
+                                                workers: workers, byColumn: byColumn)
+                }
+                print(String(format: "floor, %d thread(s)%@: %.3f s (%d bytes of cells)", workers, byColumn ? ", by column" : "",
+                             time, bytes ?? -1))
+            }
+        }
+        exit(0)
+    }
     if words.count > 1 {
         var options = ViewerOptions()
         options.showsBand = true

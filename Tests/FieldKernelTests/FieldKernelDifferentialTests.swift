@@ -256,7 +256,7 @@ struct FieldKernelDifferentialTests {
                               checkpointSpacing: Int64(8 + input.bytes.count % 5 * 16))
         let input = try #require(ScanInput(store: store))
         let rows = (0..<store.rowCount).map { store.row($0).map { row in (0..<row.count).map { Array(row.field($0)) } } ?? [] }
-        for columns in [0..<1, 1..<2, 0..<4, 2..<3] {
+        for columns in [0..<1, 1..<2, 0..<4, 2..<3, 1..<1] {
             let expected = rows.flatMap { row in columns.map { $0 < row.count ? row[$0] : [] } }
             for limit in [16, 100, 4096, 1 << 20] as [Int64] {
                 // Pieces of a few bytes never reach the bulk scan: one setting covers them.
@@ -267,6 +267,13 @@ struct FieldKernelDifferentialTests {
                     for piece in input.pieces(for: 0..<Int.max, limit: limit, raw: true) { reader.read(piece, into: &sink) }
                     #expect(sink.cells == expected, "columns \(columns), pieces of \(limit), \(bulk)")
                     #expect(sink.records == rows.indices.flatMap { record in columns.map { _ in record } })
+                    // The band's way: a raw piece's cells column by column, a block at a time.
+                    let byColumn = FieldReader(input: input, columns: columns, filter: RecordFilter(first: 0), bufferSize: Int(limit))
+                    byColumn.bulk = bulk
+                    byColumn.byColumn = true
+                    var columnSink = CollectingSink()
+                    for piece in input.pieces(for: 0..<Int.max, limit: limit, raw: true) { byColumn.read(piece, into: &columnSink) }
+                    #expect(columnSink.inRecordOrder == expected, "columns \(columns), pieces of \(limit), \(bulk), by column")
                 }
             }
             // A pass shares the pieces out between two threads and puts their sinks in order.

@@ -135,16 +135,32 @@ func expectedStarts(_ boundaries: [(end: Int, fields: Int)], records: Int) -> [I
 struct CollectingSink: CellSink, Sendable {
     var cells: [[UInt8]] = []
     var records: [Int] = []
+    var columns: [Int] = []
 
     mutating func cell(_ bytes: UnsafeRawBufferPointer, column: Int, record: Int) {
         cells.append(Array(bytes))
         records.append(record)
+        columns.append(column)
     }
 
     /// A long value: its start, then its whole length as text (no input here has one).
     mutating func longCell(_ value: LongValue, column: Int, record: Int) {
         cells.append(value.prefix + Array("…\(value.length)".utf8))
         records.append(record)
+        columns.append(column)
+    }
+
+    /// The cells in record order (each record's in column order), from cells handed over
+    /// column by column a block of records at a time; nil when a column's records came
+    /// out of order.
+    var inRecordOrder: [[UInt8]]? {
+        var last: [Int: Int] = [:]
+        for (record, column) in zip(records, columns) {
+            if let seen = last[column], seen >= record { return nil }
+            last[column] = record
+        }
+        // A stable sort by record keeps each record's cells in the order their columns came.
+        return cells.indices.sorted { (records[$0], $0) < (records[$1], $1) }.map { cells[$0] }
     }
 }
 

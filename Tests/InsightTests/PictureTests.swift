@@ -20,6 +20,24 @@ struct PictureTests {
         return counts
     }
 
+    @Test("an instant is a midnight exactly when its remainder by a day is 0")
+    func midnights() {
+        var generator = SeededGenerator(seed: 11)
+        var instants: [Double] = [0, -0.0, 86_400, -86_400, 86_399, 86_401, 43_200, 0.5, -0.5, 86_400.000_000_1,
+                                  0x1p53, -0x1p53, 0x1p53 - 1, 0x1p52 + 0.5, 9_007_199_254_700_800, 1e300, -1e300,
+                                  .infinity, -.infinity, .leastNonzeroMagnitude]
+        for _ in 0..<20_000 {
+            let days = Double(Int64(generator.next() % 2_000_000)) - 1_000_000
+            let seconds = Double(generator.next() % 86_400)
+            instants += [days * 86_400, days * 86_400 + seconds, days * 86_400 + seconds / 1000, (days * 86_400).nextUp,
+                         (days * 86_400).nextDown, Double(bitPattern: generator.next() >> 2)]
+        }
+        for instant in instants where !instant.isNaN {
+            #expect(ColumnPicture.isMidnight(instant) == (instant.truncatingRemainder(dividingBy: 86_400) == 0), "\(instant)")
+        }
+        #expect(instants.filter { ColumnPicture.isMidnight($0) }.count > 20_000, "many midnights among them")
+    }
+
     @Test("counts stay exact while the range grows and bins join; any order, any split", arguments: [1, 2, 3, 4])
     func exactWhileGrowing(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)

@@ -20,7 +20,11 @@ struct QuickReadingTests {
                      "123456789.123456", "12345678.1234567", "1e5", "1E-3", "1,234", "1,234.5", "12,34", "$12", "-$1.5",
                      "€3", "50%", "-12.5%", " 12", "12 ", " -1.5 ", "2024-2-27", "2024-02-27", "2024-02-27T10:00:00Z",
                      "12-", "-12-3", "1.2.3", "1..2", "alpha", "she said \"x\"", "9007199254740993", "0.1", "0.3",
-                     "-426294.207", "426294.207", "1.7976931348623157", "4.9", "nan", "inf", "1e400", "--1", "1-", "٣"]
+                     "-426294.207", "426294.207", "1.7976931348623157", "4.9", "nan", "inf", "1e400", "--1", "1-", "٣",
+                     // Longer than a plain decimal: refused by their first byte, or unsure.
+                     "alpha naïve 北京 data 北京 point, etc.", "北京 œuvre beta, etc.", "   12345678901234567890  ",
+                     "12345678901234567890123", "-1234567890.123456789", "$1,234,567,890.00", "€ 1 234 567 890,00",
+                     "1.5e300000000000000", "she said \"delta\" twice", "  2024-02-27T10:00:00+01:00"]
         var cells = fixed.map { Array($0.utf8) }
         let alphabet = Array("0123456789-.+,e%$ 0000111".utf8)
         while cells.count < count {
@@ -70,6 +74,23 @@ struct QuickReadingTests {
         }
         // Most plain decimals are read the fast way (the test reaches its fast path).
         #expect(quick > 10_000)
+    }
+
+    @Test("the band counts as instants exactly the cells CellValue reads as instants and not as numbers")
+    func instantsAsCellValueReadsThem() {
+        var cells = Self.hostileCells(count: 20_000, seed: 4)
+        cells += ["2024-02-27", " 2024-02-27", "2024-02-27 ", "  2024-02-27T10:00Z", "2024-02-27T10:00:00.5+01:00", "2024-2-27",
+                  "1970-01-01", "9999-12-31 23:59:60", "2024-02-30", " x2024-02-27", "2024-02-2", "\t2024-02-27"].map { Array($0.utf8) }
+        var picture = ColumnPicture()
+        var expected = 0
+        for cell in cells {
+            cell.withUnsafeBytes { bytes in
+                if !bytes.isEmpty && CellValue.number(bytes) == nil && CellValue.instant(bytes) != nil { expected += 1 }
+                picture.add(bytes)
+            }
+        }
+        #expect(expected >= 7)
+        #expect(picture.instantCount == expected)
     }
 
     @Test("QuickIndex gives BinScale.index(of:)'s bin, or leaves the value to it", arguments: [1, 2])

@@ -77,13 +77,26 @@ package struct ColumnPicture: Sendable {
     /// A filled cell that does not read as a number: an instant, or text.
     @inline(__always)
     private mutating func addOther(_ bytes: UnsafeRawBufferPointer) {
-        if let instant = CellValue.instant(bytes) {
+        // `CellValue.instant` reads at least ten bytes from a digit after leading spaces:
+        // most text is refused here without the call.
+        let lead = bytes[0]
+        if bytes.count >= 10 && (lead &- 0x30 < 10 || lead == 0x20), let instant = CellValue.instant(bytes) {
             instantCount += 1
-            instantBins.add(instant, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
+            instantBins.add(instant, isWhole: Self.isMidnight(instant))
             if feedsAll { values.add(bytes, record: 0) } else { unfed += 1 }
         } else {
             values.add(bytes, record: 0)
         }
+    }
+
+    /// True when `instant` is a whole number of days, as `instant.truncatingRemainder(
+    /// dividingBy: 86_400) == 0` says (which costs a call of libm's `fmod`): a multiple of
+    /// 86,400 below 2^53 divides to a whole quotient exactly, and anything else gives a
+    /// quotient whose floor times 86,400 (exact, both whole below 2^53) is not it.
+    @inline(__always)
+    static func isMidnight(_ instant: Double) -> Bool {
+        guard abs(instant) < 0x1p53 else { return instant.truncatingRemainder(dividingBy: 86_400) == 0 }
+        return (instant / 86_400).rounded(.down) * 86_400 == instant
     }
 
     /// Counts `count` empty cells at once (records that lacked the column).

@@ -130,6 +130,7 @@ private struct Round {
                                 filter: filter)
                 pass.filter = RecordFilter(first: next, chosen: filter.chosen)
                 pass.filter.end = stop
+                pass.byColumn = true   // each column's picture is its own
                 snapshot.total = input.byteCount
                 guard read(pass, control: control) else { return nil }
                 next = stop
@@ -157,6 +158,7 @@ private struct Round {
     mutating func run(rows: RowSnapshot, control: ScanControl) -> PictureScan.Snapshot? {
         var pass = Pass(rows: rows, columns: 0..<min(max(1, rows.columnCount), PictureScan.columnLimit), filter: filter)
         pass.filter = filter
+        pass.byColumn = true
         snapshot.total = Int64(max(0, rows.count - filter.first))
         guard read(pass, control: control) else { return nil }
         return finish()

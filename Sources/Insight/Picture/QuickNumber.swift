@@ -18,11 +18,13 @@ enum QuickNumber {
     @inline(__always)
     static func read(_ cell: UnsafeRawBufferPointer) -> QuickNumber {
         let count = cell.count
-        guard count > 0, count <= 17, let base = cell.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .unsure }
+        guard count > 0, let base = cell.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .unsure }
         let lead = base[0]
-        // `CellValue.number`'s cheap refusal (a space may lead a number: it is unsure).
+        // `CellValue.number`'s cheap refusal, at any length (a space may lead a number: it
+        // is unsure).
         guard lead &- 0x30 < 10 || lead == 0x2D || lead == 0x2B || lead == 0x2E || lead == 0x24 || lead == 0xE2
               || lead == 0xC2 || lead == 0x20 else { return .notNumber }
+        guard count <= 17 else { return .unsure }
         var index = 0
         let isNegative = lead == 0x2D
         if isNegative { index = 1 }
