@@ -90,9 +90,15 @@ struct SharedStreamTests {
         let deadline = Date().addingTimeInterval(60)
         while first.progress.notice == nil && Date() < deadline { usleep(2_000) }
         #expect(first.progress.notice == "waiting for a writer to open \(path)")
-        // The writer opens (the store holds the reading end), writes, and is gone.
-        let writer = open(path, O_WRONLY | O_CLOEXEC)
-        try #require(writer >= 0)
+        // The writer opens (the store holds the reading end), writes, and is gone. Opened
+        // without waiting: a reader that is not there fails the test, never hangs it.
+        var writer = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+        while writer < 0 && errno == ENXIO && Date() < deadline {
+            usleep(2_000)
+            writer = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+        }
+        try #require(writer >= 0, "the store holds the FIFO's reading end")
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK)
         let bytes = Array(Self.text.utf8)
         #expect(bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == bytes.count)
         close(writer)
@@ -110,7 +116,9 @@ struct SharedStreamTests {
         var ends: [Int32] = [-1, -1]
         try #require(Glibc.pipe(&ends) == 0)
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(ends[0]); close(ends[1]) }
+        // The reading end belongs to the decoder's source, which closes it: closing it here
+        // too closed whatever descriptor another test running beside had been given its number.
+        defer { close(ends[1]) }
         // Nothing is written: the decoder waits on the pipe, the taker on the decoder.
         let unpacker = Unpacker(compression: .gzip, raw: Unpacker.RawInput(file: FileSource(descriptor: ends[0]), prefix: [], isStream: true))
         unpacker.start()
