@@ -23,6 +23,9 @@ package enum RecordStream {
         package var hasByteOrderMark: Bool
         /// The lines before the table (with their line ends) as the input has them.
         package var preamble: [UInt8]
+        /// True when the records were made from JSON: an empty cell without quotes is a
+        /// null (or a missing key), `""` a quoted one (`Row.quotedEmpty`).
+        package var isJSON = false
     }
 
     /// Streams the input `spec` describes, calling `body` with each record in order.
@@ -84,7 +87,8 @@ package enum RecordStream {
         dialect.overruledEncoding = reader.overruledEncoding
         let bomLength = start.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         // An Excel `sep=` line is left out: the output has a delimiter of its own.
-        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[preambleStart..<dataStart])))
+        started?(Start(dialect: dialect, hasByteOrderMark: bomLength > 0, preamble: Array(start[preambleStart..<dataStart]),
+                       isJSON: reader.jsonReport != nil))
         let parser = try RecordParser(dialect: dialect, streams: true)
         var records = 0
         var lastByte: UInt8 = start.last ?? 0x0A

@@ -50,6 +50,22 @@ package enum StandardInput {
         return (try? InputSpec.Format.detect(name: nil, firstBytes: bytes, isWhole: false)) ?? .csv
     }
 
+    /// True when standard input may hold JSON: its format says so, or its first byte
+    /// after blanks (and a byte-order mark) opens an object or an array (a first line not
+    /// read whole yet). Looks as `detectFormat` does, so nothing is lost to the reader.
+    package static func mayHoldJSON() -> Bool {
+        if detectFormat().jsonMode != nil { return true }
+        var bytes = peeked.withLock { $0 } ?? []
+        var info = stat()
+        if bytes.isEmpty, fstat(0, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            bytes = [UInt8](repeating: 0, count: 64)
+            let got = bytes.withUnsafeMutableBytes { pread(0, $0.baseAddress, $0.count, 0) }
+            bytes.removeSubrange(max(0, got)...)
+        }
+        let start = InputSpec.Format.firstNonBlank(bytes[...], from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        return start < bytes.count && (bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "["))
+    }
+
     /// Says on the terminal, before the screen is drawn, that the viewer waits for the
     /// producer's first bytes (a silent `tail -f` or a slow query): a blank terminal
     /// would look hung. Only for the viewer (standard output and error a terminal), only

@@ -114,7 +114,9 @@ struct CSVFreezeCommand: ParsableCommand {
         an empty string ''); a line that is not a JSON object is shown whole in the \
         first column, marked ! in the grid and named on the status line. --follow \
         follows a JSON lines file as it follows a CSV. A .json holding one object (or not \
-        JSON) says so, exit 65. Ctrl-S never writes CSV over a JSON input.
+        JSON) says so, exit 65. Ctrl-S never writes CSV over a JSON input. --output \
+        json/jsonl write a column of only numbers, true/false and nested values bare, null \
+        as null (JSON piped in is read whole first for that; a compressed pipe streams, as strings).
 
         An Excel workbook (.xlsx) opens every worksheet as a table (--table NAME opens \
         one): cells streamed from the zip, \
@@ -512,7 +514,7 @@ struct CSVFreezeCommand: ParsableCommand {
                 return
             }
             // A file goes through the export pipeline; a stream without a query is streamed.
-            let status = query.isActive || Output.readsThroughStore(path)
+            let status = query.isActive || Output.readsThroughStore(path) || Output.keepsJSONTypes(path, request.format)
                 ? Output.write(path: path, request, query: query)
                 : Output.write(path: path, request)
             if status != 0 { throw ExitCode(status) }

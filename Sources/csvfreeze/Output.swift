@@ -34,6 +34,9 @@ enum Output {
                                       byteOrderMark: start.hasByteOrderMark, preamble: start.preamble,
                                       maximumWidth: request.maximumWidth,
                                       sink: writeToStandardOutput)
+                // JSON streamed: a column's type is known only at the input's end, so its
+                // values go back as strings, but a null stays a null (not `""`).
+                if start.isJSON { writer?.cellTypes = [] }
             }) { row in
                 writer?.write(row) ?? false
             }
@@ -102,6 +105,14 @@ extension Output {
         let count = prefix.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, 8) }
         let compression = Compression.detect(prefix.prefix(max(0, count)), isWhole: count < 8)
         return compression == nil || compression == .gzip
+    }
+
+    /// True when standard input holding JSON is written as JSON: a column's type is known
+    /// only at the input's end, so it is read through a store (spooled as the viewer reads
+    /// it), and numbers, true/false and nested values go back bare, as from a file.
+    static func keepsJSONTypes(_ path: String?, _ format: OutputFormat) -> Bool {
+        guard format == .json || format == .jsonl, path == nil || path == "-" else { return false }
+        return StandardInput.mayHoldJSON()
     }
 
     /// Writes the rows that `query` keeps (all of them without one), in its order, with its

@@ -34,6 +34,27 @@ struct JSONEndToEndTests {
         #expect(try grid("\(binary) \(shellQuote(gzipped))", rows: "4") == plain)
     }
 
+    @Test("--output jsonl and json of JSON piped in give back what the file gives: numbers, true/false and nested values bare, null and \"\" apart; a compressed pipe streams, strings, null still null")
+    func pipedJSONKeepsTypes() throws {
+        let text = "{\"a\":1,\"b\":null,\"c\":\"x\",\"d\":\"\",\"e\":{\"k\":[1,2]}}\n{\"a\":2.5,\"b\":true,\"c\":\"z\",\"d\":\"y\",\"e\":null}\n"
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("t.jsonl")
+        try Data(text.utf8).write(to: file)
+        let fromFile = try run([Paths.binary, "--output", "jsonl", file.path])
+        #expect(fromFile.status == 0 && fromFile.text == text, "\(fromFile.text)")
+        let piped = try run([Paths.binary, "--output", "jsonl"], stdin: Data(text.utf8))
+        #expect(piped.status == 0 && piped.text == text, "\(piped.text)")
+        let array = try run([Paths.binary, "--output", "json"], stdin: Data(text.utf8))
+        #expect(array.text == "[\n  [\"a\",\"b\",\"c\",\"d\",\"e\"],\n  [1,null,\"x\",\"\",{\"k\":[1,2]}],\n  [2.5,true,\"z\",\"y\",null]\n]\n",
+                "\(array.text)")
+        // Streamed (its types known only at its end): strings, but a null is no "".
+        let streamed = try run(["/bin/sh", "-c", "gzip -c < \(shellQuote(file.path)) | \(shellQuote(Paths.binary)) --output jsonl"])
+        #expect(streamed.status == 0)
+        #expect(streamed.text == "{\"a\":\"1\",\"b\":null,\"c\":\"x\",\"d\":\"\",\"e\":\"{\\\"k\\\":[1,2]}\"}\n"
+                + "{\"a\":\"2.5\",\"b\":\"true\",\"c\":\"z\",\"d\":\"y\",\"e\":null}\n", "\(streamed.text)")
+    }
+
     @Test("keys met late name their columns on screen, and the status line counts them")
     func lateColumns() throws {
         let pane = try TmuxPane("\(binary) \(shellQuote(Self.fixture("late.jsonl")))", width: 100, height: 12)
