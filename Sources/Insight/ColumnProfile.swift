@@ -212,8 +212,7 @@ struct ColumnProfile: Sendable {
     /// A cell after the column's first text cell: a number or date goes in the bins only
     /// (the summary gives no quantiles to a text column), so a column of numbers with a few
     /// `n/a` has the shape the band draws; a text column gives up after 1,000 cells.
-    private mutating func binAfterText(_ bytes: UnsafeRawBufferPointer) {
-        let reading = CellReader.classify(bytes)
+    private mutating func binAfterText(_ reading: CellReader.Reading) {
         if let number = reading.number {
             addBin(number.value, isTime: false, isWhole: reading.kind == .integer)
         } else if let instant = reading.instant {
@@ -256,10 +255,18 @@ struct ColumnProfile: Sendable {
         let length = CellReader.characterCount(bytes)
         if length < shortest { shortest = length }
         if length > longest { longest = length }
-        // Once a column is text, it stays text: its cells need no more reading.
+        // Once a column is text, it stays text: its cells need no more reading, but for the
+        // bins and a number or date sort's key (read once for both).
         guard kinds & ValueKind.text.bit == 0 else {
-            if !binsStopped { binAfterText(bytes) }
-            if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
+            let reading = !binsStopped || order != .text ? CellReader.classify(bytes) : nil
+            if !binsStopped, let reading { binAfterText(reading) }
+            if order == .number, let number = reading?.number {
+                place(bytes, record: record, long: nil, value: number.value)
+            } else if order == .date, let instant = reading?.instant {
+                place(bytes, record: record, long: nil, value: instant)
+            } else if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) {
+                place(bytes, record: record, long: nil)
+            }
             return
         }
         let reading = CellReader.classify(bytes)
@@ -297,9 +304,9 @@ struct ColumnProfile: Sendable {
     @inline(__always)
     private mutating func placedAgain(_ bytes: UnsafeRawBufferPointer, record: Int) -> Bool {
         guard let ties = greatestTies else { return false }
-        guard ties.contains(where: { $0.elementsEqual(bytes) }) else { return true }
+        guard ties.contains(where: { ColumnProfile.same($0, bytes) }) else { return true }
         greatestRecord = record
-        if greatestLong != nil || !greatestWritten.elementsEqual(bytes) {
+        if greatestLong != nil || !ColumnProfile.same(greatestWritten, bytes) {
             greatestWritten.removeAll(keepingCapacity: true)
             greatestWritten.append(contentsOf: bytes)
             greatestLong = nil
@@ -313,6 +320,14 @@ struct ColumnProfile: Sendable {
     /// ties), never the least.
     @inline(__always)
     mutating func place(_ bytes: UnsafeRawBufferPointer, record: Int, long: LongValue?, value: Double? = nil) {
+        // A number or instant strictly between the ends changes neither: its key (the
+        // value's bits in order, after the class byte) is compared without being made.
+        if let value, !leastKey.isEmpty {
+            let bits = KeyEncoding.orderedBits(value)
+            let belowLeast = ColumnProfile.valueBits(leastKey).map { bits < $0 } ?? true
+            let belowGreatest = ColumnProfile.valueBits(greatestKey).map { bits < $0 } ?? true
+            if !belowLeast && belowGreatest { return }
+        }
         scratch.removeAll(keepingCapacity: true)
         if let value {
             KeyEncoding.appendSortKey(value: value, to: &scratch)
@@ -346,13 +361,13 @@ struct ColumnProfile: Sendable {
         if long != nil {
             greatestTies = nil
         } else if againstGreatest > 0 {
-            if greatestTies != nil { greatestTies = [Array(bytes)] }
-        } else if let ties = greatestTies, !ties.contains(where: { $0.elementsEqual(bytes) }) {
+            if greatestTies != nil { ColumnProfile.setOnly(bytes, in: &greatestTies) }
+        } else if let ties = greatestTies, !ties.contains(where: { ColumnProfile.same($0, bytes) }) {
             greatestTies = ties.count < 8 ? ties + [Array(bytes)] : nil
         }
         greatestRecord = record
         // A tie: the later cell, its bytes only when they differ (`Zoe`, `zoe`).
-        if againstGreatest == 0 && long == nil && greatestLong == nil && greatestWritten.elementsEqual(bytes) { return }
+        if againstGreatest == 0 && long == nil && greatestLong == nil && ColumnProfile.same(greatestWritten, bytes) { return }
         if againstGreatest > 0 {
             greatestKey.removeAll(keepingCapacity: true)
             greatestKey.append(contentsOf: scratch)
@@ -360,6 +375,33 @@ struct ColumnProfile: Sendable {
         greatestWritten.removeAll(keepingCapacity: true)
         greatestWritten.append(contentsOf: bytes)
         greatestLong = long
+    }
+
+    /// True when `kept` holds the bytes `bytes` does.
+    @inline(__always)
+    static func same(_ kept: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        kept.count == bytes.count && (bytes.count == 0 || kept.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+    }
+
+    /// Makes `ties` (not nil) hold `bytes` alone, reusing its storage (a new greatest in
+    /// every record, as an ascending id column has, allocates nothing).
+    @inline(__always)
+    static func setOnly(_ bytes: UnsafeRawBufferPointer, in ties: inout [[UInt8]]?) {
+        guard ties != nil, !ties!.isEmpty else {
+            ties = [Array(bytes)]
+            return
+        }
+        if ties!.count > 1 { ties!.removeSubrange(1...) }
+        ties![0].removeAll(keepingCapacity: true)
+        ties![0].append(contentsOf: bytes)
+    }
+
+    /// The value bits of a number's or instant's key (`KeyEncoding.orderedBits`), nil for
+    /// a text key (which sorts after every value).
+    @inline(__always)
+    static func valueBits(_ key: [UInt8]) -> UInt64? {
+        guard key.count == 9, key[0] == KeyEncoding.valueClass else { return nil }
+        return key.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian }
     }
 
     /// Folds in the profile of a later part of the input.

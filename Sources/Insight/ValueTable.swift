@@ -90,7 +90,7 @@ struct ValueTable {
             if index < 0 { break }
             if entries[index].hash == hash && entries[index].length == stored {
                 let start = Int(entries[index].start)
-                let same = length == 0 || arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
+                let same = length == 0 || arena.withUnsafeBufferPointer { ValueTable.equal(UnsafeRawPointer($0.baseAddress! + start), bytes.baseAddress!, length) }
                 if same {
                     entries[index].count += amount
                     if record < entries[index].first { entries[index].first = record }
@@ -106,6 +106,25 @@ struct ValueTable {
         entries.append(Entry(hash: hash, start: UInt32(truncatingIfNeeded: start), length: stored,
                              count: amount, first: record))
         if entries.count * 2 > slots.count { grow() }
+        return true
+    }
+
+    /// True when the `count` bytes at `a` and at `b` are the same: word by word, without
+    /// a call for the short values most cells hold.
+    @inline(__always)
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count <= 32 else { return memcmp(a, b, count) == 0 }
+        var index = 0
+        while index + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        while index < count {
+            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
+            index += 1
+        }
         return true
     }
 
