@@ -168,6 +168,10 @@ struct ColumnProfile: Sendable {
     /// How a sort orders the column (judged as the sort judges it): min and max are the
     /// first and last filled cells of an ascending sort.
     let order: ColumnKind
+    /// `order`, as flags read for each cell (comparing `ColumnKind`s calls across modules).
+    private let isTextOrder: Bool
+    private let isNumberOrder: Bool
+    private let isDateOrder: Bool
     /// The least and greatest cells so far (their keys empty until a cell is filled): kept
     /// apart, not as `SortEnd`s, so that a cell that changes neither copies nothing.
     private var leastKey: [UInt8] = []
@@ -191,6 +195,11 @@ struct ColumnProfile: Sendable {
     init(counter: ValueCounter, order: ColumnKind = .text, quantileBudget: Int = 1 << 20) {
         self.counter = counter
         self.order = order
+        switch order {
+        case .text: (isTextOrder, isNumberOrder, isDateOrder) = (true, false, false)
+        case .number: (isTextOrder, isNumberOrder, isDateOrder) = (false, true, false)
+        case .date: (isTextOrder, isNumberOrder, isDateOrder) = (false, false, true)
+        }
         self.quantileBudget = quantileBudget
     }
 
@@ -258,11 +267,11 @@ struct ColumnProfile: Sendable {
         // Once a column is text, it stays text: its cells need no more reading, but for the
         // bins and a number or date sort's key (read once for both).
         guard kinds & ValueKind.text.bit == 0 else {
-            let reading = !binsStopped || order != .text ? CellReader.classify(bytes) : nil
+            let reading = !binsStopped || !isTextOrder ? CellReader.classify(bytes) : nil
             if !binsStopped, let reading { binAfterText(reading) }
-            if order == .number, let number = reading?.number {
+            if isNumberOrder, let number = reading?.number {
                 place(bytes, record: record, long: nil, value: number.value)
-            } else if order == .date, let instant = reading?.instant {
+            } else if isDateOrder, let instant = reading?.instant {
                 place(bytes, record: record, long: nil, value: instant)
             } else if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) {
                 place(bytes, record: record, long: nil)
@@ -278,9 +287,9 @@ struct ColumnProfile: Sendable {
             addValue(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
         }
         // The sort reads a cell as `CellValue` does, as `classify` just did: its value is the key.
-        if order == .number, let number = reading.number {
+        if isNumberOrder, let number = reading.number {
             place(bytes, record: record, long: nil, value: number.value)
-        } else if order == .date, let instant = reading.instant {
+        } else if isDateOrder, let instant = reading.instant {
             place(bytes, record: record, long: nil, value: instant)
         } else if !(isRepeat && placedAgain(bytes, record: record)) {
             place(bytes, record: record, long: nil)
@@ -292,7 +301,7 @@ struct ColumnProfile: Sendable {
     /// changes neither: most cells of a column of many values, whose key is then not made.
     @inline(__always)
     private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard order == .text, leastKey.count > 1, greatestKey.count > 1, let first = bytes.first, first < 0x80,
+        guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, let first = bytes.first, first < 0x80,
               leastKey[0] == KeyEncoding.textClass, greatestKey[0] == KeyEncoding.textClass else { return false }
         let folded: UInt8 = first >= 0x30 && first <= 0x39 ? 0x30 : first >= 0x41 && first <= 0x5A ? first + 0x20 : first <= 1 ? 1 : first
         return leastKey[1] < folded && folded < greatestKey[1]
