@@ -163,6 +163,11 @@ struct ColumnProfile: Sendable {
     /// After a text cell the bins still take numbers (or dates) for the shape, until more
     /// than one filled cell in ten past the first 1,000 is not one: then this is set.
     var binsStopped = false
+    /// What `bins` holds (none: nil), and its count of values, kept beside it: reading
+    /// them from the optional for each cell copied it.
+    private var binsKind = BinsKind.none
+    private var binned = 0
+    private enum BinsKind { case none, numbers, times }
     /// Values the quantiles keep exactly before their sketch takes over.
     let quantileBudget: Int
     /// How a sort orders the column (judged as the sort judges it): min and max are the
@@ -209,13 +214,17 @@ struct ColumnProfile: Sendable {
     /// in the quantiles, at its end as in a sort, and in no bin.
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
-        if quantiles == nil {
+        if binsKind == .none {
             quantiles = QuantileSketch(budget: quantileBudget)
             bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            binsKind = isTime ? .times : .numbers
         }
-        guard bins?.isTime == isTime else { return }
+        guard binsKind == (isTime ? .times : .numbers) else { return }
         quantiles!.add(value)
-        if value.isFinite { bins!.add(value, isWhole: isWhole) }
+        if value.isFinite {
+            bins!.add(value, isWhole: isWhole)
+            binned += 1
+        }
     }
 
     /// A cell after the column's first text cell: a number or date goes in the bins only
@@ -227,14 +236,18 @@ struct ColumnProfile: Sendable {
         } else if let instant = reading.instant {
             addBin(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
         }
-        if filled >= 1000 && (filled - (bins?.total ?? 0)) * 10 > filled { binsStopped = true }
+        if filled >= 1000 && (filled - binned) * 10 > filled { binsStopped = true }
     }
 
     private mutating func addBin(_ value: Double, isTime: Bool, isWhole: Bool) {
         guard value.isFinite else { return }
-        if bins == nil { bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime) }
-        guard bins?.isTime == isTime else { return }
-        bins?.add(value, isWhole: isWhole)
+        if binsKind == .none {
+            bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            binsKind = isTime ? .times : .numbers
+        }
+        guard binsKind == (isTime ? .times : .numbers) else { return }
+        bins!.add(value, isWhole: isWhole)
+        binned += 1
     }
 
     /// The least filled cell in the sort's order (nil while none is filled).
@@ -297,14 +310,49 @@ struct ColumnProfile: Sendable {
     }
 
     /// True when a text column's cell sorts strictly between its least and greatest by its
-    /// first byte alone (as its key folds it: a letter's case, a digit run's mark), so it
-    /// changes neither: most cells of a column of many values, whose key is then not made.
+    /// first bytes alone, as its key folds them (a letter's case; a digit run's mark, where
+    /// the reading stops): most cells of a column of many values, whose key is then not
+    /// made. Only plain ASCII is read so (its key is its bytes folded, one for one); a cell
+    /// undecided by then is placed by its key.
     @inline(__always)
     private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, let first = bytes.first, first < 0x80,
+        guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, !bytes.isEmpty,
               leastKey[0] == KeyEncoding.textClass, greatestKey[0] == KeyEncoding.textClass else { return false }
-        let folded: UInt8 = first >= 0x30 && first <= 0x39 ? 0x30 : first >= 0x41 && first <= 0x5A ? first + 0x20 : first <= 1 ? 1 : first
-        return leastKey[1] < folded && folded < greatestKey[1]
+        return leastKey.withUnsafeBufferPointer { least in
+            greatestKey.withUnsafeBufferPointer { greatest in
+                ColumnProfile.liesBetween(bytes, least, greatest)
+            }
+        }
+    }
+
+    /// `liesWithinEnds` over the two text keys (each its class byte, the folded text, a 0).
+    @inline(__always)
+    static func liesBetween(_ bytes: UnsafeRawBufferPointer, _ least: UnsafeBufferPointer<UInt8>,
+                            _ greatest: UnsafeBufferPointer<UInt8>) -> Bool {
+        var aboveLeast = false, belowGreatest = false
+        let count = min(bytes.count, 64)
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            guard byte < 0x80, byte > 1 else { return false }
+            let isDigit = byte &- 0x30 < 10
+            let folded: UInt8 = isDigit ? 0x30 : byte &- 0x41 < 26 ? byte + 0x20 : byte
+            if !aboveLeast {
+                let other = index + 1 < least.count ? least[index + 1] : 0
+                if folded < other { return false }
+                aboveLeast = folded > other
+            }
+            if !belowGreatest {
+                let other = index + 1 < greatest.count ? greatest[index + 1] : 0
+                if folded > other { return false }
+                belowGreatest = folded < other
+            }
+            if aboveLeast && belowGreatest { return true }
+            // A digit run's key is its mark, its length and its digits: past the mark, unsure.
+            if isDigit { return false }
+            index += 1
+        }
+        return false
     }
 
     /// Places a cell counted before without its key, when that is known to be enough: one
@@ -426,6 +474,8 @@ struct ColumnProfile: Sendable {
         binsStopped = binsStopped || other.binsStopped
         if let theirs = other.bins {
             if bins == nil { bins = theirs } else if bins!.isTime == theirs.isTime { bins!.merge(theirs) }
+            binsKind = bins!.isTime ? .times : .numbers
+            binned = bins!.total
         }
         if let theirs = SortEnd.lesser(least, other.least) {
             (leastKey, leastRecord, leastWritten, leastLong) = (theirs.key, theirs.record, theirs.written, theirs.long)
