@@ -158,8 +158,12 @@ struct ColumnProfile: Sendable {
     var moments = Moments()
     /// The numbers (or instants) for the quantiles, and in bins for the shape: while the
     /// column is of one number or date kind (nil before its first such cell).
-    var quantiles: QuantileSketch?
-    var bins: ValueBins?
+    var quantiles: QuantileSketch? { hasQuantiles ? quantileValues : nil }
+    var bins: ValueBins? { binsKind == .none ? nil : binValues }
+    /// Kept plain, not optional, with flags: a value added through an optional copied it.
+    private var hasQuantiles = false
+    private var quantileValues = QuantileSketch(budget: 0)
+    private var binValues = ValueBins(capacity: 16)
     /// After a text cell the bins still take numbers (or dates) for the shape, until more
     /// than one filled cell in ten past the first 1,000 is not one: then this is set.
     var binsStopped = false
@@ -215,14 +219,15 @@ struct ColumnProfile: Sendable {
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
         if binsKind == .none {
-            quantiles = QuantileSketch(budget: quantileBudget)
-            bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            quantileValues = QuantileSketch(budget: quantileBudget)
+            hasQuantiles = true
+            binValues = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
             binsKind = isTime ? .times : .numbers
         }
         guard binsKind == (isTime ? .times : .numbers) else { return }
-        quantiles!.add(value)
+        quantileValues.add(value)
         if value.isFinite {
-            bins!.add(value, isWhole: isWhole)
+            binValues.add(value, isWhole: isWhole)
             binned += 1
         }
     }
@@ -242,11 +247,11 @@ struct ColumnProfile: Sendable {
     private mutating func addBin(_ value: Double, isTime: Bool, isWhole: Bool) {
         guard value.isFinite else { return }
         if binsKind == .none {
-            bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            binValues = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
             binsKind = isTime ? .times : .numbers
         }
         guard binsKind == (isTime ? .times : .numbers) else { return }
-        bins!.add(value, isWhole: isWhole)
+        binValues.add(value, isWhole: isWhole)
         binned += 1
     }
 
@@ -317,7 +322,7 @@ struct ColumnProfile: Sendable {
     @inline(__always)
     private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, !bytes.isEmpty,
-              leastKey[0] == KeyEncoding.textClass, greatestKey[0] == KeyEncoding.textClass else { return false }
+              leastKey[0] == ColumnProfile.textKeyClass, greatestKey[0] == ColumnProfile.textKeyClass else { return false }
         return leastKey.withUnsafeBufferPointer { least in
             greatestKey.withUnsafeBufferPointer { greatest in
                 ColumnProfile.liesBetween(bytes, least, greatest)
@@ -453,11 +458,16 @@ struct ColumnProfile: Sendable {
         ties![0].append(contentsOf: bytes)
     }
 
+    /// `KeyEncoding.valueClass` and `textClass`, known here (read across modules, each
+    /// look called an accessor).
+    static let valueKeyClass: UInt8 = 1
+    static let textKeyClass: UInt8 = 2
+
     /// The value bits of a number's or instant's key (`KeyEncoding.orderedBits`), nil for
     /// a text key (which sorts after every value).
     @inline(__always)
     static func valueBits(_ key: [UInt8]) -> UInt64? {
-        guard key.count == 9, key[0] == KeyEncoding.valueClass else { return nil }
+        guard key.count == 9, key[0] == valueKeyClass else { return nil }
         return key.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian }
     }
 
@@ -469,13 +479,14 @@ struct ColumnProfile: Sendable {
         counter.merge(other.counter)
         moments.merge(other.moments)
         if let theirs = other.quantiles {
-            if quantiles == nil { quantiles = theirs } else { quantiles!.merge(theirs) }
+            if hasQuantiles { quantileValues.merge(theirs) } else { quantileValues = theirs }
+            hasQuantiles = true
         }
         binsStopped = binsStopped || other.binsStopped
         if let theirs = other.bins {
-            if bins == nil { bins = theirs } else if bins!.isTime == theirs.isTime { bins!.merge(theirs) }
-            binsKind = bins!.isTime ? .times : .numbers
-            binned = bins!.total
+            if binsKind == .none { binValues = theirs } else if binValues.isTime == theirs.isTime { binValues.merge(theirs) }
+            binsKind = binValues.isTime ? .times : .numbers
+            binned = binValues.total
         }
         if let theirs = SortEnd.lesser(least, other.least) {
             (leastKey, leastRecord, leastWritten, leastLong) = (theirs.key, theirs.record, theirs.written, theirs.long)
