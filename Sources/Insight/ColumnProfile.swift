@@ -318,9 +318,10 @@ struct ColumnProfile: Sendable {
     /// first bytes alone, as its key folds them (a letter's case; a digit run's mark, where
     /// the reading stops): most cells of a column of many values, whose key is then not
     /// made. Only plain ASCII is read so (its key is its bytes folded, one for one); a cell
-    /// undecided by then is placed by its key.
+    /// undecided by then is placed by its key. (Mutating only so that the profile is
+    /// borrowed in place: a call on a copy copied all of it for each cell.)
     @inline(__always)
-    private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    private mutating func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, !bytes.isEmpty,
               leastKey[0] == ColumnProfile.textKeyClass, greatestKey[0] == ColumnProfile.textKeyClass else { return false }
         return leastKey.withUnsafeBufferPointer { least in
