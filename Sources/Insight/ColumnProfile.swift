@@ -200,6 +200,9 @@ struct ColumnProfile: Sendable {
     private var greatestTies: [[UInt8]]? = []
     /// The key of the cell being added (kept to reuse its storage).
     private var scratch: [UInt8] = []
+    /// The hash of the cell `announce` was told of, the next one added (0: none; a cell
+    /// whose hash is 0 is hashed again, the same).
+    private(set) var announced: UInt64 = 0
 
     init(counter: ValueCounter, order: ColumnKind = .text, quantileBudget: Int = 1 << 20) {
         self.counter = counter
@@ -268,6 +271,32 @@ struct ColumnProfile: Sendable {
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int) {
         add(bytes, record: record, hash: valueHash(bytes))
+    }
+
+    /// Takes the hash of the cell to be added next (`CellSink.willTake`) and starts
+    /// loading the slot it is looked up in.
+    @inline(__always)
+    mutating func announce(_ hash: UInt64) {
+        announced = hash
+        counter.prefetch(hash: hash)
+    }
+
+    /// Starts loading the entry the announced cell is compared with first.
+    @inline(__always)
+    mutating func prefetchAnnouncedEntry() {
+        if announced != 0 { counter.prefetchEntry(hash: announced) }
+    }
+
+    /// Adds a cell by the hash announced for it, if any.
+    @inline(__always)
+    mutating func addAnnounced(_ bytes: UnsafeRawBufferPointer, record: Int) {
+        let hash = announced
+        if hash != 0 {
+            announced = 0
+            add(bytes, record: record, hash: hash)
+        } else {
+            add(bytes, record: record)
+        }
     }
 
     /// `add(_:record:)` of a cell whose `valueHash` is `hash`.
