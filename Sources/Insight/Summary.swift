@@ -215,7 +215,7 @@ package final class SummaryScan {
         // Values kept exactly for the quantiles, per column and share (at least a sketch's level).
         let quantileValues = max(QuantileSketch.capacity, budget.quantileBytes / 8 / count / max(1, pass.workers))
         let profiles = columns.indices.map { index in
-            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision), order: orders[index],
+            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision, bounds: true), order: orders[index],
                           quantileBudget: quantileValues)
         }
         guard let sinks = pass.run(control: control, make: { _ in
