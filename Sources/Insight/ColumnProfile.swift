@@ -158,16 +158,29 @@ struct ColumnProfile: Sendable {
     var moments = Moments()
     /// The numbers (or instants) for the quantiles, and in bins for the shape: while the
     /// column is of one number or date kind (nil before its first such cell).
-    var quantiles: QuantileSketch?
-    var bins: ValueBins?
+    var quantiles: QuantileSketch? { hasQuantiles ? quantileValues : nil }
+    var bins: ValueBins? { binsKind == .none ? nil : binValues }
+    /// Kept plain, not optional, with flags: a value added through an optional copied it.
+    private var hasQuantiles = false
+    private var quantileValues = QuantileSketch(budget: 0)
+    private var binValues = ValueBins(capacity: 16)
     /// After a text cell the bins still take numbers (or dates) for the shape, until more
     /// than one filled cell in ten past the first 1,000 is not one: then this is set.
     var binsStopped = false
+    /// What `bins` holds (none: nil), and its count of values, kept beside it: reading
+    /// them from the optional for each cell copied it.
+    private var binsKind = BinsKind.none
+    private var binned = 0
+    private enum BinsKind { case none, numbers, times }
     /// Values the quantiles keep exactly before their sketch takes over.
     let quantileBudget: Int
     /// How a sort orders the column (judged as the sort judges it): min and max are the
     /// first and last filled cells of an ascending sort.
     let order: ColumnKind
+    /// `order`, as flags read for each cell (comparing `ColumnKind`s calls across modules).
+    private let isTextOrder: Bool
+    private let isNumberOrder: Bool
+    private let isDateOrder: Bool
     /// The least and greatest cells so far (their keys empty until a cell is filled): kept
     /// apart, not as `SortEnd`s, so that a cell that changes neither copies nothing.
     private var leastKey: [UInt8] = []
@@ -187,10 +200,18 @@ struct ColumnProfile: Sendable {
     private var greatestTies: [[UInt8]]? = []
     /// The key of the cell being added (kept to reuse its storage).
     private var scratch: [UInt8] = []
+    /// The hash of the cell `announce` was told of, the next one added (0: none; a cell
+    /// whose hash is 0 is hashed again, the same).
+    private(set) var announced: UInt64 = 0
 
     init(counter: ValueCounter, order: ColumnKind = .text, quantileBudget: Int = 1 << 20) {
         self.counter = counter
         self.order = order
+        switch order {
+        case .text: (isTextOrder, isNumberOrder, isDateOrder) = (true, false, false)
+        case .number: (isTextOrder, isNumberOrder, isDateOrder) = (false, true, false)
+        case .date: (isTextOrder, isNumberOrder, isDateOrder) = (false, false, true)
+        }
         self.quantileBudget = quantileBudget
     }
 
@@ -200,33 +221,41 @@ struct ColumnProfile: Sendable {
     /// in the quantiles, at its end as in a sort, and in no bin.
     @inline(__always)
     private mutating func addValue(_ value: Double, isTime: Bool, isWhole: Bool) {
-        if quantiles == nil {
-            quantiles = QuantileSketch(budget: quantileBudget)
-            bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+        if binsKind == .none {
+            quantileValues = QuantileSketch(budget: quantileBudget)
+            hasQuantiles = true
+            binValues = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            binsKind = isTime ? .times : .numbers
         }
-        guard bins?.isTime == isTime else { return }
-        quantiles!.add(value)
-        if value.isFinite { bins!.add(value, isWhole: isWhole) }
+        guard binsKind == (isTime ? .times : .numbers) else { return }
+        quantileValues.add(value)
+        if value.isFinite {
+            binValues.add(value, isWhole: isWhole)
+            binned += 1
+        }
     }
 
     /// A cell after the column's first text cell: a number or date goes in the bins only
     /// (the summary gives no quantiles to a text column), so a column of numbers with a few
     /// `n/a` has the shape the band draws; a text column gives up after 1,000 cells.
-    private mutating func binAfterText(_ bytes: UnsafeRawBufferPointer) {
-        let reading = CellReader.classify(bytes)
+    private mutating func binAfterText(_ reading: CellReader.Reading) {
         if let number = reading.number {
             addBin(number.value, isTime: false, isWhole: reading.kind == .integer)
         } else if let instant = reading.instant {
             addBin(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
         }
-        if filled >= 1000 && (filled - (bins?.total ?? 0)) * 10 > filled { binsStopped = true }
+        if filled >= 1000 && (filled - binned) * 10 > filled { binsStopped = true }
     }
 
     private mutating func addBin(_ value: Double, isTime: Bool, isWhole: Bool) {
         guard value.isFinite else { return }
-        if bins == nil { bins = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime) }
-        guard bins?.isTime == isTime else { return }
-        bins?.add(value, isWhole: isWhole)
+        if binsKind == .none {
+            binValues = ValueBins(capacity: ColumnPicture.binCount, isTime: isTime)
+            binsKind = isTime ? .times : .numbers
+        }
+        guard binsKind == (isTime ? .times : .numbers) else { return }
+        binValues.add(value, isWhole: isWhole)
+        binned += 1
     }
 
     /// The least filled cell in the sort's order (nil while none is filled).
@@ -244,6 +273,32 @@ struct ColumnProfile: Sendable {
         add(bytes, record: record, hash: valueHash(bytes))
     }
 
+    /// Takes the hash of the cell to be added next (`CellSink.willTake`) and starts
+    /// loading the slot it is looked up in.
+    @inline(__always)
+    mutating func announce(_ hash: UInt64) {
+        announced = hash
+        counter.prefetch(hash: hash)
+    }
+
+    /// Starts loading the entry the announced cell is compared with first.
+    @inline(__always)
+    mutating func prefetchAnnouncedEntry() {
+        if announced != 0 { counter.prefetchEntry(hash: announced) }
+    }
+
+    /// Adds a cell by the hash announced for it, if any.
+    @inline(__always)
+    mutating func addAnnounced(_ bytes: UnsafeRawBufferPointer, record: Int) {
+        let hash = announced
+        if hash != 0 {
+            announced = 0
+            add(bytes, record: record, hash: hash)
+        } else {
+            add(bytes, record: record)
+        }
+    }
+
     /// `add(_:record:)` of a cell whose `valueHash` is `hash`.
     @inline(__always)
     mutating func add(_ bytes: UnsafeRawBufferPointer, record: Int, hash: UInt64) {
@@ -256,10 +311,18 @@ struct ColumnProfile: Sendable {
         let length = CellReader.characterCount(bytes)
         if length < shortest { shortest = length }
         if length > longest { longest = length }
-        // Once a column is text, it stays text: its cells need no more reading.
+        // Once a column is text, it stays text: its cells need no more reading, but for the
+        // bins and a number or date sort's key (read once for both).
         guard kinds & ValueKind.text.bit == 0 else {
-            if !binsStopped { binAfterText(bytes) }
-            if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) { place(bytes, record: record, long: nil) }
+            let reading = !binsStopped || !isTextOrder ? CellReader.classify(bytes) : nil
+            if !binsStopped, let reading { binAfterText(reading) }
+            if isNumberOrder, let number = reading?.number {
+                place(bytes, record: record, long: nil, value: number.value)
+            } else if isDateOrder, let instant = reading?.instant {
+                place(bytes, record: record, long: nil, value: instant)
+            } else if !liesWithinEnds(bytes) && !(isRepeat && placedAgain(bytes, record: record)) {
+                place(bytes, record: record, long: nil)
+            }
             return
         }
         let reading = CellReader.classify(bytes)
@@ -271,9 +334,9 @@ struct ColumnProfile: Sendable {
             addValue(instant, isTime: true, isWhole: instant.truncatingRemainder(dividingBy: 86_400) == 0)
         }
         // The sort reads a cell as `CellValue` does, as `classify` just did: its value is the key.
-        if order == .number, let number = reading.number {
+        if isNumberOrder, let number = reading.number {
             place(bytes, record: record, long: nil, value: number.value)
-        } else if order == .date, let instant = reading.instant {
+        } else if isDateOrder, let instant = reading.instant {
             place(bytes, record: record, long: nil, value: instant)
         } else if !(isRepeat && placedAgain(bytes, record: record)) {
             place(bytes, record: record, long: nil)
@@ -281,14 +344,50 @@ struct ColumnProfile: Sendable {
     }
 
     /// True when a text column's cell sorts strictly between its least and greatest by its
-    /// first byte alone (as its key folds it: a letter's case, a digit run's mark), so it
-    /// changes neither: most cells of a column of many values, whose key is then not made.
+    /// first bytes alone, as its key folds them (a letter's case; a digit run's mark, where
+    /// the reading stops): most cells of a column of many values, whose key is then not
+    /// made. Only plain ASCII is read so (its key is its bytes folded, one for one); a cell
+    /// undecided by then is placed by its key. (Mutating only so that the profile is
+    /// borrowed in place: a call on a copy copied all of it for each cell.)
     @inline(__always)
-    private func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard order == .text, leastKey.count > 1, greatestKey.count > 1, let first = bytes.first, first < 0x80,
-              leastKey[0] == KeyEncoding.textClass, greatestKey[0] == KeyEncoding.textClass else { return false }
-        let folded: UInt8 = first >= 0x30 && first <= 0x39 ? 0x30 : first >= 0x41 && first <= 0x5A ? first + 0x20 : first <= 1 ? 1 : first
-        return leastKey[1] < folded && folded < greatestKey[1]
+    private mutating func liesWithinEnds(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard isTextOrder, leastKey.count > 1, greatestKey.count > 1, !bytes.isEmpty,
+              leastKey[0] == ColumnProfile.textKeyClass, greatestKey[0] == ColumnProfile.textKeyClass else { return false }
+        return leastKey.withUnsafeBufferPointer { least in
+            greatestKey.withUnsafeBufferPointer { greatest in
+                ColumnProfile.liesBetween(bytes, least, greatest)
+            }
+        }
+    }
+
+    /// `liesWithinEnds` over the two text keys (each its class byte, the folded text, a 0).
+    @inline(__always)
+    static func liesBetween(_ bytes: UnsafeRawBufferPointer, _ least: UnsafeBufferPointer<UInt8>,
+                            _ greatest: UnsafeBufferPointer<UInt8>) -> Bool {
+        var aboveLeast = false, belowGreatest = false
+        let count = min(bytes.count, 64)
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            guard byte < 0x80, byte > 1 else { return false }
+            let isDigit = byte &- 0x30 < 10
+            let folded: UInt8 = isDigit ? 0x30 : byte &- 0x41 < 26 ? byte + 0x20 : byte
+            if !aboveLeast {
+                let other = index + 1 < least.count ? least[index + 1] : 0
+                if folded < other { return false }
+                aboveLeast = folded > other
+            }
+            if !belowGreatest {
+                let other = index + 1 < greatest.count ? greatest[index + 1] : 0
+                if folded > other { return false }
+                belowGreatest = folded < other
+            }
+            if aboveLeast && belowGreatest { return true }
+            // A digit run's key is its mark, its length and its digits: past the mark, unsure.
+            if isDigit { return false }
+            index += 1
+        }
+        return false
     }
 
     /// Places a cell counted before without its key, when that is known to be enough: one
@@ -297,9 +396,9 @@ struct ColumnProfile: Sendable {
     @inline(__always)
     private mutating func placedAgain(_ bytes: UnsafeRawBufferPointer, record: Int) -> Bool {
         guard let ties = greatestTies else { return false }
-        guard ties.contains(where: { $0.elementsEqual(bytes) }) else { return true }
+        guard ties.contains(where: { ColumnProfile.same($0, bytes) }) else { return true }
         greatestRecord = record
-        if greatestLong != nil || !greatestWritten.elementsEqual(bytes) {
+        if greatestLong != nil || !ColumnProfile.same(greatestWritten, bytes) {
             greatestWritten.removeAll(keepingCapacity: true)
             greatestWritten.append(contentsOf: bytes)
             greatestLong = nil
@@ -313,6 +412,14 @@ struct ColumnProfile: Sendable {
     /// ties), never the least.
     @inline(__always)
     mutating func place(_ bytes: UnsafeRawBufferPointer, record: Int, long: LongValue?, value: Double? = nil) {
+        // A number or instant strictly between the ends changes neither: its key (the
+        // value's bits in order, after the class byte) is compared without being made.
+        if let value, !leastKey.isEmpty {
+            let bits = KeyEncoding.orderedBits(value)
+            let belowLeast = ColumnProfile.valueBits(leastKey).map { bits < $0 } ?? true
+            let belowGreatest = ColumnProfile.valueBits(greatestKey).map { bits < $0 } ?? true
+            if !belowLeast && belowGreatest { return }
+        }
         scratch.removeAll(keepingCapacity: true)
         if let value {
             KeyEncoding.appendSortKey(value: value, to: &scratch)
@@ -346,13 +453,13 @@ struct ColumnProfile: Sendable {
         if long != nil {
             greatestTies = nil
         } else if againstGreatest > 0 {
-            if greatestTies != nil { greatestTies = [Array(bytes)] }
-        } else if let ties = greatestTies, !ties.contains(where: { $0.elementsEqual(bytes) }) {
+            if greatestTies != nil { ColumnProfile.setOnly(bytes, in: &greatestTies) }
+        } else if let ties = greatestTies, !ties.contains(where: { ColumnProfile.same($0, bytes) }) {
             greatestTies = ties.count < 8 ? ties + [Array(bytes)] : nil
         }
         greatestRecord = record
         // A tie: the later cell, its bytes only when they differ (`Zoe`, `zoe`).
-        if againstGreatest == 0 && long == nil && greatestLong == nil && greatestWritten.elementsEqual(bytes) { return }
+        if againstGreatest == 0 && long == nil && greatestLong == nil && ColumnProfile.same(greatestWritten, bytes) { return }
         if againstGreatest > 0 {
             greatestKey.removeAll(keepingCapacity: true)
             greatestKey.append(contentsOf: scratch)
@@ -360,6 +467,38 @@ struct ColumnProfile: Sendable {
         greatestWritten.removeAll(keepingCapacity: true)
         greatestWritten.append(contentsOf: bytes)
         greatestLong = long
+    }
+
+    /// True when `kept` holds the bytes `bytes` does.
+    @inline(__always)
+    static func same(_ kept: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        kept.count == bytes.count && (bytes.count == 0 || kept.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+    }
+
+    /// Makes `ties` (not nil) hold `bytes` alone, reusing its storage (a new greatest in
+    /// every record, as an ascending id column has, allocates nothing).
+    @inline(__always)
+    static func setOnly(_ bytes: UnsafeRawBufferPointer, in ties: inout [[UInt8]]?) {
+        guard ties != nil, !ties!.isEmpty else {
+            ties = [Array(bytes)]
+            return
+        }
+        if ties!.count > 1 { ties!.removeSubrange(1...) }
+        ties![0].removeAll(keepingCapacity: true)
+        ties![0].append(contentsOf: bytes)
+    }
+
+    /// `KeyEncoding.valueClass` and `textClass`, known here (read across modules, each
+    /// look called an accessor).
+    static let valueKeyClass: UInt8 = 1
+    static let textKeyClass: UInt8 = 2
+
+    /// The value bits of a number's or instant's key (`KeyEncoding.orderedBits`), nil for
+    /// a text key (which sorts after every value).
+    @inline(__always)
+    static func valueBits(_ key: [UInt8]) -> UInt64? {
+        guard key.count == 9, key[0] == valueKeyClass else { return nil }
+        return key.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: UInt64.self).bigEndian }
     }
 
     /// Folds in the profile of a later part of the input.
@@ -370,11 +509,14 @@ struct ColumnProfile: Sendable {
         counter.merge(other.counter)
         moments.merge(other.moments)
         if let theirs = other.quantiles {
-            if quantiles == nil { quantiles = theirs } else { quantiles!.merge(theirs) }
+            if hasQuantiles { quantileValues.merge(theirs) } else { quantileValues = theirs }
+            hasQuantiles = true
         }
         binsStopped = binsStopped || other.binsStopped
         if let theirs = other.bins {
-            if bins == nil { bins = theirs } else if bins!.isTime == theirs.isTime { bins!.merge(theirs) }
+            if binsKind == .none { binValues = theirs } else if binValues.isTime == theirs.isTime { binValues.merge(theirs) }
+            binsKind = binValues.isTime ? .times : .numbers
+            binned = binValues.total
         }
         if let theirs = SortEnd.lesser(least, other.least) {
             (leastKey, leastRecord, leastWritten, leastLong) = (theirs.key, theirs.record, theirs.written, theirs.long)

@@ -215,7 +215,7 @@ package final class SummaryScan {
         // Values kept exactly for the quantiles, per column and share (at least a sketch's level).
         let quantileValues = max(QuantileSketch.capacity, budget.quantileBytes / 8 / count / max(1, pass.workers))
         let profiles = columns.indices.map { index in
-            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision), order: orders[index],
+            ColumnProfile(counter: ValueCounter(budget: perColumn, kept: kept, precision: precision, bounds: true), order: orders[index],
                           quantileBudget: quantileValues)
         }
         guard let sinks = pass.run(control: control, make: { _ in
@@ -241,24 +241,19 @@ struct SummarySink: CellSink, Sendable {
     let slots: [Int]
     let first: Int
 
-    /// The hash of each column's cell announced by `willTake` (0: none), by column from `first`.
-    var hashes: [UInt64]
-
     init(profiles: [ColumnProfile], slots: [Int], first: Int) {
         self.profiles = profiles
         self.slots = slots
         self.first = first
-        hashes = Array(repeating: 0, count: slots.count)
     }
 
+    // Each cell's hash is kept in its profile (`announce`), not in an array of the sink's:
+    // every write to a sink's array checked that it was not shared, three more per cell.
     @inline(__always)
     mutating func willTake(_ bytes: UnsafeRawBufferPointer, column: Int) {
         let slot = slots[column - first]
         guard slot >= 0 else { return }
-        // (A hash of 0 reads as none announced: `cell` hashes again, the same.)
-        let hash = valueHash(bytes)
-        hashes[column - first] = hash
-        profiles[slot].counter.prefetch(hash: hash)
+        profiles[slot].announce(valueHash(bytes))
     }
 
     @inline(__always)
@@ -267,16 +262,11 @@ struct SummarySink: CellSink, Sendable {
         guard slot >= 0 else { return }
         // The entry two columns on, whose slot `willTake` loaded: the next but one lookup.
         let ahead = column - first + 2
-        if ahead < hashes.count && hashes[ahead] != 0 && slots[ahead] >= 0 {
-            profiles[slots[ahead]].counter.prefetchEntry(hash: hashes[ahead])
+        if ahead < slots.count {
+            let next = slots[ahead]
+            if next >= 0 && profiles[next].announced != 0 { profiles[next].prefetchAnnouncedEntry() }
         }
-        let announced = hashes[column - first]
-        if announced != 0 {
-            hashes[column - first] = 0
-            profiles[slot].add(bytes, record: record, hash: announced)
-        } else {
-            profiles[slot].add(bytes, record: record)
-        }
+        profiles[slot].addAnnounced(bytes, record: record)
     }
 }
 

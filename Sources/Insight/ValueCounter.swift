@@ -1,3 +1,4 @@
+import CFieldScan
 /// Counts the values of one column within a memory budget.
 ///
 /// Exact while the distinct values fit in `budget` bytes. Past it, the counter keeps the
@@ -24,11 +25,49 @@ struct ValueCounter {
     let budget: Int
     let kept: Int
     let precision: Int
+    /// With `bounds`, past the budget: values counted per bucket of hashes (`2^precision`
+    /// buckets, a count-min sketch of one row, 65,535 meaning that many or more), so that
+    /// no value occurs more often than its bucket holds. A value the count kept whose
+    /// bucket holds at most `undercount` is surely not among those a second pass lists
+    /// (`provenTop`): in a column of unique values, none is, and no second pass is needed.
+    private(set) var buckets: [UInt16] = []
+    let bounds: Bool
 
-    init(budget: Int, kept: Int, precision: Int = 16) {
+    init(budget: Int, kept: Int, precision: Int = 16, bounds: Bool = false) {
         self.budget = max(4096, budget)
         self.kept = max(4, kept)
         self.precision = precision
+        self.bounds = bounds
+    }
+
+    /// The bucket of hash `hash` (bits neither a table slot nor the sketch's register reads first).
+    @inline(__always)
+    private func bucket(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> 20) & (buckets.count - 1)
+    }
+
+    /// Adds `amount` to the bucket of `hash`, stopping at 65,535.
+    @inline(__always)
+    private mutating func bump(_ hash: UInt64, by amount: Int = 1) {
+        let index = bucket(hash)
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            buckets[index] = UInt16(min(Int(buckets[index]) + amount, Int(UInt16.max)))
+        }
+    }
+
+    /// The most a value of hash `hash` can occur (nil: no bound known).
+    func mostOften(hash: UInt64) -> Int? {
+        guard !buckets.isEmpty else { return nil }
+        let held = buckets[bucket(hash)]
+        return held == UInt16.max ? nil : Int(held)
+    }
+
+    /// Starts bounding counts per bucket, from the table's counts (exact: called while
+    /// the count is, or on its first cut).
+    private mutating func startBuckets() {
+        guard bounds && buckets.isEmpty else { return }
+        buckets = Array(repeating: 0, count: 1 << precision)
+        for entry in table.entries { bump(entry.hash, by: entry.count) }
     }
 
     var isExact: Bool { sketch == nil }
@@ -41,7 +80,7 @@ struct ValueCounter {
     }
 
     /// Bytes held, roughly.
-    var memoryCost: Int { table.memoryCost + (sketch?.memoryCost ?? 0) }
+    var memoryCost: Int { table.memoryCost + (sketch?.memoryCost ?? 0) + buckets.count * 2 }
 
     /// Counts a value; true when it is known to have been counted before (while exact).
     @inline(__always) @discardableResult
@@ -61,7 +100,10 @@ struct ValueCounter {
     @inline(__always)
     mutating func prefetch(hash: UInt64) {
         table.prefetch(hash: hash)
-        if sketch != nil { sketch!.prefetch(hash: hash) }
+        if sketch != nil {
+            sketch!.prefetch(hash: hash)
+            if !buckets.isEmpty { buckets.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + bucket(hash)) } }
+        }
     }
 
     /// Starts loading the entry a value of hash `hash` is compared with first, once its
@@ -84,6 +126,7 @@ struct ValueCounter {
             if table.count != before && table.memoryCost > budget { overflow() }
         } else {
             sketch!.add(hash: hash)
+            if !buckets.isEmpty { bump(hash) }
             // The table's arrays keep their size once past the budget: bound what is used.
             if table.count >= kept * 2 || table.arena.count > budget / 2 { prune() }
         }
@@ -95,6 +138,7 @@ struct ValueCounter {
             var hll = HyperLogLog(precision: precision)
             for entry in table.entries { hll.add(hash: entry.hash) }
             sketch = hll
+            startBuckets()
         }
         prune()
     }
@@ -144,6 +188,20 @@ struct ValueCounter {
             var hll = sketch ?? HyperLogLog(precision: precision)
             if sketch == nil { for entry in table.entries { hll.add(hash: entry.hash) } }
             if let theirs = other.sketch { hll.merge(theirs) } else { for entry in other.table.entries { hll.add(hash: entry.hash) } }
+            // Buckets of both parts (a part still exact adds its exact counts); a part
+            // without them leaves none.
+            if bounds {
+                if sketch == nil { startBuckets() }
+                if !other.buckets.isEmpty && other.buckets.count == buckets.count {
+                    buckets.withUnsafeMutableBufferPointer { mine in
+                        for index in mine.indices { mine[index] = UInt16(min(Int(mine[index]) + Int(other.buckets[index]), Int(UInt16.max))) }
+                    }
+                } else if other.sketch == nil && !buckets.isEmpty {
+                    for entry in other.table.entries { bump(entry.hash, by: entry.count) }
+                } else {
+                    buckets = []
+                }
+            }
             sketch = hll
             undercount += other.undercount
         }
@@ -191,8 +249,11 @@ struct ValueCounter {
             if entry.storedLength == 0 && !entry.isLong {
                 known.append((index, empty))
             } else if mayBeShort[index] {
+                let most = min(entry.count + undercount, mostOften(hash: entry.hash) ?? Int.max)
+                // At most `undercount`: surely not listed (a second pass lists more only).
+                if most <= undercount { continue }
                 unknown = true
-                bound = max(bound, entry.count + undercount)
+                bound = max(bound, most)
             } else {
                 known.append((index, entry.count + undercount))
             }

@@ -28,14 +28,33 @@ struct ValueTable {
 
     private(set) var arena: [UInt8] = []
     private(set) var entries: [Entry] = []
+    /// Per slot: -1, or an entry's index in the low `indexBits` bits and above them a tag
+    /// from its hash's top bits, so that a lookup passes over an entry of another value
+    /// without loading it (most lookups of a column of unique values find nothing).
     private var slots: [Int32] = []
     private var mask = 0
+    private var indexBits = 0
+    /// The hash's top `31 − indexBits` bits are the tag (`tagShift` is 64 less that).
+    private var tagShift: UInt64 = 64
 
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
+        setSlots(size)
+    }
+
+    /// Empty slots, `size` (a power of two) of them.
+    private mutating func setSlots(_ size: Int) {
         slots = Array(repeating: -1, count: size)
         mask = size - 1
+        indexBits = mask.nonzeroBitCount
+        tagShift = UInt64(min(64, 64 - (31 - indexBits)))
+    }
+
+    /// The tag of hash `hash`, in place above a slot's index (0 when no bit is left for one).
+    @inline(__always)
+    private func tag(_ hash: UInt64) -> Int {
+        tagShift >= 64 ? 0 : Int(truncatingIfNeeded: hash >> tagShift) << indexBits
     }
 
     var count: Int { entries.count }
@@ -70,9 +89,9 @@ struct ValueTable {
     /// (best after `prefetch(hash:)` has loaded the slot).
     @inline(__always)
     mutating func prefetchEntry(hash: UInt64) {
-        let index = Int(slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & mask] })
-        guard index >= 0 else { return }
-        entries.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + index) }
+        let value = Int(slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & mask] })
+        guard value >= 0 else { return }
+        entries.withUnsafeBufferPointer { cf_prefetch($0.baseAddress! + (value & mask)) }
     }
 
     /// Adds `by` to the value's count, inserting it unless `inserts` is false; returns
@@ -85,12 +104,14 @@ struct ValueTable {
         var slot = Int(truncatingIfNeeded: hash) & mask
         let length = bytes.count
         let stored = UInt32(truncatingIfNeeded: length) | (isLong ? Entry.longFlag : 0)
+        let tagged = tag(hash)
         while true {
-            let index = Int(slots[slot])
-            if index < 0 { break }
-            if entries[index].hash == hash && entries[index].length == stored {
+            let value = Int(slots[slot])
+            if value < 0 { break }
+            let index = value & mask
+            if value - index == tagged && entries[index].hash == hash && entries[index].length == stored {
                 let start = Int(entries[index].start)
-                let same = length == 0 || arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
+                let same = length == 0 || arena.withUnsafeBufferPointer { ValueTable.equal(UnsafeRawPointer($0.baseAddress! + start), bytes.baseAddress!, length) }
                 if same {
                     entries[index].count += amount
                     if record < entries[index].first { entries[index].first = record }
@@ -102,10 +123,29 @@ struct ValueTable {
         guard inserts else { return false }
         let start = arena.count
         if length > 0 { arena.append(contentsOf: bytes) }
-        slots[slot] = Int32(entries.count)
+        slots[slot] = Int32(truncatingIfNeeded: tagged | entries.count)
         entries.append(Entry(hash: hash, start: UInt32(truncatingIfNeeded: start), length: stored,
                              count: amount, first: record))
         if entries.count * 2 > slots.count { grow() }
+        return true
+    }
+
+    /// True when the `count` bytes at `a` and at `b` are the same: word by word, without
+    /// a call for the short values most cells hold.
+    @inline(__always)
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count <= 32 else { return memcmp(a, b, count) == 0 }
+        var index = 0
+        while index + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        while index < count {
+            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
+            index += 1
+        }
         return true
     }
 
@@ -113,10 +153,12 @@ struct ValueTable {
     func index(of bytes: UnsafeRawBufferPointer, hash: UInt64, isLong: Bool) -> Int? {
         var slot = Int(truncatingIfNeeded: hash) & mask
         let stored = UInt32(truncatingIfNeeded: bytes.count) | (isLong ? Entry.longFlag : 0)
+        let tagged = tag(hash)
         while true {
-            let index = Int(slots[slot])
-            if index < 0 { return nil }
-            if entries[index].hash == hash && entries[index].length == stored {
+            let value = Int(slots[slot])
+            if value < 0 { return nil }
+            let index = value & mask
+            if value - index == tagged && entries[index].hash == hash && entries[index].length == stored {
                 let start = Int(entries[index].start)
                 if bytes.count == 0 || arena.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 }) {
                     return index
@@ -131,12 +173,11 @@ struct ValueTable {
     }
 
     private mutating func rehash(size: Int) {
-        slots = Array(repeating: -1, count: size)
-        mask = size - 1
+        setSlots(size)
         for (index, entry) in entries.enumerated() {
             var slot = Int(truncatingIfNeeded: entry.hash) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index)
+            slots[slot] = Int32(truncatingIfNeeded: tag(entry.hash) | index)
         }
     }
 

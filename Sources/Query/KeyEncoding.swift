@@ -59,12 +59,19 @@ package enum KeyEncoding {
         return order < 0 ? -1 : order > 0 ? 1 : 0
     }
 
-    static func appendValue(_ value: Double, to key: inout [UInt8]) {
-        key.append(valueClass)
+    /// The 8 bytes after the class byte of a number's or instant's key, as one big-endian
+    /// word: two values' words compare as their keys do.
+    @inline(__always)
+    package static func orderedBits(_ value: Double) -> UInt64 {
         let value = value == 0 ? 0 : value   // -0 is 0
         // IEEE order: flip the sign bit of positives, every bit of negatives.
         let bits = value.bitPattern
-        let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    static func appendValue(_ value: Double, to key: inout [UInt8]) {
+        key.append(valueClass)
+        let ordered = orderedBits(value)
         for shift in stride(from: 56, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: ordered >> UInt64(shift))) }
     }
 

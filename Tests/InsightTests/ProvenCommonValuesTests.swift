@@ -36,13 +36,13 @@ struct ProvenCommonValuesTests {
 
     /// Counted in `parts` parts, merged: even ones, or (`firstPart`) a first part of that
     /// many values and the rest in one.
-    static func counted(_ values: [String], parts: Int, firstPart: Int? = nil) -> (ValueCounter, empty: Int) {
+    static func counted(_ values: [String], parts: Int, firstPart: Int? = nil, bounds: Bool = false) -> (ValueCounter, empty: Int) {
         var counters: [ValueCounter] = []
         let size = (values.count + parts - 1) / parts
         let ranges = firstPart.map { [0..<$0, $0..<values.count] }
             ?? (0..<parts).map { ($0 * size)..<min(values.count, ($0 + 1) * size) }
         for range in ranges {
-            var counter = ValueCounter(budget: 4096, kept: 16)
+            var counter = ValueCounter(budget: 4096, kept: 16, precision: 12, bounds: bounds)
             for record in range {
                 var text = values[record]
                 _ = text.withUTF8 { counter.add(UnsafeRawBufferPointer($0), record: record) }
@@ -54,8 +54,9 @@ struct ProvenCommonValuesTests {
         return (whole, values.filter(\.isEmpty).count)
     }
 
-    @Test("proved values are the exact top values, with their exact counts, on one part or merged from several")
-    func provedAreExact() {
+    @Test("proved values are the exact top values, with their exact counts, on one part or merged from several",
+          arguments: [false, true])
+    func provedAreExact(bounds: Bool) {
         var proved = 0, refused = 0
         for seed in 1...200 {
             let values = Self.column(seed: UInt64(seed), length: 3_000 + seed * 7)
@@ -63,9 +64,9 @@ struct ProvenCommonValuesTests {
                 // 0: a first part too small to pass the budget, the rest past it; -1: the
                 // other way round.
                 let small = 20 + seed % 60
-                let (counter, empty) = parts == 0 ? Self.counted(values, parts: 2, firstPart: small)
-                    : parts < 0 ? Self.counted(values, parts: 2, firstPart: values.count - small)
-                    : Self.counted(values, parts: parts)
+                let (counter, empty) = parts == 0 ? Self.counted(values, parts: 2, firstPart: small, bounds: bounds)
+                    : parts < 0 ? Self.counted(values, parts: 2, firstPart: values.count - small, bounds: bounds)
+                    : Self.counted(values, parts: parts, bounds: bounds)
                 #expect(!counter.isExact, "seed \(seed): the budget was passed")
                 guard let top = counter.provenTop(3, empty: empty) else {
                     refused += 1
@@ -80,6 +81,23 @@ struct ProvenCommonValuesTests {
         }
         // Both ways are taken: a check that is never reached proves nothing.
         #expect(proved > 100 && refused > 20, "\(proved) proved, \(refused) refused")
+    }
+
+    @Test("a column of unique values: its buckets prove that none is listed, with no second pass")
+    func uniqueValuesProvedByBuckets() {
+        let values = (0..<20_000).map { "id \($0)" }
+        let (plain, blank) = Self.counted(values, parts: 2)
+        #expect(!plain.isExact && plain.provenTop(3, empty: blank) == nil, "without buckets, a second pass")
+        for (parts, firstPart) in [(1, nil), (2, nil), (3, nil), (2, 50), (2, 19_950)] as [(Int, Int?)] {
+            let (bounded, none) = Self.counted(values, parts: parts, firstPart: firstPart, bounds: true)
+            #expect(bounded.undercount > 1)
+            #expect(bounded.provenTop(3, empty: none)?.isEmpty == true, "\(parts) parts from \(firstPart ?? 0)")
+        }
+        // A value past the undercount among them is not proved away.
+        var repeated = values
+        for index in stride(from: 0, to: 20_000, by: 25) { repeated[index] = "again" }
+        let (counter, empty) = Self.counted(repeated, parts: 2, bounds: true)
+        #expect(counter.provenTop(3, empty: empty)?.isEmpty != true)
     }
 
     @Test("a value counted whole in a part that never cut, dropped in another that did, is not proved")

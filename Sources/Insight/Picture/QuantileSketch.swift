@@ -75,7 +75,9 @@ package struct QuantileSketch: Sendable {
         }
         var values = levels[level]
         levels[level] = []
-        values.sort()
+        // The first level arrives in no order; a level above it is sorted runs, which the
+        // standard library's sort merges in linear time.
+        if level == 0 { Self.sortAsStable(&values) } else { values.sort() }
         var leftover: Double?
         if values.count % 2 == 1 { leftover = values.removeLast() }
         let start = keepsOdd[level] ? 1 : 0
@@ -88,6 +90,58 @@ package struct QuantileSketch: Sendable {
         levels[level].reserveCapacity(Self.capacity)
         if let leftover { levels[level].append(leftover) }
         if levels[level + 1].count >= Self.capacity { compact(level + 1) }
+    }
+
+    /// Sorts `values` into the order `sort()` gives them (stable: `-0` and `0`, which are
+    /// equal, keep their order), by the bits of their values a byte at a time (a stable
+    /// radix sort: several times faster on a level of random values). With a NaN, which
+    /// `<` does not order, it leaves the sort to `sort()`.
+    static func sortAsStable(_ values: inout [Double]) {
+        let count = values.count
+        guard count >= 256 else { return values.sort() }
+        struct Item { var key: UInt64; var value: Double }
+        withUnsafeTemporaryAllocation(of: Item.self, capacity: 2 * count) { items in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 8 * 256) { counts in
+                counts.initialize(repeating: 0)
+                var source = UnsafeMutableBufferPointer(rebasing: items[..<count])
+                var target = UnsafeMutableBufferPointer(rebasing: items[count...])
+                var hasNaN = false
+                values.withUnsafeBufferPointer { values in
+                    for index in 0..<count {
+                        let value = values[index]
+                        if value.isNaN { hasNaN = true }
+                        // The bits in the order of the values (as a sort key's): `-0` as `0`.
+                        let bits = (value == 0 ? 0 : value).bitPattern
+                        let key = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+                        source.initializeElement(at: index, to: Item(key: key, value: value))
+                        for byte in 0..<8 { counts[byte * 256 + Int((key >> UInt64(byte * 8)) & 0xFF)] += 1 }
+                    }
+                }
+                guard !hasNaN else { return values.sort() }
+                for byte in 0..<8 {
+                    let base = byte * 256
+                    let shift = UInt64(byte * 8)
+                    // A byte all keys share moves nothing.
+                    if counts[base + Int((source[0].key >> shift) & 0xFF)] == count { continue }
+                    var start = 0
+                    for digit in 0..<256 {
+                        let size = counts[base + digit]
+                        counts[base + digit] = start
+                        start += size
+                    }
+                    for index in 0..<count {
+                        let item = source[index]
+                        let digit = base + Int((item.key >> shift) & 0xFF)
+                        target[counts[digit]] = item
+                        counts[digit] += 1
+                    }
+                    swap(&source, &target)
+                }
+                values.withUnsafeMutableBufferPointer { values in
+                    for index in 0..<count { values[index] = source[index].value }
+                }
+            }
+        }
     }
 
     /// Folds in the values of another part of the input.
