@@ -47,7 +47,8 @@ func insightChild(_ words: [String]) -> Never {
             sheet.update()
             sheet.viewer.handle(.refresh)
             let note = sheet.viewer.frame().lines.last ?? ""
-            if !note.contains("counting") && (note.contains("distinct") || note.contains("unique")) {
+            // A number or date column with more values than a screen shows its bins.
+            if !note.contains("counting") && (note.contains("distinct") || note.contains("unique") || note.contains(" bins of ")) {
                 check = "\(sheet.viewer.dataRowCount) rows listed"
                 break
             }
