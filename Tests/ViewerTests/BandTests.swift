@@ -55,6 +55,16 @@ struct BandTests {
         #expect(line.hasPrefix("█████▓▒█ 4"), "\(line)")
     }
 
+    @Test("on an 80-column terminal the band's status keeps the cells left out of a column of long numbers: they come before its range")
+    func leftOutBeforeTheRange() {
+        let csv = "id,price\n" + (1...40).map { "\($0),\($0 % 13 == 0 ? "n/a" : "\(900000 + $0).123456789")" }.joined(separator: "\n") + "\n"
+        let subject = Self.banded(csv, width: 80)
+        subject.handle(key: .character("l"))
+        subject.handle(key: .up)
+        let status = subject.frame().lines[7]
+        #expect(status.contains("37 numbers, 3 not numbers: from 900001.123456789"), "\(status)")
+    }
+
     @Test("Up from the first row steps onto the band, Down back; Enter there opens the column's sheet")
     func cursor() {
         let subject = Self.banded(Self.ratings, width: 80)

@@ -106,7 +106,10 @@ extension Viewer {
             if picture.isFlat {
                 return "one value, \(low), \(times(bins.total)) (a flat line)" + aside
             }
-            return "\(counted(bins.total, noun)) from \(low) to \(high)" + aside + "  (Enter: histogram)"
+            // What is left out comes before the range, whose values may be long, and not as
+            // an aside, which a narrow status line drops first: 80 columns keep it.
+            let apart = asides.isEmpty ? " " : ", " + asides.joined(separator: ", ") + ": "
+            return "\(counted(bins.total, noun))\(apart)from \(low) to \(high)  (Enter: histogram)"
         case .text:
             let (distinct, isEstimate) = picture.distinct
             if picture.isFlat, let only = picture.topValues(1).first {
