@@ -333,7 +333,8 @@ struct DiffEndToEndTests {
         #expect(try pane.styledScreen().contains("\u{1B}[4;7m40→41"))
         // D: side by side, old values left and new right, rows aligned; mono marks them by attributes.
         try pane.send("D")
-        let sides = try pane.waitFor("both halves") { $0.first?.contains("║") == true }
+        // Every row drawn in both halves: a capture can fall in the middle of the redraw.
+        let sides = try pane.waitFor("both halves") { lines in lines.count > 6 && [0, 2, 3, 6].allSatisfy { lines[$0].contains("║") } }
         let changed = sides[2].components(separatedBy: "║"), removed = sides[3].components(separatedBy: "║")
         let added = sides[6].components(separatedBy: "║")
         #expect(changed.count == 2 && changed[0].hasPrefix("  2 -> │ 2 Bob     40") && changed[1].hasPrefix("  2 -> │ 2 Bob     41"),
