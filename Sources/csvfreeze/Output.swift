@@ -107,9 +107,8 @@ extension Output {
         return compression == nil || compression == .gzip
     }
 
-    /// True when standard input holding JSON is written as JSON: a column's type is known
-    /// only at the input's end, so it is read through a store (spooled as the viewer reads
-    /// it), and numbers, true/false and nested values go back bare, as from a file.
+    /// True when standard input holding JSON is written as JSON: read through a store (as the
+    /// viewer does) for its columns' types, known only at the end, to write them as a file's.
     static func keepsJSONTypes(_ path: String?, _ format: OutputFormat) -> Bool {
         guard format == .json || format == .jsonl, path == nil || path == "-" else { return false }
         return StandardInput.mayHoldJSON()

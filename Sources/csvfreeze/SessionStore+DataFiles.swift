@@ -55,6 +55,19 @@ extension SessionStore {
         }
     }
 
+    /// Reads `count` bytes from the start of `descriptor` into `base`: false when the file
+    /// holds fewer now (cut short since it was looked at) or a read fails.
+    static func readWhole(_ descriptor: Int32, into base: UnsafeMutableRawPointer, count: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, base + done, count - done, off_t(done))
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 { return false }
+            done += got
+        }
+        return true
+    }
+
     /// True when `section`'s data file is there, whole (by its length; its blocks are
     /// checked when read).
     static func isIntact(_ sessionPath: String, _ section: KeptSection) -> Bool {

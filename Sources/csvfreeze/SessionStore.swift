@@ -122,20 +122,20 @@ struct SessionStore {
         // Only a file of this user's, private, and within the cap is read at all.
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
               Int64(info.st_size) <= limit else { return (nil, "the saved session cannot be used: ignored") }
-        // Mapped, not read: the pages are the file's own, neither zeroed nor copied first
-        // (an index of a 10 GiB file is MBs); its length is the one it had when looked at.
-        // Sessions are only ever replaced by a rename (`writePrivately`), never cut short in
-        // place, so the mapped file keeps every page while it is read.
+        // Read, not mapped: a mapped file cut short in place (by another program) while it
+        // is decoded raises SIGBUS; a short read is a session not used (MBs: under a ms).
         let length = Int(info.st_size)
         let grew = { (stored: SessionKey) in file.map { Self.grew($0, from: stored) } ?? false }
         let decoded: Result<SessionContent, SessionCodec.Refusal>
         if length == 0 {
             decoded = SessionCodec.decode([UInt8](), key: key)
-        } else if let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapped != MAP_FAILED {
-            defer { munmap(mapped, length) }
-            decoded = SessionCodec.decode(UnsafeRawBufferPointer(start: mapped, count: length), key: key, grew: grew)
         } else {
-            return (nil, "the saved session cannot be used: ignored")
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
+            defer { buffer.deallocate() }
+            guard let base = buffer.baseAddress, Self.readWhole(descriptor, into: base, count: length) else {
+                return (nil, "the saved session cannot be used: ignored")
+            }
+            decoded = SessionCodec.decode(UnsafeRawBufferPointer(buffer), key: key, grew: grew)
         }
         switch decoded {
         case .success(var content):
