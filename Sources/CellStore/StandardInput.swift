@@ -25,8 +25,15 @@ package enum StandardInput {
     /// ends. A regular file is read where it is, a stream's bytes are kept for its reader
     /// (`takePeeked`). This waits for the producer's first bytes.
     package static func detectFormat() -> InputSpec.Format {
+        // A zip is a workbook here by its first entries' names only (there is no name, and
+        // its end has not come): one whose first 4 KiB name no `xl/` part is read as text.
+        (try? InputSpec.Format.detect(name: nil, firstBytes: firstBytes(), isWhole: false)) ?? .csv
+    }
+
+    /// Standard input's first bytes, enough to tell its format (see `detectFormat`).
+    private static func firstBytes() -> [UInt8] {
         var info = stat()
-        guard fstat(0, &info) == 0 else { return .csv }
+        guard fstat(0, &info) == 0 else { return [] }
         var bytes: [UInt8]
         if info.st_mode & S_IFMT == S_IFREG {
             bytes = [UInt8](repeating: 0, count: InputSpec.Format.magicLength)
@@ -45,23 +52,15 @@ package enum StandardInput {
             let kept = bytes
             peeked.withLock { $0 = kept }
         }
-        // A zip is a workbook here by its first entries' names only (there is no name, and
-        // its end has not come): one whose first 4 KiB name no `xl/` part is read as text.
-        return (try? InputSpec.Format.detect(name: nil, firstBytes: bytes, isWhole: false)) ?? .csv
+        return bytes
     }
 
     /// True when standard input may hold JSON: its format says so, or its first byte
     /// after blanks (and a byte-order mark) opens an object or an array (a first line not
     /// read whole yet). Looks as `detectFormat` does, so nothing is lost to the reader.
     package static func mayHoldJSON() -> Bool {
-        if detectFormat().jsonMode != nil { return true }
-        var bytes = peeked.withLock { $0 } ?? []
-        var info = stat()
-        if bytes.isEmpty, fstat(0, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            bytes = [UInt8](repeating: 0, count: 64)
-            let got = bytes.withUnsafeMutableBytes { pread(0, $0.baseAddress, $0.count, 0) }
-            bytes.removeSubrange(max(0, got)...)
-        }
+        let bytes = firstBytes()
+        if (try? InputSpec.Format.detect(name: nil, firstBytes: bytes, isWhole: false))?.jsonMode != nil { return true }
         let start = InputSpec.Format.firstNonBlank(bytes[...], from: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         return start < bytes.count && (bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "["))
     }

@@ -55,12 +55,13 @@ extension SessionStore {
         }
     }
 
-    /// Reads `count` bytes from the start of `descriptor` into `base`: false when the file
-    /// holds fewer now (cut short since it was looked at) or a read fails.
-    static func readWhole(_ descriptor: Int32, into base: UnsafeMutableRawPointer, count: Int) -> Bool {
+    /// Fills `buffer` from `descriptor` at `offset`: false when the file holds fewer bytes
+    /// there now (cut short since it was looked at) or a read fails.
+    static func readWhole(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
         var done = 0
-        while done < count {
-            let got = pread(descriptor, base + done, count - done, off_t(done))
+        while done < buffer.count {
+            let got = pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
             if got < 0 && errno == EINTR { continue }
             if got <= 0 { return false }
             done += got

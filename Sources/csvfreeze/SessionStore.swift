@@ -64,13 +64,8 @@ struct SessionStore {
         func hash(at offset: Int64) -> UInt64? {
             let length = Int(min(Int64(span), max(0, size - offset)))
             var bytes = [UInt8](repeating: 0, count: length)
-            var done = 0
-            while done < length {
-                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done)) }
-                if got <= 0 { return nil }
-                done += got
-            }
-            return SessionCodec.fnv(bytes[...])
+            let read = bytes.withUnsafeMutableBytes { readWhole(descriptor, into: $0, at: offset) }
+            return read ? SessionCodec.fnv(bytes[...]) : nil
         }
         guard let head = hash(at: 0), let tail = hash(at: max(0, size - Int64(span))) else { return nil }
         return SessionKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size,
@@ -90,13 +85,8 @@ struct SessionStore {
         let span = Int64(64 << 10)
         func hash(_ range: Range<Int64>) -> UInt64? {
             var bytes = [UInt8](repeating: 0, count: Int(range.count))
-            var done = 0
-            while done < bytes.count {
-                let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound) + off_t(done)) }
-                if got <= 0 { return nil }
-                done += got
-            }
-            return SessionCodec.fnv(bytes[...])
+            let read = bytes.withUnsafeMutableBytes { readWhole(descriptor, into: $0, at: range.lowerBound) }
+            return read ? SessionCodec.fnv(bytes[...]) : nil
         }
         return hash(0..<min(span, stored.size)) == stored.headHash
             && hash(max(0, stored.size - span)..<stored.size) == stored.tailHash
@@ -132,7 +122,7 @@ struct SessionStore {
         } else {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
             defer { buffer.deallocate() }
-            guard let base = buffer.baseAddress, Self.readWhole(descriptor, into: base, count: length) else {
+            guard Self.readWhole(descriptor, into: buffer, at: 0) else {
                 return (nil, "the saved session cannot be used: ignored")
             }
             decoded = SessionCodec.decode(UnsafeRawBufferPointer(buffer), key: key, grew: grew)
